@@ -1,0 +1,49 @@
+/**
+ * The one error family of resq. Every error the library throws on purpose is a
+ * `ResqError` with a fixed machine-readable `code`; the CLI maps codes to exit codes
+ * in one place (src/cli/exit-codes.ts). Anything else is a bug.
+ */
+export class ResqError extends Error {
+  /** Stable machine-readable code, e.g. `RESQ_INPUT`. */
+  readonly code: string = 'RESQ_ERROR';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem in a user's file: where it is and what is wrong. */
+export interface InputProblem {
+  /** Path of the file as the user gave it. */
+  file: string;
+  /** 1-based line number, when the problem sits on a line. */
+  line?: number;
+  /** Field or key path, e.g. `question` or `confirm_scope.approve_max_cost`. */
+  field?: string;
+  /** What is wrong, for a person. */
+  reason: string;
+}
+
+/** Formats a problem as `file:line: field: reason`. */
+export function formatProblem(p: InputProblem): string {
+  const where = p.line === undefined ? p.file : `${p.file}:${p.line}`;
+  return p.field ? `${where}: ${p.field}: ${p.reason}` : `${where}: ${p.reason}`;
+}
+
+/** Bad user input (a question set, pipeline, policy or flag). The CLI exits 2. */
+export class InputError extends ResqError {
+  override readonly code: string = 'RESQ_INPUT';
+  readonly problems: InputProblem[];
+  constructor(problems: InputProblem[] | string, options?: { cause?: unknown }) {
+    const list = typeof problems === 'string' ? [] : problems;
+    const message =
+      typeof problems === 'string' ? problems : problems.map(formatProblem).join('\n');
+    super(message, options);
+    this.problems = list;
+  }
+}
+
+/** Missing or contradictory configuration (no base URL, no key, …). The CLI exits 2. */
+export class ConfigError extends ResqError {
+  override readonly code: string = 'RESQ_CONFIG';
+}
