@@ -1,0 +1,114 @@
+import type { InputProblem } from '../errors.js';
+import { type Db, nowIso, parseJson } from './database.js';
+import type { BatchRecord, BatchSettings } from './types.js';
+
+interface BatchRow {
+  id: string;
+  name: string;
+  kind: string;
+  source_path: string;
+  source_sha256: string;
+  base_url: string | null;
+  settings: string;
+  policy: string | null;
+  total_items: number;
+  invalid_rows: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRecord(r: BatchRow): BatchRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind as BatchRecord['kind'],
+    sourcePath: r.source_path,
+    sourceSha256: r.source_sha256,
+    baseUrl: r.base_url,
+    settings: JSON.parse(r.settings) as BatchSettings,
+    policy: parseJson(r.policy),
+    totalItems: r.total_items,
+    invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** What a new batch is made of. */
+export interface NewBatch {
+  id: string;
+  name: string;
+  kind: BatchRecord['kind'];
+  sourcePath: string;
+  sourceSha256: string;
+  baseUrl: string | null;
+  settings: BatchSettings;
+  policy: unknown;
+}
+
+/** The batches table. */
+export class BatchRepo {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Inserts a batch (call inside the load transaction). */
+  insert(b: NewBatch): void {
+    const now = nowIso();
+    this.#db
+      .prepare(
+        `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        b.id,
+        b.name,
+        b.kind,
+        b.sourcePath,
+        b.sourceSha256,
+        b.baseUrl,
+        JSON.stringify(b.settings),
+        b.policy == null ? null : JSON.stringify(b.policy),
+        now,
+        now,
+      );
+  }
+
+  /** Records how many items were loaded and which rows were rejected (--skip-invalid). */
+  setLoaded(id: string, totalItems: number, invalid: InputProblem[]): void {
+    this.#db
+      .prepare('UPDATE batches SET total_items = ?, invalid_rows = ?, updated_at = ? WHERE id = ?')
+      .run(totalItems, JSON.stringify(invalid), nowIso(), id);
+  }
+
+  /** Updates settings and policy when a batch is resumed with new flags. */
+  updateSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): void {
+    this.#db
+      .prepare('UPDATE batches SET settings = ?, policy = ?, base_url = ?, updated_at = ? WHERE id = ?')
+      .run(JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id);
+  }
+
+  /** A batch by name or id, or null. */
+  find(nameOrId: string): BatchRecord | null {
+    const row = this.#db
+      .prepare('SELECT * FROM batches WHERE name = ? OR id = ? LIMIT 1')
+      .get(nameOrId, nameOrId) as BatchRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Every batch, newest first. */
+  list(kind?: BatchRecord['kind']): BatchRecord[] {
+    const rows = (
+      kind
+        ? this.#db.prepare('SELECT * FROM batches WHERE kind = ? ORDER BY created_at DESC, rowid DESC').all(kind)
+        : this.#db.prepare('SELECT * FROM batches ORDER BY created_at DESC, rowid DESC').all()
+    ) as BatchRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The most recently created batch, or null. */
+  latest(kind?: BatchRecord['kind']): BatchRecord | null {
+    return this.list(kind)[0] ?? null;
+  }
+}

@@ -1,0 +1,36 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrations.js';
+
+/** A better-sqlite3 connection. */
+export type Db = Database.Database;
+
+/**
+ * Opens (creating when needed) a resq database: WAL, foreign keys, a busy timeout so a
+ * second process (`resq answer` while a runner is attached) waits instead of failing,
+ * and every pending migration applied.
+ */
+export function openDatabase(path: string, opts: { readonly?: boolean } = {}): Db {
+  if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  db.pragma('busy_timeout = 10000');
+  if (!opts.readonly) {
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode still survives a killed process: only an OS crash can lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  }
+  return db;
+}
+
+/** Current time as ISO 8601, the one timestamp format in the database. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** JSON.parse for a nullable column. */
+export function parseJson<T = unknown>(text: string | null | undefined): T | null {
+  return text == null ? null : (JSON.parse(text) as T);
+}

@@ -1,0 +1,78 @@
+import { type Db, nowIso } from './database.js';
+import type { DecisionRecord } from './types.js';
+
+interface DecisionRow {
+  id: number;
+  batch_id: string;
+  item_id: string;
+  run_id: string;
+  tool: string;
+  input: string;
+  answer: string;
+  by: 'policy' | 'person';
+  reason: string | null;
+  cost: number;
+  decided_at: string;
+}
+
+/** A decision about to be recorded. */
+export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId'>;
+
+/** The decisions table: every answer to a pause, by policy or by a person. */
+export class DecisionRepo {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Records one decision. */
+  insert(batchId: string, itemId: string, d: NewDecision): void {
+    this.#db
+      .prepare(
+        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        batchId,
+        itemId,
+        d.runId,
+        d.tool,
+        JSON.stringify(d.input),
+        JSON.stringify(d.answer),
+        d.by,
+        d.reason,
+        d.cost,
+        nowIso(),
+      );
+  }
+
+  /** Total cost approved in a batch (by policy and by people): what counts against batch_budget. */
+  approvedCost(batchId: string): number {
+    return (
+      this.#db.prepare('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = ?').get(batchId) as {
+        c: number;
+      }
+    ).c;
+  }
+
+  /** An item's decisions in order. */
+  forItem(batchId: string, itemId: string): DecisionRecord[] {
+    return (
+      this.#db
+        .prepare('SELECT * FROM decisions WHERE batch_id = ? AND item_id = ? ORDER BY id')
+        .all(batchId, itemId) as DecisionRow[]
+    ).map((r) => ({
+      id: r.id,
+      batchId: r.batch_id,
+      itemId: r.item_id,
+      runId: r.run_id,
+      tool: r.tool,
+      input: JSON.parse(r.input) as Record<string, unknown>,
+      answer: JSON.parse(r.answer) as Record<string, unknown>,
+      by: r.by,
+      reason: r.reason,
+      cost: r.cost,
+      decidedAt: r.decided_at,
+    }));
+  }
+}

@@ -1,0 +1,122 @@
+import type { Db } from './database.js';
+import type { FileRecord, FileRefInput, FileStatus } from './types.js';
+
+interface FileRow {
+  batch_id: string;
+  id: string;
+  item_id: string;
+  run_id: string;
+  tool: string | null;
+  role: string | null;
+  name: string | null;
+  url: string;
+  media_type: string | null;
+  first_seen_at: string;
+  expires_at: string;
+  status: string;
+  path: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+}
+
+function toRecord(r: FileRow): FileRecord {
+  return {
+    batchId: r.batch_id,
+    id: r.id,
+    itemId: r.item_id,
+    runId: r.run_id,
+    tool: r.tool,
+    role: r.role,
+    name: r.name,
+    url: r.url,
+    mediaType: r.media_type,
+    firstSeenAt: r.first_seen_at,
+    expiresAt: r.expires_at,
+    status: r.status as FileStatus,
+    path: r.path,
+    bytes: r.bytes,
+    sha256: r.sha256,
+    error: r.error,
+  };
+}
+
+/** The service deletes files thirty days after they are made. */
+export const FILE_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+/** The files table: every file reference seen in any run's tool results. */
+export class FileRepo {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /**
+   * Records a reference the first time it is seen; later sightings change nothing.
+   * Expiry: the run's creation time + 30 days when known, else first seen + 30 days.
+   */
+  record(batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): void {
+    const base = runCreatedAt && !Number.isNaN(runCreatedAt.getTime()) ? runCreatedAt : seenAt;
+    this.#db
+      .prepare(
+        `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(batch_id, id) DO NOTHING`,
+      )
+      .run(
+        batchId,
+        ref.id,
+        itemId,
+        runId,
+        ref.tool ?? null,
+        ref.role ?? null,
+        ref.name ?? null,
+        ref.url,
+        seenAt.toISOString(),
+        new Date(base.getTime() + FILE_RETENTION_MS).toISOString(),
+      );
+  }
+
+  /** An item's files in the order first seen. */
+  forItem(batchId: string, itemId: string): FileRecord[] {
+    return (
+      this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND item_id = ? ORDER BY rowid').all(batchId, itemId) as FileRow[]
+    ).map(toRecord);
+  }
+
+  /** A batch's files, optionally only some states. */
+  forBatch(batchId: string, statuses?: readonly FileStatus[]): FileRecord[] {
+    const rows = statuses
+      ? this.#db
+          .prepare(
+            `SELECT * FROM files WHERE batch_id = ? AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY rowid`,
+          )
+          .all(batchId, ...statuses)
+      : this.#db.prepare('SELECT * FROM files WHERE batch_id = ? ORDER BY rowid').all(batchId);
+    return (rows as FileRow[]).map(toRecord);
+  }
+
+  /** File counts by status. */
+  counts(batchId: string): Record<FileStatus, number> {
+    const out: Record<FileStatus, number> = { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 };
+    for (const r of this.#db
+      .prepare('SELECT status, count(*) AS n FROM files WHERE batch_id = ? GROUP BY status')
+      .all(batchId) as { status: FileStatus; n: number }[])
+      out[r.status] = r.n;
+    return out;
+  }
+
+  /** Marks a file downloaded with where it is and what it is. */
+  markDownloaded(batchId: string, id: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null }): void {
+    this.#db
+      .prepare(
+        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, error = NULL
+         WHERE batch_id = ? AND id = ?`,
+      )
+      .run(v.path, v.bytes, v.sha256, v.mediaType, batchId, id);
+  }
+
+  /** Marks a file failed, expired or missing, with the reason. */
+  markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): void {
+    this.#db.prepare('UPDATE files SET status = ?, error = ? WHERE batch_id = ? AND id = ?').run(status, error, batchId, id);
+  }
+}

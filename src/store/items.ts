@@ -1,0 +1,197 @@
+import { type Db, nowIso, parseJson } from './database.js';
+import type { ItemRecord, ItemState } from './types.js';
+
+interface ItemRow {
+  batch_id: string;
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  thread_key: string | null;
+  meta: string;
+  state: string;
+  step: number;
+  pending_key: string | null;
+  pending_answer: string | null;
+  run_id: string | null;
+  thread_id: string | null;
+  run_status: string | null;
+  text: string | null;
+  error: string | null;
+  hold_reason: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+function toRecord(r: ItemRow): ItemRecord {
+  return {
+    batchId: r.batch_id,
+    id: r.id,
+    seq: r.seq,
+    line: r.line,
+    question: r.question,
+    threadKey: r.thread_key,
+    meta: JSON.parse(r.meta) as Record<string, unknown>,
+    state: r.state as ItemState,
+    step: r.step,
+    pendingKey: r.pending_key,
+    pendingAnswer: parseJson(r.pending_answer),
+    runId: r.run_id,
+    threadId: r.thread_id,
+    runStatus: r.run_status,
+    text: r.text,
+    error: r.error,
+    holdReason: r.hold_reason,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** A question row as loaded into a batch. */
+export interface NewItem {
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  threadKey: string | null;
+  meta: Record<string, unknown>;
+}
+
+/** Filters for listing items. */
+export interface ItemFilter {
+  states?: readonly ItemState[];
+  afterSeq?: number;
+  limit?: number;
+}
+
+const UNFINISHED = `('queued','submitting','running','waiting','held')`;
+
+/** The items table: one row per question of a batch. */
+export class ItemRepo {
+  readonly #db: Db;
+  readonly #stmts = new Map<string, import('better-sqlite3').Statement>();
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  #stmt(sql: string): import('better-sqlite3').Statement {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Inserts one item (inside the batch-load transaction). */
+  insert(batchId: string, item: NewItem, now: string): void {
+    this.#stmt(
+      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(batchId, item.id, item.seq, item.line, item.question, item.threadKey, JSON.stringify(item.meta), now);
+  }
+
+  /** One item, or null. */
+  get(batchId: string, id: string): ItemRecord | null {
+    const r = this.#stmt('SELECT * FROM items WHERE batch_id = ? AND id = ?').get(batchId, id) as
+      | ItemRow
+      | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  /** Items in file order, filtered. */
+  list(batchId: string, f: ItemFilter = {}): ItemRecord[] {
+    return [...this.iterate(batchId, f)];
+  }
+
+  /** Items in file order, filtered, streamed from SQLite one row at a time. */
+  *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
+    const where = ['batch_id = ?', 'seq > ?'];
+    const args: unknown[] = [batchId, f.afterSeq ?? -1];
+    if (f.states) {
+      where.push(`state IN (${f.states.map(() => '?').join(',')})`);
+      args.push(...f.states);
+    }
+    const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
+    const stmt = this.#stmt(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
+    for (const r of stmt.iterate(...args)) yield toRecord(r as ItemRow);
+  }
+
+  /** Whether an earlier item of the same thread is not yet finished. */
+  hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
+    return (
+      this.#stmt(
+        `SELECT 1 FROM items WHERE batch_id = ? AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
+      ).get(batchId, threadKey, seq) !== undefined
+    );
+  }
+
+  /** The first queued item of a thread after `afterSeq`, or null. */
+  nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
+    const r = this.#stmt(
+      `SELECT * FROM items WHERE batch_id = ? AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+    ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  /** Item counts by state. */
+  counts(batchId: string): Record<ItemState, number> {
+    const out: Record<ItemState, number> = {
+      queued: 0,
+      submitting: 0,
+      running: 0,
+      waiting: 0,
+      held: 0,
+      completed: 0,
+      failed: 0,
+      error: 0,
+    };
+    const rows = this.#stmt('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(
+      batchId,
+    ) as { state: ItemState; n: number }[];
+    for (const r of rows) out[r.state] = r.n;
+    return out;
+  }
+
+  /** Start and end of finished items, for rate and ETA. */
+  finishedSpan(batchId: string): { first: string | null; last: string | null; n: number } {
+    return this.#stmt(
+      `SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items
+       WHERE batch_id = ? AND finished_at IS NOT NULL`,
+    ).get(batchId) as { first: string | null; last: string | null; n: number };
+  }
+
+  /** Generic column update used by the store's transactions. */
+  update(batchId: string, id: string, patch: Partial<Record<ItemColumn, unknown>>): void {
+    const cols = Object.keys(patch) as ItemColumn[];
+    const sets = cols.map((c) => `${c} = ?`).join(', ');
+    const values = cols.map((c) => {
+      const v = patch[c];
+      return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+    });
+    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(
+      ...values,
+      nowIso(),
+      batchId,
+      id,
+    );
+    if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
+  }
+}
+
+/** Columns the runner may change. */
+export type ItemColumn =
+  | 'state'
+  | 'step'
+  | 'pending_key'
+  | 'pending_answer'
+  | 'run_id'
+  | 'thread_id'
+  | 'run_status'
+  | 'text'
+  | 'error'
+  | 'hold_reason'
+  | 'started_at'
+  | 'finished_at';

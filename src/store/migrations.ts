@@ -1,0 +1,165 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema change. Shipped migrations are never edited: append a new one. */
+export interface Migration {
+  /** Unique, ordered name recorded in `_migrations` once applied. */
+  name: string;
+  up: (db: Database) => void;
+}
+
+/** Every migration in the order it applies. Append only. */
+export const migrations: readonly Migration[] = [
+  {
+    name: '001_batches_items_runs',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE batches (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          kind TEXT NOT NULL DEFAULT 'runs',
+          source_path TEXT NOT NULL,
+          source_sha256 TEXT NOT NULL,
+          base_url TEXT,
+          settings TEXT NOT NULL DEFAULT '{}',
+          policy TEXT,
+          total_items INTEGER NOT NULL DEFAULT 0,
+          invalid_rows TEXT NOT NULL DEFAULT '[]',
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE TABLE items (
+          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+          id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          line INTEGER NOT NULL,
+          question TEXT NOT NULL,
+          thread_key TEXT,
+          meta TEXT NOT NULL DEFAULT '{}',
+          state TEXT NOT NULL DEFAULT 'queued',
+          step INTEGER NOT NULL DEFAULT 0,
+          pending_key TEXT,
+          pending_answer TEXT,
+          run_id TEXT,
+          thread_id TEXT,
+          run_status TEXT,
+          text TEXT,
+          error TEXT,
+          hold_reason TEXT,
+          started_at TEXT,
+          finished_at TEXT,
+          updated_at TEXT NOT NULL,
+          PRIMARY KEY (batch_id, id)
+        );
+        CREATE UNIQUE INDEX items_seq ON items(batch_id, seq);
+        CREATE INDEX items_state ON items(batch_id, state, seq);
+        CREATE INDEX items_thread ON items(batch_id, thread_key, seq) WHERE thread_key IS NOT NULL;
+        CREATE TABLE threads (
+          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+          thread_key TEXT NOT NULL,
+          thread_id TEXT NOT NULL,
+          PRIMARY KEY (batch_id, thread_key)
+        );
+        CREATE TABLE runs (
+          id TEXT PRIMARY KEY,
+          batch_id TEXT NOT NULL,
+          item_id TEXT NOT NULL,
+          step INTEGER NOT NULL,
+          parent_run_id TEXT REFERENCES runs(id),
+          idempotency_key TEXT NOT NULL,
+          status TEXT NOT NULL,
+          thread_id TEXT,
+          required_action TEXT,
+          output TEXT,
+          created_at TEXT NOT NULL,
+          finished_at TEXT,
+          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX runs_item ON runs(batch_id, item_id, step);
+        CREATE TABLE decisions (
+          id INTEGER PRIMARY KEY,
+          batch_id TEXT NOT NULL,
+          item_id TEXT NOT NULL,
+          run_id TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          input TEXT NOT NULL,
+          answer TEXT NOT NULL,
+          by TEXT NOT NULL CHECK (by IN ('policy', 'person')),
+          reason TEXT,
+          cost REAL NOT NULL DEFAULT 0,
+          decided_at TEXT NOT NULL,
+          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX decisions_item ON decisions(batch_id, item_id);
+        CREATE TABLE files (
+          batch_id TEXT NOT NULL,
+          id TEXT NOT NULL,
+          item_id TEXT NOT NULL,
+          run_id TEXT NOT NULL,
+          tool TEXT,
+          role TEXT,
+          name TEXT,
+          url TEXT NOT NULL,
+          media_type TEXT,
+          first_seen_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          status TEXT NOT NULL DEFAULT 'pending',
+          path TEXT,
+          bytes INTEGER,
+          sha256 TEXT,
+          error TEXT,
+          PRIMARY KEY (batch_id, id),
+          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX files_status ON files(batch_id, status);
+      `),
+  },
+  {
+    name: '002_views',
+    up: (db) =>
+      db.exec(`
+        CREATE VIEW item_summary AS
+          SELECT b.name AS batch, i.id, i.state, i.run_status, i.question, i.thread_id,
+                 i.run_id AS latest_run_id, i.step AS responds,
+                 substr(i.text, 1, 200) AS answer_start, i.error, i.hold_reason,
+                 i.started_at, i.finished_at
+          FROM items i JOIN batches b ON b.id = i.batch_id;
+        CREATE VIEW batch_counts AS
+          SELECT b.name AS batch, i.state, count(*) AS items
+          FROM items i JOIN batches b ON b.id = i.batch_id
+          GROUP BY b.name, i.state;
+        CREATE VIEW decision_log AS
+          SELECT b.name AS batch, d.item_id, d.tool, d.answer, d.by, d.cost, d.reason, d.decided_at
+          FROM decisions d JOIN batches b ON b.id = d.batch_id;
+        CREATE VIEW file_list AS
+          SELECT b.name AS batch, f.item_id, f.id AS file_id, f.role, f.name, f.status,
+                 f.path, f.bytes, f.sha256, f.expires_at
+          FROM files f JOIN batches b ON b.id = f.batch_id;
+      `),
+  },
+];
+
+/** Applies every migration not yet recorded, each in its own transaction. Returns the names applied. */
+export function migrate(db: Database, list: readonly Migration[] = migrations): string[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)',
+  );
+  const done = new Set(
+    db
+      .prepare('SELECT name FROM _migrations')
+      .pluck()
+      .all() as string[],
+  );
+  const applied: string[] = [];
+  for (const m of list) {
+    if (done.has(m.name)) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(
+        m.name,
+        new Date().toISOString(),
+      );
+    })();
+    applied.push(m.name);
+  }
+  return applied;
+}

@@ -1,0 +1,95 @@
+import { type Db, nowIso, parseJson } from './database.js';
+import type { RunRecord } from './types.js';
+
+interface RunRow {
+  id: string;
+  batch_id: string;
+  item_id: string;
+  step: number;
+  parent_run_id: string | null;
+  idempotency_key: string;
+  status: string;
+  thread_id: string | null;
+  required_action: string | null;
+  output: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+function toRecord(r: RunRow): RunRecord {
+  return {
+    id: r.id,
+    batchId: r.batch_id,
+    itemId: r.item_id,
+    step: r.step,
+    parentRunId: r.parent_run_id,
+    idempotencyKey: r.idempotency_key,
+    status: r.status,
+    threadId: r.thread_id,
+    requiredAction: parseJson(r.required_action),
+    output: parseJson(r.output),
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/** What the runner knows of a run when it is admitted. */
+export interface AdmittedRun {
+  id: string;
+  status: string;
+  threadId: string | null;
+  step: number;
+  parentRunId: string | null;
+  idempotencyKey: string;
+}
+
+/** The runs table: every run of every item's chain, with parent links. */
+export class RunRepo {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Records an admitted run; a replayed admission (same id) changes nothing. */
+  insert(batchId: string, itemId: string, run: AdmittedRun): void {
+    this.#db
+      .prepare(
+        `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+      )
+      .run(run.id, batchId, itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, nowIso());
+  }
+
+  /** Records what a finished (or paused) run said. */
+  finish(
+    id: string,
+    status: string,
+    requiredAction: unknown,
+    output: unknown,
+  ): void {
+    this.#db
+      .prepare('UPDATE runs SET status = ?, required_action = ?, output = ?, finished_at = ? WHERE id = ?')
+      .run(
+        status,
+        requiredAction == null ? null : JSON.stringify(requiredAction),
+        output == null ? null : JSON.stringify(output),
+        nowIso(),
+        id,
+      );
+  }
+
+  /** One run, or null. */
+  get(id: string): RunRecord | null {
+    const r = this.#db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  /** An item's chain, first run first. */
+  chain(batchId: string, itemId: string): RunRecord[] {
+    return (
+      this.#db
+        .prepare('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY step, created_at')
+        .all(batchId, itemId) as RunRow[]
+    ).map(toRecord);
+  }
+}

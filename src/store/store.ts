@@ -1,0 +1,216 @@
+import type { InputProblem } from '../errors.js';
+import { BatchRepo, type NewBatch } from './batches.js';
+import { type Db, nowIso, openDatabase } from './database.js';
+import { DecisionRepo, type NewDecision } from './decisions.js';
+import { FileRepo } from './files.js';
+import { ItemRepo, type NewItem } from './items.js';
+import { type AdmittedRun, RunRepo } from './runs.js';
+import { ThreadRepo } from './threads.js';
+import type { BatchRecord, FileRefInput, ItemRecord } from './types.js';
+
+/** A run as the service last reported it, reduced to what the store keeps. */
+export interface RunSnapshot {
+  id: string;
+  status: string;
+  threadId: string | null;
+  createdAt: string | null;
+  requiredAction: { tool: string; input: Record<string, unknown> } | null;
+  output: { text?: string; tool_results?: unknown[] } | null;
+  files: FileRefInput[];
+}
+
+/** What to do about a pause, decided inside the transaction that records it. */
+export type PauseOutcome =
+  | { kind: 'answer'; decision: NewDecision; nextKey: string }
+  | { kind: 'hold'; reason: string };
+
+/** Streaming loader for a new batch: everything lands in one transaction, or nothing does. */
+export interface BatchLoader {
+  add(item: NewItem): void;
+  commit(invalid: InputProblem[]): number;
+  rollback(): void;
+}
+
+/**
+ * The SQLite store. Every method that changes state is one transaction; the runner uses
+ * only these named operations (never SQL), so another backend can stand in.
+ */
+export class Store {
+  readonly db: Db;
+  readonly batches: BatchRepo;
+  readonly items: ItemRepo;
+  readonly runs: RunRepo;
+  readonly decisions: DecisionRepo;
+  readonly files: FileRepo;
+  readonly threads: ThreadRepo;
+
+  constructor(db: Db) {
+    this.db = db;
+    this.batches = new BatchRepo(db);
+    this.items = new ItemRepo(db);
+    this.runs = new RunRepo(db);
+    this.decisions = new DecisionRepo(db);
+    this.files = new FileRepo(db);
+    this.threads = new ThreadRepo(db);
+  }
+
+  /** Opens a database file (created and migrated when needed). */
+  static open(path: string, opts: { readonly?: boolean } = {}): Store {
+    return new Store(openDatabase(path, opts));
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs `fn` in one transaction. */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /**
+   * Starts loading a batch. The batch row and every item are written in one open
+   * transaction while the question file streams; commit or rollback ends it.
+   */
+  beginBatchLoad(batch: NewBatch): BatchLoader {
+    this.db.exec('BEGIN IMMEDIATE');
+    let n = 0;
+    const now = nowIso();
+    try {
+      this.batches.insert(batch);
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+    return {
+      add: (item) => {
+        this.items.insert(batch.id, item, now);
+        n++;
+      },
+      commit: (invalid) => {
+        this.batches.setLoaded(batch.id, n, invalid);
+        this.db.exec('COMMIT');
+        return n;
+      },
+      rollback: () => {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      },
+    };
+  }
+
+  /** A batch by name or id. */
+  findBatch(nameOrId: string): BatchRecord | null {
+    return this.batches.find(nameOrId);
+  }
+
+  /** Moves an item to `submitting`, storing the key before the request that uses it. */
+  markSubmitting(batchId: string, itemId: string, key: string, threadId: string | null): void {
+    this.tx(() =>
+      this.items.update(batchId, itemId, {
+        state: 'submitting',
+        pending_key: key,
+        thread_id: threadId,
+        started_at: this.items.get(batchId, itemId)?.startedAt ?? nowIso(),
+      }),
+    );
+  }
+
+  /** Records an admitted run (first or after a respond) and moves the item to `running`. */
+  markAdmitted(item: ItemRecord, run: AdmittedRun): void {
+    this.tx(() => {
+      this.runs.insert(item.batchId, item.id, run);
+      if (item.threadKey && run.threadId) this.threads.set(item.batchId, item.threadKey, run.threadId);
+      this.items.update(item.batchId, item.id, {
+        state: 'running',
+        run_id: run.id,
+        thread_id: run.threadId ?? item.threadId,
+        run_status: run.status,
+        pending_key: null,
+        pending_answer: null,
+        hold_reason: null,
+      });
+    });
+  }
+
+  #recordRun(item: ItemRecord, run: RunSnapshot): void {
+    this.runs.finish(run.id, run.status, run.requiredAction, run.output);
+    const seen = new Date();
+    const created = run.createdAt ? new Date(run.createdAt) : null;
+    for (const f of run.files) this.files.record(item.batchId, item.id, run.id, f, seen, created);
+  }
+
+  /** Records a finished run and the item's final state, in one transaction. */
+  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): void {
+    this.tx(() => {
+      this.#recordRun(item, run);
+      this.items.update(item.batchId, item.id, {
+        state,
+        run_status: run.status,
+        text: run.output?.text ?? null,
+        thread_id: run.threadId ?? item.threadId,
+        error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
+        finished_at: nowIso(),
+      });
+    });
+  }
+
+  /**
+   * Records a paused run and what to do about it. `decide` runs inside the transaction
+   * and sees the batch's approved cost so far, so a budget is never overspent.
+   */
+  markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
+    return this.tx(() => {
+      this.#recordRun(item, run);
+      const outcome = decide(this.decisions.approvedCost(item.batchId));
+      if (outcome.kind === 'answer') {
+        this.decisions.insert(item.batchId, item.id, outcome.decision);
+        this.items.update(item.batchId, item.id, {
+          state: 'waiting',
+          step: item.step + 1,
+          pending_key: outcome.nextKey,
+          pending_answer: outcome.decision.answer,
+          run_status: run.status,
+          text: run.output?.text ?? null,
+          hold_reason: null,
+        });
+      } else {
+        this.items.update(item.batchId, item.id, {
+          state: 'held',
+          run_status: run.status,
+          text: run.output?.text ?? null,
+          hold_reason: outcome.reason,
+        });
+      }
+      return outcome;
+    });
+  }
+
+  /** A person's answer to a held item: recorded, and the item waits for the runner to send it. */
+  answerHeld(item: ItemRecord, decision: NewDecision, nextKey: string): void {
+    this.tx(() => {
+      const now = this.items.get(item.batchId, item.id);
+      if (!now || now.state !== 'held') throw new Error(`item ${item.id} is not held`);
+      this.decisions.insert(item.batchId, item.id, decision);
+      this.items.update(item.batchId, item.id, {
+        state: 'waiting',
+        step: item.step + 1,
+        pending_key: nextKey,
+        pending_answer: decision.answer,
+        hold_reason: null,
+      });
+    });
+  }
+
+  /** A permanent client-side fault (e.g. HTTP 400): the item ends in `error`. */
+  markError(item: ItemRecord, message: string): void {
+    this.tx(() =>
+      this.items.update(item.batchId, item.id, {
+        state: 'error',
+        error: message,
+        pending_key: null,
+        finished_at: nowIso(),
+      }),
+    );
+  }
+}

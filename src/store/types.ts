@@ -1,0 +1,123 @@
+import type { InputProblem } from '../errors.js';
+
+/** Where an item is in its life. `invalid` rows are kept only with --skip-invalid (not items). */
+export type ItemState =
+  | 'queued'
+  | 'submitting'
+  | 'running'
+  | 'waiting'
+  | 'held'
+  | 'completed'
+  | 'failed'
+  | 'error';
+
+/** States an item never leaves. */
+export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error'];
+/** States in which the item has, or may have, a request or run at the service. */
+export const ACTIVE_STATES: readonly ItemState[] = ['submitting', 'running', 'waiting'];
+
+/** Settings a batch was started with; `resume` reuses them. */
+export interface BatchSettings {
+  concurrency: number;
+  follow: 'sse' | 'poll';
+  download: { enabled: boolean; concurrency: number; out: string | null };
+  pipelineFile: string | null;
+  service: 'sim' | 'url';
+}
+
+export interface BatchRecord {
+  id: string;
+  name: string;
+  kind: 'runs' | 'models';
+  sourcePath: string;
+  sourceSha256: string;
+  baseUrl: string | null;
+  settings: BatchSettings;
+  policy: unknown;
+  totalItems: number;
+  invalidRows: InputProblem[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ItemRecord {
+  batchId: string;
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  threadKey: string | null;
+  meta: Record<string, unknown>;
+  state: ItemState;
+  step: number;
+  pendingKey: string | null;
+  pendingAnswer: Record<string, unknown> | null;
+  runId: string | null;
+  threadId: string | null;
+  runStatus: string | null;
+  text: string | null;
+  error: string | null;
+  holdReason: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}
+
+export interface RunRecord {
+  id: string;
+  batchId: string;
+  itemId: string;
+  step: number;
+  parentRunId: string | null;
+  idempotencyKey: string;
+  status: string;
+  threadId: string | null;
+  requiredAction: { tool: string; input: Record<string, unknown> } | null;
+  output: { text?: string; tool_results?: unknown[] } | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface DecisionRecord {
+  id: number;
+  batchId: string;
+  itemId: string;
+  runId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  answer: Record<string, unknown>;
+  by: 'policy' | 'person';
+  reason: string | null;
+  cost: number;
+  decidedAt: string;
+}
+
+export type FileStatus = 'pending' | 'downloaded' | 'failed' | 'expired' | 'missing';
+
+export interface FileRecord {
+  batchId: string;
+  id: string;
+  itemId: string;
+  runId: string;
+  tool: string | null;
+  role: string | null;
+  name: string | null;
+  url: string;
+  mediaType: string | null;
+  firstSeenAt: string;
+  expiresAt: string;
+  status: FileStatus;
+  path: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+}
+
+/** A file reference as it appears in a tool result. */
+export interface FileRefInput {
+  id: string;
+  url: string;
+  role?: string | null;
+  name?: string | null;
+  tool?: string | null;
+}
