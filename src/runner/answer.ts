@@ -1,0 +1,61 @@
+import { InputError } from '../errors.js';
+import type { BatchRecord, Store } from '../store/index.js';
+import { idempotencyKey } from './keys.js';
+
+/** A person's reply to a held pause. */
+export type PersonReply =
+  | { kind: 'approve'; note?: string }
+  | { kind: 'decline'; note?: string }
+  | { kind: 'choose'; ids: string[]; note?: string };
+
+function optionIds(input: Record<string, unknown>): string[] {
+  const opts = input.options;
+  if (!Array.isArray(opts)) return [];
+  return opts.flatMap((o) => (o && typeof o === 'object' && typeof (o as { id?: unknown }).id === 'string' ? [(o as { id: string }).id] : []));
+}
+
+/** Builds the answer for a tool from a person's reply; throws InputError when they do not fit. */
+export function answerFor(
+  tool: string,
+  input: Record<string, unknown>,
+  reply: PersonReply,
+): { answer: Record<string, unknown>; cost: number } {
+  if (tool === 'ask_choice') {
+    if (reply.kind === 'approve') throw new InputError(`ask_choice needs --choose ID[,ID] or --decline (offered: ${optionIds(input).join(', ')})`);
+    const note = reply.note ? { note: reply.note } : {};
+    if (reply.kind === 'decline') return { answer: { decision: 'declined', ...note }, cost: 0 };
+    const offered = optionIds(input);
+    const unknown = reply.ids.filter((id) => !offered.includes(id));
+    if (unknown.length > 0) throw new InputError(`--choose: ${unknown.join(', ')} not offered (offered: ${offered.join(', ')})`);
+    if (reply.ids.length === 0) throw new InputError('--choose: give at least one option id');
+    if (reply.ids.length > 1 && input.allowMultiple !== true)
+      throw new InputError('--choose: this question allows only one option');
+    return { answer: { decision: 'chosen', chosen: reply.ids, ...note }, cost: 0 };
+  }
+  if (reply.kind === 'choose') throw new InputError(`${tool} takes --approve or --decline, not --choose`);
+  const approved = reply.kind === 'approve';
+  const cost = tool === 'confirm_scope' && approved && typeof input.cost === 'number' ? input.cost : 0;
+  return { answer: { approved }, cost };
+}
+
+/**
+ * Records a person's answer to a held item. The item moves to `waiting` with the key
+ * for its next request stored; the runner sends it on the next run/resume, or at once
+ * when a runner is attached to the batch.
+ */
+export function answerHeldItem(store: Store, batch: BatchRecord, itemId: string, reply: PersonReply): Record<string, unknown> {
+  const item = store.items.get(batch.id, itemId);
+  if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
+  if (item.state !== 'held' || !item.runId)
+    throw new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
+  const run = store.runs.get(item.runId);
+  const action = run?.requiredAction;
+  if (!action) throw new InputError(`item "${itemId}" has no pending question recorded`);
+  const { answer, cost } = answerFor(action.tool, action.input, reply);
+  store.answerHeld(
+    item,
+    { runId: item.runId, tool: action.tool, input: action.input, answer, by: 'person', reason: reply.note ?? null, cost },
+    idempotencyKey(batch.id, item.id, item.step + 1),
+  );
+  return answer;
+}

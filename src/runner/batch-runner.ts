@@ -1,0 +1,293 @@
+import PQueue from 'p-queue';
+import type { ServiceClient } from '../api/index.js';
+import type { Policy } from '../policy/index.js';
+import { ACTIVE_STATES, type BatchRecord, type ItemRecord, type Store } from '../store/index.js';
+import { AdaptiveCap } from './adaptive-cap.js';
+import { errorKind } from './error-kind.js';
+import type { RunnerEvent, StateCounts } from './events.js';
+import { driveItem, type DriveContext } from './item-driver.js';
+
+/** Options of a batch run. */
+export interface RunnerOptions {
+  store: Store;
+  client: ServiceClient;
+  batch: BatchRecord;
+  /** Auto-answer policy; null holds every pause. */
+  policy: Policy | null;
+  /** Most runs in flight. @default batch.settings.concurrency */
+  concurrency?: number;
+  /** How runs are followed. @default batch.settings.follow */
+  follow?: 'sse' | 'poll';
+  /** Receives progress; must not throw. */
+  onEvent?: (e: RunnerEvent) => void;
+  /** How often to look for items a person answered meanwhile. @default 1000 */
+  answeredPollMs?: number;
+  /** Delays before an item whose request kept failing is tried again. @default [2000, 5000, 15000, 30000, 60000] */
+  retryLaterMs?: readonly number[];
+}
+
+/** How a batch run ended. */
+export interface RunnerResult {
+  counts: StateCounts;
+  interrupted: boolean;
+  /** Items left unfinished because the service could not be reached. */
+  stalled: number;
+  /** Set when the batch stopped for a reason that affects every item (e.g. HTTP 401). */
+  fatal: Error | null;
+}
+
+/**
+ * Runs a batch: re-attaches items that have a run or a stored request, then admits
+ * queued items in file order under an adaptive cap, one at a time per thread.
+ */
+export class BatchRunner {
+  readonly #o: RunnerOptions;
+  readonly #abort = new AbortController();
+  readonly #cap: AdaptiveCap;
+  readonly #queue: PQueue;
+  readonly #active = new Set<string>();
+  readonly #activeThreads = new Set<string>();
+  readonly #ready: ItemRecord[] = [];
+  readonly #later = new Map<string, { at: number; tries: number }>();
+  #cursor = -1;
+  #cursorDone = false;
+  #wake: (() => void) | null = null;
+  #fatal: Error | null = null;
+  #stalled = 0;
+
+  constructor(o: RunnerOptions) {
+    this.#o = o;
+    this.#cap = new AdaptiveCap(o.concurrency ?? o.batch.settings.concurrency);
+    this.#queue = new PQueue({ concurrency: this.#cap.current });
+  }
+
+  #emit(e: RunnerEvent): void {
+    this.#o.onEvent?.(e);
+  }
+
+  /** Stops admitting, aborts in-flight requests (their state is already stored) and lets run() return. */
+  stop(): void {
+    this.#abort.abort();
+    this.#wake?.();
+  }
+
+  /** Tells the runner the service throttled an admission (HTTP 429): the cap halves. */
+  throttled(): void {
+    if (this.#cap.throttled(Date.now())) {
+      this.#queue.concurrency = this.#cap.current;
+      this.#emit({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
+    }
+  }
+
+  /** Runs until every item is finished or held, or stop() is called. */
+  async run(): Promise<RunnerResult> {
+    const { store, batch } = this.#o;
+    const resumed = store.items.list(batch.id, { states: ACTIVE_STATES });
+    for (const it of resumed) this.#claim(it);
+    this.#ready.push(...resumed);
+    this.#emit({
+      type: 'start',
+      batch: batch.name,
+      batchId: batch.id,
+      total: batch.totalItems,
+      counts: store.items.counts(batch.id),
+      resumed: resumed.length,
+    });
+    const signal = this.#abort.signal;
+    let lastPoll = Date.now();
+    const pollMs = this.#o.answeredPollMs ?? 1000;
+    while (!signal.aborted) {
+      if (Date.now() - lastPoll >= pollMs) {
+        lastPoll = Date.now();
+        this.#pickUpAnswered();
+      }
+      if (this.#inFlight() < this.#cap.current) {
+        const next = this.#next();
+        if (next) {
+          void this.#queue.add(() => this.#drive(next));
+          continue;
+        }
+        if (this.#inFlight() === 0 && this.#later.size === 0) {
+          lastPoll = Date.now();
+          if (!this.#pickUpAnswered()) break;
+          continue;
+        }
+      }
+      await this.#sleep(Math.min(pollMs, this.#nextLaterIn()));
+    }
+    await this.#queue.onIdle();
+    const counts = store.items.counts(batch.id);
+    this.#emit({
+      type: 'end',
+      counts,
+      interrupted: signal.aborted && !this.#fatal,
+      stalled: this.#stalled,
+      fatal: this.#fatal?.message ?? null,
+    });
+    return { counts, interrupted: signal.aborted && !this.#fatal, stalled: this.#stalled, fatal: this.#fatal };
+  }
+
+  #inFlight(): number {
+    return this.#queue.pending + this.#queue.size;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, Math.max(1, ms));
+      function done(): void {
+        clearTimeout(t);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = null;
+        done();
+      };
+    });
+  }
+
+  #nextLaterIn(): number {
+    let soonest = Infinity;
+    for (const v of this.#later.values()) soonest = Math.min(soonest, v.at - Date.now());
+    return soonest;
+  }
+
+  #claim(item: ItemRecord): void {
+    this.#active.add(item.id);
+    if (item.threadKey) this.#activeThreads.add(item.threadKey);
+  }
+
+  #release(item: ItemRecord): void {
+    this.#active.delete(item.id);
+    if (item.threadKey) this.#activeThreads.delete(item.threadKey);
+  }
+
+  /** Items a person answered (`resq answer`) while this runner was attached. */
+  #pickUpAnswered(): boolean {
+    const { store, batch } = this.#o;
+    let found = false;
+    for (const it of store.items.iterate(batch.id, { states: ['waiting'] })) {
+      if (this.#active.has(it.id) || this.#later.has(it.id)) continue;
+      if (it.threadKey && this.#activeThreads.has(it.threadKey)) continue;
+      this.#claim(it);
+      this.#ready.push(it);
+      found = true;
+    }
+    return found;
+  }
+
+  /** The next item to drive: resumed and continuing items first, then queued ones in file order. */
+  #next(): ItemRecord | null {
+    const ready = this.#ready.shift();
+    if (ready) return ready;
+    const now = Date.now();
+    for (const [id, v] of this.#later) {
+      if (v.at > now) continue;
+      const it = this.#o.store.items.get(this.#o.batch.id, id);
+      if (!it) continue;
+      v.at = Infinity;
+      this.#claim(it);
+      return it;
+    }
+    const { store, batch } = this.#o;
+    while (!this.#cursorDone) {
+      const page = store.items.list(batch.id, { states: ['queued'], afterSeq: this.#cursor, limit: 256 });
+      if (page.length === 0) {
+        this.#cursorDone = true;
+        break;
+      }
+      for (const it of page) {
+        this.#cursor = it.seq;
+        if (this.#active.has(it.id)) continue;
+        if (it.threadKey) {
+          // Later items of a thread are reached through the thread, once the earlier ones finish.
+          if (this.#activeThreads.has(it.threadKey)) continue;
+          if (store.items.hasUnfinishedBefore(batch.id, it.threadKey, it.seq)) continue;
+        }
+        const fresh = store.items.get(batch.id, it.id);
+        if (!fresh || fresh.state !== 'queued') continue;
+        this.#claim(fresh);
+        return fresh;
+      }
+    }
+    return null;
+  }
+
+  async #drive(item: ItemRecord): Promise<void> {
+    const signal = this.#abort.signal;
+    const ctx: DriveContext = {
+      store: this.#o.store,
+      client: this.#o.client,
+      batch: this.#o.batch,
+      policy: this.#o.policy,
+      follow: this.#o.follow ?? this.#o.batch.settings.follow,
+      signal,
+      emit: (e) => this.#emit(e),
+      admitted: () => {
+        this.#cap.admitted();
+        if (this.#queue.concurrency !== this.#cap.current) this.#queue.concurrency = this.#cap.current;
+      },
+    };
+    let end: ItemRecord | null = null;
+    try {
+      end = await driveItem(ctx, item);
+      this.#later.delete(item.id);
+    } catch (err) {
+      end = this.#failed(item, err);
+    }
+    this.#release(item);
+    if (end && end.threadKey && (end.state === 'completed' || end.state === 'failed' || end.state === 'error'))
+      this.#continueThread(end);
+    this.#emit({
+      type: 'progress',
+      counts: this.#o.store.items.counts(this.#o.batch.id),
+      inFlight: this.#inFlight() - 1,
+      cap: this.#cap.current,
+      total: this.#o.batch.totalItems,
+    });
+    this.#wake?.();
+  }
+
+  #continueThread(done: ItemRecord): void {
+    if (!done.threadKey || this.#abort.signal.aborted) return;
+    const next = this.#o.store.items.nextQueuedInThread(done.batchId, done.threadKey, done.seq);
+    if (!next) return;
+    this.#claim(next);
+    this.#ready.unshift(next);
+  }
+
+  /** Classifies a failed step; returns the item when it ended in `error`. */
+  #failed(item: ItemRecord, err: unknown): ItemRecord | null {
+    const signal = this.#abort.signal;
+    const kind = errorKind(err, signal);
+    const message = err instanceof Error ? err.message : String(err);
+    const current = this.#o.store.items.get(item.batchId, item.id) ?? item;
+    switch (kind) {
+      case 'aborted':
+        return null;
+      case 'fatal':
+        this.#fatal = err instanceof Error ? err : new Error(message);
+        this.#abort.abort();
+        return null;
+      case 'permanent':
+      case 'bug':
+        this.#later.delete(item.id);
+        this.#o.store.markError(current, kind === 'bug' ? `internal error: ${message}` : message);
+        this.#emit({ type: 'item', id: item.id, state: 'error', runId: current.runId, detail: message });
+        return this.#o.store.items.get(item.batchId, item.id);
+      case 'transient': {
+        const delays = this.#o.retryLaterMs ?? [2000, 5000, 15000, 30000, 60000];
+        const tries = (this.#later.get(item.id)?.tries ?? 0) + 1;
+        if (tries > delays.length) {
+          this.#later.delete(item.id);
+          this.#stalled++;
+          this.#emit({ type: 'warning', message: `item ${item.id}: gave up for now (${message}); resume later` });
+          return null;
+        }
+        const delayMs = delays[tries - 1] ?? 60000;
+        this.#later.set(item.id, { at: Date.now() + delayMs, tries });
+        this.#emit({ type: 'retry-later', id: item.id, delayMs, reason: message });
+        return null;
+      }
+    }
+  }
+}

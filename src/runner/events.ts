@@ -1,0 +1,15 @@
+import type { ItemState } from '../store/index.js';
+
+/** Counts of a batch's items by state. */
+export type StateCounts = Record<ItemState, number>;
+
+/** What the runner reports while it works. The CLI renders these; tests and notebooks read them. */
+export type RunnerEvent =
+  | { type: 'start'; batch: string; batchId: string; total: number; counts: StateCounts; resumed: number }
+  | { type: 'item'; id: string; state: ItemState; runId: string | null; detail?: string }
+  | { type: 'decision'; id: string; tool: string; by: 'policy'; answer: Record<string, unknown> | null; reason: string }
+  | { type: 'cap'; cap: number; reason: string }
+  | { type: 'retry-later'; id: string; delayMs: number; reason: string }
+  | { type: 'warning'; message: string }
+  | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number }
+  | { type: 'end'; counts: StateCounts; interrupted: boolean; stalled: number; fatal: string | null };

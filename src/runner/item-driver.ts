@@ -1,0 +1,123 @@
+import type { ServiceClient } from '../api/index.js';
+import { isRunFailure } from '../api/index.js';
+import { decide, type Policy } from '../policy/index.js';
+import type { BatchRecord, ItemRecord, Store } from '../store/index.js';
+import type { RunnerEvent } from './events.js';
+import { idempotencyKey } from './keys.js';
+import { toSnapshot } from './run-snapshot.js';
+
+/** What one item's driver needs. */
+export interface DriveContext {
+  store: Store;
+  client: ServiceClient;
+  batch: BatchRecord;
+  policy: Policy | null;
+  follow: 'sse' | 'poll';
+  signal: AbortSignal;
+  emit: (e: RunnerEvent) => void;
+  /** Called after each admission the service accepted (feeds the adaptive cap). */
+  admitted: () => void;
+}
+
+function reload(ctx: DriveContext, item: ItemRecord): ItemRecord {
+  const now = ctx.store.items.get(item.batchId, item.id);
+  if (!now) throw new Error(`item ${item.id} vanished from the database`);
+  return now;
+}
+
+/**
+ * Drives one item through the state machine until it is finished, held, or a request
+ * fails. Each step writes its outcome in one transaction before the next request, and
+ * a key is stored before the request that carries it, so a kill at any point resumes.
+ * Errors propagate to the scheduler, which classifies them.
+ */
+export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<ItemRecord> {
+  let item = start;
+  const { store, client, signal } = ctx;
+  for (;;) {
+    signal.throwIfAborted();
+    switch (item.state) {
+      case 'queued': {
+        const threadId = item.threadKey ? store.threads.get(item.batchId, item.threadKey) : null;
+        store.markSubmitting(item.batchId, item.id, idempotencyKey(item.batchId, item.id, item.step), threadId);
+        break;
+      }
+      case 'submitting': {
+        const key = item.pendingKey ?? idempotencyKey(item.batchId, item.id, item.step);
+        const body = item.threadId ? { input: item.question, thread_id: item.threadId } : { input: item.question };
+        const run = await client.createRun(body, { idempotencyKey: key, signal });
+        store.markAdmitted(item, {
+          id: run.id,
+          status: run.status,
+          threadId: run.thread_id ?? null,
+          step: item.step,
+          parentRunId: null,
+          idempotencyKey: key,
+        });
+        ctx.admitted();
+        ctx.emit({ type: 'item', id: item.id, state: 'running', runId: run.id });
+        break;
+      }
+      case 'waiting': {
+        if (!item.runId || !item.pendingKey || !item.pendingAnswer)
+          throw new Error(`item ${item.id} is waiting without a run, key or answer`);
+        const parent = item.runId;
+        const run = await client.respond(parent, item.pendingAnswer as never, { idempotencyKey: item.pendingKey, signal });
+        store.markAdmitted(item, {
+          id: run.id,
+          status: run.status,
+          threadId: run.thread_id ?? null,
+          step: item.step,
+          parentRunId: parent,
+          idempotencyKey: item.pendingKey,
+        });
+        ctx.emit({ type: 'item', id: item.id, state: 'running', runId: run.id, detail: 'answered' });
+        break;
+      }
+      case 'running': {
+        if (!item.runId) throw new Error(`item ${item.id} is running without a run id`);
+        const run = await client.followRun(item.runId, { mode: ctx.follow, signal });
+        const snap = toSnapshot(run);
+        if (run.status === 'requires_action' && snap.requiredAction) {
+          const action = snap.requiredAction;
+          const nextKey = idempotencyKey(item.batchId, item.id, item.step + 1);
+          const outcome = store.markPaused(item, snap, (approvedCost) => {
+            const d = decide(ctx.policy, action, { approvedCost });
+            return d.kind === 'answer'
+              ? {
+                  kind: 'answer',
+                  nextKey,
+                  decision: {
+                    runId: run.id,
+                    tool: action.tool,
+                    input: action.input,
+                    answer: d.answer,
+                    by: 'policy',
+                    reason: d.reason,
+                    cost: d.cost,
+                  },
+                }
+              : { kind: 'hold', reason: d.reason };
+          });
+          ctx.emit({
+            type: 'decision',
+            id: item.id,
+            tool: action.tool,
+            by: 'policy',
+            answer: outcome.kind === 'answer' ? outcome.decision.answer : null,
+            reason: outcome.kind === 'answer' ? (outcome.decision.reason ?? '') : outcome.reason,
+          });
+          ctx.emit({ type: 'item', id: item.id, state: outcome.kind === 'answer' ? 'waiting' : 'held', runId: run.id });
+        } else {
+          const state = isRunFailure(run.status) ? 'failed' : 'completed';
+          store.markFinished(item, snap, state);
+          ctx.emit({ type: 'item', id: item.id, state, runId: run.id, detail: run.status });
+        }
+        break;
+      }
+      default:
+        return item;
+    }
+    item = reload(ctx, item);
+  }
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { basename, extname, resolve } from 'node:path';
+import { InputError, type InputProblem } from '../errors.js';
+import { hashFile, readQuestionSet } from '../questions/index.js';
+import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
+
+const MAX_PROBLEMS = 1000;
+
+/** What a new batch needs besides its question set. */
+export interface LoadOptions {
+  store: Store;
+  /** Path of the question set (CSV or JSONL). */
+  questions: string;
+  /** Batch name. @default the question file's name without extension */
+  name?: string | null;
+  settings: BatchSettings;
+  policy: unknown;
+  baseUrl: string | null;
+  /** Load the valid rows and record the rejected ones instead of refusing the file. @default false */
+  skipInvalid?: boolean;
+  /** Called every 10,000 rows read. */
+  onRows?: (n: number) => void;
+}
+
+/** The default batch name for a question set. */
+export function defaultBatchName(questionsPath: string): string {
+  const base = basename(questionsPath);
+  return base.slice(0, base.length - extname(base).length) || base;
+}
+
+/**
+ * Validates a whole question set and records it as a new batch in one transaction:
+ * either every valid row is stored, or (on any bad row without skipInvalid) nothing is
+ * and an InputError lists every problem as `file:line: field: reason`.
+ */
+export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[] }> {
+  const sha256 = await hashFile(o.questions);
+  const id = randomUUID();
+  const name = o.name ?? defaultBatchName(o.questions);
+  const loader = o.store.beginBatchLoad({
+    id,
+    name,
+    kind: 'runs',
+    sourcePath: resolve(o.questions),
+    sourceSha256: sha256,
+    baseUrl: o.baseUrl,
+    settings: o.settings,
+    policy: o.policy,
+  });
+  const problems: InputProblem[] = [];
+  let invalid = 0;
+  let seq = 0;
+  try {
+    for await (const r of readQuestionSet(o.questions)) {
+      if (!r.ok) {
+        // Keep the report bounded: a wholly wrong million-row file must not fill memory.
+        if (invalid++ < MAX_PROBLEMS) problems.push(r.problem);
+        continue;
+      }
+      loader.add({
+        id: r.row.id,
+        seq: seq++,
+        line: r.row.line,
+        question: r.row.question,
+        threadKey: r.row.thread,
+        meta: r.row.meta,
+      });
+      if (seq % 10000 === 0) o.onRows?.(seq);
+    }
+    if (invalid > problems.length)
+      problems.push({ file: o.questions, reason: `… and ${invalid - problems.length} more invalid rows` });
+    if (invalid > 0 && !o.skipInvalid) throw new InputError(problems);
+    if (seq === 0) throw new InputError([{ file: o.questions, reason: 'no valid question to run' }]);
+    loader.commit(problems);
+  } catch (e) {
+    loader.rollback();
+    throw e;
+  }
+  const batch = o.store.findBatch(id);
+  if (!batch) throw new Error('batch vanished after load');
+  return { batch, invalid: problems };
+}
+
+/** Refuses to resume a batch whose question file changed since it was loaded. */
+export async function checkUnchanged(batch: BatchRecord, questionsPath: string): Promise<void> {
+  const sha = await hashFile(questionsPath);
+  if (sha !== batch.sourceSha256)
+    throw new InputError(
+      `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
+        `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
+        `Restore the original file to resume it, or start a new batch with --batch NEW_NAME.`,
+    );
+}

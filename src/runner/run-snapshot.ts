@@ -1,0 +1,56 @@
+import type { FileRefInput, RunSnapshot } from '../store/index.js';
+
+/** The parts of a service run the runner reads (the client's Run type satisfies it). */
+export interface RunLike {
+  id: string;
+  status: string;
+  thread_id?: string | null | undefined;
+  created_at?: unknown;
+  required_action?: { tool: string; input?: unknown } | null | undefined;
+  output?: { text?: unknown; tool_results?: unknown } | null | undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Every file reference in a run's tool results, with the tool that made it. */
+export function fileRefs(run: RunLike): FileRefInput[] {
+  const results = run.output?.tool_results;
+  if (!Array.isArray(results)) return [];
+  const out: FileRefInput[] = [];
+  for (const r of results) {
+    if (!isObject(r) || !Array.isArray(r.files)) continue;
+    for (const f of r.files) {
+      if (!isObject(f) || typeof f.id !== 'string' || typeof f.url !== 'string') continue;
+      out.push({
+        id: f.id,
+        url: f.url,
+        role: typeof f.role === 'string' ? f.role : null,
+        name: typeof f.name === 'string' ? f.name : null,
+        tool: typeof r.tool === 'string' ? r.tool : null,
+      });
+    }
+  }
+  return out;
+}
+
+/** Reduces a service run to what the store keeps. */
+export function toSnapshot(run: RunLike): RunSnapshot {
+  const ra = run.required_action;
+  const output = run.output;
+  return {
+    id: run.id,
+    status: run.status,
+    threadId: run.thread_id ?? null,
+    createdAt: typeof run.created_at === 'string' ? run.created_at : null,
+    requiredAction: ra ? { tool: ra.tool, input: isObject(ra.input) ? ra.input : {} } : null,
+    output: output
+      ? {
+          text: typeof output.text === 'string' ? output.text : '',
+          tool_results: Array.isArray(output.tool_results) ? output.tool_results : [],
+        }
+      : null,
+    files: fileRefs(run),
+  };
+}
