@@ -1,0 +1,134 @@
+import type { FileKind, PauseSpec } from './directives.js';
+import type { Chain } from './records.js';
+import { hashString } from './rng.js';
+
+/** A tool the simulated agent calls during a run; `file` when it makes one. */
+export interface PlannedTool {
+  tool: string;
+  input: Record<string, unknown>;
+  file?: { kind: FileKind; role: string; name: string | undefined };
+}
+
+/** How a run ends. */
+export type PlannedEnd =
+  | { kind: 'pause'; tool: string; input: Record<string, unknown> }
+  | { kind: 'final'; status: string; error: { code: string; message: string } | null };
+
+/** Everything one run of a chain does, decided up front. */
+export interface StepPlan {
+  /** The whole answer text; it reaches clients in `deltas` pieces. */
+  text: string;
+  deltas: number;
+  tools: PlannedTool[];
+  end: PlannedEnd;
+}
+
+/** Output payload and file role of each file-making tool. */
+export const FILE_TOOLS: Record<FileKind, { tool: string; role: string; base: string }> = {
+  pdb: { tool: 'fold_protein', role: 'structureId', base: 'structure' },
+  png: { tool: 'make_figure', role: 'figure', base: 'figure' },
+  csv: { tool: 'write_table', role: 'table', base: 'table' },
+  md: { tool: 'write_report', role: 'report', base: 'report' },
+};
+
+/** Residue count of the structures made for a question (stable per question). */
+export function residuesFor(question: string): number {
+  return 60 + (hashString(question) % 240);
+}
+
+/** Decides what run number `step` of a chain does. */
+export function planStep(chain: Chain, step: number): StepPlan {
+  const s = chain.script;
+  const question = s.question || 'the question';
+  const search: PlannedTool = { tool: 'search_literature', input: { query: question, limit: 5 } };
+  const pause = chain.narrow ? undefined : s.pauses[step];
+  const context = chain.earlierMessages > 0 ? ` Continuing a thread with ${chain.earlierMessages} earlier messages.` : '';
+
+  if (pause) {
+    const lead = step === 0 ? `Working on: "${question}".${context}` : `Carrying on after ${chain.answers.at(-1) ?? 'your answer'}.`;
+    return {
+      text: `${lead} Before going further I need a decision (${pause.tool}).`,
+      deltas: s.deltas,
+      tools: [search],
+      end: { kind: 'pause', tool: pause.tool, input: pauseInput(pause, question) },
+    };
+  }
+
+  const tools: PlannedTool[] = [search];
+  const used = new Map<string, number>();
+  s.files.forEach((f, i) => {
+    const meta = FILE_TOOLS[f.kind];
+    let name: string | undefined;
+    if (f.named) {
+      const n = (used.get(f.kind) ?? 0) + 1;
+      used.set(f.kind, n);
+      name = i === 0 && s.filename !== undefined ? s.filename : `${meta.base}${n > 1 ? `-${n}` : ''}.${f.kind}`;
+    }
+    tools.push({ tool: meta.tool, input: toolInput(f.kind, question), file: { kind: f.kind, role: meta.role, name } });
+  });
+
+  const lines = [`## Answer`, '', `Simulated answer to: "${question}".${context}`];
+  if (chain.answers.length) lines.push('', `Decisions: ${chain.answers.join('; ')}.`);
+  if (chain.narrow) lines.push('', 'Narrow answer: the scope was declined, so this answer keeps to the literature only.');
+  const names = tools.filter((t) => t.file).map((t) => t.file?.name ?? `(unnamed ${t.file?.kind})`);
+  if (names.length) lines.push('', `Files: ${names.join(', ')}.`);
+
+  let end: PlannedEnd = { kind: 'final', status: 'completed', error: null };
+  if (s.fail) {
+    lines.push('', 'The agent could not finish: simulated failure.');
+    end = { kind: 'final', status: 'failed', error: { code: 'agent_error', message: 'simulated failure (@fail)' } };
+  } else if (s.status !== undefined && s.status !== 'running') {
+    end = { kind: 'final', status: s.status, error: null };
+  }
+  return { text: lines.join('\n'), deltas: s.deltas, tools, end };
+}
+
+function pauseInput(p: PauseSpec, question: string): Record<string, unknown> {
+  switch (p.tool) {
+    case 'confirm_scope': {
+      const input: Record<string, unknown> = {
+        objective: `Answer "${question}" with a full analysis`,
+        steps: ['Search the literature', 'Fold the candidate structures', 'Write the report with figures'],
+        instead: 'Answer from the literature only, without new computation',
+      };
+      if ('cost' in p && p.cost !== undefined) input.cost = p.cost;
+      return input;
+    }
+    case 'ask_choice':
+      return {
+        question: 'Which route should the analysis take?',
+        options: [
+          { id: 'a', label: 'Homology model', description: 'Fast, uses known templates' },
+          { id: 'b', label: 'De novo folding', description: 'Slower, no template needed' },
+          { id: 'c', label: 'Literature only', description: 'No computation' },
+        ],
+        allowMultiple: 'allowMultiple' in p && p.allowMultiple === true,
+      };
+    case 'request_quality_image':
+      return { prompt: `Publication-quality figure for: ${question}`, reason: 'A high-quality render costs extra credits' };
+    default:
+      return { detail: `The agent needs an answer for ${p.tool} before going on` };
+  }
+}
+
+function toolInput(kind: FileKind, question: string): Record<string, unknown> {
+  switch (kind) {
+    case 'pdb':
+      return { sequence: sequenceFor(residuesFor(question)), recycles: 3 };
+    case 'png':
+      return { kind: 'bar', title: question };
+    case 'csv':
+      return { columns: ['index', 'residue', 'plddt'] };
+    case 'md':
+      return { title: question };
+  }
+}
+
+const AMINO = 'ACDEFGHIKLMNPQRSTVWY';
+
+/** A deterministic amino-acid sequence of `n` residues. */
+export function sequenceFor(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += AMINO[(i * 7 + 3) % AMINO.length];
+  return s;
+}

@@ -1,0 +1,20 @@
+/** A wall clock that tests can move forward; timers stay real, only timestamps move. */
+export class SimClock {
+  #offsetMs = 0;
+
+  /** Current time in ms since the epoch, including every advance. */
+  now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  /** Moves the clock forward by `ms` (negative values are refused). */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance: ms must be a finite number >= 0, got ${ms}`);
+    this.#offsetMs += ms;
+  }
+
+  /** The current time as an ISO 8601 string. */
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+}

@@ -1,0 +1,71 @@
+import type { SimCounters } from './types.js';
+
+/** Mutable counters behind `sim.counters()`. */
+export class CounterBook {
+  #c: SimCounters = CounterBook.#blank();
+  #running = new Map<string, number>();
+
+  static #blank(): SimCounters {
+    return {
+      runsAdmitted: 0,
+      respondRuns: 0,
+      admissionsByKey: {},
+      admissionsByInput: {},
+      requestsByRoute: {},
+      peakConcurrentRuns: {},
+      modelRunsAdmitted: 0,
+      modelRunsByKey: {},
+      faultsInjected: {},
+    };
+  }
+
+  /** A deep copy, safe to keep and serialise. */
+  snapshot(): SimCounters {
+    return structuredClone(this.#c);
+  }
+
+  /** Zeroes the counters; runs currently running still count towards peaks. */
+  reset(): void {
+    this.#c = CounterBook.#blank();
+  }
+
+  request(routeKey: string): void {
+    bump(this.#c.requestsByRoute, routeKey);
+  }
+
+  fault(kind: string): void {
+    bump(this.#c.faultsInjected, kind);
+  }
+
+  runAdmitted(input: string, routeKey: string, idempotencyKey: string | undefined): void {
+    this.#c.runsAdmitted++;
+    bump(this.#c.admissionsByInput, input);
+    if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
+  }
+
+  respondRun(routeKey: string, idempotencyKey: string | undefined): void {
+    this.#c.respondRuns++;
+    if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
+  }
+
+  modelRun(idempotencyKey: string | undefined): void {
+    this.#c.modelRunsAdmitted++;
+    if (idempotencyKey !== undefined) bump(this.#c.modelRunsByKey, idempotencyKey);
+  }
+
+  /** A run of `account` entered (`+1`) or left (`-1`) status `running`. */
+  running(account: string, delta: 1 | -1): void {
+    const n = (this.#running.get(account) ?? 0) + delta;
+    this.#running.set(account, n);
+    if (n > (this.#c.peakConcurrentRuns[account] ?? 0)) this.#c.peakConcurrentRuns[account] = n;
+  }
+
+  /** Runs of `account` in status `running` now. */
+  runningNow(account: string): number {
+    return this.#running.get(account) ?? 0;
+  }
+}
+
+function bump(rec: Record<string, number>, key: string): void {
+  rec[key] = (rec[key] ?? 0) + 1;
+}

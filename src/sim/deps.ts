@@ -1,0 +1,42 @@
+import type { SimClock } from './clock.js';
+import type { CounterBook } from './counters.js';
+import type { FaultPlan } from './faults.js';
+import type { ModelJobs } from './model-jobs.js';
+import type { RunEngine } from './run-engine.js';
+import type { SimStore } from './store.js';
+import type { TimerSet } from './timers.js';
+import type { SimOptions } from './types.js';
+
+/** Options with every default filled in. */
+export type ResolvedOptions = Required<SimOptions>;
+
+/** Everything the route handlers share. */
+export interface SimDeps {
+  opts: ResolvedOptions;
+  store: SimStore;
+  engine: RunEngine;
+  models: ModelJobs;
+  counters: CounterBook;
+  clock: SimClock;
+  timers: TimerSet;
+  faults: FaultPlan;
+  /** Base URL ending in /api/v1. */
+  baseUrl(): string;
+  /** Scheme, host and port. */
+  origin(): string;
+}
+
+/** Fills in the defaults of {@link SimOptions}. */
+export function resolveOptions(o: SimOptions = {}): ResolvedOptions {
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? '127.0.0.1',
+    keys: o.keys ?? { 'sim-key-alice': 'alice', 'sim-key-bob': 'bob' },
+    defaultDurationMs: o.defaultDurationMs ?? 300,
+    streamMaxMs: o.streamMaxMs ?? 120_000,
+    keepAliveMs: o.keepAliveMs ?? 15_000,
+    maxRunningPerAccount: o.maxRunningPerAccount ?? Number.POSITIVE_INFINITY,
+    modelJobMs: o.modelJobMs ?? 2_000,
+    seed: o.seed ?? 1,
+  };
+}

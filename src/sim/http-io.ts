@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** An error answered as `{ error: { code, message }, request_id }`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A JSON answer a handler returns; the server sends it (or a fault instead). */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A new request id for the `x-request-id` header and error bodies. */
+export function newRequestId(): string {
+  return `req_${randomBytes(10).toString('hex')}`;
+}
+
+/** Sends a JSON body with its Content-Length. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** The error reply for an HttpError. */
+export function errorReply(e: HttpError, requestId: string): Reply {
+  return { status: e.status, body: { error: { code: e.code, message: e.message }, request_id: requestId }, headers: e.headers };
+}
+
+const MAX_BODY = 1024 * 1024;
+
+/** Reads and parses a JSON body; an empty body reads as undefined. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, 'payload_too_large', `request body is over ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_request', 'request body is not valid JSON');
+  }
+}
+
+/** The Idempotency-Key header, checked against the spec's limit of 200 characters. */
+export function idempotencyKeyOf(req: IncomingMessage): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(',') : raw;
+  if (key.length === 0 || key.length > 200) {
+    throw new HttpError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
+  }
+  return key;
+}

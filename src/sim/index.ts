@@ -1,0 +1,3 @@
+export { startSim } from './server.js';
+export { DEFAULT_SIM_PORT, serveSim, type ServeSimOptions } from './serve.js';
+export type { Faults, Sim, SimCounters, SimOptions } from './types.js';

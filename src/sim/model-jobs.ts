@@ -1,0 +1,74 @@
+import type { SimClock } from './clock.js';
+import type { CounterBook } from './counters.js';
+import type { FileRecord, ModelRunRecord } from './records.js';
+import { pageUrl, type MakeFile, type ModelDef, type ModelResult } from './model-catalog.js';
+import { newFileId, newModelRunId, type SimStore } from './store.js';
+import type { TimerSet } from './timers.js';
+
+/** What model jobs need from the simulator. */
+export interface ModelJobsDeps {
+  store: SimStore;
+  counters: CounterBook;
+  clock: SimClock;
+  timers: TimerSet;
+  baseUrl: () => string;
+  origin: () => string;
+  modelJobMs: number;
+}
+
+/** Creates model runs: inline for fast models, as timed background jobs otherwise. */
+export class ModelJobs {
+  readonly #d: ModelJobsDeps;
+
+  constructor(deps: ModelJobsDeps) {
+    this.#d = deps;
+  }
+
+  /**
+   * Starts a model run. `background` makes it a job of modelJobMs; `pollable` gives it a
+   * poll_url (the answer is a 202).
+   */
+  start(account: string, def: ModelDef, inputs: Record<string, unknown>, background: boolean, pollable: boolean, key: string | undefined): ModelRunRecord {
+    const id = newModelRunId();
+    let settle = (): void => {};
+    const run: ModelRunRecord = {
+      id,
+      account,
+      modelId: def.id,
+      createdAt: this.#d.clock.now(),
+      status: 'running',
+      outputs: null,
+      error: null,
+      credits: null,
+      pollUrl: pollable ? `${this.#d.baseUrl()}/model-runs/${id}` : null,
+      pageUrl: pageUrl(def, this.#d.origin()),
+      done: new Promise<void>((resolve) => {
+        settle = resolve;
+      }),
+    };
+    this.#d.store.modelRuns.set(id, run);
+    this.#d.counters.modelRun(key);
+    const finish = (): void => {
+      apply(run, def.run(inputs, this.#fileMaker(account)));
+      settle();
+    };
+    if (background) this.#d.timers.timeout(finish, this.#d.modelJobMs);
+    else finish();
+    return run;
+  }
+
+  #fileMaker(account: string): MakeFile {
+    return (name, residues) => {
+      const rec: FileRecord = { id: newFileId(), account, kind: 'pdb', name, sizeBytes: undefined, residues, createdAt: this.#d.clock.now() };
+      this.#d.store.files.set(rec.id, rec);
+      return { id: rec.id, role: 'structure', url: `${this.#d.baseUrl()}/files/${rec.id}`, name };
+    };
+  }
+}
+
+function apply(run: ModelRunRecord, r: ModelResult): void {
+  run.status = r.status;
+  run.outputs = r.outputs;
+  run.error = r.error;
+  run.credits = r.credits;
+}

@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SimClock } from './clock.js';
+import { CounterBook } from './counters.js';
+import { resolveOptions, type SimDeps } from './deps.js';
+import { FaultPlan } from './faults.js';
+import { errorReply, HttpError, newRequestId, sendJson, type Reply } from './http-io.js';
+import { ModelJobs } from './model-jobs.js';
+import { matchRoute, type RouteContext } from './router.js';
+import { control } from './routes/control.js';
+import { apiRoutes } from './routes/table.js';
+import { RunEngine } from './run-engine.js';
+import { SimStore } from './store.js';
+import { TimerSet } from './timers.js';
+import type { Sim, SimOptions } from './types.js';
+
+const API_PREFIX = '/api/v1';
+
+/** Starts the simulator on `opts.port` (0 = a free port) and resolves once it listens. */
+export async function startSim(options: SimOptions = {}): Promise<Sim> {
+  const opts = resolveOptions(options);
+  let origin = '';
+  const timers = new TimerSet();
+  const clock = new SimClock();
+  const counters = new CounterBook();
+  const faults = new FaultPlan(opts.seed);
+  const store = new SimStore();
+  const baseUrl = (): string => `${origin}${API_PREFIX}`;
+  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs });
+  const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs });
+  const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, baseUrl, origin: () => origin };
+  const handle = requestHandler(deps);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A bug in a handler must not take the server down; the client sees a 500 or a reset.
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'simulator error' } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl(),
+    origin,
+    keys: Object.keys(opts.keys),
+    faults: { set: (f) => faults.set(f), get: () => faults.get(), clear: () => faults.clear() },
+    clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
+    counters: () => counters.snapshot(),
+    resetCounters: () => counters.reset(),
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        timers.closeAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
+
+function requestHandler(d: SimDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const routes = apiRoutes(d);
+  return async (req, res) => {
+    const requestId = newRequestId();
+    res.setHeader('x-request-id', requestId);
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const path = url.pathname;
+    const send = (r: Reply): void => sendJson(res, r.status, r.body, r.headers);
+    const fail = (e: HttpError): void => send(errorReply(e, requestId));
+
+    if (path.startsWith('/_sim/')) {
+      try {
+        send((await control(req, path, d)) ?? errorReply(new HttpError(404, 'not_found', `no control at ${path}`), requestId));
+      } catch (e) {
+        if (e instanceof HttpError) fail(e);
+        else throw e;
+      }
+      return;
+    }
+    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return fail(new HttpError(404, 'not_found', `nothing at ${path}`));
+
+    const method = req.method ?? 'GET';
+    const match = matchRoute(routes, method, path.slice(API_PREFIX.length) || '/');
+    const routeKey = match.kind === 'none' ? 'unmatched' : match.routeKey;
+    d.counters.request(routeKey);
+    await d.timers.delay(d.faults.get().latencyMs);
+    if (res.destroyed) return;
+
+    const account = accountOf(req, d.opts.keys);
+    if (account === undefined) {
+      return fail(new HttpError(401, 'unauthorized', 'missing or unknown API key', { 'www-authenticate': 'Bearer' }));
+    }
+    if (match.kind === 'none') return fail(new HttpError(404, 'not_found', `no route ${method} ${path}`));
+    if (match.kind === 'method') {
+      return fail(new HttpError(405, 'method_not_allowed', `${method} not allowed on ${path}`, { allow: match.allow.join(', ') }));
+    }
+
+    const before = d.faults.drawBefore(routeKey);
+    if (before) {
+      d.counters.fault(before);
+      if (before === 'dropBefore') return void req.socket.destroy();
+      if (before === 'rate429') {
+        const after = String(d.faults.get().retryAfterSeconds);
+        return fail(new HttpError(429, 'rate_limited', 'rate limited (injected)', { 'retry-after': after }));
+      }
+      const status = d.faults.draw5xx();
+      return fail(new HttpError(status, status === 500 ? 'internal_error' : status === 502 ? 'bad_gateway' : 'unavailable', `server error (injected ${status})`));
+    }
+
+    const afterFault = d.faults.drawAfter(routeKey);
+    if (match.route.streams && afterFault === 'error5xxAfter') {
+      d.counters.fault(afterFault);
+      return fail(new HttpError(500, 'internal_error', 'server error (injected 500)'));
+    }
+    const ctx: RouteContext = {
+      req,
+      res,
+      account,
+      params: match.params,
+      query: url.searchParams,
+      requestId,
+      routeKey,
+      scope: `${method} ${path}`,
+      afterFault: match.route.streams ? afterFault : null,
+    };
+    let reply: Reply | 'streamed';
+    try {
+      reply = await match.route.handler(ctx);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      reply = errorReply(e, requestId);
+    }
+    if (reply === 'streamed' || res.destroyed) return;
+    if (afterFault === 'error5xxAfter') {
+      d.counters.fault(afterFault);
+      return fail(new HttpError(500, 'internal_error', 'server error (injected 500, after the work was done)'));
+    }
+    if (afterFault === 'dropAfter') {
+      d.counters.fault(afterFault);
+      return void req.socket.destroy();
+    }
+    send(reply);
+  };
+}
+
+
+function accountOf(req: IncomingMessage, keys: Record<string, string>): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const key = m?.[1];
+  return key !== undefined && Object.hasOwn(keys, key) ? keys[key] : undefined;
+}

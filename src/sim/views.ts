@@ -1,0 +1,58 @@
+import type { ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
+
+/** The run object exactly as GET /runs/{id} and the `run` event give it. */
+export function runView(r: RunRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: r.id,
+    object: 'run',
+    status: r.status,
+    thread_id: r.threadId,
+    created_at: new Date(r.createdAt).toISOString(),
+    completed_at: r.completedAt === null ? null : new Date(r.completedAt).toISOString(),
+    previous_run_id: r.parentId,
+    output: { text: r.text, tool_results: structuredClone(r.toolResults) },
+  };
+  if (r.requiredAction) view.required_action = structuredClone(r.requiredAction);
+  if (r.error) view.error = { ...r.error };
+  return view;
+}
+
+/** A thread as an element of GET /threads. */
+export function threadListItem(t: ThreadRecord): Record<string, unknown> {
+  return {
+    object: 'thread',
+    id: t.id,
+    title: t.title,
+    updated_at: new Date(t.updatedAt).toISOString(),
+    message_count: t.messages.length,
+  };
+}
+
+/** A thread as GET /threads/{id} gives it. */
+export function threadView(t: ThreadRecord): Record<string, unknown> {
+  return {
+    object: 'thread',
+    id: t.id,
+    title: t.title,
+    updated_at: new Date(t.updatedAt).toISOString(),
+    latest_run_id: t.runIds.at(-1) ?? null,
+    message_count: t.messages.length,
+    messages: structuredClone(t.messages),
+  };
+}
+
+/** The model run object. */
+export function modelRunView(m: ModelRunRecord): Record<string, unknown> {
+  return {
+    id: m.id,
+    object: 'model_run',
+    model: m.modelId,
+    status: m.status,
+    outputs: m.outputs === null ? null : structuredClone(m.outputs),
+    error: m.error,
+    credits: m.credits,
+    poll_url: m.pollUrl,
+    page_url: m.pageUrl,
+    created_at: new Date(m.createdAt).toISOString(),
+  };
+}
