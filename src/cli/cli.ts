@@ -1,0 +1,64 @@
+import yargs from 'yargs';
+import { ResqError } from '../errors.js';
+import { answerCommand } from './commands/answer.js';
+import { exportCommand } from './commands/export.js';
+import { resumeCommand } from './commands/resume.js';
+import { runCommand } from './commands/run.js';
+import { simCommand } from './commands/sim.js';
+import { statusCommand } from './commands/status.js';
+import { threadsCommand } from './commands/threads.js';
+import { EXIT, exitCodeForError } from './exit-codes.js';
+
+/** Prints an error the way a user should see it: no stack for our own errors. */
+function report(err: unknown): number {
+  if (err instanceof ResqError) {
+    process.stderr.write(`resq: ${err.message}\n`);
+  } else {
+    const e = err instanceof Error ? err : new Error(String(err));
+    process.stderr.write(`resq: internal error (a bug — please report it): ${e.stack ?? e.message}\n`);
+  }
+  return exitCodeForError(err);
+}
+
+/** Builds the CLI parser; exported for tests. */
+export function buildCli(argv: string[]) {
+  let cli = yargs(argv)
+    .scriptName('resq')
+    .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
+    .option('db', { type: 'string', default: 'resq.db', describe: 'SQLite database holding all state', global: true })
+    .option('json', { type: 'boolean', default: false, describe: 'one JSON object per line instead of text', global: true })
+    .strict()
+    .demandCommand(1, 'name a command (resq --help lists them)')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new UsageError(msg);
+    });
+  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, threadsCommand, simCommand])
+    cli = add(cli) as typeof cli;
+  return cli;
+}
+
+/** A usage mistake yargs caught (unknown flag, missing argument). */
+class UsageError extends ResqError {
+  override readonly code: string = 'RESQ_USAGE';
+}
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  process.exitCode = 0;
+  try {
+    await buildCli(argv).parseAsync();
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
+      return EXIT.usage;
+    }
+    return report(err);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Argv } from 'yargs';
+import { InputError } from '../../errors.js';
+import { answerHeldItem, type PersonReply } from '../../runner/index.js';
+import { openBatch } from '../open-batch.js';
+
+/** Registers `resq answer`. */
+export function answerCommand(y: Argv): Argv {
+  return y.command(
+    'answer <batch> <item>',
+    "answer a held item's pause (sent on the next run/resume, or at once if a runner is attached)",
+    (a) =>
+      a
+        .positional('batch', { type: 'string', demandOption: true })
+        .positional('item', { type: 'string', demandOption: true })
+        .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
+        .option('decline', { type: 'boolean', describe: 'decline' })
+        .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
+        .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' }),
+    (argv) => {
+      const a = argv as unknown as { batch: string; item: string; db: string; json: boolean; approve?: boolean; decline?: boolean; choose?: string; note?: string };
+      const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
+      if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
+      const note = a.note ? { note: a.note } : {};
+      const reply: PersonReply = a.approve
+        ? { kind: 'approve', ...note }
+        : a.decline
+          ? { kind: 'decline', ...note }
+          : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
+      const { store, batch } = openBatch(a.db, a.batch);
+      try {
+        const answer = answerHeldItem(store, batch, a.item, reply);
+        process.stdout.write(
+          a.json
+            ? `${JSON.stringify({ batch: batch.name, item: a.item, answer, by: 'person' })}\n`
+            : `recorded for ${batch.name}/${a.item}: ${JSON.stringify(answer)} — sent by the attached runner, or on \`resq resume ${batch.name}\`\n`,
+        );
+      } finally {
+        store.close();
+      }
+    },
+  );
+}

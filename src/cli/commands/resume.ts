@@ -1,0 +1,51 @@
+import type { Argv } from 'yargs';
+import { ConfigError } from '../../errors.js';
+import type { Policy } from '../../policy/index.js';
+import { checkUnchanged } from '../../runner/index.js';
+import { attachAndRun } from '../attach.js';
+import { openBatch } from '../open-batch.js';
+import { openService } from '../service.js';
+
+/** Registers `resq resume`. */
+export function resumeCommand(y: Argv): Argv {
+  return y.command(
+    'resume [batch]',
+    'continue an interrupted batch (the newest when no name is given)',
+    (a) =>
+      a
+        .positional('batch', { type: 'string', describe: 'batch name or id' })
+        .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default $RESQ_BASE_URL)' })
+        .option('sim', { type: 'boolean', describe: 'use the built-in simulator' }),
+    async (argv) => {
+      const a = argv as unknown as { batch?: string; db: string; json: boolean; baseUrl?: string; sim?: boolean };
+      const { store, batch } = openBatch(a.db, a.batch);
+      try {
+        await checkUnchanged(batch, batch.sourcePath);
+        if (batch.settings.service === 'sim' && !a.sim && !a.baseUrl)
+          throw new ConfigError(
+            `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process. ` +
+              'Resume it with --sim to run its unfinished items on a fresh simulator, or serve one with `resq sim` and pass --base-url.',
+          );
+        const service = await openService(
+          { sim: a.sim ?? false, baseUrl: a.baseUrl ?? batch.baseUrl ?? null },
+          { connections: Math.max(128, batch.settings.concurrency * 2 + 16) },
+        );
+        try {
+          process.exitCode = await attachAndRun({
+            store,
+            batch,
+            service,
+            policy: (batch.policy as Policy | null) ?? null,
+            json: a.json,
+            dbPath: a.db,
+            outDir: batch.settings.download.out,
+          });
+        } finally {
+          await service.close();
+        }
+      } finally {
+        store.close();
+      }
+    },
+  );
+}

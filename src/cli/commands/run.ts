@@ -1,0 +1,155 @@
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { InputError } from '../../errors.js';
+import { loadPipeline, type Pipeline } from '../../pipeline/index.js';
+import { loadPolicyFile, type Policy } from '../../policy/index.js';
+import { checkUnchanged, defaultBatchName, loadBatch } from '../../runner/index.js';
+import { Store, type BatchSettings } from '../../store/index.js';
+import { attachAndRun } from '../attach.js';
+import { EXIT } from '../exit-codes.js';
+import { openService, resolveService } from '../service.js';
+
+/** Flags of `resq run`. */
+export interface RunArgs {
+  input: string;
+  db: string;
+  out?: string | undefined;
+  concurrency?: number | undefined;
+  policy?: string | undefined;
+  batch?: string | undefined;
+  sim?: boolean | undefined;
+  baseUrl?: string | undefined;
+  follow?: 'sse' | 'poll' | undefined;
+  download: boolean;
+  skipInvalid: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+const PIPELINE_EXT = /\.(ya?ml|json)$/i;
+
+/** Registers `resq run`. */
+export function runCommand(y: Argv): Argv {
+  return y.command(
+    'run <input>',
+    'run a question set (CSV/JSONL) or a pipeline file (YAML/JSON) as a batch',
+    (a) =>
+      a
+        .positional('input', { type: 'string', demandOption: true, describe: 'pipeline.yaml, questions.csv or questions.jsonl' })
+        .option('out', { type: 'string', describe: 'folder for downloaded files (default out)' })
+        .option('concurrency', { type: 'number', describe: 'most runs in flight (default 8)' })
+        .option('policy', { type: 'string', describe: 'auto-answer policy file (YAML/JSON); none = hold every pause' })
+        .option('batch', { type: 'string', describe: 'batch name; an existing name resumes that batch' })
+        .option('sim', { type: 'boolean', describe: 'use the built-in simulator (no account needed)' })
+        .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default $RESQ_BASE_URL)' })
+        .option('follow', { choices: ['sse', 'poll'] as const, describe: 'how runs are followed (default sse)' })
+        .option('download', { type: 'boolean', default: true, describe: 'download files while the batch runs (--no-download: later, with resq files pull)' })
+        .option('skip-invalid', { type: 'boolean', default: false, describe: 'run the valid rows and record the invalid ones' })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'validate and record the batch, submit nothing' }),
+    async (argv) => {
+      process.exitCode = await runBatchCommand(argv as unknown as RunArgs);
+    },
+  );
+}
+
+interface Resolved {
+  questions: string;
+  name: string;
+  policy: Policy | null;
+  settings: BatchSettings;
+  sim: boolean;
+  baseUrl: string | undefined;
+}
+
+async function resolveInputs(a: RunArgs): Promise<Resolved> {
+  let pipeline: Pipeline | null = null;
+  if (PIPELINE_EXT.test(a.input)) pipeline = await loadPipeline(a.input);
+  else if (!/\.(csv|jsonl|ndjson)$/i.test(a.input))
+    throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .jsonl)`);
+  const questions = pipeline?.questions ?? a.input;
+  const policy = a.policy ? await loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
+  const concurrency = a.concurrency ?? pipeline?.concurrency ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
+    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
+  const service = pipeline?.service ?? null;
+  const sim = a.sim ?? (a.baseUrl ? false : service?.kind === 'sim');
+  const baseUrl = a.baseUrl ?? (service?.kind === 'url' ? service.baseUrl : undefined);
+  const outFromPipeline = pipeline?.download.out ?? null;
+  return {
+    questions,
+    name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
+    policy,
+    sim,
+    baseUrl,
+    settings: {
+      concurrency,
+      follow: a.follow ?? pipeline?.follow ?? 'sse',
+      download: {
+        enabled: a.download && (pipeline?.download.enabled ?? true),
+        concurrency: pipeline?.download.concurrency ?? 4,
+        out: resolve(a.out ?? outFromPipeline ?? 'out'),
+      },
+      pipelineFile: pipeline ? resolve(pipeline.file) : null,
+      service: sim ? 'sim' : 'url',
+    },
+  };
+}
+
+/** `resq run`: load (or find) the batch, then drive it. Returns the exit code. */
+export async function runBatchCommand(a: RunArgs): Promise<number> {
+  const r = await resolveInputs(a);
+  // Refuse a missing service before anything is recorded: nothing half-done on a config error.
+  if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null });
+  const store = Store.open(a.db);
+  try {
+    let batch = store.findBatch(r.name);
+    if (batch) {
+      await checkUnchanged(batch, r.questions);
+      store.batches.updateSettings(batch.id, r.settings, r.policy, batch.baseUrl);
+      batch = store.findBatch(batch.id) ?? batch;
+      if (!a.json) process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
+    } else {
+      const loaded = await loadBatch({
+        store,
+        questions: r.questions,
+        name: r.name,
+        settings: r.settings,
+        policy: r.policy,
+        baseUrl: r.sim ? null : (r.baseUrl ?? process.env.RESQ_BASE_URL ?? null),
+        skipInvalid: a.skipInvalid,
+      });
+      batch = loaded.batch;
+      for (const p of loaded.invalid.slice(0, 20))
+        process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
+    }
+    if (a.dryRun) {
+      const counts = store.items.counts(batch.id);
+      const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: a.db };
+      process.stdout.write(
+        a.json
+          ? `${JSON.stringify(msg)}\n`
+          : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${a.db}\n`,
+      );
+      return EXIT.ok;
+    }
+    const service = await openService(
+      { sim: r.sim, baseUrl: r.baseUrl ?? null },
+      { connections: Math.max(128, r.settings.concurrency * 2 + 16) },
+    );
+    try {
+      return await attachAndRun({
+        store,
+        batch,
+        service,
+        policy: r.policy,
+        json: a.json,
+        dbPath: a.db,
+        outDir: r.settings.download.out,
+      });
+    } finally {
+      await service.close();
+    }
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,39 @@
+import { AuthError } from '../api/index.js';
+import { ResqError } from '../errors.js';
+import type { RunnerResult, StateCounts } from '../runner/index.js';
+
+/** The process exit codes users' scripts rely on (DESIGN.md, CLI). */
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  held: 3,
+  interrupted: 130,
+} as const;
+
+/** The one place error codes become exit codes. */
+export function exitCodeForError(err: unknown): number {
+  if (err instanceof AuthError) return EXIT.usage;
+  if (err instanceof ResqError) {
+    if (err.code === 'RESQ_INPUT' || err.code === 'RESQ_CONFIG' || err.code === 'RESQ_USAGE') return EXIT.usage;
+    return EXIT.failed;
+  }
+  return EXIT.failed;
+}
+
+/** Exit code for a batch from its item counts. */
+export function exitCodeForCounts(counts: StateCounts): number {
+  if (counts.failed + counts.error > 0) return EXIT.failed;
+  const unfinished = counts.queued + counts.submitting + counts.running + counts.waiting;
+  if (counts.held > 0) return EXIT.held;
+  if (unfinished > 0) return EXIT.failed;
+  return EXIT.ok;
+}
+
+/** Exit code after a runner returned. */
+export function exitCodeForRun(r: RunnerResult): number {
+  if (r.fatal) return exitCodeForError(r.fatal);
+  if (r.interrupted) return EXIT.interrupted;
+  if (r.stalled > 0) return EXIT.failed;
+  return exitCodeForCounts(r.counts);
+}

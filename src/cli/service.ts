@@ -1,0 +1,95 @@
+import { ServiceClient, type ClientLogEvent } from '../api/index.js';
+import { ConfigError } from '../errors.js';
+import { startSim, type Sim } from '../sim/index.js';
+
+/** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
+export interface ServiceChoice {
+  sim?: boolean;
+  baseUrl?: string | null;
+}
+
+/** An open connection to the service (and the simulator behind it, with --sim). */
+export interface Service {
+  client: ServiceClient;
+  baseUrl: string;
+  kind: 'sim' | 'url';
+  /** Set by whoever runs a batch: called when the service throttles an admission (HTTP 429). */
+  onThrottle: (() => void) | null;
+  /** Set by whoever wants the client's retries and reconnects (e.g. --json output). */
+  onLog: ((e: ClientLogEvent) => void) | null;
+  close(): Promise<void>;
+}
+
+const HOW_TO =
+  'Set RESQ_BASE_URL (the service base URL, ending in /api/v1) and RESQ_API_KEY, ' +
+  'or pass --base-url URL; or add --sim to use the built-in simulator (no account needed).';
+
+/** Checks a base URL: http(s), ending in /api/v1. Returns it without a trailing slash. */
+export function checkBaseUrl(raw: string): string {
+  const url = raw.replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`base URL "${raw}" is not a URL. ${HOW_TO}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`base URL "${raw}" must use http or https`);
+  if (!parsed.pathname.endsWith('/api/v1')) throw new ConfigError(`base URL "${raw}" must end in /api/v1`);
+  if (parsed.username || parsed.password) throw new ConfigError('base URL must not carry credentials; use RESQ_API_KEY');
+  return url;
+}
+
+/**
+ * Decides where to send requests without opening anything: refuses to guess. No base
+ * URL and no --sim is an error that says how to set them, never a silent fallback.
+ */
+export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv = process.env): { kind: 'sim' } | { kind: 'url'; baseUrl: string; apiKey: string } {
+  if (choice.sim) return { kind: 'sim' };
+  const raw = choice.baseUrl ?? env.RESQ_BASE_URL;
+  if (!raw) throw new ConfigError(`no service configured. ${HOW_TO}`);
+  const baseUrl = checkBaseUrl(raw);
+  const apiKey = env.RESQ_API_KEY;
+  if (!apiKey) throw new ConfigError(`RESQ_API_KEY is not set. ${HOW_TO}`);
+  return { kind: 'url', baseUrl, apiKey };
+}
+
+/** Opens the service: starts the in-process simulator for --sim. */
+export async function openService(
+  choice: ServiceChoice,
+  opts: { connections?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<Service> {
+  const r = resolveService(choice, opts.env);
+  let sim: Sim | null = null;
+  let baseUrl: string;
+  let apiKey: string;
+  if (r.kind === 'sim') {
+    sim = await startSim();
+    baseUrl = sim.url;
+    apiKey = sim.keys[0] ?? '';
+  } else {
+    baseUrl = r.baseUrl;
+    apiKey = r.apiKey;
+  }
+  const client = new ServiceClient({
+    baseUrl,
+    apiKey,
+    connections: opts.connections ?? 128,
+    onLog: (e) => {
+      if (e.type === 'retry' && e.method === 'POST' && e.path === '/runs' && e.reason === 'HTTP 429') service.onThrottle?.();
+      service.onLog?.(e);
+    },
+  });
+  const service: Service = {
+    client,
+    baseUrl,
+    kind: r.kind,
+    onThrottle: null,
+    onLog: null,
+    close: async () => {
+      await client.close();
+      await sim?.close();
+    },
+  };
+  return service;
+}

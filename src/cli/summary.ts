@@ -1,0 +1,52 @@
+import type { BatchStatus } from '../runner/index.js';
+
+function trim(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+}
+
+/** The human summary of a batch: what completed, what is held and how to answer it, where things are. */
+export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null }): string {
+  const c = s.counts;
+  const lines: string[] = [];
+  const parts = [
+    `${c.completed} completed`,
+    c.failed ? `${c.failed} failed` : '',
+    c.error ? `${c.error} error` : '',
+    c.held ? `${c.held} held` : '',
+    c.queued ? `${c.queued} queued` : '',
+    c.submitting + c.running + c.waiting ? `${c.submitting + c.running + c.waiting} in flight` : '',
+  ].filter(Boolean);
+  lines.push(`batch ${s.batch}: ${s.total} items — ${parts.join(', ')}`);
+  if (s.rate !== null) {
+    const eta = s.etaSeconds ? `, ETA ${Math.ceil(s.etaSeconds)} s` : '';
+    lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
+  }
+  if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  if (s.invalidRows > 0) lines.push(`rows skipped as invalid: ${s.invalidRows}`);
+  if (s.held.length > 0) {
+    lines.push(`held for a person (resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]):`);
+    for (const h of s.held.slice(0, 20)) {
+      const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
+      const opts =
+        h.tool === 'ask_choice' && Array.isArray(h.input?.options)
+          ? ` options ${(h.input.options as { id?: string }[]).map((o) => o.id).join(',')}`
+          : '';
+      lines.push(`  ${h.id}: ${h.tool ?? '?'}${cost}${opts} — "${trim(h.question, 60)}"`);
+    }
+    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${s.batch} --json)`);
+  }
+  if (s.unknownSubmission.length > 0)
+    lines.push(
+      `submission outcome unknown (re-sent with the same key on resume): ${s.unknownSubmission.slice(0, 10).join(', ')}${s.unknownSubmission.length > 10 ? ' …' : ''}`,
+    );
+  const f = s.files;
+  const nFiles = f.pending + f.downloaded + f.failed + f.expired + f.missing;
+  if (nFiles > 0)
+    lines.push(
+      `files: ${f.downloaded} downloaded, ${f.pending} pending, ${f.failed} failed, ${f.expired} expired, ${f.missing} missing`,
+    );
+  lines.push(`database: ${where.db}`);
+  if (where.out) lines.push(`files folder: ${where.out}`);
+  return lines.join('\n');
+}
