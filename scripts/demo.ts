@@ -1,0 +1,23 @@
+// `npm run demo`: the demo pipeline on the built-in simulator, from a clean folder.
+// The demo means to show a failure and a held item, so exit codes 1 and 3 are its success.
+import { rm } from 'node:fs/promises';
+import { runCli } from '../src/cli/cli.js';
+
+const out = 'demo-out';
+await rm(out, { recursive: true, force: true });
+const code = await runCli(['run', 'pipelines/demo.yaml', '--sim', '--db', `${out}/resq.db`, '--out', `${out}/files`]);
+if (code === 0 || code === 1 || code === 3) {
+  process.stdout.write(
+    [
+      '',
+      'The demo ran on the built-in simulator: one question fails and one waits for a person, on purpose.',
+      'Look around:',
+      `  npx resq status --db ${out}/resq.db`,
+      `  npx resq export --db ${out}/resq.db --format jsonl`,
+      `  sqlite3 ${out}/resq.db 'select * from item_summary'`,
+      `  npx resq answer demo booking --approve --db ${out}/resq.db   (records the answer; a real service would carry on with resq resume)`,
+      '',
+    ].join('\n'),
+  );
+  process.exitCode = 0;
+} else process.exitCode = code;
