@@ -28,13 +28,15 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
   const keepAlive = d.timers.interval(() => res.write(': keepalive\n\n'), d.opts.keepAliveMs);
   const maxTimer = d.timers.timeout(() => end(), d.opts.streamMaxMs);
 
-  function end(): void {
+  // `abrupt` destroys the socket instead of ending the chunked body cleanly.
+  function end(abrupt = false): void {
     if (closed) return;
     closed = true;
     unsubscribe();
     d.timers.clear(keepAlive);
     d.timers.clear(maxTimer);
-    if (!res.destroyed) res.end();
+    if (abrupt) res.destroy();
+    else if (!res.destroyed) res.end();
   }
 
   function send(e: SimEvent): void {
@@ -44,9 +46,7 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
     if (e.event === 'run') return end();
     if (ctx.afterFault === 'dropAfter') {
       d.counters.fault('dropAfter');
-      end();
-      res.destroy();
-      return;
+      return end(true);
     }
     if (limit !== null && sent >= limit) {
       d.counters.fault('sseEndAfterEvents');
@@ -54,7 +54,7 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
     }
   }
 
-  res.on('close', end);
+  res.on('close', () => end());
   if (limit === 0) {
     d.counters.fault('sseEndAfterEvents');
     end();
