@@ -1,0 +1,147 @@
+import { ConfigError } from '../errors.js';
+import type { ClientLogListener } from './log-events.js';
+import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './retry-policy.js';
+import { abortableSleep } from './signals.js';
+
+/** Options of {@link ServiceClient}. */
+export interface ClientOptions {
+  /** The service's base URL, ending in `/api/v1` (http or https). */
+  baseUrl: string;
+  /** The API key. Sent only to the base URL's origin; never in a message, log event or error. */
+  apiKey: string;
+  /** Retry limits and delays; missing fields take the defaults of `DEFAULT_RETRY_OPTIONS`. */
+  retry?: Partial<RetryOptions>;
+  /** Time allowed to open a TCP/TLS connection. @default 10_000 */
+  connectTimeoutMs?: number;
+  /** Ordinary requests: time allowed for the response headers, and the longest pause in the body. @default 60_000 */
+  requestTimeoutMs?: number;
+  /** Longest silence on an event stream before it counts as dead. @default 300_000 */
+  streamIdleTimeoutMs?: number;
+  /**
+   * Keep-alive connections per origin. Every followed event stream holds one for the run's
+   * whole life, so keep it above the number of runs followed at once. @default 128
+   */
+  connections?: number;
+  /** Interval between reads of a run when polling (the spec suggests about 3 s). @default 3_000 */
+  pollIntervalMs?: number;
+  /** Interval between reads of a running model run. @default 3_000 */
+  modelPollIntervalMs?: number;
+  /** Receives retries, reconnects and the fallback to polling. @default no logging */
+  onLog?: ClientLogListener;
+  /** Uniform [0, 1) source for the backoff's full jitter. @default Math.random */
+  random?: () => number;
+  /** Waits `ms`, rejecting with the signal's reason when it aborts. @default a timer */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** {@link ClientOptions} with every default filled in and the base URL parsed. */
+export interface ResolvedOptions {
+  /** Base URL without a trailing slash. */
+  baseUrl: URL;
+  /** `baseUrl.pathname` without a trailing slash, e.g. `/api/v1`. */
+  basePath: string;
+  apiKey: string;
+  retry: RetryOptions;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  streamIdleTimeoutMs: number;
+  connections: number;
+  pollIntervalMs: number;
+  modelPollIntervalMs: number;
+  onLog: ClientLogListener;
+  random: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Validates options and fills in defaults; throws `ConfigError` naming the bad option. */
+export function resolveOptions(opts: ClientOptions): ResolvedOptions {
+  const baseUrl = parseBaseUrl(opts.baseUrl);
+  checkApiKey(opts.apiKey);
+  const retry = { ...DEFAULT_RETRY_OPTIONS, ...definedOnly(opts.retry ?? {}) };
+  for (const [name, value] of Object.entries(retry)) {
+    const min = name === 'maxAttempts' || name === 'threadBusyMaxAttempts' ? 1 : 0;
+    checkNumber(`retry.${name}`, value, min);
+  }
+  const resolved: ResolvedOptions = {
+    baseUrl,
+    basePath: baseUrl.pathname.replace(/\/+$/, ''),
+    apiKey: opts.apiKey,
+    retry,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 60_000,
+    streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 300_000,
+    connections: opts.connections ?? 128,
+    pollIntervalMs: opts.pollIntervalMs ?? 3_000,
+    modelPollIntervalMs: opts.modelPollIntervalMs ?? 3_000,
+    onLog: safeListener(opts.onLog),
+    random: opts.random ?? Math.random,
+    sleep: opts.sleep ?? abortableSleep,
+  };
+  checkNumber('connectTimeoutMs', resolved.connectTimeoutMs, 1);
+  checkNumber('requestTimeoutMs', resolved.requestTimeoutMs, 1);
+  checkNumber('streamIdleTimeoutMs', resolved.streamIdleTimeoutMs, 1);
+  checkNumber('connections', resolved.connections, 1);
+  checkNumber('pollIntervalMs', resolved.pollIntervalMs, 0);
+  checkNumber('modelPollIntervalMs', resolved.modelPollIntervalMs, 0);
+  return resolved;
+}
+
+function parseBaseUrl(raw: unknown): URL {
+  const hint = 'set it to the service address ending in /api/v1, e.g. https://host.example/api/v1';
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new ConfigError(`base URL is missing: ${hint}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`base URL is not a valid URL: ${hint}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`base URL must use http or https, not ${url.protocol.replace(':', '')}: ${hint}`);
+  }
+  // Credentials in the URL would end up in logs; the key belongs in apiKey.
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError('base URL must not contain a user name or password; pass the key as the API key');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`base URL must not have a query string or fragment: ${hint}`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/api/v1')) {
+    throw new ConfigError(`base URL must end in /api/v1 (got path ${JSON.stringify(url.pathname)}): ${hint}`);
+  }
+  url.pathname = path;
+  return url;
+}
+
+function checkApiKey(key: unknown): void {
+  if (typeof key !== 'string' || key === '') {
+    throw new ConfigError('API key is missing: set RESQ_API_KEY (or pass apiKey)');
+  }
+  // Never echo the key: only say what is wrong with it.
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new ConfigError('API key contains spaces, line breaks or non-ASCII characters; check how it was copied');
+  }
+}
+
+function checkNumber(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new ConfigError(`client option ${name} must be a number >= ${min}`);
+  }
+}
+
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function safeListener(listener: ClientLogListener | undefined): ClientLogListener {
+  if (!listener) return () => {};
+  return (event) => {
+    try {
+      listener(event);
+    } catch {
+      // A broken log listener must not break requests.
+    }
+  };
+}

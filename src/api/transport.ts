@@ -1,0 +1,261 @@
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createApiError, type ResponseHeaders } from './error-factory.js';
+import { ConflictError, NetworkError, ResponseShapeError, type RequestInfo } from './errors.js';
+import { toNetworkError } from './network-errors.js';
+import type { ResolvedOptions } from './options.js';
+import { resolveTarget, type Query, type RequestTarget } from './request-target.js';
+import { decideRetry, type RetryClass } from './retry-policy.js';
+import { abortReason, linkSignals } from './signals.js';
+
+/** One logical request (all its attempts). */
+export interface SendOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path below the base URL (`/runs/abc`) or an absolute URL (files, poll URLs). */
+  target: string | URL;
+  /** Query parameters; undefined values are left out. */
+  query?: Query;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as `Idempotency-Key` (already validated by the caller). */
+  idempotencyKey?: string;
+  /** @default 'application/json' */
+  accept?: string;
+  /** How safe the request is to repeat; decides which failures are retried. */
+  retryClass: RetryClass;
+  /** Wait out 409 `thread_busy` (requests that start a run). @default false */
+  waitOnThreadBusy?: boolean;
+  /** Caller's abort signal: aborting rejects with its reason and is never retried. */
+  signal?: AbortSignal;
+  /** Longest pause in the response body. @default requestTimeoutMs */
+  bodyTimeoutMs?: number;
+  /** Hand 3xx responses to `consume` instead of failing (manual redirects). @default false */
+  allowRedirect?: boolean;
+}
+
+/** A response whose status was accepted; its body is not read yet. */
+export interface OpenResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Dispatcher.ResponseData['body'];
+  target: RequestTarget;
+  /** The attempt that produced it, for messages. */
+  request: RequestInfo;
+}
+
+/** A JSON response. */
+export interface JsonResponse {
+  status: number;
+  headers: ResponseHeaders;
+  /** Parsed body; null for an empty body. */
+  data: unknown;
+  request: RequestInfo;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+const USER_AGENT = 'resq/0.1 (+undici)';
+
+/**
+ * THE one place that sends requests: URL join, `Authorization` (only on the base URL's
+ * origin), JSON, `Accept`, timeouts, the retry loop, and error mapping, over one keep-alive
+ * undici `Agent`. Every body is consumed or destroyed so sockets go back to the pool.
+ */
+export class Transport {
+  #opts: ResolvedOptions;
+  #agent: Agent;
+  #closing = new AbortController();
+  #closed: Promise<void> | null = null;
+
+  constructor(opts: ResolvedOptions) {
+    this.#opts = opts;
+    this.#agent = new Agent({
+      connections: opts.connections,
+      connect: { timeout: opts.connectTimeoutMs },
+      headersTimeout: opts.requestTimeoutMs,
+      bodyTimeout: opts.requestTimeoutMs,
+    });
+  }
+
+  /** Aborts when the client closes: long-lived streams link to it. */
+  get closeSignal(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /** Strings that must never appear in a message. */
+  get secrets(): readonly string[] {
+    return [this.#opts.apiKey];
+  }
+
+  /** Resolves a target the way {@link send} does (for labels and origin checks). */
+  target(target: string | URL, query?: Query): RequestTarget {
+    return resolveTarget(this.#opts.baseUrl, this.#opts.basePath, target, query);
+  }
+
+  /**
+   * Sends with retries. `consume` runs inside each attempt (so a body that breaks off while
+   * being read is retried like any network failure); its result is returned. On an error
+   * status the body is read (bounded) and the error factory's error is thrown.
+   */
+  async send<T>(req: SendOptions, consume: (res: OpenResponse) => Promise<T>): Promise<T> {
+    const target = this.target(req.target, req.query);
+    const retry = this.#opts.retry;
+    let attempt = 1;
+    let busyAttempts = 0;
+    for (;;) {
+      const info: RequestInfo = { method: req.method, path: target.label, attempt, maxAttempts: retry.maxAttempts };
+      let failure: unknown;
+      try {
+        return await this.#attempt(req, target, info, busyAttempts, consume);
+      } catch (err) {
+        failure = this.#normalize(err, req, info);
+      }
+      if (failure instanceof ConflictError && failure.threadBusy) busyAttempts += 1;
+      const decision = decideRetry({
+        error: failure,
+        attempt,
+        busyAttempts,
+        retryClass: req.retryClass,
+        waitOnThreadBusy: req.waitOnThreadBusy ?? false,
+        aborted: req.signal?.aborted === true || this.#closing.signal.aborted,
+        options: retry,
+        random: this.#opts.random,
+        now: Date.now(),
+      });
+      if (!decision.retry) throw failure;
+      const busy = decision.budget === 'thread-busy';
+      this.#opts.onLog({
+        type: 'retry',
+        method: req.method,
+        path: target.label,
+        attempt: busy ? busyAttempts : attempt,
+        maxAttempts: busy ? retry.threadBusyMaxAttempts : retry.maxAttempts,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+        message: failure instanceof Error ? failure.message : String(failure),
+      });
+      await this.#sleep(decision.delayMs, req.signal, info);
+      if (!busy) attempt += 1;
+    }
+  }
+
+  /** Sends and parses a JSON body (empty body → null). A non-JSON body is a `ResponseShapeError`. */
+  sendJson(req: SendOptions): Promise<JsonResponse> {
+    return this.send(req, async (res) => {
+      const text = await res.body.text();
+      return { status: res.status, headers: res.headers, data: parseJson(text, res.request), request: res.request };
+    });
+  }
+
+  /** Aborts everything in flight (streams included) and closes the connection pool. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closing.abort(new Error('client closed'));
+      this.#closed = this.#agent.close();
+    }
+    return this.#closed;
+  }
+
+  async #attempt<T>(
+    req: SendOptions,
+    target: RequestTarget,
+    info: RequestInfo,
+    busyAttempts: number,
+    consume: (res: OpenResponse) => Promise<T>,
+  ): Promise<T> {
+    const link = linkSignals(req.signal, this.#closing.signal);
+    let res: Dispatcher.ResponseData | undefined;
+    try {
+      if (link.signal.aborted) throw link.signal.reason;
+      res = await request(target.url, {
+        dispatcher: this.#agent,
+        method: req.method,
+        headers: this.#headers(req, target),
+        body: req.json === undefined ? null : JSON.stringify(req.json),
+        signal: link.signal,
+        headersTimeout: this.#opts.requestTimeoutMs,
+        bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
+      });
+      const headers = res.headers as ResponseHeaders;
+      const redirect = res.statusCode >= 300 && res.statusCode < 400 && req.allowRedirect === true;
+      if (res.statusCode >= 300 && !redirect) {
+        const response = { status: res.statusCode, headers, bodyText: await readBounded(res.body, ERROR_BODY_LIMIT) };
+        const error = createApiError(response, info, this.secrets);
+        if (error instanceof ConflictError && error.threadBusy && req.waitOnThreadBusy) {
+          const note = `thread busy ${busyAttempts + 1}/${this.#opts.retry.threadBusyMaxAttempts}`;
+          throw createApiError(response, { ...info, note }, this.secrets);
+        }
+        throw error;
+      }
+      const open: OpenResponse = { status: res.statusCode, headers, body: res.body, target, request: info };
+      return await consume(open);
+    } catch (err) {
+      // A body read to its end has already freed the socket; destroying it would close it.
+      if (res && !res.body.readableEnded) res.body.destroy();
+      throw err;
+    } finally {
+      link.dispose();
+    }
+  }
+
+  #headers(req: SendOptions, target: RequestTarget): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: req.accept ?? 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    // The key goes to the service's own origin only: never to a file host or a redirect target.
+    if (target.sameOrigin) headers.authorization = `Bearer ${this.#opts.apiKey}`;
+    if (req.json !== undefined) headers['content-type'] = 'application/json';
+    if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+    return headers;
+  }
+
+  /** Caller abort → its reason; client closed → `NetworkError`; transport failure → mapped; else as is. */
+  #normalize(err: unknown, req: SendOptions, info: RequestInfo): unknown {
+    if (req.signal?.aborted) return abortReason(req.signal);
+    if (this.#closing.signal.aborted) return closedError(info);
+    return toNetworkError(err, info) ?? err;
+  }
+
+  async #sleep(ms: number, signal: AbortSignal | undefined, info: RequestInfo): Promise<void> {
+    const link = linkSignals(signal, this.#closing.signal);
+    try {
+      await this.#opts.sleep(ms, link.signal);
+    } catch (err) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (this.#closing.signal.aborted) throw closedError(info);
+      throw err;
+    } finally {
+      link.dispose();
+    }
+  }
+}
+
+function closedError(info: RequestInfo): NetworkError {
+  return new NetworkError({ ...info, phase: 'closed', detail: 'client closed', causeCode: null, retryable: false });
+}
+
+/** Reads at most `limit` bytes of a body as text, then drops the rest. */
+export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for await (const chunk of body) {
+    const room = limit - bytes;
+    text += decoder.decode(chunk.subarray(0, Math.max(room, 0)), { stream: true });
+    bytes += chunk.length;
+    if (bytes >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return text + decoder.decode();
+}
+
+function parseJson(text: string, req: RequestInfo): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseShapeError({ method: req.method, path: req.path, issues: ['body is not valid JSON'] });
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { SseDecoder, type SseMessage } from '../../src/api/sse-decoder.js';
+
+const enc = new TextEncoder();
+
+function decodeAll(chunks: Uint8Array[]): { events: SseMessage[]; decoder: SseDecoder } {
+  const decoder = new SseDecoder();
+  const events: SseMessage[] = [];
+  for (const c of chunks) events.push(...decoder.push(c));
+  events.push(...decoder.end());
+  return { events, decoder };
+}
+
+/** Splits bytes at every given offset. */
+function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let last = 0;
+  for (const cut of cuts) {
+    out.push(bytes.subarray(last, cut));
+    last = cut;
+  }
+  out.push(bytes.subarray(last));
+  return out;
+}
+
+describe('SseDecoder', () => {
+  it('decodes id, event and JSON data lines into one message', () => {
+    const { events } = decodeAll([enc.encode('id: 3\nevent: text.delta\ndata: {"text":"hi"}\n\n')]);
+    expect(events).toEqual([{ id: '3', event: 'text.delta', data: '{"text":"hi"}' }]);
+  });
+
+  it('keeps a multi-byte character whole when every byte boundary splits it', () => {
+    const text = 'data: {"text":"é—🧬 ok"}\n\n';
+    const bytes = enc.encode(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const { events } = decodeAll(splitAt(bytes, [cut]));
+      expect(events.map((e) => e.data)).toEqual(['{"text":"é—🧬 ok"}']);
+    }
+  });
+
+  it('handles a stream delivered one byte at a time', () => {
+    const bytes = enc.encode('id: 1\nevent: a\ndata: ü\n\nid: 2\nevent: b\ndata: 🧪\n\n');
+    const chunks = Array.from(bytes, (b) => Uint8Array.of(b));
+    const { events } = decodeAll(chunks);
+    expect(events).toEqual([
+      { id: '1', event: 'a', data: 'ü' },
+      { id: '2', event: 'b', data: '🧪' },
+    ]);
+  });
+
+  it('accepts CRLF and bare CR line ends, including a CRLF split across chunks', () => {
+    const crlf = enc.encode('id: 1\r\nevent: x\r\ndata: one\r\n\r\n');
+    const { events: a } = decodeAll(splitAt(crlf, [6, 7]));
+    expect(a).toEqual([{ id: '1', event: 'x', data: 'one' }]);
+    const { events: b } = decodeAll([enc.encode('id: 2\revent: y\rdata: two\r\r')]);
+    expect(b).toEqual([{ id: '2', event: 'y', data: 'two' }]);
+  });
+
+  it('ignores comment lines such as keepalives', () => {
+    const { events } = decodeAll([enc.encode(': keepalive\n\nid: 1\nevent: a\n: note\ndata: x\n\n')]);
+    expect(events).toEqual([{ id: '1', event: 'a', data: 'x' }]);
+  });
+
+  it('records the retry hint and skips a block that only carries retry', () => {
+    const { events, decoder } = decodeAll([enc.encode('retry: 1500\n\n')]);
+    expect(events).toEqual([]);
+    expect(decoder.retryMs).toBe(1500);
+  });
+
+  it('skips a block without data but still moves lastEventId', () => {
+    const { events, decoder } = decodeAll([enc.encode('id: 1\nevent: a\ndata: x\n\nid: 7\nevent: ping\n\n')]);
+    expect(events).toEqual([{ id: '1', event: 'a', data: 'x' }]);
+    expect(decoder.lastEventId).toBe('7');
+  });
+
+  it('joins several data lines with newlines and defaults the event name to message', () => {
+    const { events } = decodeAll([enc.encode('data: a\ndata: b\n\n')]);
+    expect(events).toEqual([{ id: null, event: 'message', data: 'a\nb' }]);
+  });
+
+  it('passes unknown event names through', () => {
+    const { events } = decodeAll([enc.encode('id: 4\nevent: tool.started\ndata: {"tool":"t"}\n\n')]);
+    expect(events[0]?.event).toBe('tool.started');
+  });
+
+  it('drops an unfinished block at the end of the stream', () => {
+    const { events } = decodeAll([enc.encode('id: 1\nevent: a\ndata: done\n\nid: 2\nevent: b\ndata: cut off')]);
+    expect(events.map((e) => e.id)).toEqual(['1']);
+  });
+
+  it('strips a leading byte order mark', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode('data: x\n\n')]);
+    const { events } = decodeAll(splitAt(bytes, [1, 2]));
+    expect(events).toEqual([{ id: null, event: 'message', data: 'x' }]);
+  });
+});
