@@ -1,0 +1,10 @@
+export { type QuestionFormat, formatFromName, sniffFormat } from './format.js';
+export {
+  type ReadOptions,
+  type ValidateOptions,
+  type ValidationSummary,
+  hashFile,
+  readQuestionSet,
+  validateQuestionSet,
+} from './question-set.js';
+export { type QuestionRow, type RowResult } from './row.js';

@@ -1,0 +1,158 @@
+import type { InputProblem } from '../errors.js';
+
+/** One valid question of a question set. */
+export interface QuestionRow {
+  /** The row's id: the file's `id` field, or else the data row's 1-based ordinal. */
+  id: string;
+  /** 1-based physical line where the record starts. */
+  line: number;
+  /** The run's input, verbatim. */
+  question: string;
+  /** Thread key: rows sharing one run one after another in one thread; null for none. */
+  thread: string | null;
+  /** Every other field (CSV: strings; JSONL: any JSON value). */
+  meta: Record<string, unknown>;
+}
+
+/** A row read from a question set: valid, or one problem with it. */
+export type RowResult = { ok: true; row: QuestionRow } | { ok: false; problem: InputProblem };
+
+/** Where the reserved fields sit in a CSV header, and the names of the others. */
+export interface CsvColumns {
+  /** Number of fields every record must have. */
+  count: number;
+  question: number;
+  /** -1 when the file has no such column. */
+  id: number;
+  /** -1 when the file has no such column. */
+  thread: number;
+  /** Names of every other column, in header order. */
+  metaNames: string[];
+  /** Their positions, matching `metaNames`. */
+  metaIndexes: number[];
+}
+
+const RESERVED = new Set(['question', 'id', 'thread']);
+
+/** Reads a CSV header row into column positions, or says why it cannot be used. */
+export function csvColumns(header: string[]): CsvColumns | string {
+  const names = header.map((h) => h.trim());
+  const seen = new Set<string>();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name === '') return `header: column ${i + 1} has no name`;
+    if (seen.has(name)) return `header: column "${name}" appears twice`;
+    seen.add(name);
+  }
+  const question = names.indexOf('question');
+  if (question === -1) {
+    const near = names.find((n) => n.toLowerCase() === 'question');
+    const hint = near ? ` (found "${near}": names are case-sensitive)` : '';
+    return `header: no "question" column${hint}`;
+  }
+  return {
+    count: names.length,
+    question,
+    id: names.indexOf('id'),
+    thread: names.indexOf('thread'),
+    metaNames: names.filter((n) => !RESERVED.has(n)),
+    metaIndexes: names.flatMap((n, i) => (RESERVED.has(n) ? [] : [i])),
+  };
+}
+
+/** Validates one CSV record (already known to have `columns.count` fields). Pure. */
+export function csvRecordToRow(
+  file: string,
+  columns: CsvColumns,
+  fields: string[],
+  line: number,
+  ordinal: number,
+): RowResult {
+  const question = fields[columns.question]!;
+  if (question.trim() === '') return bad(file, line, 'question', 'empty');
+  const idCell = columns.id === -1 ? '' : fields[columns.id]!;
+  // An empty id cell means "no id", so a sparse id column still works.
+  const id = idCell.trim() === '' ? String(ordinal) : idCell;
+  const threadCell = columns.thread === -1 ? '' : fields[columns.thread]!;
+  const meta: Record<string, unknown> = {};
+  const { metaNames, metaIndexes } = columns;
+  for (let k = 0; k < metaNames.length; k++) setKey(meta, metaNames[k]!, fields[metaIndexes[k]!]);
+  return {
+    ok: true,
+    row: { id, line, question, thread: threadCell.trim() === '' ? null : threadCell, meta },
+  };
+}
+
+/** Validates one parsed JSONL value. Pure. */
+export function jsonToRow(file: string, value: unknown, line: number, ordinal: number): RowResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return bad(file, line, undefined, `expected a JSON object, found ${describe(value)}`);
+  }
+  const record = value as Record<string, unknown>;
+  const question = record['question'];
+  if (question === undefined) return bad(file, line, 'question', 'missing');
+  if (typeof question !== 'string') {
+    return bad(file, line, 'question', `must be a string, found ${describe(question)}`);
+  }
+  if (question.trim() === '') return bad(file, line, 'question', 'empty');
+  const id = key(record['id'], true);
+  if (id !== null && typeof id === 'object') return bad(file, line, 'id', id.reason);
+  const thread = key(record['thread'], false);
+  if (thread !== null && typeof thread === 'object') return bad(file, line, 'thread', thread.reason);
+  const meta: Record<string, unknown> = {};
+  for (const name of Object.keys(record)) {
+    if (!RESERVED.has(name)) setKey(meta, name, record[name]);
+  }
+  return { ok: true, row: { id: id ?? String(ordinal), line, question, thread, meta } };
+}
+
+/** Remembers every id seen, to refuse a second row with the same one. */
+export class DuplicateIds {
+  #first = new Map<string, number>();
+
+  /** Records a valid row's id; returns the problem when an earlier row had it. */
+  check(file: string, row: QuestionRow): InputProblem | null {
+    const first = this.#first.get(row.id);
+    if (first !== undefined) {
+      return { file, line: row.line, field: 'id', reason: `duplicate "${row.id}" (first on line ${first})` };
+    }
+    this.#first.set(row.id, row.line);
+    return null;
+  }
+}
+
+/** An id or thread key: a string or an integer; null/absent means none. */
+function key(value: unknown, idRules: boolean): string | null | { reason: string } {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    // Beyond 2^53 the digits in the file are not the number JSON.parse returns.
+    if (!Number.isSafeInteger(value)) return { reason: 'integer too large: write it as a string' };
+    return String(value);
+  }
+  if (typeof value !== 'string') {
+    return { reason: `must be a string or an integer, found ${describe(value)}` };
+  }
+  if (value.trim() === '') return idRules ? { reason: 'empty' } : null;
+  return value;
+}
+
+/** Sets a key even when it is `__proto__`, which plain assignment would swallow. */
+function setKey(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') {
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[name] = value;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return 'a number';
+  return `a ${typeof value}`;
+}
+
+function bad(file: string, line: number, field: string | undefined, reason: string): RowResult {
+  return { ok: false, problem: field ? { file, line, field, reason } : { file, line, reason } };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatFromName, sniffFormat } from '../../src/questions/format.js';
+
+describe('formatFromName', () => {
+  it.each([
+    ['a.csv', 'csv'],
+    ['dir.x/A.CSV', 'csv'],
+    ['a.jsonl', 'jsonl'],
+    ['a.ndjson', 'jsonl'],
+    ['a.json', null],
+    ['a.txt', null],
+    ['csv', null],
+  ])('%s → %s', (name, format) => {
+    expect(formatFromName(name)).toBe(format);
+  });
+});
+
+describe('sniffFormat', () => {
+  const sniff = (s: string) => sniffFormat(Buffer.from(s));
+
+  it('takes a leading object (after a BOM and white space) for JSONL', () => {
+    expect(sniff('\ufeff \n{"question":"q"}\n')).toEqual({ format: 'jsonl' });
+  });
+
+  it('takes a first line with a question column for CSV', () => {
+    expect(sniff('id,question\r\n1,q\r\n')).toEqual({ format: 'csv' });
+    expect(sniff('"id", "question"\n')).toEqual({ format: 'csv' });
+  });
+
+  it('refuses a JSON array, an empty file and anything else', () => {
+    expect(sniff('[{"question":"q"}]')).toEqual({ reason: 'looks like a JSON array: write one JSON object a line (JSONL)' });
+    expect(sniff(' \n')).toEqual({ reason: 'file is empty' });
+    expect(sniff('Why?\n')).toEqual({ reason: 'cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson' });
+  });
+});

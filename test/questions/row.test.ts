@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { type CsvColumns, DuplicateIds, csvColumns, csvRecordToRow, jsonToRow } from '../../src/questions/row.js';
+
+const F = 'q.csv';
+
+function columns(header: string[]): CsvColumns {
+  const c = csvColumns(header);
+  if (typeof c === 'string') throw new Error(c);
+  return c;
+}
+
+describe('csvColumns', () => {
+  it('finds the reserved columns and keeps the rest as meta, trimmed, in order', () => {
+    expect(csvColumns([' topic', 'question ', 'thread', 'id', 'source'])).toEqual({
+      count: 5,
+      question: 1,
+      id: 3,
+      thread: 2,
+      metaNames: ['topic', 'source'],
+      metaIndexes: [0, 4],
+    });
+  });
+
+  it('marks absent optional columns with -1', () => {
+    expect(csvColumns(['question'])).toMatchObject({ id: -1, thread: -1, metaNames: [] });
+  });
+
+  it('refuses a header without question, hinting at case', () => {
+    expect(csvColumns(['id', 'text'])).toBe('header: no "question" column');
+    expect(csvColumns(['QUESTION'])).toBe('header: no "question" column (found "QUESTION": names are case-sensitive)');
+  });
+
+  it('refuses duplicate and unnamed columns', () => {
+    expect(csvColumns(['question', 'a', 'a'])).toBe('header: column "a" appears twice');
+    expect(csvColumns(['question', ' '])).toBe('header: column 2 has no name');
+  });
+});
+
+describe('csvRecordToRow', () => {
+  const cols = columns(['id', 'question', 'thread', 'topic']);
+
+  it('builds a row with id, thread and string meta', () => {
+    expect(csvRecordToRow(F, cols, ['a', 'Why?', 't', 'x'], 3, 2)).toEqual({
+      ok: true,
+      row: { id: 'a', line: 3, question: 'Why?', thread: 't', meta: { topic: 'x' } },
+    });
+  });
+
+  it('defaults an empty id cell to the ordinal and a blank thread to null', () => {
+    expect(csvRecordToRow(F, cols, [' ', 'Why?', '  ', ''], 9, 7)).toEqual({
+      ok: true,
+      row: { id: '7', line: 9, question: 'Why?', thread: null, meta: { topic: '' } },
+    });
+  });
+
+  it('defaults the id to the ordinal when there is no id column', () => {
+    const row = csvRecordToRow(F, columns(['question']), ['Why?'], 2, 1);
+    expect(row).toEqual({ ok: true, row: { id: '1', line: 2, question: 'Why?', thread: null, meta: {} } });
+  });
+
+  it('keeps the question verbatim but refuses a blank one', () => {
+    expect(csvRecordToRow(F, cols, ['a', '  Why?\n', '', ''], 2, 1)).toMatchObject({ ok: true, row: { question: '  Why?\n' } });
+    expect(csvRecordToRow(F, cols, ['a', ' \t', '', ''], 2, 1)).toEqual({
+      ok: false,
+      problem: { file: F, line: 2, field: 'question', reason: 'empty' },
+    });
+  });
+
+  it('keeps a __proto__ column as data', () => {
+    const r = csvRecordToRow(F, columns(['question', '__proto__']), ['Why?', 'x'], 2, 1);
+    expect(r.ok && Object.getOwnPropertyDescriptor(r.row.meta, '__proto__')?.value).toBe('x');
+    expect(r.ok && Object.getPrototypeOf(r.row.meta)).toBe(Object.prototype);
+  });
+});
+
+describe('jsonToRow', () => {
+  const J = 'q.jsonl';
+
+  it('builds a row with integer id and thread turned into strings and any JSON as meta', () => {
+    expect(jsonToRow(J, { id: 5, question: 'Why?', thread: 12, tags: ['a'], n: null, o: { p: 1 } }, 4, 3)).toEqual({
+      ok: true,
+      row: { id: '5', line: 4, question: 'Why?', thread: '12', meta: { tags: ['a'], n: null, o: { p: 1 } } },
+    });
+  });
+
+  it('treats null or absent id and thread as none', () => {
+    expect(jsonToRow(J, { question: 'Why?', id: null, thread: null }, 1, 1)).toMatchObject({ ok: true, row: { id: '1', thread: null } });
+    expect(jsonToRow(J, { question: 'Why?', thread: ' ' }, 1, 1)).toMatchObject({ ok: true, row: { thread: null } });
+  });
+
+  it.each([
+    [[1], undefined, 'expected a JSON object, found an array'],
+    ['s', undefined, 'expected a JSON object, found a string'],
+    [true, undefined, 'expected a JSON object, found a boolean'],
+    [null, undefined, 'expected a JSON object, found null'],
+    [{}, 'question', 'missing'],
+    [{ question: 1 }, 'question', 'must be a string, found a number'],
+    [{ question: {} }, 'question', 'must be a string, found an object'],
+    [{ question: '' }, 'question', 'empty'],
+    [{ question: 'q', id: '' }, 'id', 'empty'],
+    [{ question: 'q', id: 1.5 }, 'id', 'must be a string or an integer, found a number'],
+    [{ question: 'q', id: 2 ** 60 }, 'id', 'integer too large: write it as a string'],
+    [{ question: 'q', id: [] }, 'id', 'must be a string or an integer, found an array'],
+    [{ question: 'q', thread: false }, 'thread', 'must be a string or an integer, found a boolean'],
+  ])('refuses %j (%s: %s)', (value, field, reason) => {
+    const problem = field ? { file: J, line: 2, field, reason } : { file: J, line: 2, reason };
+    expect(jsonToRow(J, value, 2, 1)).toEqual({ ok: false, problem });
+  });
+
+  it('keeps a __proto__ key as data, not as a prototype', () => {
+    const r = jsonToRow(J, JSON.parse('{"question":"q","__proto__":{"polluted":1}}'), 1, 1);
+    expect(r.ok && Object.getOwnPropertyDescriptor(r.row.meta, '__proto__')?.value).toEqual({ polluted: 1 });
+    expect(r.ok && (r.row.meta as { polluted?: number }).polluted).toBeUndefined();
+  });
+});
+
+describe('DuplicateIds', () => {
+  it('accepts new ids and names the first line of a repeated one', () => {
+    const ids = new DuplicateIds();
+    const row = (id: string, line: number) => ({ id, line, question: 'q', thread: null, meta: {} });
+    expect(ids.check(F, row('a', 2))).toBeNull();
+    expect(ids.check(F, row('b', 3))).toBeNull();
+    expect(ids.check(F, row('a', 9))).toEqual({ file: F, line: 9, field: 'id', reason: 'duplicate "a" (first on line 2)' });
+    expect(ids.check(F, row('a', 10))).toEqual({ file: F, line: 10, field: 'id', reason: 'duplicate "a" (first on line 2)' });
+  });
+});
