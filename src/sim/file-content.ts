@@ -117,9 +117,14 @@ function textParts(f: FileRecord): { head: string; rows: string[]; line: (i: num
   }
 }
 
-function repeatLines(line: (i: number) => string, approx: number): Buffer {
+/** Whole lines filling at most `max` bytes, so repeated blocks keep lines intact. */
+function repeatLines(line: (i: number) => string, max: number): Buffer {
   let s = '';
-  for (let i = 0; s.length < approx; i++) s += line(i);
+  for (let i = 0; ; i++) {
+    const next = line(i);
+    if (s.length + next.length > max) break;
+    s += next;
+  }
   return Buffer.from(s, 'utf8');
 }
 

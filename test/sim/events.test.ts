@@ -99,6 +99,7 @@ describe('GET /runs/{id}/events', () => {
     const res = await fetch(`${sim.url}/runs/${run.id}/events`, { headers: { authorization: `Bearer ${ALICE}` } });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
+    expect(sim.counters().faultsInjected.dropAfter).toBe(1);
     sim.faults.clear();
     await finish(sim, run.id);
   });

@@ -35,7 +35,8 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
     unsubscribe();
     d.timers.clear(keepAlive);
     d.timers.clear(maxTimer);
-    if (abrupt) res.destroy();
+    // A short delay lets the headers and the last event reach the client before the reset.
+    if (abrupt) d.timers.timeout(() => res.destroy(), 5);
     else if (!res.destroyed) res.end();
   }
 

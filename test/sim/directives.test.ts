@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration, parseScript, parseSize } from '../../src/sim/directives.js';
+
+describe('parseScript', () => {
+  it('takes directives out of the question, keeping their order', () => {
+    const s = parseScript('Fold @confirm=12.5 this @choice=multi @image @tool=x_y protein @files=md,png:noname @duration=2s');
+    expect(s.question).toBe('Fold this protein');
+    expect(s.pauses).toEqual([
+      { tool: 'confirm_scope', cost: 12.5 },
+      { tool: 'ask_choice', allowMultiple: true },
+      { tool: 'request_quality_image' },
+      { tool: 'x_y', unknown: true },
+    ]);
+    expect(s.files).toEqual([
+      { kind: 'md', named: true },
+      { kind: 'png', named: false },
+    ]);
+    expect(s.durationMs).toBe(2000);
+  });
+
+  it('reads the remaining directives', () => {
+    const s = parseScript('q @fail @status=weird @deltas=0 @size=50mb @filename=a%20b @confirm @choice');
+    expect(s).toMatchObject({ fail: true, status: 'weird', deltas: 0, sizeBytes: 50 * 1024 * 1024, filename: 'a b' });
+    expect(s.pauses).toEqual([{ tool: 'confirm_scope' }, { tool: 'ask_choice', allowMultiple: false }]);
+  });
+
+  it('has defaults when nothing is scripted', () => {
+    expect(parseScript('  just a question  ')).toEqual({
+      question: 'just a question',
+      durationMs: undefined,
+      pauses: [],
+      files: [],
+      filename: undefined,
+      sizeBytes: undefined,
+      fail: false,
+      status: undefined,
+      deltas: 4,
+    });
+  });
+
+  it('leaves unknown or malformed directives in the text', () => {
+    const s = parseScript('mail me @home @duration=soon @files=exe @confirm=-1 @deltas=x @filename=%E0%A4%A');
+    expect(s.question).toBe('mail me @home @duration=soon @files=exe @confirm=-1 @deltas=x');
+    expect(s.filename).toBe('%E0%A4%A');
+    expect(s.pauses).toEqual([]);
+  });
+});
+
+describe('parseDuration / parseSize', () => {
+  it('reads units', () => {
+    expect(parseDuration('250')).toBe(250);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('1.5s')).toBe(1500);
+    expect(parseDuration('2m')).toBe(120_000);
+    expect(parseDuration('2h')).toBeUndefined();
+    expect(parseSize('1000')).toBe(1000);
+    expect(parseSize('64kb')).toBe(65536);
+    expect(parseSize('1G')).toBe(1024 ** 3);
+    expect(parseSize('1.5mb')).toBeUndefined();
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { splitText } from '../../src/sim/run-engine.js';
+import { call, createRun, finish, readEvents } from './helpers.js';
+
+describe('splitText', () => {
+  it('splits into n non-empty pieces that join back', () => {
+    const pieces = splitText('hello world, this is text', 4);
+    expect(pieces).toHaveLength(4);
+    expect(pieces.every((p) => p.length > 0)).toBe(true);
+    expect(pieces.join('')).toBe('hello world, this is text');
+  });
+
+  it('pads short text and never splits a surrogate pair', () => {
+    expect(splitText('ab', 4)).toEqual(['a', 'b', '.', '.']);
+    expect(splitText('😀😀', 2)).toEqual(['😀', '😀']);
+    expect(splitText('x', 0)).toEqual([]);
+  });
+});
+
+describe('run timeline', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 40 });
+  });
+  afterAll(() => sim.close());
+
+  it('grows output.text and tool_results as events happen', async () => {
+    const run = await createRun(sim, 'watch me @files=md,pdb @deltas=4 @duration=80ms');
+    const res = await fetch(`${sim.url}/runs/${run.id}/events`, { headers: { authorization: 'Bearer sim-key-alice' } });
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let text = '';
+    let results = 0;
+    let checks = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event === 'text.delta') text += JSON.parse(data!).text;
+        if (event === 'tool.result') results++;
+        if (event === 'text.delta' || event === 'tool.result') {
+          // The run may have moved on while the GET travelled, so it holds at least what was streamed.
+          const now = (await call(sim, 'GET', `/runs/${run.id}`)).body;
+          expect(now.output.tool_results.length).toBeGreaterThanOrEqual(results);
+          expect(now.output.text.startsWith(text)).toBe(true);
+          if (now.status === 'running') checks++;
+        }
+      }
+    }
+    expect(checks).toBeGreaterThan(3);
+    const done = await finish(sim, run.id);
+    expect(done.output.text).toBe(text);
+    expect(done.output.tool_results.map((t: any) => t.tool)).toEqual(['search_literature', 'write_report', 'fold_protein']);
+    expect(done.output.tool_results.every((t: any) => t.type === 'tool_result' && t.status === 'succeeded' && t.call_id)).toBe(true);
+  });
+
+  it('delivers the text only with the final state when @deltas=0', async () => {
+    const run = await createRun(sim, 'quiet @deltas=0');
+    const { events } = await readEvents(sim, run.id);
+    expect(events.some((e) => e.event === 'text.delta')).toBe(false);
+    expect(events.at(-1)!.data.output.text).toContain('quiet');
+  });
+
+  it('counts the peak of runs running at once per account', async () => {
+    sim.resetCounters();
+    const runs = await Promise.all([1, 2, 3].map((i) => createRun(sim, `parallel ${i}`)));
+    await Promise.all(runs.map((r) => finish(sim, r.id)));
+    expect(sim.counters().peakConcurrentRuns.alice).toBe(3);
+  });
+
+  it('uses @duration over the default', async () => {
+    const t0 = performance.now();
+    await finish(sim, (await createRun(sim, 'quick @duration=0')).id);
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
+});
