@@ -29,25 +29,30 @@ export class CounterBook {
     this.#c = CounterBook.#blank();
   }
 
+  /** One /api/v1 request for a route key. */
   request(routeKey: string): void {
     bump(this.#c.requestsByRoute, routeKey);
   }
 
+  /** One injected fault of a kind. */
   fault(kind: string): void {
     bump(this.#c.faultsInjected, kind);
   }
 
+  /** A run created by POST /runs (not a replay). */
   runAdmitted(input: string, routeKey: string, idempotencyKey: string | undefined): void {
     this.#c.runsAdmitted++;
     bump(this.#c.admissionsByInput, input);
     if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
   }
 
+  /** A run created by POST /runs/{id}/respond (not a replay). */
   respondRun(routeKey: string, idempotencyKey: string | undefined): void {
     this.#c.respondRuns++;
     if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
   }
 
+  /** A model run created (not a replay). */
   modelRun(idempotencyKey: string | undefined): void {
     this.#c.modelRunsAdmitted++;
     if (idempotencyKey !== undefined) bump(this.#c.modelRunsByKey, idempotencyKey);

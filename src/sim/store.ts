@@ -17,11 +17,13 @@ export class SimStore {
   readonly idempotency = new Map<string, string>();
   #threadSeq = 0;
 
+  /** The account's run, or undefined. */
   run(account: string, id: string): RunRecord | undefined {
     const r = this.runs.get(id);
     return r && r.account === account ? r : undefined;
   }
 
+  /** The account's thread, or undefined (also once deleted). */
   thread(account: string, id: string): ThreadRecord | undefined {
     const t = this.threads.get(id);
     return t && t.account === account ? t : undefined;
@@ -34,6 +36,7 @@ export class SimStore {
     return now > f.createdAt + FILE_RETENTION_MS ? undefined : f;
   }
 
+  /** The account's model run, or undefined. */
   modelRun(account: string, id: string): ModelRunRecord | undefined {
     const m = this.modelRuns.get(id);
     return m && m.account === account ? m : undefined;
