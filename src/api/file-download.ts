@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ApiError } from './errors.js';
 import { toNetworkError } from './network-errors.js';
 import { abortReason } from './signals.js';
-import type { OpenResponse, Transport } from './transport.js';
+import { discardBody, type OpenResponse, type Transport } from './transport.js';
 
 /** An opened file: stream `body` to disk; it must be read to the end or destroyed. */
 export interface OpenedFile {
@@ -33,7 +33,7 @@ export async function openFile(transport: Transport, url: string, signal?: Abort
     );
     if (!REDIRECTS.has(res.status)) return toOpenedFile(res, signal);
     const location = headerOf(res, 'location');
-    res.body.destroy();
+    discardBody(res.body);
     if (location === null || hop + 1 > MAX_REDIRECTS) {
       throw new ApiError({
         ...res.request,
@@ -73,7 +73,7 @@ function toOpenedFile(res: OpenResponse, signal: AbortSignal | undefined): Opene
       if (signal?.aborted) throw abortReason(signal);
       throw toNetworkError(err, request) ?? err;
     } finally {
-      if (!source.destroyed) source.destroy();
+      discardBody(source);
     }
   }
   const body = Readable.from(chunks(), { objectMode: false });
@@ -81,7 +81,11 @@ function toOpenedFile(res: OpenResponse, signal: AbortSignal | undefined): Opene
     body.destroy(abortReason(signal) as Error);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
-  body.once('close', () => signal?.removeEventListener('abort', onAbort));
+  body.once('close', () => {
+    signal?.removeEventListener('abort', onAbort);
+    // Destroyed before the first read, the generator never started: release the socket here.
+    if (!source.readableEnded) discardBody(source);
+  });
   return { body, mediaType: type === null ? null : type.split(';')[0]!.trim().toLowerCase() || null, size };
 }
 

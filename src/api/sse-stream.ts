@@ -4,7 +4,7 @@ import { segment } from './request-target.js';
 import { isFinalRunEvent, parseEventId, toRunEvent, type RunEvent } from './run-events.js';
 import { abortReason, linkSignals } from './signals.js';
 import { SseDecoder } from './sse-decoder.js';
-import type { OpenResponse, Transport } from './transport.js';
+import { discardBody, type OpenResponse, type Transport } from './transport.js';
 
 /** What one connection learned, for the caller that reconnects. */
 export interface StreamProgress {
@@ -41,7 +41,7 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
   const link = linkSignals(opts.signal, transport.closeSignal);
   let res: OpenResponse | undefined;
   const destroy = (): void => {
-    res?.body.destroy(link.signal.reason instanceof Error ? link.signal.reason : undefined);
+    if (res) discardBody(res.body, link.signal.reason instanceof Error ? link.signal.reason : undefined);
   };
   try {
     res = await transport.send(
@@ -87,7 +87,7 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
   } finally {
     link.signal.removeEventListener('abort', destroy);
     link.dispose();
-    if (res && !res.body.destroyed) res.body.destroy();
+    if (res) discardBody(res.body);
   }
 }
 

@@ -190,7 +190,7 @@ export class Transport {
       return await consume(open);
     } catch (err) {
       // A body read to its end has already freed the socket; destroying it would close it.
-      if (res && !res.body.readableEnded) res.body.destroy();
+      if (res && !res.body.readableEnded) discardBody(res.body);
       throw err;
     } finally {
       link.dispose();
@@ -234,8 +234,17 @@ function closedError(info: RequestInfo): NetworkError {
   return new NetworkError({ ...info, phase: 'closed', detail: 'client closed', causeCode: null, retryable: false });
 }
 
+/**
+ * Destroys a body nobody will read. undici reports a destroyed unread body as an `error`
+ * event; with no listener that would crash the process, so one is attached first.
+ */
+export function discardBody(body: { on(event: 'error', fn: () => void): unknown; destroy(err?: Error): unknown; destroyed: boolean }, err?: Error): void {
+  body.on('error', () => {});
+  if (!body.destroyed) body.destroy(err);
+}
+
 /** Reads at most `limit` bytes of a body as text, then drops the rest. */
-export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string> {
+export async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
@@ -244,7 +253,7 @@ export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy():
     text += decoder.decode(chunk.subarray(0, Math.max(room, 0)), { stream: true });
     bytes += chunk.length;
     if (bytes >= limit) {
-      body.destroy();
+      discardBody(body);
       break;
     }
   }
