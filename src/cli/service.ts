@@ -1,5 +1,6 @@
 import { ServiceClient, type ClientLogEvent } from '../api/index.js';
 import { ConfigError } from '../errors.js';
+import { isAdmissionThrottle } from '../runner/index.js';
 import { startSim, type Sim } from '../sim/index.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
@@ -76,7 +77,7 @@ export async function openService(
     apiKey,
     connections: opts.connections ?? 128,
     onLog: (e) => {
-      if (e.type === 'retry' && e.method === 'POST' && e.path === '/runs' && e.reason === 'HTTP 429') service.onThrottle?.();
+      if (isAdmissionThrottle(e)) service.onThrottle?.();
       service.onLog?.(e);
     },
   });

@@ -5,5 +5,5 @@ export { answerHeldItem, answerFor, type PersonReply } from './answer.js';
 export { exportRows, flattenRow, CSV_COLUMNS, type ExportRow, type ExportStatus } from './export-rows.js';
 export { batchStatus, type BatchStatus } from './status.js';
 export { idempotencyKey } from './keys.js';
-export { AdaptiveCap } from './adaptive-cap.js';
+export { AdaptiveCap, isAdmissionThrottle } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';

@@ -1,0 +1,111 @@
+import { resolve } from 'node:path';
+import { InputError } from '../../errors.js';
+import { Downloader } from '../../files/index.js';
+import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
+import { ModelStore } from '../../store/model-store.js';
+import { Store, type BatchSettings } from '../../store/index.js';
+import { EXIT, exitCodeForRun } from '../exit-codes.js';
+import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
+import { openService, resolveService } from '../service.js';
+
+/** Flags of `resq models batch`. */
+export interface ModelsBatchArgs {
+  id: string;
+  file: string;
+  db: string;
+  out?: string | undefined;
+  output?: string | undefined;
+  concurrency?: number | undefined;
+  mode?: 'sync' | 'async' | undefined;
+  resubmitUnknown: boolean;
+  batch?: string | undefined;
+  sim?: boolean | undefined;
+  baseUrl?: string | undefined;
+  download: boolean;
+  json: boolean;
+}
+
+/**
+ * `resq models batch`: check the whole file (or find the batch to resume), run it with
+ * progress on the terminal, download file outputs, write `--output`. Returns the exit code.
+ */
+export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
+  const concurrency = a.concurrency ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
+    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
+  const choice = { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
+  // Refuse a missing service before anything is recorded.
+  resolveService(choice);
+  const out = resolve(a.out ?? 'out');
+  const settings: BatchSettings = {
+    concurrency,
+    follow: 'poll',
+    download: { enabled: a.download, concurrency: 4, out },
+    pipelineFile: null,
+    service: choice.sim ? 'sim' : 'url',
+  };
+  const store = Store.open(a.db);
+  const ms = new ModelStore(store);
+  try {
+    const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16) });
+    try {
+      const { batch, resumed } = await openModelBatch({
+        ms,
+        client: service.client,
+        modelId: a.id,
+        file: a.file,
+        name: a.batch ?? null,
+        settings,
+        mode: a.mode ?? null,
+        baseUrl: choice.sim ? null : service.baseUrl,
+      });
+      if (resumed && !a.json) process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} rows)\n`);
+      const renderer = pickModelsRenderer(a.json);
+      const downloader = a.download
+        ? new Downloader({ store, client: service.client, outDir: out, concurrency: settings.download.concurrency, onEvent: (e) => renderer.onEvent(e) })
+        : null;
+      const runner = new ModelBatchRunner({
+        store: ms,
+        client: service.client,
+        batch,
+        concurrency,
+        resubmitUnknown: a.resubmitUnknown,
+        onEvent: (e) => renderer.onEvent(e),
+        onFiles: () => downloader?.kick(batch),
+      });
+      let interrupts = 0;
+      const onSigint = (): void => {
+        interrupts++;
+        if (interrupts > 1) process.exit(EXIT.interrupted);
+        process.stderr.write('\nstopping: nothing new is sent; jobs in flight go on at the service (run the same command again to pick them up)\n');
+        runner.stop();
+        downloader?.stop();
+      };
+      process.on('SIGINT', onSigint);
+      let result: ModelBatchResult;
+      try {
+        downloader?.kick(batch);
+        result = await runner.run();
+        if (downloader && !result.interrupted) await downloader.drain();
+      } finally {
+        process.off('SIGINT', onSigint);
+        renderer.stop();
+      }
+      if (a.output) await writeModelResults(ms, batch, a.output);
+      const status = modelBatchStatus(ms, batch);
+      if (status) {
+        if (a.json) process.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: a.db, out, output: a.output ?? null })}\n`);
+        else process.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
+      }
+      if (!a.json) {
+        if (result.fatal) process.stderr.write(`resq: stopped: ${result.fatal.message}\n`);
+        else if (result.interrupted) process.stderr.write('interrupted: run the same command again to continue\n');
+      }
+      return exitCodeForRun(result);
+    } finally {
+      await service.close();
+    }
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { Store } from '../../src/store/index.js';
+import { ROOT, runCliChild, tempDir } from '../support/cli.js';
+
+const BAD = join(ROOT, 'test/fixtures/bad');
+// Whole-file problems have no line to name.
+const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl']);
+const files = readdirSync(BAD).filter((f) => /\.(csv|jsonl)$/.test(f)).sort();
+
+// Bad-input suite: every malformed question set is refused whole, with file and line,
+// exit 2, nothing recorded and nothing sent to the service.
+describe('bad input', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => sim.close());
+
+  it('has at least twelve malformed files to try', () => {
+    expect(files.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(files)('refuses %s with exit 2, file and line, and sends nothing', async (name) => {
+    const dir = tempDir();
+    const db = join(dir, 'resq.db');
+    const file = join(BAD, name);
+    const r = await runCliChild(['run', file, '--db', db, '--base-url', sim.url, '--batch', name], { RESQ_API_KEY: sim.keys[0] });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(file);
+    if (!NO_LINE.has(name)) expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+`));
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    if (existsSync(db)) {
+      const store = Store.open(db);
+      expect(store.batches.list()).toHaveLength(0);
+      store.close();
+    }
+  });
+
+  it('sent nothing to the service for any of them', () => {
+    const c = sim.counters();
+    expect(c.runsAdmitted).toBe(0);
+    expect(c.requestsByRoute['POST /runs'] ?? 0).toBe(0);
+  });
+
+  it('refuses to run with no service configured, saying how to set it', async () => {
+    const dir = tempDir();
+    const r = await runCliChild(['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', join(dir, 'x.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('RESQ_BASE_URL');
+    expect(r.stderr).toContain('--sim');
+    expect(existsSync(join(dir, 'x.db'))).toBe(false);
+  });
+
+  it('stops at once on a wrong key with a clear 401 message', async () => {
+    const dir = tempDir();
+    const before = sim.counters().requestsByRoute['POST /runs'] ?? 0;
+    const r = await runCliChild(
+      ['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', join(dir, 'x.db'), '--base-url', sim.url, '--concurrency', '4'],
+      { RESQ_API_KEY: 'wrong-key-123' },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/401/);
+    expect(r.stderr).not.toContain('wrong-key-123');
+    expect(r.stdout).not.toContain('wrong-key-123');
+    const after = sim.counters().requestsByRoute['POST /runs'] ?? 0;
+    expect(after - before).toBeLessThanOrEqual(4); // one try per slot, no retry storm
+  });
+});
