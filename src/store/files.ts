@@ -41,6 +41,8 @@ function toRecord(r: FileRow): FileRecord {
   };
 }
 
+const NOT_ON_DISK = "('pending', 'failed', 'missing')";
+
 /** The service deletes files thirty days after they are made. */
 export const FILE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
@@ -105,7 +107,41 @@ export class FileRepo {
     return out;
   }
 
-  /** Marks a file downloaded with where it is and what it is. */
+  /** One file, or null. */
+  get(batchId: string, id: string): FileRecord | null {
+    const row = this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND id = ?').get(batchId, id) as FileRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Paths recorded for a batch's files (any status), to keep new names from colliding. */
+  paths(batchId: string): { id: string; path: string }[] {
+    return this.#db
+      .prepare('SELECT id, path FROM files WHERE batch_id = ? AND path IS NOT NULL')
+      .all(batchId) as { id: string; path: string }[];
+  }
+
+  /**
+   * Totals for `files status`: bytes of downloaded files, and the soonest expiry and the
+   * files expiring before `warnBefore` among those not on disk (pending, failed, missing).
+   */
+  expiryReport(batchId: string, warnBefore: string): { bytes: number; soonest: string | null; expiring: FileRecord[] } {
+    const bytes = this.#db
+      .prepare("SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = ? AND status = 'downloaded'")
+      .pluck()
+      .get(batchId) as number;
+    const soonest = this.#db
+      .prepare(`SELECT min(expires_at) FROM files WHERE batch_id = ? AND status IN ${NOT_ON_DISK}`)
+      .pluck()
+      .get(batchId) as string | null;
+    const expiring = (
+      this.#db
+        .prepare(`SELECT * FROM files WHERE batch_id = ? AND status IN ${NOT_ON_DISK} AND expires_at <= ? ORDER BY expires_at, rowid`)
+        .all(batchId, warnBefore) as FileRow[]
+    ).map(toRecord);
+    return { bytes, soonest, expiring };
+  }
+
+  /** Marks a file downloaded with where it is and what it is (one statement: atomic). */
   markDownloaded(batchId: string, id: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null }): void {
     this.#db
       .prepare(
@@ -115,7 +151,7 @@ export class FileRepo {
       .run(v.path, v.bytes, v.sha256, v.mediaType, batchId, id);
   }
 
-  /** Marks a file failed, expired or missing, with the reason. */
+  /** Marks a file pending (again), failed, expired or missing, with the reason. */
   markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): void {
     this.#db.prepare('UPDATE files SET status = ?, error = ? WHERE batch_id = ? AND id = ?').run(status, error, batchId, id);
   }

@@ -1,0 +1,198 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import { backoffDelay, type ServiceClient } from '../api/index.js';
+import type { BatchRecord, FileRecord, Store } from '../store/index.js';
+import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
+import { classifyFailure, goneStatus } from './failure.js';
+import { PathBook } from './path-book.js';
+import { fileNameFor, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
+import { discardStalePartials, writeAtomically, type Digest } from './write-file.js';
+
+/** How whole downloads are retried (the client already retries each request before its body). */
+export interface DownloadRetryOptions {
+  /** Attempts per file, the first included. @default 5 */
+  attempts?: number;
+  /** Backoff base; attempt n waits a random time below min(maxDelayMs, baseDelayMs·2^(n-1)). @default 500 */
+  baseDelayMs?: number;
+  /** Upper bound of one delay. @default 30_000 */
+  maxDelayMs?: number;
+}
+
+/** Options of {@link Downloader}. */
+export interface DownloaderOptions {
+  store: Store;
+  /** Only `openFile` is used: it sends the key to the base URL's origin only. */
+  client: Pick<ServiceClient, 'openFile'>;
+  /** Root folder of downloads, or one per batch. Files go to `<out>/<batch>/<item id>/<name>`. */
+  outDir: string | ((batch: BatchRecord) => string);
+  /** Files downloaded at once. @default 4 */
+  concurrency?: number;
+  /** Progress and problems, as events. */
+  onEvent?: (e: DownloadEvent) => void;
+  /** The clock deciding `expired` vs `missing` after a 404. @default () => new Date() */
+  now?: () => Date;
+  retry?: DownloadRetryOptions;
+  /** Uniform [0, 1) source for backoff jitter. @default Math.random */
+  random?: () => number;
+}
+
+type Opened = Awaited<ReturnType<ServiceClient['openFile']>>;
+
+/**
+ * Downloads the files a batch's runs made: streamed to a temporary name beside the target,
+ * hashed while written, fsynced, renamed, then recorded in one store write. Safe names,
+ * never outside the output folder, retried with backoff on network errors and 5xx.
+ */
+export class Downloader {
+  readonly #o: DownloaderOptions;
+  readonly #queue: PQueue;
+  readonly #abort = new AbortController();
+  readonly #handled = new Set<string>();
+  readonly #books = new Map<string, PathBook>();
+  readonly #readyFolders = new Map<string, Promise<void>>();
+  readonly #summary = emptySummary();
+  readonly #retry: Required<DownloadRetryOptions>;
+
+  constructor(o: DownloaderOptions) {
+    this.#o = o;
+    this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? 4) });
+    this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
+  }
+
+  /**
+   * Queues every pending or failed file of the batch not already queued by this downloader
+   * (a file that failed here is not retried until a new downloader, e.g. `files pull`).
+   * Cheap to call often. `also` adds statuses to pick up (`files pull` adds `missing`).
+   */
+  kick(batch: BatchRecord, also: readonly ('missing' | 'expired')[] = []): void {
+    if (this.#abort.signal.aborted) return;
+    for (const f of this.#o.store.files.forBatch(batch.id, ['pending', 'failed', ...also])) {
+      const key = `${batch.id}\u0000${f.id}`;
+      if (this.#handled.has(key)) continue;
+      this.#handled.add(key);
+      void this.#queue.add(() => this.#download(batch, f.id));
+    }
+  }
+
+  /** Resolves when everything queued so far has finished; the summary covers this downloader's life. */
+  async drain(): Promise<DownloadSummary> {
+    await this.#queue.onIdle();
+    return { ...this.#summary, problems: [...this.#summary.problems] };
+  }
+
+  /** Aborts downloads in flight (their rows stay as they were; their temp files are removed) and queues nothing more. */
+  stop(): void {
+    this.#queue.clear();
+    this.#abort.abort(new Error('downloads stopped'));
+  }
+
+  /** Whether {@link stop} was called. */
+  get stopped(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  #emit(e: DownloadEvent): void {
+    try {
+      this.#o.onEvent?.(e);
+    } catch {
+      // A broken listener must not break downloads.
+    }
+  }
+
+  #outDir(batch: BatchRecord): string {
+    return resolve(typeof this.#o.outDir === 'function' ? this.#o.outDir(batch) : this.#o.outDir);
+  }
+
+  #book(batchId: string): PathBook {
+    let book = this.#books.get(batchId);
+    if (!book) {
+      book = new PathBook(this.#o.store.files.paths(batchId));
+      this.#books.set(batchId, book);
+    }
+    return book;
+  }
+
+  async #download(batch: BatchRecord, fileId: string): Promise<void> {
+    const signal = this.#abort.signal;
+    const file = this.#o.store.files.get(batch.id, fileId);
+    if (signal.aborted || !file || file.status === 'downloaded') return;
+    const ref: FileRef = { batchId: batch.id, batch: batch.name, itemId: file.itemId, fileId };
+    this.#emit({ ...ref, type: 'file-start', url: file.url });
+    const max = Math.max(1, this.#retry.attempts);
+    for (let attempt = 1; ; attempt++) {
+      let claimed: string | null = null;
+      try {
+        const done = await this.#attempt(batch, file, (p) => (claimed = p));
+        this.#o.store.tx(() => this.#o.store.files.markDownloaded(batch.id, fileId, done));
+        this.#summary.downloaded++;
+        this.#summary.bytes += done.bytes;
+        this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });
+        return;
+      } catch (err) {
+        if (claimed) this.#book(batch.id).release(claimed, fileId);
+        const v = classifyFailure(err, signal.aborted);
+        if (v.kind === 'abort') return;
+        if (v.kind === 'gone') return this.#problem(ref, file, goneStatus(file, (this.#o.now ?? (() => new Date()))()));
+        if (v.kind === 'retry' && attempt < max) {
+          const delayMs = backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
+          this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
+          if (!(await sleep(delayMs, true, { signal }).catch(() => false))) return;
+          continue;
+        }
+        const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
+        return this.#problem(ref, file, { status: 'failed', reason });
+      }
+    }
+  }
+
+  #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }): void {
+    this.#o.store.tx(() => this.#o.store.files.markStatus(ref.batchId, file.id, p.status, p.reason));
+    this.#summary[p.status]++;
+    this.#summary.problems.push({ ...ref, ...p });
+    this.#emit({ ...ref, type: 'file-problem', ...p });
+  }
+
+  async #attempt(
+    batch: BatchRecord,
+    file: FileRecord,
+    onClaim: (path: string) => void,
+  ): Promise<Digest & { path: string; mediaType: string | null }> {
+    const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal });
+    try {
+      const out = this.#outDir(batch);
+      const folder = resolveInside(out, safeFolderName(batch.name, 'batch'), safeFolderName(file.itemId, 'item'));
+      await this.#prepareFolder(out, folder);
+      const name = fileNameFor(file.name, file.id, opened.mediaType);
+      const path = this.#book(batch.id).claim(folder, name, file.id, file.path);
+      onClaim(path);
+      // The last line of defence: whatever the name logic did, nothing lands outside `out`.
+      if (!isInside(out, path)) throw new UnsafePathError(`refusing to write ${JSON.stringify(path)}: outside ${JSON.stringify(out)}`);
+      const digest = await writeAtomically(opened.body, path, { signal: this.#abort.signal, expectedBytes: opened.size });
+      return { ...digest, path, mediaType: opened.mediaType };
+    } finally {
+      if (!opened.body.destroyed) opened.body.destroy();
+    }
+  }
+
+  /** Creates the item folder once, proves (symlinks resolved) it is inside `out`, and discards stale temp files. */
+  #prepareFolder(out: string, folder: string): Promise<void> {
+    let ready = this.#readyFolders.get(folder);
+    if (!ready) {
+      ready = (async () => {
+        await mkdir(folder, { recursive: true });
+        const [realOut, realFolder] = await Promise.all([realpath(out), realpath(folder)]);
+        if (!isInside(realOut, realFolder)) throw new UnsafePathError(`refusing to write into ${JSON.stringify(folder)}: it resolves outside ${JSON.stringify(out)}`);
+        await discardStalePartials(folder);
+      })();
+      ready.catch(() => this.#readyFolders.delete(folder));
+      this.#readyFolders.set(folder, ready);
+    }
+    return ready;
+  }
+}
+
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,76 @@
+import type { BatchRecord, FileStatus, Store } from '../store/index.js';
+import { Downloader, type DownloaderOptions } from './downloader.js';
+import type { DownloadSummary, FileRef } from './events.js';
+import { eachDownloaded } from './verify.js';
+
+/** Options of {@link pullFiles}. */
+export interface PullOptions extends Omit<DownloaderOptions, 'outDir'> {
+  /** The batches to pull (every batch: `store.batches.list()`). */
+  batches: readonly BatchRecord[];
+  /** Root folder of downloads. @default each batch's `settings.download.out`, else `out` */
+  outDir?: string | null;
+  /** Aborting stops downloads in flight; the report covers what finished. */
+  signal?: AbortSignal;
+}
+
+/** A file that is not on disk after the pull. */
+export interface NotOnDisk extends FileRef {
+  name: string | null;
+  status: Exclude<FileStatus, 'downloaded'>;
+  reason: string | null;
+}
+
+/** What `files pull` did. */
+export interface PullReport extends DownloadSummary {
+  batches: string[];
+  /** Files already on disk with the recorded size and hash: not fetched again. */
+  skipped: number;
+  /** Files recorded as downloaded but gone or changed on disk: fetched again. */
+  repaired: (FileRef & { path: string | null; reason: string })[];
+  /** Every file of the batches still not on disk (expired earlier ones included). */
+  notOnDisk: NotOnDisk[];
+  /** True when the signal stopped the pull. */
+  interrupted: boolean;
+}
+
+/** Where a batch's files go when no folder is given. */
+export function defaultOutDir(batch: BatchRecord): string {
+  return batch.settings.download?.out ?? 'out';
+}
+
+/**
+ * Downloads everything not yet on disk for the batches: pending, failed and missing files,
+ * and downloaded files that are gone or changed on disk (checked by size and SHA-256).
+ * Files the service answers 404 for end `expired` or `missing`; expired files are not asked for again.
+ */
+export async function pullFiles(o: PullOptions): Promise<PullReport> {
+  const { store } = o;
+  const repaired: PullReport['repaired'] = [];
+  let skipped = 0;
+  await eachDownloaded(store, o.batches, (batch, f, r) => {
+    if (r.state === 'ok') return void skipped++;
+    const reason = r.state === 'gone' ? `gone from disk (${r.reason})` : `changed on disk (${r.reason})`;
+    store.tx(() => store.files.markStatus(batch.id, f.id, 'pending', reason));
+    repaired.push({ batchId: batch.id, batch: batch.name, itemId: f.itemId, fileId: f.id, path: f.path, reason });
+  });
+  const outDir = o.outDir;
+  const downloader = new Downloader({ ...o, outDir: (b) => outDir ?? defaultOutDir(b) });
+  const onAbort = (): void => downloader.stop();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  if (o.signal?.aborted) downloader.stop();
+  try {
+    for (const b of o.batches) downloader.kick(b, ['missing']);
+    const summary = await downloader.drain();
+    return { ...summary, batches: o.batches.map((b) => b.name), skipped, repaired, notOnDisk: notOnDisk(store, o.batches), interrupted: downloader.stopped };
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function notOnDisk(store: Store, batches: readonly BatchRecord[]): NotOnDisk[] {
+  const out: NotOnDisk[] = [];
+  for (const b of batches)
+    for (const f of store.files.forBatch(b.id, ['pending', 'failed', 'expired', 'missing']))
+      out.push({ batchId: b.id, batch: b.name, itemId: f.itemId, fileId: f.id, name: f.name, status: f.status as NotOnDisk['status'], reason: f.error });
+  return out;
+}

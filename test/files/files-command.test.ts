@@ -1,0 +1,112 @@
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import yargs from 'yargs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { filesCommand, formatBytes } from '../../src/cli/commands/files.js';
+import { newBatch, newEnv, runItems, type Env } from './helpers.js';
+
+let env: Env;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  process.exitCode = 0;
+  await env?.close();
+});
+
+/** Runs `resq files …` with the global options the real CLI has; returns stdout and the exit code. */
+async function files(args: string[]): Promise<{ out: string; code: number }> {
+  let out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  process.exitCode = 0;
+  try {
+    const cli = yargs(['files', ...args, '--db', join(env.dir, 'resq.db')])
+      .option('db', { type: 'string', default: 'resq.db', global: true })
+      .option('json', { type: 'boolean', default: false, global: true })
+      .strict()
+      .fail((msg, err) => {
+        throw err ?? new Error(msg);
+      });
+    await filesCommand(cli).parseAsync();
+  } finally {
+    vi.mocked(process.stdout.write).mockRestore();
+  }
+  return { out, code: Number(process.exitCode ?? 0) };
+}
+
+async function ready(): Promise<void> {
+  env = await newEnv({ fileDb: true });
+  vi.stubEnv('RESQ_API_KEY', 'sim-key-alice');
+  const batch = newBatch(env.store, 'cli', { a: 'q @files=md,csv', b: 'q @files=png' });
+  await runItems(env, batch);
+}
+
+describe('resq files', () => {
+  it('status shows counts, bytes, soonest expiry (text and --json)', async () => {
+    await ready();
+    const text = await files(['status']);
+    expect(text.out).toMatch(/^files of batch cli: 3 — 0 downloaded, 3 pending, 0 failed, 0 expired, 0 missing$/m);
+    expect(text.out).toMatch(/^on disk: 0 bytes$/m);
+    expect(text.out).toMatch(/^soonest expiry among files not on disk: \S+ \(in 29 d 23 h\)$/m);
+    const json = JSON.parse((await files(['status', 'cli', '--json'])).out);
+    expect(json).toMatchObject({ type: 'files-status', batches: ['cli'], total: 3, counts: { pending: 3 } });
+  });
+
+  it('pull downloads everything and exits 0; verify then finds it intact', async () => {
+    await ready();
+    const pull = await files(['pull', 'cli', '--base-url', env.sim.url, '--out', env.out]);
+    expect(pull.code).toBe(0);
+    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KB\), 0 already on disk$/m);
+    const verify = await files(['verify']);
+    expect(verify).toMatchObject({ code: 0 });
+    expect(verify.out).toMatch(/^verified 3 downloaded files: 3 intact/m);
+  });
+
+  it('pull exits 1 with a clear summary when files cannot be fetched', async () => {
+    await ready();
+    env.sim.clock.advance(31 * 86_400_000);
+    const pull = await files(['pull', '--base-url', env.sim.url, '--out', env.out]);
+    expect(pull.code).toBe(1);
+    // The local clock says the files are young, so the 404s read as missing.
+    expect(pull.out).toMatch(/^not on disk: 3 \(0 expired, 3 missing, 0 failed, 0 pending\)$/m);
+    expect(pull.out).toMatch(/^  missing  cli \/ a \/ report\.md: the service answered 404/m);
+    expect(pull.out).not.toMatch(/\n\s+at /);
+  });
+
+  it('verify exits 1 and names a file gone from disk; pull fetches it again', async () => {
+    await ready();
+    await files(['pull', '--base-url', env.sim.url, '--out', env.out]);
+    unlinkSync(join(env.out, 'cli', 'a', 'table.csv'));
+    const verify = await files(['verify', 'cli']);
+    expect(verify.code).toBe(1);
+    expect(verify.out).toMatch(/^  gone +cli \/ a \/ .*table\.csv: .* is not on disk$/m);
+    const pull = await files(['pull', '--base-url', env.sim.url, '--out', env.out, '--json']);
+    const last = JSON.parse(pull.out.trim().split('\n').at(-1)!);
+    expect(last).toMatchObject({ type: 'files-pull', downloaded: 1, skipped: 2, notOnDisk: [] });
+    expect(pull.code).toBe(0);
+  });
+
+  it('refuses to guess a service for a batch that ran on the in-process simulator', async () => {
+    await ready();
+    await expect(files(['pull'])).rejects.toThrow(/in-process simulator/);
+  });
+
+  it('refuses a missing database and an unknown batch', async () => {
+    await ready();
+    await expect(files(['status', 'nope'])).rejects.toThrow(/no batch named "nope" \(batches: cli\)/);
+    unlinkSync(join(env.dir, 'resq.db'));
+    await expect(files(['status'])).rejects.toThrow(/no such database/);
+  });
+});
+
+describe('formatBytes', () => {
+  it.each([
+    [0, '0 bytes'],
+    [1023, '1023 bytes'],
+    [1536, '1.5 KB'],
+    [200 * 1024 * 1024, '200.0 MB'],
+    [1024 ** 3, '1.0 GB'],
+  ])('%d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
+});

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pullFiles } from '../../src/files/index.js';
+import { ALICE } from '../sim/helpers.js';
+import { listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
+
+let env: Env;
+afterEach(async () => {
+  await env?.close();
+});
+
+const CHILD = fileURLToPath(new URL('./fixtures/download-child.ts', import.meta.url));
+
+/** SHA-256 of what the simulator serves, streamed. */
+async function servedSha(url: string): Promise<{ sha256: string; bytes: number }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${ALICE}` } });
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+const fast = { retry: { baseDelayMs: 1, maxDelayMs: 5 } };
+
+describe('pullFiles', () => {
+  it('after a download killed mid-file, discards the partial and fetches the whole file again', async () => {
+    env = await newEnv({ fileDb: true });
+    const batch = newBatch(env.store, 'crash', { big: 'q @files=csv @size=512mb', small: 'q @files=md' });
+    await runItems(env, batch);
+
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, join(env.dir, 'resq.db'), env.sim.url, env.out, 'crash'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
+    let partial: string | undefined;
+    for (let i = 0; i < 600 && !partial; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      partial = listFiles(env.out).find((p) => p.endsWith('.partial') && statSync(join(env.out, p)).size > 1024 * 1024);
+    }
+    expect(partial, 'the child never started writing').toBeDefined();
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    // Killed: the half-written file is still there under its temp name, and the row is not downloaded.
+    const big = env.store.files.forItem(batch.id, 'big')[0]!;
+    expect(big.status).toBe('pending');
+    expect(statSync(join(env.out, partial!)).size).toBeLessThan(512 * 1024 * 1024);
+
+    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(report.notOnDisk).toEqual([]);
+    expect(listFiles(env.out).filter((p) => p.endsWith('.partial'))).toEqual([]);
+    const done = env.store.files.get(batch.id, big.id)!;
+    expect(done.status).toBe('downloaded');
+    const truth = await servedSha(done.url);
+    expect(done.bytes).toBe(truth.bytes);
+    expect(done.sha256).toBe(truth.sha256);
+    expect(statSync(done.path!).size).toBe(truth.bytes);
+  });
+
+  it('skips files on disk with the right size and hash, and fetches gone or changed ones again', async () => {
+    env = await newEnv();
+    const batch = newBatch(env.store, 'repair', { a: 'q @files=md,csv,png,pdb' });
+    await runItems(env, batch);
+    const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(first).toMatchObject({ downloaded: 4, skipped: 0, notOnDisk: [] });
+
+    const [gone, changed] = env.store.files.forBatch(batch.id);
+    const original = readFileSync(changed!.path!);
+    unlinkSync(gone!.path!);
+    writeFileSync(changed!.path!, Buffer.alloc(original.length, 0x41));
+
+    const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(second).toMatchObject({ downloaded: 2, skipped: 2, notOnDisk: [] });
+    expect(second.repaired.map((r) => [r.fileId, r.reason.split(' (')[0]])).toEqual([
+      [gone!.id, 'gone from disk'],
+      [changed!.id, 'changed on disk'],
+    ]);
+    expect(readFileSync(changed!.path!).equals(original)).toBe(true);
+    expect(sha(gone!.path!)).toBe(gone!.sha256);
+    // A re-download keeps the file's name.
+    expect(env.store.files.get(batch.id, gone!.id)!.path).toBe(gone!.path);
+
+    const third = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(third).toMatchObject({ downloaded: 0, skipped: 4, repaired: [] });
+  });
+
+  it('replaces a complete-looking file no row owns (a crash between rename and commit) instead of suffixing', async () => {
+    env = await newEnv();
+    const batch = newBatch(env.store, 'orphan', { a: 'q @files=md' });
+    await runItems(env, batch);
+    mkdirSync(join(env.out, 'orphan', 'a'), { recursive: true });
+    writeFileSync(join(env.out, 'orphan', 'a', 'report.md'), 'stale');
+    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(report.downloaded).toBe(1);
+    expect(listFiles(env.out)).toEqual([join('orphan', 'a', 'report.md')]);
+    expect(readFileSync(join(env.out, 'orphan', 'a', 'report.md'), 'utf8')).not.toBe('stale');
+  });
+
+  it('reports expired and missing files as not on disk, and does not ask for expired ones again', async () => {
+    env = await newEnv();
+    const batch = newBatch(env.store, 'late', { a: 'q @files=md,csv' });
+    await runItems(env, batch);
+    env.sim.clock.advance(31 * 86_400_000);
+    const now = () => new Date(env.sim.clock.now());
+    const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, now, ...fast });
+    expect(first.expired).toBe(2);
+    expect(first.notOnDisk.map((f) => f.status)).toEqual(['expired', 'expired']);
+    const before = env.sim.counters().requestsByRoute['GET /files/:id'];
+    const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, now, ...fast });
+    expect(second.notOnDisk).toHaveLength(2);
+    expect(env.sim.counters().requestsByRoute['GET /files/:id']).toBe(before);
+  });
+});
