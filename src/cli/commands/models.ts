@@ -134,6 +134,8 @@ async function runCommand(a: RunArgs): Promise<number> {
   let admitted: ModelRun | null = null;
   const onSigint = (): void => stop.abort();
   process.on('SIGINT', onSigint);
+  // The client's poll sleep does not hold the event loop open; under a top-level await the process would exit mid-wait.
+  const keepAlive = setInterval(() => {}, 60_000);
   try {
     const d = await service.client.describeModel(a.id);
     const inputs = prepareInputs(d, a.id, a.inputs, a.input ?? []);
@@ -158,6 +160,7 @@ async function runCommand(a: RunArgs): Promise<number> {
     }
     throw err;
   } finally {
+    clearInterval(keepAlive);
     process.off('SIGINT', onSigint);
     await service.close();
   }

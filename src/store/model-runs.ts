@@ -1,0 +1,223 @@
+import { type Db, nowIso, parseJson } from './database.js';
+
+/** How a `models` batch was set up: the model and the description its rows were checked against. */
+export interface ModelBatchRecord {
+  batchId: string;
+  modelId: string;
+  /** Mode sent with each run; null lets the platform choose. */
+  mode: 'sync' | 'async' | null;
+  description: Record<string, unknown>;
+}
+
+/** One row of a `models` batch: the request, and what the service said about it. */
+export interface ModelRunRecord {
+  batchId: string;
+  itemId: string;
+  modelId: string;
+  /** Inputs as sent (after coercion). */
+  inputs: Record<string, unknown>;
+  mode: 'sync' | 'async' | null;
+  /** Stored before the request that carries it. */
+  idempotencyKey: string | null;
+  /** Times the create request was sent. */
+  submits: number;
+  modelRunId: string | null;
+  httpStatus: number | null;
+  /** The service's status (`running`, `succeeded`, `failed`, `cancelled`, …). */
+  status: string | null;
+  pollUrl: string | null;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  credits: number | null;
+  polls: number;
+  submittedAt: string | null;
+  admittedAt: string | null;
+  finishedAt: string | null;
+}
+
+interface ModelRunRow {
+  batch_id: string;
+  item_id: string;
+  model_id: string;
+  inputs: string;
+  mode: string | null;
+  idempotency_key: string | null;
+  submits: number;
+  model_run_id: string | null;
+  http_status: number | null;
+  status: string | null;
+  poll_url: string | null;
+  outputs: string | null;
+  error: string | null;
+  credits: number | null;
+  polls: number;
+  submitted_at: string | null;
+  admitted_at: string | null;
+  finished_at: string | null;
+}
+
+function toRecord(r: ModelRunRow): ModelRunRecord {
+  return {
+    batchId: r.batch_id,
+    itemId: r.item_id,
+    modelId: r.model_id,
+    inputs: JSON.parse(r.inputs) as Record<string, unknown>,
+    mode: r.mode as ModelRunRecord['mode'],
+    idempotencyKey: r.idempotency_key,
+    submits: r.submits,
+    modelRunId: r.model_run_id,
+    httpStatus: r.http_status,
+    status: r.status,
+    pollUrl: r.poll_url,
+    outputs: parseJson(r.outputs),
+    error: r.error,
+    credits: r.credits,
+    polls: r.polls,
+    submittedAt: r.submitted_at,
+    admittedAt: r.admitted_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/** A model run as the service last reported it. */
+export interface ModelRunReport {
+  id: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  credits: number | null;
+  pollUrl: string | null;
+}
+
+/** Credits of a batch: the sum the service reported, and how many finished runs reported none. */
+export interface CreditTotals {
+  spent: number;
+  /** Finished runs whose credits the service did not report. */
+  unreported: number;
+}
+
+/** The model_batches and model_runs tables. Plain statements: the model store wraps them in transactions. */
+export class ModelRunRepo {
+  readonly #db: Db;
+  readonly #stmts = new Map<string, import('better-sqlite3').Statement>();
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  #stmt(sql: string): import('better-sqlite3').Statement {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Records the model of a new batch. */
+  insertBatch(b: ModelBatchRecord): void {
+    this.#stmt('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES (?, ?, ?, ?)').run(
+      b.batchId,
+      b.modelId,
+      b.mode,
+      JSON.stringify(b.description),
+    );
+  }
+
+  /** The model of a batch, or null for a batch of another kind. */
+  batch(batchId: string): ModelBatchRecord | null {
+    const r = this.#stmt('SELECT * FROM model_batches WHERE batch_id = ?').get(batchId) as
+      | { batch_id: string; model_id: string; mode: string | null; description: string }
+      | undefined;
+    if (!r) return null;
+    return {
+      batchId: r.batch_id,
+      modelId: r.model_id,
+      mode: r.mode as ModelBatchRecord['mode'],
+      description: JSON.parse(r.description) as Record<string, unknown>,
+    };
+  }
+
+  /** Changes the mode used for rows not yet sent (a resume with another --mode). */
+  setMode(batchId: string, mode: ModelBatchRecord['mode']): void {
+    this.#stmt('UPDATE model_batches SET mode = ? WHERE batch_id = ?').run(mode, batchId);
+  }
+
+  /** Adds one row (inside the load transaction). */
+  insert(batchId: string, itemId: string, modelId: string, inputs: Record<string, unknown>): void {
+    this.#stmt('INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES (?, ?, ?, ?)').run(
+      batchId,
+      itemId,
+      modelId,
+      JSON.stringify(inputs),
+    );
+  }
+
+  /** One row, or null. */
+  get(batchId: string, itemId: string): ModelRunRecord | null {
+    const r = this.#stmt('SELECT * FROM model_runs WHERE batch_id = ? AND item_id = ?').get(batchId, itemId) as
+      | ModelRunRow
+      | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  /** Stores the key (and mode) before the request that carries it. */
+  setSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode']): void {
+    this.#stmt(
+      `UPDATE model_runs SET idempotency_key = ?, mode = ?, submits = submits + 1, submitted_at = ?
+       WHERE batch_id = ? AND item_id = ?`,
+    ).run(key, mode, nowIso(), batchId, itemId);
+  }
+
+  /** Stores what the create request answered. */
+  setAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
+    this.#stmt(
+      `UPDATE model_runs SET model_run_id = ?, http_status = ?, status = ?, poll_url = ?, credits = ?, admitted_at = ?
+       WHERE batch_id = ? AND item_id = ?`,
+    ).run(run.id, httpStatus, run.status, run.pollUrl, run.credits, nowIso(), batchId, itemId);
+  }
+
+  /** Stores a finished run's result; `polls` reads are added to the count. */
+  setFinished(batchId: string, itemId: string, run: ModelRunReport, polls: number): void {
+    this.#stmt(
+      `UPDATE model_runs SET status = ?, outputs = ?, error = ?, credits = ?, polls = polls + ?, finished_at = ?
+       WHERE batch_id = ? AND item_id = ?`,
+    ).run(
+      run.status,
+      run.outputs == null ? null : JSON.stringify(run.outputs),
+      run.error,
+      run.credits,
+      polls,
+      nowIso(),
+      batchId,
+      itemId,
+    );
+  }
+
+  /** Stores a client-side failure (the service refused the request, or a bug). */
+  setError(batchId: string, itemId: string, message: string, polls: number): void {
+    this.#stmt(
+      'UPDATE model_runs SET error = ?, polls = polls + ?, finished_at = ? WHERE batch_id = ? AND item_id = ?',
+    ).run(message, polls, nowIso(), batchId, itemId);
+  }
+
+  /** Adds reads of a run still going (kept across resumes). */
+  addPolls(batchId: string, itemId: string, polls: number): void {
+    if (polls > 0)
+      this.#stmt('UPDATE model_runs SET polls = polls + ? WHERE batch_id = ? AND item_id = ?').run(polls, batchId, itemId);
+  }
+
+  /** Credits spent by a batch's finished runs. */
+  credits(batchId: string): CreditTotals {
+    const r = this.#stmt(
+      `SELECT coalesce(sum(credits), 0) AS spent,
+              sum(CASE WHEN credits IS NULL AND status IS NOT NULL AND status <> 'running' THEN 1 ELSE 0 END) AS unreported
+       FROM model_runs WHERE batch_id = ?`,
+    ).get(batchId) as { spent: number; unreported: number | null };
+    return { spent: r.spent, unreported: r.unreported ?? 0 };
+  }
+
+  /** Reads of the service made for a batch's runs. */
+  pollCount(batchId: string): number {
+    return this.#stmt('SELECT coalesce(sum(polls), 0) FROM model_runs WHERE batch_id = ?').pluck().get(batchId) as number;
+  }
+}
