@@ -5,6 +5,10 @@ import { fixtureItems, type FixtureItem } from '../support/batch-fixture.js';
 import { runFixture } from '../support/in-process.js';
 import type { Store } from '../../src/store/index.js';
 
+function faultsInjected(sim: Sim): number {
+  return Object.values(sim.counters().faultsInjected).reduce((a, b) => a + b, 0);
+}
+
 function checkOutcome(sim: Sim, store: Store, batchId: string, items: FixtureItem[]): void {
   const c = sim.counters();
   expect(c.runsAdmitted).toBe(items.length);
@@ -43,6 +47,7 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
+    expect(faultsInjected(sim)).toBeGreaterThan(0);
     checkOutcome(sim, store, batchId, items);
     store.close();
   });
@@ -52,6 +57,7 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
+    expect(faultsInjected(sim)).toBeGreaterThan(0);
     checkOutcome(sim, store, batchId, items);
     store.close();
   });
@@ -61,6 +67,7 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
+    expect(faultsInjected(sim)).toBeGreaterThan(0);
     checkOutcome(sim, store, batchId, items);
     store.close();
   });
@@ -70,6 +77,7 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
+    expect(faultsInjected(sim)).toBeGreaterThan(0);
     checkOutcome(sim, store, batchId, items);
     expect(sim.counters().requestsByRoute['GET /runs/:id/events']).toBeGreaterThan(items.length * 2);
     store.close();
@@ -80,6 +88,7 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items, { follow: 'poll' });
     expect(result.stalled).toBe(0);
+    expect(faultsInjected(sim)).toBeGreaterThan(0);
     checkOutcome(sim, store, batchId, items);
     store.close();
   });
