@@ -101,14 +101,21 @@ export class ServiceClient {
    */
   async followRun(id: string, opts: FollowRunOptions = {}): Promise<Run> {
     segment(id, 'run id');
-    return followRun({ transport: this.#transport, options: this.#opts, getRun: (runId, signal) => this.getRun(runId, { signal }) }, id, opts);
+    const deps = {
+      transport: this.#transport,
+      options: this.#opts,
+      getRun: (runId: string, signal?: AbortSignal) => this.getRun(runId, { signal }),
+    };
+    return followRun(deps, id, opts);
   }
 
   /** `POST /runs/{id}/respond`: answers a paused run; resolves with the new run (own id) that carries on. */
   async respond(id: string, answer: Answer, opts: IdempotentCallOptions): Promise<Run> {
     checkIdempotencyKey(opts.idempotencyKey);
     const checked = AnswerSchema.safeParse(answer);
-    if (!checked.success) throw new InputError(`answer does not match any known answer shape: ${checked.error.issues[0]?.message ?? ''}`);
+    if (!checked.success) {
+      throw new InputError(`answer does not match any known answer shape: ${checked.error.issues[0]?.message ?? ''}`);
+    }
     return this.#json(RunSchema, {
       method: 'POST',
       target: `/runs/${segment(id, 'run id')}/respond`,
@@ -163,7 +170,11 @@ export class ServiceClient {
    * 429, and failures before a connection was made. A 5xx or a dropped connection is thrown:
    * the model may have run and charged credits.
    */
-  async runModel(id: string, body: RunModelBody, opts: CallOptions & { idempotencyKey?: string } = {}): Promise<{ httpStatus: number; run: ModelRun }> {
+  async runModel(
+    id: string,
+    body: RunModelBody,
+    opts: CallOptions & { idempotencyKey?: string } = {},
+  ): Promise<{ httpStatus: number; run: ModelRun }> {
     if (opts.idempotencyKey !== undefined) checkIdempotencyKey(opts.idempotencyKey);
     const json: RunModelBody = { inputs: body.inputs };
     if (body.mode !== undefined) json.mode = body.mode;

@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { ApiError } from './errors.js';
-import { toNetworkError } from './network-errors.js';
-import { abortReason } from './signals.js';
+import { closedError, toNetworkError } from './network-errors.js';
+import { abortReason, linkSignals } from './signals.js';
 import { discardBody, type OpenResponse, type Transport } from './transport.js';
 
 /** An opened file: stream `body` to disk; it must be read to the end or destroyed. */
@@ -31,61 +31,50 @@ export async function openFile(transport: Transport, url: string, signal?: Abort
       { method: 'GET', target, accept: '*/*', retryClass: 'idempotent', signal, allowRedirect: true },
       async (r) => r,
     );
-    if (!REDIRECTS.has(res.status)) return toOpenedFile(res, signal);
+    if (res.status < 300) return toOpenedFile(res, transport.closeSignal, signal);
     const location = headerOf(res, 'location');
     discardBody(res.body);
-    if (location === null || hop + 1 > MAX_REDIRECTS) {
-      throw new ApiError({
-        ...res.request,
-        status: res.status,
-        apiCode: null,
-        detail: location === null ? 'redirect without a Location header' : `more than ${MAX_REDIRECTS} redirects`,
-        requestId: null,
-        retryAfter: null,
-      });
-    }
+    if (!REDIRECTS.has(res.status)) throw redirectError(res, `unexpected status ${res.status}`);
+    if (location === null) throw redirectError(res, 'redirect without a Location header');
+    if (hop + 1 > MAX_REDIRECTS) throw redirectError(res, `more than ${MAX_REDIRECTS} redirects`);
     target = new URL(location, target);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      throw new ApiError({
-        ...res.request,
-        status: res.status,
-        apiCode: null,
-        detail: `redirect to an unsupported scheme ${target.protocol}`,
-        requestId: null,
-        retryAfter: null,
-      });
+      throw redirectError(res, `redirect to an unsupported scheme ${target.protocol}`);
     }
   }
 }
 
-function toOpenedFile(res: OpenResponse, signal: AbortSignal | undefined): OpenedFile {
+function redirectError(res: OpenResponse, detail: string): ApiError {
+  return new ApiError({ ...res.request, status: res.status, apiCode: null, detail, requestId: null, retryAfter: null });
+}
+
+function toOpenedFile(res: OpenResponse, closing: AbortSignal, signal: AbortSignal | undefined): OpenedFile {
   const type = headerOf(res, 'content-type');
   const length = headerOf(res, 'content-length');
   const size = length !== null && /^\d+$/.test(length) ? Number(length) : null;
   const source = res.body;
   const request = res.request;
-  // Wrapping maps undici's read errors into the client's error family; destroying the
-  // wrapper runs the generator's finally, which releases the connection.
-  async function* chunks(): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of source as AsyncIterable<Buffer>) yield chunk;
-    } catch (err) {
-      if (signal?.aborted) throw abortReason(signal);
-      throw toNetworkError(err, request) ?? err;
-    } finally {
-      discardBody(source);
-    }
-  }
-  const body = Readable.from(chunks(), { objectMode: false });
-  const onAbort = (): void => {
-    body.destroy(abortReason(signal) as Error);
+  // The caller gets a PassThrough so undici's errors reach it translated into the client's
+  // error family, and so destroying it (or aborting) always releases the connection.
+  const body = new PassThrough();
+  const fail = (err: unknown): Error => {
+    if (signal?.aborted) return abortReason(signal) as Error;
+    if (closing.aborted) return closedError(request);
+    return (toNetworkError(err, request) ?? err) as Error;
   };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  source.on('error', (err) => body.destroy(fail(err)));
+  source.pipe(body);
+  const link = linkSignals(signal, closing);
+  const onAbort = (): void => {
+    body.destroy(fail(undefined));
+  };
+  link.signal.addEventListener('abort', onAbort, { once: true });
   body.once('close', () => {
-    signal?.removeEventListener('abort', onAbort);
-    // Destroyed before the first read, the generator never started: release the socket here.
+    link.signal.removeEventListener('abort', onAbort);
+    link.dispose();
     if (!source.readableEnded) discardBody(source);
   });
+  if (link.signal.aborted) onAbort();
   return { body, mediaType: type === null ? null : type.split(';')[0]!.trim().toLowerCase() || null, size };
 }
 

@@ -101,3 +101,8 @@ function messageOf(err: unknown): string {
   const m = err instanceof Error ? err.message : '';
   return m.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
+
+/** The error of a request cut short because the client was closed; never retried. */
+export function closedError(req: RequestInfo): NetworkError {
+  return new NetworkError({ ...req, phase: 'closed', detail: 'client closed', causeCode: null, retryable: false });
+}

@@ -5,7 +5,11 @@ import { ResponseShapeError, type RequestInfo } from './errors.js';
  * Validates a response body against its schema: the only way data enters the client.
  * Issues name the field and the problem, never the value (a value could be anything).
  */
-export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, req: Pick<RequestInfo, 'method' | 'path'>): z.infer<S> {
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  req: Pick<RequestInfo, 'method' | 'path'>,
+): z.infer<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {

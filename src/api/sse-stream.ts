@@ -1,5 +1,5 @@
-import { NetworkError, ResponseShapeError, type RequestInfo } from './errors.js';
-import { toNetworkError } from './network-errors.js';
+import { ResponseShapeError, type RequestInfo } from './errors.js';
+import { closedError, toNetworkError } from './network-errors.js';
 import { segment } from './request-target.js';
 import { isFinalRunEvent, parseEventId, toRunEvent, type RunEvent } from './run-events.js';
 import { abortReason, linkSignals } from './signals.js';
@@ -113,8 +113,6 @@ function checkEventStream(res: OpenResponse): void {
 
 function streamError(err: unknown, signal: AbortSignal | undefined, closing: AbortSignal, req: RequestInfo): unknown {
   if (signal?.aborted) return abortReason(signal);
-  if (closing.aborted) {
-    return new NetworkError({ ...req, phase: 'closed', detail: 'client closed', causeCode: null, retryable: false });
-  }
+  if (closing.aborted) return closedError(req);
   return toNetworkError(err, req) ?? err;
 }

@@ -1,8 +1,8 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { createApiError, type ResponseHeaders } from './error-factory.js';
-import { ConflictError, NetworkError, ResponseShapeError, type RequestInfo } from './errors.js';
-import { toNetworkError } from './network-errors.js';
+import { ConflictError, ResponseShapeError, type RequestInfo } from './errors.js';
+import { closedError, toNetworkError } from './network-errors.js';
 import type { ResolvedOptions } from './options.js';
 import { resolveTarget, type Query, type RequestTarget } from './request-target.js';
 import { decideRetry, type RetryClass } from './retry-policy.js';
@@ -230,15 +230,11 @@ export class Transport {
   }
 }
 
-function closedError(info: RequestInfo): NetworkError {
-  return new NetworkError({ ...info, phase: 'closed', detail: 'client closed', causeCode: null, retryable: false });
-}
-
 /**
  * Destroys a body nobody will read. undici reports a destroyed unread body as an `error`
  * event; with no listener that would crash the process, so one is attached first.
  */
-export function discardBody(body: { on(event: 'error', fn: () => void): unknown; destroy(err?: Error): unknown; destroyed: boolean }, err?: Error): void {
+export function discardBody(body: Dispatcher.ResponseData['body'], err?: Error): void {
   body.on('error', () => {});
   if (!body.destroyed) body.destroy(err);
 }

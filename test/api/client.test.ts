@@ -17,6 +17,7 @@ import {
 } from '../../src/api/index.js';
 import { InputError } from '../../src/errors.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { KEY, sendJson, startTestServer } from './helpers/test-server.js';
 
 let sim: Sim;
 const clients: ServiceClient[] = [];
@@ -288,5 +289,66 @@ describe('ServiceClient against the simulator', () => {
     }
     expect(logs.filter((l) => l.type === 'retry').length).toBeGreaterThan(50);
     expect(JSON.stringify(logs)).not.toContain('sim-key-alice');
+  });
+});
+
+describe('ServiceClient edge cases (tiny servers)', () => {
+  it('treats a 404 on a retried delete as already deleted, and a first 404 as not found', async () => {
+    let n = 0;
+    const server = await startTestServer((req, res) => {
+      n += 1;
+      if (req.url?.endsWith('/gone')) return sendJson(res, 404, { error: { code: 'not_found' } });
+      if (n === 1) return void res.socket?.destroy();
+      sendJson(res, 404, { error: { code: 'not_found' } });
+    });
+    const c = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async () => {} });
+    try {
+      await expect(c.deleteThread('t1')).resolves.toBeNull();
+      await expect(c.deleteThread('gone')).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('polls a model run by id when its poll URL is on another origin, and refuses to read that URL', async () => {
+    let reads = 0;
+    const server = await startTestServer((req, res) => {
+      reads += 1;
+      expect(req.url).toBe('/api/v1/model-runs/m1');
+      sendJson(res, 200, { id: 'm1', status: reads < 2 ? 'running' : 'succeeded', outputs: { y: 1 } });
+    });
+    const c = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async () => {} });
+    try {
+      const running = { id: 'm1', status: 'running', outputs: null, error: null, credits: null, poll_url: 'https://elsewhere.example/jobs/m1', page_url: null };
+      await expect(c.getModelRun(running.poll_url)).rejects.toBeInstanceOf(InputError);
+      expect((await c.waitModelRun(running)).status).toBe('succeeded');
+      expect(reads).toBe(2);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('reads a root-relative poll URL on the base origin', async () => {
+    const server = await startTestServer((req, res) => {
+      expect(req.url).toBe('/api/v1/model-runs/m2?token=1');
+      expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
+      sendJson(res, 200, { id: 'm2', status: 'succeeded' });
+    });
+    const c = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    try {
+      expect((await c.getModelRun('/api/v1/model-runs/m2?token=1')).id).toBe('m2');
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('refuses ids that would address another resource', async () => {
+    const c = new ServiceClient({ baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: KEY });
+    await expect(c.getRun('..')).rejects.toBeInstanceOf(InputError);
+    await expect(c.getThread('')).rejects.toBeInstanceOf(InputError);
+    await c.close();
   });
 });

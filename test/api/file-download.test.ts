@@ -101,6 +101,28 @@ describe('openFile', () => {
     await expect(c.openFile(`${loop.baseUrl}/files/noloc`)).rejects.toBeInstanceOf(ApiError);
   });
 
+  it('treats a 3xx that is not a redirect as an error, not an empty file', async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(304);
+      res.end();
+    });
+    const err = await makeClient(base).openFile(`${base.baseUrl}/files/f1`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(304);
+  });
+
+  it('ends a download in progress when the client closes', async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(Buffer.alloc(10));
+    });
+    const c = makeClient(base);
+    const file = await c.openFile(`${base.baseUrl}/files/f1`);
+    const reading = readAll(file.body).catch((e: unknown) => e);
+    await c.close();
+    expect(await reading).toMatchObject({ code: 'RESQ_NETWORK', phase: 'closed' });
+  });
+
   it('maps 404 and 410 to NotFoundError', async () => {
     const base = await serve((req, res) => sendJson(res, req.url?.includes('gone') ? 410 : 404, { error: { message: 'expired' } }));
     const c = makeClient(base);
