@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import { ResqError } from '../errors.js';
+import { formatProblem, InputError, ResqError } from '../errors.js';
 import { answerCommand } from './commands/answer.js';
 import { exportCommand } from './commands/export.js';
 import { resumeCommand } from './commands/resume.js';
@@ -11,7 +11,10 @@ import { EXIT, exitCodeForError } from './exit-codes.js';
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
 function report(err: unknown): number {
-  if (err instanceof ResqError) {
+  if (err instanceof InputError && err.problems.length > 1) {
+    const lines = err.problems.map((p) => `  ${formatProblem(p)}`).join('\n');
+    process.stderr.write(`resq: ${err.problems.length} problems; nothing was sent or recorded:\n${lines}\n`);
+  } else if (err instanceof ResqError) {
     process.stderr.write(`resq: ${err.message}\n`);
   } else {
     const e = err instanceof Error ? err : new Error(String(err));

@@ -7,7 +7,7 @@ import { ROOT, runCliChild, tempDir } from '../support/cli.js';
 
 const BAD = join(ROOT, 'test/fixtures/bad');
 // Whole-file problems have no line to name.
-const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl']);
+const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl', 'header-only.csv']);
 const files = readdirSync(BAD).filter((f) => /\.(csv|jsonl)$/.test(f)).sort();
 
 // Bad-input suite: every malformed question set is refused whole, with file and line,
