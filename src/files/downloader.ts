@@ -40,6 +40,16 @@ export interface DownloaderOptions {
 
 type Opened = Awaited<ReturnType<ServiceClient['openFile']>>;
 
+/** Shortest time between two scans of one batch's files by {@link Downloader.kick}. */
+export const KICK_INTERVAL_MS = 200;
+
+interface Scan {
+  batch: BatchRecord;
+  also: Set<'missing' | 'expired'>;
+  last: number;
+  timer: NodeJS.Timeout | null;
+}
+
 /**
  * Downloads the files a batch's runs made: streamed to a temporary name beside the target,
  * hashed while written, fsynced, renamed, then recorded in one store write. Safe names,
@@ -50,6 +60,7 @@ export class Downloader {
   readonly #queue: PQueue;
   readonly #abort = new AbortController();
   readonly #handled = new Set<string>();
+  readonly #scans = new Map<string, Scan>();
   readonly #books = new Map<string, PathBook>();
   readonly #readyFolders = new Map<string, Promise<void>>();
   readonly #summary = emptySummary();
@@ -64,26 +75,38 @@ export class Downloader {
   /**
    * Queues every pending or failed file of the batch not already queued by this downloader
    * (a file that failed here is not retried until a new downloader, e.g. `files pull`).
-   * Cheap to call often. `also` adds statuses to pick up (`files pull` adds `missing`).
+   * Cheap to call often: the store is scanned at most every {@link KICK_INTERVAL_MS} per
+   * batch; a later call is folded into a scan scheduled for then. `also` adds statuses to
+   * pick up (`files pull` adds `missing`).
    */
   kick(batch: BatchRecord, also: readonly ('missing' | 'expired')[] = []): void {
     if (this.#abort.signal.aborted) return;
-    for (const f of this.#o.store.files.forBatch(batch.id, ['pending', 'failed', ...also])) {
-      const key = `${batch.id}\u0000${f.id}`;
-      if (this.#handled.has(key)) continue;
-      this.#handled.add(key);
-      void this.#queue.add(() => this.#download(batch, f.id));
+    let scan = this.#scans.get(batch.id);
+    if (!scan) {
+      scan = { batch, also: new Set(), last: 0, timer: null };
+      this.#scans.set(batch.id, scan);
+    }
+    scan.batch = batch;
+    for (const s of also) scan.also.add(s);
+    const wait = scan.last + KICK_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.#scan(scan);
+    else if (!scan.timer) {
+      const pending = scan;
+      scan.timer = setTimeout(() => this.#scan(pending), wait);
+      scan.timer.unref();
     }
   }
 
-  /** Resolves when everything queued so far has finished; the summary covers this downloader's life. */
+  /** Resolves when everything queued so far (scheduled scans included) has finished; the summary covers this downloader's life. */
   async drain(): Promise<DownloadSummary> {
+    for (const scan of this.#scans.values()) if (scan.timer) this.#scan(scan);
     await this.#queue.onIdle();
     return { ...this.#summary, problems: [...this.#summary.problems] };
   }
 
   /** Aborts downloads in flight (their rows stay as they were; their temp files are removed) and queues nothing more. */
   stop(): void {
+    for (const scan of this.#scans.values()) if (scan.timer) clearTimeout(scan.timer);
     this.#queue.clear();
     this.#abort.abort(new Error('downloads stopped'));
   }
@@ -91,6 +114,20 @@ export class Downloader {
   /** Whether {@link stop} was called. */
   get stopped(): boolean {
     return this.#abort.signal.aborted;
+  }
+
+  #scan(scan: Scan): void {
+    if (scan.timer) clearTimeout(scan.timer);
+    scan.timer = null;
+    scan.last = Date.now();
+    if (this.#abort.signal.aborted) return;
+    const { batch } = scan;
+    for (const f of this.#o.store.files.forBatch(batch.id, ['pending', 'failed', ...scan.also])) {
+      const key = `${batch.id}\u0000${f.id}`;
+      if (this.#handled.has(key)) continue;
+      this.#handled.add(key);
+      void this.#queue.add(() => this.#download(batch, f.id));
+    }
   }
 
   #emit(e: DownloadEvent): void {
@@ -160,6 +197,9 @@ export class Downloader {
     onClaim: (path: string) => void,
   ): Promise<Digest & { path: string; mediaType: string | null }> {
     const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal });
+    // The body may fail while the folder is prepared, before the pipeline listens: keep that
+    // error from going unhandled; the pipeline still sees it (the stream is `errored`).
+    opened.body.on('error', () => {});
     try {
       const out = this.#outDir(batch);
       const folder = resolveInside(out, safeFolderName(batch.name, 'batch'), safeFolderName(file.itemId, 'item'));

@@ -253,6 +253,22 @@ describe('Downloader against the simulator', () => {
     }
   });
 
+  it('kick is cheap to call often and never loses a file recorded between scans', async () => {
+    env = await newEnv();
+    const batch = newBatch(env.store, 'kicks', { a: 'q @files=md', b: 'q @files=csv' });
+    const d = downloader(env);
+    d.kick(batch);
+    await runItems(env, batch);
+    let scans = 0;
+    const forBatch = env.store.files.forBatch.bind(env.store.files);
+    env.store.files.forBatch = (...a) => (scans++, forBatch(...a));
+    for (let i = 0; i < 1000; i++) d.kick(batch);
+    expect(scans).toBeLessThanOrEqual(1);
+    const summary = await d.drain();
+    expect(summary.downloaded).toBe(2);
+    expect(scans).toBeLessThanOrEqual(2);
+  });
+
   it('stop() aborts downloads in flight, leaving rows pending and no temp files', async () => {
     env = await newEnv();
     const batch = newBatch(env.store, 'stopped', { a: 'q @files=csv @size=1gb' });
