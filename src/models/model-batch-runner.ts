@@ -115,7 +115,10 @@ export class ModelBatchRunner {
       await this.#queue.onSizeLessThan(this.#queue.concurrency);
       if (this.#soft.signal.aborted) break;
       // A failure outside a row's own handling (the database) is a bug that stops the batch.
-      void this.#queue.add(() => this.#drive(it)).catch((e: unknown) => this.#setFatal(e));
+      void this.#queue.add(() => this.#drive(it)).catch((e: unknown) => {
+        // stop() clears the queue, which rejects the rows still waiting: they simply stay as they are.
+        if (!this.#soft.signal.aborted) this.#setFatal(e);
+      });
     }
     await this.#queue.onIdle();
     const counts = this.#counts();
@@ -144,6 +147,7 @@ export class ModelBatchRunner {
     const { store, batch } = this.#o;
     const delays = this.#o.retryLaterMs ?? [2000, 5000, 15000, 30000];
     let tries = 0;
+    let fresh = false;
     for (;;) {
       if (this.#soft.signal.aborted) return;
       const item = store.store.items.get(batch.id, start.id);
@@ -152,9 +156,14 @@ export class ModelBatchRunner {
       try {
         if (item.state === 'queued') {
           store.markSubmitting(batch.id, item.id, mr.idempotencyKey ?? idempotencyKey(batch.id, item.id, 0), this.#mode);
+          fresh = true;
           continue;
         }
-        if (item.state === 'submitting') await this.#submit(item, mr);
+        if (item.state === 'submitting') {
+          if (!fresh) store.markResending(batch.id, item.id);
+          fresh = false;
+          await this.#submit(item, mr);
+        }
         else if (item.state === 'running') await this.#follow(item, mr);
         else return;
         this.#progress();

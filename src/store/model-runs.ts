@@ -168,6 +168,11 @@ export class ModelRunRepo {
     ).run(key, mode, nowIso(), batchId, itemId);
   }
 
+  /** Counts a re-send of the stored request. */
+  countResend(batchId: string, itemId: string): void {
+    this.#stmt('UPDATE model_runs SET submits = submits + 1, submitted_at = ? WHERE batch_id = ? AND item_id = ?').run(nowIso(), batchId, itemId);
+  }
+
   /** Stores what the create request answered. */
   setAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
     this.#stmt(

@@ -63,6 +63,11 @@ export class ModelStore {
     });
   }
 
+  /** Counts one more send of a row whose earlier request has an unknown outcome (same key). */
+  markResending(batchId: string, itemId: string): void {
+    this.modelRuns.countResend(batchId, itemId);
+  }
+
   /** The service admitted the run and it is still going: the row is `running` with its id. */
   markAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
     this.store.tx(() => {
