@@ -1,4 +1,5 @@
 import {
+  ApiError,
   AuthError,
   BadRequestError,
   ConflictError,
@@ -8,6 +9,7 @@ import {
   ResponseShapeError,
   ServerError,
 } from '../api/index.js';
+import { ResqError } from '../errors.js';
 
 /** How the runner treats an error from one item's request. */
 export type ErrorKind = 'aborted' | 'fatal' | 'permanent' | 'transient' | 'bug';
@@ -23,7 +25,10 @@ export function errorKind(err: unknown, signal: AbortSignal): ErrorKind {
   if (err instanceof ConflictError) return err.threadBusy ? 'transient' : 'permanent';
   if (err instanceof BadRequestError || err instanceof NotFoundError || err instanceof ResponseShapeError)
     return 'permanent';
-  if (err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitError) return 'transient';
+  if (err instanceof NetworkError) return err.phase === 'closed' ? 'aborted' : 'transient';
+  if (err instanceof ServerError || err instanceof RateLimitError) return 'transient';
+  if (err instanceof ApiError) return err.status === 408 ? 'transient' : 'permanent';
+  if (err instanceof ResqError) return 'permanent';
   if (err instanceof Error && err.name === 'AbortError') return 'aborted';
   return 'bug';
 }

@@ -1,0 +1,121 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { answerHeldItem, BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { Store } from '../../src/store/index.js';
+import { tempDir } from '../support/cli.js';
+import { testClient, testSettings } from '../support/in-process.js';
+
+async function setup(sim: Sim, csv: string, concurrency = 4) {
+  const dir = tempDir();
+  const questions = join(dir, 'q.csv');
+  writeFileSync(questions, csv);
+  const store = Store.open(join(dir, 'resq.db'));
+  const { batch } = await loadBatch({ store, questions, settings: testSettings(concurrency), policy: null, baseUrl: sim.url });
+  return { store, batch, client: testClient(sim) };
+}
+
+describe('BatchRunner', () => {
+  let sim: Sim;
+  beforeEach(async () => {
+    sim = await startSim({ defaultDurationMs: 40 });
+  });
+  afterEach(async () => sim.close());
+
+  it('holds every pause when there is no policy, and finishes the rest', async () => {
+    const { store, batch, client } = await setup(sim, 'id,question\na,plain\nb,needs ok @confirm=1\nc,pick @choice\n');
+    const result = await new BatchRunner({ store, client, batch, policy: null }).run();
+    expect(result.counts).toMatchObject({ completed: 1, held: 2 });
+    expect(sim.counters().respondRuns).toBe(0);
+    await client.close();
+    store.close();
+  });
+
+  it('sends a person answer at once while it is still attached', async () => {
+    const { store, batch, client } = await setup(sim, 'id,question\nslow,long one @duration=1500ms\nwait,needs ok @confirm=1\n');
+    const events: RunnerEvent[] = [];
+    const runner = new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      answeredPollMs: 50,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'item' && e.id === 'wait' && e.state === 'held') answerHeldItem(store, batch, 'wait', { kind: 'approve' });
+      },
+    });
+    const result = await runner.run();
+    expect(result.counts).toMatchObject({ completed: 2, held: 0 });
+    const item = store.items.get(batch.id, 'wait');
+    expect(item?.text).toContain('confirm_scope: approved');
+    expect(store.decisions.forItem(batch.id, 'wait').map((d) => d.by)).toEqual(['person']);
+    await client.close();
+    store.close();
+  });
+
+  it('runs the items of a thread one after another in file order, in one thread', async () => {
+    const { store, batch, client } = await setup(
+      sim,
+      'id,question,thread\nt1,first @duration=80ms,x\nfree,other,\nt2,second,x\nt3,third,x\n',
+      8,
+    );
+    const order: string[] = [];
+    const runner = new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      onEvent: (e) => {
+        if (e.type === 'item' && e.state === 'running' && e.id.startsWith('t')) order.push(e.id);
+      },
+    });
+    await runner.run();
+    expect(order).toEqual(['t1', 't2', 't3']);
+    const threads = ['t1', 't2', 't3'].map((id) => store.items.get(batch.id, id)?.threadId);
+    expect(new Set(threads).size).toBe(1);
+    expect(store.items.get(batch.id, 't3')?.text).toContain('Continuing a thread');
+    await client.close();
+    store.close();
+  });
+
+  it('keeps later items of a thread waiting behind a held one', async () => {
+    const { store, batch, client } = await setup(sim, 'id,question,thread\nh,first @tool=mystery,x\nnext,second,x\n');
+    const result = await new BatchRunner({ store, client, batch, policy: null }).run();
+    expect(result.counts).toMatchObject({ held: 1, queued: 1 });
+    await client.close();
+    store.close();
+  });
+
+  it('ends an item in error on a permanent client fault and carries on', async () => {
+    const { store, batch, client } = await setup(sim, `id,question\nbig,${'x'.repeat(1_200_000)}\nok,fine\n`);
+    const result = await new BatchRunner({ store, client, batch, policy: null }).run();
+    expect(result.counts).toMatchObject({ error: 1, completed: 1 });
+    expect(store.items.get(batch.id, 'big')?.error).toMatch(/413|payload/i);
+    await client.close();
+    store.close();
+  });
+
+  it('stops on stop(): nothing new is admitted and state stays resumable', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `q${i},question ${i} @duration=300ms`).join('\n');
+    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
+    const runner = new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      onEvent: (e) => {
+        if (e.type === 'item' && e.state === 'running') runner.stop();
+      },
+    });
+    const result = await runner.run();
+    expect(result.interrupted).toBe(true);
+    expect(sim.counters().runsAdmitted).toBeLessThanOrEqual(2);
+    const again = await new BatchRunner({ store, client, batch, policy: null }).run();
+    expect(again.counts.completed).toBe(20);
+    expect(sim.counters().runsAdmitted).toBe(20);
+    await client.close();
+    store.close();
+  });
+});
