@@ -1,0 +1,95 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../../src/sim/index.js';
+import { Store } from '../../../src/store/index.js';
+import { ROOT, runCliChild, tempDir } from '../../support/cli.js';
+
+describe('resq run', () => {
+  let sim: Sim;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 30 });
+    env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+  });
+  afterAll(async () => sim.close());
+
+  it('--dry-run validates and records the batch, submits nothing, needs no service', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'r.db');
+    const r = await runCliChild(['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', db, '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    const msg = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+    expect(msg).toMatchObject({ type: 'dry-run', batch: 'demo-questions', items: 11, counts: { queued: 11 } });
+    const store = Store.open(db);
+    expect(store.findBatch('demo-questions')?.totalItems).toBe(11);
+    store.close();
+  });
+
+  it('--skip-invalid runs the valid rows and records the rejected ones', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\na,first\nb,\nc,third\n');
+    const db = join(dir, 'r.db');
+    const refused = await runCliChild(['run', q, '--db', db], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${q}:3: question: empty`);
+    const r = await runCliChild(['run', q, '--db', db, '--skip-invalid'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`skipped: ${q}:3`);
+    expect(r.stdout).toContain('2 completed');
+    expect(r.stdout).toContain('rows skipped as invalid: 1');
+  });
+
+  it('resumes a batch by name and refuses a question set that changed', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'question\none\ntwo\n');
+    const db = join(dir, 'r.db');
+    expect((await runCliChild(['run', q, '--db', db, '--batch', 'b1'], env)).code).toBe(0);
+    const again = await runCliChild(['run', q, '--db', db, '--batch', 'b1'], env);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('resuming batch b1');
+    expect(sim.counters().admissionsByInput.one).toBe(1);
+    appendFileSync(q, 'three\n');
+    const changed = await runCliChild(['run', q, '--db', db, '--batch', 'b1'], env);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('changed since batch "b1"');
+    expect(changed.stderr).toContain('--batch NEW_NAME');
+  });
+
+  it('exits 3 when nothing failed but something is held, and 1 when something failed', async () => {
+    const dir = tempDir();
+    const held = join(dir, 'held.jsonl');
+    writeFileSync(held, '{"question":"ok?"}\n{"question":"plan @confirm=3"}\n');
+    expect((await runCliChild(['run', held, '--db', join(dir, 'a.db')], env)).code).toBe(3);
+    const failed = join(dir, 'failed.jsonl');
+    writeFileSync(failed, '{"question":"doomed @fail"}\n{"question":"plan @confirm=3"}\n');
+    expect((await runCliChild(['run', failed, '--db', join(dir, 'b.db')], env)).code).toBe(1);
+  });
+
+  it('prints one JSON object per line with --json', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'question\nhello @files=md\n');
+    const r = await runCliChild(['run', q, '--db', join(dir, 'r.db'), '--json', '--no-download'], env);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]?.type).toBe('start');
+    expect(events.map((e) => e.type)).toContain('item');
+    expect(events.at(-1)?.type).toBe('summary');
+  });
+
+  it('runs a pipeline file with its policy', async () => {
+    const dir = tempDir();
+    const r = await runCliChild(['run', join(ROOT, 'pipelines/demo.yaml'), '--db', join(dir, 'r.db'), '--out', join(dir, 'out'), '--base-url', sim.url, '--no-download'], env);
+    expect(r.code).toBe(1); // the demo has a failing question on purpose
+    expect(r.stdout).toContain('9 completed, 1 failed, 1 held');
+  });
+
+  it('refuses a base URL that does not end in /api/v1', async () => {
+    const r = await runCliChild(['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', join(tempDir(), 'r.db'), '--base-url', 'http://127.0.0.1:1/v2'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('must end in /api/v1');
+  });
+});
