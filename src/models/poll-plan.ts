@@ -2,9 +2,9 @@
 export interface PollPlanOptions {
   /** Longest gap between reads of a running job: the interface's "every few seconds". @default 3000 */
   intervalMs?: number;
-  /** Shortest gap, used around the expected end of a job. @default 500 */
+  /** Longest short gap, used around the expected end of a job (5 % of the expected duration, at least 50 ms, below this). @default 500 */
   stepMs?: number;
-  /** Earliest first read after admission. @default 1000 */
+  /** First read of a job while no job has finished yet, and the earliest first read ever. @default 1000 */
   minFirstMs?: number;
   /** How many finished jobs the estimate remembers. @default 64 */
   window?: number;
@@ -14,8 +14,9 @@ export interface PollPlanOptions {
  * When to read running model jobs. Reading collects the result, so a job read late holds
  * its concurrency slot for nothing; reading often costs requests. The plan learns how
  * long the batch's jobs take (a low quantile of the age at which they were first seen
- * finished), reads each job first just before that age, then at gaps growing from
- * `stepMs` to `intervalMs`. With no estimate yet the first read waits `intervalMs`.
+ * finished), reads each job first just before that age, then at gaps growing from a short
+ * step to `intervalMs`. Before any job finished, the first read is at `minFirstMs` and the
+ * gaps grow from `stepMs`, so long jobs settle at one read per `intervalMs` either way.
  * Pure arithmetic; the caller sleeps.
  */
 export class PollPlan {
@@ -40,16 +41,22 @@ export class PollPlan {
     return sorted[Math.floor((sorted.length - 1) * 0.2)] ?? null;
   }
 
+  /** The short gap: small against the jobs' length, so a finished job waits little for its read. */
+  #currentStep(): number {
+    const est = this.estimateMs;
+    return est === null ? this.#step : Math.min(this.#step, Math.max(50, est * 0.05));
+  }
+
   /** Wait before the first read of a job admitted `ageMs` ago. */
   firstDelay(ageMs: number): number {
     const est = this.estimateMs;
-    const target = est === null ? this.#interval : Math.max(this.#minFirst, est - this.#step);
+    const target = est === null ? this.#minFirst : Math.max(this.#minFirst, est - this.#currentStep());
     return Math.max(0, target - ageMs);
   }
 
   /** Gap after the `reads`-th read (1-based) that still saw the job running. */
   nextDelay(reads: number): number {
-    return Math.min(this.#interval, this.#step * 1.5 ** Math.max(0, reads - 1));
+    return Math.min(this.#interval, this.#currentStep() * 1.5 ** Math.max(0, reads - 1));
   }
 
   /** Records the age at which a job admitted by this process was first seen finished. */
