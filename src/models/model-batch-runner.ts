@@ -6,9 +6,11 @@ import type { CreditTotals, ModelRunRecord } from '../store/model-runs.js';
 import type { ModelStore } from '../store/model-store.js';
 import type { BatchRecord, FileRefInput, ItemRecord } from '../store/types.js';
 import type { ModelBatchEvent, RowCounts } from './events.js';
-import { readFailure, submitFailure } from './failure-kind.js';
+import { submitFailure } from './failure-kind.js';
 import { fileOutputs } from './file-outputs.js';
 import { PollPlan, type PollPlanOptions } from './poll-plan.js';
+import { readJob } from './read-job.js';
+import { sleepUnlessAborted } from './sleep.js';
 
 /** Options of a model batch run. */
 export interface ModelBatchOptions {
@@ -178,7 +180,7 @@ export class ModelBatchRunner {
         }
         const delayMs = delays[tries++] ?? 30000;
         this.#emit({ type: 'retry-later', id: item.id, delayMs, reason: retry });
-        await this.#sleep(delayMs);
+        await sleepUnlessAborted(delayMs, this.#soft.signal);
       }
     }
   }
@@ -207,50 +209,33 @@ export class ModelBatchRunner {
   async #follow(item: ItemRecord, mr: ModelRunRecord): Promise<void> {
     const id = mr.modelRunId ?? item.runId;
     if (!id) throw new Error(`row ${item.id} is running without a model run id`);
-    const admitted = this.#admittedAt.get(item.id);
-    const signal = this.#soft.signal;
-    let where = mr.pollUrl ?? id;
-    let reads = 0;
-    let failures = 0;
-    await this.#sleep(this.#plan.firstDelay(admitted === undefined ? Infinity : Date.now() - admitted));
-    for (;;) {
-      if (signal.aborted) break;
-      let run: ModelRun;
-      try {
-        run = await this.#o.client.getModelRun(where, { signal });
-        reads++;
-        failures = 0;
-      } catch (err) {
-        // A poll URL on another origin: read by id instead (the key never leaves the base URL's origin).
-        if (err instanceof InputError && where !== id) {
-          where = id;
-          continue;
-        }
-        const kind = readFailure(err, signal.aborted);
-        if (kind === 'aborted') break;
-        if (kind === 'fatal') return this.#setFatal(err);
-        if (kind === 'gone' || kind === 'bug') {
-          const message = kind === 'gone' ? `model run ${id} is not known to the service (${(err as Error).message})` : `internal error: ${(err as Error).message}`;
-          this.#o.store.markError(item.batchId, item.id, message, reads);
-          this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: id, status: null, credits: null, detail: message });
-          return;
-        }
-        if (++failures >= (this.#o.maxReadFailures ?? 10)) {
-          this.#stalled++;
-          this.#emit({ type: 'warning', message: `row ${item.id}: model run ${id} could not be read (${(err as Error).message}); run the command again later` });
-          break;
-        }
-        await this.#sleep(this.#plan.nextDelay(failures));
-        continue;
-      }
-      if (isModelRunFinished(run)) {
-        if (admitted !== undefined) this.#plan.observe(Date.now() - admitted);
-        this.#finish(item, run, null, reads);
+    const r = await readJob({
+      client: this.#o.client,
+      plan: this.#plan,
+      id,
+      pollUrl: mr.pollUrl,
+      admittedAt: this.#admittedAt.get(item.id) ?? null,
+      signal: this.#soft.signal,
+      maxFailures: this.#o.maxReadFailures ?? 10,
+    });
+    switch (r.kind) {
+      case 'finished':
+        return this.#finish(item, r.run, null, r.reads);
+      case 'gone':
+        this.#o.store.markError(item.batchId, item.id, r.message, r.reads);
+        this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: id, status: null, credits: null, detail: r.message });
         return;
-      }
-      await this.#sleep(this.#plan.nextDelay(reads));
+      case 'unreadable':
+        this.#stalled++;
+        this.#emit({ type: 'warning', message: `row ${item.id}: ${r.message}; run the command again later` });
+        break;
+      case 'fatal':
+        this.#setFatal(r.error);
+        break;
+      case 'stopped':
+        break;
     }
-    this.#o.store.addPolls(item.batchId, item.id, reads);
+    this.#o.store.addPolls(item.batchId, item.id, r.reads);
     throw new Leave();
   }
 
@@ -275,6 +260,8 @@ export class ModelBatchRunner {
       case 'aborted':
         return null;
       case 'fatal':
+        // Every fatal answer (401/403, a certificate) proves the run was not started.
+        this.#o.store.markUnsent(item.batchId, item.id);
         this.#setFatal(err);
         return null;
       case 'unsent':
@@ -297,21 +284,6 @@ export class ModelBatchRunner {
   #setFatal(err: unknown): void {
     if (!this.#fatal) this.#fatal = err instanceof Error ? err : new Error(String(err));
     this.stop();
-  }
-
-  /** Waits `ms`, or less when the batch stops. The timer keeps the process alive on purpose. */
-  #sleep(ms: number): Promise<void> {
-    const signal = this.#soft.signal;
-    if (ms <= 0 || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 }
 
