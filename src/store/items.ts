@@ -66,6 +66,8 @@ export interface ItemFilter {
   limit?: number;
 }
 
+const INSERT_CHUNK = 256;
+const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
 const UNFINISHED = `('queued','submitting','running','waiting','held')`;
 
 /** The items table: one row per question of a batch. */
@@ -87,10 +89,20 @@ export class ItemRepo {
 
   /** Inserts one item (inside the batch-load transaction). */
   insert(batchId: string, item: NewItem, now: string): void {
-    this.#stmt(
-      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(batchId, item.id, item.seq, item.line, item.question, item.threadKey, JSON.stringify(item.meta), now);
+    this.insertMany(batchId, [item], now);
+  }
+
+  /** Inserts items with one statement per chunk: far fewer round trips than one per row. */
+  insertMany(batchId: string, items: readonly NewItem[], now: string): void {
+    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+      const chunk = items.slice(i, i + INSERT_CHUNK);
+      const values: unknown[] = [];
+      for (const it of chunk)
+        values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, JSON.stringify(it.meta), now);
+      this.#stmt(
+        `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(chunk.length).slice(1)}`,
+      ).run(...values);
+    }
   }
 
   /** One item, or null. */

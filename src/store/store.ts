@@ -83,12 +83,19 @@ export class Store {
       this.db.exec('ROLLBACK');
       throw e;
     }
+    let buffer: NewItem[] = [];
     return {
       add: (item) => {
-        this.items.insert(batch.id, item, now);
+        buffer.push(item);
         n++;
+        if (buffer.length >= 256) {
+          this.items.insertMany(batch.id, buffer, now);
+          buffer = [];
+        }
       },
       commit: (invalid) => {
+        this.items.insertMany(batch.id, buffer, now);
+        buffer = [];
         this.batches.setLoaded(batch.id, n, invalid);
         this.db.exec('COMMIT');
         return n;
