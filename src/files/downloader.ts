@@ -126,8 +126,17 @@ export class Downloader {
       const key = `${batch.id}\u0000${f.id}`;
       if (this.#handled.has(key)) continue;
       this.#handled.add(key);
-      void this.#queue.add(() => this.#download(batch, f.id));
+      this.#queue.add(() => this.#download(batch, f.id)).catch((err: unknown) => this.#internal(batch, f, err));
     }
+  }
+
+  /** A failure outside the download itself (the store closed or busy): counted and reported, never unhandled. */
+  #internal(batch: BatchRecord, f: FileRecord, err: unknown): void {
+    const reason = `internal: ${err instanceof Error ? err.message : String(err)}`;
+    const ref: FileRef = { batchId: batch.id, batch: batch.name, itemId: f.itemId, fileId: f.id };
+    this.#summary.failed++;
+    this.#summary.problems.push({ ...ref, status: 'failed', reason });
+    this.#emit({ ...ref, type: 'file-problem', status: 'failed', reason });
   }
 
   #emit(e: DownloadEvent): void {

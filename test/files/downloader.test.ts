@@ -269,6 +269,19 @@ describe('Downloader against the simulator', () => {
     expect(scans).toBeLessThanOrEqual(2);
   });
 
+  it('reports a store failure as an internal problem instead of an unhandled rejection', async () => {
+    env = await newEnv();
+    const batch = newBatch(env.store, 'broken-store', { a: 'q @files=md' });
+    await runItems(env, batch);
+    env.store.files.get = () => {
+      throw new Error('database is locked');
+    };
+    const d = downloader(env);
+    d.kick(batch);
+    const summary = await d.drain();
+    expect(summary).toMatchObject({ failed: 1, problems: [{ status: 'failed', reason: 'internal: database is locked' }] });
+  });
+
   it('stop() aborts downloads in flight, leaving rows pending and no temp files', async () => {
     env = await newEnv();
     const batch = newBatch(env.store, 'stopped', { a: 'q @files=csv @size=1gb' });
