@@ -3,9 +3,14 @@ import type { ServiceClient } from '../api/index.js';
 import type { Policy } from '../policy/index.js';
 import { ACTIVE_STATES, type BatchRecord, type ItemRecord, type Store } from '../store/index.js';
 import { AdaptiveCap } from './adaptive-cap.js';
+import { StateTally } from './state-tally.js';
 import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
 import { driveItem, type DriveContext } from './item-driver.js';
+import { idempotencyKey } from './keys.js';
+import { decide } from '../policy/index.js';
+
+const TALLY_REREAD_MS = 5000;
 
 /** Options of a batch run. */
 export interface RunnerOptions {
@@ -54,6 +59,8 @@ export class BatchRunner {
   #wake: (() => void) | null = null;
   #fatal: Error | null = null;
   #stalled = 0;
+  #tally: StateTally | null = null;
+  #tallyReadAt = 0;
 
   constructor(o: RunnerOptions) {
     this.#o = o;
@@ -62,7 +69,20 @@ export class BatchRunner {
   }
 
   #emit(e: RunnerEvent): void {
+    if (e.type === 'item') this.#tally?.move(e.id, e.state);
     this.#o.onEvent?.(e);
+  }
+
+  /** Counts by state for progress: kept in memory, re-read from the store every few seconds. */
+  #counts(): StateCounts {
+    const now = Date.now();
+    if (!this.#tally || now - this.#tallyReadAt > TALLY_REREAD_MS) {
+      const fresh = this.#o.store.items.counts(this.#o.batch.id);
+      if (this.#tally) this.#tally.reset(fresh);
+      else this.#tally = new StateTally(fresh);
+      this.#tallyReadAt = now;
+    }
+    return this.#tally.counts;
   }
 
   /** Stops admitting, aborts in-flight requests (their state is already stored) and lets run() return. */
@@ -82,7 +102,9 @@ export class BatchRunner {
   /** Runs until every item is finished or held, or stop() is called. */
   async run(): Promise<RunnerResult> {
     const { store, batch } = this.#o;
+    this.#redecideHeld();
     const resumed = store.items.list(batch.id, { states: ACTIVE_STATES });
+    this.#counts();
     for (const it of resumed) this.#claim(it);
     this.#ready.push(...resumed);
     this.#emit({
@@ -90,7 +112,7 @@ export class BatchRunner {
       batch: batch.name,
       batchId: batch.id,
       total: batch.totalItems,
-      counts: store.items.counts(batch.id),
+      counts: this.#counts(),
       resumed: resumed.length,
     });
     const signal = this.#abort.signal;
@@ -152,13 +174,42 @@ export class BatchRunner {
   }
 
   #claim(item: ItemRecord): void {
+    this.#tally?.track(item.id, item.state);
     this.#active.add(item.id);
     if (item.threadKey) this.#activeThreads.add(item.threadKey);
   }
 
   #release(item: ItemRecord): void {
+    this.#tally?.untrack(item.id);
     this.#active.delete(item.id);
     if (item.threadKey) this.#activeThreads.delete(item.threadKey);
+  }
+
+  /**
+   * Held items get a second look under the policy this run was given: a batch resumed
+   * with a more generous policy answers what the old one held. Each in one transaction.
+   */
+  #redecideHeld(): void {
+    const { store, batch, policy } = this.#o;
+    if (!policy) return;
+    for (const it of store.items.list(batch.id, { states: ['held'] })) {
+      const run = it.runId ? store.runs.get(it.runId) : null;
+      const action = run?.requiredAction;
+      if (!run || !action) continue;
+      const nextKey = idempotencyKey(batch.id, it.id, it.step + 1);
+      const outcome = store.redecideHeld(it, (approvedCost) => {
+        const d = decide(policy, action, { approvedCost });
+        return d.kind === 'answer'
+          ? {
+              kind: 'answer',
+              nextKey,
+              decision: { runId: run.id, tool: action.tool, input: action.input, answer: d.answer, by: 'policy', reason: d.reason, cost: d.cost },
+            }
+          : { kind: 'hold', reason: d.reason };
+      });
+      if (outcome.kind === 'answer')
+        this.#emit({ type: 'decision', id: it.id, tool: action.tool, by: 'policy', answer: outcome.decision.answer, reason: outcome.decision.reason ?? '' });
+    }
   }
 
   /** Items a person answered (`resq answer`) while this runner was attached. */
@@ -239,7 +290,7 @@ export class BatchRunner {
       this.#continueThread(end);
     this.#emit({
       type: 'progress',
-      counts: this.#o.store.items.counts(this.#o.batch.id),
+      counts: this.#counts(),
       inFlight: this.#inFlight() - 1,
       cap: this.#cap.current,
       total: this.#o.batch.totalItems,

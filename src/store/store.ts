@@ -209,6 +209,29 @@ export class Store {
     });
   }
 
+  /**
+   * Looks again at a held item under a (new) policy: `decide` runs inside the transaction
+   * with the batch's approved cost; an answer moves the item to `waiting`, a hold changes nothing.
+   */
+  redecideHeld(item: ItemRecord, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
+    return this.tx(() => {
+      const now = this.items.get(item.batchId, item.id);
+      if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` } as const;
+      const outcome = decide(this.decisions.approvedCost(item.batchId));
+      if (outcome.kind === 'answer') {
+        this.decisions.insert(item.batchId, item.id, outcome.decision);
+        this.items.update(item.batchId, item.id, {
+          state: 'waiting',
+          step: now.step + 1,
+          pending_key: outcome.nextKey,
+          pending_answer: outcome.decision.answer,
+          hold_reason: null,
+        });
+      }
+      return outcome;
+    });
+  }
+
   /** A permanent client-side fault (e.g. HTTP 400): the item ends in `error`. */
   markError(item: ItemRecord, message: string): void {
     this.tx(() =>

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerHeldItem, BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
+import { parsePolicy } from '../../src/policy/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
@@ -76,6 +77,20 @@ describe('BatchRunner', () => {
     const threads = ['t1', 't2', 't3'].map((id) => store.items.get(batch.id, id)?.threadId);
     expect(new Set(threads).size).toBe(1);
     expect(store.items.get(batch.id, 't3')?.text).toContain('Continuing a thread');
+    await client.close();
+    store.close();
+  });
+
+  it('answers items the old policy held when resumed with a more generous one', async () => {
+    const { store, batch, client } = await setup(sim, 'id,question\npricey,plan @confirm=30\ncheap,plan @confirm=2\n');
+    const strict = parsePolicy({ confirm_scope: { approve_max_cost: 5, otherwise: 'hold' } }, 'strict.yaml');
+    const first = await new BatchRunner({ store, client, batch, policy: strict }).run();
+    expect(first.counts).toMatchObject({ completed: 1, held: 1 });
+    const generous = parsePolicy({ confirm_scope: { approve_max_cost: 50, batch_budget: 40 } }, 'generous.yaml');
+    const second = await new BatchRunner({ store, client, batch, policy: generous }).run();
+    expect(second.counts).toMatchObject({ completed: 2, held: 0 });
+    expect(store.decisions.forItem(batch.id, 'pricey')).toMatchObject([{ by: 'policy', cost: 30, answer: { approved: true } }]);
+    expect(store.decisions.approvedCost(batch.id)).toBe(32);
     await client.close();
     store.close();
   });

@@ -49,7 +49,7 @@ describe('resq export', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]?.question).toBe('with "quotes", commas\nand lines @files=md,csv');
     expect(JSON.parse(rows[0]?.meta ?? '{}')).toEqual({ lab: 'north', n: 3 });
-    expect(rows[1]?.run_ids.split(' ')).toHaveLength(2);
+    expect(rows[1]?.run_ids?.split(' ')).toHaveLength(2);
     expect(JSON.parse(rows[1]?.decisions ?? '[]')[0].by).toBe('policy');
   });
 
