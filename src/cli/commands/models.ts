@@ -29,7 +29,7 @@ function serviceOptions<T>(y: Argv<T>) {
 
 /** Registers `resq models describe | run | batch | status | export`. */
 export function modelsCommand(y: Argv): Argv {
-  return y.command('models <command>', 'run single models directly: describe, run one, run a CSV/JSONL batch', (m) =>
+  return y.command('models', 'run single models directly: describe, run one, run a CSV/JSONL batch', (m) =>
     m
       .command(
         'describe <id>',
