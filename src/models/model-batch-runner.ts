@@ -133,7 +133,7 @@ export class ModelBatchRunner {
 
   /** Rows to drive: the given ones, then queued rows in file order, read page by page. */
   *#work(first: ItemRecord[]): Generator<ItemRecord> {
-    yield* first;
+    for (const it of first) yield it;
     let cursor = -1;
     for (;;) {
       const page = this.#o.store.store.items.list(this.#o.batch.id, { states: ['queued'], afterSeq: cursor, limit: 256 });
