@@ -101,10 +101,11 @@ export function formatModelStatus(s: ModelBatchStatus, where: { db: string; out?
   if (s.failures.length > 0) lines.push('failed or refused rows:');
   for (const f of s.failures.slice(0, 10)) lines.push(`  ${f.id}: ${f.error ?? 'failed'}`);
   const f = s.files;
-  if (f.pending + f.downloaded + f.failed + f.expired + f.missing > 0)
+  const nFiles = f.pending + f.downloaded + f.failed + f.expired + f.missing;
+  if (nFiles > 0)
     lines.push(`files: ${f.downloaded} downloaded, ${f.pending} pending, ${f.failed} failed, ${f.expired} expired, ${f.missing} missing`);
   lines.push(`database: ${where.db}`);
-  if (where.out) lines.push(`files folder: ${where.out}`);
+  if (where.out && nFiles > 0) lines.push(`files folder: ${where.out}`);
   if (where.output) lines.push(`results: ${where.output}`);
   return lines.join('\n');
 }

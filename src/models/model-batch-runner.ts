@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import { idempotencyKey } from '../runner/keys.js';
 import type { CreditTotals, ModelRunRecord } from '../store/model-runs.js';
 import type { ModelStore } from '../store/model-store.js';
-import type { BatchRecord, FileRefInput, ItemRecord } from '../store/types.js';
+import type { BatchRecord, FileRefInput, ItemRecord, ItemState } from '../store/types.js';
 import type { ModelBatchEvent, RowCounts } from './events.js';
 import { submitFailure } from './failure-kind.js';
 import { fileOutputs } from './file-outputs.js';
@@ -65,6 +65,7 @@ export class ModelBatchRunner {
   readonly #modelId: string;
   readonly #mode: 'sync' | 'async' | null;
   #credits = 0;
+  #tally: RowCounts = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0 };
   #stalled = 0;
   #fatal: Error | null = null;
 
@@ -95,7 +96,13 @@ export class ModelBatchRunner {
   }
 
   #counts(): RowCounts {
-    return this.#o.store.store.items.counts(this.#o.batch.id);
+    return { ...this.#tally };
+  }
+
+  /** Keeps the counts in memory: a GROUP BY per row would cost O(rows) each on big batches. */
+  #move(from: ItemState, to: ItemState): void {
+    this.#tally[from]--;
+    this.#tally[to]++;
   }
 
   /** Runs until every row is finished (or left unknown), or stop() is called. */
@@ -103,6 +110,7 @@ export class ModelBatchRunner {
     const { batch } = this.#o;
     const items = this.#o.store.store.items;
     this.#credits = this.#o.store.modelRuns.credits(batch.id).spent;
+    this.#tally = items.counts(batch.id);
     const resumed = items.list(batch.id, { states: ['running'] });
     const unknown = items.list(batch.id, { states: ['submitting'] });
     this.#emit({
@@ -123,7 +131,7 @@ export class ModelBatchRunner {
       });
     }
     await this.#queue.onIdle();
-    const counts = this.#counts();
+    const counts = items.counts(batch.id);
     const left = items.list(batch.id, { states: ['submitting'] }).map((i) => i.id);
     const interrupted = this.#soft.signal.aborted && !this.#fatal;
     const credits = this.#o.store.modelRuns.credits(batch.id);
@@ -158,6 +166,7 @@ export class ModelBatchRunner {
       try {
         if (item.state === 'queued') {
           store.markSubmitting(batch.id, item.id, mr.idempotencyKey ?? idempotencyKey(batch.id, item.id, 0), this.#mode);
+          this.#move('queued', 'submitting');
           fresh = true;
           continue;
         }
@@ -202,6 +211,7 @@ export class ModelBatchRunner {
     }
     this.#admittedAt.set(item.id, Date.now());
     this.#o.store.markAdmitted(item.batchId, item.id, httpStatus, report(run));
+    this.#move('submitting', 'running');
     this.#emit({ type: 'item', id: item.id, state: 'running', modelRunId: run.id, status: run.status, credits: run.credits });
   }
 
@@ -223,6 +233,7 @@ export class ModelBatchRunner {
         return this.#finish(item, r.run, null, r.reads);
       case 'gone':
         this.#o.store.markError(item.batchId, item.id, r.message, r.reads);
+        this.#move(item.state, 'error');
         this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: id, status: null, credits: null, detail: r.message });
         return;
       case 'unreadable':
@@ -244,6 +255,7 @@ export class ModelBatchRunner {
     const createdAt = typeof run.created_at === 'string' ? run.created_at : null;
     const failed = isRunFailure(run.status);
     this.#o.store.markFinished(item.batchId, item.id, { ...report(run), files, createdAt }, { httpStatus, failed, polls });
+    this.#move(item.state, failed ? 'failed' : 'completed');
     this.#admittedAt.delete(item.id);
     this.#credits += run.credits ?? 0;
     this.#emit({
@@ -262,10 +274,12 @@ export class ModelBatchRunner {
       case 'fatal':
         // Every fatal answer (401/403, a certificate) proves the run was not started.
         this.#o.store.markUnsent(item.batchId, item.id);
+        this.#move(item.state, 'queued');
         this.#setFatal(err);
         return null;
       case 'unsent':
         this.#o.store.markUnsent(item.batchId, item.id);
+        this.#move(item.state, 'queued');
         return message;
       case 'unknown':
         if (this.#o.resubmitUnknown && !this.#soft.signal.aborted) return message;
@@ -275,6 +289,7 @@ export class ModelBatchRunner {
       case 'bug': {
         const final = submitFailure(err, false) === 'bug' ? `internal error: ${message}` : message;
         this.#o.store.markError(item.batchId, item.id, final);
+        this.#move(item.state, 'error');
         this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: null, status: null, credits: null, detail: final });
         return null;
       }

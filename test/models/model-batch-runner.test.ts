@@ -66,6 +66,8 @@ describe('ModelBatchRunner against the simulator', () => {
       if (e.state === 'running') peak = Math.max(peak, ++inFlight);
       if (e.state === 'completed' || e.state === 'failed') inFlight--;
     }
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress.at(-1)).toMatchObject({ counts: ms.store.items.counts(batch.id), credits: 132 });
     expect(peak).toBeLessThanOrEqual(3);
     expect(peak).toBeGreaterThan(1);
     const s3 = ms.modelRuns.get(batch.id, 's3');
