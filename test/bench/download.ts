@@ -1,7 +1,8 @@
 // Benchmark (not a test): throughput of one large file from the simulator through the
 // Downloader versus curl on the same loopback, and the Downloader's peak RSS.
-//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 3]
-// The simulator runs in its own process (`resq sim --port 0`), so its memory is not counted.
+//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5]
+// The simulator runs in its own process (`resq sim --port 0`); every Downloader round runs
+// in a fresh child process, so its peak RSS (maxRSS) is the Downloader's alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,17 +12,53 @@ import { fileURLToPath } from 'node:url';
 import { ServiceClient } from '../../src/api/index.js';
 import { Downloader } from '../../src/files/index.js';
 import { fileRefs } from '../../src/runner/run-snapshot.js';
-import { Store } from '../../src/store/index.js';
+import { Store, type FileRefInput } from '../../src/store/index.js';
 
+const KEY = 'sim-key-alice';
+const here = fileURLToPath(import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string): string => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1]! : dflt;
 };
-const SIZE = opt('size', '1gb');
-const ROUNDS = Number(opt('rounds', '3'));
-const KEY = 'sim-key-alice';
-const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface ChildResult {
+  ms: number;
+  bytes: number;
+  startRss: number;
+  maxRss: number;
+}
+
+/** Child mode: one Downloader download of `ref` into `out`; prints a ChildResult. */
+async function childDownload(baseUrl: string, ref: FileRefInput, out: string): Promise<void> {
+  const startRss = process.memoryUsage().rss;
+  const client = new ServiceClient({ baseUrl, apiKey: KEY });
+  const store = Store.open(':memory:');
+  const loader = store.beginBatchLoad({
+    id: 'bench',
+    name: 'bench',
+    kind: 'runs',
+    sourcePath: '-',
+    sourceSha256: '-',
+    baseUrl,
+    settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: 1, out }, pipelineFile: null, service: 'url' },
+    policy: null,
+  });
+  loader.add({ id: 'item', seq: 0, line: 1, question: 'q', threadKey: null, meta: {} });
+  loader.commit([]);
+  store.files.record('bench', 'item', 'run', ref, new Date(), null);
+  const t = process.hrtime.bigint();
+  const d = new Downloader({ store, client, outDir: out, concurrency: 1 });
+  d.kick(store.findBatch('bench')!);
+  const s = await d.drain();
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (s.downloaded !== 1) throw new Error(`download failed: ${JSON.stringify(s.problems)}`);
+  const result: ChildResult = { ms, bytes: s.bytes, startRss, maxRss: process.resourceUsage().maxRSS * 1024 };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  store.close();
+  await client.close();
+}
 
 async function startSimProcess(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, [join(root, 'bin/resq.js'), 'sim', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -37,46 +74,13 @@ async function startSimProcess(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-function mbps(bytes: number, ms: number): number {
-  return bytes / (1024 * 1024) / (ms / 1000);
-}
-
-function curl(url: string, to: string): number {
+/** curl into `to`; with `sync`, then fsync that file (coreutils `sync FILE`), as durable as the Downloader. */
+function curl(url: string, to: string, sync = false): number {
   const t = process.hrtime.bigint();
   const r = spawnSync('curl', ['-s', '-f', '-o', to, '-H', `Authorization: Bearer ${KEY}`, url]);
   if (r.status !== 0) throw new Error(`curl failed: ${r.status}`);
+  if (sync && spawnSync('sync', [to]).status !== 0) throw new Error('sync failed');
   return Number(process.hrtime.bigint() - t) / 1e6;
-}
-
-async function viaDownloader(client: ServiceClient, ref: ReturnType<typeof fileRefs>[number], out: string): Promise<{ ms: number; bytes: number; peakRssDelta: number }> {
-  const store = Store.open(':memory:');
-  const loader = store.beginBatchLoad({
-    id: 'bench',
-    name: 'bench',
-    kind: 'runs',
-    sourcePath: '-',
-    sourceSha256: '-',
-    baseUrl: null,
-    settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: 1, out }, pipelineFile: null, service: 'url' },
-    policy: null,
-  });
-  loader.add({ id: 'item', seq: 0, line: 1, question: 'q', threadKey: null, meta: {} });
-  loader.commit([]);
-  store.files.record('bench', 'item', 'run', ref, new Date(), null);
-  const batch = store.findBatch('bench')!;
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const t = process.hrtime.bigint();
-  const d = new Downloader({ store, client, outDir: out, concurrency: 1 });
-  d.kick(batch);
-  const s = await d.drain();
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  clearInterval(timer);
-  store.close();
-  if (s.downloaded !== 1) throw new Error(`download failed: ${JSON.stringify(s.problems)}`);
-  return { ms, bytes: s.bytes, peakRssDelta: peak - base };
 }
 
 /** The client alone (no disk): how fast bytes come through `openFile`, optionally hashed. */
@@ -89,47 +93,66 @@ async function viaClient(client: ServiceClient, url: string, hash: boolean): Pro
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-const sim = await startSimProcess();
-const client = new ServiceClient({ baseUrl: sim.url, apiKey: KEY, pollIntervalMs: 50 });
-const dir = mkdtempSync(join(tmpdir(), 'resq-bench-'));
-try {
-  const run = await client.followRun((await client.createRun({ input: `bench @files=csv @size=${SIZE} @duration=10ms` }, { idempotencyKey: `bench-${Date.now()}` })).id);
-  const ref = fileRefs(run)[0]!;
-  const rows: { what: string; ms: number[]; bytes: number }[] = [];
-  const curlNull = { what: 'curl -o /dev/null', ms: [] as number[], bytes: 0 };
-  const curlFile = { what: 'curl -o file', ms: [] as number[], bytes: 0 };
-  const bare = { what: 'client.openFile, discard', ms: [] as number[], bytes: 0 };
-  const hashed = { what: 'client.openFile + sha256, discard', ms: [] as number[], bytes: 0 };
-  const resq = { what: 'resq Downloader (disk, sha256, fsync)', ms: [] as number[], bytes: 0 };
-  let peakDelta = 0;
-  for (let i = 0; i < ROUNDS; i++) {
-    curlNull.ms.push(curl(ref.url, '/dev/null'));
-    curlFile.ms.push(curl(ref.url, join(dir, 'curl.out')));
-    rmSync(join(dir, 'curl.out'), { force: true });
-    bare.ms.push(await viaClient(client, ref.url, false));
-    hashed.ms.push(await viaClient(client, ref.url, true));
-    const r = await viaDownloader(client, ref, join(dir, `out-${i}`));
-    rmSync(join(dir, `out-${i}`), { recursive: true, force: true });
-    resq.ms.push(r.ms);
-    resq.bytes = r.bytes;
-    peakDelta = Math.max(peakDelta, r.peakRssDelta);
-  }
-  curlNull.bytes = curlFile.bytes = bare.bytes = hashed.bytes = resq.bytes;
-  rows.push(curlNull, curlFile, bare, hashed, resq);
-  const ref0 = mbps(curlNull.bytes, median(curlNull.ms));
-  console.log(`file: ${SIZE} (${resq.bytes} bytes), ${ROUNDS} rounds, median shown; node ${process.version}`);
-  console.log('what'.padEnd(40), 'median ms'.padStart(10), 'MiB/s'.padStart(8), 'vs curl>/dev/null'.padStart(18));
-  for (const r of rows) {
-    const rate = mbps(r.bytes, median(r.ms));
-    console.log(r.what.padEnd(40), median(r.ms).toFixed(0).padStart(10), rate.toFixed(0).padStart(8), (rate / ref0).toFixed(2).padStart(18));
-  }
-  console.log(`vs curl -o file: ${(mbps(resq.bytes, median(resq.ms)) / mbps(curlFile.bytes, median(curlFile.ms))).toFixed(2)}`);
-  console.log(`Downloader peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB for the whole bench process; ` +
-    `largest growth during a download: ${(peakDelta / 1024 / 1024).toFixed(1)} MiB`);
-} finally {
-  await client.close();
-  sim.stop();
-  rmSync(dir, { recursive: true, force: true });
+function viaDownloaderProcess(baseUrl: string, ref: FileRefInput, out: string): ChildResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', here, '--child', baseUrl, JSON.stringify(ref), out], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`downloader child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mibps = (bytes: number, ms: number): number => bytes / (1024 * 1024) / (ms / 1000);
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+async function main(): Promise<void> {
+  const size = opt('size', '1gb');
+  const rounds = Number(opt('rounds', '5'));
+  const sim = await startSimProcess();
+  const client = new ServiceClient({ baseUrl: sim.url, apiKey: KEY, pollIntervalMs: 50 });
+  const dir = mkdtempSync(join(tmpdir(), 'resq-bench-'));
+  try {
+    const created = await client.createRun({ input: `bench @files=csv @size=${size} @duration=10ms` }, { idempotencyKey: `bench-${Date.now()}` });
+    const ref = fileRefs(await client.followRun(created.id))[0]!;
+    const rows = {
+      curlNull: { what: 'curl -o /dev/null', ms: [] as number[] },
+      curlFile: { what: 'curl -o file', ms: [] as number[] },
+      curlSync: { what: 'curl -o file; sync file', ms: [] as number[] },
+      bare: { what: 'client.openFile, discard', ms: [] as number[] },
+      hashed: { what: 'client.openFile + sha256, discard', ms: [] as number[] },
+      resq: { what: 'resq Downloader (disk, sha256, fsync)', ms: [] as number[] },
+    };
+    let bytes = 0;
+    let maxRss = 0;
+    let startRss = 0;
+    for (let i = 0; i < rounds; i++) {
+      rows.curlNull.ms.push(curl(ref.url, '/dev/null'));
+      rows.curlFile.ms.push(curl(ref.url, join(dir, 'curl.out')));
+      rmSync(join(dir, 'curl.out'), { force: true });
+      rows.curlSync.ms.push(curl(ref.url, join(dir, 'curl.out'), true));
+      rmSync(join(dir, 'curl.out'), { force: true });
+      rows.bare.ms.push(await viaClient(client, ref.url, false));
+      rows.hashed.ms.push(await viaClient(client, ref.url, true));
+      const r = viaDownloaderProcess(sim.url, ref, join(dir, `out-${i}`));
+      rmSync(join(dir, `out-${i}`), { recursive: true, force: true });
+      rows.resq.ms.push(r.ms);
+      bytes = r.bytes;
+      maxRss = Math.max(maxRss, r.maxRss);
+      startRss = Math.max(startRss, r.startRss);
+    }
+    const base = mibps(bytes, median(rows.curlNull.ms));
+    const fileRate = mibps(bytes, median(rows.curlFile.ms));
+    console.log(`file: ${size} (${bytes} bytes), ${rounds} rounds, medians; node ${process.version}`);
+    console.log('what'.padEnd(40), 'ms'.padStart(7), 'MiB/s'.padStart(7), 'vs curl>/dev/null'.padStart(18), 'vs curl>file'.padStart(13));
+    for (const r of Object.values(rows)) {
+      const rate = mibps(bytes, median(r.ms));
+      console.log(r.what.padEnd(40), median(r.ms).toFixed(0).padStart(7), rate.toFixed(0).padStart(7), (rate / base).toFixed(2).padStart(18), (rate / fileRate).toFixed(2).padStart(13));
+    }
+    console.log(`Downloader process: peak RSS (maxRSS) ${mib(maxRss)}, of which ${mib(startRss)} before the download began`);
+  } finally {
+    await client.close();
+    sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (args[0] === '--child') await childDownload(args[1]!, JSON.parse(args[2]!) as FileRefInput, args[3]!);
+else await main();
