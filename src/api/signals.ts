@@ -1,6 +1,6 @@
 /**
  * Waits `ms` milliseconds; rejects with the signal's reason as soon as it aborts.
- * The timer does not keep the process alive.
+ * The timer keeps the process alive: a CLI awaiting a retry or a poll must not exit mid-wait.
  */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -13,7 +13,6 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    timer.unref?.();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

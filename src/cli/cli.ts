@@ -7,6 +7,7 @@ import { runCommand } from './commands/run.js';
 import { simCommand } from './commands/sim.js';
 import { statusCommand } from './commands/status.js';
 import { threadsCommand } from './commands/threads.js';
+import { modelsCommand } from './commands/models.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
@@ -41,7 +42,7 @@ export function buildCli(argv: string[]) {
       if (err) throw err;
       throw new UsageError(msg);
     });
-  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, threadsCommand, simCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, modelsCommand, threadsCommand, simCommand])
     cli = add(cli) as typeof cli;
   return cli;
 }

@@ -7,6 +7,14 @@ export function openBatch(dbPath: string, name: string | undefined, kind: BatchR
   if (!existsSync(dbPath)) throw new InputError(`${dbPath}: no such database (pass --db PATH)`);
   const store = Store.open(dbPath);
   const batch = name ? store.findBatch(name) : store.batches.latest(kind);
+  if (batch && batch.kind !== kind) {
+    store.close();
+    throw new InputError(
+      kind === 'runs'
+        ? `batch "${batch.name}" is a model batch: use resq models status/export, or resq models batch to resume it`
+        : `batch "${batch.name}" is a batch of agent runs: use resq status/export/resume`,
+    );
+  }
   if (!batch) {
     const names = store.batches.list().map((b) => b.name);
     store.close();

@@ -103,6 +103,8 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
   const store = Store.open(a.db);
   try {
     let batch = store.findBatch(r.name);
+    if (batch && batch.kind !== 'runs')
+      throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
     if (batch) {
       await checkUnchanged(batch, r.questions);
       store.batches.updateSettings(batch.id, r.settings, r.policy, batch.baseUrl);
