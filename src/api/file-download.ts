@@ -57,6 +57,9 @@ function toOpenedFile(res: OpenResponse, closing: AbortSignal, signal: AbortSign
   // The caller gets a PassThrough so undici's errors reach it translated into the client's
   // error family, and so destroying it (or aborting) always releases the connection.
   const body = new PassThrough();
+  // An error before the caller starts reading must not crash the process: the stream keeps
+  // it (`body.errored`) and the caller's pipeline or iterator still sees it.
+  body.on('error', () => {});
   const fail = (err: unknown): Error => {
     if (signal?.aborted) return abortReason(signal) as Error;
     if (closing.aborted) return closedError(request);

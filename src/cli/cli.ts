@@ -8,6 +8,7 @@ import { simCommand } from './commands/sim.js';
 import { statusCommand } from './commands/status.js';
 import { threadsCommand } from './commands/threads.js';
 import { modelsCommand } from './commands/models.js';
+import { filesCommand } from './commands/files.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
@@ -42,7 +43,7 @@ export function buildCli(argv: string[]) {
       if (err) throw err;
       throw new UsageError(msg);
     });
-  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, modelsCommand, threadsCommand, simCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
     cli = add(cli) as typeof cli;
   return cli;
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -23,7 +25,7 @@ describe('crash and resume', () => {
     const { questions, policy } = writeFixture(dir, items);
     const db = join(dir, 'resq.db');
     const env = { RESQ_API_KEY: sim.keys[0] };
-    const args = ['run', questions, '--db', db, '--batch', 'crash', '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--no-download', '--json'];
+    const args = ['run', questions, '--db', db, '--batch', 'crash', '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--out', join(dir, 'out'), '--json'];
     let kills = 0;
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -66,7 +68,16 @@ describe('crash and resume', () => {
         expect(row?.decisions, it.id).toHaveLength(it.pauses);
         expect(row?.run_ids, it.id).toHaveLength(it.pauses + 1);
         for (const s of it.expect) expect(row?.text, it.id).toContain(s);
+        for (const f of row?.files ?? []) {
+          expect(f.status, `${it.id} ${f.id}`).toBe('downloaded');
+          expect(createHash('sha256').update(readFileSync(f.path ?? '')).digest('hex')).toBe(f.sha256);
+        }
       }
+      const fileCount = rows.reduce((n, r) => n + r.files.length, 0);
+      expect(fileCount).toBe(3 * 8); // md, pdb, png, csv, png, md, csv, pdb per copy of the fixture
+      // No temporary file survives the kills.
+      const leftovers = readdirSync(join(dir, 'out'), { recursive: true }).filter((p) => String(p).endsWith('.partial'));
+      expect(leftovers).toEqual([]);
     } finally {
       store.close();
     }

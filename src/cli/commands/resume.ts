@@ -28,7 +28,7 @@ export function resumeCommand(y: Argv): Argv {
           );
         const service = await openService(
           { sim: a.sim ?? false, baseUrl: a.baseUrl ?? batch.baseUrl ?? null },
-          { connections: Math.max(128, batch.settings.concurrency * 2 + 16) },
+          { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
         );
         try {
           process.exitCode = await attachAndRun({

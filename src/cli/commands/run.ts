@@ -136,7 +136,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
     }
     const service = await openService(
       { sim: r.sim, baseUrl: r.baseUrl ?? null },
-      { connections: Math.max(128, r.settings.concurrency * 2 + 16) },
+      { connections: Math.max(128, r.settings.concurrency * 2 + r.settings.download.concurrency + 16) },
     );
     try {
       return await attachAndRun({

@@ -1,5 +1,7 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ServiceClient } from '../../../src/api/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { Store } from '../../../src/store/index.js';
@@ -85,6 +87,39 @@ describe('resq run', () => {
     const r = await runCliChild(['run', join(ROOT, 'pipelines/demo.yaml'), '--db', join(dir, 'r.db'), '--out', join(dir, 'out'), '--base-url', sim.url, '--no-download'], env);
     expect(r.code).toBe(1); // the demo has a failing question on purpose
     expect(r.stdout).toContain('9 completed, 1 failed, 1 held');
+  });
+
+  it('downloads every file while the batch runs, hashed, inside --out', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\nf1,"all kinds @files=md,csv,png,pdb"\nf2,no name @files=png:noname\n../evil,hostile @files=md @filename=..%2F..%2Fescape.md\n');
+    const out = join(dir, 'out');
+    const db = join(dir, 'r.db');
+    const r = await runCliChild(['run', q, '--db', db, '--out', out], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('files: 6 downloaded, 0 pending');
+    const store = Store.open(db);
+    const client = new ServiceClient({ baseUrl: sim.url, apiKey: sim.keys[0] ?? '' });
+    try {
+      const batch = store.findBatch('q');
+      if (!batch) throw new Error('no batch');
+      const files = store.files.forBatch(batch.id);
+      expect(files).toHaveLength(6);
+      for (const f of files) {
+        expect(f.status).toBe('downloaded');
+        const path = f.path ?? '';
+        expect(relative(out, path).startsWith('..')).toBe(false);
+        const onDisk = createHash('sha256').update(readFileSync(path)).digest('hex');
+        expect(onDisk).toBe(f.sha256);
+        const served = await client.openFile(f.url);
+        const h = createHash('sha256');
+        for await (const chunk of served.body) h.update(chunk as Buffer);
+        expect(h.digest('hex')).toBe(f.sha256);
+      }
+    } finally {
+      await client.close();
+      store.close();
+    }
   });
 
   it('refuses a base URL that does not end in /api/v1', async () => {
