@@ -3,11 +3,18 @@ import { SimClock } from '../../src/sim/clock.js';
 
 describe('SimClock', () => {
   it('follows the wall clock plus every advance', () => {
-    const clock = new SimClock();
-    const before = Date.now();
-    clock.advance(31 * 86_400_000);
-    expect(clock.now()).toBeGreaterThanOrEqual(before + 31 * 86_400_000);
-    expect(Date.parse(clock.iso())).toBe(Math.floor(Date.parse(clock.iso())));
+    // A pinned wall clock: the machine's own may be stepped while the suite runs.
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    try {
+      const clock = new SimClock();
+      clock.advance(31 * 86_400_000);
+      expect(clock.now()).toBe(1_700_000_000_000 + 31 * 86_400_000);
+      vi.advanceTimersByTime(500);
+      expect(clock.now()).toBe(1_700_000_000_500 + 31 * 86_400_000);
+      expect(clock.iso()).toBe(new Date(1_700_000_000_500 + 31 * 86_400_000).toISOString());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses to go backwards', () => {
