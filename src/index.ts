@@ -1,0 +1,27 @@
+/**
+ * resq as a library: the typed client, the batch runner, the store and its readers, file
+ * downloads, direct model runs and the notebook helpers. Re-exports only.
+ */
+export * from './errors.js';
+export * from './api/index.js';
+export * from './store/index.js';
+export * from './runner/index.js';
+export {
+  Downloader,
+  pullFiles,
+  filesStatus,
+  verifyFiles,
+  type DownloaderOptions,
+  type DownloadEvent,
+  type DownloadSummary,
+  type DownloadProblem,
+  type FileRef as DownloadFileRef,
+  type PullReport,
+  type FilesStatus,
+  type VerifyReport,
+} from './files/index.js';
+export * from './models/index.js';
+export { parsePolicy, loadPolicyFile, decide, type Policy, type Decision, type PendingAction } from './policy/index.js';
+export { loadPipeline, type Pipeline } from './pipeline/index.js';
+export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './questions/index.js';
+export { startSim, serveSim, type Sim, type SimOptions, type Faults, type SimCounters } from './sim/index.js';
