@@ -1,0 +1,99 @@
+import type { ExportStatus } from '../runner/export-rows.js';
+import type { ItemStats, MetaValue, NotebookQueries } from '../store/notebook-queries.js';
+import type { ItemRecord, ItemState } from '../store/types.js';
+
+/** Which items to list; every given condition must hold. */
+export interface ItemFilter {
+  /** Only items in this status (or any of these), as exports name them. */
+  status?: ExportStatus | readonly ExportStatus[];
+  /** true: only items held for a person; false: none of them. */
+  held?: boolean;
+  /** true: only failed or errored items; false: none of them. */
+  failed?: boolean;
+  /** Meta fields (the question set's extra columns) that must equal a value, or one of a list: `{ topic: 'chemistry' }`. */
+  meta?: Record<string, MetaValue | readonly MetaValue[]>;
+  /** Case-insensitive text found in the id, question, answer, error or hold reason. */
+  text?: string;
+  /** At most this many items. */
+  limit?: number;
+}
+
+/** One item as a plain row: what a table of results shows. */
+export interface ItemRow {
+  id: string;
+  status: ExportStatus;
+  run_status: string | null;
+  question: string;
+  /** The answer (Markdown), or the text so far. */
+  text: string | null;
+  error: string | null;
+  hold_reason: string | null;
+  /** Runs in the item's chain. */
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved for this item. */
+  cost: number;
+  files: number;
+  /** Seconds from first submission to the end, or null while unfinished. */
+  seconds: number | null;
+  thread_id: string | null;
+  meta: Record<string, unknown>;
+}
+
+const ALL_STATES: readonly ItemState[] = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error'];
+
+/** The status an export reports for a state: `submitting` shows as `running` (the run may exist). */
+export function statusOf(state: ItemState): ExportStatus {
+  return state === 'submitting' ? 'running' : state;
+}
+
+/** The item states a filter allows, or undefined for all of them. */
+export function statesFor(f: ItemFilter): ItemState[] | undefined {
+  if (f.status === undefined && f.held === undefined && f.failed === undefined) return undefined;
+  const statuses: readonly ExportStatus[] | null = f.status === undefined ? null : typeof f.status === 'string' ? [f.status as ExportStatus] : (f.status as readonly ExportStatus[]);
+  return ALL_STATES.filter((s) => {
+    if (statuses && !statuses.includes(statusOf(s))) return false;
+    if (f.held !== undefined && (s === 'held') !== f.held) return false;
+    if (f.failed !== undefined && (s === 'failed' || s === 'error') !== f.failed) return false;
+    return true;
+  });
+}
+
+function seconds(from: string | null, to: string | null): number | null {
+  if (!from || !to) return null;
+  return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
+}
+
+/** Turns an item and its statistics into a plain row. */
+export function itemRow(it: ItemRecord, stats: ItemStats | undefined): ItemRow {
+  return {
+    id: it.id,
+    status: statusOf(it.state),
+    run_status: it.runStatus,
+    question: it.question,
+    text: it.text,
+    error: it.error,
+    hold_reason: it.holdReason,
+    runs: stats?.runs ?? 0,
+    decisions: stats?.decisions ?? 0,
+    cost: stats?.approvedCost ?? 0,
+    files: stats?.files ?? 0,
+    seconds: seconds(it.startedAt, it.finishedAt),
+    thread_id: it.threadId,
+    meta: it.meta,
+  };
+}
+
+/** A batch's items as plain rows, in file order, filtered in SQL. */
+export function listItems(q: NotebookQueries, batchId: string, f: ItemFilter = {}): ItemRow[] {
+  const states = statesFor(f);
+  const items = q.items(batchId, {
+    ...(states ? { states } : {}),
+    ...(f.meta ? { meta: f.meta } : {}),
+    ...(f.text ? { text: f.text } : {}),
+    ...(f.limit !== undefined ? { limit: f.limit } : {}),
+  });
+  if (items.length === 0) return [];
+  const stats = q.itemStats(batchId);
+  return items.map((it) => itemRow(it, stats.get(it.id)));
+}

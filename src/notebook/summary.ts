@@ -1,0 +1,97 @@
+import type { ExportStatus } from '../runner/export-rows.js';
+import { ModelRunRepo } from '../store/model-runs.js';
+import type { NotebookQueries } from '../store/notebook-queries.js';
+import type { Store } from '../store/store.js';
+import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
+import { formatBytes, type MimeBundle } from './bundle.js';
+import { statusOf } from './items.js';
+import { formatNumber } from './svg-chart.js';
+import { table } from './table.js';
+
+/** A batch at a glance. */
+export interface BatchSummary {
+  batch: string;
+  batchId: string;
+  kind: 'runs' | 'models';
+  createdAt: string;
+  total: number;
+  /** Items by status, as exports name them. */
+  counts: Record<ExportStatus, number>;
+  /** Agent runs started (every run of every chain); 0 for a models batch. */
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved (by the policy and by people). */
+  approvedCost: number;
+  /** The policy's `confirm_scope.batch_budget`, when it has one. */
+  budget: number | null;
+  /** Credits the service reported for a models batch's runs; null for agent batches. */
+  credits: number | null;
+  files: Record<FileStatus, number>;
+  /** Bytes of the files on disk. */
+  fileBytes: number;
+  /** Median seconds from submission to the end, over finished items. */
+  medianSeconds: number | null;
+  /** Rows of the question set skipped as invalid (--skip-invalid). */
+  invalidRows: number;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function budgetOf(policy: unknown): number | null {
+  const b = (policy as { confirm_scope?: { batch_budget?: unknown } } | null)?.confirm_scope?.batch_budget;
+  return typeof b === 'number' ? b : null;
+}
+
+/** Summarises a batch from the store. */
+export function batchSummary(store: Store, q: NotebookQueries, batch: BatchRecord): BatchSummary {
+  const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0 };
+  for (const [state, n] of Object.entries(store.items.counts(batch.id))) counts[statusOf(state as ItemState)] += n;
+  const decisions = q.decisions(batch.id);
+  const files = store.files.forBatch(batch.id);
+  const secs = store.items
+    .list(batch.id, { states: ['completed', 'failed', 'error'] })
+    .filter((i) => i.startedAt && i.finishedAt)
+    .map((i) => (Date.parse(i.finishedAt!) - Date.parse(i.startedAt!)) / 1000);
+  const models = batch.kind === 'models' && q.hasTable('model_runs') ? new ModelRunRepo(store.db) : null;
+  return {
+    batch: batch.name,
+    batchId: batch.id,
+    kind: batch.kind,
+    createdAt: batch.createdAt,
+    total: batch.totalItems,
+    counts,
+    runs: q.runTimes(batch.id).length,
+    decisions: decisions.length,
+    approvedCost: decisions.reduce((s, d) => s + d.cost, 0),
+    budget: budgetOf(batch.policy),
+    credits: models ? models.credits(batch.id).spent : null,
+    files: store.files.counts(batch.id),
+    fileBytes: files.reduce((s, f) => s + (f.status === 'downloaded' ? (f.bytes ?? 0) : 0), 0),
+    medianSeconds: median(secs),
+    invalidRows: batch.invalidRows.length,
+  };
+}
+
+/** A summary as a two-column table (what, value). */
+export function summaryTable(s: BatchSummary): MimeBundle {
+  const statuses = Object.entries(s.counts).filter(([, n]) => n > 0);
+  const fileParts = Object.entries(s.files).filter(([, n]) => n > 0);
+  const rows: { what: string; value: string }[] = [
+    { what: 'batch', value: `${s.batch} (${s.kind}, created ${s.createdAt})` },
+    { what: 'items', value: String(s.total) },
+    ...statuses.map(([k, n]) => ({ what: `  ${k}`, value: `${n} (${Math.round((100 * n) / Math.max(1, s.total))}%)` })),
+    ...(s.kind === 'runs' ? [{ what: 'runs started', value: String(s.runs) }, { what: 'decisions', value: String(s.decisions) }] : []),
+    ...(s.kind === 'runs' ? [{ what: 'cost approved', value: `${formatNumber(s.approvedCost)}${s.budget !== null ? ` of budget ${formatNumber(s.budget)}` : ''}` }] : []),
+    ...(s.credits !== null ? [{ what: 'credits spent', value: formatNumber(s.credits) }] : []),
+    { what: 'median time per item', value: s.medianSeconds === null ? '—' : `${formatNumber(s.medianSeconds)} s` },
+    { what: 'files', value: fileParts.length ? `${fileParts.map(([k, n]) => `${n} ${k}`).join(', ')} (${formatBytes(s.fileBytes)} on disk)` : 'none' },
+    ...(s.invalidRows ? [{ what: 'rows skipped as invalid', value: String(s.invalidRows) }] : []),
+  ];
+  if (s.total === 0) rows.splice(2, 0, { what: 'note', value: `batch "${s.batch}" has no items` });
+  return table(rows, { caption: `Summary of ${s.batch}` });
+}

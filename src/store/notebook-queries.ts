@@ -1,0 +1,199 @@
+import type { Db } from './database.js';
+import type { ItemRecord, ItemState } from './types.js';
+
+/** Which items to read: every given condition must hold. */
+export interface ItemQuery {
+  /** Only these states. */
+  states?: readonly ItemState[];
+  /** Meta fields that must equal the given value (a list: any of them; null: absent or null). */
+  meta?: Record<string, MetaValue | readonly MetaValue[]>;
+  /** Case-insensitive text found in the id, question, answer, error or hold reason. */
+  text?: string;
+  /** At most this many items, in file order. */
+  limit?: number;
+}
+
+/** A meta value to match: meta comes from CSV cells (strings) or JSONL fields. */
+export type MetaValue = string | number | boolean | null;
+
+/** Counts and sums about one item, gathered from its runs, decisions and files. */
+export interface ItemStats {
+  itemId: string;
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved for this item. */
+  approvedCost: number;
+  files: number;
+  /** Seconds its runs took, summed (finished runs only). */
+  runSeconds: number;
+}
+
+/** When one run started and ended. */
+export interface RunTime {
+  itemId: string;
+  runId: string;
+  step: number;
+  status: string;
+  tool: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One decision of a batch, with the item it belongs to. */
+export interface BatchDecision {
+  itemId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  answer: Record<string, unknown>;
+  by: 'policy' | 'person';
+  reason: string | null;
+  cost: number;
+  decidedAt: string;
+}
+
+interface ItemRow {
+  batch_id: string;
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  thread_key: string | null;
+  meta: string;
+  state: string;
+  step: number;
+  pending_key: string | null;
+  pending_answer: string | null;
+  run_id: string | null;
+  thread_id: string | null;
+  run_status: string | null;
+  text: string | null;
+  error: string | null;
+  hold_reason: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+function toItem(r: ItemRow): ItemRecord {
+  return {
+    batchId: r.batch_id,
+    id: r.id,
+    seq: r.seq,
+    line: r.line,
+    question: r.question,
+    threadKey: r.thread_key,
+    meta: JSON.parse(r.meta) as Record<string, unknown>,
+    state: r.state as ItemState,
+    step: r.step,
+    pendingKey: r.pending_key,
+    pendingAnswer: r.pending_answer == null ? null : (JSON.parse(r.pending_answer) as Record<string, unknown>),
+    runId: r.run_id,
+    threadId: r.thread_id,
+    runStatus: r.run_status,
+    text: r.text,
+    error: r.error,
+    holdReason: r.hold_reason,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+// better-sqlite3 cannot bind booleans; json_each reads JSON true/false as 1/0.
+function bindable(v: MetaValue): string | number | null {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+/**
+ * Read-only queries for notebooks (SELECT only): filtered items, per-item statistics, run
+ * times and decisions of a whole batch, in one statement each.
+ */
+export class NotebookQueries {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Whether the database has this table (an older file may lack newer ones). */
+  hasTable(name: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  }
+
+  /** A batch's items in file order, filtered in SQL. */
+  items(batchId: string, q: ItemQuery = {}): ItemRecord[] {
+    const where = ['batch_id = ?'];
+    const args: (string | number | null)[] = [batchId];
+    if (q.states) {
+      if (q.states.length === 0) return [];
+      where.push(`state IN (${q.states.map(() => '?').join(',')})`);
+      args.push(...q.states);
+    }
+    // json_each matches the key exactly, whatever quotes or dots it holds (a JSON path would not).
+    for (const [key, want] of Object.entries(q.meta ?? {})) {
+      const values: readonly MetaValue[] = Array.isArray(want) ? want : [want as MetaValue];
+      const parts: string[] = [];
+      for (const v of values) {
+        if (v === null) {
+          parts.push('NOT EXISTS (SELECT 1 FROM json_each(meta) WHERE key = ? AND value IS NOT NULL)');
+          args.push(key);
+        } else {
+          parts.push('EXISTS (SELECT 1 FROM json_each(meta) WHERE key = ? AND value = ?)');
+          args.push(key, bindable(v));
+        }
+      }
+      where.push(parts.length ? `(${parts.join(' OR ')})` : '0');
+    }
+    if (q.text) {
+      const cols = ['id', 'question', 'text', 'error', 'hold_reason'];
+      where.push(`(${cols.map((c) => `instr(lower(coalesce(${c}, '')), ?) > 0`).join(' OR ')})`);
+      args.push(...cols.map(() => q.text!.toLowerCase()));
+    }
+    const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
+    const rows = this.#db.prepare(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`).all(...args) as ItemRow[];
+    return rows.map(toItem);
+  }
+
+  /** Run, decision and file counts, approved cost and run time of every item of a batch. */
+  itemStats(batchId: string): Map<string, ItemStats> {
+    const rows = this.#db
+      .prepare(
+        `SELECT i.id AS itemId, coalesce(r.n, 0) AS runs, coalesce(r.secs, 0) AS runSeconds,
+                coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS approvedCost, coalesce(f.n, 0) AS files
+         FROM items i
+         LEFT JOIN (SELECT item_id, count(*) AS n,
+                      sum(CASE WHEN finished_at IS NULL THEN 0 ELSE (julianday(finished_at) - julianday(created_at)) * 86400 END) AS secs
+                    FROM runs WHERE batch_id = @b GROUP BY item_id) r ON r.item_id = i.id
+         LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = @b GROUP BY item_id) d ON d.item_id = i.id
+         LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = @b GROUP BY item_id) f ON f.item_id = i.id
+         WHERE i.batch_id = @b`,
+      )
+      .all({ b: batchId }) as ItemStats[];
+    return new Map(rows.map((r) => [r.itemId, r]));
+  }
+
+  /** Every run of a batch, in the order they started. */
+  runTimes(batchId: string): RunTime[] {
+    return this.#db
+      .prepare(
+        `SELECT item_id AS itemId, id AS runId, step, status, json_extract(required_action, '$.tool') AS tool,
+                created_at AS createdAt, finished_at AS finishedAt
+         FROM runs WHERE batch_id = ? ORDER BY created_at, step`,
+      )
+      .all(batchId) as RunTime[];
+  }
+
+  /** Every decision of a batch, in the order made. */
+  decisions(batchId: string): BatchDecision[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT item_id AS itemId, tool, input, answer, by, reason, cost, decided_at AS decidedAt
+         FROM decisions WHERE batch_id = ? ORDER BY id`,
+      )
+      .all(batchId) as (Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string })[];
+    return rows.map((r) => ({
+      ...r,
+      input: JSON.parse(r.input) as Record<string, unknown>,
+      answer: JSON.parse(r.answer) as Record<string, unknown>,
+    }));
+  }
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statesFor } from '../../src/notebook/items.js';
+import { openResults, type Results } from '../../src/notebook/results.js';
+import { makeDemoDb } from './support/demo-db.js';
+
+let r: Results;
+beforeAll(async () => {
+  r = openResults((await makeDemoDb()).db);
+});
+afterAll(() => r?.close());
+
+const ids = (f: Parameters<Results['items']>[1]) => r.items('demo', f).map((i) => i.id);
+
+describe('item filters', () => {
+  it('statesFor maps statuses, held and failed onto item states', () => {
+    expect(statesFor({})).toBeUndefined();
+    expect(statesFor({ status: 'running' })).toEqual(['submitting', 'running']);
+    expect(statesFor({ failed: true })).toEqual(['failed', 'error']);
+    expect(statesFor({ held: false, failed: false, status: ['held', 'completed', 'queued'] })).toEqual(['queued', 'completed']);
+    expect(statesFor({ held: true, status: 'completed' })).toEqual([]);
+  });
+
+  it('lists every item in file order as plain rows', () => {
+    const rows = r.items('demo');
+    expect(rows.map((i) => i.id)).toEqual(['melting', 'fold', 'survey', 'solvent', 'figure', 'route', 'toxicity', 'booking', 'nacl', 'kcl', 'lattice']);
+    const fold = rows[1]!;
+    expect(fold).toMatchObject({ status: 'completed', runs: 2, decisions: 1, cost: 4, files: 2, meta: { topic: 'biology' } });
+    expect(fold.text).toContain('Simulated answer');
+    expect(fold.seconds).toBeGreaterThan(0);
+    expect(JSON.parse(JSON.stringify(rows))).toEqual(rows);
+  });
+
+  it('filters by status, held and failed', () => {
+    expect(ids({ failed: true })).toEqual(['toxicity']);
+    expect(ids({ held: true })).toEqual(['booking']);
+    expect(ids({ status: ['failed', 'held'] })).toEqual(['toxicity', 'booking']);
+    expect(ids({ failed: false, held: false })).toHaveLength(9);
+    expect(r.items('demo', { held: true })[0]?.hold_reason).toContain('book_instrument');
+  });
+
+  it('filters by meta fields, one value or any of a list', () => {
+    expect(ids({ meta: { topic: 'chemistry' } })).toEqual(['melting', 'solvent', 'route']);
+    expect(ids({ meta: { topic: ['safety', 'facility'] } })).toEqual(['toxicity', 'booking']);
+    expect(ids({ meta: { topic: 'nothing' } })).toEqual([]);
+    expect(ids({ meta: { topic: 'materials' }, status: 'completed', limit: 2 })).toEqual(['survey', 'nacl']);
+  });
+
+  it('searches id, question and answer text, ignoring case', () => {
+    expect(ids({ text: 'CHLORIDE' })).toEqual(['nacl', 'kcl']);
+    expect(ids({ text: 'gallium' })).toEqual(['melting']);
+    expect(ids({ text: 'narrow' })).toEqual(['survey']);
+    expect(ids({ text: "it's 100%_" })).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelChart } from '../../src/notebook/model-rows.js';
+import { NotebookError } from '../../src/notebook/errors.js';
+import { openResults, type Results } from '../../src/notebook/results.js';
+import { table } from '../../src/notebook/table.js';
+import { emptyBatchDb, makeDemoDb } from './support/demo-db.js';
+import { findAll, parseXml, textOf } from './support/xml.js';
+
+let r: Results;
+beforeAll(async () => {
+  r = openResults((await makeDemoDb()).db);
+});
+afterAll(() => r?.close());
+
+describe('models batch rows', () => {
+  it('one row per input row: inputs as sent, outputs, credits, the failure reason', () => {
+    const rows = r.modelRows('descriptors-molecules');
+    expect(rows.map((x) => [x.id, x.status])).toEqual([
+      ['ethanol', 'succeeded'],
+      ['benzene', 'succeeded'],
+      ['aspirin', 'succeeded'],
+      ['caffeine', 'succeeded'],
+      ['ibuprofen', 'succeeded'],
+      ['chloroform', 'succeeded'],
+      ['broken', 'failed'],
+    ]);
+    expect(rows[2]).toMatchObject({ inputs: { smiles: 'CC(=O)Oc1ccccc1C(=O)O', include_3d: true }, credits: 3 });
+    expect(typeof rows[0]?.outputs?.mw).toBe('number');
+    expect(rows[6]).toMatchObject({ outputs: null, error: "could not parse SMILES 'INVALID'", credits: 0 });
+  });
+
+  it('as a table, inputs and outputs become columns', () => {
+    const html = table(r.modelRows('descriptors-molecules'))['text/html'] ?? '';
+    const th = findAll(parseXml(`<div>${html}</div>`), 'th').map(textOf);
+    expect(th).toEqual(expect.arrayContaining(['id', 'status', 'inputs.smiles', 'inputs.include_3d', 'outputs.mw', 'outputs.logp', 'credits']));
+  });
+
+  it('charts a numeric output; a failed row says why', () => {
+    const rows = r.modelRows('descriptors-molecules');
+    const b = modelChart(rows, 'mw', { unit: 'g/mol', label: (x) => `${x.id} ${String(x.inputs.smiles)}` });
+    const el = parseXml(b['image/svg+xml'] ?? '');
+    expect(findAll(el, 'rect')).toHaveLength(7);
+    const t = findAll(el, 'text').map(textOf);
+    expect(t).toContain('ethanol CCO');
+    expect(t).toContain("failed: could not parse SMILES 'INVALID'");
+    expect(b['text/plain']).toMatch(/ethanol CCO: [\d.]+ g\/mol/);
+    expect(modelChart(rows, 'credits')['text/plain']).toContain('aspirin: 3');
+  });
+
+  it('a database with no models batch says how to make one', () => {
+    const e = openResults(emptyBatchDb());
+    try {
+      expect(() => e.modelRows()).toThrow(NotebookError);
+      expect(() => e.modelRows()).toThrow('has no models batch yet: `npx resq models batch MODEL FILE --db …` makes one');
+      expect(modelChart([], 'mw')['text/plain']).toBe('mw by row: the batch has no rows');
+    } finally {
+      e.close();
+    }
+  });
+});

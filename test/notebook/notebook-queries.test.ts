@@ -1,0 +1,74 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotebookQueries } from '../../src/store/notebook-queries.js';
+import { Store } from '../../src/store/index.js';
+import { runCliChild, tempDir } from '../support/cli.js';
+
+let store: Store;
+let q: NotebookQueries;
+let batchId: string;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  const file = join(dir, 'typed.jsonl');
+  const rows = [
+    { id: 'a', question: 'First, 100% sure', n: 1, ok: true, tag: 'x', 'odd "key".x': 'q' },
+    { id: 'b', question: 'second_one', n: 2, ok: false, tag: null },
+    { id: 'c', question: 'THIRD', n: 1.5, ok: true },
+    { id: 'd', question: 'fourth', n: '1', ok: 'true', tag: 'y' },
+  ];
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+  const db = join(dir, 'q.db');
+  const r = await runCliChild(['run', file, '--db', db, '--dry-run', '--batch', 'typed']);
+  expect(r.code, r.stderr).toBe(0);
+  store = Store.open(db, { readonly: true });
+  q = new NotebookQueries(store.db);
+  batchId = store.findBatch('typed')!.id;
+});
+afterAll(() => store?.close());
+
+const ids = (query: Parameters<NotebookQueries['items']>[1]) => q.items(batchId, query).map((i) => i.id);
+
+describe('notebook queries', () => {
+  it('matches meta values by JSON type: numbers, booleans, null or absent', () => {
+    expect(ids({ meta: { n: 1 } })).toEqual(['a']);
+    expect(ids({ meta: { n: '1' } })).toEqual(['d']);
+    expect(ids({ meta: { n: [1, 1.5] } })).toEqual(['a', 'c']);
+    expect(ids({ meta: { ok: true } })).toEqual(['a', 'c']);
+    expect(ids({ meta: { ok: false } })).toEqual(['b']);
+    expect(ids({ meta: { tag: null } })).toEqual(['b', 'c']);
+    expect(ids({ meta: { tag: ['x', null] } })).toEqual(['a', 'b', 'c']);
+    expect(ids({ meta: { tag: [] } })).toEqual([]);
+  });
+
+  it('meta keys with quotes and dots are matched whole', () => {
+    expect(ids({ meta: { 'odd "key".x': 'q' } })).toEqual(['a']);
+  });
+
+  it('text search ignores case and treats % and _ literally', () => {
+    expect(ids({ text: 'third' })).toEqual(['c']);
+    expect(ids({ text: '100%' })).toEqual(['a']);
+    expect(ids({ text: '_' })).toEqual(['b']);
+    expect(ids({ text: '%' })).toEqual(['a']);
+  });
+
+  it('states, limit, and file order', () => {
+    expect(ids({ states: ['queued'], limit: 2 })).toEqual(['a', 'b']);
+    expect(ids({ states: [] })).toEqual([]);
+    expect(ids({ limit: 0 })).toEqual([]);
+    expect(q.items(batchId)[0]).toMatchObject({ id: 'a', state: 'queued', meta: { n: 1, ok: true, tag: 'x' }, question: 'First, 100% sure' });
+  });
+
+  it('per-item statistics, run times and decisions of a batch nothing has run in', () => {
+    expect(q.itemStats(batchId).get('a')).toEqual({ itemId: 'a', runs: 0, runSeconds: 0, decisions: 0, approvedCost: 0, files: 0 });
+    expect(q.runTimes(batchId)).toEqual([]);
+    expect(q.decisions(batchId)).toEqual([]);
+  });
+
+  it('knows which tables exist', () => {
+    expect(q.hasTable('items')).toBe(true);
+    expect(q.hasTable('item_summary')).toBe(false);
+    expect(q.hasTable('nope')).toBe(false);
+  });
+});
