@@ -14,6 +14,8 @@ import { Store } from '../src/store/index.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const APT = 'apt-get update && apt-get install -y --no-install-recommends jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-client';
 const NEEDED = ['nbconvert', 'nbclient', 'jupyter_client', 'ipykernel'];
+// Debian's ipykernel loads debugpy, which warns about frozen modules on every start.
+const PY_ENV: NodeJS.ProcessEnv = { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' };
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -34,7 +36,7 @@ function findPython(): string | null {
   return null;
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; stdout: string } {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = PY_ENV): { status: number | null; stdout: string } {
   const r = spawnSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return { status: r.status, stdout: r.stdout ?? '' };
 }
@@ -77,7 +79,7 @@ function registerKernel(py: string): void {
   const tslab = join(ROOT, 'node_modules', '.bin', 'tslab');
   if (!existsSync(tslab)) fail(['resq: tslab is not installed: run `npm ci` (tslab is a devDependency)']);
   const wrapper = writeWrapper();
-  const r = run(tslab, ['install', '--user', `--python=${py}`, `--binary=${wrapper}`], { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` });
+  const r = run(tslab, ['install', '--user', `--python=${py}`, `--binary=${wrapper}`], { ...PY_ENV, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` });
   if (r.status !== 0) fail([`resq: \`tslab install\` failed (exit ${r.status})`]);
   const list = run(py, ['-m', 'jupyter', 'kernelspec', 'list', '--json']);
   const spec = (JSON.parse(list.stdout || '{}') as { kernelspecs?: Record<string, { resource_dir: string; spec: { argv: string[] } }> }).kernelspecs?.tslab;
@@ -125,13 +127,34 @@ async function makeData(dir: string): Promise<{ db: string; out: string }> {
   return { db, out };
 }
 
+interface Notebook {
+  cells: { cell_type: string; source: string | string[]; outputs?: { output_type: string; name?: string; text?: string | string[]; data?: Record<string, unknown>; ename?: string; evalue?: string }[] }[];
+}
+
+function readNotebook(path: string): Notebook {
+  return JSON.parse(readFileSync(path, 'utf8')) as Notebook;
+}
+
+const joined = (t: string | string[] | undefined): string => (Array.isArray(t) ? t.join('') : (t ?? ''));
+
 /** How many outputs of each MIME type an executed notebook holds. */
-function outputMimes(path: string): Record<string, number> {
-  const nb = JSON.parse(readFileSync(path, 'utf8')) as { cells: { outputs?: { output_type: string; data?: Record<string, unknown>; name?: string }[] }[] };
+function outputMimes(nb: Notebook): Record<string, number> {
   const n: Record<string, number> = {};
   for (const c of nb.cells)
     for (const o of c.outputs ?? []) for (const m of o.data ? Object.keys(o.data) : [`${o.output_type}${o.name ? `:${o.name}` : ''}`]) n[m] = (n[m] ?? 0) + 1;
   return n;
+}
+
+/** What the failing cells said: tslab reports compile and runtime errors on stderr, not in the error itself. */
+function cellErrors(nb: Notebook): string[] {
+  const out: string[] = [];
+  nb.cells.forEach((c, i) => {
+    const bad = (c.outputs ?? []).filter((o) => o.output_type === 'error' || o.name === 'stderr');
+    if (!bad.length) return;
+    const first = joined(c.source).split('\n')[0];
+    out.push(`cell ${i + 1} (${first}):`, ...bad.map((o) => joined(o.text) || `${o.ename ?? 'error'}: ${o.evalue ?? ''}`).join('').trimEnd().split('\n').map((l) => `  ${l}`));
+  });
+  return out;
 }
 
 // What explore.ipynb must show when it works: the summary table, an answer as Markdown, an inline image, charts.
@@ -161,18 +184,21 @@ async function main(): Promise<number> {
     .filter((f) => f.endsWith('.ipynb'))
     .sort();
   const failed: string[] = [];
+  const nbconvert = (nb: string, extra: string[]) =>
+    spawnSync(
+      py,
+      ['-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=300', '--ExecutePreprocessor.kernel_name=tslab', ...extra, '--output-dir', executed, join('notebooks', nb)],
+      { cwd: ROOT, stdio: 'inherit', env: { ...PY_ENV, RESQ_DB: db, RESQ_FILES: out } },
+    ).status;
   for (const nb of notebooks) {
     say(`\nexecuting notebooks/${nb}`);
-    const r = spawnSync(
-      py,
-      ['-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=300', '--ExecutePreprocessor.kernel_name=tslab', '--output-dir', executed, join('notebooks', nb)],
-      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RESQ_DB: db, RESQ_FILES: out } },
-    );
-    if (r.status !== 0) {
+    if (nbconvert(nb, []) !== 0) {
       failed.push(nb);
+      // nbconvert writes nothing when a cell fails; run again past errors to keep and show what the cells said.
+      if (nbconvert(nb, ['--allow-errors']) === 0) process.stderr.write(`${cellErrors(readNotebook(join(executed, nb))).join('\n')}\n`);
       continue;
     }
-    const mimes = outputMimes(join(executed, nb));
+    const mimes = outputMimes(readNotebook(join(executed, nb)));
     say(`outputs of ${nb}: ${Object.entries(mimes).map(([m, k]) => `${k} ${m}`).join(', ')}`);
     const short = Object.entries(EXPECTED[nb] ?? {}).filter(([m, k]) => (mimes[m] ?? 0) < k);
     if (short.length) {
@@ -182,7 +208,7 @@ async function main(): Promise<number> {
   }
   say(`\nexecuted notebooks: ${executed}`);
   if (failed.length) {
-    process.stderr.write(`resq: ${failed.length} of ${notebooks.length} notebooks failed: ${failed.join(', ')} (the cell error is above)\n`);
+    process.stderr.write(`resq: ${failed.length} of ${notebooks.length} notebooks failed: ${failed.join(', ')} (see the cell errors above)\n`);
     return 1;
   }
   say(`all ${notebooks.length} notebooks ran without a cell error`);
