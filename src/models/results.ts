@@ -5,6 +5,7 @@ import type { CreditTotals } from '../store/model-runs.js';
 import type { ModelStore } from '../store/model-store.js';
 import type { BatchRecord, FileStatus, ItemRecord } from '../store/types.js';
 import type { RowCounts } from './events.js';
+import { exportFile } from '../runner/export-rows.js';
 
 /** One line of `--output`: exactly the fields of DESIGN.md's model result row. */
 export interface ModelResultRow {
@@ -49,15 +50,7 @@ export function* modelResultRows(ms: ModelStore, batch: BatchRecord): Generator<
       error: mr?.error ?? (item.state === 'error' ? item.error : null),
       credits: mr?.credits ?? null,
       model_run_id: mr?.modelRunId ?? null,
-      files: files.forItem(batch.id, item.id).map((f) => ({
-        id: f.id,
-        role: f.role,
-        name: f.name,
-        path: f.path,
-        bytes: f.bytes,
-        sha256: f.sha256,
-        status: f.status,
-      })),
+      files: files.forItem(batch.id, item.id).map(exportFile),
     };
   }
 }

@@ -56,7 +56,11 @@ export class BatchRunner {
   readonly #later = new Map<string, { at: number; tries: number }>();
   #cursor = -1;
   #cursorDone = false;
+  /** Queued items read ahead of the cursor, last first; each is re-read before it is claimed. */
+  #page: ItemRecord[] = [];
   #wake: (() => void) | null = null;
+  /** Items handed to the queue and not yet back: p-queue's own counts drop only after #drive returns, too late for the wake-up. */
+  #driving = 0;
   #fatal: Error | null = null;
   #stalled = 0;
   #tally: StateTally | null = null;
@@ -126,6 +130,7 @@ export class BatchRunner {
       if (this.#inFlight() < this.#cap.current) {
         const next = this.#next();
         if (next) {
+          this.#driving++;
           void this.#queue.add(() => this.#drive(next));
           continue;
         }
@@ -150,7 +155,7 @@ export class BatchRunner {
   }
 
   #inFlight(): number {
-    return this.#queue.pending + this.#queue.size;
+    return this.#driving;
   }
 
   #sleep(ms: number): Promise<void> {
@@ -241,12 +246,16 @@ export class BatchRunner {
     }
     const { store, batch } = this.#o;
     while (!this.#cursorDone) {
-      const page = store.items.list(batch.id, { states: ['queued'], afterSeq: this.#cursor, limit: 256 });
-      if (page.length === 0) {
-        this.#cursorDone = true;
-        break;
+      if (this.#page.length === 0) {
+        // One page serves many admissions: re-reading it for each one cost O(page) rows per run.
+        this.#page = store.items.list(batch.id, { states: ['queued'], afterSeq: this.#cursor, limit: 256 }).reverse();
+        if (this.#page.length === 0) {
+          this.#cursorDone = true;
+          break;
+        }
       }
-      for (const it of page) {
+      let it: ItemRecord | undefined;
+      while ((it = this.#page.pop())) {
         this.#cursor = it.seq;
         if (this.#active.has(it.id)) continue;
         if (it.threadKey) {
@@ -286,12 +295,13 @@ export class BatchRunner {
       end = this.#failed(item, err);
     }
     this.#release(item);
+    this.#driving--;
     if (end && end.threadKey && (end.state === 'completed' || end.state === 'failed' || end.state === 'error'))
       this.#continueThread(end);
     this.#emit({
       type: 'progress',
       counts: this.#counts(),
-      inFlight: this.#inFlight() - 1,
+      inFlight: this.#inFlight(),
       cap: this.#cap.current,
       total: this.#o.batch.totalItems,
     });

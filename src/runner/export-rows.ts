@@ -1,4 +1,4 @@
-import type { BatchRecord, ItemState, Store } from '../store/index.js';
+import type { BatchRecord, FileRecord, FileStatus, ItemState, Store } from '../store/index.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
 export type ExportStatus = 'queued' | 'running' | 'waiting' | 'held' | 'completed' | 'failed' | 'error';
@@ -13,9 +13,17 @@ export interface ExportRow {
   run_ids: string[];
   text: string | null;
   decisions: { tool: string; input: Record<string, unknown>; answer: Record<string, unknown>; by: 'policy' | 'person' }[];
-  files: { id: string; role: string | null; name: string | null; path: string | null; bytes: number | null; sha256: string | null; status: string }[];
+  files: { id: string; role: string | null; name: string | null; path: string | null; bytes: number | null; sha256: string | null; status: FileStatus }[];
   error: string | null;
   meta: Record<string, unknown>;
+}
+
+/** A file as the export rows show it. */
+export type ExportFile = ExportRow['files'][number];
+
+/** Reduces a stored file to its export fields. */
+export function exportFile(f: FileRecord): ExportFile {
+  return { id: f.id, role: f.role, name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256, status: f.status };
 }
 
 function exportStatus(s: ItemState): ExportStatus {
@@ -36,15 +44,7 @@ export function* exportRows(store: Store, batch: BatchRecord): Generator<ExportR
       decisions: store.decisions
         .forItem(batch.id, it.id)
         .map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by })),
-      files: store.files.forItem(batch.id, it.id).map((f) => ({
-        id: f.id,
-        role: f.role,
-        name: f.name,
-        path: f.path,
-        bytes: f.bytes,
-        sha256: f.sha256,
-        status: f.status,
-      })),
+      files: store.files.forItem(batch.id, it.id).map(exportFile),
       error: it.error,
       meta: it.meta,
     };

@@ -1,5 +1,6 @@
 import { type Db, nowIso, parseJson } from './database.js';
 import type { ItemRecord, ItemState } from './types.js';
+import { StatementCache } from './statement-cache.js';
 
 interface ItemRow {
   batch_id: string;
@@ -73,18 +74,14 @@ const UNFINISHED = `('queued','submitting','running','waiting','held')`;
 /** The items table: one row per question of a batch. */
 export class ItemRepo {
   readonly #db: Db;
-  readonly #stmts = new Map<string, import('better-sqlite3').Statement>();
+  readonly #cache: StatementCache;
   constructor(db: Db) {
     this.#db = db;
+    this.#cache = new StatementCache(db);
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
-    let s = this.#stmts.get(sql);
-    if (!s) {
-      s = this.#db.prepare(sql);
-      this.#stmts.set(sql, s);
-    }
-    return s;
+    return this.#cache.get(sql);
   }
 
   /** Inserts one item (inside the batch-load transaction). */

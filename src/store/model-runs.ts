@@ -1,4 +1,5 @@
 import { type Db, nowIso, parseJson } from './database.js';
+import { StatementCache } from './statement-cache.js';
 
 /** How a `models` batch was set up: the model and the description its rows were checked against. */
 export interface ModelBatchRecord {
@@ -99,18 +100,14 @@ export interface CreditTotals {
 /** The model_batches and model_runs tables. Plain statements: the model store wraps them in transactions. */
 export class ModelRunRepo {
   readonly #db: Db;
-  readonly #stmts = new Map<string, import('better-sqlite3').Statement>();
+  readonly #cache: StatementCache;
   constructor(db: Db) {
     this.#db = db;
+    this.#cache = new StatementCache(db);
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
-    let s = this.#stmts.get(sql);
-    if (!s) {
-      s = this.#db.prepare(sql);
-      this.#stmts.set(sql, s);
-    }
-    return s;
+    return this.#cache.get(sql);
   }
 
   /** Records the model of a new batch. */
