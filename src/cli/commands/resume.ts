@@ -21,10 +21,11 @@ export function resumeCommand(y: Argv): Argv {
       const { store, batch } = openBatch(a.db, a.batch);
       try {
         await checkUnchanged(batch, batch.sourcePath);
-        if (batch.settings.service === 'sim' && !a.sim && !a.baseUrl)
+        if (batch.settings.service === 'sim' && !a.baseUrl)
           throw new ConfigError(
-            `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process. ` +
-              'Resume it with --sim to run its unfinished items on a fresh simulator, or serve one with `resq sim` and pass --base-url.',
+            `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process, ` +
+              'so it cannot be resumed. For resumable runs without an account, serve the simulator with ' +
+              '`resq sim` and pass its URL with --base-url.',
           );
         const service = await openService(
           { sim: a.sim ?? false, baseUrl: a.baseUrl ?? batch.baseUrl ?? null },
