@@ -51,12 +51,7 @@ function budgetOf(policy: unknown): number | null {
 export function batchSummary(store: Store, q: NotebookQueries, batch: BatchRecord): BatchSummary {
   const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0 };
   for (const [state, n] of Object.entries(store.items.counts(batch.id))) counts[statusOf(state as ItemState)] += n;
-  const decisions = q.decisions(batch.id);
-  const files = store.files.forBatch(batch.id);
-  const secs = store.items
-    .list(batch.id, { states: ['completed', 'failed', 'error'] })
-    .filter((i) => i.startedAt && i.finishedAt)
-    .map((i) => (Date.parse(i.finishedAt!) - Date.parse(i.startedAt!)) / 1000);
+  const totals = q.batchTotals(batch.id);
   const models = batch.kind === 'models' && q.hasTable('model_runs') ? new ModelRunRepo(store.db) : null;
   return {
     batch: batch.name,
@@ -65,14 +60,15 @@ export function batchSummary(store: Store, q: NotebookQueries, batch: BatchRecor
     createdAt: batch.createdAt,
     total: batch.totalItems,
     counts,
-    runs: q.runTimes(batch.id).length,
-    decisions: decisions.length,
-    approvedCost: decisions.reduce((s, d) => s + d.cost, 0),
+    runs: totals.runs,
+    decisions: totals.decisions,
+    approvedCost: totals.approvedCost,
     budget: budgetOf(batch.policy),
     credits: models ? models.credits(batch.id).spent : null,
     files: store.files.counts(batch.id),
-    fileBytes: files.reduce((s, f) => s + (f.status === 'downloaded' ? (f.bytes ?? 0) : 0), 0),
-    medianSeconds: median(secs),
+    fileBytes: totals.fileBytes,
+    // julianday arithmetic carries float noise; milliseconds are what the timestamps hold.
+    medianSeconds: median(q.itemSeconds(batch.id).map((x) => Math.round(x * 1000) / 1000)),
     invalidRows: batch.invalidRows.length,
   };
 }

@@ -28,6 +28,16 @@ export interface ItemStats {
   runSeconds: number;
 }
 
+/** Totals of a whole batch, each counted in SQL. */
+export interface BatchTotals {
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved (by the policy and by people). */
+  approvedCost: number;
+  /** Bytes of the files on disk. */
+  fileBytes: number;
+}
+
 /** When one run started and ended. */
 export interface RunTime {
   itemId: string;
@@ -169,6 +179,29 @@ export class NotebookQueries {
       )
       .all({ b: batchId }) as ItemStats[];
     return new Map(rows.map((r) => [r.itemId, r]));
+  }
+
+  /** Runs, decisions, approved cost and bytes on disk of a batch. */
+  batchTotals(batchId: string): BatchTotals {
+    return this.#db
+      .prepare(
+        `SELECT (SELECT count(*) FROM runs WHERE batch_id = @b) AS runs,
+                (SELECT count(*) FROM decisions WHERE batch_id = @b) AS decisions,
+                (SELECT coalesce(sum(cost), 0) FROM decisions WHERE batch_id = @b) AS approvedCost,
+                (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = @b AND status = 'downloaded') AS fileBytes`,
+      )
+      .get({ b: batchId }) as BatchTotals;
+  }
+
+  /** Seconds from first submission to the end of every finished item of a batch. */
+  itemSeconds(batchId: string): number[] {
+    return this.#db
+      .prepare(
+        `SELECT (julianday(finished_at) - julianday(started_at)) * 86400 FROM items
+         WHERE batch_id = ? AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
+      )
+      .pluck()
+      .all(batchId) as number[];
   }
 
   /** Every run of a batch, in the order they started. */
