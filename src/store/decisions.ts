@@ -1,5 +1,6 @@
 import { type Db, nowIso } from './database.js';
 import type { DecisionRecord } from './types.js';
+import { StatementCache } from './statement-cache.js';
 
 interface DecisionRow {
   id: number;
@@ -20,15 +21,14 @@ export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 
 
 /** The decisions table: every answer to a pause, by policy or by a person. */
 export class DecisionRepo {
-  readonly #db: Db;
+  readonly #sql: StatementCache;
   constructor(db: Db) {
-    this.#db = db;
+    this.#sql = new StatementCache(db);
   }
 
   /** Records one decision. */
   insert(batchId: string, itemId: string, d: NewDecision): void {
-    this.#db
-      .prepare(
+    this.#sql.get(
         `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -49,7 +49,7 @@ export class DecisionRepo {
   /** Total cost approved in a batch (by policy and by people): what counts against batch_budget. */
   approvedCost(batchId: string): number {
     return (
-      this.#db.prepare('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = ?').get(batchId) as {
+      this.#sql.get('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = ?').get(batchId) as {
         c: number;
       }
     ).c;
@@ -58,8 +58,7 @@ export class DecisionRepo {
   /** An item's decisions in order. */
   forItem(batchId: string, itemId: string): DecisionRecord[] {
     return (
-      this.#db
-        .prepare('SELECT * FROM decisions WHERE batch_id = ? AND item_id = ? ORDER BY id')
+      this.#sql.get('SELECT * FROM decisions WHERE batch_id = ? AND item_id = ? ORDER BY id')
         .all(batchId, itemId) as DecisionRow[]
     ).map((r) => ({
       id: r.id,

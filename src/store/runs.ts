@@ -1,5 +1,6 @@
 import { type Db, nowIso, parseJson } from './database.js';
 import type { RunRecord } from './types.js';
+import { StatementCache } from './statement-cache.js';
 
 interface RunRow {
   id: string;
@@ -45,15 +46,14 @@ export interface AdmittedRun {
 
 /** The runs table: every run of every item's chain, with parent links. */
 export class RunRepo {
-  readonly #db: Db;
+  readonly #sql: StatementCache;
   constructor(db: Db) {
-    this.#db = db;
+    this.#sql = new StatementCache(db);
   }
 
   /** Records an admitted run; a replayed admission (same id) changes nothing. */
   insert(batchId: string, itemId: string, run: AdmittedRun): void {
-    this.#db
-      .prepare(
+    this.#sql.get(
         `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
       )
@@ -67,8 +67,7 @@ export class RunRepo {
     requiredAction: unknown,
     output: unknown,
   ): void {
-    this.#db
-      .prepare('UPDATE runs SET status = ?, required_action = ?, output = ?, finished_at = ? WHERE id = ?')
+    this.#sql.get('UPDATE runs SET status = ?, required_action = ?, output = ?, finished_at = ? WHERE id = ?')
       .run(
         status,
         requiredAction == null ? null : JSON.stringify(requiredAction),
@@ -80,15 +79,14 @@ export class RunRepo {
 
   /** One run, or null. */
   get(id: string): RunRecord | null {
-    const r = this.#db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const r = this.#sql.get('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
     return r ? toRecord(r) : null;
   }
 
   /** An item's chain, first run first. */
   chain(batchId: string, itemId: string): RunRecord[] {
     return (
-      this.#db
-        .prepare('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY step, created_at')
+      this.#sql.get('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY step, created_at')
         .all(batchId, itemId) as RunRow[]
     ).map(toRecord);
   }
