@@ -1,5 +1,7 @@
 import type { SimCounters } from './types.js';
 
+const MAX_LATENCIES = 10_000;
+
 /** Mutable counters behind `sim.counters()`. */
 export class CounterBook {
   #c: SimCounters = CounterBook.#blank();
@@ -16,6 +18,7 @@ export class CounterBook {
       modelRunsAdmitted: 0,
       modelRunsByKey: {},
       faultsInjected: {},
+      pauseToRespondMs: [],
     };
   }
 
@@ -50,6 +53,14 @@ export class CounterBook {
   respondRun(routeKey: string, idempotencyKey: string | undefined): void {
     this.#c.respondRuns++;
     if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
+  }
+
+  /** How long a paused run waited for the respond that answered it. */
+  answered(waitedMs: number): void {
+    const list = this.#c.pauseToRespondMs;
+    // Bounded: a simulator served for days must not grow without end.
+    if (list.length >= MAX_LATENCIES) list.shift();
+    list.push(Math.round(waitedMs * 100) / 100);
   }
 
   /** A model run created (not a replay). */

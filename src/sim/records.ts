@@ -58,6 +58,8 @@ export interface RunRecord {
   listeners: Set<(e: SimEvent) => void>;
   /** Id of the run a respond created from this one. */
   answeredBy: string | null;
+  /** performance.now() when the run paused (`requires_action`), for the pause latency counter. */
+  pausedAt: number | null;
 }
 
 /** A message of a thread's transcript. */

@@ -16,6 +16,8 @@ export interface RouteContext {
   scope: string;
   /** For streaming routes: the after-side-effect fault drawn for this request. */
   afterFault: AfterFault;
+  /** performance.now() when the request arrived (before any injected latency). */
+  arrivedAt: number;
 }
 
 /** A handler answers with a JSON reply, or writes a stream itself and returns 'streamed'. */

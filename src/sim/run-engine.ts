@@ -61,6 +61,7 @@ export class RunEngine {
       events: [],
       listeners: new Set(),
       answeredBy: null,
+      pausedAt: null,
     };
     this.#d.store.runs.set(run.id, run);
     n.thread.runIds.push(run.id);
@@ -155,6 +156,7 @@ export class RunEngine {
     run.requiredAction = extra.requiredAction ?? null;
     run.error = extra.error ?? null;
     run.completedAt = this.#d.clock.now();
+    if (status === 'requires_action') run.pausedAt = performance.now();
     const thread = this.#d.store.threads.get(run.threadId);
     if (thread) {
       thread.messages.push({ id: randomUUID(), role: 'assistant', text: run.text, tool_results: structuredClone(run.toolResults) });

@@ -66,6 +66,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
 function requestHandler(d: SimDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const routes = apiRoutes(d);
   return async (req, res) => {
+    const arrivedAt = performance.now();
     const requestId = newRequestId();
     res.setHeader('x-request-id', requestId);
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
@@ -127,6 +128,7 @@ function requestHandler(d: SimDeps): (req: IncomingMessage, res: ServerResponse)
       routeKey,
       scope: `${method} ${path}`,
       afterFault: match.route.streams ? afterFault : null,
+      arrivedAt,
     };
     let reply: Reply | 'streamed';
     try {

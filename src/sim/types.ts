@@ -62,6 +62,11 @@ export interface SimCounters {
   modelRunsByKey: Record<string, number>;
   /** Fault kind → times injected. */
   faultsInjected: Record<string, number>;
+  /**
+   * For each respond that created a run: ms from the answered run pausing (status
+   * `requires_action`) to the respond request arriving. The latest 10,000, oldest first.
+   */
+  pauseToRespondMs: number[];
 }
 
 /** A running simulator. */

@@ -246,6 +246,9 @@ describe('POST /runs/{id}/respond', () => {
     expect((await respond(sim, run.id, { approved: true })).status).toBe(409);
     expect(sim.counters().respondRuns).toBe(1);
     expect(sim.counters().admissionsByKey['POST /runs/:id/respond|resp-1']).toBe(1);
+    // One wait measured, for the respond that created a run (not the replay nor the refusals).
+    expect(sim.counters().pauseToRespondMs).toHaveLength(1);
+    expect(sim.counters().pauseToRespondMs[0]).toBeGreaterThanOrEqual(0);
     // The answered run keeps its paused state.
     expect((await call(sim, 'GET', `/runs/${run.id}`)).body.status).toBe('requires_action');
     await finish(sim, a.body.id);

@@ -84,6 +84,7 @@ export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   run.answeredBy = next.id;
   remember(ctx, d, key, next);
   d.counters.respondRun(ctx.routeKey, key);
+  if (run.pausedAt !== null) d.counters.answered(ctx.arrivedAt - run.pausedAt);
   return { status: 200, body: runView(next) };
 }
 
