@@ -178,7 +178,7 @@ async function main(): Promise<number> {
   registerKernel(py);
 
   const dir = mkdtempSync(join(tmpdir(), 'resq-notebooks-'));
-  const { db, out } = await makeData(dir);
+  const { db } = await makeData(dir);
   const executed = join(dir, 'executed');
   const notebooks = readdirSync(join(ROOT, 'notebooks'))
     .filter((f) => f.endsWith('.ipynb'))
@@ -188,7 +188,7 @@ async function main(): Promise<number> {
     spawnSync(
       py,
       ['-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=300', '--ExecutePreprocessor.kernel_name=tslab', ...extra, '--output-dir', executed, join('notebooks', nb)],
-      { cwd: ROOT, stdio: 'inherit', env: { ...PY_ENV, RESQ_DB: db, RESQ_FILES: out } },
+      { cwd: ROOT, stdio: 'inherit', env: { ...PY_ENV, RESQ_DB: db } },
     ).status;
   for (const nb of notebooks) {
     say(`\nexecuting notebooks/${nb}`);
