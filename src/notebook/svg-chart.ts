@@ -79,7 +79,9 @@ export function barChart(bars: readonly Bar[], o: BarChartOptions): MimeBundle {
   const labelW = Math.min(220, 12 + 7 * Math.max(...bars.map((b) => cut(b.label, 30).length)));
   const texts = bars.map((b) => cut(b.text ?? `${formatNumber(b.value)}${unit}`, 60));
   const textW = Math.min(300, 12 + 6.6 * Math.max(...texts.map((t) => t.length)));
-  const plotW = Math.max(100, width - labelW - textW - 8);
+  // Long labels or notes widen the chart rather than squeeze the bars.
+  const plotW = Math.max(300, width - labelW - textW - 8);
+  const fullW = Math.ceil(labelW + plotW + textW + 8);
   const max = Math.max(0, ...bars.map((b) => b.value));
   const step = niceStep(max / 5);
   const axisMax = max > 0 ? Math.ceil(max / step) * step : 1;
@@ -112,7 +114,7 @@ export function barChart(bars: readonly Bar[], o: BarChartOptions): MimeBundle {
     parts.push(`<text x="${(x(b.value) + 4).toFixed(1)}" y="${y + 13}" ${FONT} fill="#333">${esc(texts[i] ?? '')}</text>`);
   });
   parts.push(`<line x1="${labelW}" y1="${top - 4}" x2="${labelW}" y2="${top + plotH}" stroke="#888"/>`);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">\n${parts.join('\n')}\n</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${fullW}" height="${height}" viewBox="0 0 ${fullW} ${height}">\n${parts.join('\n')}\n</svg>`;
   const plain = [o.title, ...bars.map((b) => `  ${b.label}: ${b.text ?? `${formatNumber(b.value)}${unit}`}`)].join('\n');
   return svgBundle(svg, plain);
 }
