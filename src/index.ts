@@ -25,3 +25,4 @@ export { parsePolicy, loadPolicyFile, decide, type Policy, type Decision, type P
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
 export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './questions/index.js';
 export { startSim, serveSim, type Sim, type SimOptions, type Faults, type SimCounters } from './sim/index.js';
+export * as notebook from './notebook/index.js';
