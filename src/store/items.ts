@@ -2,7 +2,8 @@ import { type Db, nowIso, parseJson } from './database.js';
 import type { ItemRecord, ItemState } from './types.js';
 import { StatementCache } from './statement-cache.js';
 
-interface ItemRow {
+/** An items row as SQLite returns it. */
+export interface ItemRow {
   batch_id: string;
   id: string;
   seq: number;
@@ -25,7 +26,8 @@ interface ItemRow {
   updated_at: string;
 }
 
-function toRecord(r: ItemRow): ItemRecord {
+/** Turns an items row into the record the rest of resq uses. */
+export function itemFromRow(r: ItemRow): ItemRecord {
   return {
     batchId: r.batch_id,
     id: r.id,
@@ -107,7 +109,7 @@ export class ItemRepo {
     const r = this.#stmt('SELECT * FROM items WHERE batch_id = ? AND id = ?').get(batchId, id) as
       | ItemRow
       | undefined;
-    return r ? toRecord(r) : null;
+    return r ? itemFromRow(r) : null;
   }
 
   /** Items in file order, filtered. */
@@ -125,7 +127,7 @@ export class ItemRepo {
     }
     const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
     const stmt = this.#stmt(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
-    for (const r of stmt.iterate(...args)) yield toRecord(r as ItemRow);
+    for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
   }
 
   /** Whether an earlier item of the same thread is not yet finished. */
@@ -142,7 +144,7 @@ export class ItemRepo {
     const r = this.#stmt(
       `SELECT * FROM items WHERE batch_id = ? AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
     ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
-    return r ? toRecord(r) : null;
+    return r ? itemFromRow(r) : null;
   }
 
   /** Item counts by state. */

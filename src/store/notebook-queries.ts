@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { itemFromRow, type ItemRow } from './items.js';
 import type { ItemRecord, ItemState } from './types.js';
 
 /** Which items to read: every given condition must hold. */
@@ -61,53 +62,6 @@ export interface BatchDecision {
   decidedAt: string;
 }
 
-interface ItemRow {
-  batch_id: string;
-  id: string;
-  seq: number;
-  line: number;
-  question: string;
-  thread_key: string | null;
-  meta: string;
-  state: string;
-  step: number;
-  pending_key: string | null;
-  pending_answer: string | null;
-  run_id: string | null;
-  thread_id: string | null;
-  run_status: string | null;
-  text: string | null;
-  error: string | null;
-  hold_reason: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-}
-
-function toItem(r: ItemRow): ItemRecord {
-  return {
-    batchId: r.batch_id,
-    id: r.id,
-    seq: r.seq,
-    line: r.line,
-    question: r.question,
-    threadKey: r.thread_key,
-    meta: JSON.parse(r.meta) as Record<string, unknown>,
-    state: r.state as ItemState,
-    step: r.step,
-    pendingKey: r.pending_key,
-    pendingAnswer: r.pending_answer == null ? null : (JSON.parse(r.pending_answer) as Record<string, unknown>),
-    runId: r.run_id,
-    threadId: r.thread_id,
-    runStatus: r.run_status,
-    text: r.text,
-    error: r.error,
-    holdReason: r.hold_reason,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    updatedAt: r.updated_at,
-  };
-}
 
 // better-sqlite3 cannot bind booleans; json_each reads JSON true/false as 1/0.
 function bindable(v: MetaValue): string | number | null {
@@ -160,7 +114,7 @@ export class NotebookQueries {
     }
     const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
     const rows = this.#db.prepare(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`).all(...args) as ItemRow[];
-    return rows.map(toItem);
+    return rows.map(itemFromRow);
   }
 
   /** Run, decision and file counts, approved cost and run time of every item of a batch. */
