@@ -18,7 +18,7 @@ export const MAX_RECORD_CHARS = 8_000_000;
 export async function* readCsv(
   source: AsyncIterable<Uint8Array>,
   file: string,
-  ids: DuplicateIds,
+  ids: DuplicateIds | null,
 ): AsyncGenerator<RowResult> {
   const checker = new ByteChecker();
   const records = new CsvRecords(file, ids, checker);
@@ -76,7 +76,7 @@ class CsvRecords {
 
   constructor(
     readonly file: string,
-    readonly ids: DuplicateIds,
+    readonly ids: DuplicateIds | null,
     readonly checker: ByteChecker,
   ) {}
 
@@ -109,7 +109,7 @@ class CsvRecords {
       this.#pending.push(problem({ file, line, reason }));
     } else {
       const result = csvRecordToRow(file, columns, fields, line, ordinal);
-      const duplicate = result.ok ? this.ids.check(file, result.row) : null;
+      const duplicate = result.ok && this.ids ? this.ids.check(file, result.row) : null;
       this.#pending.push(duplicate ? problem(duplicate) : result);
     }
   }

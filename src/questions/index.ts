@@ -1,5 +1,6 @@
 export { type QuestionFormat, formatFromName, sniffFormat } from './format.js';
 export {
+  type HashTap,
   type ReadOptions,
   type ValidateOptions,
   type ValidationSummary,

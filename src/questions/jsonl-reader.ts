@@ -17,7 +17,7 @@ const CR = 13;
 export async function* readJsonl(
   source: AsyncIterable<Uint8Array>,
   file: string,
-  ids: DuplicateIds,
+  ids: DuplicateIds | null,
 ): AsyncGenerator<RowResult> {
   const checker = new ByteChecker();
   let line = 0;
@@ -50,7 +50,7 @@ export async function* readJsonl(
       return problem({ file, line, reason: `invalid JSON: ${jsonReason(err)}` });
     }
     const result = jsonToRow(file, value, line, ordinal);
-    const duplicate = result.ok ? ids.check(file, result.row) : null;
+    const duplicate = result.ok && ids ? ids.check(file, result.row) : null;
     return duplicate ? problem(duplicate) : result;
   };
 

@@ -14,6 +14,14 @@ export interface ReadOptions {
    * @default undefined
    */
   format?: QuestionFormat;
+  /**
+   * Report a row whose id an earlier row has. Off when the rows go where a unique key
+   * finds duplicates (a batch load), which spares a set of every id in memory.
+   * @default true
+   */
+  checkIds?: boolean;
+  /** Fed every byte read, so one pass both reads and hashes (see {@link HashTap}). */
+  tap?: HashTap;
 }
 
 /** Options of {@link validateQuestionSet}. */
@@ -49,7 +57,7 @@ const CHUNK_BYTES = 256 * 1024;
  */
 export function readQuestionSet(path: string, opts: ReadOptions = {}): AsyncGenerator<RowResult> {
   // Returned, not delegated with yield*: each generator layer costs a promise a row.
-  return readFrom(fileChunks(path), path, opts.format);
+  return readFrom(fileChunks(path, opts.tap), path, opts.format, opts.checkIds ?? true);
 }
 
 /**
@@ -71,7 +79,7 @@ export async function validateQuestionSet(path: string, opts: ValidateOptions = 
   const maxProblems = opts.maxProblems ?? 1000;
   const tap: HashTap = { hash: createHash('sha256'), complete: false };
   const summary = { rows: 0, invalid: 0, problems: [] as InputProblem[] };
-  for await (const result of readFrom(fileChunks(path, tap), path, opts.format)) {
+  for await (const result of readFrom(fileChunks(path, tap), path, opts.format, opts.checkIds ?? true)) {
     if (result.ok) {
       summary.rows++;
     } else {
@@ -89,15 +97,16 @@ function readFrom(
   source: AsyncGenerator<Buffer>,
   file: string,
   format: QuestionFormat | undefined,
+  checkIds: boolean,
 ): AsyncGenerator<RowResult> {
   const chosen = format ?? formatFromName(file);
-  const ids = new DuplicateIds();
+  const ids = checkIds ? new DuplicateIds() : null;
   if (chosen === 'csv') return readCsv(source, file, ids);
   if (chosen === 'jsonl') return readJsonl(source, file, ids);
   return readSniffed(source, file, ids);
 }
 
-async function* readSniffed(source: AsyncGenerator<Buffer>, file: string, ids: DuplicateIds): AsyncGenerator<RowResult> {
+async function* readSniffed(source: AsyncGenerator<Buffer>, file: string, ids: DuplicateIds | null): AsyncGenerator<RowResult> {
   const first = await source.next();
   const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
   const sniffed = sniffFormat(head);
@@ -113,8 +122,8 @@ async function* readSniffed(source: AsyncGenerator<Buffer>, file: string, ids: D
   yield* sniffed.format === 'csv' ? readCsv(replayed(), file, ids) : readJsonl(replayed(), file, ids);
 }
 
-/** A hash fed on the way, and whether it saw the file to its end. */
-interface HashTap {
+/** A hash fed on the way, and whether it saw the file to its end (else hash the file apart). */
+export interface HashTap {
   hash: Hash;
   complete: boolean;
 }

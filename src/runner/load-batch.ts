@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { hashFile, readQuestionSet } from '../questions/index.js';
-import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
+import { type HashTap, hashFile, readQuestionSet } from '../questions/index.js';
+import type { BatchRecord, BatchSettings, DuplicateItem, Store } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;
 
@@ -34,7 +34,7 @@ export function defaultBatchName(questionsPath: string): string {
  * and an InputError lists every problem as `file:line: field: reason`.
  */
 export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[] }> {
-  const sha256 = await hashFile(o.questions);
+  const tap: HashTap = { hash: createHash('sha256'), complete: false };
   const id = randomUUID();
   const name = o.name ?? defaultBatchName(o.questions);
   const loader = o.store.beginBatchLoad({
@@ -42,7 +42,8 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     name,
     kind: 'runs',
     sourcePath: resolve(o.questions),
-    sourceSha256: sha256,
+    // Filled in once the file has been read (and hashed on the way).
+    sourceSha256: '',
     baseUrl: o.baseUrl,
     settings: o.settings,
     policy: o.policy,
@@ -50,28 +51,44 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   const problems: InputProblem[] = [];
   let invalid = 0;
   let seq = 0;
+  // Keep the report bounded: a wholly wrong million-row file must not fill memory.
+  const note = (p: InputProblem): void => {
+    if (invalid++ < MAX_PROBLEMS) problems.push(p);
+  };
+  // The store's unique key finds duplicate ids (no set of a million ids in memory here).
+  let duplicates = 0;
+  const refused = (dups: DuplicateItem[]): void => {
+    duplicates += dups.length;
+    for (const d of dups)
+      note({ file: o.questions, line: d.item.line, field: 'id', reason: `duplicate "${d.item.id}" (first on line ${d.firstLine})` });
+  };
   try {
-    for await (const r of readQuestionSet(o.questions)) {
+    for await (const r of readQuestionSet(o.questions, { checkIds: false, tap })) {
       if (!r.ok) {
-        // Keep the report bounded: a wholly wrong million-row file must not fill memory.
-        if (invalid++ < MAX_PROBLEMS) problems.push(r.problem);
+        note(r.problem);
         continue;
       }
-      loader.add({
-        id: r.row.id,
-        seq: seq++,
-        line: r.row.line,
-        question: r.row.question,
-        threadKey: r.row.thread,
-        meta: r.row.meta,
-      });
+      refused(
+        loader.add({
+          id: r.row.id,
+          seq: seq++,
+          line: r.row.line,
+          question: r.row.question,
+          threadKey: r.row.thread,
+          meta: r.row.meta,
+        }),
+      );
       if (seq % 10000 === 0) o.onRows?.(seq);
     }
+    refused(loader.flush());
+    // Duplicates are found a chunk late: put them back in file order.
+    if (duplicates > 0) problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
     if (invalid > problems.length)
       problems.push({ file: o.questions, reason: `… and ${invalid - problems.length} more invalid rows` });
     if (invalid > 0 && !o.skipInvalid) throw new InputError(problems);
     if (seq === 0) throw new InputError([{ file: o.questions, reason: 'no valid question to run' }]);
-    loader.commit(problems);
+    // A reader that stopped early (a broken quote, with --skip-invalid) did not hash it all.
+    loader.commit(problems, tap.complete ? tap.hash.digest('hex') : await hashFile(o.questions));
   } catch (e) {
     loader.rollback();
     throw e;

@@ -75,11 +75,11 @@ export class BatchRepo {
       );
   }
 
-  /** Records how many items were loaded and which rows were rejected (--skip-invalid). */
-  setLoaded(id: string, totalItems: number, invalid: InputProblem[]): void {
+  /** Records how many items were loaded, which rows were rejected (--skip-invalid) and, when given, the file's sha256. */
+  setLoaded(id: string, totalItems: number, invalid: InputProblem[], sourceSha256?: string): void {
     this.#db
-      .prepare('UPDATE batches SET total_items = ?, invalid_rows = ?, updated_at = ? WHERE id = ?')
-      .run(totalItems, JSON.stringify(invalid), nowIso(), id);
+      .prepare('UPDATE batches SET total_items = ?, invalid_rows = ?, source_sha256 = coalesce(?, source_sha256), updated_at = ? WHERE id = ?')
+      .run(totalItems, JSON.stringify(invalid), sourceSha256 ?? null, nowIso(), id);
   }
 
   /** Updates settings and policy when a batch is resumed with new flags. */

@@ -62,6 +62,13 @@ export interface NewItem {
   meta: Record<string, unknown>;
 }
 
+/** A row refused on loading because an earlier row of the batch has its id. */
+export interface DuplicateItem {
+  item: NewItem;
+  /** Line of the row that has the id. */
+  firstLine: number;
+}
+
 /** Filters for listing items. */
 export interface ItemFilter {
   states?: readonly ItemState[];
@@ -104,6 +111,31 @@ export class ItemRepo {
     }
   }
 
+  /**
+   * Inserts a new batch's rows, refusing any whose id the batch already has: the primary
+   * key finds duplicates, so loading holds no set of every id in memory. A chunk with a
+   * duplicate fails as a whole and is then inserted row by row, in order.
+   */
+  insertNew(batchId: string, items: readonly NewItem[], now: string): DuplicateItem[] {
+    try {
+      this.insertMany(batchId, items, now);
+      return [];
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+    }
+    const refused: DuplicateItem[] = [];
+    const one = this.#stmt(
+      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
+       ON CONFLICT (batch_id, id) DO NOTHING`,
+    );
+    for (const it of items) {
+      if (one.run(batchId, it.id, it.seq, it.line, it.question, it.threadKey, JSON.stringify(it.meta), now).changes === 1) continue;
+      const first = this.#stmt('SELECT line FROM items WHERE batch_id = ? AND id = ?').pluck().get(batchId, it.id) as number;
+      refused.push({ item: it, firstLine: first });
+    }
+    return refused;
+  }
+
   /** One item, or null. */
   get(batchId: string, id: string): ItemRecord | null {
     const r = this.#stmt('SELECT * FROM items WHERE batch_id = ? AND id = ?').get(batchId, id) as
@@ -121,12 +153,20 @@ export class ItemRepo {
   *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
     const where = ['batch_id = ?', 'seq > ?'];
     const args: unknown[] = [batchId, f.afterSeq ?? -1];
+    let from = 'items';
     if (f.states) {
       where.push(`state IN (${f.states.map(() => '?').join(',')})`);
       args.push(...f.states);
+      if (!f.states.includes('queued')) {
+        // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
+        // items in these states (a 1M-item resume read every row). The state index leaves
+        // queued items out, so the query must say so for SQLite to take it.
+        where.push(`state <> 'queued'`);
+        from = 'items INDEXED BY items_state';
+      }
     }
     const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-    const stmt = this.#stmt(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
+    const stmt = this.#stmt(`SELECT * FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
     for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
   }
 
@@ -159,10 +199,17 @@ export class ItemRepo {
       failed: 0,
       error: 0,
     };
-    const rows = this.#stmt('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(
-      batchId,
-    ) as { state: ItemState; n: number }[];
-    for (const r of rows) out[r.state] = r.n;
+    // Queued items are not in the state index: they are the rest of the batch.
+    const rows = this.#stmt(
+      `SELECT state, count(*) AS n FROM items WHERE batch_id = ? AND state <> 'queued' GROUP BY state`,
+    ).all(batchId) as { state: ItemState; n: number }[];
+    let others = 0;
+    for (const r of rows) {
+      out[r.state] = r.n;
+      others += r.n;
+    }
+    const all = this.#stmt('SELECT count(*) FROM items WHERE batch_id = ?').pluck().get(batchId) as number;
+    out.queued = all - others;
     return out;
   }
 

@@ -177,6 +177,17 @@ export const migrations: readonly Migration[] = [
           JOIN items i ON i.batch_id = m.batch_id AND i.id = m.item_id;
       `),
   },
+  {
+    // Loading a batch adds every item as queued: leaving queued items out of the state
+    // index spares one b-tree insert per row (1M rows: about 1 s). Queued items are found
+    // through items_seq in file order; counts take them as the rest of the batch.
+    name: '005_state_index_without_queued',
+    up: (db) =>
+      db.exec(`
+        DROP INDEX items_state;
+        CREATE INDEX items_state ON items(batch_id, state, seq) WHERE state <> 'queued';
+      `),
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the names applied. */

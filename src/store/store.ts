@@ -3,7 +3,7 @@ import { BatchRepo, type NewBatch } from './batches.js';
 import { type Db, nowIso, openDatabase } from './database.js';
 import { DecisionRepo, type NewDecision } from './decisions.js';
 import { FileRepo } from './files.js';
-import { ItemRepo, type NewItem } from './items.js';
+import { type DuplicateItem, ItemRepo, type NewItem } from './items.js';
 import { type AdmittedRun, RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
 import type { BatchRecord, FileRefInput, ItemRecord } from './types.js';
@@ -24,10 +24,21 @@ export type PauseOutcome =
   | { kind: 'answer'; decision: NewDecision; nextKey: string }
   | { kind: 'hold'; reason: string };
 
-/** Streaming loader for a new batch: everything lands in one transaction, or nothing does. */
+/**
+ * Streaming loader for a new batch: everything lands in one transaction, or nothing does.
+ * A row whose id an earlier row has is refused (not stored) and handed back, with the
+ * line of that earlier row, when its chunk is written: by `add` or `flush`.
+ */
 export interface BatchLoader {
-  add(item: NewItem): void;
-  commit(invalid: InputProblem[]): number;
+  /** Buffers a row; returns the rows refused as duplicates if a chunk was written. */
+  add(item: NewItem): DuplicateItem[];
+  /** Writes every buffered row; returns the rows refused as duplicates. */
+  flush(): DuplicateItem[];
+  /**
+   * Records the count, the rows given as invalid and, when given, the file's sha256 (known
+   * only once it has been read), and commits. Returns the items stored.
+   */
+  commit(invalid: InputProblem[], sourceSha256?: string): number;
   rollback(): void;
 }
 
@@ -84,19 +95,21 @@ export class Store {
       throw e;
     }
     let buffer: NewItem[] = [];
+    const flush = (): DuplicateItem[] => {
+      const refused = buffer.length ? this.items.insertNew(batch.id, buffer, now) : [];
+      n += buffer.length - refused.length;
+      buffer = [];
+      return refused;
+    };
     return {
       add: (item) => {
         buffer.push(item);
-        n++;
-        if (buffer.length >= 256) {
-          this.items.insertMany(batch.id, buffer, now);
-          buffer = [];
-        }
+        return buffer.length >= 256 ? flush() : [];
       },
-      commit: (invalid) => {
-        this.items.insertMany(batch.id, buffer, now);
-        buffer = [];
-        this.batches.setLoaded(batch.id, n, invalid);
+      flush,
+      commit: (invalid, sourceSha256) => {
+        if (flush().length) throw new Error('batch load: duplicate ids left unreported (call flush before commit)');
+        this.batches.setLoaded(batch.id, n, invalid, sourceSha256);
         this.db.exec('COMMIT');
         return n;
       },

@@ -40,6 +40,8 @@ export interface CliRun {
   timed?: boolean;
   /** Node flags for the CLI process (e.g. `--cpu-prof`). */
   nodeFlags?: string[];
+  /** Run this TypeScript file (through tsx) instead of the resq CLI. */
+  script?: string;
   /** Called for each JSON line as it arrives; may kill the child. */
   onEvent?: (e: CliEvent, child: ChildProcess) => void;
 }
@@ -49,7 +51,8 @@ export async function runCli(o: CliRun): Promise<CliResult> {
   const timed = o.timed ?? true;
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-time-'));
   const timeFile = join(dir, 'time');
-  const node = [process.execPath, ...(o.nodeFlags ?? []), BIN, ...o.args];
+  const entry = o.script ? ['--import', 'tsx', o.script] : [BIN];
+  const node = [process.execPath, ...(o.nodeFlags ?? []), ...entry, ...o.args];
   const [cmd, ...argv] = timed ? ['/usr/bin/time', '-f', '%e %U %S %M', '-o', timeFile, ...node] : node;
   const startedAt = Date.now();
   const t0 = performance.now();

@@ -1,0 +1,47 @@
+// Scenario 4: `resq run --dry-run` on generated CSV and JSONL question sets of 1,000,000
+// rows (id, question, one meta column): rows per second and peak RSS of the whole CLI
+// process, against the floor of reading the same file with the bare parser.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchArgs } from '../lib/args.js';
+import { runCli } from '../lib/cli-process.js';
+import { writeLargeSet } from '../lib/questions.js';
+import { emitRows, fmt, row, type BenchRow } from '../lib/report.js';
+
+const FLOOR = fileURLToPath(new URL('../lib/floor-read.ts', import.meta.url));
+const args = benchArgs();
+const n = args.quick ? 200_000 : 1_000_000;
+const MiB = 2 ** 20;
+const rows: BenchRow[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'resq-bench-ingest-'));
+try {
+  for (const format of ['csv', 'jsonl'] as const) {
+    const name = `ingest ${n / 1e6}M rows ${format.toUpperCase()}`;
+    const file = join(dir, `questions.${format}`);
+    await writeLargeSet(file, n, format);
+    const floor = await runCli({ script: FLOOR, args: [file, format] });
+    if (floor.events[0]?.records !== (format === 'csv' ? n + 1 : n)) throw new Error(`floor read ${JSON.stringify(floor.events[0])} records`);
+    const r = await runCli({
+      args: ['run', file, '--dry-run', '--db', join(dir, `${format}.db`), '--json'],
+      nodeFlags: args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('cpu-prof-dir', dir)}`] : [],
+    });
+    const items = r.events.find((e) => e.type === 'dry-run')?.items;
+    if (r.code !== 0 || items !== n) throw new Error(`resq exited ${r.code} with ${items} items: ${r.stderr.slice(-1000)}`);
+    const rate = n / (r.wallMs / 1000);
+    const floorRate = n / (floor.wallMs / 1000);
+    const rss = r.maxRssBytes / MiB;
+    rows.push(
+      row(name, 'rows/s, whole CLI process', fmt(rate, 0), `bare parser ${fmt(floorRate, 0)}/s`, rate / floorRate, '>= 200000', rate >= 200_000),
+      row(name, 'wall', fmt(r.wallMs / 1000, 2, 's'), `bare parser ${fmt(floor.wallMs / 1000, 2, 's')}`, floor.wallMs / r.wallMs),
+      row(name, 'peak RSS', fmt(rss, 0, 'MiB'), `bare parser ${fmt(floor.maxRssBytes / MiB, 0, 'MiB')}`, floor.maxRssBytes / r.maxRssBytes, '<= 200 MiB', rss <= 200),
+      row(name, 'file size', fmt(statSync(file).size / MiB, 0, 'MiB')),
+    );
+    rmSync(file);
+    rmSync(join(dir, `${format}.db`), { force: true });
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+emitRows(rows);

@@ -1,0 +1,50 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatProblem, InputError } from '../../src/errors.js';
+import { hashFile } from '../../src/questions/index.js';
+import { loadBatch } from '../../src/runner/index.js';
+import { Store } from '../../src/store/index.js';
+import { tempDir } from '../support/cli.js';
+import { testSettings } from '../support/in-process.js';
+
+/** 600 rows (more than one insert chunk) with ids repeated within a chunk and across chunks. */
+function withDuplicates(dir: string): string {
+  const rows = Array.from({ length: 600 }, (_, i) => `r${i},question ${i}`);
+  rows[10] = 'r3,again';
+  rows[500] = 'r7,later';
+  rows[501] = 'r7,and again';
+  const file = join(dir, 'dups.csv');
+  writeFileSync(file, `id,question\n${rows.join('\n')}\n`);
+  return file;
+}
+
+describe('loadBatch', () => {
+  it('names every duplicate id with the line of its first row, in file order, and stores nothing', async () => {
+    const dir = tempDir();
+    const questions = withDuplicates(dir);
+    const store = Store.open(join(dir, 'resq.db'));
+    const err = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).problems.map(formatProblem)).toEqual([
+      `${questions}:12: id: duplicate "r3" (first on line 5)`,
+      `${questions}:502: id: duplicate "r7" (first on line 9)`,
+      `${questions}:503: id: duplicate "r7" (first on line 9)`,
+    ]);
+    expect(store.batches.list()).toEqual([]);
+    store.close();
+  });
+
+  it('with skipInvalid stores the first row of each id, records the others and the file hash', async () => {
+    const dir = tempDir();
+    const questions = withDuplicates(dir);
+    const store = Store.open(join(dir, 'resq.db'));
+    const { batch, invalid } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null, skipInvalid: true });
+    expect(batch.totalItems).toBe(597);
+    expect(invalid.map((p) => p.line)).toEqual([12, 502, 503]);
+    expect(store.items.get(batch.id, 'r7')?.question).toBe('question 7');
+    expect(store.items.counts(batch.id).queued).toBe(597);
+    expect(batch.sourceSha256).toBe(await hashFile(questions));
+    store.close();
+  });
+});
