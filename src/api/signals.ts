@@ -10,11 +10,39 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      off();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const off = signal ? onAbortOf(signal, onAbort) : () => {};
   });
+}
+
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `fn` once when `signal` (not aborted yet) aborts; returns the function that stops that. A signal
+ * shared by every request (the runner's, the client's close signal) gets one listener in
+ * all: EventTarget looks through its listeners on each add, so one per request made
+ * every add cost O(requests in flight) — 1,000 streams re-attached at once spent 0.15 s there.
+ */
+export function onAbortOf(signal: AbortSignal, fn: () => void): () => void {
+  let set = followers.get(signal);
+  if (!set) {
+    const fns = new Set<() => void>();
+    set = fns;
+    followers.set(signal, fns);
+    signal.addEventListener(
+      'abort',
+      () => {
+        followers.delete(signal);
+        for (const f of fns) f();
+      },
+      { once: true },
+    );
+  }
+  set.add(fn);
+  const fns = set;
+  return () => void fns.delete(fn);
 }
 
 /** The reason an aborted signal carries, or a standard `AbortError` when it has none. */
@@ -37,10 +65,10 @@ export interface LinkedSignal {
  */
 export function linkSignals(...inputs: (AbortSignal | undefined)[]): LinkedSignal {
   const controller = new AbortController();
-  const attached: { signal: AbortSignal; listener: () => void }[] = [];
+  const detach: (() => void)[] = [];
   const dispose = (): void => {
-    for (const { signal, listener } of attached) signal.removeEventListener('abort', listener);
-    attached.length = 0;
+    for (const off of detach) off();
+    detach.length = 0;
   };
   for (const input of inputs) {
     if (!input) continue;
@@ -48,12 +76,12 @@ export function linkSignals(...inputs: (AbortSignal | undefined)[]): LinkedSigna
       controller.abort(input.reason);
       break;
     }
-    const listener = (): void => {
-      controller.abort(input.reason);
-      dispose();
-    };
-    input.addEventListener('abort', listener, { once: true });
-    attached.push({ signal: input, listener });
+    detach.push(
+      onAbortOf(input, () => {
+        controller.abort(input.reason);
+        dispose();
+      }),
+    );
   }
   if (controller.signal.aborted) dispose();
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abortableSleep, linkSignals } from '../../src/api/signals.js';
+import { abortableSleep, linkSignals, onAbortOf } from '../../src/api/signals.js';
 
 describe('abortableSleep', () => {
   it('resolves after the delay', async () => {
@@ -36,5 +36,25 @@ describe('linkSignals', () => {
     link.dispose();
     a.abort();
     expect(link.signal.aborted).toBe(false);
+  });
+});
+
+describe('onAbortOf', () => {
+  it('calls every follower once, in order, with one listener on the signal however many follow', () => {
+    const c = new AbortController();
+    let adds = 0;
+    const add = c.signal.addEventListener.bind(c.signal);
+    c.signal.addEventListener = ((...a: Parameters<typeof add>) => {
+      adds++;
+      add(...a);
+    }) as typeof add;
+    const calls: number[] = [];
+    const offs = Array.from({ length: 1000 }, (_, i) => onAbortOf(c.signal, () => calls.push(i)));
+    offs[3]!();
+    c.abort();
+    c.abort();
+    expect(adds).toBe(1);
+    expect(calls).toHaveLength(999);
+    expect(calls.slice(0, 4)).toEqual([0, 1, 2, 4]);
   });
 });
