@@ -50,10 +50,10 @@ export async function runResq(w: ResqWorkload): Promise<ResqRun> {
   return { ...r, batchMs: atMs(end) - atMs(start), questionsPath };
 }
 
-/** CPU and peak RSS of a CLI process that loads one row and stops: the fixed cost of any resq command. */
-export async function startupCost(dir: string): Promise<{ cpuMs: number; maxRssBytes: number }> {
+/** Wall, CPU and peak RSS of a CLI process that loads one row and stops: the fixed cost of any resq command. */
+export async function startupCost(dir: string): Promise<{ wallMs: number; cpuMs: number; maxRssBytes: number }> {
   const file = join(dir, 'one.csv');
   writeQuestions(file, 1, () => 'one');
   const r = await runCli({ args: ['run', file, '--dry-run', '--db', join(dir, 'startup.db'), '--json'] });
-  return { cpuMs: r.cpuMs, maxRssBytes: r.maxRssBytes };
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssBytes: r.maxRssBytes };
 }
