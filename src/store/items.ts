@@ -105,10 +105,18 @@ export class ItemRepo {
       const values: unknown[] = [];
       for (const it of chunk)
         values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, JSON.stringify(it.meta), now);
-      this.#stmt(
-        `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(chunk.length).slice(1)}`,
-      ).run(...values);
+      this.#insertRows(chunk.length).run(...values);
     }
+  }
+
+  #fullChunk: import('better-sqlite3').Statement | null = null;
+
+  /** The insert of `n` rows; the full-chunk one is kept apart (its 8 KB SQL text cost a hash per lookup). */
+  #insertRows(n: number): import('better-sqlite3').Statement {
+    const sql = (k: number): string =>
+      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
+    if (n !== INSERT_CHUNK) return this.#stmt(sql(n));
+    return (this.#fullChunk ??= this.#stmt(sql(n)));
   }
 
   /**
