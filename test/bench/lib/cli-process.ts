@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,35 +56,42 @@ export async function runCli(o: CliRun): Promise<CliResult> {
   const [cmd, ...argv] = timed ? ['/usr/bin/time', '-f', '%e %U %S %M', '-o', timeFile, ...node] : node;
   const startedAt = Date.now();
   const t0 = performance.now();
-  // Without a live reader, stdout goes to a file: a pipe read by this (busy) process would
-  // block the CLI's synchronous writes and bill our parsing to its wall time.
+  // stdout goes to a file, followed by polling when events are wanted live: a pipe read by
+  // this (busy) process would block the CLI's synchronous writes and bill our parsing to it.
   const outFile = join(dir, 'stdout');
-  const outFd = o.onEvent ? null : openSync(outFile, 'w');
-  const child = spawn(cmd!, argv, { cwd: ROOT, env: { ...process.env, ...o.env }, stdio: ['ignore', outFd ?? 'pipe', 'pipe'] });
+  const outFd = openSync(outFile, 'w');
+  const child = spawn(cmd!, argv, { cwd: ROOT, env: { ...process.env, ...o.env }, stdio: ['ignore', outFd, 'pipe'] });
+  closeSync(outFd);
   const events: CliEvent[] = [];
   let pending = '';
+  let offset = 0;
   let stderr = '';
-  const take = (text: string, live: boolean): void => {
-    pending += text;
+  const readNew = (): void => {
+    const fd = openSync(outFile, 'r');
+    const buf = Buffer.alloc(1 << 20);
+    let n: number;
+    while ((n = readSync(fd, buf, 0, buf.length, offset)) > 0) {
+      offset += n;
+      pending += buf.toString('utf8', 0, n);
+    }
+    closeSync(fd);
     const lines = pending.split('\n');
     pending = lines.pop()!;
     for (const line of lines) {
       if (!line.startsWith('{')) continue;
       const e = JSON.parse(line) as CliEvent;
       events.push(e);
-      if (live) o.onEvent?.(e, child);
+      o.onEvent?.(e, child);
     }
   };
-  child.stdout?.on('data', (c: Buffer) => take(c.toString(), true));
+  const follow = o.onEvent ? setInterval(readNew, 20) : null;
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.once('close', (c, s) => resolve([c, s])),
   );
   const wallMs = performance.now() - t0;
-  if (outFd !== null) {
-    closeSync(outFd);
-    take(`${readFileSync(outFile, 'utf8')}\n`, false);
-  }
+  if (follow) clearInterval(follow);
+  readNew();
   let cpuMs = NaN;
   let maxRssBytes = NaN;
   if (timed) {
