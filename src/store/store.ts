@@ -3,7 +3,7 @@ import { BatchRepo, type NewBatch } from './batches.js';
 import { type Db, nowIso, openDatabase } from './database.js';
 import { DecisionRepo, type NewDecision } from './decisions.js';
 import { FileRepo } from './files.js';
-import { type DuplicateItem, ItemRepo, type NewItem } from './items.js';
+import { type DuplicateItem, type ItemColumn, ItemRepo, type NewItem } from './items.js';
 import { type AdmittedRun, RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
 import type { BatchRecord, FileRefInput, ItemRecord } from './types.js';
@@ -184,16 +184,7 @@ export class Store {
       this.#recordRun(item, run);
       const outcome = decide(this.decisions.approvedCost(item.batchId));
       if (outcome.kind === 'answer') {
-        this.decisions.insert(item.batchId, item.id, outcome.decision);
-        this.items.update(item.batchId, item.id, {
-          state: 'waiting',
-          step: item.step + 1,
-          pending_key: outcome.nextKey,
-          pending_answer: outcome.decision.answer,
-          run_status: run.status,
-          text: run.output?.text ?? null,
-          hold_reason: null,
-        });
+        this.#answer(item, outcome.decision, outcome.nextKey, { run_status: run.status, text: run.output?.text ?? null });
       } else {
         this.items.update(item.batchId, item.id, {
           state: 'held',
@@ -206,19 +197,25 @@ export class Store {
     });
   }
 
+  /** Records a decision and moves the item to `waiting` with the key of the respond that carries it. */
+  #answer(item: ItemRecord, decision: NewDecision, nextKey: string, also: Partial<Record<ItemColumn, unknown>> = {}): void {
+    this.decisions.insert(item.batchId, item.id, decision);
+    this.items.update(item.batchId, item.id, {
+      state: 'waiting',
+      step: item.step + 1,
+      pending_key: nextKey,
+      pending_answer: decision.answer,
+      hold_reason: null,
+      ...also,
+    });
+  }
+
   /** A person's answer to a held item: recorded, and the item waits for the runner to send it. */
   answerHeld(item: ItemRecord, decision: NewDecision, nextKey: string): void {
     this.tx(() => {
       const now = this.items.get(item.batchId, item.id);
       if (!now || now.state !== 'held') throw new Error(`item ${item.id} is not held`);
-      this.decisions.insert(item.batchId, item.id, decision);
-      this.items.update(item.batchId, item.id, {
-        state: 'waiting',
-        step: item.step + 1,
-        pending_key: nextKey,
-        pending_answer: decision.answer,
-        hold_reason: null,
-      });
+      this.#answer(now, decision, nextKey);
     });
   }
 
@@ -231,16 +228,7 @@ export class Store {
       const now = this.items.get(item.batchId, item.id);
       if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` } as const;
       const outcome = decide(this.decisions.approvedCost(item.batchId));
-      if (outcome.kind === 'answer') {
-        this.decisions.insert(item.batchId, item.id, outcome.decision);
-        this.items.update(item.batchId, item.id, {
-          state: 'waiting',
-          step: now.step + 1,
-          pending_key: outcome.nextKey,
-          pending_answer: outcome.decision.answer,
-          hold_reason: null,
-        });
-      }
+      if (outcome.kind === 'answer') this.#answer(now, outcome.decision, outcome.nextKey);
       return outcome;
     });
   }
