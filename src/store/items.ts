@@ -82,10 +82,8 @@ const UNFINISHED = `('queued','submitting','running','waiting','held')`;
 
 /** The items table: one row per question of a batch. */
 export class ItemRepo {
-  readonly #db: Db;
   readonly #cache: StatementCache;
   constructor(db: Db) {
-    this.#db = db;
     this.#cache = new StatementCache(db);
   }
 

@@ -99,10 +99,8 @@ export interface CreditTotals {
 
 /** The model_batches and model_runs tables. Plain statements: the model store wraps them in transactions. */
 export class ModelRunRepo {
-  readonly #db: Db;
   readonly #cache: StatementCache;
   constructor(db: Db) {
-    this.#db = db;
     this.#cache = new StatementCache(db);
   }
 

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from './items.js';
-import type { ItemRecord, ItemState } from './types.js';
+import type { DecisionRecord, ItemRecord, ItemState } from './types.js';
 
 /** Which items to read: every given condition must hold. */
 export interface ItemQuery {
@@ -51,16 +51,7 @@ export interface RunTime {
 }
 
 /** One decision of a batch, with the item it belongs to. */
-export interface BatchDecision {
-  itemId: string;
-  tool: string;
-  input: Record<string, unknown>;
-  answer: Record<string, unknown>;
-  by: 'policy' | 'person';
-  reason: string | null;
-  cost: number;
-  decidedAt: string;
-}
+export type BatchDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'runId'>;
 
 
 // better-sqlite3 cannot bind booleans; json_each reads JSON true/false as 1/0.
