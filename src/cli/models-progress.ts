@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { liveBar } from './live-bar.js';
 import type { DownloadEvent } from '../files/index.js';
 import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/index.js';
 
@@ -22,40 +22,21 @@ function startLine(e: Extract<ModelBatchEvent, { type: 'start' }>): string {
 }
 
 function barRenderer(stream: NodeJS.WriteStream): ModelsRenderer {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: '{bar} {value}/{total} | in flight {inFlight} | failed {failed} | credits {credits} | {rate}/s | ETA {eta_formatted}',
-      hideCursor: true,
-      clearOnComplete: false,
-      etaBuffer: 50,
-      fps: 5,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  let t0 = Date.now();
-  let done0 = 0;
+  const bar = liveBar(stream, 'in flight {inFlight} | failed {failed} | credits {credits}');
   const notes: string[] = [];
-  const payload = (c: RowCounts, inFlight: number, credits: number) => {
-    const secs = (Date.now() - t0) / 1000;
-    return { inFlight, failed: c.failed + c.error, credits, rate: secs > 0 ? ((done(c) - done0) / secs).toFixed(1) : '0.0' };
-  };
+  const fields = (c: RowCounts, inFlight: number, credits: number) => ({ inFlight, failed: c.failed + c.error, credits });
   return {
     onEvent: (e) => {
       if (e.type === 'start') {
         stream.write(startLine(e));
-        t0 = Date.now();
-        done0 = done(e.counts);
-        bar.start(e.total, done0, payload(e.counts, 0, 0));
-        started = true;
-      } else if (e.type === 'progress' && started) bar.update(done(e.counts), payload(e.counts, e.inFlight, e.credits));
+        bar.start(e.total, done(e.counts), fields(e.counts, 0, 0));
+      } else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight, e.credits));
       else if (e.type === 'warning') notes.push(`warning: ${e.message}`);
       else if (e.type === 'file-problem') notes.push(`file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}`);
-      else if (e.type === 'end' && started) bar.update(done(e.counts), payload(e.counts, 0, e.credits));
+      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0, e.credits));
     },
     stop: () => {
-      if (started) bar.stop();
+      bar.stop();
       for (const n of notes) stream.write(`${n}\n`);
     },
   };

@@ -1,5 +1,5 @@
-import cliProgress from 'cli-progress';
 import type { RunnerEvent, StateCounts } from '../runner/index.js';
+import { liveBar } from './live-bar.js';
 
 /** Renders runner events: a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
 export interface ProgressRenderer {
@@ -21,48 +21,18 @@ export function jsonRenderer(out: NodeJS.WritableStream = process.stdout): Progr
 
 /** A live bar on stderr: done/total, in flight, held, failed, rate, ETA. */
 export function barRenderer(stream: NodeJS.WriteStream = process.stderr): ProgressRenderer {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format:
-        '{bar} {value}/{total} | in flight {inFlight} | held {held} | failed {failed} | {rate}/s | ETA {eta_formatted}',
-      hideCursor: true,
-      clearOnComplete: false,
-      etaBuffer: 50,
-      fps: 5,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  let t0 = Date.now();
-  let done0 = 0;
+  const bar = liveBar(stream, 'in flight {inFlight} | held {held} | failed {failed}');
   const warnings: string[] = [];
-  const payload = (c: StateCounts, inFlight: number) => {
-    const secs = (Date.now() - t0) / 1000;
-    return {
-      inFlight,
-      held: c.held,
-      failed: c.failed + c.error,
-      rate: secs > 0 ? ((done(c) - done0) / secs).toFixed(1) : '0.0',
-    };
-  };
+  const fields = (c: StateCounts, inFlight: number) => ({ inFlight, held: c.held, failed: c.failed + c.error });
   return {
     onEvent: (e) => {
-      if (e.type === 'start') {
-        t0 = Date.now();
-        done0 = done(e.counts);
-        bar.start(e.total, done(e.counts), payload(e.counts, 0));
-        started = true;
-      } else if (e.type === 'progress' && started) {
-        bar.setTotal(e.total);
-        bar.update(done(e.counts), payload(e.counts, e.inFlight));
-      } else if (e.type === 'warning') warnings.push(e.message);
-      else if (e.type === 'end' && started) {
-        bar.update(done(e.counts), payload(e.counts, 0));
-      }
+      if (e.type === 'start') bar.start(e.total, done(e.counts), fields(e.counts, 0));
+      else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight), e.total);
+      else if (e.type === 'warning') warnings.push(e.message);
+      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0));
     },
     stop: () => {
-      if (started) bar.stop();
+      bar.stop();
       for (const w of warnings) stream.write(`warning: ${w}\n`);
     },
   };
