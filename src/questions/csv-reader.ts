@@ -74,11 +74,15 @@ class CsvRecords {
   #ordinal = 0;
   #pending: RowResult[] = [];
 
-  constructor(
-    readonly file: string,
-    readonly ids: DuplicateIds | null,
-    readonly checker: ByteChecker,
-  ) {}
+  readonly file: string;
+  readonly ids: DuplicateIds | null;
+  readonly checker: ByteChecker;
+
+  constructor(file: string, ids: DuplicateIds | null, checker: ByteChecker) {
+    this.file = file;
+    this.ids = ids;
+    this.checker = checker;
+  }
 
   add(fields: string[], parserLines: number, endOffset: number): void {
     if (this.stopped) return;

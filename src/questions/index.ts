@@ -9,3 +9,4 @@ export {
   validateQuestionSet,
 } from './question-set.js';
 export { type QuestionRow, type RowResult } from './row.js';
+export { type BatchRead, type BatchReadOptions, type RowBatch, OFF_THREAD_BYTES, isLarge, readRowBatches } from './row-batches.js';

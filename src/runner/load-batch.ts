@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { type HashTap, hashFile, readQuestionSet } from '../questions/index.js';
+import { hashFile, isLarge, readRowBatches } from '../questions/index.js';
 import type { BatchRecord, BatchSettings, DuplicateItem, Store } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;
@@ -18,7 +18,7 @@ export interface LoadOptions {
   baseUrl: string | null;
   /** Load the valid rows and record the rejected ones instead of refusing the file. @default false */
   skipInvalid?: boolean;
-  /** Called every 10,000 rows read. */
+  /** Called each time another 10,000 rows have been read. */
   onRows?: (n: number) => void;
 }
 
@@ -34,7 +34,6 @@ export function defaultBatchName(questionsPath: string): string {
  * and an InputError lists every problem as `file:line: field: reason`.
  */
 export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[] }> {
-  const tap: HashTap = { hash: createHash('sha256'), complete: false };
   const id = randomUUID();
   const name = o.name ?? defaultBatchName(o.questions);
   const loader = o.store.beginBatchLoad({
@@ -47,7 +46,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     baseUrl: o.baseUrl,
     settings: o.settings,
     policy: o.policy,
-  });
+  }, { bulk: await isLarge(o.questions) });
   const problems: InputProblem[] = [];
   let invalid = 0;
   let seq = 0;
@@ -63,22 +62,15 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
       note({ file: o.questions, line: d.item.line, field: 'id', reason: `duplicate "${d.item.id}" (first on line ${d.firstLine})` });
   };
   try {
-    for await (const r of readQuestionSet(o.questions, { checkIds: false, tap })) {
-      if (!r.ok) {
-        note(r.problem);
-        continue;
-      }
-      refused(
-        loader.add({
-          id: r.row.id,
-          seq: seq++,
-          line: r.row.line,
-          question: r.row.question,
-          threadKey: r.row.thread,
-          meta: r.row.meta,
-        }),
-      );
-      if (seq % 10000 === 0) o.onRows?.(seq);
+    // Large files are parsed in a worker thread while this one stores the rows.
+    const read = await readRowBatches(o.questions, { checkIds: false });
+    for await (const b of read.batches) {
+      for (const p of b.problems) note(p);
+      if (b.ids.length === 0) continue;
+      refused(loader.addColumns(b, seq));
+      const before = seq;
+      seq += b.ids.length;
+      if (o.onRows && Math.floor(seq / 10000) > Math.floor(before / 10000)) o.onRows(seq);
     }
     refused(loader.flush());
     // Duplicates are found a chunk late: put them back in file order.
@@ -88,7 +80,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     if (invalid > 0 && !o.skipInvalid) throw new InputError(problems);
     if (seq === 0) throw new InputError([{ file: o.questions, reason: 'no valid question to run' }]);
     // A reader that stopped early (a broken quote, with --skip-invalid) did not hash it all.
-    loader.commit(problems, tap.complete ? tap.hash.digest('hex') : await hashFile(o.questions));
+    loader.commit(problems, read.sha256() ?? (await hashFile(o.questions)));
   } catch (e) {
     loader.rollback();
     throw e;

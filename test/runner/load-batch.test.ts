@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../src/errors.js';
-import { hashFile } from '../../src/questions/index.js';
+import { OFF_THREAD_BYTES, hashFile } from '../../src/questions/index.js';
 import { loadBatch } from '../../src/runner/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
@@ -45,6 +45,31 @@ describe('loadBatch', () => {
     expect(store.items.get(batch.id, 'r7')?.question).toBe('question 7');
     expect(store.items.counts(batch.id).queued).toBe(597);
     expect(batch.sourceSha256).toBe(await hashFile(questions));
+    store.close();
+  });
+
+  it('a large file (parsed off thread, stored in bulk) loads whole, reports bad rows by line, and leaves WAL on', async () => {
+    const dir = tempDir();
+    const questions = join(dir, 'large.csv');
+    const row = (i: number): string => `r${i},What is known about protein ${i} and its pathway?,topic-${i % 50}`;
+    const n = Math.ceil(OFF_THREAD_BYTES / row(1e6).length) + 1000;
+    const rows = Array.from({ length: n }, (_, i) => row(i));
+    rows[150_000] = 'r17,same id as line 19,x';
+    rows[190_000] = 'r190000,,empty question';
+    writeFileSync(questions, `id,question,topic\n${rows.join('\n')}\n`);
+    const store = Store.open(join(dir, 'resq.db'));
+    const err = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null }).catch((e: unknown) => e);
+    expect((err as InputError).problems.map(formatProblem)).toEqual([
+      `${questions}:150002: id: duplicate "r17" (first on line 19)`,
+      `${questions}:190002: question: empty`,
+    ]);
+    expect(store.batches.list()).toEqual([]);
+    const { batch } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null, skipInvalid: true });
+    expect(batch.totalItems).toBe(n - 2);
+    expect(batch.sourceSha256).toBe(await hashFile(questions));
+    // The refused duplicate keeps its seq (a gap); the empty question never got one.
+    expect(store.items.get(batch.id, `r${n - 1}`)).toMatchObject({ seq: n - 2, line: n + 1, meta: { topic: `topic-${(n - 1) % 50}` } });
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     store.close();
   });
 });

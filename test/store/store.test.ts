@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/cli.js';
 import { Store, type BatchSettings, type ItemRecord, type RunSnapshot } from '../../src/store/index.js';
 
 const settings: BatchSettings = {
@@ -65,6 +68,58 @@ describe('Store', () => {
     loader.rollback();
     expect(store.findBatch('two')).toBeNull();
     expect(store.db.prepare("SELECT count(*) FROM items WHERE batch_id = 'b2'").pluck().get()).toBe(0);
+  });
+
+  it('adds rows column by column, refusing taken ids with the line of the first, in one transaction', () => {
+    const store = newStore();
+    const loader = store.beginBatchLoad({ id: 'b3', name: 'cols', kind: 'runs', sourcePath: '/q', sourceSha256: 'x', baseUrl: null, settings, policy: null });
+    const n = 600;
+    const ids = Array.from({ length: n }, (_, i) => (i === 300 ? 'r5' : `r${i}`));
+    const cols = { ids, lines: ids.map((_, i) => i + 2), questions: ids.map((_, i) => `q${i}`), threads: ids.map(() => null), metas: ids.map((_, i) => JSON.stringify({ i })) };
+    loader.add({ id: 'before', seq: 0, line: 1, question: 'buffered first', threadKey: null, meta: {} });
+    const refused = loader.addColumns(cols, 1);
+    expect(refused.map((d) => [d.item.id, d.item.line, d.firstLine])).toEqual([['r5', 302, 7]]);
+    expect(loader.commit([])).toBe(n);
+    const stored = store.items.list('b3');
+    expect(stored.map((it) => it.seq)).toEqual([...Array.from({ length: 301 }, (_, i) => i), ...Array.from({ length: n - 301 }, (_, i) => i + 302)]);
+    expect(stored[0]).toMatchObject({ id: 'before', question: 'buffered first' });
+    expect(stored[1]).toMatchObject({ id: 'r0', line: 2, meta: { i: 0 } });
+  });
+
+  it('a bulk load goes through a rollback journal and puts WAL back, whether it commits or not', () => {
+    const path = join(tempDir(), 'bulk.db');
+    const store = Store.open(path);
+    const mode = (): unknown => store.db.pragma('journal_mode', { simple: true });
+    const load = (id: string) => {
+      const loader = store.beginBatchLoad({ id, name: id, kind: 'runs', sourcePath: '/q', sourceSha256: 'x', baseUrl: null, settings, policy: null }, { bulk: true });
+      expect(mode()).toBe('delete');
+      loader.add({ id: 'a', seq: 0, line: 2, question: 'q', threadKey: null, meta: {} });
+      return loader;
+    };
+    load('kept').commit([]);
+    expect(mode()).toBe('wal');
+    load('dropped').rollback();
+    expect(mode()).toBe('wal');
+    expect(store.batches.list().map((b) => b.name)).toEqual(['kept']);
+    store.close();
+  });
+
+  it('a bulk load beside another open connection goes through the WAL at once (no wait for the busy timeout)', () => {
+    const path = join(tempDir(), 'shared.db');
+    const store = Store.open(path);
+    const other = new Database(path);
+    other.prepare('SELECT count(*) FROM batches').get();
+    const t = Date.now();
+    const loader = store.beginBatchLoad({ id: 'b', name: 'b', kind: 'runs', sourcePath: '/q', sourceSha256: 'x', baseUrl: null, settings, policy: null }, { bulk: true });
+    // Not a speed target: waiting out the busy timeout would take 10 s, the fallback takes none.
+    expect(Date.now() - t).toBeLessThan(9000);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(10000);
+    loader.add({ id: 'a', seq: 0, line: 2, question: 'q', threadKey: null, meta: {} });
+    loader.commit([]);
+    expect(other.prepare('SELECT count(*) FROM items').pluck().get()).toBe(1);
+    other.close();
+    store.close();
   });
 
   it('stores the key before admission and records the run chain with parent links', () => {

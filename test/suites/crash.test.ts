@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { OFF_THREAD_BYTES } from '../../src/questions/index.js';
 import { exportRows } from '../../src/runner/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
@@ -82,4 +83,31 @@ describe('crash and resume', () => {
       store.close();
     }
   }, 240_000);
+
+  it('a SIGKILL in the middle of loading a large file leaves no batch, and the next run loads it whole', async () => {
+    const dir = tempDir();
+    const questions = join(dir, 'large.csv');
+    const row = (i: number): string => `r${i},Question ${i} about something long enough to fill a file,t${i % 9}`;
+    const n = Math.ceil((1.5 * OFF_THREAD_BYTES) / row(1e6).length);
+    writeFileSync(questions, `id,question,topic\n${Array.from({ length: n }, (_, i) => row(i)).join('\n')}\n`);
+    const db = join(dir, 'resq.db');
+    const args = ['run', questions, '--db', db, '--batch', 'large', '--dry-run', '--json'];
+    const child = spawnCli(args);
+    const done = collect(child);
+    // A large load writes through a rollback journal: kill while that journal exists.
+    const poll = setInterval(() => {
+      if (existsSync(`${db}-journal`) && !child.killed) child.kill('SIGKILL');
+    }, 2);
+    const killed = await done;
+    clearInterval(poll);
+    expect(killed.signal).toBe('SIGKILL');
+    const store = Store.open(db);
+    expect(store.findBatch('large')).toBeNull();
+    expect(store.db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(0);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    store.close();
+    const again = await runCliChild(args);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'dry-run', items: n, invalid: 0 });
+  }, 120_000);
 });
