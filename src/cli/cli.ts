@@ -1,5 +1,9 @@
 import yargs from 'yargs';
 import { formatProblem, InputError, ResqError } from '../errors.js';
+// Every command is registered (help, suggestions and strict parsing see them all), but a command
+// module holds only its definition: what it runs (the store, runner, client, simulator…) is
+// imported by its handler, so start-up loads yargs and these small files and nothing else.
+// test/cli/lazy-loading.test.ts checks it.
 import { answerCommand } from './commands/answer.js';
 import { exportCommand } from './commands/export.js';
 import { resumeCommand } from './commands/resume.js';

@@ -1,4 +1,5 @@
-import { AuthError } from '../api/index.js';
+// The error classes alone, not the client's barrel: every command needs this module, few need the client.
+import { AuthError } from '../api/errors.js';
 import { ResqError } from '../errors.js';
 import type { RunnerResult, StateCounts } from '../runner/index.js';
 

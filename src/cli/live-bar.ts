@@ -1,4 +1,9 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
+
+// cli-progress (CommonJS) is required when a bar is made, i.e. on a TTY only: --json and piped
+// runs never load it.
+const require = createRequire(import.meta.url);
 
 /** What a live bar needs on each update besides the done count. */
 export type BarFields = Record<string, string | number>;
@@ -16,6 +21,7 @@ export interface LiveBar {
  * between the counts and the rate (e.g. `in flight {inFlight} | failed {failed}`).
  */
 export function liveBar(stream: NodeJS.WriteStream, fieldsFormat: string): LiveBar {
+  const cliProgress = require('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     {
       stream,

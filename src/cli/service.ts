@@ -1,7 +1,6 @@
-import { ServiceClient, type ClientLogEvent } from '../api/index.js';
+import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { ConfigError } from '../errors.js';
-import { isAdmissionThrottle } from '../runner/index.js';
-import { startSim, type Sim } from '../sim/index.js';
+import type { Sim } from '../sim/index.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
 export interface ServiceChoice {
@@ -61,10 +60,14 @@ export async function openService(
   opts: { connections?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Service> {
   const r = resolveService(choice, opts.env);
+  // Loaded here, not at the top: checking a choice (and every command that never opens the
+  // service) needs neither the client nor the simulator, and only --sim needs the simulator.
+  const [{ ServiceClient }, { isAdmissionThrottle }] = await Promise.all([import('../api/index.js'), import('../runner/adaptive-cap.js')]);
   let sim: Sim | null = null;
   let baseUrl: string;
   let apiKey: string;
   if (r.kind === 'sim') {
+    const { startSim } = await import('../sim/index.js');
     sim = await startSim();
     baseUrl = sim.url;
     apiKey = sim.keys[0] ?? '';

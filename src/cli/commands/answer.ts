@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
-import { answerHeldItem, type PersonReply } from '../../runner/index.js';
-import { openBatch } from '../open-batch.js';
+import type { PersonReply } from '../../runner/index.js';
 
 /** Registers `resq answer`. */
 export function answerCommand(y: Argv): Argv {
@@ -16,7 +15,7 @@ export function answerCommand(y: Argv): Argv {
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
         .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' }),
-    (argv) => {
+    async (argv) => {
       const a = argv as unknown as { batch: string; item: string; db: string; json: boolean; approve?: boolean; decline?: boolean; choose?: string; note?: string };
       const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
       if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
@@ -26,6 +25,8 @@ export function answerCommand(y: Argv): Argv {
         : a.decline
           ? { kind: 'decline', ...note }
           : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
+      // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
+      const [{ answerHeldItem }, { openBatch }] = await Promise.all([import('../../runner/answer.js'), import('../open-batch.js')]);
       const { store, batch } = openBatch(a.db, a.batch);
       try {
         const answer = answerHeldItem(store, batch, a.item, reply);

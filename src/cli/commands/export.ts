@@ -1,10 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
 import type { Argv } from 'yargs';
-import { CSV_COLUMNS, exportRows, flattenRow } from '../../runner/index.js';
-import { openBatch } from '../open-batch.js';
 
 /** Registers `resq export`. */
 export function exportCommand(y: Argv): Argv {
@@ -18,6 +15,12 @@ export function exportCommand(y: Argv): Argv {
         .option('output', { type: 'string', describe: 'file to write (default: standard output)' }),
     async (argv) => {
       const a = argv as unknown as { batch?: string; db: string; format: 'jsonl' | 'csv'; output?: string };
+      // Loaded when the command runs (see cli.ts); the export module alone, not the runner's barrel.
+      const [{ stringify }, { CSV_COLUMNS, exportRows, flattenRow }, { openBatch }] = await Promise.all([
+        import('csv-stringify/sync'),
+        import('../../runner/export-rows.js'),
+        import('../open-batch.js'),
+      ]);
       const { store, batch } = openBatch(a.db, a.batch);
       // Written to a temporary name and renamed, so a reader never sees half an export.
       const tmp = a.output ? `${a.output}.partial` : null;

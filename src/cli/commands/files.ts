@@ -1,35 +1,22 @@
-import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { ConfigError, InputError } from '../../errors.js';
-import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
-import { Store, type BatchRecord } from '../../store/index.js';
-import { EXIT } from '../exit-codes.js';
-import { openService } from '../service.js';
 
-interface Common {
+/** Options every files command has. */
+export interface Common {
   batch?: string;
   db: string;
   json: boolean;
 }
 
-interface PullArgs extends Common {
+/** Flags of `resq files pull`. */
+export interface PullArgs extends Common {
   sim?: boolean;
   baseUrl?: string;
   out?: string;
   concurrency?: number;
 }
 
-/** Opens an existing database and picks the named batch, or every batch. */
-function openBatches(dbPath: string, name: string | undefined): { store: Store; batches: BatchRecord[] } {
-  if (!existsSync(dbPath)) throw new InputError(`${dbPath}: no such database (pass --db PATH)`);
-  const store = Store.open(dbPath);
-  if (!name) return { store, batches: store.batches.list() };
-  const batch = store.findBatch(name);
-  if (batch) return { store, batches: [batch] };
-  const names = store.batches.list().map((b) => b.name);
-  store.close();
-  throw new InputError(`${dbPath}: no batch named "${name}"${names.length ? ` (batches: ${names.slice(0, 10).join(', ')})` : ''}`);
-}
+/** What the files commands run (files/, the store, the client), loaded only when one runs. */
+const actions = () => import('./files-actions.js');
 
 /** `1.5 MB`: bytes for a person (powers of 1024, as `@size` and `du -h` count). */
 export function formatBytes(n: number): string {
@@ -41,84 +28,6 @@ export function formatBytes(n: number): string {
     u++;
   }
   return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
-}
-
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-function renderStatus(s: FilesStatus, now: Date): void {
-  const c = s.counts;
-  const scope = s.batches.length === 1 ? `batch ${s.batches[0]}` : `${s.batches.length} batches`;
-  out(`files of ${scope}: ${s.total} — ${c.downloaded} downloaded, ${c.pending} pending, ${c.failed} failed, ${c.expired} expired, ${c.missing} missing`);
-  out(`on disk: ${formatBytes(s.bytesOnDisk)}`);
-  if (s.soonestExpiry) {
-    const left = Date.parse(s.soonestExpiry) - now.getTime();
-    out(`soonest expiry among files not on disk: ${s.soonestExpiry} (${left > 0 ? `in ${formatDuration(left)}` : `${formatDuration(left)} ago`})`);
-  }
-  for (const w of s.warnings) out(`warning: ${w.message}`);
-}
-
-function renderPull(r: PullReport): void {
-  const scope = r.batches.length === 1 ? `batch ${r.batches[0]}` : `${r.batches.length} batches`;
-  const repaired = r.repaired.length ? `, ${r.repaired.length} fetched again (gone or changed on disk)` : '';
-  out(`files of ${scope}: ${r.downloaded} downloaded (${formatBytes(r.bytes)}), ${r.skipped} already on disk${repaired}`);
-  if (r.interrupted) out('interrupted: run resq files pull again to continue');
-  if (r.notOnDisk.length === 0) return;
-  const by = (s: string): number => r.notOnDisk.filter((f) => f.status === s).length;
-  out(`not on disk: ${r.notOnDisk.length} (${by('expired')} expired, ${by('missing')} missing, ${by('failed')} failed, ${by('pending')} pending)`);
-  for (const f of r.notOnDisk.slice(0, 30))
-    out(`  ${f.status.padEnd(8)} ${f.batch} / ${f.itemId} / ${f.name ?? f.fileId}: ${f.reason ?? 'not fetched yet'}`);
-  if (r.notOnDisk.length > 30) out(`  … and ${r.notOnDisk.length - 30} more (resq files pull --json)`);
-}
-
-function renderVerify(r: VerifyReport): void {
-  const gone = r.problems.filter((p) => p.state === 'gone').length;
-  out(`verified ${r.checked} downloaded files: ${r.ok} intact (${formatBytes(r.bytes)}), ${r.problems.length - gone} changed, ${gone} gone`);
-  for (const p of r.problems) out(`  ${p.state.padEnd(8)} ${p.batch} / ${p.itemId} / ${p.path ?? p.fileId}: ${p.reason}`);
-  if (r.problems.length) out('resq files pull fetches them again');
-}
-
-/** Service for a pull: the flags, else the batches' own base URL, else the environment. */
-async function serviceFor(a: PullArgs, batches: BatchRecord[]) {
-  if (!a.sim && !a.baseUrl && batches.some((b) => b.settings.service === 'sim'))
-    throw new ConfigError(
-      'a batch ran on the in-process simulator (--sim), whose files ended with that process; ' +
-        'pass --sim (a fresh simulator: those files will be missing) or --base-url of a served simulator',
-    );
-  const urls = [...new Set(batches.map((b) => b.baseUrl).filter((u): u is string => !!u))];
-  return openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? (urls.length === 1 ? urls[0]! : null) });
-}
-
-async function pullCommand(a: PullArgs): Promise<void> {
-  if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 256))
-    throw new InputError(`--concurrency: must be a whole number from 1 to 256, got ${a.concurrency}`);
-  const { store, batches } = openBatches(a.db, a.batch);
-  try {
-    const service = await serviceFor(a, batches);
-    const abort = new AbortController();
-    const onSigint = (): void => abort.abort(new Error('interrupted'));
-    process.once('SIGINT', onSigint);
-    try {
-      const report = await pullFiles({
-        store,
-        client: service.client,
-        batches,
-        outDir: a.out ?? null,
-        concurrency: a.concurrency ?? batches[0]?.settings.download?.concurrency ?? 4,
-        signal: abort.signal,
-        onEvent: a.json ? (e: DownloadEvent) => e.type !== 'file-start' && out(JSON.stringify(e)) : undefined,
-      });
-      if (a.json) out(JSON.stringify({ type: 'files-pull', ...report }));
-      else renderPull(report);
-      process.exitCode = report.interrupted ? EXIT.interrupted : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
-    } finally {
-      process.off('SIGINT', onSigint);
-      await service.close();
-    }
-  } finally {
-    store.close();
-  }
 }
 
 function pullOptions<T>(a: Argv<T>) {
@@ -138,41 +47,19 @@ export function filesCommand(y: Argv): Argv {
         'status [batch]',
         'counts by state, bytes on disk, soonest expiry, files expiring within 7 days not on disk',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
-        (argv) => {
-          const a = argv as unknown as Common;
-          const { store, batches } = openBatches(a.db, a.batch);
-          try {
-            const now = new Date();
-            const s = filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
-            if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
-            else renderStatus(s, now);
-          } finally {
-            store.close();
-          }
-        },
+        async (argv) => (await actions()).statusCommand(argv as unknown as Common),
       )
       .command(
         'pull [batch]',
         'download every file not on disk (exit 1 when some cannot be fetched)',
         (a) => pullOptions(a),
-        (argv) => pullCommand(argv as unknown as PullArgs),
+        async (argv) => (await actions()).pullCommand(argv as unknown as PullArgs),
       )
       .command(
         'verify [batch]',
         're-hash downloaded files; report any changed or gone (exit 1 if so)',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
-        async (argv) => {
-          const a = argv as unknown as Common;
-          const { store, batches } = openBatches(a.db, a.batch);
-          try {
-            const r = await verifyFiles(store, a.batch ? batches[0] : null);
-            if (a.json) out(JSON.stringify({ type: 'files-verify', ...r }));
-            else renderVerify(r);
-            process.exitCode = r.problems.length > 0 ? EXIT.failed : EXIT.ok;
-          } finally {
-            store.close();
-          }
-        },
+        async (argv) => (await actions()).verifyCommand(argv as unknown as Common),
       )
       .demandCommand(1, 'name a files command: status, pull or verify'),
   );

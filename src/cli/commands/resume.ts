@@ -1,9 +1,6 @@
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../errors.js';
 import type { Policy } from '../../policy/index.js';
-import { checkUnchanged } from '../../runner/index.js';
-import { attachAndRun } from '../attach.js';
-import { openBatch } from '../open-batch.js';
 import { openService } from '../service.js';
 
 /** Registers `resq resume`. */
@@ -18,6 +15,12 @@ export function resumeCommand(y: Argv): Argv {
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator' }),
     async (argv) => {
       const a = argv as unknown as { batch?: string; db: string; json: boolean; baseUrl?: string; sim?: boolean };
+      // Loaded when the command runs (see cli.ts).
+      const [{ checkUnchanged }, { attachAndRun }, { openBatch }] = await Promise.all([
+        import('../../runner/index.js'),
+        import('../attach.js'),
+        import('../open-batch.js'),
+      ]);
       const { store, batch } = openBatch(a.db, a.batch);
       try {
         await checkUnchanged(batch, batch.sourcePath);

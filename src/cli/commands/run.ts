@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
-import { loadPipeline, type Pipeline } from '../../pipeline/index.js';
-import { loadPolicyFile, type Policy } from '../../policy/index.js';
-import { checkUnchanged, defaultBatchName, loadBatch } from '../../runner/index.js';
-import { Store, type BatchSettings } from '../../store/index.js';
-import { attachAndRun } from '../attach.js';
+import type { Pipeline } from '../../pipeline/index.js';
+import type { Policy } from '../../policy/index.js';
+import type { BatchSettings } from '../../store/index.js';
 import { EXIT } from '../exit-codes.js';
 import { openService, resolveService } from '../service.js';
 
@@ -62,12 +60,13 @@ interface Resolved {
 }
 
 async function resolveInputs(a: RunArgs): Promise<Resolved> {
+  // Pipelines and policies (zod, yaml) are loaded only when the command line has one.
   let pipeline: Pipeline | null = null;
-  if (PIPELINE_EXT.test(a.input)) pipeline = await loadPipeline(a.input);
+  if (PIPELINE_EXT.test(a.input)) pipeline = await (await import('../../pipeline/index.js')).loadPipeline(a.input);
   else if (!/\.(csv|jsonl|ndjson)$/i.test(a.input))
     throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .jsonl)`);
   const questions = pipeline?.questions ?? a.input;
-  const policy = a.policy ? await loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
+  const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
   const concurrency = a.concurrency ?? pipeline?.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
     throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
@@ -75,6 +74,7 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   const sim = a.sim ?? (a.baseUrl ? false : service?.kind === 'sim');
   const baseUrl = a.baseUrl ?? (service?.kind === 'url' ? service.baseUrl : undefined);
   const outFromPipeline = pipeline?.download.out ?? null;
+  const { defaultBatchName } = await import('../../runner/load-batch.js');
   return {
     questions,
     name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
@@ -97,6 +97,9 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
 
 /** `resq run`: load (or find) the batch, then drive it. Returns the exit code. */
 export async function runBatchCommand(a: RunArgs): Promise<number> {
+  // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
+  // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
+  const [{ checkUnchanged, loadBatch }, { Store }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/index.js')]);
   const r = await resolveInputs(a);
   // Refuse a missing service before anything is recorded: nothing half-done on a config error.
   if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null });
@@ -134,6 +137,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
       );
       return EXIT.ok;
     }
+    const { attachAndRun } = await import('../attach.js');
     const service = await openService(
       { sim: r.sim, baseUrl: r.baseUrl ?? null },
       { connections: Math.max(128, r.settings.concurrency * 2 + r.settings.download.concurrency + 16) },

@@ -1,5 +1,4 @@
 import type { Argv } from 'yargs';
-import { serveSim } from '../../sim/serve.js';
 
 /** Registers `resq sim`. */
 export function simCommand(y: Argv): Argv {
@@ -13,6 +12,8 @@ export function simCommand(y: Argv): Argv {
         .option('duration', { type: 'number', describe: 'default working time of a run, in ms' }),
     async (argv) => {
       const a = argv as unknown as { port: number; host: string; duration?: number; json: boolean };
+      // The simulator is loaded only by the commands that start it.
+      const { serveSim } = await import('../../sim/serve.js');
       const sim = await serveSim({ port: a.port, host: a.host, ...(a.duration !== undefined ? { defaultDurationMs: a.duration } : {}) });
       if (a.json) process.stdout.write(`${JSON.stringify({ url: sim.url, keys: sim.keys })}\n`);
       else

@@ -1,7 +1,4 @@
 import type { Argv } from 'yargs';
-import { batchStatus } from '../../runner/index.js';
-import { openBatch } from '../open-batch.js';
-import { formatStatus } from '../summary.js';
 
 /** Registers `resq status`. */
 export function statusCommand(y: Argv): Argv {
@@ -9,8 +6,14 @@ export function statusCommand(y: Argv): Argv {
     'status [batch]',
     'counts by state, rate, ETA, held items, unknown submissions, cost, files',
     (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: the newest)' }),
-    (argv) => {
+    async (argv) => {
       const a = argv as unknown as { batch?: string; db: string; json: boolean };
+      // Loaded when the command runs (see cli.ts); the status module alone, not the runner's barrel.
+      const [{ batchStatus }, { openBatch }, { formatStatus }] = await Promise.all([
+        import('../../runner/status.js'),
+        import('../open-batch.js'),
+        import('../summary.js'),
+      ]);
       const { store, batch } = openBatch(a.db, a.batch);
       try {
         const s = batchStatus(store, batch);

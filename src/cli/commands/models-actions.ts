@@ -1,0 +1,119 @@
+// What `resq models …` runs, loaded only when a models command runs (models.ts registers them;
+// `models batch` is in models-batch.ts).
+import { once } from 'node:events';
+import { isRunFailure, type ModelRun } from '../../api/index.js';
+import { InputError } from '../../errors.js';
+import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
+import { ModelStore } from '../../store/model-store.js';
+import { EXIT } from '../exit-codes.js';
+import { formatModelStatus } from '../models-progress.js';
+import { openBatch } from '../open-batch.js';
+import { openService, type ServiceChoice } from '../service.js';
+import type { RunArgs, ServiceArgs } from './models.js';
+
+function choiceOf(a: ServiceArgs): ServiceChoice {
+  return { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
+}
+
+/** `resq models describe ID`. */
+export async function describeCommand(a: ServiceArgs & { id: string }): Promise<void> {
+  const service = await openService(choiceOf(a));
+  try {
+    const d = await service.client.describeModel(a.id);
+    process.stdout.write(a.json ? `${JSON.stringify(d)}\n` : `${formatDescription(d, a.id)}\n`);
+  } finally {
+    await service.close();
+  }
+}
+
+function showValue(v: unknown): string {
+  if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { url?: unknown }).url === 'string') {
+    const f = v as { id?: string; name?: string; url: string };
+    return `file ${f.name ?? f.id ?? ''} ${f.url}`.replace(/\s+/g, ' ');
+  }
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function formatRun(run: ModelRun, httpStatus: number): string {
+  const lines = [`model run ${run.id}: ${run.status} (HTTP ${httpStatus}${run.credits !== null ? `, credits ${run.credits}` : ''})`];
+  if (run.error) lines.push(`error: ${run.error}`);
+  if (run.outputs) {
+    lines.push('outputs:');
+    const rows = Object.entries(run.outputs).map(([k, v]) => [k, showValue(v)]);
+    lines.push(...formatTable(['name', 'value'], rows).split('\n').map((l) => `  ${l}`));
+  }
+  return lines.join('\n');
+}
+
+/** `resq models run ID`: the exit code. */
+export async function runCommand(a: RunArgs): Promise<number> {
+  const service = await openService(choiceOf(a));
+  const stop = new AbortController();
+  let admitted: ModelRun | null = null;
+  const onSigint = (): void => stop.abort();
+  process.on('SIGINT', onSigint);
+  // The client's poll sleep does not hold the event loop open; under a top-level await the process would exit mid-wait.
+  const keepAlive = setInterval(() => {}, 60_000);
+  try {
+    const d = await service.client.describeModel(a.id);
+    const inputs = prepareInputs(d, a.id, a.inputs, a.input ?? []);
+    const r = await runOne({
+      client: service.client,
+      modelId: a.id,
+      inputs,
+      mode: a.mode ?? null,
+      signal: stop.signal,
+      onAdmitted: (run, status) => {
+        admitted = run;
+        if (status === 202 && !a.json) process.stderr.write(`model run ${run.id} started; reading it every few seconds…\n`);
+      },
+    });
+    process.stdout.write(a.json ? `${JSON.stringify(r.run)}\n` : `${formatRun(r.run, r.httpStatus)}\n`);
+    return isRunFailure(r.run.status) ? EXIT.failed : EXIT.ok;
+  } catch (err) {
+    const run = admitted as ModelRun | null;
+    if (stop.signal.aborted && run) {
+      process.stderr.write(`interrupted: model run ${run.id} goes on at the service${run.poll_url ? ` (${run.poll_url})` : ''}\n`);
+      return EXIT.interrupted;
+    }
+    throw err;
+  } finally {
+    clearInterval(keepAlive);
+    process.off('SIGINT', onSigint);
+    await service.close();
+  }
+}
+
+function openModelsBatch(db: string, name: string | undefined) {
+  const { store, batch } = openBatch(db, name, 'models');
+  const ms = new ModelStore(store);
+  const status = modelBatchStatus(ms, batch);
+  if (!status) {
+    store.close();
+    throw new InputError(`batch "${batch.name}" is a batch of agent runs: use resq status`);
+  }
+  return { store, ms, batch, status };
+}
+
+/** `resq models status [BATCH]`. */
+export function statusCommand(a: { batch?: string; db: string; json: boolean }): void {
+  const { store, batch, status } = openModelsBatch(a.db, a.batch);
+  try {
+    process.stdout.write(
+      a.json ? `${JSON.stringify(status)}\n` : `${formatModelStatus(status, { db: a.db, out: batch.settings.download.enabled ? batch.settings.download.out : null })}\n`,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/** `resq models export [BATCH]`. */
+export async function exportCommand(a: { batch?: string; db: string; output?: string }): Promise<void> {
+  const { store, ms, batch } = openModelsBatch(a.db, a.batch);
+  try {
+    if (a.output) await writeModelResults(ms, batch, a.output);
+    else for (const row of modelResultRows(ms, batch)) if (!process.stdout.write(`${JSON.stringify(row)}\n`)) await once(process.stdout, 'drain');
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,97 @@
+// Start-up cost: each command loads only the modules it uses (cli.ts registers every command,
+// but a command's implementation is imported when it runs). Checked by the set of modules the
+// real CLI process loads, never by timing (timings belong in `npm run bench`).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { ROOT, runCliChild, tempDir } from '../support/cli.js';
+
+/** A module hook for the child: records every module URL it loads into $RESQ_TEST_LOADED. */
+const HOOK = `
+import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const seen = new Set();
+registerHooks({
+  resolve(specifier, context, next) {
+    const r = next(specifier, context);
+    seen.add(r.url);
+    return r;
+  },
+  load(url, context, next) {
+    seen.add(url);
+    return next(url, context);
+  },
+});
+process.on('exit', () => writeFileSync(process.env.RESQ_TEST_LOADED, [...seen].join('\\n')));
+`;
+
+describe('lazy loading of commands', () => {
+  let dir: string;
+  let hook: string;
+  let csv: string;
+  let sim: Sim;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    hook = join(dir, 'hook.mjs');
+    writeFileSync(hook, HOOK);
+    csv = join(dir, 'q.csv');
+    writeFileSync(csv, 'id,question\n1,What is two and two?\n');
+    sim = await startSim({ defaultDurationMs: 20 });
+  });
+  afterAll(async () => sim.close());
+
+  /** Runs the CLI and returns its exit code and the loaded modules, as paths relative to the repo. */
+  async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[]; stderr: string }> {
+    const list = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+    const r = await runCliChild(args, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, RESQ_TEST_LOADED: list });
+    const root = pathToFileURL(ROOT).href;
+    const modules = readFileSync(list, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith(root))
+      .map((u) => u.slice(root.length).replace(/^\//, ''));
+    return { code: r.code, modules, stderr: r.stderr };
+  }
+
+  const under = (modules: string[], prefix: string): string[] => modules.filter((m) => m.startsWith(prefix));
+
+  it('--help loads the command definitions and yargs, nothing of the library behind them', async () => {
+    const r = await loaded(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.modules).toContain('src/cli/commands/run.ts');
+    const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
+    expect(src.sort()).toEqual(['src/api/errors.ts', 'src/errors.ts']);
+    for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'cli-progress', 'csv-parse'])
+      expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
+  });
+
+  it('status and a dry run load neither the client nor the simulator', async () => {
+    const db = join(dir, 'dry.db');
+    const dry = await loaded(['run', csv, '--dry-run', '--db', db]);
+    expect(dry.code, dry.stderr).toBe(0);
+    const status = await loaded(['status', '--db', db]);
+    expect(status.code, status.stderr).toBe(0);
+    for (const r of [dry, status]) {
+      expect(under(r.modules, 'src/sim/')).toEqual([]);
+      expect(under(r.modules, 'src/api/')).toEqual(['src/api/errors.ts']);
+      expect(under(r.modules, 'src/models/')).toEqual([]);
+      expect(under(r.modules, 'node_modules/undici/')).toEqual([]);
+      expect(under(r.modules, 'node_modules/cli-progress/')).toEqual([]);
+    }
+  });
+
+  it('a run against a base URL does not load the simulator; --sim does', async () => {
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '' };
+    const url = await loaded(['run', csv, '--db', join(dir, 'url.db'), '--base-url', sim.url, '--no-download', '--json'], env);
+    expect(url.code, url.stderr).toBe(0);
+    expect(url.modules).toContain('src/api/client.ts');
+    expect(under(url.modules, 'src/sim/')).toEqual([]);
+    // --json: no live bar, so no cli-progress either.
+    expect(under(url.modules, 'node_modules/cli-progress/')).toEqual([]);
+    const withSim = await loaded(['run', csv, '--db', join(dir, 'sim.db'), '--sim', '--no-download', '--json']);
+    expect(withSim.code, withSim.stderr).toBe(0);
+    expect(withSim.modules).toContain('src/sim/index.ts');
+  });
+});
