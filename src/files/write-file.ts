@@ -1,20 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { ResqError } from '../errors.js';
+import { drainToFile, type Digest } from './file-sink.js';
+
+export type { Digest } from './file-sink.js';
 
 /** The body ended with fewer or more bytes than `Content-Length` announced. Worth a retry. */
 export class IncompleteBodyError extends ResqError {
   override readonly code: string = 'RESQ_INCOMPLETE_BODY';
-}
-
-/** Size and SHA-256 (hex) of some bytes. */
-export interface Digest {
-  bytes: number;
-  sha256: string;
 }
 
 // Temp files this process is writing right now: never discarded as stale.
@@ -26,34 +22,28 @@ export function tempPathFor(finalPath: string): string {
   return join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}-${randomBytes(8).toString('hex')}.partial`);
 }
 
-function hashingTap(d: Digest, hash: ReturnType<typeof createHash>): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      d.bytes += chunk.length;
-      cb(null, chunk);
-    },
-  });
-}
-
 /**
- * Streams `body` to a temporary file beside `finalPath` while hashing it (backpressure
- * through `pipeline`, so memory stays flat), fsyncs it, checks the size against
- * `expectedBytes` when known, renames it into place and fsyncs the folder. On any failure
- * the temporary file is removed and the final path is untouched.
+ * Streams `body` to a temporary file beside `finalPath` while hashing it (see
+ * {@link drainToFile}: batched writes, the body paused while they catch up, so memory stays
+ * flat), checks the size against `expectedBytes` when known, fsyncs it, renames it into
+ * place and fsyncs the folder. On any failure the temporary file is removed and the final
+ * path is untouched.
  */
 export async function writeAtomically(body: Readable, finalPath: string, o: { signal?: AbortSignal; expectedBytes?: number | null } = {}): Promise<Digest> {
   const temp = tempPathFor(finalPath);
-  const hash = createHash('sha256');
-  const d: Digest = { bytes: 0, sha256: '' };
   ACTIVE_TEMPS.add(temp);
   try {
-    // `flush` fsyncs before close: after the rename the bytes are on disk, not only in cache.
-    const out = createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: 1024 * 1024 });
-    await pipeline(body, hashingTap(d, hash), out, o.signal ? { signal: o.signal } : {});
-    if (o.expectedBytes != null && d.bytes !== o.expectedBytes)
-      throw new IncompleteBodyError(`received ${d.bytes} bytes, Content-Length said ${o.expectedBytes}`);
-    d.sha256 = hash.digest('hex');
+    const fh = await open(temp, 'wx');
+    let d: Digest;
+    try {
+      d = await drainToFile(body, fh, o.signal);
+      if (o.expectedBytes != null && d.bytes !== o.expectedBytes)
+        throw new IncompleteBodyError(`received ${d.bytes} bytes, Content-Length said ${o.expectedBytes}`);
+      // After the rename the bytes are on disk, not only in cache.
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await rename(temp, finalPath);
     await fsyncFolder(dirname(finalPath));
     return d;

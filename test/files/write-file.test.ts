@@ -29,6 +29,17 @@ describe('writeAtomically', () => {
     expect(readdirSync(dir)).toEqual(['f.bin']);
   });
 
+  it('writes bodies of many chunks and sizes byte for byte', async () => {
+    for (const [n, size] of [[1, 1], [300, 65536], [7, 1_000_003]] as const) {
+      const target = join(dir, `f-${n}-${size}.bin`);
+      const whole = Buffer.concat([...chunks(n, size)]);
+      const d = await writeAtomically(Readable.from(chunks(n, size)), target, { expectedBytes: whole.length });
+      expect(d).toEqual({ bytes: whole.length, sha256: sha(whole) });
+      expect(readFileSync(target).equals(whole)).toBe(true);
+    }
+    expect(readdirSync(dir)).toHaveLength(3);
+  });
+
   it('leaves the final path untouched and removes the temp file when the body breaks off', async () => {
     const target = join(dir, 'f.bin');
     writeFileSync(target, 'previous');
