@@ -1,4 +1,4 @@
-import { Downloader, type DownloadSummary } from '../files/index.js';
+import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
 import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '../runner/index.js';
 import type { BatchRecord, Store } from '../store/index.js';
@@ -18,9 +18,11 @@ export interface AttachOptions {
   outDir: string | null;
 }
 
-function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Downloader | null {
+async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {
   const d = o.batch.settings.download;
   if (!d.enabled) return null;
+  // Loaded only when the batch downloads: a --no-download run never needs files/.
+  const { Downloader } = await import('../files/index.js');
   return new Downloader({
     store: o.store,
     client: o.service.client,
@@ -41,7 +43,7 @@ function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Downlo
 export async function attachAndRun(o: AttachOptions): Promise<number> {
   const renderer = pickRenderer(o.json);
   const emit = (e: RunnerEvent): void => renderer.onEvent(e);
-  const downloads = downloaderFor(o, emit);
+  const downloads = await downloaderFor(o, emit);
   // Files left pending by an earlier, interrupted run start again at once.
   downloads?.kick(o.batch);
   const runner = new BatchRunner({

@@ -88,8 +88,9 @@ describe('lazy loading of commands', () => {
     expect(url.code, url.stderr).toBe(0);
     expect(url.modules).toContain('src/api/client.ts');
     expect(under(url.modules, 'src/sim/')).toEqual([]);
-    // --json: no live bar, so no cli-progress either.
+    // --json: no live bar, so no cli-progress either; --no-download: no downloader.
     expect(under(url.modules, 'node_modules/cli-progress/')).toEqual([]);
+    expect(under(url.modules, 'src/files/')).toEqual([]);
     const withSim = await loaded(['run', csv, '--db', join(dir, 'sim.db'), '--sim', '--no-download', '--json']);
     expect(withSim.code, withSim.stderr).toBe(0);
     expect(withSim.modules).toContain('src/sim/index.ts');
