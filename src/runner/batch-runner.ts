@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { ServiceClient } from '../api/index.js';
 import type { Policy } from '../policy/index.js';
 import { ACTIVE_STATES, type BatchRecord, type ItemRecord, type Store } from '../store/index.js';
@@ -49,7 +48,10 @@ export class BatchRunner {
   readonly #o: RunnerOptions;
   readonly #abort = new AbortController();
   readonly #cap: AdaptiveCap;
-  readonly #queue: PQueue;
+  /** Every drive not yet returned, including those whose slot was already released. */
+  readonly #drives = new Set<Promise<void>>();
+  /** How many of those have not reached their end (the set drops them a tick later). */
+  #unfinished = 0;
   readonly #active = new Set<string>();
   readonly #activeThreads = new Set<string>();
   readonly #ready: ItemRecord[] = [];
@@ -59,7 +61,7 @@ export class BatchRunner {
   /** Queued items read ahead of the cursor, last first; each is re-read before it is claimed. */
   #page: ItemRecord[] = [];
   #wake: (() => void) | null = null;
-  /** Items handed to the queue and not yet back: p-queue's own counts drop only after #drive returns, too late for the wake-up. */
+  /** Items holding a slot: a drive releases its slot when its last run finishes, before its bookkeeping. */
   #driving = 0;
   #fatal: Error | null = null;
   #stalled = 0;
@@ -69,7 +71,6 @@ export class BatchRunner {
   constructor(o: RunnerOptions) {
     this.#o = o;
     this.#cap = new AdaptiveCap(o.concurrency ?? o.batch.settings.concurrency);
-    this.#queue = new PQueue({ concurrency: this.#cap.current });
   }
 
   #emit(e: RunnerEvent): void {
@@ -98,7 +99,6 @@ export class BatchRunner {
   /** Tells the runner the service throttled an admission (HTTP 429): the cap halves. */
   throttled(): void {
     if (this.#cap.throttled(Date.now())) {
-      this.#queue.concurrency = this.#cap.current;
       this.#emit({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
     }
   }
@@ -128,13 +128,8 @@ export class BatchRunner {
         this.#pickUpAnswered();
       }
       if (this.#inFlight() < this.#cap.current) {
-        const next = this.#next();
-        if (next) {
-          this.#driving++;
-          void this.#queue.add(() => this.#drive(next));
-          continue;
-        }
-        if (this.#inFlight() === 0 && this.#later.size === 0) {
+        if (this.#admitOne()) continue;
+        if (this.#unfinished === 0 && this.#later.size === 0) {
           lastPoll = Date.now();
           if (!this.#pickUpAnswered()) break;
           continue;
@@ -142,7 +137,7 @@ export class BatchRunner {
       }
       await this.#sleep(Math.min(pollMs, this.#nextLaterIn()));
     }
-    await this.#queue.onIdle();
+    while (this.#drives.size > 0) await Promise.all(this.#drives);
     const counts = store.items.counts(batch.id);
     this.#emit({
       type: 'end',
@@ -156,6 +151,20 @@ export class BatchRunner {
 
   #inFlight(): number {
     return this.#driving;
+  }
+
+  /** Starts the next item when a slot is free; returns whether one was started. */
+  #admitOne(): boolean {
+    if (this.#abort.signal.aborted || this.#driving >= this.#cap.current) return false;
+    const next = this.#next();
+    if (!next) return false;
+    this.#driving++;
+    this.#unfinished++;
+    // Runs synchronously up to its first request: the key is stored and the request sent now.
+    const drive = this.#drive(next);
+    this.#drives.add(drive);
+    void drive.finally(() => this.#drives.delete(drive));
+    return true;
   }
 
   #sleep(ms: number): Promise<void> {
@@ -282,11 +291,22 @@ export class BatchRunner {
       follow: this.#o.follow ?? this.#o.batch.settings.follow,
       signal,
       emit: (e) => this.#emit(e),
-      admitted: () => {
-        this.#cap.admitted();
-        if (this.#queue.concurrency !== this.#cap.current) this.#queue.concurrency = this.#cap.current;
-      },
+      admitted: () => this.#cap.admitted(),
     };
+    let released = false;
+    // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
+    if (!item.threadKey)
+      ctx.release = () => {
+        if (released) return;
+        released = true;
+        this.#driving--;
+        try {
+          this.#admitOne();
+        } catch {
+          // Not this item's fault: the scheduler's loop tries again and reports it.
+          this.#wake?.();
+        }
+      };
     let end: ItemRecord | null = null;
     try {
       end = await driveItem(ctx, item);
@@ -295,7 +315,9 @@ export class BatchRunner {
       end = this.#failed(item, err);
     }
     this.#release(item);
-    this.#driving--;
+    if (!released) this.#driving--;
+    released = true;
+    this.#unfinished--;
     if (end && end.threadKey && (end.state === 'completed' || end.state === 'failed' || end.state === 'error'))
       this.#continueThread(end);
     this.#emit({

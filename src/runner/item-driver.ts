@@ -17,7 +17,24 @@ export interface DriveContext {
   emit: (e: RunnerEvent) => void;
   /** Called after each admission the service accepted (feeds the adaptive cap). */
   admitted: () => void;
+  /**
+   * Called once when the item's last run has finished at the service, before its outcome
+   * is recorded: the slot is free, and the scheduler may admit the next item at once.
+   * Absent when the slot must stay held until the outcome is stored (thread items).
+   */
+  release?: () => void;
 }
+
+/**
+ * Puts bookkeeping behind the requests of a burst: completions that arrived together each
+ * admit their successor before any of them records its outcome, so the k-th admission of
+ * a burst waits for k admissions, not for k of everything. Two turns of the check phase:
+ * undici writes a request on a reused keep-alive socket from a setImmediate of its own
+ * (it first lets the poll phase see whether the server closed the socket), and that must
+ * come before, not after, the bookkeeping of every completion in the burst.
+ */
+const yieldToIo = (): Promise<void> =>
+  new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 function reload(ctx: DriveContext, item: ItemRecord): ItemRecord {
   const now = ctx.store.items.get(item.batchId, item.id);
@@ -46,6 +63,9 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
         const key = item.pendingKey ?? idempotencyKey(item.batchId, item.id, item.step);
         const body = item.threadId ? { input: item.question, thread_id: item.threadId } : { input: item.question };
         const run = await client.createRun(body, { idempotencyKey: key, signal });
+        // The run is going at the service and its key is stored: recording it can wait for
+        // completions that arrived meanwhile (they admit runs), never for a timer.
+        await yieldToIo();
         store.markAdmitted(item, {
           id: run.id,
           status: run.status,
@@ -110,6 +130,12 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           ctx.emit({ type: 'item', id: item.id, state: outcome.kind === 'answer' ? 'waiting' : 'held', runId: run.id });
         } else {
           const state = isRunFailure(run.status) ? 'failed' : 'completed';
+          if (ctx.release) {
+            // The next item's key is stored and its request sent before this outcome is
+            // recorded; a crash in between re-attaches this item and reads the run again.
+            ctx.release();
+            await yieldToIo();
+          }
           store.markFinished(item, snap, state);
           ctx.emit({ type: 'item', id: item.id, state, runId: run.id, detail: run.status });
         }

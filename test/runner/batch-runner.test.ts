@@ -112,6 +112,32 @@ describe('BatchRunner', () => {
     store.close();
   });
 
+  it("gives a finished run's slot to the next item before writing its outcome, never going over the cap", async () => {
+    const rows = Array.from({ length: 8 }, (_, i) => `q${i},question ${i}`).join('\n');
+    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
+    const nextStateWhenRecorded: string[] = [];
+    const result = await new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      onEvent: (e) => {
+        // q0 and q1 start together; the n-th item to finish hands its slot to q(n+2).
+        if (e.type !== 'item' || e.state !== 'completed') return;
+        const n = store.items.counts(batch.id).completed;
+        const next = store.items.get(batch.id, `q${n + 1}`);
+        if (next) nextStateWhenRecorded.push(next.state);
+      },
+    }).run();
+    expect(result.counts.completed).toBe(8);
+    expect(nextStateWhenRecorded).toHaveLength(6);
+    expect(nextStateWhenRecorded).not.toContain('queued');
+    expect(sim.counters().peakConcurrentRuns).toEqual({ [Object.keys(sim.counters().peakConcurrentRuns)[0]!]: 2 });
+    expect(sim.counters().runsAdmitted).toBe(8);
+    await client.close();
+    store.close();
+  });
+
   it('stops on stop(): nothing new is admitted and state stays resumable', async () => {
     const rows = Array.from({ length: 20 }, (_, i) => `q${i},question ${i} @duration=300ms`).join('\n');
     const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
