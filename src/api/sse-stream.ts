@@ -4,7 +4,10 @@ import { segment } from './request-target.js';
 import { isFinalRunEvent, parseEventId, toRunEvent, type RunEvent } from './run-events.js';
 import { abortReason, linkSignals } from './signals.js';
 import { SseDecoder } from './sse-decoder.js';
-import { discardBody, type OpenResponse, type Transport } from './transport.js';
+import { discardBody, settleBody, type OpenResponse, type Transport } from './transport.js';
+
+/** How long a stream may take to end after its final event before its connection is dropped. */
+const STREAM_END_GRACE_MS = 500;
 
 /** What one connection learned, for the caller that reconnects. */
 export interface StreamProgress {
@@ -40,6 +43,8 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
   const path = `/runs/${segment(opts.runId, 'run id')}/events`;
   const link = linkSignals(opts.signal, transport.closeSignal);
   let res: OpenResponse | undefined;
+  /** Set once the final `run` event was read: the rest of the body is only its end. */
+  let finished = false;
   const destroy = (): void => {
     if (res) discardBody(res.body, link.signal.reason instanceof Error ? link.signal.reason : undefined);
   };
@@ -64,13 +69,16 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
     const decoder = new SseDecoder();
     const request = res.request;
     try {
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      // Not destroyed when the loop is left: after the final event the body is let end (below).
+      const chunks = res.body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
+      for await (const chunk of chunks) {
         for (const message of decoder.push(chunk)) {
           const event = toRunEvent(message);
           if (event.id !== null) progress.lastEventId = event.id;
           progress.events += 1;
+          finished = isFinalRunEvent(event);
           yield event;
-          if (isFinalRunEvent(event)) return;
+          if (finished) return;
         }
         noteProgress(progress, decoder);
       }
@@ -87,7 +95,9 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
   } finally {
     link.signal.removeEventListener('abort', destroy);
     link.dispose();
-    if (res) discardBody(res.body);
+    // After the final event the server ends the stream: letting it end keeps the connection.
+    if (res && finished && !link.signal.aborted) settleBody(res.body, STREAM_END_GRACE_MS);
+    else if (res) discardBody(res.body);
   }
 }
 

@@ -239,6 +239,21 @@ export function discardBody(body: Dispatcher.ResponseData['body'], err?: Error):
   if (!body.destroyed) body.destroy(err);
 }
 
+/**
+ * Lets a body whose useful part was read end on its own (its socket then goes back to the
+ * pool instead of being closed and reopened for the next request); reads and drops what
+ * is left, and destroys it when it has not ended within `graceMs`.
+ */
+export function settleBody(body: Dispatcher.ResponseData['body'], graceMs: number): void {
+  if (body.readableEnded || body.destroyed) return;
+  body.on('error', () => {});
+  const timer = setTimeout(() => discardBody(body), graceMs);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  body.once('end', () => clearTimeout(timer));
+  body.resume();
+}
+
 /** Reads at most `limit` bytes of a body as text, then drops the rest. */
 export async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
   const decoder = new TextDecoder();

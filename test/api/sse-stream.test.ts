@@ -57,6 +57,26 @@ describe('runEventStream', () => {
     await waitFor(() => closed);
   });
 
+  it('lets the stream end after the final run event instead of hanging up, so its connection can be reused', async () => {
+    let closedBeforeEnd: boolean | null = null;
+    let closed = false;
+    const { server, transport } = await setup((req, res) => {
+      req.socket.on('close', () => (closed = true));
+      openSse(res);
+      res.write(sseEvent(1, 'run', runBody('r1', 'completed')));
+      // The end of the body comes in a later write than the final event.
+      setTimeout(() => {
+        closedBeforeEnd = closed;
+        res.end();
+      }, 50);
+    });
+    const events = await collect(runEventStream(transport, { runId: 'r1', idleTimeoutMs: 5000 }));
+    expect(events.map((e) => e.event)).toEqual(['run']);
+    await waitFor(() => closedBeforeEnd !== null);
+    expect(closedBeforeEnd).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('passes a running run event through and ends when the server ends the stream', async () => {
     const { transport } = await setup((_req, res) => {
       openSse(res);
