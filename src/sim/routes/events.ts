@@ -28,8 +28,9 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
   const keepAlive = d.timers.interval(() => res.write(': keepalive\n\n'), d.opts.keepAliveMs);
   const maxTimer = d.timers.timeout(() => end(), d.opts.streamMaxMs);
 
-  // `abrupt` destroys the socket instead of ending the chunked body cleanly.
-  function end(abrupt = false): void {
+  // `abrupt` destroys the socket instead of ending the chunked body cleanly; `last` is
+  // written with the end, so the final event and the end of the body leave together.
+  function end(abrupt = false, last?: string): void {
     if (closed) return;
     closed = true;
     unsubscribe();
@@ -37,14 +38,15 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
     d.timers.clear(maxTimer);
     // A short delay lets the headers and the last event reach the client before the reset.
     if (abrupt) d.timers.timeout(() => res.destroy(), 5);
-    else if (!res.destroyed) res.end();
+    else if (!res.destroyed) res.end(last);
   }
 
   function send(e: SimEvent): void {
     if (closed) return;
-    res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+    const chunk = `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
     sent++;
-    if (e.event === 'run') return end();
+    if (e.event === 'run') return end(false, chunk);
+    res.write(chunk);
     if (ctx.afterFault === 'dropAfter') {
       d.counters.fault('dropAfter');
       return end(true);
