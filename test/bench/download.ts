@@ -1,5 +1,6 @@
 // Benchmark (not a test): throughput of one large file from the simulator through the
-// Downloader versus curl on the same loopback, and the Downloader's peak RSS.
+// Downloader versus curl on the same loopback, the Downloader's peak RSS and its CPU time
+// (all threads, and the main thread alone: on a shared machine CPU is steadier than wall).
 //   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5]
 // The simulator runs in its own process (`resq sim --port 0`); every Downloader round runs
 // in a fresh child process, so its peak RSS (maxRSS) is the Downloader's alone.
@@ -28,6 +29,10 @@ interface ChildResult {
   bytes: number;
   startRss: number;
   maxRss: number;
+  /** CPU (user + system) the download took, all threads (libuv's writes, GC helpers) included. */
+  cpuMs: number;
+  /** The part of it on the main thread. */
+  mainCpuMs: number;
 }
 
 /** Child mode: one Downloader download of `ref` into `out`; prints a ChildResult. */
@@ -49,12 +54,15 @@ async function childDownload(baseUrl: string, ref: FileRefInput, out: string): P
   loader.commit([]);
   store.files.record('bench', 'item', 'run', ref, new Date(), null);
   const t = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  const mainCpu = process.threadCpuUsage();
   const d = new Downloader({ store, client, outDir: out, concurrency: 1 });
   d.kick(store.findBatch('bench')!);
   const s = await d.drain();
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  const [all, main] = [process.cpuUsage(cpu), process.threadCpuUsage(mainCpu)];
   if (s.downloaded !== 1) throw new Error(`download failed: ${JSON.stringify(s.problems)}`);
-  const result: ChildResult = { ms, bytes: s.bytes, startRss, maxRss: process.resourceUsage().maxRSS * 1024 };
+  const result: ChildResult = { ms, bytes: s.bytes, startRss, maxRss: process.resourceUsage().maxRSS * 1024, cpuMs: (all.user + all.system) / 1000, mainCpuMs: (main.user + main.system) / 1000 };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   store.close();
   await client.close();
@@ -123,6 +131,8 @@ async function main(): Promise<void> {
     let bytes = 0;
     let maxRss = 0;
     let startRss = 0;
+    const cpu: number[] = [];
+    const mainCpu: number[] = [];
     for (let i = 0; i < rounds; i++) {
       rows.curlNull.ms.push(curl(ref.url, '/dev/null'));
       rows.curlFile.ms.push(curl(ref.url, join(dir, 'curl.out')));
@@ -137,6 +147,8 @@ async function main(): Promise<void> {
       bytes = r.bytes;
       maxRss = Math.max(maxRss, r.maxRss);
       startRss = Math.max(startRss, r.startRss);
+      cpu.push(r.cpuMs);
+      mainCpu.push(r.mainCpuMs);
     }
     const base = mibps(bytes, median(rows.curlNull.ms));
     const fileRate = mibps(bytes, median(rows.curlFile.ms));
@@ -147,6 +159,7 @@ async function main(): Promise<void> {
       console.log(r.what.padEnd(40), median(r.ms).toFixed(0).padStart(7), rate.toFixed(0).padStart(7), (rate / base).toFixed(2).padStart(18), (rate / fileRate).toFixed(2).padStart(13));
     }
     console.log(`Downloader process: peak RSS (maxRSS) ${mib(maxRss)}, of which ${mib(startRss)} before the download began`);
+    console.log(`Downloader process: CPU ${median(cpu).toFixed(0)} ms for the download (median), ${median(mainCpu).toFixed(0)} ms of it on the main thread`);
   } finally {
     await client.close();
     sim.stop();
