@@ -206,8 +206,8 @@ export class Downloader {
     onClaim: (path: string) => void,
   ): Promise<Digest & { path: string; mediaType: string | null }> {
     const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal });
-    // The body may fail while the folder is prepared, before the pipeline listens: keep that
-    // error from going unhandled; the pipeline still sees it (the stream is `errored`).
+    // The body may fail while the folder is prepared, before anything reads it: keep that
+    // error from going unhandled; writeAtomically still sees it (the stream is `errored`).
     opened.body.on('error', () => {});
     try {
       const out = this.#outDir(batch);

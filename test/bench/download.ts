@@ -1,7 +1,9 @@
 // Benchmark (not a test): throughput of one large file from the simulator through the
 // Downloader versus curl on the same loopback, the Downloader's peak RSS and its CPU time
 // (all threads, and the main thread alone: on a shared machine CPU is steadier than wall).
-//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5]
+//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5] [--child-flags '--max-semi-space-size=1']
+// --child-flags: node flags for the Downloader child only, to try runtime settings; without
+// it the child runs as bin/resq.js does (no flags), which is the honest figure.
 // The simulator runs in its own process (`resq sim --port 0`); every Downloader round runs
 // in a fresh child process, so its peak RSS (maxRSS) is the Downloader's alone.
 import { spawn, spawnSync } from 'node:child_process';
@@ -101,8 +103,8 @@ async function viaClient(client: ServiceClient, url: string, hash: boolean): Pro
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-function viaDownloaderProcess(baseUrl: string, ref: FileRefInput, out: string): ChildResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', here, '--child', baseUrl, JSON.stringify(ref), out], { encoding: 'utf8' });
+function viaDownloaderProcess(baseUrl: string, ref: FileRefInput, out: string, flags: string[]): ChildResult {
+  const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', here, '--child', baseUrl, JSON.stringify(ref), out], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`downloader child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
@@ -114,6 +116,7 @@ const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 async function main(): Promise<void> {
   const size = opt('size', '1gb');
   const rounds = Number(opt('rounds', '5'));
+  const childFlags = opt('child-flags', '').split(' ').filter(Boolean);
   const sim = await startSimProcess();
   const client = new ServiceClient({ baseUrl: sim.url, apiKey: KEY, pollIntervalMs: 50 });
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-'));
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
       rmSync(join(dir, 'curl.out'), { force: true });
       rows.bare.ms.push(await viaClient(client, ref.url, false));
       rows.hashed.ms.push(await viaClient(client, ref.url, true));
-      const r = viaDownloaderProcess(sim.url, ref, join(dir, `out-${i}`));
+      const r = viaDownloaderProcess(sim.url, ref, join(dir, `out-${i}`), childFlags);
       rmSync(join(dir, `out-${i}`), { recursive: true, force: true });
       rows.resq.ms.push(r.ms);
       bytes = r.bytes;
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
     }
     const base = mibps(bytes, median(rows.curlNull.ms));
     const fileRate = mibps(bytes, median(rows.curlFile.ms));
-    console.log(`file: ${size} (${bytes} bytes), ${rounds} rounds, medians; node ${process.version}`);
+    console.log(`file: ${size} (${bytes} bytes), ${rounds} rounds, medians; node ${process.version}${childFlags.length ? `; Downloader child flags: ${childFlags.join(' ')}` : ''}`);
     console.log('what'.padEnd(40), 'ms'.padStart(7), 'MiB/s'.padStart(7), 'vs curl>/dev/null'.padStart(18), 'vs curl>file'.padStart(13));
     for (const r of Object.values(rows)) {
       const rate = mibps(bytes, median(r.ms));

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { drainToFile, MAX_WAITING_BYTES, MAX_WRITE_BYTES, type WritevTarget } from '../../src/files/file-sink.js';
+import { drainToFile, MAX_WAITING_BYTES, MAX_WRITE_BYTES, WRITES_IN_FLIGHT, type WritevTarget } from '../../src/files/file-sink.js';
 
 let dir: string;
 let fh: FileHandle;
@@ -48,23 +48,30 @@ function source(chunks: Buffer[]): Readable & { given: number } {
   return r;
 }
 
-/** `fh` whose writes complete after `ms`, writing at most `cap` bytes each (a short write beyond). */
-function slowDisk(real: FileHandle, ms: number, cap = Infinity): WritevTarget & { written: number; calls: number } {
+/**
+ * `fh` whose writes complete after `ms` (or a random time below it, so they finish out of
+ * order), writing at most `cap` bytes each (a short write beyond).
+ */
+function slowDisk(real: FileHandle, ms: number, o: { cap?: number; random?: boolean } = {}): WritevTarget & { written: number; calls: number; most: number } {
+  let inFlight = 0;
   const disk = {
     written: 0,
     calls: 0,
-    async writev(bufs: Buffer[]) {
+    most: 0,
+    async writev(bufs: Buffer[], at: number) {
       disk.calls++;
-      await sleep(ms);
+      disk.most = Math.max(disk.most, ++inFlight);
+      await sleep(o.random ? Math.floor(Math.random() * ms) : ms);
       const take: Buffer[] = [];
-      let room = cap;
+      let room = o.cap ?? Infinity;
       for (const b of bufs) {
         if (room <= 0) break;
         take.push(b.subarray(0, Math.min(b.length, room)));
         room -= b.length;
       }
-      const r = await real.writev(take);
+      const r = await real.writev(take, at);
       disk.written += r.bytesWritten;
+      inFlight--;
       return r;
     },
   };
@@ -88,7 +95,7 @@ describe('drainToFile', () => {
 
   it('finishes short writes', async () => {
     const { whole, chunks } = body(Array<number>(50).fill(10_000));
-    const disk = slowDisk(fh, 0, 7_777);
+    const disk = slowDisk(fh, 3, { cap: 7_777, random: true });
     const d = await drainToFile(source(chunks), disk);
     expect(d.sha256).toBe(sha(whole));
     await fh.close();
@@ -105,8 +112,19 @@ describe('drainToFile', () => {
     clearInterval(watch);
     expect(d.sha256).toBe(sha(whole));
     expect(disk.calls).toBeLessThan(chunks.length / 2);
-    // Waiting bytes, one write in flight, the stream's own buffer and a chunk of slack.
-    expect(most).toBeLessThanOrEqual(MAX_WAITING_BYTES + MAX_WRITE_BYTES + 2 * 65536 + 16 * 1024);
+    // Waiting bytes, the writes in flight, the stream's own buffer and a chunk of slack.
+    expect(most).toBeLessThanOrEqual(MAX_WAITING_BYTES + WRITES_IN_FLIGHT * MAX_WRITE_BYTES + 2 * 65536 + 16 * 1024);
+    expect(disk.most).toBe(WRITES_IN_FLIGHT);
+  });
+
+  it('puts every byte in place when writes finish out of order', async () => {
+    const { whole, chunks } = body(Array.from({ length: 300 }, (_, i) => 1 + ((i * 7919) % 70_000)));
+    const disk = slowDisk(fh, 8, { random: true });
+    const d = await drainToFile(source(chunks), disk);
+    expect(d).toEqual({ bytes: whole.length, sha256: sha(whole) });
+    expect(disk.most).toBeGreaterThan(1);
+    await fh.close();
+    expect(readFileSync(path).equals(whole)).toBe(true);
   });
 
   it('rejects and destroys the body when a write fails', async () => {
@@ -124,16 +142,24 @@ describe('drainToFile', () => {
     await expect(drainToFile(Readable.from(broken()), fh)).rejects.toThrow(/other side closed/);
   });
 
+  it('rejects with an error the body had before it was read', async () => {
+    const src = new PassThrough();
+    src.on('error', () => {});
+    src.destroy(new Error('reset before reading'));
+    await sleep(5);
+    await expect(drainToFile(src, fh)).rejects.toThrow('reset before reading');
+  });
+
   it('stops on abort, destroys the body and settles only after the write in flight', async () => {
     const ac = new AbortController();
     const src = source(body(Array<number>(100).fill(65536)).chunks);
     const disk = slowDisk(fh, 30);
     let inFlight = 0;
     const counted = {
-      async writev(bufs: Buffer[]) {
+      async writev(bufs: Buffer[], at: number) {
         inFlight++;
         try {
-          return await disk.writev(bufs);
+          return await disk.writev(bufs, at);
         } finally {
           inFlight--;
         }
