@@ -18,8 +18,9 @@ export interface ClientOptions {
   /** Longest silence on an event stream before it counts as dead. @default 300_000 */
   streamIdleTimeoutMs?: number;
   /**
-   * Keep-alive connections per origin. Every followed event stream holds one for the run's
-   * whole life, so keep it above the number of runs followed at once. @default 128
+   * Keep-alive connections per origin, for event streams and again for other requests (two
+   * pools). Every followed event stream holds one for the run's whole life, so keep it
+   * above the number of runs followed at once. @default 128
    */
   connections?: number;
   /** Interval between reads of a run when polling (the spec suggests about 3 s). @default 3_000 */

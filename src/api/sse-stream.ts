@@ -58,6 +58,7 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
         retryClass: 'idempotent',
         signal: opts.signal,
         bodyTimeoutMs: opts.idleTimeoutMs,
+        longLived: true,
       },
       async (r) => {
         checkEventStream(r);

@@ -31,6 +31,8 @@ export interface SendOptions {
   bodyTimeoutMs?: number;
   /** Hand 3xx responses to `consume` instead of failing (manual redirects). @default false */
   allowRedirect?: boolean;
+  /** A response that stays open (an event stream): sent over a pool of its own. @default false */
+  longLived?: boolean;
 }
 
 /** A response whose status was accepted; its body is not read yet. */
@@ -63,17 +65,27 @@ const USER_AGENT = 'resq/0.1 (+undici)';
 export class Transport {
   #opts: ResolvedOptions;
   #agent: Agent;
+  /**
+   * Event streams hold their connection for a run's whole life. In a pool of their own
+   * they never take the connection a short request (the next admission) would reuse: with
+   * one pool, the streams opened on the sockets of the POSTs that started their runs, and
+   * each admission after a run ended opened a new connection.
+   */
+  #streams: Agent;
   #closing = new AbortController();
   #closed: Promise<void> | null = null;
 
   constructor(opts: ResolvedOptions) {
     this.#opts = opts;
-    this.#agent = new Agent({
-      connections: opts.connections,
-      connect: { timeout: opts.connectTimeoutMs },
-      headersTimeout: opts.requestTimeoutMs,
-      bodyTimeout: opts.requestTimeoutMs,
-    });
+    const agent = (): Agent =>
+      new Agent({
+        connections: opts.connections,
+        connect: { timeout: opts.connectTimeoutMs },
+        headersTimeout: opts.requestTimeoutMs,
+        bodyTimeout: opts.requestTimeoutMs,
+      });
+    this.#agent = agent();
+    this.#streams = agent();
   }
 
   /** Aborts when the client closes: long-lived streams link to it. */
@@ -150,7 +162,7 @@ export class Transport {
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closing.abort(new Error('client closed'));
-      this.#closed = this.#agent.close();
+      this.#closed = Promise.all([this.#agent.close(), this.#streams.close()]).then(() => {});
     }
     return this.#closed;
   }
@@ -167,7 +179,7 @@ export class Transport {
     try {
       if (link.signal.aborted) throw link.signal.reason;
       res = await request(target.url, {
-        dispatcher: this.#agent,
+        dispatcher: req.longLived ? this.#streams : this.#agent,
         method: req.method,
         headers: this.#headers(req, target),
         body: req.json === undefined ? null : JSON.stringify(req.json),

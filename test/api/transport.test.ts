@@ -266,6 +266,26 @@ describe('Transport', () => {
     expect(server.connections()).toBe(1);
   });
 
+  it('keeps long-lived responses off the connections of short requests', async () => {
+    const { server, transport } = await setup((req, res) => {
+      if (req.url?.endsWith('/events')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': open\n\n');
+        return;
+      }
+      sendJson(res, 200, { ok: true });
+    }, { requestTimeoutMs: 2000 });
+    const post = () => transport.sendJson({ method: 'POST', target: '/runs', json: {}, retryClass: 'unsafe' });
+    await post();
+    // Until its idle connection is free again for the next request.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    const stream = await transport.send({ method: 'GET', target: '/runs/r1/events', retryClass: 'idempotent', longLived: true }, async (r) => r);
+    await post();
+    // The stream did not take the first request's idle connection, so the next one found it.
+    expect(server.requests.map((r) => r.connection)).toEqual([0, 1, 0]);
+    stream.body.destroy();
+  });
+
   it('rejects requests in flight when closed', async () => {
     const { server, transport } = await setup(() => {});
     const caught = failure(transport.sendJson({ method: 'GET', target: '/runs/r', retryClass: 'idempotent' }));
