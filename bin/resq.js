@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 // The CLI is TypeScript run through tsx, so `npm ci` is the whole install: no build step.
 import { enableCompileCache } from 'node:module';
+import { HEAP_FLAGS } from './heap-flags.js';
+
+// V8 heap flags count only when given at start, so the bin re-executes itself with them
+// (execve: the same process, pid and stdio, before anything is loaded; ~30 ms).
+if (typeof process.execve === 'function' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
+  process.execve(process.execPath, [process.execPath, ...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
 
 // V8's code cache on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE): a module
 // compiled by an earlier resq process is not parsed and compiled again. Each entry is checked

@@ -1,12 +1,14 @@
 // Benchmark (not a test): throughput of one large file from the simulator through the
 // Downloader versus curl on the same loopback, the Downloader's peak RSS and its CPU time
 // (all threads, and the main thread alone: on a shared machine CPU is steadier than wall).
-//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5] [--child-flags '--max-semi-space-size=1']
+//   npx tsx test/bench/download.ts [--size 1gb] [--rounds 5] [--child-flags '--max-semi-space-size=4']
 // --child-flags: node flags for the Downloader child only, to try runtime settings; without
-// it the child runs as bin/resq.js does (no flags), which is the honest figure.
+// it the child runs with the heap flags bin/resq.js runs with (bin/heap-flags.js), which is
+// the honest figure.
 // The simulator runs in its own process (`resq sim --port 0`); every Downloader round runs
 // in a fresh child process, so its peak RSS (maxRSS) is the Downloader's alone.
 import { spawn, spawnSync } from 'node:child_process';
+import { HEAP_FLAGS } from '../../bin/heap-flags.js';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +118,8 @@ const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 async function main(): Promise<void> {
   const size = opt('size', '1gb');
   const rounds = Number(opt('rounds', '5'));
-  const childFlags = opt('child-flags', '').split(' ').filter(Boolean);
+  const given = opt('child-flags', '').split(' ').filter(Boolean);
+  const childFlags = given.length ? given : [...HEAP_FLAGS];
   const sim = await startSimProcess();
   const client = new ServiceClient({ baseUrl: sim.url, apiKey: KEY, pollIntervalMs: 50 });
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceClient } from '../../../src/api/index.js';
 import { fileRefs } from '../../../src/runner/run-snapshot.js';
+import { HEAP_FLAGS } from '../../../bin/heap-flags.js';
 import { benchArgs } from '../lib/args.js';
 import { emitRows, fmt, quantile, row } from '../lib/report.js';
 import { startSimProcess } from '../lib/sim-process.js';
@@ -47,7 +48,7 @@ try {
     rmSync(out);
     curlSyncMs.push(curl(ref.url, sim.key, out, true));
     rmSync(out);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', DOWNLOAD, '--child', sim.url, JSON.stringify(ref), join(dir, `resq-${i}`)], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...HEAP_FLAGS, '--import', 'tsx', DOWNLOAD, '--child', sim.url, JSON.stringify(ref), join(dir, `resq-${i}`)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`Downloader child failed: ${r.stderr}`);
     const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { ms: number; bytes: number; maxRss: number; cpuMs: number; mainCpuMs: number };
     rmSync(join(dir, `resq-${i}`), { recursive: true, force: true });

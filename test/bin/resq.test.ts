@@ -1,0 +1,33 @@
+// The bin re-executes itself once with the CLI's V8 heap flags: the same process (pid,
+// stdio, exit code), now with the flags, and the user's own node flags kept.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { HEAP_FLAGS } from '../../bin/heap-flags.js';
+import { collect, spawnCli, tempDir } from '../support/cli.js';
+
+/** Preloaded into the child: says at exit which process it was and with which flags. */
+const HOOK = `
+import { writeFileSync } from 'node:fs';
+process.on('exit', () => writeFileSync(process.env.RESQ_TEST_PROC, JSON.stringify({ pid: process.pid, execArgv: process.execArgv })));
+`;
+
+describe('bin/resq.js', () => {
+  it('runs with the heap flags, in the process that was started, keeping its exit code and output', async () => {
+    const dir = tempDir();
+    const hook = join(dir, 'hook.mjs');
+    writeFileSync(hook, HOOK);
+    const out = join(dir, 'proc.json');
+    const child = spawnCli(['status', '--db', join(dir, 'none.db')], {
+      NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`,
+      RESQ_TEST_PROC: out,
+    });
+    const r = await collect(child);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('none.db');
+    const seen = JSON.parse(readFileSync(out, 'utf8')) as { pid: number; execArgv: string[] };
+    expect(seen.pid).toBe(child.pid);
+    for (const f of HEAP_FLAGS) expect(seen.execArgv).toContain(f);
+  });
+});
