@@ -7,7 +7,7 @@ import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
 import { driveItem, type DriveContext } from './item-driver.js';
 import { idempotencyKey } from './keys.js';
-import { decide } from '../policy/index.js';
+import { decide } from '../policy/decide.js';
 
 const TALLY_REREAD_MS = 5000;
 

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/index.js';
 import { isRunFailure } from '../api/index.js';
-import { decide, type Policy } from '../policy/index.js';
+import { decide } from '../policy/decide.js';
+import type { Policy } from '../policy/index.js';
 import type { BatchRecord, ItemRecord, Store } from '../store/index.js';
 import type { RunnerEvent } from './events.js';
 import { idempotencyKey } from './keys.js';
