@@ -36,6 +36,8 @@ export function defaultBatchName(questionsPath: string): string {
 export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[] }> {
   const id = randomUUID();
   const name = o.name ?? defaultBatchName(o.questions);
+  // Large files: parsed in a worker thread, stored through a rollback journal (one stat).
+  const large = await isLarge(o.questions);
   const loader = o.store.beginBatchLoad({
     id,
     name,
@@ -46,7 +48,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     baseUrl: o.baseUrl,
     settings: o.settings,
     policy: o.policy,
-  }, { bulk: await isLarge(o.questions) });
+  }, { bulk: large });
   const problems: InputProblem[] = [];
   let invalid = 0;
   let seq = 0;
@@ -62,8 +64,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
       note({ file: o.questions, line: d.item.line, field: 'id', reason: `duplicate "${d.item.id}" (first on line ${d.firstLine})` });
   };
   try {
-    // Large files are parsed in a worker thread while this one stores the rows.
-    const read = await readRowBatches(o.questions, { checkIds: false });
+    const read = await readRowBatches(o.questions, { checkIds: false, offThread: large });
     for await (const b of read.batches) {
       for (const p of b.problems) note(p);
       if (b.ids.length === 0) continue;
