@@ -1,6 +1,6 @@
 import type { ExportStatus } from '../runner/export-rows.js';
 import type { Store } from '../store/store.js';
-import type { BatchRecord, FileRecord } from '../store/types.js';
+import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
 import { escapeHtml, formatBytes, markdown, note, type MimeBundle } from './bundle.js';
 import { NotebookError } from './errors.js';
 import { fileLabel, renderFile, type FileRenderOptions } from './file-view.js';
@@ -20,16 +20,8 @@ export interface ChainRun {
   seconds: number | null;
 }
 
-/** One answer to a pause. */
-export interface ItemDecision {
-  tool: string;
-  input: Record<string, unknown>;
-  answer: Record<string, unknown>;
-  by: 'policy' | 'person';
-  reason: string | null;
-  cost: number;
-  decidedAt: string;
-}
+/** One answer to a pause: the stored decision without its keys. */
+export type ItemDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'itemId' | 'runId'>;
 
 /** Everything about one item: question, answer, every run of its chain, decisions, files. */
 export interface ItemDetail {
