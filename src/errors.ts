@@ -47,3 +47,11 @@ export class InputError extends ResqError {
 export class ConfigError extends ResqError {
   override readonly code: string = 'RESQ_CONFIG';
 }
+
+/**
+ * Another worker took this item over (this one's lease had expired: it was stopped or
+ * hung). The step that found out changed nothing; the worker drops the item.
+ */
+export class LeaseLostError extends ResqError {
+  override readonly code: string = 'RESQ_LEASE_LOST';
+}

@@ -9,10 +9,11 @@ export type ItemState =
   | 'held'
   | 'completed'
   | 'failed'
-  | 'error';
+  | 'error'
+  | 'cancelled';
 
 /** States an item never leaves. */
-export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error'];
+export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error', 'cancelled'];
 /** States in which the item has, or may have, a request or run at the service. */
 export const ACTIVE_STATES: readonly ItemState[] = ['submitting', 'running', 'waiting'];
 
@@ -38,6 +39,21 @@ export interface BatchRecord {
   invalidRows: InputProblem[];
   createdAt: string;
   updatedAt: string;
+  /** When `resq cancel` stopped the batch, or null. */
+  cancelledAt: string | null;
+}
+
+/** A process working a batch. */
+export interface WorkerRecord {
+  id: string;
+  batchId: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  /** Last heartbeat (ms since the epoch). */
+  heartbeatAt: number;
+  /** Items it holds a lease on. */
+  items: number;
 }
 
 export interface ItemRecord {
@@ -61,6 +77,12 @@ export interface ItemRecord {
   startedAt: string | null;
   finishedAt: string | null;
   updatedAt: string;
+  /** The worker holding the item's lease, or null. */
+  owner: string | null;
+  /** When that lease ends (ms since the epoch), or null. */
+  leaseUntil: number | null;
+  /** Attempts after the first (`resq retry`); part of the idempotency key from 1 on. */
+  attempt: number;
 }
 
 export interface RunRecord {
@@ -111,6 +133,8 @@ export interface FileRecord {
   bytes: number | null;
   sha256: string | null;
   error: string | null;
+  /** The host whose disk holds `path`, or null. */
+  host: string | null;
 }
 
 /** A file reference as it appears in a tool result. */

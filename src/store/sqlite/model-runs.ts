@@ -1,42 +1,10 @@
+import type { CreditTotals, ModelBatchRecord, ModelRunRecord, ModelRunReport } from '../shapes.js';
 import { type Db, nowIso, parseJson } from './database.js';
 import { StatementCache } from './statement-cache.js';
 
-/** How a `models` batch was set up: the model and the description its rows were checked against. */
-export interface ModelBatchRecord {
-  batchId: string;
-  modelId: string;
-  /** Mode sent with each run; null lets the platform choose. */
-  mode: 'sync' | 'async' | null;
-  description: Record<string, unknown>;
-}
 
-/** One row of a `models` batch: the request, and what the service said about it. */
-export interface ModelRunRecord {
-  batchId: string;
-  itemId: string;
-  modelId: string;
-  /** Inputs as sent (after coercion). */
-  inputs: Record<string, unknown>;
-  mode: 'sync' | 'async' | null;
-  /** Stored before the request that carries it. */
-  idempotencyKey: string | null;
-  /** Times the create request was sent. */
-  submits: number;
-  modelRunId: string | null;
-  httpStatus: number | null;
-  /** The service's status (`running`, `succeeded`, `failed`, `cancelled`, …). */
-  status: string | null;
-  pollUrl: string | null;
-  outputs: Record<string, unknown> | null;
-  error: string | null;
-  credits: number | null;
-  polls: number;
-  submittedAt: string | null;
-  admittedAt: string | null;
-  finishedAt: string | null;
-}
 
-interface ModelRunRow {
+export interface ModelRunRow {
   batch_id: string;
   item_id: string;
   model_id: string;
@@ -57,7 +25,7 @@ interface ModelRunRow {
   finished_at: string | null;
 }
 
-function toRecord(r: ModelRunRow): ModelRunRecord {
+export function modelRunFromRow(r: ModelRunRow): ModelRunRecord {
   return {
     batchId: r.batch_id,
     itemId: r.item_id,
@@ -80,22 +48,7 @@ function toRecord(r: ModelRunRow): ModelRunRecord {
   };
 }
 
-/** A model run as the service last reported it. */
-export interface ModelRunReport {
-  id: string;
-  status: string;
-  outputs: Record<string, unknown> | null;
-  error: string | null;
-  credits: number | null;
-  pollUrl: string | null;
-}
 
-/** Credits of a batch: the sum the service reported, and how many finished runs reported none. */
-export interface CreditTotals {
-  spent: number;
-  /** Finished runs whose credits the service did not report. */
-  unreported: number;
-}
 
 /** The model_batches and model_runs tables. Plain statements: the model store wraps them in transactions. */
 export class ModelRunRepo {
@@ -152,7 +105,7 @@ export class ModelRunRepo {
     const r = this.#stmt('SELECT * FROM model_runs WHERE batch_id = ? AND item_id = ?').get(batchId, itemId) as
       | ModelRunRow
       | undefined;
-    return r ? toRecord(r) : null;
+    return r ? modelRunFromRow(r) : null;
   }
 
   /** Stores the key (and mode) before the request that carries it. */

@@ -188,30 +188,53 @@ export const migrations: readonly Migration[] = [
         CREATE INDEX items_state ON items(batch_id, state, seq) WHERE state <> 'queued';
       `),
   },
+  {
+    // Several processes on one batch: workers with heartbeats, a lease on each claimed item,
+    // a cancel mark on the batch, the attempt of a retried item, the host holding a file.
+    name: '006_workers_leases',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE workers (
+          id TEXT PRIMARY KEY,
+          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+          host TEXT NOT NULL,
+          pid INTEGER NOT NULL,
+          started_at TEXT NOT NULL,
+          heartbeat_at INTEGER NOT NULL,
+          stopped_at TEXT
+        );
+        CREATE INDEX workers_batch ON workers(batch_id, heartbeat_at);
+        ALTER TABLE items ADD COLUMN owner TEXT;
+        ALTER TABLE items ADD COLUMN lease_until INTEGER;
+        ALTER TABLE items ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
+        ALTER TABLE batches ADD COLUMN cancelled_at TEXT;
+        ALTER TABLE files ADD COLUMN host TEXT;
+      `),
+  },
 ];
 
-/** Applies every migration not yet recorded, each in its own transaction. Returns the names applied. */
+/**
+ * Applies every migration not yet recorded, under one exclusive lock: processes opening a
+ * fresh file together wait for each other (busy timeout), and the one that comes second
+ * finds the work done. Returns the names applied.
+ */
 export function migrate(db: Database, list: readonly Migration[] = migrations): string[] {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)',
-  );
-  const done = new Set(
-    db
-      .prepare('SELECT name FROM _migrations')
-      .pluck()
-      .all() as string[],
-  );
   const applied: string[] = [];
-  for (const m of list) {
-    if (done.has(m.name)) continue;
-    db.transaction(() => {
+  db.exec('BEGIN EXCLUSIVE');
+  try {
+    db.exec('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const done = new Set(db.prepare('SELECT name FROM _migrations').pluck().all() as string[]);
+    for (const m of list) {
+      if (done.has(m.name)) continue;
       m.up(db);
-      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(
-        m.name,
-        new Date().toISOString(),
-      );
-    })();
-    applied.push(m.name);
+      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, new Date().toISOString());
+      applied.push(m.name);
+    }
+    db.exec('COMMIT');
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
   }
   return applied;
 }

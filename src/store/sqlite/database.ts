@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { retryBusySync } from './busy.js';
 import { migrate } from './migrations.js';
 
 /** A better-sqlite3 connection. */
@@ -16,11 +17,11 @@ export function openDatabase(path: string, opts: { readonly?: boolean } = {}): D
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma('busy_timeout = 10000');
   if (!opts.readonly) {
-    db.pragma('journal_mode = WAL');
+    retryBusySync(() => db.pragma('journal_mode = WAL'));
     // NORMAL in WAL mode still survives a killed process: only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    retryBusySync(() => migrate(db));
   }
   return db;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../src/runner/keys.js';
+import { idempotencyKey } from '../../src/store/keys.js';
 
 describe('idempotencyKey', () => {
   it('is stable for the same batch, item and step', () => {

@@ -1,5 +1,6 @@
+import type { AdmittedRun } from '../shapes.js';
 import { type Db, nowIso, parseJson } from './database.js';
-import type { RunRecord } from './types.js';
+import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
 interface RunRow {
@@ -34,15 +35,6 @@ function toRecord(r: RunRow): RunRecord {
   };
 }
 
-/** What the runner knows of a run when it is admitted. */
-export interface AdmittedRun {
-  id: string;
-  status: string;
-  threadId: string | null;
-  step: number;
-  parentRunId: string | null;
-  idempotencyKey: string;
-}
 
 /** The runs table: every run of every item's chain, with parent links. */
 export class RunRepo {
@@ -86,7 +78,7 @@ export class RunRepo {
   /** An item's chain, first run first. */
   chain(batchId: string, itemId: string): RunRecord[] {
     return (
-      this.#sql.get('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY step, created_at')
+      this.#sql.get('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY rowid')
         .all(batchId, itemId) as RunRow[]
     ).map(toRecord);
   }

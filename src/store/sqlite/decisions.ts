@@ -1,5 +1,6 @@
+import type { NewDecision } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
-import type { DecisionRecord } from './types.js';
+import type { DecisionRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
 interface DecisionRow {
@@ -16,8 +17,6 @@ interface DecisionRow {
   decided_at: string;
 }
 
-/** A decision about to be recorded. */
-export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId'>;
 
 /** The decisions table: every answer to a pause, by policy or by a person. */
 export class DecisionRepo {

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import type { FileRecord, FileRefInput, FileStatus } from './types.js';
+import type { FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 interface FileRow {
   batch_id: string;
@@ -18,6 +18,7 @@ interface FileRow {
   bytes: number | null;
   sha256: string | null;
   error: string | null;
+  host: string | null;
 }
 
 function toRecord(r: FileRow): FileRecord {
@@ -38,6 +39,7 @@ function toRecord(r: FileRow): FileRecord {
     bytes: r.bytes,
     sha256: r.sha256,
     error: r.error,
+    host: r.host,
   };
 }
 
@@ -142,13 +144,13 @@ export class FileRepo {
   }
 
   /** Marks a file downloaded with where it is and what it is (one statement: atomic). */
-  markDownloaded(batchId: string, id: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null }): void {
+  markDownloaded(batchId: string, id: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string | null }): void {
     this.#db
       .prepare(
-        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, error = NULL
+        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL
          WHERE batch_id = ? AND id = ?`,
       )
-      .run(v.path, v.bytes, v.sha256, v.mediaType, batchId, id);
+      .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, id);
   }
 
   /** Marks a file pending (again), failed, expired or missing, with the reason. */

@@ -1,6 +1,7 @@
-import type { InputProblem } from '../errors.js';
+import type { NewBatch } from '../shapes.js';
+import type { InputProblem } from '../../errors.js';
 import { type Db, nowIso, parseJson } from './database.js';
-import type { BatchRecord, BatchSettings } from './types.js';
+import type { BatchRecord, BatchSettings } from '../types.js';
 
 interface BatchRow {
   id: string;
@@ -15,6 +16,7 @@ interface BatchRow {
   invalid_rows: string;
   created_at: string;
   updated_at: string;
+  cancelled_at: string | null;
 }
 
 function toRecord(r: BatchRow): BatchRecord {
@@ -31,20 +33,10 @@ function toRecord(r: BatchRow): BatchRecord {
     invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    cancelledAt: r.cancelled_at,
   };
 }
 
-/** What a new batch is made of. */
-export interface NewBatch {
-  id: string;
-  name: string;
-  kind: BatchRecord['kind'];
-  sourcePath: string;
-  sourceSha256: string;
-  baseUrl: string | null;
-  settings: BatchSettings;
-  policy: unknown;
-}
 
 /** The batches table. */
 export class BatchRepo {

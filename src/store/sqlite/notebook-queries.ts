@@ -1,57 +1,13 @@
+import type { BatchDecision, BatchTotals, ItemQuery, ItemStats, MetaValue, RunTime } from '../shapes.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from './items.js';
-import type { DecisionRecord, ItemRecord, ItemState } from './types.js';
+import type { DecisionRecord, ItemRecord, ItemState } from '../types.js';
 
-/** Which items to read: every given condition must hold. */
-export interface ItemQuery {
-  /** Only these states. */
-  states?: readonly ItemState[];
-  /** Meta fields that must equal the given value (a list: any of them; null: absent or null). */
-  meta?: Record<string, MetaValue | readonly MetaValue[]>;
-  /** Case-insensitive text found in the id, question, answer, error or hold reason. */
-  text?: string;
-  /** At most this many items, in file order. */
-  limit?: number;
-}
 
-/** A meta value to match: meta comes from CSV cells (strings) or JSONL fields. */
-export type MetaValue = string | number | boolean | null;
 
-/** Counts and sums about one item, gathered from its runs, decisions and files. */
-export interface ItemStats {
-  itemId: string;
-  runs: number;
-  decisions: number;
-  /** Cost of the plans approved for this item. */
-  approvedCost: number;
-  files: number;
-  /** Seconds its runs took, summed (finished runs only). */
-  runSeconds: number;
-}
 
-/** Totals of a whole batch, each counted in SQL. */
-export interface BatchTotals {
-  runs: number;
-  decisions: number;
-  /** Cost of the plans approved (by the policy and by people). */
-  approvedCost: number;
-  /** Bytes of the files on disk. */
-  fileBytes: number;
-}
 
-/** When one run started and ended. */
-export interface RunTime {
-  itemId: string;
-  runId: string;
-  step: number;
-  status: string;
-  tool: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
 
-/** One decision of a batch, with the item it belongs to. */
-export type BatchDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'runId'>;
 
 
 // better-sqlite3 cannot bind booleans; json_each reads JSON true/false as 1/0.

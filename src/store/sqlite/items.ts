@@ -1,5 +1,6 @@
+import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
 import { type Db, nowIso, parseJson } from './database.js';
-import type { ItemRecord, ItemState } from './types.js';
+import type { ItemRecord, ItemState } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
 /** An items row as SQLite returns it. */
@@ -24,6 +25,9 @@ export interface ItemRow {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  owner: string | null;
+  lease_until: number | null;
+  attempt: number;
 }
 
 /** Turns an items row into the record the rest of resq uses. */
@@ -49,43 +53,15 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     updatedAt: r.updated_at,
+    owner: r.owner,
+    leaseUntil: r.lease_until,
+    attempt: r.attempt,
   };
 }
 
-/** A question row as loaded into a batch. */
-export interface NewItem {
-  id: string;
-  seq: number;
-  line: number;
-  question: string;
-  threadKey: string | null;
-  /** Every other field; a string is that object as JSON text already. */
-  meta: Record<string, unknown> | string;
-}
 
-/** A row refused on loading because an earlier row of the batch has its id. */
-export interface DuplicateItem {
-  item: NewItem;
-  /** Line of the row that has the id. */
-  firstLine: number;
-}
 
-/** New items column by column (as a question reader hands them over); row i has seq `seq0 + i`. */
-export interface NewItemColumns {
-  ids: readonly string[];
-  lines: readonly number[];
-  questions: readonly string[];
-  threads: readonly (string | null)[];
-  /** Each row's meta as JSON text. */
-  metas: readonly string[];
-}
 
-/** Filters for listing items. */
-export interface ItemFilter {
-  states?: readonly ItemState[];
-  afterSeq?: number;
-  limit?: number;
-}
 
 const INSERT_CHUNK = 256;
 
@@ -93,7 +69,8 @@ function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
 const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
-const UNFINISHED = `('queued','submitting','running','waiting','held')`;
+/** States before the end of an item's life (a thread's later items wait for these). */
+export const UNFINISHED = `('queued','submitting','running','waiting','held')`;
 
 /** The items table: one row per question of a batch. */
 export class ItemRepo {
@@ -249,6 +226,7 @@ export class ItemRepo {
       completed: 0,
       failed: 0,
       error: 0,
+      cancelled: 0,
     };
     // Queued items are not in the state index: they are the rest of the batch.
     const rows = this.#stmt(
@@ -303,4 +281,7 @@ export type ItemColumn =
   | 'error'
   | 'hold_reason'
   | 'started_at'
-  | 'finished_at';
+  | 'finished_at'
+  | 'owner'
+  | 'lease_until'
+  | 'attempt';

@@ -1,0 +1,223 @@
+import type { InputProblem } from '../errors.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRefInput, ItemRecord, ItemState } from './types.js';
+
+/** Shapes the store's operations take and return, beside the records of types.ts. */
+
+/** What a new batch is made of. */
+export interface NewBatch {
+  id: string;
+  name: string;
+  kind: BatchRecord['kind'];
+  sourcePath: string;
+  sourceSha256: string;
+  baseUrl: string | null;
+  settings: BatchSettings;
+  policy: unknown;
+}
+
+/** A question row as loaded into a batch. */
+export interface NewItem {
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  threadKey: string | null;
+  /** Every other field; a string is that object as JSON text already. */
+  meta: Record<string, unknown> | string;
+}
+
+/** A row refused on loading because an earlier row of the batch has its id. */
+export interface DuplicateItem {
+  item: NewItem;
+  /** Line of the row that has the id. */
+  firstLine: number;
+}
+
+/** New items column by column (as a question reader hands them over); row i has seq `seq0 + i`. */
+export interface NewItemColumns {
+  ids: readonly string[];
+  lines: readonly number[];
+  questions: readonly string[];
+  threads: readonly (string | null)[];
+  /** Each row's meta as JSON text. */
+  metas: readonly string[];
+}
+
+/** Filters for listing items. */
+export interface ItemFilter {
+  states?: readonly ItemState[];
+  afterSeq?: number;
+  limit?: number;
+}
+
+/** What the runner knows of a run when it is admitted. */
+export interface AdmittedRun {
+  id: string;
+  status: string;
+  threadId: string | null;
+  step: number;
+  parentRunId: string | null;
+  idempotencyKey: string;
+}
+
+/** A decision about to be recorded. */
+export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId'>;
+
+/** How a `models` batch was set up: the model and the description its rows were checked against. */
+export interface ModelBatchRecord {
+  batchId: string;
+  modelId: string;
+  /** Mode sent with each run; null lets the platform choose. */
+  mode: 'sync' | 'async' | null;
+  description: Record<string, unknown>;
+}
+
+/** One row of a `models` batch: the request, and what the service said about it. */
+export interface ModelRunRecord {
+  batchId: string;
+  itemId: string;
+  modelId: string;
+  /** Inputs as sent (after coercion). */
+  inputs: Record<string, unknown>;
+  mode: 'sync' | 'async' | null;
+  /** Stored before the request that carries it. */
+  idempotencyKey: string | null;
+  /** Times the create request was sent. */
+  submits: number;
+  modelRunId: string | null;
+  httpStatus: number | null;
+  /** The service's status (`running`, `succeeded`, `failed`, `cancelled`, …). */
+  status: string | null;
+  pollUrl: string | null;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  credits: number | null;
+  polls: number;
+  submittedAt: string | null;
+  admittedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** A model run as the service last reported it. */
+export interface ModelRunReport {
+  id: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  credits: number | null;
+  pollUrl: string | null;
+}
+
+/** Credits of a batch: the sum the service reported, and how many finished runs reported none. */
+export interface CreditTotals {
+  spent: number;
+  /** Finished runs whose credits the service did not report. */
+  unreported: number;
+}
+
+/** One valid input row of a `models` batch. */
+export interface NewModelRow {
+  id: string;
+  line: number;
+  /** Inputs as they will be sent (coerced to the declared types). */
+  inputs: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+
+/** A finished model run as the store keeps it. */
+export interface FinishedModelRun extends ModelRunReport {
+  /** File references found in the outputs. */
+  files: FileRefInput[];
+  /** The run's creation time when the service gave one (file expiry counts from it). */
+  createdAt: string | null;
+}
+
+/** Which items to read: every given condition must hold. */
+export interface ItemQuery {
+  /** Only these states. */
+  states?: readonly ItemState[];
+  /** Meta fields that must equal the given value (a list: any of them; null: absent or null). */
+  meta?: Record<string, MetaValue | readonly MetaValue[]>;
+  /** Case-insensitive text found in the id, question, answer, error or hold reason. */
+  text?: string;
+  /** At most this many items, in file order. */
+  limit?: number;
+}
+
+/** A meta value to match: meta comes from CSV cells (strings) or JSONL fields. */
+export type MetaValue = string | number | boolean | null;
+
+/** Counts and sums about one item, gathered from its runs, decisions and files. */
+export interface ItemStats {
+  itemId: string;
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved for this item. */
+  approvedCost: number;
+  files: number;
+  /** Seconds its runs took, summed (finished runs only). */
+  runSeconds: number;
+}
+
+/** Totals of a whole batch, each counted in SQL. */
+export interface BatchTotals {
+  runs: number;
+  decisions: number;
+  /** Cost of the plans approved (by the policy and by people). */
+  approvedCost: number;
+  /** Bytes of the files on disk. */
+  fileBytes: number;
+}
+
+/** When one run started and ended. */
+export interface RunTime {
+  itemId: string;
+  runId: string;
+  step: number;
+  status: string;
+  tool: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One decision of a batch, with the item it belongs to. */
+export type BatchDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'runId'>;
+
+/** A run as the service last reported it, reduced to what the store keeps. */
+export interface RunSnapshot {
+  id: string;
+  status: string;
+  threadId: string | null;
+  createdAt: string | null;
+  requiredAction: { tool: string; input: Record<string, unknown> } | null;
+  output: { text?: string; tool_results?: unknown[] } | null;
+  files: FileRefInput[];
+}
+
+/** What to do about a pause, decided inside the transaction that records it. */
+export type PauseOutcome =
+  | { kind: 'answer'; decision: NewDecision; nextKey: string }
+  | { kind: 'hold'; reason: string };
+
+/**
+ * Streaming loader for a new batch: everything lands in one transaction, or nothing does.
+ * A row whose id an earlier row has is refused (not stored) and handed back, with the
+ * line of that earlier row, when its chunk is written: by `add` or `flush`.
+ */
+export interface BatchLoader {
+  /** Buffers a row; returns the rows refused as duplicates if a chunk was written. */
+  add(item: NewItem): Promise<DuplicateItem[]>;
+  /**
+   * Writes buffered rows, then these rows (seq `seq0` onwards) column by column; returns
+   * the rows refused as duplicates.
+   */
+  addColumns(cols: NewItemColumns, seq0: number): Promise<DuplicateItem[]>;
+  /** Writes every buffered row; returns the rows refused as duplicates. */
+  flush(): Promise<DuplicateItem[]>;
+  /**
+   * Records the count, the rows given as invalid and, when given, the file's sha256 (known
+   * only once it has been read), and commits. Returns the items stored.
+   */
+  commit(invalid: InputProblem[], sourceSha256?: string): Promise<number>;
+  rollback(): Promise<void>;
+}

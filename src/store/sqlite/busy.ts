@@ -1,0 +1,38 @@
+/** Whether SQLite refused for a lock another connection holds (wait and try again). */
+export function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/** Delay before the `attempt`-th retry of a busy operation: 5 ms doubling to 500 ms, full jitter. */
+export function busyDelayMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(500, 5 * 2 ** attempt));
+}
+
+/**
+ * Runs `fn` until it does not fail busy. The busy timeout already waits inside SQLite; this
+ * covers what it cannot (a lock upgrade refused at once, a timeout passed under heavy
+ * load): a busy database is waited on, never an item's failure.
+ */
+export async function retryBusy<T>(fn: () => T, sleep: (ms: number) => Promise<void>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      await sleep(busyDelayMs(attempt));
+    }
+  }
+}
+
+/** The same for the few synchronous places (opening, migrating): sleeps by blocking. */
+export function retryBusySync<T>(fn: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, busyDelayMs(attempt) + 1);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { idempotencyKey } from '../keys.js';
+import type { Claim, ClaimRequest, Lease } from '../port.js';
+import type { ItemRecord, WorkerRecord } from '../types.js';
+import type { Db } from './database.js';
+import { itemFromRow, type ItemRepo, type ItemRow, UNFINISHED } from './items.js';
+import type { ThreadRepo } from './threads.js';
+
+/** How many queued rows a claim reads at a time while looking for claimable ones. */
+const QUEUED_PAGE = 64;
+
+/**
+ * Runs in flight over every worker: items whose run is (or may be) going at the service,
+ * plus answered items a worker holds to send. An answered item nobody holds waits for a
+ * slot like a queued one: its previous run has ended.
+ */
+const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_state
+  WHERE batch_id = ? AND state <> 'queued'
+    AND (state IN ('submitting', 'running') OR (state = 'waiting' AND owner IS NOT NULL))`;
+
+/** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
+const ORPHANED = `SELECT * FROM items INDEXED BY items_state
+  WHERE batch_id = ? AND state <> 'queued' AND state IN ('submitting', 'running', 'waiting')
+    AND (owner IS NULL OR lease_until < ?)
+  ORDER BY seq LIMIT ?`;
+
+/** The worker and lease bookkeeping of the SQLite adapter; every function runs inside a write transaction. */
+export class Claims {
+  readonly #db: Db;
+  readonly #items: ItemRepo;
+  readonly #threads: ThreadRepo;
+
+  constructor(db: Db, items: ItemRepo, threads: ThreadRepo) {
+    this.#db = db;
+    this.#items = items;
+    this.#threads = threads;
+  }
+
+  register(batchId: string, w: { host: string; pid: number }, now: number): WorkerRecord {
+    const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
+    const startedAt = new Date(now).toISOString();
+    this.#db
+      .prepare('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, batchId, w.host, w.pid, startedAt, now);
+    return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
+  }
+
+  heartbeat(lease: Lease, now: number): { cancelled: boolean } {
+    const w = this.#db.prepare('SELECT batch_id FROM workers WHERE id = ?').pluck().get(lease.workerId) as string | undefined;
+    this.#db.prepare('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
+    this.#db.prepare('UPDATE items SET lease_until = ? WHERE owner = ?').run(now + lease.leaseMs, lease.workerId);
+    return { cancelled: w ? this.#cancelled(w) : false };
+  }
+
+  retire(workerId: string, now: number): void {
+    this.#db.prepare('UPDATE items SET owner = NULL, lease_until = NULL WHERE owner = ?').run(workerId);
+    this.#db.prepare('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
+  }
+
+  live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
+         WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
+      )
+      .all(batchId, now - staleMs) as { id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }[];
+    return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
+  }
+
+  inFlight(batchId: string): number {
+    return this.#db.prepare(IN_FLIGHT).pluck().get(batchId) as number;
+  }
+
+  #cancelled(batchId: string): boolean {
+    return this.#db.prepare('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
+  }
+
+  #own(it: ItemRecord, lease: Lease, now: number): ItemRecord {
+    this.#items.update(it.batchId, it.id, { owner: lease.workerId, lease_until: now + lease.leaseMs });
+    return { ...it, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+  }
+
+  /** Moves a queued item to `submitting` under the worker's lease, its key stored. */
+  #submit(it: ItemRecord, lease: Lease, now: number): ItemRecord {
+    const threadId = it.threadKey ? this.#threads.get(it.batchId, it.threadKey) : null;
+    const patch = {
+      state: 'submitting' as const,
+      pending_key: idempotencyKey(it.batchId, it.id, it.step, it.attempt),
+      thread_id: threadId,
+      started_at: it.startedAt ?? new Date(now).toISOString(),
+      owner: lease.workerId,
+      lease_until: now + lease.leaseMs,
+    };
+    this.#items.update(it.batchId, it.id, patch);
+    return { ...it, state: 'submitting', pendingKey: patch.pending_key, threadId, startedAt: patch.started_at, owner: lease.workerId, leaseUntil: patch.lease_until };
+  }
+
+  claim(batchId: string, req: ClaimRequest, now: number): Claim {
+    let inFlight = this.inFlight(batchId);
+    if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, inFlight, cancelled: true };
+    const out: ItemRecord[] = [];
+    const orphans = this.#db.prepare(ORPHANED).all(batchId, now, req.max) as ItemRow[];
+    for (const row of orphans) {
+      const it = itemFromRow(row);
+      // An answered item nobody holds has no run going: sending it takes a slot.
+      if (it.state === 'waiting' && it.owner === null) {
+        if (inFlight >= req.cap) continue;
+        inFlight++;
+      }
+      out.push(this.#own(it, req, now));
+    }
+    let cursor = req.afterSeq;
+    const page = this.#db.prepare(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE}`);
+    scan: while (out.length < req.max && inFlight < req.cap) {
+      const rows = page.all(batchId, cursor) as ItemRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        if (out.length >= req.max || inFlight >= req.cap) break scan;
+        cursor = row.seq;
+        const it = itemFromRow(row);
+        // Later items of a thread are reached through the thread once the earlier ones end.
+        if (it.threadKey && this.#items.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) continue;
+        out.push(this.#submit(it, req, now));
+        inFlight++;
+      }
+    }
+    return { items: out, cursor, inFlight, cancelled: false };
+  }
+
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {
+    if (this.#cancelled(batchId)) return null;
+    const next = this.#items.nextQueuedInThread(batchId, threadKey, afterSeq);
+    if (!next || this.#items.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
+    if (this.inFlight(batchId) >= req.cap) return null;
+    return this.#submit(next, req, now);
+  }
+
+  release(batchId: string, itemId: string, workerId: string): void {
+    this.#db.prepare('UPDATE items SET owner = NULL, lease_until = NULL WHERE batch_id = ? AND id = ? AND owner = ?').run(batchId, itemId, workerId);
+  }
+
+  /** Marks the batch cancelled and ends every queued item; returns how many. */
+  cancel(batchId: string, now: number): number {
+    this.#db.prepare('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
+    return this.#db
+      .prepare(`UPDATE items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_id = ? AND state = 'queued'`)
+      .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
+  }
+
+  /** Puts finished items back to `queued` as a new attempt; returns their ids. */
+  requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
+    const pick = ids
+      ? (ids.map((id) => this.#db.prepare('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
+      : (this.#db
+          .prepare(`SELECT id, state FROM items INDEXED BY items_state WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
+          .all(batchId, ...states) as { id: string; state: string }[]);
+    const done: string[] = [];
+    const upd = this.#db.prepare(
+      `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
+         run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
+         thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
+       WHERE batch_id = ? AND id = ? AND state IN ('completed', 'failed', 'error', 'cancelled')`,
+    );
+    for (const p of pick) if (states.includes(p.state) && upd.run(new Date().toISOString(), batchId, p.id).changes === 1) done.push(p.id);
+    if (done.length > 0) this.#db.prepare('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
+    return done;
+  }
+}
+
+export { UNFINISHED };

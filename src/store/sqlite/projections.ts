@@ -1,0 +1,57 @@
+import type { ItemAggregate } from '../port.js';
+import type { ModelRunRecord } from '../shapes.js';
+import type { ItemRecord } from '../types.js';
+import type { Db } from './database.js';
+import { itemFromRow, type ItemRow } from './items.js';
+import { modelRunFromRow, type ModelRunRow } from './model-runs.js';
+
+/**
+ * Export rows a page at a time in one statement: each item with its run ids, decisions and
+ * files gathered by JSON aggregates (not three queries per item, nor every run's output).
+ */
+const AGGREGATES = `
+  SELECT i.*,
+    (SELECT json_group_array(id) FROM (SELECT id FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
+    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by))
+       FROM (SELECT * FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
+    (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
+                                         'sha256', sha256, 'status', status, 'host', host))
+       FROM (SELECT * FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id ORDER BY rowid)) AS agg_files
+  FROM items i WHERE i.batch_id = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`;
+
+type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
+
+/** Read-side projections of the SQLite adapter that span tables. */
+export class Projections {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  aggregates(batchId: string, afterSeq: number, limit: number): ItemAggregate[] {
+    const rows = this.#db.prepare(AGGREGATES).all(batchId, afterSeq, limit) as AggregateRow[];
+    return rows.map((r) => ({
+      item: itemFromRow(r),
+      runIds: JSON.parse(r.agg_runs) as string[],
+      decisions: JSON.parse(r.agg_decisions) as ItemAggregate['decisions'],
+      files: JSON.parse(r.agg_files) as ItemAggregate['files'],
+    }));
+  }
+
+  /** A models batch's rows with their model runs, a page at a time in file order. */
+  modelRuns(batchId: string, afterSeq: number, limit: number): { item: ItemRecord; run: ModelRunRecord }[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT i.*, m.batch_id AS m_batch_id, m.model_id, m.inputs, m.mode, m.idempotency_key, m.submits, m.model_run_id,
+                m.http_status, m.status, m.poll_url, m.outputs, m.error AS m_error, m.credits, m.polls, m.submitted_at,
+                m.admitted_at, m.finished_at AS m_finished_at
+         FROM items i JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
+         WHERE i.batch_id = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`,
+      )
+      .all(batchId, afterSeq, limit) as (ItemRow & Record<string, unknown>)[];
+    return rows.map((r) => ({
+      item: itemFromRow(r),
+      run: modelRunFromRow({ ...(r as unknown as ModelRunRow), batch_id: batchId, item_id: r.id, error: r.m_error as string | null, finished_at: r.m_finished_at as string | null }),
+    }));
+  }
+}

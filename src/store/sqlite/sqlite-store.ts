@@ -1,0 +1,251 @@
+import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import type {
+  AdmittedRun,
+  BatchLoader,
+  FinishedModelRun,
+  ItemFilter,
+  ItemQuery,
+  ModelBatchRecord,
+  ModelRunReport,
+  NewBatch,
+  NewDecision,
+  NewModelRow,
+  PauseOutcome,
+  RunSnapshot,
+} from '../shapes.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import { beginBatchLoad } from './batch-load.js';
+import { retryBusy } from './busy.js';
+import { type Db, openDatabase } from './database.js';
+import * as models from './model-ops.js';
+import { type Repos, reposOf } from './repos.js';
+import * as t from './transitions.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The SQLite adapter of the store port (the embedded default: one file). Every change is
+ * one IMMEDIATE transaction, so the busy timeout applies and two processes never deadlock
+ * on a lock upgrade; a busy file is waited on (see busy.ts), never reported as an item's fault.
+ */
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly #r: Repos;
+
+  constructor(db: Db, location: string) {
+    this.#r = reposOf(db);
+    this.location = location;
+  }
+
+  /** Opens a database file (created and migrated when needed). */
+  static open(path: string, opts: { readonly?: boolean } = {}): SqliteStore {
+    return new SqliteStore(openDatabase(path, opts), path);
+  }
+
+  /** The connection, for the adapter's own tests and migrations only. */
+  get db(): Db {
+    return this.#r.db;
+  }
+
+  #write<T>(fn: (r: Repos) => T): Promise<T> {
+    const tx = this.#r.db.transaction(() => fn(this.#r));
+    return retryBusy(() => tx.immediate(), sleep);
+  }
+
+  #read<T>(fn: (r: Repos) => T): Promise<T> {
+    return retryBusy(() => fn(this.#r), sleep);
+  }
+
+  async close(): Promise<void> {
+    if (this.#r.db.open) this.#r.db.close();
+  }
+
+  // ---- batches
+  async beginBatchLoad(batch: NewBatch, opts: { bulk?: boolean } = {}): Promise<BatchLoader> {
+    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), sleep);
+  }
+  loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
+    return this.#write((r) => models.loadModelBatch(r, batch, model, rows));
+  }
+  findBatch(nameOrId: string): Promise<BatchRecord | null> {
+    return this.#read((r) => r.batches.find(nameOrId));
+  }
+  listBatches(kind?: BatchRecord['kind']): Promise<BatchRecord[]> {
+    return this.#read((r) => r.batches.list(kind));
+  }
+  latestBatch(kind?: BatchRecord['kind']): Promise<BatchRecord | null> {
+    return this.#read((r) => r.batches.latest(kind));
+  }
+  updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
+    return this.#write((r) => r.batches.updateSettings(id, settings, policy, baseUrl));
+  }
+  cancelBatch(batchId: string, nowMs = Date.now()): Promise<number> {
+    return this.#write((r) => r.claims.cancel(batchId, nowMs));
+  }
+  overview(batchId: string, nowMs = Date.now(), staleMs = 60_000): Promise<BatchOverview> {
+    return this.#read((r) => {
+      const batch = r.batches.find(batchId);
+      if (!batch) throw new Error(`batch ${batchId} not found`);
+      return {
+        batch,
+        counts: r.items.counts(batchId),
+        approvedCost: r.decisions.approvedCost(batchId),
+        files: r.files.counts(batchId),
+        workers: r.claims.live(batchId, staleMs, nowMs),
+      };
+    });
+  }
+
+  // ---- workers and claims
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = Date.now()) {
+    return this.#write((r) => r.claims.register(batchId, w, nowMs));
+  }
+  heartbeat(lease: Lease, nowMs = Date.now()): Promise<{ cancelled: boolean }> {
+    return this.#write((r) => r.claims.heartbeat(lease, nowMs));
+  }
+  retireWorker(workerId: string, nowMs = Date.now()): Promise<void> {
+    return this.#write((r) => r.claims.retire(workerId, nowMs));
+  }
+  liveWorkers(batchId: string, staleMs: number, nowMs = Date.now()) {
+    return this.#read((r) => r.claims.live(batchId, staleMs, nowMs));
+  }
+  claimItems(batchId: string, req: ClaimRequest, nowMs = Date.now()): Promise<Claim> {
+    return this.#write((r) => r.claims.claim(batchId, req, nowMs));
+  }
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = Date.now()): Promise<ItemRecord | null> {
+    return this.#write((r) => r.claims.claimNextInThread(batchId, threadKey, afterSeq, req, nowMs));
+  }
+  releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {
+    return this.#write((r) => r.claims.release(batchId, itemId, workerId));
+  }
+
+  // ---- agent runs
+  markAdmitted(item: ItemRecord, run: AdmittedRun): Promise<ItemRecord> {
+    return this.#write((r) => t.markAdmitted(r, item, run));
+  }
+  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): Promise<ItemRecord> {
+    return this.#write((r) => t.markFinished(r, item, run, state));
+  }
+  markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
+    return this.#write((r) => t.markPaused(r, item, run, decide));
+  }
+  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
+    return this.#write((r) => t.answerHeld(r, batchId, itemId, decision, nextKey));
+  }
+  redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
+    return this.#write((r) => t.redecideHeld(r, batchId, itemId, decide));
+  }
+  markError(batchId: string, itemId: string, message: string): Promise<ItemRecord | null> {
+    return this.#write((r) => t.markError(r, batchId, itemId, message));
+  }
+  requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]> {
+    return this.#write((r) => r.claims.requeue(batchId, itemIds, states));
+  }
+
+  // ---- reads
+  getItem(batchId: string, itemId: string) {
+    return this.#read((r) => r.items.get(batchId, itemId));
+  }
+  listItems(batchId: string, f: ItemFilter = {}) {
+    return this.#read((r) => r.items.list(batchId, f));
+  }
+  itemCounts(batchId: string) {
+    return this.#read((r) => r.items.counts(batchId));
+  }
+  finishedSpan(batchId: string) {
+    return this.#read((r) => r.items.finishedSpan(batchId));
+  }
+  getRun(runId: string) {
+    return this.#read((r) => r.runs.get(runId));
+  }
+  runChain(batchId: string, itemId: string) {
+    return this.#read((r) => r.runs.chain(batchId, itemId));
+  }
+  decisionsForItem(batchId: string, itemId: string) {
+    return this.#read((r) => r.decisions.forItem(batchId, itemId));
+  }
+  approvedCost(batchId: string) {
+    return this.#read((r) => r.decisions.approvedCost(batchId));
+  }
+  aggregates(batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]> {
+    return this.#read((r) => r.projections.aggregates(batchId, afterSeq, limit));
+  }
+
+  // ---- files
+  markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }) {
+    return this.#write((r) => r.files.markDownloaded(batchId, fileId, v));
+  }
+  markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null) {
+    return this.#write((r) => r.files.markStatus(batchId, fileId, status, error));
+  }
+  getFile(batchId: string, fileId: string) {
+    return this.#read((r) => r.files.get(batchId, fileId));
+  }
+  filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
+    return this.#read((r) => r.files.forBatch(batchId, statuses));
+  }
+  filesForItem(batchId: string, itemId: string) {
+    return this.#read((r) => r.files.forItem(batchId, itemId));
+  }
+  fileCounts(batchId: string) {
+    return this.#read((r) => r.files.counts(batchId));
+  }
+  filePaths(batchId: string) {
+    return this.#read((r) => r.files.paths(batchId));
+  }
+  expiryReport(batchId: string, warnBefore: string) {
+    return this.#read((r) => r.files.expiryReport(batchId, warnBefore));
+  }
+
+  // ---- model batches
+  modelBatch(batchId: string) {
+    return this.#read((r) => r.modelRuns.batch(batchId));
+  }
+  modelRun(batchId: string, itemId: string) {
+    return this.#read((r) => r.modelRuns.get(batchId, itemId));
+  }
+  modelRuns(batchId: string, afterSeq: number, limit: number) {
+    return this.#read((r) => r.projections.modelRuns(batchId, afterSeq, limit));
+  }
+  markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
+    return this.#write((r) => models.markModelSubmitting(r, batchId, itemId, key, mode, resend));
+  }
+  markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
+    return this.#write((r) => models.markModelAdmitted(r, batchId, itemId, httpStatus, run));
+  }
+  markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
+    return this.#write((r) => models.markModelFinished(r, batchId, itemId, run, o));
+  }
+  markModelError(batchId: string, itemId: string, message: string, polls = 0) {
+    return this.#write((r) => models.markModelError(r, batchId, itemId, message, polls));
+  }
+  markModelUnsent(batchId: string, itemId: string) {
+    return this.#write((r) => models.markModelUnsent(r, batchId, itemId));
+  }
+  addModelPolls(batchId: string, itemId: string, polls: number) {
+    return this.#write((r) => r.modelRuns.addPolls(batchId, itemId, polls));
+  }
+  modelCredits(batchId: string) {
+    return this.#read((r) => r.modelRuns.credits(batchId));
+  }
+
+  // ---- notebook projections
+  queryItems(batchId: string, q: ItemQuery = {}) {
+    return this.#read((r) => r.notebook.items(batchId, q));
+  }
+  itemStats(batchId: string) {
+    return this.#read((r) => r.notebook.itemStats(batchId));
+  }
+  batchTotals(batchId: string) {
+    return this.#read((r) => r.notebook.batchTotals(batchId));
+  }
+  itemSeconds(batchId: string) {
+    return this.#read((r) => r.notebook.itemSeconds(batchId));
+  }
+  runTimes(batchId: string) {
+    return this.#read((r) => r.notebook.runTimes(batchId));
+  }
+  batchDecisions(batchId: string) {
+    return this.#read((r) => r.notebook.decisions(batchId));
+  }
+}

@@ -1,0 +1,105 @@
+import { LeaseLostError } from '../../errors.js';
+import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { ItemRecord } from '../types.js';
+import { nowIso } from './database.js';
+import type { ItemColumn } from './items.js';
+import type { Repos } from './repos.js';
+
+/**
+ * The item's row as it is now, checked to be still the caller's: a worker whose lease was
+ * taken over while it was stopped must not write over the new owner's work.
+ */
+export function current(r: Repos, item: ItemRecord): ItemRecord {
+  const now = r.items.get(item.batchId, item.id);
+  if (!now) throw new Error(`item ${item.id} vanished from the database`);
+  if (now.owner !== item.owner) throw new LeaseLostError(`item ${item.id} is now held by ${now.owner ?? 'no worker'}`);
+  return now;
+}
+
+/** Records an admitted run (first or after a respond) and moves the item to `running`. */
+export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): ItemRecord {
+  const now = current(r, item);
+  r.runs.insert(now.batchId, now.id, run);
+  if (now.threadKey && run.threadId) r.threads.set(now.batchId, now.threadKey, run.threadId);
+  r.items.update(now.batchId, now.id, {
+    state: 'running',
+    run_id: run.id,
+    thread_id: run.threadId ?? now.threadId,
+    run_status: run.status,
+    pending_key: null,
+    pending_answer: null,
+    hold_reason: null,
+  });
+  return r.items.get(now.batchId, now.id)!;
+}
+
+function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
+  r.runs.finish(run.id, run.status, run.requiredAction, run.output);
+  const seen = new Date();
+  const created = run.createdAt ? new Date(run.createdAt) : null;
+  for (const f of run.files) r.files.record(item.batchId, item.id, run.id, f, seen, created);
+}
+
+/** Records a finished run and the item's final state; the lease ends with it. */
+export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): ItemRecord {
+  const now = current(r, item);
+  recordRun(r, now, run);
+  r.items.update(now.batchId, now.id, {
+    state,
+    run_status: run.status,
+    text: run.output?.text ?? null,
+    thread_id: run.threadId ?? now.threadId,
+    error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
+    finished_at: nowIso(),
+    owner: null,
+    lease_until: null,
+  });
+  return r.items.get(now.batchId, now.id)!;
+}
+
+/** Records a decision and moves the item to `waiting` with the key of the respond that carries it. */
+function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, also: Partial<Record<ItemColumn, unknown>> = {}): void {
+  r.decisions.insert(item.batchId, item.id, decision);
+  r.items.update(item.batchId, item.id, {
+    state: 'waiting',
+    step: item.step + 1,
+    pending_key: nextKey,
+    pending_answer: decision.answer,
+    hold_reason: null,
+    ...also,
+  });
+}
+
+/** Records a paused run and what `decide` makes of it: answered (the worker keeps it) or held (no lease). */
+export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): { outcome: PauseOutcome; item: ItemRecord } {
+  const now = current(r, item);
+  recordRun(r, now, run);
+  const outcome = decide(r.decisions.approvedCost(now.batchId));
+  const seen = { run_status: run.status, text: run.output?.text ?? null };
+  if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey, seen);
+  else r.items.update(now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
+  return { outcome, item: r.items.get(now.batchId, now.id)! };
+}
+
+/** A person's answer to a held item; any worker sends it. */
+export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
+  const now = r.items.get(batchId, itemId);
+  if (!now || now.state !== 'held') throw new Error(`item ${itemId} is not held`);
+  answer(r, now, decision, nextKey);
+}
+
+/** A held item under a (new) policy: an answer moves it to `waiting`, a hold changes nothing. */
+export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
+  const now = r.items.get(batchId, itemId);
+  if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
+  const outcome = decide(r.decisions.approvedCost(batchId));
+  if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey);
+  return outcome;
+}
+
+/** A permanent client-side fault: the item ends in `error`. */
+export function markError(r: Repos, batchId: string, itemId: string, message: string): ItemRecord | null {
+  if (!r.items.get(batchId, itemId)) return null;
+  r.items.update(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return r.items.get(batchId, itemId);
+}
