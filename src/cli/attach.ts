@@ -77,7 +77,7 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     process.off('SIGINT', onSigint);
     renderer.stop();
   }
-  const status = batchStatus(o.store, o.batch);
+  const status = await batchStatus(o.store, o.batch);
   if (o.json) {
     process.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: o.dbPath, out: o.outDir })}\n`);
   } else {

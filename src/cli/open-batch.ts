@@ -1,28 +1,51 @@
-import { InputError } from '../errors.js';
-import { Store, type BatchRecord } from '../store/index.js';
 import { existsSync } from 'node:fs';
+import { InputError } from '../errors.js';
+import { type BatchRecord, isPostgresUrl, maskLocation, openStore, type Store } from '../store/index.js';
 
-/** Opens an existing database (never creating one by accident) and finds a batch: named, or the newest. */
-export function openBatch(dbPath: string, name: string | undefined, kind: BatchRecord['kind'] = 'runs'): { store: Store; batch: BatchRecord } {
-  if (!existsSync(dbPath)) throw new InputError(`${dbPath}: no such database (pass --db PATH)`);
-  const store = Store.open(dbPath);
-  const batch = name ? store.findBatch(name) : store.batches.latest(kind);
-  if (batch && batch.kind !== kind) {
-    store.close();
-    throw new InputError(
-      kind === 'runs'
-        ? `batch "${batch.name}" is a model batch: use resq models status/export, or resq models batch to resume it`
-        : `batch "${batch.name}" is a batch of agent runs: use resq status/export/resume`,
-    );
+/** Opens an existing store (never creating a SQLite file by accident). */
+export async function openExistingStore(db: string): Promise<Store> {
+  if (!isPostgresUrl(db) && !existsSync(db)) throw new InputError(`${db}: no such database (pass --db PATH)`);
+  return openStore(db);
+}
+
+/** Opens an existing database and finds a batch: named, or the newest. */
+export async function openBatch(db: string, name: string | undefined, kind: BatchRecord['kind'] = 'runs'): Promise<{ store: Store; batch: BatchRecord }> {
+  const store = await openExistingStore(db);
+  try {
+    const batch = name ? await store.findBatch(name) : await store.latestBatch(kind);
+    if (batch && batch.kind !== kind)
+      throw new InputError(
+        kind === 'runs'
+          ? `batch "${batch.name}" is a model batch: use resq models status/export, or resq models batch to resume it`
+          : `batch "${batch.name}" is a batch of agent runs: use resq status/export/resume`,
+      );
+    if (!batch) {
+      const names = (await store.listBatches()).map((b) => b.name);
+      const where = maskLocation(db);
+      throw new InputError(
+        name
+          ? `${where}: no batch named "${name}"${names.length ? ` (batches: ${names.slice(0, 10).join(', ')})` : ''}`
+          : `${where}: no batch yet (start one with resq run)`,
+      );
+    }
+    return { store, batch };
+  } catch (e) {
+    await store.close();
+    throw e;
   }
-  if (!batch) {
-    const names = store.batches.list().map((b) => b.name);
-    store.close();
-    throw new InputError(
-      name
-        ? `${dbPath}: no batch named "${name}"${names.length ? ` (batches: ${names.slice(0, 10).join(', ')})` : ''}`
-        : `${dbPath}: no batch yet (start one with resq run)`,
-    );
+}
+
+/** Opens an existing database and picks the named batch (of any kind), or every batch. */
+export async function openBatches(db: string, name: string | undefined): Promise<{ store: Store; batches: BatchRecord[] }> {
+  const store = await openExistingStore(db);
+  try {
+    if (!name) return { store, batches: await store.listBatches() };
+    const batch = await store.findBatch(name);
+    if (batch) return { store, batches: [batch] };
+    const names = (await store.listBatches()).map((b) => b.name);
+    throw new InputError(`${maskLocation(db)}: no batch named "${name}"${names.length ? ` (batches: ${names.slice(0, 10).join(', ')})` : ''}`);
+  } catch (e) {
+    await store.close();
+    throw e;
   }
-  return { store, batch };
 }

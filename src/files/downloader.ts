@@ -1,4 +1,5 @@
 import { mkdir, realpath } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
@@ -36,6 +37,8 @@ export interface DownloaderOptions {
   retry?: DownloadRetryOptions;
   /** Uniform [0, 1) source for backoff jitter. @default Math.random */
   random?: () => number;
+  /** The host name recorded with each file on disk. @default os.hostname() */
+  host?: string;
 }
 
 type Opened = Awaited<ReturnType<ServiceClient['openFile']>>;
@@ -61,7 +64,11 @@ export class Downloader {
   readonly #abort = new AbortController();
   readonly #handled = new Set<string>();
   readonly #scans = new Map<string, Scan>();
+  readonly #scanning = new Set<Promise<void>>();
   readonly #books = new Map<string, PathBook>();
+  get #host(): string {
+    return this.#o.host ?? hostname();
+  }
   readonly #readyFolders = new Map<string, Promise<void>>();
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
@@ -89,17 +96,18 @@ export class Downloader {
     scan.batch = batch;
     for (const s of also) scan.also.add(s);
     const wait = scan.last + KICK_INTERVAL_MS - Date.now();
-    if (wait <= 0) this.#scan(scan);
+    if (wait <= 0) this.#startScan(scan);
     else if (!scan.timer) {
       const pending = scan;
-      scan.timer = setTimeout(() => this.#scan(pending), wait);
+      scan.timer = setTimeout(() => this.#startScan(pending), wait);
       scan.timer.unref();
     }
   }
 
   /** Resolves when everything queued so far (scheduled scans included) has finished; the summary covers this downloader's life. */
   async drain(): Promise<DownloadSummary> {
-    for (const scan of this.#scans.values()) if (scan.timer) this.#scan(scan);
+    for (const scan of this.#scans.values()) if (scan.timer) this.#startScan(scan);
+    while (this.#scanning.size > 0) await Promise.all(this.#scanning);
     await this.#queue.onIdle();
     return { ...this.#summary, problems: [...this.#summary.problems] };
   }
@@ -116,18 +124,31 @@ export class Downloader {
     return this.#abort.signal.aborted;
   }
 
-  #scan(scan: Scan): void {
+  /** Starts a scan; drain() waits for scans in progress. */
+  #startScan(scan: Scan): void {
+    const p = this.#scan(scan).catch((err: unknown) => this.#scanFailed(scan.batch, err));
+    this.#scanning.add(p);
+    void p.finally(() => this.#scanning.delete(p));
+  }
+
+  async #scan(scan: Scan): Promise<void> {
     if (scan.timer) clearTimeout(scan.timer);
     scan.timer = null;
     scan.last = Date.now();
     if (this.#abort.signal.aborted) return;
     const { batch } = scan;
-    for (const f of this.#o.store.files.forBatch(batch.id, ['pending', 'failed', ...scan.also])) {
+    for (const f of await this.#o.store.filesForBatch(batch.id, ['pending', 'failed', ...scan.also])) {
       const key = `${batch.id}\u0000${f.id}`;
       if (this.#handled.has(key)) continue;
       this.#handled.add(key);
       this.#queue.add(() => this.#download(batch, f.id)).catch((err: unknown) => this.#internal(batch, f, err));
     }
+  }
+
+  /** A scan that could not read the store: reported like a file's internal failure. */
+  #scanFailed(batch: BatchRecord, err: unknown): void {
+    const reason = `internal: ${err instanceof Error ? err.message : String(err)}`;
+    this.#summary.problems.push({ batchId: batch.id, batch: batch.name, itemId: '', fileId: '', status: 'failed', reason });
   }
 
   /** A failure outside the download itself (the store closed or busy): counted and reported, never unhandled. */
@@ -151,10 +172,12 @@ export class Downloader {
     return resolve(typeof this.#o.outDir === 'function' ? this.#o.outDir(batch) : this.#o.outDir);
   }
 
-  #book(batchId: string): PathBook {
+  async #book(batchId: string): Promise<PathBook> {
     let book = this.#books.get(batchId);
     if (!book) {
-      book = new PathBook(this.#o.store.files.paths(batchId));
+      const paths = await this.#o.store.filePaths(batchId);
+      // Another download of the batch may have built it meanwhile: keep the first.
+      book = this.#books.get(batchId) ?? new PathBook(paths);
       this.#books.set(batchId, book);
     }
     return book;
@@ -162,7 +185,7 @@ export class Downloader {
 
   async #download(batch: BatchRecord, fileId: string): Promise<void> {
     const signal = this.#abort.signal;
-    const file = this.#o.store.files.get(batch.id, fileId);
+    const file = await this.#o.store.getFile(batch.id, fileId);
     if (signal.aborted || !file || file.status === 'downloaded') return;
     const ref: FileRef = { batchId: batch.id, batch: batch.name, itemId: file.itemId, fileId };
     this.#emit({ ...ref, type: 'file-start', url: file.url });
@@ -171,16 +194,16 @@ export class Downloader {
       let claimed: string | null = null;
       try {
         const done = await this.#attempt(batch, file, (p) => (claimed = p));
-        this.#o.store.tx(() => this.#o.store.files.markDownloaded(batch.id, fileId, done));
+        await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host });
         this.#summary.downloaded++;
         this.#summary.bytes += done.bytes;
         this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });
         return;
       } catch (err) {
-        if (claimed) this.#book(batch.id).release(claimed, fileId);
+        if (claimed) (await this.#book(batch.id)).release(claimed, fileId);
         const v = classifyFailure(err, signal.aborted);
         if (v.kind === 'abort') return;
-        if (v.kind === 'gone') return this.#problem(ref, file, goneStatus(file, (this.#o.now ?? (() => new Date()))()));
+        if (v.kind === 'gone') return await this.#problem(ref, file, goneStatus(file, (this.#o.now ?? (() => new Date()))()));
         if (v.kind === 'retry' && attempt < max) {
           const delayMs = backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
           this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
@@ -188,13 +211,13 @@ export class Downloader {
           continue;
         }
         const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
-        return this.#problem(ref, file, { status: 'failed', reason });
+        return await this.#problem(ref, file, { status: 'failed', reason });
       }
     }
   }
 
-  #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }): void {
-    this.#o.store.tx(() => this.#o.store.files.markStatus(ref.batchId, file.id, p.status, p.reason));
+  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }): Promise<void> {
+    await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason);
     this.#summary[p.status]++;
     this.#summary.problems.push({ ...ref, ...p });
     this.#emit({ ...ref, type: 'file-problem', ...p });
@@ -214,7 +237,7 @@ export class Downloader {
       const folder = resolveInside(out, safeFolderName(batch.name, 'batch'), safeFolderName(file.itemId, 'item'));
       await this.#prepareFolder(out, folder);
       const name = fileNameFor(file.name, file.id, opened.mediaType);
-      const path = this.#book(batch.id).claim(folder, name, file.id, file.path);
+      const path = (await this.#book(batch.id)).claim(folder, name, file.id, file.path);
       onClaim(path);
       // The last line of defence: whatever the name logic did, nothing lands outside `out`.
       if (!isInside(out, path)) throw new UnsafePathError(`refusing to write ${JSON.stringify(path)}: outside ${JSON.stringify(out)}`);

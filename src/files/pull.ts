@@ -47,12 +47,14 @@ export async function pullFiles(o: PullOptions): Promise<PullReport> {
   const { store } = o;
   const repaired: PullReport['repaired'] = [];
   let skipped = 0;
+  const marks: Promise<void>[] = [];
   await eachDownloaded(store, o.batches, (batch, f, r) => {
     if (r.state === 'ok') return void skipped++;
     const reason = r.state === 'gone' ? `gone from disk (${r.reason})` : `changed on disk (${r.reason})`;
-    store.tx(() => store.files.markStatus(batch.id, f.id, 'pending', reason));
+    marks.push(store.markFileStatus(batch.id, f.id, 'pending', reason));
     repaired.push({ batchId: batch.id, batch: batch.name, itemId: f.itemId, fileId: f.id, path: f.path, reason });
   });
+  await Promise.all(marks);
   const outDir = o.outDir;
   const downloader = new Downloader({ ...o, outDir: (b) => outDir ?? defaultOutDir(b) });
   const onAbort = (): void => downloader.stop();
@@ -61,16 +63,16 @@ export async function pullFiles(o: PullOptions): Promise<PullReport> {
   try {
     for (const b of o.batches) downloader.kick(b, ['missing']);
     const summary = await downloader.drain();
-    return { ...summary, batches: o.batches.map((b) => b.name), skipped, repaired, notOnDisk: notOnDisk(store, o.batches), interrupted: downloader.stopped };
+    return { ...summary, batches: o.batches.map((b) => b.name), skipped, repaired, notOnDisk: await notOnDisk(store, o.batches), interrupted: downloader.stopped };
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-function notOnDisk(store: Store, batches: readonly BatchRecord[]): NotOnDisk[] {
+async function notOnDisk(store: Store, batches: readonly BatchRecord[]): Promise<NotOnDisk[]> {
   const out: NotOnDisk[] = [];
   for (const b of batches)
-    for (const f of store.files.forBatch(b.id, ['pending', 'failed', 'expired', 'missing']))
+    for (const f of await store.filesForBatch(b.id, ['pending', 'failed', 'expired', 'missing']))
       out.push({ batchId: b.id, batch: b.name, itemId: f.itemId, fileId: f.id, name: f.name, status: f.status as NotOnDisk['status'], reason: f.error });
   return out;
 }

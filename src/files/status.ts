@@ -44,8 +44,8 @@ export function formatDuration(ms: number): string {
  * Counts files by state, bytes on disk, the soonest expiry among files not on disk, and a
  * warning for each such file expiring within `warnWithinMs` (7 days). No batch → every batch.
  */
-export function filesStatus(store: Store, batch?: BatchRecord | null, now: Date = new Date(), warnWithinMs = EXPIRY_WARNING_MS): FilesStatus {
-  const batches = batch ? [batch] : store.batches.list();
+export async function filesStatus(store: Store, batch?: BatchRecord | null, now: Date = new Date(), warnWithinMs = EXPIRY_WARNING_MS): Promise<FilesStatus> {
+  const batches = batch ? [batch] : await store.listBatches();
   const out: FilesStatus = {
     batches: batches.map((b) => b.name),
     counts: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 },
@@ -56,11 +56,11 @@ export function filesStatus(store: Store, batch?: BatchRecord | null, now: Date 
   };
   const warnBefore = new Date(now.getTime() + warnWithinMs).toISOString();
   for (const b of batches) {
-    for (const [state, n] of Object.entries(store.files.counts(b.id)) as [FileStatus, number][]) {
+    for (const [state, n] of Object.entries(await store.fileCounts(b.id)) as [FileStatus, number][]) {
       out.counts[state] += n;
       out.total += n;
     }
-    const r = store.files.expiryReport(b.id, warnBefore);
+    const r = await store.expiryReport(b.id, warnBefore);
     out.bytesOnDisk += r.bytes;
     if (r.soonest && (out.soonestExpiry === null || r.soonest < out.soonestExpiry)) out.soonestExpiry = r.soonest;
     for (const f of r.expiring) {

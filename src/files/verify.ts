@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { stat } from 'node:fs/promises';
 import PQueue from 'p-queue';
 import type { BatchRecord, FileRecord, Store } from '../store/index.js';
@@ -57,10 +58,13 @@ export async function eachDownloaded(
   batches: readonly BatchRecord[],
   visit: (batch: BatchRecord, file: FileRecord, result: DiskCheck) => void,
   concurrency = 4,
+  host = hostname(),
 ): Promise<void> {
   const queue = new PQueue({ concurrency });
   for (const batch of batches) {
-    for (const file of store.files.forBatch(batch.id, ['downloaded'])) {
+    for (const file of await store.filesForBatch(batch.id, ['downloaded'])) {
+      // A file on another machine's disk is that machine's to check.
+      if (file.host !== null && file.host !== host) continue;
       void queue.add(async () => visit(batch, file, await checkOnDisk(file)));
     }
   }
@@ -72,7 +76,7 @@ export async function eachDownloaded(
  * gone or changed. Changes nothing: `files pull` repairs.
  */
 export async function verifyFiles(store: Store, batch?: BatchRecord | null): Promise<VerifyReport> {
-  const batches = batch ? [batch] : store.batches.list();
+  const batches = batch ? [batch] : await store.listBatches();
   const report: VerifyReport = { batches: batches.map((b) => b.name), checked: 0, ok: 0, bytes: 0, problems: [] };
   await eachDownloaded(store, batches, (b, f, r) => {
     report.checked++;

@@ -5,7 +5,7 @@ import { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { ModelField } from '../api/index.js';
 import { InputError, type InputProblem } from '../errors.js';
-import type { NewModelRow } from '../store/model-store.js';
+import type { NewModelRow } from '../store/index.js';
 import { checkInputs, classifyField, type FieldRole, inputsByName } from './validate.js';
 
 /** An input file read whole: its valid rows, every problem, and its sha256. */

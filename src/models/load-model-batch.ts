@@ -3,13 +3,12 @@ import { basename, extname, resolve } from 'node:path';
 import type { ServiceClient } from '../api/index.js';
 import { InputError } from '../errors.js';
 import { checkUnchanged } from '../runner/load-batch.js';
-import type { ModelStore } from '../store/model-store.js';
-import type { BatchRecord, BatchSettings } from '../store/types.js';
+import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
 import { readModelInputs } from './input-file.js';
 
 /** What opening a `models` batch needs. */
 export interface OpenModelBatchOptions {
-  ms: ModelStore;
+  store: Store;
   client: ServiceClient;
   modelId: string;
   /** CSV or JSONL file of inputs, one row per model run. */
@@ -44,22 +43,22 @@ export function defaultModelBatchName(modelId: string, file: string): string {
  */
 export async function openModelBatch(o: OpenModelBatchOptions): Promise<OpenedModelBatch> {
   const name = o.name ?? defaultModelBatchName(o.modelId, o.file);
-  const existing = o.ms.store.findBatch(name);
+  const existing = await o.store.findBatch(name);
   if (existing) {
-    const mb = o.ms.modelRuns.batch(existing.id);
+    const mb = await o.store.modelBatch(existing.id);
     if (!mb) throw new InputError(`batch "${name}" is a batch of agent runs, not of model runs: pick another --batch name`);
     if (mb.modelId !== o.modelId)
       throw new InputError(`batch "${name}" runs model ${mb.modelId}, not ${o.modelId}: pick another --batch name`);
     await checkUnchanged(existing, o.file);
-    o.ms.store.batches.updateSettings(existing.id, o.settings, null, existing.baseUrl);
-    if (mb.mode !== o.mode) o.ms.modelRuns.setMode(existing.id, o.mode);
-    return { batch: o.ms.store.findBatch(existing.id) ?? existing, resumed: true };
+    await o.store.updateBatchSettings(existing.id, o.settings, null, existing.baseUrl);
+    if (mb.mode !== o.mode) await o.store.setModelMode(existing.id, o.mode);
+    return { batch: (await o.store.findBatch(existing.id)) ?? existing, resumed: true };
   }
   const description = await o.client.describeModel(o.modelId);
   const read = await readModelInputs(o.file, { modelId: o.modelId, inputs: description.inputs });
   if (read.problems.length > 0) throw new InputError(read.problems);
   const id = randomUUID();
-  o.ms.loadBatch(
+  await o.store.loadModelBatch(
     {
       id,
       name,
@@ -73,7 +72,7 @@ export async function openModelBatch(o: OpenModelBatchOptions): Promise<OpenedMo
     { modelId: o.modelId, mode: o.mode, description: description as Record<string, unknown> },
     read.rows,
   );
-  const batch = o.ms.store.findBatch(id);
+  const batch = await o.store.findBatch(id);
   if (!batch) throw new Error('batch vanished after load');
   return { batch, resumed: false };
 }

@@ -1,9 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { once } from 'node:events';
-import type { CreditTotals } from '../store/model-runs.js';
-import type { ModelStore } from '../store/model-store.js';
-import type { BatchRecord, FileStatus, ItemRecord } from '../store/types.js';
+import type { BatchRecord, CreditTotals, FileStatus, ItemRecord, Store } from '../store/index.js';
 import type { RowCounts } from './events.js';
 import { exportFile } from '../runner/export-rows.js';
 
@@ -37,21 +35,27 @@ function rowStatus(item: ItemRecord, serviceStatus: string | null): string {
   }
 }
 
-/** A batch's result rows in file order, streamed from the database. */
-export function* modelResultRows(ms: ModelStore, batch: BatchRecord): Generator<ModelResultRow> {
-  const { items, files } = ms.store;
-  for (const item of items.iterate(batch.id)) {
-    const mr = ms.modelRuns.get(batch.id, item.id);
-    yield {
-      id: item.id,
-      status: rowStatus(item, mr?.status ?? null),
-      outputs: mr?.outputs ?? null,
-      // The service's reason verbatim; our own only for rows the service never ran.
-      error: mr?.error ?? (item.state === 'error' ? item.error : null),
-      credits: mr?.credits ?? null,
-      model_run_id: mr?.modelRunId ?? null,
-      files: files.forItem(batch.id, item.id).map(exportFile),
-    };
+/** A batch's result rows in file order, streamed from the database a page at a time. */
+export async function* modelResultRows(store: Store, batch: BatchRecord, pageSize = 500): AsyncGenerator<ModelResultRow> {
+  for (let after = -1; ; ) {
+    const [runs, aggs] = await Promise.all([store.modelRuns(batch.id, after, pageSize), store.aggregates(batch.id, after, pageSize)]);
+    if (aggs.length === 0) return;
+    const byId = new Map(runs.map((r) => [r.item.id, r.run]));
+    for (const a of aggs) {
+      const item = a.item;
+      after = item.seq;
+      const mr = byId.get(item.id) ?? null;
+      yield {
+        id: item.id,
+        status: rowStatus(item, mr?.status ?? null),
+        outputs: mr?.outputs ?? null,
+        // The service's reason verbatim; our own only for rows the service never ran.
+        error: mr?.error ?? (item.state === 'error' ? item.error : null),
+        credits: mr?.credits ?? null,
+        model_run_id: mr?.modelRunId ?? null,
+        files: a.files.map(exportFile),
+      };
+    }
   }
 }
 
@@ -59,12 +63,12 @@ export function* modelResultRows(ms: ModelStore, batch: BatchRecord): Generator<
  * Writes every result row as JSON lines to `path`, through a temporary name and a rename,
  * so a reader never sees half a file. Returns the number of rows.
  */
-export async function writeModelResults(ms: ModelStore, batch: BatchRecord, path: string): Promise<number> {
+export async function writeModelResults(store: Store, batch: BatchRecord, path: string): Promise<number> {
   const tmp = `${path}.partial`;
   const out = createWriteStream(tmp);
   let n = 0;
   try {
-    for (const row of modelResultRows(ms, batch)) {
+    for await (const row of modelResultRows(store, batch)) {
       n++;
       if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
     }
@@ -96,21 +100,20 @@ export interface ModelBatchStatus {
 }
 
 /** Summarises a `models` batch from the store; null when the batch is of another kind. */
-export function modelBatchStatus(ms: ModelStore, batch: BatchRecord): ModelBatchStatus | null {
-  const mb = ms.modelRuns.batch(batch.id);
+export async function modelBatchStatus(store: Store, batch: BatchRecord): Promise<ModelBatchStatus | null> {
+  const mb = await store.modelBatch(batch.id);
   if (!mb) return null;
-  const { items, files } = ms.store;
   return {
     batch: batch.name,
     batchId: batch.id,
     model: mb.modelId,
     mode: mb.mode,
     total: batch.totalItems,
-    counts: items.counts(batch.id),
-    credits: ms.modelRuns.credits(batch.id),
-    unknownSubmission: items.list(batch.id, { states: ['submitting'] }).map((i) => i.id),
-    polls: ms.modelRuns.pollCount(batch.id),
-    files: files.counts(batch.id),
-    failures: items.list(batch.id, { states: ['failed', 'error'], limit: 20 }).map((i) => ({ id: i.id, error: i.error })),
+    counts: await store.itemCounts(batch.id),
+    credits: await store.modelCredits(batch.id),
+    unknownSubmission: (await store.listItems(batch.id, { states: ['submitting'] })).map((i) => i.id),
+    polls: await store.modelPolls(batch.id),
+    files: await store.fileCounts(batch.id),
+    failures: (await store.listItems(batch.id, { states: ['failed', 'error'], limit: 20 })).map((i) => ({ id: i.id, error: i.error })),
   };
 }

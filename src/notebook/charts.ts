@@ -1,5 +1,5 @@
 import type { ExportStatus } from '../runner/export-rows.js';
-import type { BatchDecision, RunTime } from '../store/notebook-queries.js';
+import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes, type MimeBundle } from './bundle.js';
 import { fileKind } from './file-view.js';
@@ -15,6 +15,7 @@ export const STATUS_COLORS: Record<ExportStatus, string> = {
   completed: '#59a14f',
   failed: '#e15759',
   error: '#9c2f2f',
+  cancelled: '#79706e',
 };
 
 /** Items by status, one bar each (statuses with no items left out). */

@@ -14,4 +14,4 @@ export { durationChart, mediaTypeChart, mediaTypeOf, planCostChart, planCosts, r
 export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from './svg-chart.js';
 export { modelChart, modelRows, type ModelChartOptions, type ModelRow } from './model-rows.js';
 export { NotebookError } from './errors.js';
-export type { MetaValue } from '../store/notebook-queries.js';
+export type { MetaValue } from '../store/shapes.js';

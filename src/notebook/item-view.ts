@@ -1,5 +1,5 @@
 import type { ExportStatus } from '../runner/export-rows.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/port.js';
 import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
 import { escapeHtml, formatBytes, markdown, note, type MimeBundle } from './bundle.js';
 import { NotebookError } from './errors.js';
@@ -42,10 +42,10 @@ export interface ItemDetail {
 }
 
 /** Reads one item in full; a clear error names a few ids when there is no such item. */
-export function itemDetail(store: Store, batch: BatchRecord, id: string): ItemDetail {
-  const it = store.items.get(batch.id, id);
+export async function itemDetail(store: Store, batch: BatchRecord, id: string): Promise<ItemDetail> {
+  const it = await store.getItem(batch.id, id);
   if (!it) {
-    const some = store.items.list(batch.id, { limit: 5 }).map((i) => i.id);
+    const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
     const hint = some.length ? `; its items include ${some.join(', ')}` : '; it has no items';
     throw new NotebookError(`batch "${batch.name}" has no item "${id}"${hint}`);
   }
@@ -60,7 +60,7 @@ export function itemDetail(store: Store, batch: BatchRecord, id: string): ItemDe
     holdReason: it.holdReason,
     threadId: it.threadId,
     meta: it.meta,
-    runs: store.runs.chain(batch.id, id).map((r) => ({
+    runs: (await store.runChain(batch.id, id)).map((r) => ({
       step: r.step,
       id: r.id,
       parentRunId: r.parentRunId,
@@ -70,7 +70,7 @@ export function itemDetail(store: Store, batch: BatchRecord, id: string): ItemDe
       finishedAt: r.finishedAt,
       seconds: r.finishedAt ? Math.max(0, (Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000) : null,
     })),
-    decisions: store.decisions.forItem(batch.id, id).map((d) => ({
+    decisions: (await store.decisionsForItem(batch.id, id)).map((d) => ({
       tool: d.tool,
       input: d.input,
       answer: d.answer,
@@ -79,7 +79,7 @@ export function itemDetail(store: Store, batch: BatchRecord, id: string): ItemDe
       cost: d.cost,
       decidedAt: d.decidedAt,
     })),
-    files: store.files.forItem(batch.id, id),
+    files: await store.filesForItem(batch.id, id),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ExportStatus } from '../runner/export-rows.js';
-import type { ItemStats, MetaValue, NotebookQueries } from '../store/notebook-queries.js';
+import type { Store } from '../store/port.js';
+import type { ItemStats, MetaValue } from '../store/shapes.js';
 import type { ItemRecord, ItemState } from '../store/types.js';
 
 /** Which items to list; every given condition must hold. */
@@ -85,15 +86,15 @@ export function itemRow(it: ItemRecord, stats: ItemStats | undefined): ItemRow {
 }
 
 /** A batch's items as plain rows, in file order, filtered in SQL. */
-export function listItems(q: NotebookQueries, batchId: string, f: ItemFilter = {}): ItemRow[] {
+export async function listItems(store: Store, batchId: string, f: ItemFilter = {}): Promise<ItemRow[]> {
   const states = statesFor(f);
-  const items = q.items(batchId, {
+  const items = await store.queryItems(batchId, {
     ...(states ? { states } : {}),
     ...(f.meta ? { meta: f.meta } : {}),
     ...(f.text ? { text: f.text } : {}),
     ...(f.limit !== undefined ? { limit: f.limit } : {}),
   });
   if (items.length === 0) return [];
-  const stats = q.itemStats(batchId);
+  const stats = await store.itemStats(batchId);
   return items.map((it) => itemRow(it, stats.get(it.id)));
 }

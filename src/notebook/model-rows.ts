@@ -1,7 +1,5 @@
-import { modelResultRows } from '../models/results.js';
-import { ModelStore } from '../store/model-store.js';
-import type { Store } from '../store/store.js';
-import type { BatchRecord } from '../store/types.js';
+import type { Store } from '../store/port.js';
+import type { BatchRecord, ItemRecord } from '../store/types.js';
 import type { MimeBundle } from './bundle.js';
 import { STATUS_COLORS } from './charts.js';
 import { barChart, formatNumber, PALETTE, type Bar } from './svg-chart.js';
@@ -19,23 +17,35 @@ export interface ModelRow {
   files: number;
 }
 
+/** The row status `--output` shows: the service's once finished, else where the row is. */
+function rowStatus(item: ItemRecord, serviceStatus: string | null): string {
+  if (item.state === 'completed' || item.state === 'failed') return serviceStatus ?? item.state;
+  if (item.state === 'submitting') return 'unknown';
+  return item.state === 'waiting' || item.state === 'held' ? 'running' : item.state;
+}
+
 /** A `models` batch's rows in file order (the lines `resq models batch --output` writes, plus inputs). */
-export function modelRows(store: Store, batch: BatchRecord): ModelRow[] {
-  const ms = new ModelStore(store);
+export async function modelRows(store: Store, batch: BatchRecord): Promise<ModelRow[]> {
   const rows: ModelRow[] = [];
-  for (const r of modelResultRows(ms, batch)) {
-    rows.push({
-      id: r.id,
-      status: r.status,
-      inputs: ms.modelRuns.get(batch.id, r.id)?.inputs ?? {},
-      outputs: r.outputs,
-      credits: r.credits,
-      error: r.error,
-      model_run_id: r.model_run_id,
-      files: r.files.length,
-    });
+  for (let after = -1; ; ) {
+    const [page, aggs] = await Promise.all([store.modelRuns(batch.id, after, 1000), store.aggregates(batch.id, after, 1000)]);
+    if (aggs.length === 0) return rows;
+    const runs = new Map(page.map((p) => [p.item.id, p.run]));
+    for (const a of aggs) {
+      after = a.item.seq;
+      const mr = runs.get(a.item.id) ?? null;
+      rows.push({
+        id: a.item.id,
+        status: rowStatus(a.item, mr?.status ?? null),
+        inputs: mr?.inputs ?? {},
+        outputs: mr?.outputs ?? null,
+        credits: mr?.credits ?? null,
+        error: mr?.error ?? (a.item.state === 'error' ? a.item.error : null),
+        model_run_id: mr?.modelRunId ?? null,
+        files: a.files.length,
+      });
+    }
   }
-  return rows;
 }
 
 /** Options of {@link modelChart}. */

@@ -1,7 +1,5 @@
 import type { ExportStatus } from '../runner/export-rows.js';
-import { ModelRunRepo } from '../store/model-runs.js';
-import type { NotebookQueries } from '../store/notebook-queries.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/port.js';
 import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
 import { formatBytes, type MimeBundle } from './bundle.js';
 import { statusOf } from './items.js';
@@ -48,11 +46,10 @@ function budgetOf(policy: unknown): number | null {
 }
 
 /** Summarises a batch from the store. */
-export function batchSummary(store: Store, q: NotebookQueries, batch: BatchRecord): BatchSummary {
-  const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0 };
-  for (const [state, n] of Object.entries(store.items.counts(batch.id))) counts[statusOf(state as ItemState)] += n;
-  const totals = q.batchTotals(batch.id);
-  const models = batch.kind === 'models' && q.hasTable('model_runs') ? new ModelRunRepo(store.db) : null;
+export async function batchSummary(store: Store, batch: BatchRecord): Promise<BatchSummary> {
+  const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
+  for (const [state, n] of Object.entries(await store.itemCounts(batch.id))) counts[statusOf(state as ItemState)] += n;
+  const totals = await store.batchTotals(batch.id);
   return {
     batch: batch.name,
     batchId: batch.id,
@@ -64,11 +61,11 @@ export function batchSummary(store: Store, q: NotebookQueries, batch: BatchRecor
     decisions: totals.decisions,
     approvedCost: totals.approvedCost,
     budget: budgetOf(batch.policy),
-    credits: models ? models.credits(batch.id).spent : null,
-    files: store.files.counts(batch.id),
+    credits: batch.kind === 'models' ? (await store.modelCredits(batch.id)).spent : null,
+    files: await store.fileCounts(batch.id),
     fileBytes: totals.fileBytes,
     // julianday arithmetic carries float noise; milliseconds are what the timestamps hold.
-    medianSeconds: median(q.itemSeconds(batch.id).map((x) => Math.round(x * 1000) / 1000)),
+    medianSeconds: median((await store.itemSeconds(batch.id)).map((x) => Math.round(x * 1000) / 1000)),
     invalidRows: batch.invalidRows.length,
   };
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import type { BatchRecord, Store } from '../store/index.js';
-import { idempotencyKey } from './keys.js';
+import { idempotencyKey } from '../store/keys.js';
 
 /** A person's reply to a held pause. */
 export type PersonReply =
@@ -43,19 +43,20 @@ export function answerFor(
  * for its next request stored; the runner sends it on the next run/resume, or at once
  * when a runner is attached to the batch.
  */
-export function answerHeldItem(store: Store, batch: BatchRecord, itemId: string, reply: PersonReply): Record<string, unknown> {
-  const item = store.items.get(batch.id, itemId);
+export async function answerHeldItem(store: Store, batch: BatchRecord, itemId: string, reply: PersonReply): Promise<Record<string, unknown>> {
+  const item = await store.getItem(batch.id, itemId);
   if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
   if (item.state !== 'held' || !item.runId)
     throw new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
-  const run = store.runs.get(item.runId);
+  const run = await store.getRun(item.runId);
   const action = run?.requiredAction;
   if (!action) throw new InputError(`item "${itemId}" has no pending question recorded`);
   const { answer, cost } = answerFor(action.tool, action.input, reply);
-  store.answerHeld(
-    item,
+  await store.answerHeld(
+    batch.id,
+    item.id,
     { runId: item.runId, tool: action.tool, input: action.input, answer, by: 'person', reason: reply.note ?? null, cost },
-    idempotencyKey(batch.id, item.id, item.step + 1),
+    idempotencyKey(batch.id, item.id, item.step + 1, item.attempt),
   );
   return answer;
 }

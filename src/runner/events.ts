@@ -12,4 +12,6 @@ export type RunnerEvent =
   | { type: 'retry-later'; id: string; delayMs: number; reason: string }
   | { type: 'warning'; message: string }
   | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number }
-  | { type: 'end'; counts: StateCounts; interrupted: boolean; stalled: number; fatal: string | null };
+  | { type: 'end'; counts: StateCounts; interrupted: boolean; stalled: number; fatal: string | null }
+  | { type: 'joined'; workerId: string; others: { id: string; host: string; pid: number }[] }
+  | { type: 'waiting'; inFlight: number; workers: { id: string; host: string; pid: number }[] };

@@ -1,7 +1,7 @@
 import type { BatchRecord, FileRecord, FileStatus, ItemState, Store } from '../store/index.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
-export type ExportStatus = 'queued' | 'running' | 'waiting' | 'held' | 'completed' | 'failed' | 'error';
+export type ExportStatus = 'queued' | 'running' | 'waiting' | 'held' | 'completed' | 'failed' | 'error' | 'cancelled';
 
 /** One exported row: exactly the fields of DESIGN.md's export row. */
 export interface ExportRow {
@@ -22,7 +22,7 @@ export interface ExportRow {
 export type ExportFile = ExportRow['files'][number];
 
 /** Reduces a stored file to its export fields. */
-export function exportFile(f: FileRecord): ExportFile {
+export function exportFile(f: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' | 'bytes' | 'sha256' | 'status'>): ExportFile {
   return { id: f.id, role: f.role, name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256, status: f.status };
 }
 
@@ -30,24 +30,28 @@ function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
-/** Streams a batch's export rows in file order. */
-export function* exportRows(store: Store, batch: BatchRecord): Generator<ExportRow> {
-  for (const it of store.items.iterate(batch.id)) {
-    yield {
-      id: it.id,
-      question: it.question,
-      status: exportStatus(it.state),
-      run_status: it.runStatus,
-      thread_id: it.threadId,
-      run_ids: store.runs.chain(batch.id, it.id).map((r) => r.id),
-      text: it.text,
-      decisions: store.decisions
-        .forItem(batch.id, it.id)
-        .map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by })),
-      files: store.files.forItem(batch.id, it.id).map(exportFile),
-      error: it.error,
-      meta: it.meta,
-    };
+/** Streams a batch's export rows in file order, a page of aggregates at a time. */
+export async function* exportRows(store: Store, batch: BatchRecord, pageSize = 500): AsyncGenerator<ExportRow> {
+  for (let after = -1; ; ) {
+    const page = await store.aggregates(batch.id, after, pageSize);
+    if (page.length === 0) return;
+    for (const a of page) {
+      const it = a.item;
+      after = it.seq;
+      yield {
+        id: it.id,
+        question: it.question,
+        status: exportStatus(it.state),
+        run_status: it.runStatus,
+        thread_id: it.threadId,
+        run_ids: a.runIds,
+        text: it.text,
+        decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by })),
+        files: a.files.map(exportFile),
+        error: it.error,
+        meta: it.meta,
+      };
+    }
   }
 }
 

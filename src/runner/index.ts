@@ -4,6 +4,7 @@ export { loadBatch, checkUnchanged, defaultBatchName, type LoadOptions } from '.
 export { answerHeldItem, answerFor, type PersonReply } from './answer.js';
 export { exportRows, exportFile, flattenRow, CSV_COLUMNS, type ExportRow, type ExportFile, type ExportStatus } from './export-rows.js';
 export { batchStatus, type BatchStatus } from './status.js';
-export { idempotencyKey } from './keys.js';
+export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
+export { systemClock, type Clock } from './clock.js';
 export { AdaptiveCap, isAdmissionThrottle } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';

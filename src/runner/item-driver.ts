@@ -4,7 +4,7 @@ import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
 import type { BatchRecord, ItemRecord, Store } from '../store/index.js';
 import type { RunnerEvent } from './events.js';
-import { idempotencyKey } from './keys.js';
+import { idempotencyKey } from '../store/keys.js';
 import { toSnapshot } from './run-snapshot.js';
 
 /** What one item's driver needs. */
@@ -20,10 +20,9 @@ export interface DriveContext {
   admitted: () => void;
   /**
    * Called once when the item's last run has finished at the service, before its outcome
-   * is recorded: the slot is free, and the scheduler may admit the next item at once.
-   * Absent when the slot must stay held until the outcome is stored (thread items).
+   * is recorded: the slot is free, and the scheduler may claim the next item at once.
    */
-  release?: () => void;
+  release: () => void;
 }
 
 /**
@@ -37,17 +36,12 @@ export interface DriveContext {
 const yieldToIo = (): Promise<void> =>
   new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-function reload(ctx: DriveContext, item: ItemRecord): ItemRecord {
-  const now = ctx.store.items.get(item.batchId, item.id);
-  if (!now) throw new Error(`item ${item.id} vanished from the database`);
-  return now;
-}
-
 /**
  * Drives one item through the state machine until it is finished, held, or a request
  * fails. Each step writes its outcome in one transaction before the next request, and
  * a key is stored before the request that carries it, so a kill at any point resumes.
- * Errors propagate to the scheduler, which classifies them.
+ * Errors propagate to the scheduler, which classifies them. The item arrives claimed
+ * (`submitting` with its key stored, or taken over in any active state).
  */
 export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<ItemRecord> {
   let item = start;
@@ -55,19 +49,15 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
   for (;;) {
     signal.throwIfAborted();
     switch (item.state) {
-      case 'queued': {
-        const threadId = item.threadKey ? store.threads.get(item.batchId, item.threadKey) : null;
-        store.markSubmitting(item.batchId, item.id, idempotencyKey(item.batchId, item.id, item.step), threadId);
-        break;
-      }
       case 'submitting': {
-        const key = item.pendingKey ?? idempotencyKey(item.batchId, item.id, item.step);
+        // The claim stored the key before this request; a takeover re-posts with it.
+        const key = item.pendingKey ?? idempotencyKey(item.batchId, item.id, item.step, item.attempt);
         const body = item.threadId ? { input: item.question, thread_id: item.threadId } : { input: item.question };
         const run = await client.createRun(body, { idempotencyKey: key, signal });
         // The run is going at the service and its key is stored: recording it can wait for
         // completions that arrived meanwhile (they admit runs), never for a timer.
         await yieldToIo();
-        store.markAdmitted(item, {
+        item = await store.markAdmitted(item, {
           id: run.id,
           status: run.status,
           threadId: run.thread_id ?? null,
@@ -84,7 +74,7 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           throw new Error(`item ${item.id} is waiting without a run, key or answer`);
         const parent = item.runId;
         const run = await client.respond(parent, item.pendingAnswer as never, { idempotencyKey: item.pendingKey, signal });
-        store.markAdmitted(item, {
+        item = await store.markAdmitted(item, {
           id: run.id,
           status: run.status,
           threadId: run.thread_id ?? null,
@@ -101,8 +91,8 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
         const snap = toSnapshot(run);
         if (run.status === 'requires_action' && snap.requiredAction) {
           const action = snap.requiredAction;
-          const nextKey = idempotencyKey(item.batchId, item.id, item.step + 1);
-          const outcome = store.markPaused(item, snap, (approvedCost) => {
+          const nextKey = idempotencyKey(item.batchId, item.id, item.step + 1, item.attempt);
+          const paused = await store.markPaused(item, snap, (approvedCost) => {
             const d = decide(ctx.policy, action, { approvedCost });
             return d.kind === 'answer'
               ? {
@@ -120,6 +110,8 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
                 }
               : { kind: 'hold', reason: d.reason };
           });
+          const outcome = paused.outcome;
+          item = paused.item;
           ctx.emit({
             type: 'decision',
             id: item.id,
@@ -131,13 +123,10 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           ctx.emit({ type: 'item', id: item.id, state: outcome.kind === 'answer' ? 'waiting' : 'held', runId: run.id });
         } else {
           const state = isRunFailure(run.status) ? 'failed' : 'completed';
-          if (ctx.release) {
-            // The next item's key is stored and its request sent before this outcome is
-            // recorded; a crash in between re-attaches this item and reads the run again.
-            ctx.release();
-            await yieldToIo();
-          }
-          store.markFinished(item, snap, state);
+          // The next claim may go ahead before this outcome is recorded; a crash in between
+          // re-attaches this item (still `running`, its run id stored) and reads the run again.
+          ctx.release();
+          item = await store.markFinished(item, snap, state);
           ctx.emit({ type: 'item', id: item.id, state, runId: run.id, detail: run.status });
         }
         break;
@@ -145,6 +134,5 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
       default:
         return item;
     }
-    item = reload(ctx, item);
   }
 }

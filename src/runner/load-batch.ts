@@ -38,7 +38,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   const name = o.name ?? defaultBatchName(o.questions);
   // Large files: parsed in a worker thread, stored through a rollback journal (one stat).
   const large = await isLarge(o.questions);
-  const loader = o.store.beginBatchLoad({
+  const loader = await o.store.beginBatchLoad({
     id,
     name,
     kind: 'runs',
@@ -68,12 +68,12 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     for await (const b of read.batches) {
       for (const p of b.problems) note(p);
       if (b.ids.length === 0) continue;
-      refused(loader.addColumns(b, seq));
+      refused(await loader.addColumns(b, seq));
       const before = seq;
       seq += b.ids.length;
       if (o.onRows && Math.floor(seq / 10000) > Math.floor(before / 10000)) o.onRows(seq);
     }
-    refused(loader.flush());
+    refused(await loader.flush());
     // Duplicates are found a chunk late: put them back in file order.
     if (duplicates > 0) problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
     if (invalid > problems.length)
@@ -81,12 +81,12 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     if (invalid > 0 && !o.skipInvalid) throw new InputError(problems);
     if (seq === 0) throw new InputError([{ file: o.questions, reason: 'no valid question to run' }]);
     // A reader that stopped early (a broken quote, with --skip-invalid) did not hash it all.
-    loader.commit(problems, read.sha256() ?? (await hashFile(o.questions)));
+    await loader.commit(problems, read.sha256() ?? (await hashFile(o.questions)));
   } catch (e) {
-    loader.rollback();
+    await loader.rollback();
     throw e;
   }
-  const batch = o.store.findBatch(id);
+  const batch = await o.store.findBatch(id);
   if (!batch) throw new Error('batch vanished after load');
   return { batch, invalid: problems };
 }

@@ -1,4 +1,4 @@
-import type { BatchRecord, FileStatus, Store } from '../store/index.js';
+import type { BatchRecord, FileStatus, ItemRecord, Store } from '../store/index.js';
 import type { StateCounts } from './events.js';
 
 /** A batch's state for `resq status` and notebooks. */
@@ -18,12 +18,20 @@ export interface BatchStatus {
   approvedCost: number;
   files: Record<FileStatus, number>;
   invalidRows: number;
+  /** Workers attached to the batch now, with their heartbeat age and the items they hold. */
+  workers: { id: string; host: string; pid: number; heartbeatAgeMs: number; items: number }[];
+}
+
+/** Whether a live worker holds the item (its submission is in hand, not unknown). */
+function isLive(it: ItemRecord, nowMs: number): boolean {
+  return it.owner !== null && (it.leaseUntil ?? 0) >= nowMs;
 }
 
 /** Summarises a batch from the store. */
-export function batchStatus(store: Store, batch: BatchRecord): BatchStatus {
-  const counts = store.items.counts(batch.id);
-  const span = store.items.finishedSpan(batch.id);
+export async function batchStatus(store: Store, batch: BatchRecord, nowMs = Date.now()): Promise<BatchStatus> {
+  const o = await store.overview(batch.id, nowMs);
+  const counts = o.counts;
+  const span = await store.finishedSpan(batch.id);
   const finished = counts.completed + counts.failed + counts.error;
   let rate: number | null = null;
   if (span.first && span.last && finished > 0) {
@@ -31,16 +39,17 @@ export function batchStatus(store: Store, batch: BatchRecord): BatchStatus {
     rate = finished / secs;
   }
   const remaining = counts.queued + counts.submitting + counts.running + counts.waiting;
-  const held = store.items.list(batch.id, { states: ['held'] }).map((it) => {
-    const run = it.runId ? store.runs.get(it.runId) : null;
-    return {
+  const held = [];
+  for (const it of await store.listItems(batch.id, { states: ['held'] })) {
+    const run = it.runId ? await store.getRun(it.runId) : null;
+    held.push({
       id: it.id,
       question: it.question,
       tool: run?.requiredAction?.tool ?? null,
       input: run?.requiredAction?.input ?? null,
       reason: it.holdReason,
-    };
-  });
+    });
+  }
   return {
     batch: batch.name,
     batchId: batch.id,
@@ -49,9 +58,10 @@ export function batchStatus(store: Store, batch: BatchRecord): BatchStatus {
     rate,
     etaSeconds: rate && remaining > 0 ? remaining / rate : remaining === 0 ? 0 : null,
     held,
-    unknownSubmission: store.items.list(batch.id, { states: ['submitting'] }).map((it) => it.id),
-    approvedCost: store.decisions.approvedCost(batch.id),
-    files: store.files.counts(batch.id),
+    unknownSubmission: (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id),
+    approvedCost: o.approvedCost,
+    files: o.files,
     invalidRows: batch.invalidRows.length,
+    workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt), items: w.items })),
   };
 }

@@ -45,6 +45,10 @@ export interface ClaimRequest extends Lease {
   cap: number;
   /** Queued items are looked for after this seq (a worker's cursor); -1 from the start. */
   afterSeq: number;
+  /** Most queued items to move to `submitting` (`--limit`). @default max */
+  maxQueued?: number;
+  /** States in which an item without a live lease is taken over. @default submitting, running, waiting */
+  takeOver?: readonly ItemState[];
 }
 
 /** What a claim hands back. */
@@ -53,6 +57,8 @@ export interface Claim {
   items: ItemRecord[];
   /** The highest seq of a queued item looked at (the worker's next cursor). */
   cursor: number;
+  /** How many of `items`, at its end, were queued until this claim (never sent before). */
+  fresh: number;
   /** Runs in flight over every worker after this claim. */
   inFlight: number;
   /** The batch was cancelled: claim nothing more. */
@@ -125,6 +131,12 @@ export interface Store {
   claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim>;
   /** Claims the next queued item of a thread after `afterSeq` (the thread's predecessor just finished). */
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs?: number): Promise<ItemRecord | null>;
+  /**
+   * Calls `cb` at once when a person answers an item of the batch on any machine (PostgreSQL:
+   * LISTEN/NOTIFY). Optional: without it the runner finds answers by its regular poll.
+   * Returns what stops listening.
+   */
+  onAnswered?(batchId: string, cb: () => void): () => void;
   /** Gives an item's lease up without changing its state (a stopping worker, a retry later). */
   releaseItem(batchId: string, itemId: string, workerId: string): Promise<void>;
 
@@ -186,6 +198,10 @@ export interface Store {
   markModelUnsent(batchId: string, itemId: string): Promise<void>;
   addModelPolls(batchId: string, itemId: string, polls: number): Promise<void>;
   modelCredits(batchId: string): Promise<CreditTotals>;
+  /** Reads of running jobs so far. */
+  modelPolls(batchId: string): Promise<number>;
+  /** Changes the mode a models batch sends with (a later run with another `--mode`). */
+  setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void>;
 
   // ---- notebook projections
   queryItems(batchId: string, q?: ItemQuery): Promise<ItemRecord[]>;

@@ -27,16 +27,16 @@ export function answerCommand(y: Argv): Argv {
           : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
       // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
       const [{ answerHeldItem }, { openBatch }] = await Promise.all([import('../../runner/answer.js'), import('../open-batch.js')]);
-      const { store, batch } = openBatch(a.db, a.batch);
+      const { store, batch } = await openBatch(a.db, a.batch);
       try {
-        const answer = answerHeldItem(store, batch, a.item, reply);
+        const answer = await answerHeldItem(store, batch, a.item, reply);
         process.stdout.write(
           a.json
             ? `${JSON.stringify({ batch: batch.name, item: a.item, answer, by: 'person' })}\n`
             : `recorded for ${batch.name}/${a.item}: ${JSON.stringify(answer)} — sent by the attached runner, or on \`resq resume ${batch.name}\`\n`,
         );
       } finally {
-        store.close();
+        await store.close();
       }
     },
   );

@@ -21,18 +21,18 @@ export function exportCommand(y: Argv): Argv {
         import('../../runner/export-rows.js'),
         import('../open-batch.js'),
       ]);
-      const { store, batch } = openBatch(a.db, a.batch);
+      const { store, batch } = await openBatch(a.db, a.batch);
       // Written to a temporary name and renamed, so a reader never sees half an export.
       const tmp = a.output ? `${a.output}.partial` : null;
       const out = tmp ? createWriteStream(tmp) : process.stdout;
       try {
         if (a.format === 'csv') out.write(stringify([CSV_COLUMNS as unknown as string[]]));
-        for (const row of exportRows(store, batch)) {
+        for await (const row of exportRows(store, batch)) {
           const line = a.format === 'csv' ? stringify([CSV_COLUMNS.map((c) => flattenRow(row)[c])]) : `${JSON.stringify(row)}\n`;
           if (!out.write(line)) await once(out, 'drain');
         }
       } finally {
-        store.close();
+        await store.close();
       }
       if (tmp && a.output) {
         (out as ReturnType<typeof createWriteStream>).end();

@@ -1,23 +1,11 @@
 // What `resq files …` runs, loaded only when a files command runs (files.ts registers them).
-import { existsSync } from 'node:fs';
 import { ConfigError, InputError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
-import { Store, type BatchRecord } from '../../store/index.js';
+import type { BatchRecord } from '../../store/index.js';
+import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { openService } from '../service.js';
 import { formatBytes, type Common, type PullArgs } from './files.js';
-
-/** Opens an existing database and picks the named batch, or every batch. */
-function openBatches(dbPath: string, name: string | undefined): { store: Store; batches: BatchRecord[] } {
-  if (!existsSync(dbPath)) throw new InputError(`${dbPath}: no such database (pass --db PATH)`);
-  const store = Store.open(dbPath);
-  if (!name) return { store, batches: store.batches.list() };
-  const batch = store.findBatch(name);
-  if (batch) return { store, batches: [batch] };
-  const names = store.batches.list().map((b) => b.name);
-  store.close();
-  throw new InputError(`${dbPath}: no batch named "${name}"${names.length ? ` (batches: ${names.slice(0, 10).join(', ')})` : ''}`);
-}
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -70,7 +58,7 @@ async function serviceFor(a: PullArgs, batches: BatchRecord[]) {
 export async function pullCommand(a: PullArgs): Promise<void> {
   if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 256))
     throw new InputError(`--concurrency: must be a whole number from 1 to 256, got ${a.concurrency}`);
-  const { store, batches } = openBatches(a.db, a.batch);
+  const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const service = await serviceFor(a, batches);
     const abort = new AbortController();
@@ -94,33 +82,33 @@ export async function pullCommand(a: PullArgs): Promise<void> {
       await service.close();
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 
 /** `resq files status [BATCH]`. */
-export function statusCommand(a: Common): void {
-  const { store, batches } = openBatches(a.db, a.batch);
+export async function statusCommand(a: Common): Promise<void> {
+  const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const now = new Date();
-    const s = filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
+    const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
     if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
     else renderStatus(s, now);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `resq files verify [BATCH]`. */
 export async function verifyCommand(a: Common): Promise<void> {
-  const { store, batches } = openBatches(a.db, a.batch);
+  const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const r = await verifyFiles(store, a.batch ? batches[0] : null);
     if (a.json) out(JSON.stringify({ type: 'files-verify', ...r }));
     else renderVerify(r);
     process.exitCode = r.problems.length > 0 ? EXIT.failed : EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }

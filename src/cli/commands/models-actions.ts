@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { isRunFailure, type ModelRun } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
-import { ModelStore } from '../../store/model-store.js';
 import { EXIT } from '../exit-codes.js';
 import { formatModelStatus } from '../models-progress.js';
 import { openBatch } from '../open-batch.js';
@@ -84,36 +83,35 @@ export async function runCommand(a: RunArgs): Promise<number> {
   }
 }
 
-function openModelsBatch(db: string, name: string | undefined) {
-  const { store, batch } = openBatch(db, name, 'models');
-  const ms = new ModelStore(store);
-  const status = modelBatchStatus(ms, batch);
+async function openModelsBatch(db: string, name: string | undefined) {
+  const { store, batch } = await openBatch(db, name, 'models');
+  const status = await modelBatchStatus(store, batch);
   if (!status) {
-    store.close();
+    await store.close();
     throw new InputError(`batch "${batch.name}" is a batch of agent runs: use resq status`);
   }
-  return { store, ms, batch, status };
+  return { store, batch, status };
 }
 
 /** `resq models status [BATCH]`. */
-export function statusCommand(a: { batch?: string; db: string; json: boolean }): void {
-  const { store, batch, status } = openModelsBatch(a.db, a.batch);
+export async function statusCommand(a: { batch?: string; db: string; json: boolean }): Promise<void> {
+  const { store, batch, status } = await openModelsBatch(a.db, a.batch);
   try {
     process.stdout.write(
       a.json ? `${JSON.stringify(status)}\n` : `${formatModelStatus(status, { db: a.db, out: batch.settings.download.enabled ? batch.settings.download.out : null })}\n`,
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `resq models export [BATCH]`. */
 export async function exportCommand(a: { batch?: string; db: string; output?: string }): Promise<void> {
-  const { store, ms, batch } = openModelsBatch(a.db, a.batch);
+  const { store, batch } = await openModelsBatch(a.db, a.batch);
   try {
-    if (a.output) await writeModelResults(ms, batch, a.output);
-    else for (const row of modelResultRows(ms, batch)) if (!process.stdout.write(`${JSON.stringify(row)}\n`)) await once(process.stdout, 'drain');
+    if (a.output) await writeModelResults(store, batch, a.output);
+    else for await (const row of modelResultRows(store, batch)) if (!process.stdout.write(`${JSON.stringify(row)}\n`)) await once(process.stdout, 'drain');
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { Downloader } from '../../files/index.js';
 import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
-import { ModelStore } from '../../store/model-store.js';
-import { Store, type BatchSettings } from '../../store/index.js';
+import { openStore, type BatchSettings } from '../../store/index.js';
 import { EXIT, exitCodeForRun } from '../exit-codes.js';
 import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
 import { openService, resolveService } from '../service.js';
@@ -44,13 +43,12 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
     pipelineFile: null,
     service: choice.sim ? 'sim' : 'url',
   };
-  const store = Store.open(a.db);
-  const ms = new ModelStore(store);
+  const store = await openStore(a.db);
   try {
     const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16) });
     try {
       const { batch, resumed } = await openModelBatch({
-        ms,
+        store,
         client: service.client,
         modelId: a.id,
         file: a.file,
@@ -65,7 +63,7 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
         ? new Downloader({ store, client: service.client, outDir: out, concurrency: settings.download.concurrency, onEvent: (e) => renderer.onEvent(e) })
         : null;
       const runner = new ModelBatchRunner({
-        store: ms,
+        store,
         client: service.client,
         batch,
         concurrency,
@@ -91,8 +89,8 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
         process.off('SIGINT', onSigint);
         renderer.stop();
       }
-      if (a.output) await writeModelResults(ms, batch, a.output);
-      const status = modelBatchStatus(ms, batch);
+      if (a.output) await writeModelResults(store, batch, a.output);
+      const status = await modelBatchStatus(store, batch);
       if (status) {
         if (a.json) process.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: a.db, out, output: a.output ?? null })}\n`);
         else process.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
@@ -101,11 +99,11 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
         if (result.fatal) process.stderr.write(`resq: stopped: ${result.fatal.message}\n`);
         else if (result.interrupted) process.stderr.write('interrupted: run the same command again to continue\n');
       }
-      return exitCodeForRun(result);
+      return exitCodeForRun({ ...result, cancelled: false });
     } finally {
       await service.close();
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }

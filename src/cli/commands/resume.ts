@@ -21,7 +21,7 @@ export function resumeCommand(y: Argv): Argv {
         import('../attach.js'),
         import('../open-batch.js'),
       ]);
-      const { store, batch } = openBatch(a.db, a.batch);
+      const { store, batch } = await openBatch(a.db, a.batch);
       try {
         await checkUnchanged(batch, batch.sourcePath);
         if (batch.settings.service === 'sim' && !a.baseUrl)
@@ -48,7 +48,7 @@ export function resumeCommand(y: Argv): Argv {
           await service.close();
         }
       } finally {
-        store.close();
+        await store.close();
       }
     },
   );

@@ -99,19 +99,19 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
 export async function runBatchCommand(a: RunArgs): Promise<number> {
   // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
   // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
-  const [{ checkUnchanged, loadBatch }, { Store }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/index.js')]);
+  const [{ checkUnchanged, loadBatch }, { openStore }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
   const r = await resolveInputs(a);
   // Refuse a missing service before anything is recorded: nothing half-done on a config error.
   if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null });
-  const store = Store.open(a.db);
+  const store = await openStore(a.db);
   try {
-    let batch = store.findBatch(r.name);
+    let batch = await store.findBatch(r.name);
     if (batch && batch.kind !== 'runs')
       throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
     if (batch) {
       await checkUnchanged(batch, r.questions);
-      store.batches.updateSettings(batch.id, r.settings, r.policy, batch.baseUrl);
-      batch = store.findBatch(batch.id) ?? batch;
+      await store.updateBatchSettings(batch.id, r.settings, r.policy, batch.baseUrl);
+      batch = (await store.findBatch(batch.id)) ?? batch;
       if (!a.json) process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
     } else {
       const loaded = await loadBatch({
@@ -128,7 +128,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
         process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
     }
     if (a.dryRun) {
-      const counts = store.items.counts(batch.id);
+      const counts = await store.itemCounts(batch.id);
       const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: a.db };
       process.stdout.write(
         a.json
@@ -156,6 +156,6 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
       await service.close();
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -14,12 +14,12 @@ export function statusCommand(y: Argv): Argv {
         import('../open-batch.js'),
         import('../summary.js'),
       ]);
-      const { store, batch } = openBatch(a.db, a.batch);
+      const { store, batch } = await openBatch(a.db, a.batch);
       try {
-        const s = batchStatus(store, batch);
+        const s = await batchStatus(store, batch);
         process.stdout.write(a.json ? `${JSON.stringify(s)}\n` : `${formatStatus(s, { db: a.db, out: batch.settings.download.out })}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     },
   );

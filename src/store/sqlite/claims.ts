@@ -20,10 +20,11 @@ const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_state
     AND (state IN ('submitting', 'running') OR (state = 'waiting' AND owner IS NOT NULL))`;
 
 /** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
-const ORPHANED = `SELECT * FROM items INDEXED BY items_state
-  WHERE batch_id = ? AND state <> 'queued' AND state IN ('submitting', 'running', 'waiting')
+const orphaned = (states: readonly string[]): string => `SELECT * FROM items INDEXED BY items_state
+  WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map((s) => `'${s}'`).join(', ')})
     AND (owner IS NULL OR lease_until < ?)
   ORDER BY seq LIMIT ?`;
+const TAKE_OVER = ['submitting', 'running', 'waiting'] as const;
 
 /** The worker and lease bookkeeping of the SQLite adapter; every function runs inside a write transaction. */
 export class Claims {
@@ -98,9 +99,10 @@ export class Claims {
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
     let inFlight = this.inFlight(batchId);
-    if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, inFlight, cancelled: true };
+    if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight, cancelled: true };
     const out: ItemRecord[] = [];
-    const orphans = this.#db.prepare(ORPHANED).all(batchId, now, req.max) as ItemRow[];
+    const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));
+    const orphans = states.length ? (this.#db.prepare(orphaned(states)).all(batchId, now, req.max) as ItemRow[]) : [];
     for (const row of orphans) {
       const it = itemFromRow(row);
       // An answered item nobody holds has no run going: sending it takes a slot.
@@ -111,21 +113,24 @@ export class Claims {
       out.push(this.#own(it, req, now));
     }
     let cursor = req.afterSeq;
+    let fresh = 0;
+    const maxQueued = req.maxQueued ?? req.max;
     const page = this.#db.prepare(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE}`);
-    scan: while (out.length < req.max && inFlight < req.cap) {
+    scan: while (out.length < req.max && inFlight < req.cap && fresh < maxQueued) {
       const rows = page.all(batchId, cursor) as ItemRow[];
       if (rows.length === 0) break;
       for (const row of rows) {
-        if (out.length >= req.max || inFlight >= req.cap) break scan;
+        if (out.length >= req.max || inFlight >= req.cap || fresh >= maxQueued) break scan;
         cursor = row.seq;
         const it = itemFromRow(row);
         // Later items of a thread are reached through the thread once the earlier ones end.
         if (it.threadKey && this.#items.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) continue;
         out.push(this.#submit(it, req, now));
         inFlight++;
+        fresh++;
       }
     }
-    return { items: out, cursor, inFlight, cancelled: false };
+    return { items: out, cursor, fresh, inFlight, cancelled: false };
   }
 
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {

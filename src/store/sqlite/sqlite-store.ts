@@ -228,6 +228,12 @@ export class SqliteStore implements Store {
   modelCredits(batchId: string) {
     return this.#read((r) => r.modelRuns.credits(batchId));
   }
+  modelPolls(batchId: string) {
+    return this.#read((r) => r.modelRuns.pollCount(batchId));
+  }
+  setModelMode(batchId: string, mode: ModelBatchRecord['mode']) {
+    return this.#write((r) => r.modelRuns.setMode(batchId, mode));
+  }
 
   // ---- notebook projections
   queryItems(batchId: string, q: ItemQuery = {}) {

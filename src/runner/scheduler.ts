@@ -1,0 +1,349 @@
+import { hostname } from 'node:os';
+import { LeaseLostError } from '../errors.js';
+import type { BatchRecord, ItemRecord, ItemState, Store, WorkerRecord } from '../store/index.js';
+import { AdaptiveCap } from './adaptive-cap.js';
+import { type Clock, systemClock } from './clock.js';
+import type { ErrorKind } from './error-kind.js';
+import { isStoreFault } from './store-fault.js';
+
+/** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
+export const DEFAULT_LEASE_MS = 30_000;
+/** Delays before an item whose request kept failing is tried again. */
+export const DEFAULT_RETRY_LATER_MS: readonly number[] = [2000, 5000, 15000, 30000, 60000];
+
+/** What a step may do with the scheduler while it drives an item. */
+export interface StepContext {
+  signal: AbortSignal;
+  /** The service admitted a request (feeds the adaptive cap). */
+  admitted(): void;
+  /** The item's run has ended at the service: its slot may go to the next item now. */
+  release(): void;
+  /** This worker moved the item out of `queued` (nothing was ever sent for it). */
+  fresh: boolean;
+}
+
+/**
+ * Drives one claimed item until it leaves this worker (finished, held, error) or a request
+ * fails (it throws; the scheduler classifies). Returns the item as it left, or null.
+ */
+export type Step = (item: ItemRecord, ctx: StepContext) => Promise<ItemRecord | null>;
+
+/** What the scheduler tells its owner. */
+export type SchedulerEvent =
+  | { type: 'joined'; worker: WorkerRecord; others: WorkerRecord[] }
+  | { type: 'retry-later'; id: string; delayMs: number; reason: string }
+  | { type: 'warning'; message: string }
+  | { type: 'cap'; cap: number; reason: string }
+  | { type: 'waiting-for-workers'; inFlight: number; workers: WorkerRecord[] }
+  | { type: 'cancelled' }
+  | { type: 'tick'; inFlight: number; cap: number };
+
+/** Options of the one scheduler of question and model batches. */
+export interface SchedulerOptions {
+  store: Store;
+  batch: BatchRecord;
+  /** The batch's cap on runs in flight over all workers. */
+  cap: number;
+  step: Step;
+  /** Sorts a step's failure: the one place agent runs and model runs differ. */
+  classify: (err: unknown, signal: AbortSignal) => ErrorKind;
+  /** Records a permanent failure as the item's `error`. */
+  markError: (item: ItemRecord, message: string) => Promise<void>;
+  onEvent?: (e: SchedulerEvent) => void;
+  /** Item left this worker (for progress tallies). */
+  onLeave?: (item: ItemRecord) => void;
+  /** @default DEFAULT_LEASE_MS */
+  leaseMs?: number;
+  /** @default leaseMs / 3 */
+  heartbeatMs?: number;
+  /** How often the loop looks for work when nothing woke it. @default 1000 */
+  pollMs?: number;
+  /** @default DEFAULT_RETRY_LATER_MS */
+  retryLaterMs?: readonly number[];
+  /** Stay while other workers have runs in flight (take over theirs if they die). @default true */
+  wait?: boolean;
+  /** Send at most this many queued items (`--limit`). */
+  limit?: number;
+  /** States in which an item without a live lease is taken over. */
+  takeOver?: readonly ItemState[];
+  clock?: Clock;
+  host?: string;
+  pid?: number;
+}
+
+/** How a scheduler run ended. */
+export interface SchedulerResult {
+  interrupted: boolean;
+  cancelled: boolean;
+  /** Items given up for now after repeated transient failures. */
+  stalled: number;
+  fatal: Error | null;
+}
+
+/**
+ * The one scheduler: registers a worker, claims items through the store port under the
+ * batch's cap (shared by every worker), renews its leases, drives each item with `step`,
+ * retries transient failures later on one schedule, continues threads, and leaves when
+ * nothing is left — or waits while other workers still have runs in flight.
+ */
+export class Scheduler {
+  readonly #o: SchedulerOptions;
+  readonly #clock: Clock;
+  readonly #abort = new AbortController();
+  readonly #cap: AdaptiveCap;
+  readonly #drives = new Set<Promise<void>>();
+  readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
+  readonly #threads = new Map<string, number>();
+  #driving = 0;
+  #cursor = -1;
+  #sent = 0;
+  #stalled = 0;
+  #fatal: Error | null = null;
+  #cancelled = false;
+  #wake: (() => void) | null = null;
+  #worker: WorkerRecord | null = null;
+
+  constructor(o: SchedulerOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? systemClock;
+    this.#cap = new AdaptiveCap(o.cap);
+  }
+
+  get #leaseMs(): number {
+    return this.#o.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** This worker, once registered. */
+  get worker(): WorkerRecord | null {
+    return this.#worker;
+  }
+
+  /** Items driven now (a slot each), and items waiting to be retried (they keep theirs). */
+  get inFlight(): number {
+    return this.#driving + this.#later.size;
+  }
+
+  get cap(): number {
+    return this.#cap.current;
+  }
+
+  /** Stops admitting and aborts requests in flight (their state is stored); run() then returns. */
+  stop(): void {
+    this.#abort.abort();
+    this.#wake?.();
+  }
+
+  /** Wakes the loop at once (a person answered an item, a slot came free). */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** The service throttled an admission (HTTP 429): the cap halves. */
+  throttled(): void {
+    if (this.#cap.throttled(this.#clock.now())) this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
+  }
+
+  async run(): Promise<SchedulerResult> {
+    const { store, batch } = this.#o;
+    const signal = this.#abort.signal;
+    this.#worker = await store.registerWorker(batch.id, { host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid }, this.#clock.now());
+    const others = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id);
+    this.#o.onEvent?.({ type: 'joined', worker: this.#worker, others });
+    const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
+    let lastBeat = this.#clock.now();
+    let rescanned = false;
+    let announcedWait = false;
+    try {
+      while (!signal.aborted) {
+        const now = this.#clock.now();
+        if (now - lastBeat >= heartbeatMs) {
+          lastBeat = now;
+          const beat = await store.heartbeat(this.#lease(), now);
+          if (beat.cancelled) this.#cancel();
+        }
+        if (signal.aborted) break;
+        const got = (await this.#continueThreads()) + (await this.#claim());
+        this.#retryDue();
+        if (got > 0) {
+          rescanned = false;
+          continue;
+        }
+        if (this.#driving === 0 && this.#later.size === 0) {
+          if (!rescanned && this.#cursor !== -1) {
+            // Items behind the cursor may be claimable now (a thread's next item, a retry).
+            this.#cursor = -1;
+            rescanned = true;
+            continue;
+          }
+          // Nothing here: stay only while live workers hold items (their runs may still
+          // need taking over if they die); dead workers' items come back through claims.
+          const busy = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id && w.items > 0);
+          if (busy.length === 0 || this.#o.wait === false || this.#cancelled) break;
+          if (!announcedWait) {
+            announcedWait = true;
+            const inFlight = busy.reduce((n, w) => n + w.items, 0);
+            this.#o.onEvent?.({ type: 'waiting-for-workers', inFlight, workers: busy });
+          }
+        }
+        this.#o.onEvent?.({ type: 'tick', inFlight: this.inFlight, cap: this.#cap.current });
+        await this.#sleep(Math.min(this.#o.pollMs ?? 1000, this.#nextLaterIn()));
+        rescanned = false;
+      }
+    } catch (e) {
+      if (!isStoreFault(e)) throw e;
+      this.#setFatal(e);
+    }
+    while (this.#drives.size > 0) await Promise.all(this.#drives);
+    await store.retireWorker(this.#worker.id, this.#clock.now());
+    return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
+  }
+
+  #lease(): { workerId: string; leaseMs: number } {
+    return { workerId: this.#worker!.id, leaseMs: this.#leaseMs };
+  }
+
+  #cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.#o.onEvent?.({ type: 'cancelled' });
+  }
+
+  /** Claims up to the free local slots; returns how many items it started. */
+  async #claim(): Promise<number> {
+    const free = this.#cap.current - this.inFlight;
+    if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
+    const left = this.#o.limit === undefined ? Infinity : this.#o.limit - this.#sent;
+    const claim = await this.#o.store.claimItems(
+      this.#o.batch.id,
+      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: this.#o.takeOver },
+      this.#clock.now(),
+    );
+    this.#cursor = claim.cursor;
+    if (claim.cancelled) this.#cancel();
+    claim.items.forEach((it, i) => {
+      const fresh = i >= claim.items.length - claim.fresh;
+      if (fresh) this.#sent++;
+      this.#start(it, 0, fresh);
+    });
+    return claim.items.length;
+  }
+
+  /** Claims the next item of each thread whose item just ended here. */
+  async #continueThreads(): Promise<number> {
+    let n = 0;
+    for (const [key, seq] of [...this.#threads]) {
+      if (this.inFlight >= this.#cap.current || this.#cancelled || this.#abort.signal.aborted) break;
+      this.#threads.delete(key);
+      const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#clock.now());
+      if (next) {
+        this.#sent++;
+        this.#start(next, 0, true);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  #retryDue(): void {
+    const now = this.#clock.now();
+    for (const [id, v] of this.#later) {
+      if (v.at > now || this.#abort.signal.aborted) continue;
+      this.#later.delete(id);
+      this.#start(v.item, v.tries);
+    }
+  }
+
+  #nextLaterIn(): number {
+    let soonest = Infinity;
+    const now = this.#clock.now();
+    for (const v of this.#later.values()) soonest = Math.min(soonest, v.at - now);
+    return Math.max(1, soonest);
+  }
+
+  #sleep(ms: number): Promise<void> {
+    const wake = new AbortController();
+    this.#wake = () => {
+      this.#wake = null;
+      wake.abort();
+    };
+    return this.#clock.sleep(ms, wake.signal);
+  }
+
+  #start(item: ItemRecord, tries = 0, fresh = false): void {
+    this.#driving++;
+    const drive = this.#drive(item, tries, fresh);
+    this.#drives.add(drive);
+    void drive.finally(() => this.#drives.delete(drive));
+  }
+
+  async #drive(item: ItemRecord, tries: number, fresh: boolean): Promise<void> {
+    const signal = this.#abort.signal;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.#driving--;
+      this.#wake?.();
+    };
+    // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
+    const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : release };
+    try {
+      const end = await this.#o.step(item, ctx);
+      if (end) {
+        this.#o.onLeave?.(end);
+        if (end.threadKey && (end.state === 'completed' || end.state === 'failed' || end.state === 'error')) this.#threads.set(end.threadKey, end.seq);
+      }
+    } catch (err) {
+      await this.#failed(item, err, tries);
+    } finally {
+      release();
+    }
+  }
+
+  async #failed(item: ItemRecord, err: unknown, tries: number): Promise<void> {
+    const signal = this.#abort.signal;
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof LeaseLostError) {
+      this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: taken over by another worker (${message}); left to it` });
+      return;
+    }
+    // The database, not the item, failed: stop this worker and leave the item as stored.
+    if (isStoreFault(err)) return this.#setFatal(err);
+    const kind = this.#o.classify(err, signal);
+    switch (kind) {
+      case 'aborted':
+        return;
+      case 'fatal':
+        return this.#setFatal(err);
+      case 'permanent':
+      case 'bug': {
+        await this.#o.markError(item, kind === 'bug' ? `internal error: ${message}` : message);
+        const now = await this.#o.store.getItem(item.batchId, item.id);
+        if (now) {
+          this.#o.onLeave?.(now);
+          if (now.threadKey) this.#threads.set(now.threadKey, now.seq);
+        }
+        return;
+      }
+      case 'transient': {
+        const delays = this.#o.retryLaterMs ?? DEFAULT_RETRY_LATER_MS;
+        if (tries >= delays.length) {
+          this.#stalled++;
+          await this.#o.store.releaseItem(item.batchId, item.id, this.#worker!.id);
+          this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${message}); resume later` });
+          return;
+        }
+        const delayMs = delays[tries] ?? 60_000;
+        const fresh = (await this.#o.store.getItem(item.batchId, item.id)) ?? item;
+        this.#later.set(item.id, { at: this.#clock.now() + delayMs, tries: tries + 1, item: fresh });
+        this.#o.onEvent?.({ type: 'retry-later', id: item.id, delayMs, reason: message });
+      }
+    }
+  }
+
+  #setFatal(err: unknown): void {
+    this.#fatal ??= err instanceof Error ? err : new Error(String(err));
+    this.#abort.abort();
+    this.#wake?.();
+  }
+}
