@@ -55,3 +55,11 @@ export class ConfigError extends ResqError {
 export class LeaseLostError extends ResqError {
   override readonly code: string = 'RESQ_LEASE_LOST';
 }
+
+/**
+ * A batch of this name was recorded meanwhile (another process loading the same file at
+ * the same moment): the caller finds it and joins it instead.
+ */
+export class BatchExistsError extends ResqError {
+  override readonly code: string = 'RESQ_BATCH_EXISTS';
+}

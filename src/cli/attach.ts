@@ -16,6 +16,10 @@ export interface AttachOptions {
   json: boolean;
   dbPath: string;
   outDir: string | null;
+  /** Send at most this many queued items (`--limit`). */
+  limit?: number | undefined;
+  /** Wait for other workers when nothing is left to claim. @default true */
+  wait?: boolean;
 }
 
 async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {
@@ -35,6 +39,12 @@ async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): 
   });
 }
 
+/** Lease length: RESQ_LEASE_MS (tests shorten it), else the runner's default. */
+function leaseMsFromEnv(): number | undefined {
+  const v = Number(process.env.RESQ_LEASE_MS);
+  return Number.isInteger(v) && v >= 100 ? v : undefined;
+}
+
 /**
  * Runs a batch with progress on the terminal, downloading files as runs make them. The
  * first SIGINT stops admitting and lets in-flight writes commit (exit 130; `resq resume`
@@ -51,6 +61,9 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     client: o.service.client,
     batch: o.batch,
     policy: o.policy,
+    ...(o.limit !== undefined ? { limit: o.limit } : {}),
+    wait: o.wait ?? true,
+    leaseMs: leaseMsFromEnv(),
     onEvent: (e) => {
       // A finished or paused run may have recorded files: the downloader reads the store cheaply.
       if (e.type === 'item') downloads?.kick(o.batch);

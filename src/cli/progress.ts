@@ -8,7 +8,22 @@ export interface ProgressRenderer {
 }
 
 function done(c: StateCounts): number {
-  return c.completed + c.failed + c.error;
+  return c.completed + c.failed + c.error + c.cancelled;
+}
+
+type Peer = { host: string; pid: number };
+
+/** `2 other workers (pid 123 on host a, pid 456 on host b)`. */
+export function describeWorkers(ws: readonly Peer[]): string {
+  const list = ws.slice(0, 5).map((w) => `pid ${w.pid} on host ${w.host}`).join(', ');
+  return `${ws.length} other worker${ws.length === 1 ? '' : 's'} (${list}${ws.length > 5 ? ', …' : ''})`;
+}
+
+/** The lines about other workers, or null for events that are not about them. */
+function workerLine(e: RunnerEvent, batch: string): string | null {
+  if (e.type === 'joined' && e.others.length > 0) return `joining batch ${batch}: ${describeWorkers(e.others)}`;
+  if (e.type === 'waiting') return `nothing left to claim: waiting for ${describeWorkers(e.workers)} with ${e.inFlight} items in flight (--no-wait to leave now)`;
+  return null;
 }
 
 /** One JSON object per event line on stdout. */
@@ -24,9 +39,15 @@ export function barRenderer(stream: NodeJS.WriteStream = process.stderr): Progre
   const bar = liveBar(stream, 'in flight {inFlight} | held {held} | failed {failed}');
   const warnings: string[] = [];
   const fields = (c: StateCounts, inFlight: number) => ({ inFlight, held: c.held, failed: c.failed + c.error });
+  let batch = '';
   return {
     onEvent: (e) => {
-      if (e.type === 'start') bar.start(e.total, done(e.counts), fields(e.counts, 0));
+      const line = workerLine(e, batch);
+      if (line) warnings.push(line);
+      if (e.type === 'start') {
+        batch = e.batch;
+        bar.start(e.total, done(e.counts), fields(e.counts, 0));
+      }
       else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight), e.total);
       else if (e.type === 'warning') warnings.push(e.message);
       else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0));
@@ -40,8 +61,12 @@ export function barRenderer(stream: NodeJS.WriteStream = process.stderr): Progre
 
 /** Not a TTY and no --json: a line at start, warnings, and nothing per item. */
 export function plainRenderer(stream: NodeJS.WritableStream = process.stderr): ProgressRenderer {
+  let batch = '';
   return {
     onEvent: (e) => {
+      const line = workerLine(e, batch);
+      if (line) stream.write(`${line}\n`);
+      if (e.type === 'start') batch = e.batch;
       if (e.type === 'start')
         stream.write(`batch ${e.batch}: ${e.total} items, ${done(e.counts)} already finished, ${e.resumed} re-attached\n`);
       else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);

@@ -1,4 +1,5 @@
 import type { BatchStatus } from '../runner/index.js';
+import { maskLocation } from '../store/open.js';
 
 function trim(s: string, n: number): string {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -14,6 +15,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     c.failed ? `${c.failed} failed` : '',
     c.error ? `${c.error} error` : '',
     c.held ? `${c.held} held` : '',
+    c.cancelled ? `${c.cancelled} cancelled` : '',
     c.queued ? `${c.queued} queued` : '',
     c.submitting + c.running + c.waiting ? `${c.submitting + c.running + c.waiting} in flight` : '',
   ].filter(Boolean);
@@ -23,9 +25,14 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
   }
   if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  if (s.workers.length > 0) {
+    lines.push(`workers: ${s.workers.length} live`);
+    for (const w of s.workers)
+      lines.push(`  pid ${w.pid} on ${w.host}: ${w.items} items held, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
+  }
   if (s.invalidRows > 0) lines.push(`rows skipped as invalid: ${s.invalidRows}`);
   if (s.held.length > 0) {
-    lines.push(`held for a person (resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]):`);
+    lines.push(`held for a person (see one with resq show ${s.batch} ITEM; answer with resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]):`);
     for (const h of s.held.slice(0, 20)) {
       const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
       const opts =
@@ -46,7 +53,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     lines.push(
       `files: ${f.downloaded} downloaded, ${f.pending} pending, ${f.failed} failed, ${f.expired} expired, ${f.missing} missing`,
     );
-  lines.push(`database: ${where.db}`);
+  lines.push(`database: ${maskLocation(where.db)}`);
   if (where.out) lines.push(`files folder: ${where.out}`);
   return lines.join('\n');
 }

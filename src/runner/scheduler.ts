@@ -102,6 +102,8 @@ export class Scheduler {
   #cancelled = false;
   #wake: (() => void) | null = null;
   #worker: WorkerRecord | null = null;
+  /** Live workers of the batch (this one included), refreshed with each heartbeat. */
+  #workers = 1;
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
@@ -148,6 +150,7 @@ export class Scheduler {
     const signal = this.#abort.signal;
     this.#worker = await store.registerWorker(batch.id, { host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid }, this.#clock.now());
     const others = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id);
+    this.#workers = others.length + 1;
     this.#o.onEvent?.({ type: 'joined', worker: this.#worker, others });
     const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
     let lastBeat = this.#clock.now();
@@ -160,6 +163,7 @@ export class Scheduler {
           lastBeat = now;
           const beat = await store.heartbeat(this.#lease(), now);
           if (beat.cancelled) this.#cancel();
+          this.#workers = Math.max(1, (await store.liveWorkers(batch.id, this.#leaseMs, now)).length);
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());
@@ -208,9 +212,18 @@ export class Scheduler {
     this.#o.onEvent?.({ type: 'cancelled' });
   }
 
+  /**
+   * This worker's share of the batch's cap: the cap split over the live workers, so that
+   * several workers share the work (and a dead one's share passes to the others once its
+   * heartbeat is stale). The store still holds the batch's cap over all of them.
+   */
+  get #share(): number {
+    return Math.max(1, Math.ceil(this.#cap.current / this.#workers));
+  }
+
   /** Claims up to the free local slots; returns how many items it started. */
   async #claim(): Promise<number> {
-    const free = this.#cap.current - this.inFlight;
+    const free = this.#share - this.inFlight;
     if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
     const left = this.#o.limit === undefined ? Infinity : this.#o.limit - this.#sent;
     const claim = await this.#o.store.claimItems(
@@ -232,7 +245,7 @@ export class Scheduler {
   async #continueThreads(): Promise<number> {
     let n = 0;
     for (const [key, seq] of [...this.#threads]) {
-      if (this.inFlight >= this.#cap.current || this.#cancelled || this.#abort.signal.aborted) break;
+      if (this.inFlight >= this.#share || this.#cancelled || this.#abort.signal.aborted) break;
       this.#threads.delete(key);
       const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#clock.now());
       if (next) {

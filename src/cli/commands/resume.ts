@@ -1,55 +1,96 @@
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, InputError } from '../../errors.js';
 import type { Policy } from '../../policy/index.js';
+import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import { openService } from '../service.js';
+
+/** Flags of `resq resume`. */
+export interface ResumeArgs {
+  batch?: string;
+  db: string;
+  json: boolean;
+  baseUrl?: string;
+  sim?: boolean;
+  concurrency?: number;
+  policy?: string;
+  out?: string;
+  limit?: number;
+  wait: boolean;
+}
 
 /** Registers `resq resume`. */
 export function resumeCommand(y: Argv): Argv {
   return y.command(
     'resume [batch]',
-    'continue an interrupted batch (the newest when no name is given)',
+    'continue a batch, or join it from another process or machine (the newest when no name is given)',
     (a) =>
       a
         .positional('batch', { type: 'string', describe: 'batch name or id' })
-        .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default $RESQ_BASE_URL)' })
-        .option('sim', { type: 'boolean', describe: 'use the built-in simulator' }),
+        .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default: the batch\'s, else $RESQ_BASE_URL)' })
+        .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
+        .option('concurrency', { type: 'number', describe: 'most runs in flight over all workers (default: the batch\'s)' })
+        .option('policy', { type: 'string', describe: 'replace the batch\'s auto-answer policy' })
+        .option('out', { type: 'string', describe: 'folder for this worker\'s downloads (default: the batch\'s)' })
+        .option('limit', { type: 'number', describe: 'submit only the next N queued items now' })
+        .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers (--no-wait: leave)' }),
     async (argv) => {
-      const a = argv as unknown as { batch?: string; db: string; json: boolean; baseUrl?: string; sim?: boolean };
-      // Loaded when the command runs (see cli.ts).
-      const [{ checkUnchanged }, { attachAndRun }, { openBatch }] = await Promise.all([
-        import('../../runner/index.js'),
-        import('../attach.js'),
-        import('../open-batch.js'),
-      ]);
-      const { store, batch } = await openBatch(a.db, a.batch);
-      try {
-        await checkUnchanged(batch, batch.sourcePath);
-        if (batch.settings.service === 'sim' && !a.baseUrl)
-          throw new ConfigError(
-            `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process, ` +
-              'so it cannot be resumed. For resumable runs without an account, serve the simulator with ' +
-              '`resq sim` and pass its URL with --base-url.',
-          );
-        const service = await openService(
-          { sim: a.sim ?? false, baseUrl: a.baseUrl ?? batch.baseUrl ?? null },
-          { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
-        );
-        try {
-          process.exitCode = await attachAndRun({
-            store,
-            batch,
-            service,
-            policy: (batch.policy as Policy | null) ?? null,
-            json: a.json,
-            dbPath: a.db,
-            outDir: batch.settings.download.out,
-          });
-        } finally {
-          await service.close();
-        }
-      } finally {
-        await store.close();
-      }
+      process.exitCode = await resumeBatchCommand(argv as unknown as ResumeArgs);
     },
   );
+}
+
+/** `resq resume`: finds the batch, applies overrides, joins it as one more worker. Returns the exit code. */
+export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
+  // Loaded when the command runs (see cli.ts).
+  const [{ checkUnchanged }, { attachAndRun }, { openBatch }] = await Promise.all([
+    import('../../runner/load-batch.js'),
+    import('../attach.js'),
+    import('../open-batch.js'),
+  ]);
+  if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 10000))
+    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${a.concurrency}`);
+  const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : undefined;
+  const { store, batch: found } = await openBatch(a.db, a.batch);
+  try {
+    await checkUnchanged(found, found.sourcePath);
+    const overrides: Overrides = {
+      ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
+      ...(policy !== undefined ? { policy } : {}),
+      ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
+      ...(a.baseUrl !== undefined ? { baseUrl: a.baseUrl } : {}),
+    };
+    const merged = applyOverrides(found, overrides);
+    if (merged.changes.length > 0) await store.updateBatchSettings(found.id, merged.settings, merged.policy, merged.baseUrl);
+    const batch = (await store.findBatch(found.id)) ?? found;
+    if (!a.json) for (const c of merged.changes) process.stderr.write(`${c}\n`);
+    const sim = a.sim ?? (!merged.baseUrl && batch.settings.service === 'sim');
+    if (batch.settings.service === 'sim' && !a.sim && !merged.baseUrl)
+      throw new ConfigError(
+        `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process, ` +
+          'so it cannot be resumed. For resumable runs without an account, serve the simulator with ' +
+          '`resq sim` and pass its URL with --base-url.',
+      );
+    const service = await openService(
+      { sim, baseUrl: sim ? null : (merged.baseUrl ?? null) },
+      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
+    );
+    try {
+      return await attachAndRun({
+        store,
+        batch,
+        service,
+        policy: (batch.policy as Policy | null) ?? null,
+        json: a.json,
+        dbPath: a.db,
+        outDir: batch.settings.download.out,
+        limit: a.limit,
+        wait: a.wait,
+      });
+    } finally {
+      await service.close();
+    }
+  } finally {
+    await store.close();
+  }
 }

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { InputError } from '../../errors.js';
+import { BatchExistsError, InputError } from '../../errors.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { Policy } from '../../policy/index.js';
 import type { BatchSettings } from '../../store/index.js';
+import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import { EXIT } from '../exit-codes.js';
 import { openService, resolveService } from '../service.js';
 
@@ -22,6 +23,8 @@ export interface RunArgs {
   skipInvalid: boolean;
   dryRun: boolean;
   json: boolean;
+  limit?: number | undefined;
+  wait: boolean;
 }
 
 const PIPELINE_EXT = /\.(ya?ml|json)$/i;
@@ -43,7 +46,9 @@ export function runCommand(y: Argv): Argv {
         .option('follow', { choices: ['sse', 'poll'] as const, describe: 'how runs are followed (default sse)' })
         .option('download', { type: 'boolean', default: true, describe: 'download files while the batch runs (--no-download: later, with resq files pull)' })
         .option('skip-invalid', { type: 'boolean', default: false, describe: 'run the valid rows and record the invalid ones' })
-        .option('dry-run', { type: 'boolean', default: false, describe: 'validate and record the batch, submit nothing' }),
+        .option('dry-run', { type: 'boolean', default: false, describe: 'validate and record the batch, submit nothing' })
+        .option('limit', { type: 'number', describe: 'submit only the next N queued items now (the rest stay queued)' })
+        .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers of the batch (--no-wait: leave)' }),
     async (argv) => {
       process.exitCode = await runBatchCommand(argv as unknown as RunArgs);
     },
@@ -57,6 +62,8 @@ interface Resolved {
   settings: BatchSettings;
   sim: boolean;
   baseUrl: string | undefined;
+  /** What was given on the command line or in the pipeline: it overrides an existing batch's settings. */
+  overrides: Overrides;
 }
 
 async function resolveInputs(a: RunArgs): Promise<Resolved> {
@@ -75,7 +82,17 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   const baseUrl = a.baseUrl ?? (service?.kind === 'url' ? service.baseUrl : undefined);
   const outFromPipeline = pipeline?.download.out ?? null;
   const { defaultBatchName } = await import('../../runner/load-batch.js');
+  const out = a.out ?? outFromPipeline;
+  const overrides: Overrides = {
+    ...(a.concurrency !== undefined || pipeline?.concurrency !== undefined ? { concurrency } : {}),
+    ...((a.follow ?? pipeline?.follow) ? { follow: (a.follow ?? pipeline?.follow)! } : {}),
+    ...(a.download === false || pipeline?.download.enabled === false ? { download: false as const } : {}),
+    ...(out ? { out: resolve(out) } : {}),
+    ...(a.policy || pipeline?.policy ? { policy } : {}),
+    ...(a.baseUrl || service?.kind === 'url' ? { baseUrl: baseUrl ?? null } : {}),
+  };
   return {
+    overrides,
     questions,
     name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
     policy,
@@ -106,26 +123,41 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
   const store = await openStore(a.db);
   try {
     let batch = await store.findBatch(r.name);
-    if (batch && batch.kind !== 'runs')
-      throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
-    if (batch) {
-      await checkUnchanged(batch, r.questions);
-      await store.updateBatchSettings(batch.id, r.settings, r.policy, batch.baseUrl);
-      batch = (await store.findBatch(batch.id)) ?? batch;
-      if (!a.json) process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
+    let policy = r.policy;
+    let sim = r.sim;
+    if (!batch) {
+      try {
+        const loaded = await loadBatch({
+          store,
+          questions: r.questions,
+          name: r.name,
+          settings: r.settings,
+          policy: r.policy,
+          baseUrl: r.sim ? null : (r.baseUrl ?? process.env.RESQ_BASE_URL ?? null),
+          skipInvalid: a.skipInvalid,
+        });
+        batch = loaded.batch;
+        for (const p of loaded.invalid.slice(0, 20))
+          process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
+      } catch (e) {
+        // Another process loaded the same batch at the same moment: join it.
+        if (!(e instanceof BatchExistsError)) throw e;
+        batch = await store.findBatch(r.name);
+        if (!batch) throw e;
+      }
     } else {
-      const loaded = await loadBatch({
-        store,
-        questions: r.questions,
-        name: r.name,
-        settings: r.settings,
-        policy: r.policy,
-        baseUrl: r.sim ? null : (r.baseUrl ?? process.env.RESQ_BASE_URL ?? null),
-        skipInvalid: a.skipInvalid,
-      });
-      batch = loaded.batch;
-      for (const p of loaded.invalid.slice(0, 20))
-        process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
+      if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
+      await checkUnchanged(batch, r.questions);
+      // The batch keeps what it was started with; flags given again override, said aloud.
+      const merged = applyOverrides(batch, r.overrides);
+      await store.updateBatchSettings(batch.id, merged.settings, merged.policy, merged.baseUrl);
+      batch = (await store.findBatch(batch.id)) ?? batch;
+      policy = (merged.policy as Policy | null) ?? null;
+      sim = a.sim ?? (merged.baseUrl ? false : batch.settings.service === 'sim');
+      if (!a.json) {
+        process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
+        for (const c of merged.changes) process.stderr.write(`${c}\n`);
+      }
     }
     if (a.dryRun) {
       const counts = await store.itemCounts(batch.id);
@@ -139,18 +171,20 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
     }
     const { attachAndRun } = await import('../attach.js');
     const service = await openService(
-      { sim: r.sim, baseUrl: r.baseUrl ?? null },
-      { connections: Math.max(128, r.settings.concurrency * 2 + r.settings.download.concurrency + 16) },
+      { sim, baseUrl: sim ? null : (r.baseUrl ?? batch.baseUrl ?? null) },
+      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
     );
     try {
       return await attachAndRun({
         store,
         batch,
         service,
-        policy: r.policy,
+        policy,
         json: a.json,
         dbPath: a.db,
-        outDir: r.settings.download.out,
+        outDir: batch.settings.download.out,
+        limit: a.limit,
+        wait: a.wait,
       });
     } finally {
       await service.close();

@@ -1,3 +1,4 @@
+import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, NewBatch, NewItem } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
 import type { Repos } from './repos.js';
@@ -18,6 +19,8 @@ export function beginBatchLoad(r: Repos, batch: NewBatch, opts: { bulk?: boolean
   let n = 0;
   const now = nowIso();
   try {
+    // Checked under the write lock: two processes loading one batch at once load it once.
+    if (r.batches.find(batch.name)) throw new BatchExistsError(`batch "${batch.name}" exists`);
     r.batches.insert(batch);
   } catch (e) {
     db.exec('ROLLBACK');

@@ -1,0 +1,65 @@
+import type { BatchRecord, BatchSettings } from '../store/index.js';
+
+/** What a later `run` or `resume` gave again on the command line (or in its pipeline). */
+export interface Overrides {
+  concurrency?: number;
+  follow?: 'sse' | 'poll';
+  /** Only a turned-off download is an override (downloading is the default). */
+  download?: false;
+  out?: string;
+  /** The policy given again; `undefined` keeps the batch's. */
+  policy?: unknown;
+  baseUrl?: string | null;
+}
+
+/** The settings a batch goes on with, and one line per change. */
+export interface Merged {
+  settings: BatchSettings;
+  policy: unknown;
+  baseUrl: string | null;
+  changes: string[];
+}
+
+function describePolicy(p: unknown): string {
+  if (p == null) return 'none (every pause held)';
+  const tools = Object.keys(p as object);
+  return tools.length ? `rules for ${tools.join(', ')}` : 'empty';
+}
+
+/**
+ * A batch keeps what it was started with (policy, out folder, concurrency, base URL,
+ * follow mode, download); a flag given again overrides it. Pure: the caller records the
+ * result and prints the changes.
+ */
+export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 'baseUrl'>, o: Overrides): Merged {
+  const was = batch.settings;
+  const settings: BatchSettings = { ...was, download: { ...was.download } };
+  const changes: string[] = [];
+  if (o.concurrency !== undefined && o.concurrency !== was.concurrency) {
+    changes.push(`concurrency: ${was.concurrency} → ${o.concurrency}`);
+    settings.concurrency = o.concurrency;
+  }
+  if (o.follow !== undefined && o.follow !== was.follow) {
+    changes.push(`follow: ${was.follow} → ${o.follow}`);
+    settings.follow = o.follow;
+  }
+  if (o.download === false && was.download.enabled) {
+    changes.push('download: on → off');
+    settings.download.enabled = false;
+  }
+  if (o.out !== undefined && o.out !== was.download.out) {
+    changes.push(`out: ${was.download.out ?? '(none)'} → ${o.out}`);
+    settings.download.out = o.out;
+  }
+  let policy = batch.policy;
+  if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {
+    changes.push(`policy: replaced (was ${describePolicy(batch.policy)}; now ${describePolicy(o.policy)})`);
+    policy = o.policy;
+  }
+  let baseUrl = batch.baseUrl;
+  if (o.baseUrl !== undefined && o.baseUrl !== batch.baseUrl) {
+    changes.push(`base URL: ${batch.baseUrl ?? '(none)'} → ${o.baseUrl ?? '(none)'}`);
+    baseUrl = o.baseUrl;
+  }
+  return { settings, policy, baseUrl, changes };
+}
