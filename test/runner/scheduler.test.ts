@@ -1,0 +1,194 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ResqError } from '../../src/errors.js';
+import type { Clock } from '../../src/runner/clock.js';
+import type { ErrorKind } from '../../src/runner/error-kind.js';
+import { Scheduler, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
+import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { tempDir } from '../support/cli.js';
+
+/** Virtual time: sleeping moves the clock instead of waiting. */
+function manualClock(start = 1_000_000): Clock & { advance(ms: number): void } {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms) => void (t += ms),
+    sleep: (ms) =>
+      new Promise((resolve) => {
+        t += ms;
+        setImmediate(resolve);
+      }),
+  };
+}
+
+const settings = { concurrency: 3, follow: 'poll' as const, download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'url' as const };
+
+async function batchOf(store: Store, n: number, threads: (i: number) => string | null = () => null): Promise<BatchRecord> {
+  const name = `batch-${n}`;
+  const loader = await store.beginBatchLoad({ id: `id-${name}`, name, kind: 'runs', sourcePath: 'q.csv', sourceSha256: 'x', baseUrl: null, settings, policy: null });
+  for (let i = 0; i < n; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}`, threadKey: threads(i), meta: {} });
+  await loader.flush();
+  await loader.commit([], 'sha');
+  return (await store.findBatch(name))!;
+}
+
+/** A step that admits a run, lets the test decide when it ends, and records the peak of concurrent steps. */
+function gatedStep(store: Store) {
+  let running = 0;
+  const seen: string[] = [];
+  const state = { peak: 0, seen, get running() { return running; } };
+  const step: Step = async (item) => {
+    running++;
+    state.peak = Math.max(state.peak, running);
+    seen.push(item.id);
+    try {
+      const admitted = await store.markAdmitted(item, { id: `run-${item.id}-${item.attempt}`, status: 'running', threadId: null, step: item.step, parentRunId: null, idempotencyKey: item.pendingKey! });
+      await new Promise((r) => setImmediate(r));
+      return await store.markFinished(admitted, { id: `run-${item.id}-${item.attempt}`, status: 'succeeded', threadId: null, createdAt: null, requiredAction: null, output: { text: 'ok' }, files: [] }, 'completed');
+    } finally {
+      running--;
+    }
+  };
+  return { step, state };
+}
+
+const never = (): ErrorKind => 'bug';
+
+function scheduler(store: Store, batch: BatchRecord, o: Partial<SchedulerOptions> & { step: Step }): Scheduler {
+  return new Scheduler({
+    store,
+    batch,
+    cap: 3,
+    classify: never,
+    markError: async (item, message) => void (await store.markError(item.batchId, item.id, message)),
+    pollMs: 50,
+    host: 'test',
+    pid: 1,
+    ...o,
+  });
+}
+
+let stores: Store[] = [];
+afterEach(async () => {
+  for (const s of stores) await s.close();
+  stores = [];
+});
+
+async function open(): Promise<Store> {
+  const s = SqliteStore.open(join(tempDir(), 'resq.db'));
+  stores.push(s);
+  return s;
+}
+
+describe('Scheduler', () => {
+  it('drives every item once with never more steps at a time than the cap', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 20);
+    const { step, state } = gatedStep(store);
+    const r = await scheduler(store, batch, { step, clock: manualClock() }).run();
+    expect(r).toMatchObject({ interrupted: false, cancelled: false, stalled: 0, fatal: null });
+    expect([...state.seen].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `i${i}`).sort());
+    expect(state.peak).toBeGreaterThan(1);
+    expect(state.peak).toBeLessThanOrEqual(3);
+    expect((await store.itemCounts(batch.id)).completed).toBe(20);
+  });
+
+  it('two schedulers on one batch share its cap and split its items', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 30);
+    const { step, state } = gatedStep(store);
+    const clock = manualClock();
+    const [a, b] = await Promise.all([scheduler(store, batch, { step, clock, cap: 4 }).run(), scheduler(store, batch, { step, clock, cap: 4 }).run()]);
+    expect(a.fatal ?? b.fatal).toBeNull();
+    expect(state.seen).toHaveLength(30);
+    expect(new Set(state.seen).size).toBe(30);
+    expect(state.peak).toBeLessThanOrEqual(4);
+  });
+
+  it('takes over the items of a worker whose lease expired, and only then', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 3);
+    const clock = manualClock();
+    // A worker that claims everything and dies (no heartbeat).
+    const dead = await store.registerWorker(batch.id, { host: 'gone', pid: 9 }, clock.now());
+    const claim = await store.claimItems(batch.id, { workerId: dead.id, leaseMs: 10_000, max: 3, cap: 3, afterSeq: -1 }, clock.now());
+    expect(claim.items.map((i) => i.state)).toEqual(['submitting', 'submitting', 'submitting']);
+    const early = await store.claimItems(batch.id, { workerId: 'other', leaseMs: 10_000, max: 3, cap: 3, afterSeq: -1 }, clock.now() + 9_999);
+    expect(early.items).toEqual([]);
+    const { step, state } = gatedStep(store);
+    const r = await scheduler(store, batch, { step, clock, leaseMs: 10_000 }).run();
+    expect(r.fatal).toBeNull();
+    expect(state.seen.sort()).toEqual(['i0', 'i1', 'i2']);
+    // Its keys were the dead worker's: a takeover re-posts with the stored key.
+    expect((await store.runChain(batch.id, 'i0'))[0]?.idempotencyKey).toBe(claim.items[0]!.pendingKey);
+  });
+
+  it('retries a transient failure on the schedule, in virtual time', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 1);
+    const clock = manualClock();
+    const tries: number[] = [];
+    const { step: ok } = gatedStep(store);
+    class Flaky extends ResqError {}
+    const step: Step = async (item, ctx) => {
+      tries.push(clock.now());
+      if (tries.length < 3) throw new Flaky('HTTP 503');
+      return ok(item, ctx);
+    };
+    const events: string[] = [];
+    const r = await scheduler(store, batch, {
+      step,
+      clock,
+      classify: (e) => (e instanceof Flaky ? 'transient' : 'bug'),
+      retryLaterMs: [2000, 5000],
+      onEvent: (e) => e.type === 'retry-later' && events.push(`${e.delayMs}`),
+    }).run();
+    expect(r.stalled).toBe(0);
+    expect(events).toEqual(['2000', '5000']);
+    expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(2000);
+    expect(tries[2]! - tries[1]!).toBeGreaterThanOrEqual(5000);
+    expect((await store.getItem(batch.id, 'i0'))?.state).toBe('completed');
+  });
+
+  it('a database fault stops the worker and is never recorded as the item\'s error', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 2);
+    const fault = Object.assign(new Error('disk I/O error'), { name: 'SqliteError', code: 'SQLITE_IOERR' });
+    const r = await scheduler(store, batch, { step: async () => Promise.reject(fault), clock: manualClock() }).run();
+    expect(r.fatal?.message).toBe('disk I/O error');
+    const counts = await store.itemCounts(batch.id);
+    expect(counts.error).toBe(0);
+  });
+
+  it('--limit sends only the next N queued items', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 10);
+    const { step, state } = gatedStep(store);
+    await scheduler(store, batch, { step, clock: manualClock(), limit: 4 }).run();
+    expect(state.seen.sort()).toEqual(['i0', 'i1', 'i2', 'i3']);
+    expect((await store.itemCounts(batch.id)).queued).toBe(6);
+  });
+
+  it('runs a thread one item after another, in file order', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 6, (i) => (i % 2 === 0 ? 't' : null));
+    const order: string[] = [];
+    const { step: ok } = gatedStep(store);
+    let inThread = 0;
+    const step: Step = async (item: ItemRecord, ctx) => {
+      if (item.threadKey) {
+        inThread++;
+        expect(inThread).toBe(1);
+        order.push(item.id);
+      }
+      try {
+        return await ok(item, ctx);
+      } finally {
+        if (item.threadKey) inThread--;
+      }
+    };
+    await scheduler(store, batch, { step, clock: manualClock() }).run();
+    expect(order).toEqual(['i0', 'i2', 'i4']);
+  });
+});
