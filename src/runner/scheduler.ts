@@ -100,7 +100,9 @@ export class Scheduler {
   #stalled = 0;
   #fatal: Error | null = null;
   #cancelled = false;
-  #wake: (() => void) | null = null;
+  #wakeSleep: (() => void) | null = null;
+  /** Set by a wake that came while the loop was busy: its next sleep is skipped. */
+  #kicked = false;
   #worker: WorkerRecord | null = null;
   /** Live workers of the batch (this one included), refreshed with each heartbeat. */
   #workers = 1;
@@ -132,12 +134,18 @@ export class Scheduler {
   /** Stops admitting and aborts requests in flight (their state is stored); run() then returns. */
   stop(): void {
     this.#abort.abort();
-    this.#wake?.();
+    this.#wake();
   }
 
   /** Wakes the loop at once (a person answered an item, a slot came free). */
   wake(): void {
-    this.#wake?.();
+    this.#wake();
+  }
+
+  /** Ends the loop's sleep now, or, when it is busy, skips its next one. */
+  #wake(): void {
+    if (this.#wakeSleep) this.#wakeSleep();
+    else this.#kicked = true;
   }
 
   /** The service throttled an admission (HTTP 429): the cap halves. */
@@ -275,11 +283,17 @@ export class Scheduler {
 
   #sleep(ms: number): Promise<void> {
     const wake = new AbortController();
-    this.#wake = () => {
-      this.#wake = null;
+    if (this.#kicked) {
+      this.#kicked = false;
+      return Promise.resolve();
+    }
+    this.#wakeSleep = () => {
+      this.#wakeSleep = null;
       wake.abort();
     };
-    return this.#clock.sleep(ms, wake.signal);
+    return this.#clock.sleep(ms, wake.signal).finally(() => {
+      this.#wakeSleep = null;
+    });
   }
 
   #start(item: ItemRecord, tries = 0, fresh = false): void {
@@ -296,7 +310,7 @@ export class Scheduler {
       if (released) return;
       released = true;
       this.#driving--;
-      this.#wake?.();
+      this.#wake();
     };
     // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
     const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : release };
@@ -310,6 +324,9 @@ export class Scheduler {
       await this.#failed(item, err, tries);
     } finally {
       release();
+      // The outcome is stored now: the batch's count of runs in flight has dropped, so a
+      // claim that found the cap full a moment ago may succeed.
+      this.#wake();
     }
   }
 
@@ -357,6 +374,6 @@ export class Scheduler {
   #setFatal(err: unknown): void {
     this.#fatal ??= err instanceof Error ? err : new Error(String(err));
     this.#abort.abort();
-    this.#wake?.();
+    this.#wake();
   }
 }
