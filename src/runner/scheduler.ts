@@ -198,7 +198,9 @@ export class Scheduler {
           }
         }
         this.#o.onEvent?.({ type: 'tick', inFlight: this.inFlight, cap: this.#cap.current });
-        await this.#sleep(Math.min(this.#o.pollMs ?? 1000, this.#nextLaterIn()));
+        // Waiting on other workers, look more often: the batch may end at any moment.
+        const pollMs = announcedWait ? Math.min(250, this.#o.pollMs ?? 1000) : (this.#o.pollMs ?? 1000);
+        await this.#sleep(Math.min(pollMs, this.#nextLaterIn()));
         rescanned = false;
       }
     } catch (e) {

@@ -9,7 +9,7 @@ import { benchArgs } from './lib/args.js';
 import { ROWS_MARK, renderTable, type BenchRow } from './lib/report.js';
 
 /** Scenario names, in the order of issue 7; each is `scenarios/<name>.ts`. */
-const SCENARIOS = ['throughput', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams'];
+const SCENARIOS = ['throughput', 'workers', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams'];
 
 const args = benchArgs();
 const only = args.get('only', '').split(',').filter(Boolean);
