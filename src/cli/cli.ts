@@ -13,6 +13,9 @@ import { statusCommand } from './commands/status.js';
 import { threadsCommand } from './commands/threads.js';
 import { modelsCommand } from './commands/models.js';
 import { filesCommand } from './commands/files.js';
+import { batchesCommand } from './commands/batches.js';
+import { showCommand } from './commands/show.js';
+import { retryCommand } from './commands/retry.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
@@ -34,7 +37,7 @@ export function buildCli(argv: string[]) {
   let cli = yargs(argv)
     .scriptName('resq')
     .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
-    .option('db', { type: 'string', default: 'resq.db', describe: 'SQLite database holding all state', global: true })
+    .option('db', { type: 'string', default: process.env.RESQ_DB || 'resq.db', defaultDescription: '$RESQ_DB, else resq.db', describe: 'SQLite file, or a postgres:// URL (a password in it is never printed)', global: true })
     .option('json', { type: 'boolean', default: false, describe: 'one JSON object per line instead of text', global: true })
     .strict()
     .demandCommand(1, 'name a command (resq --help lists them)')
@@ -47,7 +50,7 @@ export function buildCli(argv: string[]) {
       if (err) throw err;
       throw new UsageError(msg);
     });
-  for (const add of [runCommand, resumeCommand, statusCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
     cli = add(cli) as typeof cli;
   return cli;
 }

@@ -24,7 +24,7 @@ export function exitCodeForError(err: unknown): number {
 
 /** Exit code for a batch from its item counts. */
 export function exitCodeForCounts(counts: StateCounts): number {
-  if (counts.failed + counts.error > 0) return EXIT.failed;
+  if (counts.failed + counts.error + counts.cancelled > 0) return EXIT.failed;
   const unfinished = counts.queued + counts.submitting + counts.running + counts.waiting;
   if (counts.held > 0) return EXIT.held;
   if (unfinished > 0) return EXIT.failed;

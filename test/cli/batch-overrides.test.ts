@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { applyOverrides } from '../../src/cli/batch-overrides.js';
+
+const batch = {
+  settings: { concurrency: 8, follow: 'sse' as const, download: { enabled: true, concurrency: 4, out: '/data/out' }, pipelineFile: null, service: 'url' as const },
+  policy: { confirm_scope: { approve_max_cost: 10, otherwise: 'decline' } },
+  baseUrl: 'http://svc/api/v1',
+};
+
+describe('applyOverrides', () => {
+  it('keeps everything the batch was started with when nothing is given again', () => {
+    const m = applyOverrides(batch, {});
+    expect(m).toEqual({ settings: batch.settings, policy: batch.policy, baseUrl: batch.baseUrl, changes: [] });
+  });
+
+  it('overrides what is given again and says what changed', () => {
+    const m = applyOverrides(batch, { concurrency: 20, out: '/elsewhere', policy: null, download: false, follow: 'poll', baseUrl: 'http://other/api/v1' });
+    expect(m.settings).toMatchObject({ concurrency: 20, follow: 'poll', download: { enabled: false, out: '/elsewhere' } });
+    expect(m.policy).toBeNull();
+    expect(m.baseUrl).toBe('http://other/api/v1');
+    expect(m.changes).toEqual([
+      'concurrency: 8 → 20',
+      'follow: sse → poll',
+      'download: on → off',
+      'out: /data/out → /elsewhere',
+      'policy: replaced (was rules for confirm_scope; now none (every pause held))',
+      'base URL: http://svc/api/v1 → http://other/api/v1',
+    ]);
+    // The batch record itself is not touched.
+    expect(batch.settings.concurrency).toBe(8);
+  });
+
+  it('a value given again that equals the batch\'s is no change', () => {
+    expect(applyOverrides(batch, { concurrency: 8, policy: batch.policy, out: '/data/out' }).changes).toEqual([]);
+  });
+});

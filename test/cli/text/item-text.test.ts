@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { describePause, formatItem } from '../../../src/cli/text/item-text.js';
+import type { ItemRecord } from '../../../src/store/index.js';
+
+const item: ItemRecord = {
+  batchId: 'b', id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held', step: 0,
+  pendingKey: null, pendingAnswer: null, runId: 'r1', threadId: 't', runStatus: 'requires_action', text: 'so far', error: null,
+  holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0,
+};
+
+describe('describePause', () => {
+  it('shows a plan with its steps, cost and the narrow alternative', () => {
+    expect(describePause('confirm_scope', { objective: 'Fold', steps: ['a', 'b'], cost: 50, instead: 'narrow' })).toEqual([
+      'objective: Fold', 'step 1: a', 'step 2: b', 'cost: 50', 'instead (if declined): narrow',
+    ]);
+  });
+  it('shows each option with its label and unknown fields verbatim', () => {
+    expect(describePause('ask_choice', { question: 'Which?', options: [{ id: 'a', label: 'Route A' }, { id: 'b' }], allowMultiple: false, extra: 1 })).toEqual([
+      'question: Which?', 'option a: Route A', 'option b', 'several allowed: no', 'extra: 1',
+    ]);
+  });
+});
+
+describe('formatItem', () => {
+  it('shows the held pause in full with the command to answer it, and no raw control characters', () => {
+    const text = formatItem(
+      {
+        batch: 'demo',
+        item,
+        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 } }, output: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' }],
+        decisions: [],
+        files: [],
+      },
+      { db: 'x.db' },
+    );
+    expect(text).toContain('paused on confirm_scope:');
+    expect(text).toContain('cost: 50');
+    expect(text).toContain('held for a person (cost 50 over 10): resq answer demo plan\\x1b[31m --approve');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+});
