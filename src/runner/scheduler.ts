@@ -157,6 +157,7 @@ export class Scheduler {
     const { store, batch } = this.#o;
     const signal = this.#abort.signal;
     this.#worker = await store.registerWorker(batch.id, { host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid }, this.#clock.now());
+    await this.#reapDeadLocalWorkers();
     const others = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id);
     this.#workers = others.length + 1;
     this.#o.onEvent?.({ type: 'joined', worker: this.#worker, others });
@@ -191,6 +192,7 @@ export class Scheduler {
           // need taking over if they die); dead workers' items come back through claims.
           const busy = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id && w.items > 0);
           if (busy.length === 0 || this.#o.wait === false || this.#cancelled) break;
+          if (await this.#reapDeadLocalWorkers()) continue;
           if (!announcedWait) {
             announcedWait = true;
             const inFlight = busy.reduce((n, w) => n + w.items, 0);
@@ -210,6 +212,23 @@ export class Scheduler {
     while (this.#drives.size > 0) await Promise.all(this.#drives);
     await store.retireWorker(this.#worker.id, this.#clock.now());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
+  }
+
+  /**
+   * Workers on this host whose process is gone (killed, crashed) give their items up at
+   * once instead of after their lease: a resume right after a kill -9 re-attaches without
+   * waiting. Another host's workers are judged by their heartbeat alone. Returns how many.
+   */
+  async #reapDeadLocalWorkers(): Promise<number> {
+    const host = this.#o.host ?? hostname();
+    const me = this.#worker!;
+    let n = 0;
+    for (const w of await this.#o.store.liveWorkers(this.#o.batch.id, this.#leaseMs, this.#clock.now())) {
+      if (w.id === me.id || w.host !== host || isAlive(w.pid, me.pid)) continue;
+      await this.#o.store.retireWorker(w.id, this.#clock.now());
+      n++;
+    }
+    return n;
   }
 
   #lease(): { workerId: string; leaseMs: number } {
@@ -377,5 +396,17 @@ export class Scheduler {
     this.#fatal ??= err instanceof Error ? err : new Error(String(err));
     this.#abort.abort();
     this.#wake();
+  }
+}
+
+/** Whether a process of this host is running (`myPid` is this process: a dead worker may have had its pid before). */
+function isAlive(pid: number, myPid: number): boolean {
+  if (pid === myPid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, under another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
