@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { BatchRecord, FileStatus, Store } from '../store/index.js';
 import { Downloader, type DownloaderOptions } from './downloader.js';
 import type { DownloadSummary, FileRef } from './events.js';
@@ -39,8 +40,9 @@ export function defaultOutDir(batch: BatchRecord): string {
 }
 
 /**
- * Downloads everything not yet on disk for the batches: pending, failed and missing files,
- * and downloaded files that are gone or changed on disk (checked by size and SHA-256).
+ * Downloads everything not yet on this machine's disk for the batches: pending, failed and
+ * missing files, files another machine downloaded, and downloaded files that are gone or
+ * changed on disk (checked by size and SHA-256).
  * Files the service answers 404 for end `expired` or `missing`; expired files are not asked for again.
  */
 export async function pullFiles(o: PullOptions): Promise<PullReport> {
@@ -48,6 +50,15 @@ export async function pullFiles(o: PullOptions): Promise<PullReport> {
   const repaired: PullReport['repaired'] = [];
   let skipped = 0;
   const marks: Promise<void>[] = [];
+  const host = o.host ?? hostname();
+  // Files on another machine's disk: this machine fetches its own copy while the service has it.
+  for (const batch of o.batches)
+    for (const f of await store.filesForBatch(batch.id, ['downloaded']))
+      if (f.host !== null && f.host !== host) {
+        const reason = `on ${f.host}, not on this machine (${host})`;
+        marks.push(store.markFileStatus(batch.id, f.id, 'pending', reason));
+        repaired.push({ batchId: batch.id, batch: batch.name, itemId: f.itemId, fileId: f.id, path: f.path, reason });
+      }
   await eachDownloaded(store, o.batches, (batch, f, r) => {
     if (r.state === 'ok') return void skipped++;
     const reason = r.state === 'gone' ? `gone from disk (${r.reason})` : `changed on disk (${r.reason})`;

@@ -28,6 +28,8 @@ export interface FilesStatus {
   /** Soonest expiry among files not on disk (pending, failed, missing), or null. */
   soonestExpiry: string | null;
   warnings: ExpiryWarning[];
+  /** Downloaded files by the host whose disk holds them (several machines on one batch). */
+  hosts: Record<string, number>;
 }
 
 /** `3 d 4 h`, `5 h 10 min`, `12 min`: a duration for a person. */
@@ -53,12 +55,17 @@ export async function filesStatus(store: Store, batch?: BatchRecord | null, now:
     bytesOnDisk: 0,
     soonestExpiry: null,
     warnings: [],
+    hosts: {},
   };
   const warnBefore = new Date(now.getTime() + warnWithinMs).toISOString();
   for (const b of batches) {
     for (const [state, n] of Object.entries(await store.fileCounts(b.id)) as [FileStatus, number][]) {
       out.counts[state] += n;
       out.total += n;
+    }
+    for (const f of await store.filesForBatch(b.id, ['downloaded'])) {
+      const h = f.host ?? '(this machine)';
+      out.hosts[h] = (out.hosts[h] ?? 0) + 1;
     }
     const r = await store.expiryReport(b.id, warnBefore);
     out.bytesOnDisk += r.bytes;

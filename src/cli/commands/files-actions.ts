@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 // What `resq files …` runs, loaded only when a files command runs (files.ts registers them).
 import { ConfigError, InputError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
@@ -16,6 +17,9 @@ function renderStatus(s: FilesStatus, now: Date): void {
   const scope = s.batches.length === 1 ? `batch ${s.batches[0]}` : `${s.batches.length} batches`;
   out(`files of ${scope}: ${s.total} — ${c.downloaded} downloaded, ${c.pending} pending, ${c.failed} failed, ${c.expired} expired, ${c.missing} missing`);
   out(`on disk: ${formatBytes(s.bytesOnDisk)}`);
+  const hosts = Object.entries(s.hosts);
+  if (hosts.length > 1 || (hosts.length === 1 && hosts[0]![0] !== hostname()))
+    out(`where: ${hosts.map(([h, n]) => `${n} on ${h}`).join(', ')} (resq files pull fetches what this machine lacks)`);
   if (s.soonestExpiry) {
     const left = Date.parse(s.soonestExpiry) - now.getTime();
     out(`soonest expiry among files not on disk: ${s.soonestExpiry} (${left > 0 ? `in ${formatDuration(left)}` : `${formatDuration(left)} ago`})`);
