@@ -31,6 +31,15 @@ export class AdaptiveCap {
   }
 
   /** An admission went through: creep back towards the maximum. */
+  /** Takes a lower cap another worker of the batch set (after its own 429s). Returns whether it changed. */
+  lowerTo(cap: number): boolean {
+    const n = Math.max(1, Math.min(this.max, Math.floor(cap)));
+    if (n >= this.#current) return false;
+    this.#current = n;
+    this.#credit = 0;
+    return true;
+  }
+
   admitted(): void {
     if (this.#current >= this.max) return;
     this.#credit += 1;

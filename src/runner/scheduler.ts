@@ -148,9 +148,28 @@ export class Scheduler {
     else this.#kicked = true;
   }
 
-  /** The service throttled an admission (HTTP 429): the cap halves. */
+  /** The service throttled an admission (HTTP 429): the cap halves, for every worker of the batch. */
   throttled(): void {
-    if (this.#cap.throttled(this.#clock.now())) this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
+    if (!this.#cap.throttled(this.#clock.now())) return;
+    this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
+    this.#o.store.setCapLimit(this.#o.batch.id, this.#cap.current).catch(() => {
+      // Best effort: this worker's own cap is lowered already.
+    });
+  }
+
+  /**
+   * The adaptive cap is the batch's: a lower cap another worker set after its 429s is taken
+   * here, and this worker's recovery (one more slot per cap's worth of admissions) raises
+   * the batch's again, lifting it at the full concurrency. Only a 429 lowers it.
+   */
+  async #shareCap(limit: number | null): Promise<void> {
+    if (limit === null) return;
+    if (limit < this.#cap.current) {
+      this.#cap.lowerTo(limit);
+      this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'lowered by another worker of the batch (HTTP 429)' });
+    } else if (this.#cap.current > limit) {
+      await this.#o.store.setCapLimit(this.#o.batch.id, this.#cap.current >= this.#cap.max ? null : this.#cap.current);
+    }
   }
 
   async run(): Promise<SchedulerResult> {
@@ -172,6 +191,7 @@ export class Scheduler {
           lastBeat = now;
           const beat = await store.heartbeat(this.#lease(), now);
           if (beat.cancelled) this.#cancel();
+          await this.#shareCap(beat.capLimit);
           this.#workers = Math.max(1, (await store.liveWorkers(batch.id, this.#leaseMs, now)).length);
         }
         if (signal.aborted) break;

@@ -116,8 +116,13 @@ export interface Store {
   // ---- workers and claims
   /** Registers a worker on a batch. */
   registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number): Promise<WorkerRecord>;
-  /** Renews the worker's heartbeat and the lease of every item it owns; returns whether the batch was cancelled. */
-  heartbeat(lease: Lease, nowMs?: number): Promise<{ cancelled: boolean }>;
+  /**
+   * Renews the worker's heartbeat and the lease of every item it owns; returns whether the
+   * batch was cancelled and the batch's adaptive cap (lowered after HTTP 429), if any.
+   */
+  heartbeat(lease: Lease, nowMs?: number): Promise<{ cancelled: boolean; capLimit: number | null }>;
+  /** Sets the batch's adaptive cap, shared by its workers (null: back to the full concurrency). */
+  setCapLimit(batchId: string, capLimit: number | null): Promise<void>;
   /** The worker leaves: its leases end now, so any live worker may take its items at once. */
   retireWorker(workerId: string, nowMs?: number): Promise<void>;
   /** Workers whose heartbeat is younger than `staleMs`. */

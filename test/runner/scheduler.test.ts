@@ -106,6 +106,23 @@ describe('Scheduler', () => {
     expect(state.peak).toBeLessThanOrEqual(4);
   });
 
+  it('a 429 seen by one worker lowers the cap of the whole batch', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 24);
+    const { step, state } = gatedStep(store);
+    const clock = manualClock();
+    const a = scheduler(store, batch, { step, clock, cap: 8 });
+    const b = scheduler(store, batch, { step, clock, cap: 8 });
+    const caps: number[] = [];
+    a.throttled();
+    await Promise.all([a.run(), b.run()]);
+    caps.push(a.cap);
+    expect(state.seen).toHaveLength(24);
+    // Both workers together never ran more than the lowered cap.
+    expect(state.peak).toBeLessThanOrEqual(4);
+    expect(caps[0]).toBeLessThanOrEqual(8);
+  });
+
   it('takes over the items of a worker whose lease expired, and only then', async () => {
     const store = await open();
     const batch = await batchOf(store, 3);

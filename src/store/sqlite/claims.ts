@@ -47,11 +47,17 @@ export class Claims {
     return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
   }
 
-  heartbeat(lease: Lease, now: number): { cancelled: boolean } {
-    const w = this.#db.prepare('SELECT batch_id FROM workers WHERE id = ?').pluck().get(lease.workerId) as string | undefined;
+  heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
     this.#db.prepare('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
     this.#db.prepare('UPDATE items SET lease_until = ? WHERE owner = ?').run(now + lease.leaseMs, lease.workerId);
-    return { cancelled: w ? this.#cancelled(w) : false };
+    const b = this.#db
+      .prepare('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = ?')
+      .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
+    return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
+  }
+
+  setCapLimit(batchId: string, capLimit: number | null): void {
+    this.#db.prepare('UPDATE batches SET cap_limit = ? WHERE id = ?').run(capLimit, batchId);
   }
 
   retire(workerId: string, now: number): void {
@@ -99,6 +105,9 @@ export class Claims {
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
     let inFlight = this.inFlight(batchId);
+    // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
+    const limit = this.#db.prepare('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
+    if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
     if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight, cancelled: true };
     const out: ItemRecord[] = [];
     const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));

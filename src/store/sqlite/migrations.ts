@@ -190,7 +190,8 @@ export const migrations: readonly Migration[] = [
   },
   {
     // Several processes on one batch: workers with heartbeats, a lease on each claimed item,
-    // a cancel mark on the batch, the attempt of a retried item, the host holding a file.
+    // a cancel mark and an adaptive cap on the batch, the attempt of a retried item, the
+    // host holding a file.
     name: '006_workers_leases',
     up: (db) =>
       db.exec(`
@@ -209,6 +210,7 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE items ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
         ALTER TABLE batches ADD COLUMN cancelled_at TEXT;
+        ALTER TABLE batches ADD COLUMN cap_limit INTEGER;
         ALTER TABLE files ADD COLUMN host TEXT;
       `),
   },

@@ -100,8 +100,11 @@ export class SqliteStore implements Store {
   registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = Date.now()) {
     return this.#write((r) => r.claims.register(batchId, w, nowMs));
   }
-  heartbeat(lease: Lease, nowMs = Date.now()): Promise<{ cancelled: boolean }> {
+  heartbeat(lease: Lease, nowMs = Date.now()): Promise<{ cancelled: boolean; capLimit: number | null }> {
     return this.#write((r) => r.claims.heartbeat(lease, nowMs));
+  }
+  setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
+    return this.#write((r) => r.claims.setCapLimit(batchId, capLimit));
   }
   retireWorker(workerId: string, nowMs = Date.now()): Promise<void> {
     return this.#write((r) => r.claims.retire(workerId, nowMs));
