@@ -1,84 +1,18 @@
 import { hostname } from 'node:os';
 import { LeaseLostError } from '../errors.js';
-import type { BatchRecord, ItemRecord, ItemState, Store, WorkerRecord } from '../store/index.js';
+import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { AdaptiveCap } from './adaptive-cap.js';
-import { type Clock, systemClock } from './clock.js';
-import type { ErrorKind } from './error-kind.js';
+import { systemClock, type Clock } from './clock.js';
+import type { SchedulerOptions, SchedulerResult, StepContext } from './scheduler-options.js';
+import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
+
+export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext } from './scheduler-options.js';
 
 /** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
 export const DEFAULT_LEASE_MS = 30_000;
 /** Delays before an item whose request kept failing is tried again. */
 export const DEFAULT_RETRY_LATER_MS: readonly number[] = [2000, 5000, 15000, 30000, 60000];
-
-/** What a step may do with the scheduler while it drives an item. */
-export interface StepContext {
-  signal: AbortSignal;
-  /** The service admitted a request (feeds the adaptive cap). */
-  admitted(): void;
-  /** The item's run has ended at the service: its slot may go to the next item now. */
-  release(): void;
-  /** This worker moved the item out of `queued` (nothing was ever sent for it). */
-  fresh: boolean;
-}
-
-/**
- * Drives one claimed item until it leaves this worker (finished, held, error) or a request
- * fails (it throws; the scheduler classifies). Returns the item as it left, or null.
- */
-export type Step = (item: ItemRecord, ctx: StepContext) => Promise<ItemRecord | null>;
-
-/** What the scheduler tells its owner. */
-export type SchedulerEvent =
-  | { type: 'joined'; worker: WorkerRecord; others: WorkerRecord[] }
-  | { type: 'retry-later'; id: string; delayMs: number; reason: string }
-  | { type: 'warning'; message: string }
-  | { type: 'cap'; cap: number; reason: string }
-  | { type: 'waiting-for-workers'; inFlight: number; workers: WorkerRecord[] }
-  | { type: 'cancelled' }
-  | { type: 'tick'; inFlight: number; cap: number };
-
-/** Options of the one scheduler of question and model batches. */
-export interface SchedulerOptions {
-  store: Store;
-  batch: BatchRecord;
-  /** The batch's cap on runs in flight over all workers. */
-  cap: number;
-  step: Step;
-  /** Sorts a step's failure: the one place agent runs and model runs differ. */
-  classify: (err: unknown, signal: AbortSignal) => ErrorKind;
-  /** Records a permanent failure as the item's `error`. */
-  markError: (item: ItemRecord, message: string) => Promise<void>;
-  onEvent?: (e: SchedulerEvent) => void;
-  /** Item left this worker (for progress tallies). */
-  onLeave?: (item: ItemRecord) => void;
-  /** @default DEFAULT_LEASE_MS */
-  leaseMs?: number;
-  /** @default leaseMs / 3 */
-  heartbeatMs?: number;
-  /** How often the loop looks for work when nothing woke it. @default 1000 */
-  pollMs?: number;
-  /** @default DEFAULT_RETRY_LATER_MS */
-  retryLaterMs?: readonly number[];
-  /** Stay while other workers have runs in flight (take over theirs if they die). @default true */
-  wait?: boolean;
-  /** Send at most this many queued items (`--limit`). */
-  limit?: number;
-  /** States in which an item without a live lease is taken over. */
-  takeOver?: readonly ItemState[];
-  clock?: Clock;
-  host?: string;
-  pid?: number;
-}
-
-/** How a scheduler run ended. */
-export interface SchedulerResult {
-  interrupted: boolean;
-  cancelled: boolean;
-  /** Items given up for now after repeated transient failures. */
-  stalled: number;
-  fatal: Error | null;
-}
 
 /**
  * The one scheduler: registers a worker, claims items through the store port under the
@@ -103,7 +37,7 @@ export class Scheduler {
   #wakeSleep: (() => void) | null = null;
   /** Set by a wake that came while the loop was busy: its next sleep is skipped. */
   #kicked = false;
-  #worker: WorkerRecord | null = null;
+  #presence: Presence | null = null;
   /** Live workers of the batch (this one included), refreshed with each heartbeat. */
   #workers = 1;
 
@@ -119,7 +53,7 @@ export class Scheduler {
 
   /** This worker, once registered. */
   get worker(): WorkerRecord | null {
-    return this.#worker;
+    return this.#presence?.worker ?? null;
   }
 
   /** Items driven now (a slot each), and items waiting to be retried (they keep theirs). */
@@ -175,11 +109,11 @@ export class Scheduler {
   async run(): Promise<SchedulerResult> {
     const { store, batch } = this.#o;
     const signal = this.#abort.signal;
-    this.#worker = await store.registerWorker(batch.id, { host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid }, this.#clock.now());
-    await this.#reapDeadLocalWorkers();
-    const others = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id);
+    const presence = new Presence({ store, batch, host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid, leaseMs: this.#leaseMs });
+    this.#presence = presence;
+    const others = await presence.register(this.#clock.now());
     this.#workers = others.length + 1;
-    this.#o.onEvent?.({ type: 'joined', worker: this.#worker, others });
+    this.#o.onEvent?.({ type: 'joined', worker: presence.worker, others });
     const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
     let lastBeat = this.#clock.now();
     let rescanned = false;
@@ -189,10 +123,10 @@ export class Scheduler {
         const now = this.#clock.now();
         if (now - lastBeat >= heartbeatMs) {
           lastBeat = now;
-          const beat = await store.heartbeat(this.#lease(), now);
+          const beat = await presence.beat(now);
           if (beat.cancelled) this.#cancel();
           await this.#shareCap(beat.capLimit);
-          this.#workers = Math.max(1, (await store.liveWorkers(batch.id, this.#leaseMs, now)).length);
+          this.#workers = beat.workers;
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());
@@ -210,9 +144,9 @@ export class Scheduler {
           }
           // Nothing here: stay only while live workers hold items (their runs may still
           // need taking over if they die); dead workers' items come back through claims.
-          const busy = (await store.liveWorkers(batch.id, this.#leaseMs, this.#clock.now())).filter((w) => w.id !== this.#worker!.id && w.items > 0);
+          const busy = await presence.busyOthers(this.#clock.now());
           if (busy.length === 0 || this.#o.wait === false || this.#cancelled) break;
-          if (await this.#reapDeadLocalWorkers()) continue;
+          if (await presence.reapDeadLocal(this.#clock.now())) continue;
           if (!announcedWait) {
             announcedWait = true;
             const inFlight = busy.reduce((n, w) => n + w.items, 0);
@@ -230,29 +164,12 @@ export class Scheduler {
       this.#setFatal(e);
     }
     while (this.#drives.size > 0) await Promise.all(this.#drives);
-    await store.retireWorker(this.#worker.id, this.#clock.now());
+    await presence.retire(this.#clock.now());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
   }
 
-  /**
-   * Workers on this host whose process is gone (killed, crashed) give their items up at
-   * once instead of after their lease: a resume right after a kill -9 re-attaches without
-   * waiting. Another host's workers are judged by their heartbeat alone. Returns how many.
-   */
-  async #reapDeadLocalWorkers(): Promise<number> {
-    const host = this.#o.host ?? hostname();
-    const me = this.#worker!;
-    let n = 0;
-    for (const w of await this.#o.store.liveWorkers(this.#o.batch.id, this.#leaseMs, this.#clock.now())) {
-      if (w.id === me.id || w.host !== host || isAlive(w.pid, me.pid)) continue;
-      await this.#o.store.retireWorker(w.id, this.#clock.now());
-      n++;
-    }
-    return n;
-  }
-
   #lease(): { workerId: string; leaseMs: number } {
-    return { workerId: this.#worker!.id, leaseMs: this.#leaseMs };
+    return this.#presence!.lease;
   }
 
   #cancel(): void {
@@ -400,7 +317,7 @@ export class Scheduler {
         const delays = this.#o.retryLaterMs ?? DEFAULT_RETRY_LATER_MS;
         if (tries >= delays.length) {
           this.#stalled++;
-          await this.#o.store.releaseItem(item.batchId, item.id, this.#worker!.id);
+          await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId);
           this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${message}); resume later` });
           return;
         }
@@ -419,14 +336,3 @@ export class Scheduler {
   }
 }
 
-/** Whether a process of this host is running (`myPid` is this process: a dead worker may have had its pid before). */
-function isAlive(pid: number, myPid: number): boolean {
-  if (pid === myPid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, under another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,0 +1,72 @@
+import type { BatchRecord, ItemRecord, ItemState, Store, WorkerRecord } from '../store/index.js';
+import type { Clock } from './clock.js';
+import type { ErrorKind } from './error-kind.js';
+
+/** What a step may do with the scheduler while it drives an item. */
+export interface StepContext {
+  signal: AbortSignal;
+  /** The service admitted a request (feeds the adaptive cap). */
+  admitted(): void;
+  /** The item's run has ended at the service: its slot may go to the next item now. */
+  release(): void;
+  /** This worker moved the item out of `queued` (nothing was ever sent for it). */
+  fresh: boolean;
+}
+
+/**
+ * Drives one claimed item until it leaves this worker (finished, held, error) or a request
+ * fails (it throws; the scheduler classifies). Returns the item as it left, or null.
+ */
+export type Step = (item: ItemRecord, ctx: StepContext) => Promise<ItemRecord | null>;
+
+/** What the scheduler tells its owner. */
+export type SchedulerEvent =
+  | { type: 'joined'; worker: WorkerRecord; others: WorkerRecord[] }
+  | { type: 'retry-later'; id: string; delayMs: number; reason: string }
+  | { type: 'warning'; message: string }
+  | { type: 'cap'; cap: number; reason: string }
+  | { type: 'waiting-for-workers'; inFlight: number; workers: WorkerRecord[] }
+  | { type: 'cancelled' }
+  | { type: 'tick'; inFlight: number; cap: number };
+
+/** Options of the one scheduler of question and model batches. */
+export interface SchedulerOptions {
+  store: Store;
+  batch: BatchRecord;
+  /** The batch's cap on runs in flight over all workers. */
+  cap: number;
+  step: Step;
+  /** Sorts a step's failure: the one place agent runs and model runs differ. */
+  classify: (err: unknown, signal: AbortSignal) => ErrorKind;
+  /** Records a permanent failure as the item's `error`. */
+  markError: (item: ItemRecord, message: string) => Promise<void>;
+  onEvent?: (e: SchedulerEvent) => void;
+  /** Item left this worker (for progress tallies). */
+  onLeave?: (item: ItemRecord) => void;
+  /** @default DEFAULT_LEASE_MS */
+  leaseMs?: number;
+  /** @default leaseMs / 3 */
+  heartbeatMs?: number;
+  /** How often the loop looks for work when nothing woke it. @default 1000 */
+  pollMs?: number;
+  /** @default DEFAULT_RETRY_LATER_MS */
+  retryLaterMs?: readonly number[];
+  /** Stay while other workers have runs in flight (take over theirs if they die). @default true */
+  wait?: boolean;
+  /** Send at most this many queued items (`--limit`). */
+  limit?: number;
+  /** States in which an item without a live lease is taken over. */
+  takeOver?: readonly ItemState[];
+  clock?: Clock;
+  host?: string;
+  pid?: number;
+}
+
+/** How a scheduler run ended. */
+export interface SchedulerResult {
+  interrupted: boolean;
+  cancelled: boolean;
+  /** Items given up for now after repeated transient failures. */
+  stalled: number;
+  fatal: Error | null;
+}
