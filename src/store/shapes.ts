@@ -1,5 +1,5 @@
 import type { InputProblem } from '../errors.js';
-import type { BatchRecord, BatchSettings, DecisionRecord, FileRefInput, ItemRecord, ItemState } from './types.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRefInput, ItemState } from './types.js';
 
 /** Shapes the store's operations take and return, beside the records of types.ts. */
 

@@ -1,7 +1,7 @@
 import type { BatchDecision, BatchTotals, ItemQuery, ItemStats, MetaValue, RunTime } from '../shapes.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from './items.js';
-import type { DecisionRecord, ItemRecord, ItemState } from '../types.js';
+import type { ItemRecord } from '../types.js';
 
 
 
