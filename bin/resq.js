@@ -1,22 +1,15 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, so `npm ci` is the whole install: no build step.
-import { enableCompileCache } from 'node:module';
-import { HEAP_FLAGS } from './heap-flags.js';
-
-// V8 heap flags count only when given at start, so the bin re-executes itself with them
-// (execve: the same process, pid and stdio, before anything is loaded; ~30 ms).
-if (typeof process.execve === 'function' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
-  process.execve(process.execPath, [process.execPath, ...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+// The `resq` command. This file must parse and run on any Node with ES modules, so that on
+// an old Node (the machines ship 20) it says what resq needs instead of dying on a newer
+// API: it checks the version first and only then loads the rest (launch.js).
+// 22.19: the oldest 22 that resq's HTTP client (undici 8) supports.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22) {
+  process.stderr.write(`resq needs Node.js 22 or newer; this is ${process.version}\n`);
+  process.exit(1);
 }
-
-// V8's code cache on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE): a module
-// compiled by an earlier resq process is not parsed and compiled again. Each entry is checked
-// against the module's text, so an edited file is simply compiled afresh: the cache never
-// changes what runs, only how soon. It does not throw: where the folder cannot be made or
-// written Node goes on without it (NODE_DISABLE_COMPILE_CACHE=1 turns it off). The variable
-// passes it on to worker threads (the question reader).
-const cache = enableCompileCache?.();
-if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
-const { register } = await import('tsx/esm/api');
-register();
-await import('../src/cli/main.ts');
+if (major === 22 && minor < 19) {
+  process.stderr.write(`resq needs Node.js 22.19 or newer; this is ${process.version}\n`);
+  process.exit(1);
+}
+await import('./launch.js');

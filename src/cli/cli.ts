@@ -17,6 +17,7 @@ import { batchesCommand } from './commands/batches.js';
 import { showCommand } from './commands/show.js';
 import { retryCommand } from './commands/retry.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
+import { packageVersion } from './version.js';
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
 function report(err: unknown): number {
@@ -44,7 +45,7 @@ export function buildCli(argv: string[]) {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version('version', 'print the version of resq', packageVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;

@@ -1,0 +1,30 @@
+// Starts the CLI once bin/resq.js has checked the Node version. An installed package runs
+// the compiled JavaScript in dist/ (built by `npm pack`; no loader at start); a checkout,
+// which has src/, runs the TypeScript sources through tsx, so an edit needs no build.
+import { existsSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
+import { HEAP_FLAGS } from './heap-flags.js';
+
+// V8 heap flags count only when given at start, so the bin re-executes itself with them
+// (execve: the same process, pid and stdio, before anything is loaded; ~30 ms).
+if (typeof process.execve === 'function' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
+  process.execve(process.execPath, [process.execPath, ...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
+
+// V8's code cache on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE): a module
+// compiled by an earlier resq process is not parsed and compiled again. Each entry is checked
+// against the module's text, so an edited file is simply compiled afresh: the cache never
+// changes what runs, only how soon. It does not throw: where the folder cannot be made or
+// written Node goes on without it (NODE_DISABLE_COMPILE_CACHE=1 turns it off). The variable
+// passes it on to worker threads (the question reader).
+const cache = enableCompileCache();
+if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
+
+const sources = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(sources)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(sources.href);
+} else {
+  await import('../dist/cli/main.js');
+}
