@@ -1,0 +1,127 @@
+// The package as a user gets it: `npm pack` (dist/ built by prepack), installed globally into
+// a temporary prefix and as a dependency of a new project, run from folders that have nothing
+// of the checkout. Packed and installed once for the whole file.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  cleanEnv,
+  installAsDependency,
+  installGlobal,
+  ownWarnings,
+  pack,
+  PACKAGE,
+  projectPath,
+  PROJECT_NODE_BIN,
+  ROOT,
+  run,
+  type Ran,
+} from '../support/package.js';
+import { libraryExample } from '../support/readme.js';
+
+let tarball = '';
+let prefix = '';
+let globalInstall: Ran;
+let project = '';
+
+beforeAll(async () => {
+  tarball = await pack();
+  prefix = mkdtempSync(join(tmpdir(), 'resq-prefix-'));
+  // @types/node: what any TypeScript project on Node has; the example's types need it.
+  const [g, d] = await Promise.all([installGlobal(tarball, prefix), installAsDependency(tarball, ['@types/node@24'])]);
+  globalInstall = g;
+  project = d.dir;
+}, 180_000);
+
+/** Runs the globally installed `resq` from `cwd` with `nodeDir` first on PATH. */
+function resq(args: string[], cwd: string, nodeDir = PROJECT_NODE_BIN): Promise<Ran> {
+  return run(join(prefix, 'bin', 'resq'), args, { cwd, env: cleanEnv([join(prefix, 'bin'), nodeDir, ...(process.env.PATH ?? '').split(delimiter)]) });
+}
+
+describe('npm pack', () => {
+  it('packs the compiled JavaScript with its maps and declarations, the bin, and nothing of the sources or tests', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    expect(files).toContain('package/dist/cli/main.js');
+    expect(files).toContain('package/dist/cli/main.js.map');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files).toContain('package/dist/questions/row-batch-worker.mjs');
+    expect(files).toContain('package/bin/resq.js');
+    const outside = files.filter((f) => !/^package\/(dist\/|bin\/(resq|launch|heap-flags)\.js$|package\.json$|README\.md$)/.test(f));
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('npm install -g <tarball>', () => {
+  it('installs with no warning of its own', () => {
+    expect(ownWarnings(globalInstall)).toEqual([]);
+    // No TypeScript loader comes with it: the installed CLI runs compiled code.
+    expect(existsSync(join(prefix, 'lib', 'node_modules', PACKAGE.name, 'node_modules', 'tsx'))).toBe(false);
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'tsx'))).toBe(false);
+  });
+
+  it('prints its version from any folder', async () => {
+    const r = await resq(['--version'], mkdtempSync(join(tmpdir(), 'resq-anywhere-')));
+    expect(r).toMatchObject({ code: 0, stdout: `${PACKAGE.version}\n`, stderr: '' });
+  });
+
+  it('runs a question set on the simulator, keeping its database and files in the folder it runs in', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'resq-anywhere-'));
+    writeFileSync(join(cwd, 'q.csv'), 'id,question\na,What is 2 + 2?\nb,Write it down @files=md\n');
+    const r = await resq(['run', 'q.csv', '--sim'], cwd);
+    // Progress goes to stderr; no warning from Node or a loader.
+    expect(r.stderr).not.toMatch(/warn|error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('2 completed');
+    expect(existsSync(join(cwd, 'resq.db'))).toBe(true);
+    expect(readdirSync(join(cwd, 'out', 'q', 'b'))).toEqual(['report.md']);
+    const status = await resq(['status', 'q', '--json'], cwd);
+    expect(status.code).toBe(0);
+  });
+});
+
+describe('the installed bin on an old Node', () => {
+  // The machine's own Node (20 here), wherever it is on PATH: the first one older than 22.
+  const old = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && !d.startsWith(ROOT))
+    .map((d) => join(d, 'node'))
+    .find((n) => {
+      if (!existsSync(n)) return false;
+      const v = execFileSync(n, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+      return Number(v.split('.')[0]) < 22;
+    });
+
+  it.skipIf(!old)('says which Node it needs and exits 1, whatever the command', async () => {
+    const version = execFileSync(old!, ['--version'], { encoding: 'utf8' }).trim();
+    for (const args of [['--version'], ['run', 'q.csv', '--sim'], []]) {
+      const r = await resq(args, mkdtempSync(join(tmpdir(), 'resq-old-node-')), dirname(old!));
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `resq needs Node.js 22 or newer; this is ${version}\n` });
+    }
+  });
+});
+
+describe(`npm install <tarball> (a dependency)`, () => {
+  it(`gives \`import … from '${PACKAGE.name}'\` with its types, and the README's library example runs`, async () => {
+    const example = libraryExample();
+    expect(example).toContain(`from '${PACKAGE.name}'`);
+    writeFileSync(join(project, 'example.ts'), example);
+    // The declarations are real, not `any`: a wrong call is an error.
+    writeFileSync(join(project, 'wrong.ts'), `import { startSim } from '${PACKAGE.name}';\n// @ts-expect-error a port is an option, not the argument\nawait startSim(8080);\n`);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['*.ts'] }),
+    );
+    const env = cleanEnv(projectPath());
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: project, env });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+    // Node strips the example's types itself: nothing of the checkout is used.
+    const r = await run(process.execPath, ['example.ts'], { cwd: project, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/completed: 2/);
+    expect(r.stdout).toContain("q2: completed [ 'confirm_scope answered by policy' ]");
+  });
+});
