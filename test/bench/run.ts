@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { benchArgs } from './lib/args.js';
 import { ROWS_MARK, renderTable, type BenchRow } from './lib/report.js';
 
-/** Scenario names, in the order of issue 7; each is `scenarios/<name>.ts`. */
-const SCENARIOS = ['throughput', 'workers', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams'];
+/** Scenario names, in the order of issue 7 (then issue 14's start-up); each is `scenarios/<name>.ts`. */
+const SCENARIOS = ['throughput', 'workers', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams', 'startup'];
 
 const args = benchArgs();
 const only = args.get('only', '').split(',').filter(Boolean);
