@@ -1,13 +1,17 @@
 // `npm run notebooks`: runs the demo batch and a models batch on the simulator into a
-// temporary folder, then executes every notebook in notebooks/ headless (Jupyter + tslab)
-// and fails on any cell error. Installs nothing: says how when something is missing.
+// temporary folder, then executes every notebook in notebooks/ headless (Jupyter + tslab),
+// fails on any cell error, and exports each to HTML to check its charts survive. Installs
+// nothing: says how when something is missing.
+// RESQ_DB (and RESQ_BATCH) point it at a database (and one batch) of your own instead.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { ServiceClient } from '../src/api/index.js';
 import { runCli } from '../src/cli/cli.js';
 import { pullFiles } from '../src/files/index.js';
+import { NotebookError, openResults } from '../src/notebook/index.js';
 import { startSim } from '../src/sim/index.js';
 import { Store } from '../src/store/index.js';
 
@@ -74,21 +78,37 @@ function writeWrapper(): string {
   return path;
 }
 
-/** Registers the tslab kernel (per user) and checks Jupyter will start this one. */
+/**
+ * This checkout's kernel: a name of its own (a hash of the checkout's path), so registering
+ * it never repoints the user's `tslab` kernel or another checkout's.
+ */
+const KERNEL = {
+  name: `resq-tslab-${createHash('sha256').update(ROOT).digest('hex').slice(0, 10)}`,
+  displayName: `TypeScript (resq, ${basename(ROOT)})`,
+};
+
+/** Registers this checkout's tslab kernel (per user) and checks Jupyter will start this one. */
 function registerKernel(py: string): void {
   const tslab = join(ROOT, 'node_modules', '.bin', 'tslab');
   if (!existsSync(tslab)) fail(['resq: tslab is not installed: run `npm ci` (tslab is a devDependency)']);
   const wrapper = writeWrapper();
-  const r = run(tslab, ['install', '--user', `--python=${py}`, `--binary=${wrapper}`], { ...PY_ENV, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` });
-  if (r.status !== 0) fail([`resq: \`tslab install\` failed (exit ${r.status})`]);
+  // What `tslab install` writes, under this checkout's name (tslab's own names are fixed: tslab, jslab).
+  const spec = join(ROOT, '.tmp', 'tslab-kernel', 'spec');
+  mkdirSync(spec, { recursive: true });
+  writeFileSync(
+    join(spec, 'kernel.json'),
+    `${JSON.stringify({ argv: [wrapper, 'kernel', '--config-path', '{connection_file}'], display_name: KERNEL.displayName, language: 'typescript' }, null, 1)}\n`,
+  );
+  const r = run(py, ['-m', 'jupyter', 'kernelspec', 'install', '--user', '--name', KERNEL.name, spec]);
+  if (r.status !== 0) fail([`resq: \`jupyter kernelspec install\` failed (exit ${r.status})`]);
   const list = run(py, ['-m', 'jupyter', 'kernelspec', 'list', '--json']);
-  const spec = (JSON.parse(list.stdout || '{}') as { kernelspecs?: Record<string, { resource_dir: string; spec: { argv: string[] } }> }).kernelspecs?.tslab;
-  if (spec?.spec.argv[0] !== wrapper)
+  const found = (JSON.parse(list.stdout || '{}') as { kernelspecs?: Record<string, { resource_dir: string; spec: { argv: string[] } }> }).kernelspecs?.[KERNEL.name];
+  if (found?.spec.argv[0] !== wrapper)
     fail([
-      `resq: Jupyter would start another tslab kernel (${spec?.resource_dir ?? 'none found'}), not ${wrapper}.`,
-      'Is JUPYTER_PATH set to a folder with its own tslab kernel? Unset it, or remove that kernel.',
+      `resq: Jupyter would start another ${KERNEL.name} kernel (${found?.resource_dir ?? 'none found'}), not ${wrapper}.`,
+      'Is JUPYTER_PATH set to a folder with a kernel of that name? Unset it, or remove that kernel.',
     ]);
-  say(`tslab kernel registered: ${spec.resource_dir} → ${wrapper}`);
+  say(`kernel "${KERNEL.displayName}" registered as ${KERNEL.name}: ${found.resource_dir} → ${wrapper}`);
 }
 
 /** Runs the demo batch and a models batch on one simulator, with every file on disk. */
@@ -128,6 +148,7 @@ async function makeData(dir: string): Promise<{ db: string; out: string }> {
 }
 
 interface Notebook {
+  metadata?: { resq?: { batch_kind?: 'runs' | 'models' } };
   cells: { cell_type: string; source: string | string[]; outputs?: { output_type: string; name?: string; text?: string | string[]; data?: Record<string, unknown>; ename?: string; evalue?: string }[] }[];
 }
 
@@ -157,11 +178,46 @@ function cellErrors(nb: Notebook): string[] {
   return out;
 }
 
-// What explore.ipynb must show when it works: the summary table, an answer as Markdown, an inline image, charts.
+/** The kind of batch a notebook explores (its metadata says: `"resq": { "batch_kind": … }`). */
+function batchKind(nb: Notebook): 'runs' | 'models' | null {
+  return nb.metadata?.resq?.batch_kind ?? null;
+}
+
+// What the notebooks must show on the data made here: the summary table, an answer as Markdown, an inline image, charts.
 const EXPECTED: Record<string, Record<string, number>> = {
-  'explore.ipynb': { 'text/html': 1, 'text/markdown': 1, 'image/png': 1, 'image/svg+xml': 2 },
-  'models.ipynb': { 'text/html': 1, 'image/svg+xml': 1 },
+  'explore.ipynb': { 'text/html': 6, 'text/markdown': 1, 'image/png': 1 },
+  'models.ipynb': { 'text/html': 4 },
 };
+// Charts every notebook draws (as <img> of SVG, whatever the data): what its HTML export must still hold.
+const CHARTS: Record<string, number> = { 'explore.ipynb': 4, 'models.ipynb': 2 };
+
+/**
+ * Which notebooks run on `db`: those whose kind of batch it has (RESQ_BATCH, when given,
+ * picks one batch and so one kind). Says plainly, and exits 2, when the database or the
+ * named batch is not there.
+ */
+function plan(db: string, batch: string | null, notebooks: string[]): { run: string[]; skipped: string[] } {
+  let kinds: Set<string>;
+  try {
+    const results = openResults(db);
+    try {
+      kinds = new Set(batch ? [results.batch(batch).kind] : results.batches().map((b) => b.kind));
+    } finally {
+      results.close();
+    }
+  } catch (e) {
+    if (e instanceof NotebookError) fail([`resq: ${e.message}`]);
+    throw e;
+  }
+  const runs: string[] = [];
+  const skipped: string[] = [];
+  for (const nb of notebooks) {
+    const kind = batchKind(readNotebook(join(ROOT, 'notebooks', nb)));
+    if (!kind || kinds.has(kind)) runs.push(nb);
+    else skipped.push(`${nb} (it looks at ${kind === 'models' ? 'a models batch' : 'an agent batch'}; ${batch ? `batch "${batch}" is not one` : `${db} has none`})`);
+  }
+  return { run: runs, skipped };
+}
 
 async function main(): Promise<number> {
   const py = findPython();
@@ -175,43 +231,67 @@ async function main(): Promise<number> {
   const version = run(py, ['-m', 'jupyter', 'nbconvert', '--version']);
   if (version.status !== 0) fail([`resq: \`${py} -m jupyter nbconvert --version\` failed; install Jupyter with:`, `  ${APT}`]);
   say(`jupyter nbconvert ${version.stdout.trim()} (${py})`);
-  registerKernel(py);
 
   const dir = mkdtempSync(join(tmpdir(), 'resq-notebooks-'));
-  const { db } = await makeData(dir);
-  const executed = join(dir, 'executed');
+  // Your database (relative to where you ran npm), or the demo and a models batch made here.
+  const given = process.env.RESQ_DB ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.RESQ_DB) : null;
+  const batch = process.env.RESQ_BATCH || null;
   const notebooks = readdirSync(join(ROOT, 'notebooks'))
     .filter((f) => f.endsWith('.ipynb'))
     .sort();
+  if (given) plan(given, batch, notebooks); // a missing database or batch: said before anything starts
+  registerKernel(py);
+  const db = given ?? (await makeData(dir)).db;
+  const { run: toRun, skipped } = plan(db, batch, notebooks);
+  for (const s of skipped) say(`skipped ${s}`);
+  say(`database: ${db}${batch ? `, batch ${batch}` : ''}`);
+  const executed = join(dir, 'executed');
   const failed: string[] = [];
-  const nbconvert = (nb: string, extra: string[]) =>
-    spawnSync(
-      py,
-      ['-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=300', '--ExecutePreprocessor.kernel_name=tslab', ...extra, '--output-dir', executed, join('notebooks', nb)],
-      { cwd: ROOT, stdio: 'inherit', env: { ...PY_ENV, RESQ_DB: db } },
-    ).status;
-  for (const nb of notebooks) {
+  const env: NodeJS.ProcessEnv = { ...PY_ENV, RESQ_DB: db };
+  if (batch) env.RESQ_BATCH = batch;
+  else delete env.RESQ_BATCH;
+  const nbconvert = (args: string[]) => spawnSync(py, ['-m', 'jupyter', 'nbconvert', ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', env });
+  const execute = (nb: string, extra: string[]) =>
+    nbconvert(['--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=300', `--ExecutePreprocessor.kernel_name=${KERNEL.name}`, ...extra, '--output-dir', executed, join('notebooks', nb)]);
+  for (const nb of toRun) {
     say(`\nexecuting notebooks/${nb}`);
-    if (nbconvert(nb, []) !== 0) {
+    const r = execute(nb, []);
+    if (r.status !== 0) {
       failed.push(nb);
-      // nbconvert writes nothing when a cell fails; run again past errors to keep and show what the cells said.
-      if (nbconvert(nb, ['--allow-errors']) === 0) process.stderr.write(`${cellErrors(readNotebook(join(executed, nb))).join('\n')}\n`);
+      // nbconvert writes nothing when a cell fails, and its own report names no error (tslab
+      // reports on stderr: "<Error>:"). Run again past errors to show what the cells said.
+      if (execute(nb, ['--allow-errors']).status === 0) process.stderr.write(`${cellErrors(readNotebook(join(executed, nb))).join('\n')}\n`);
+      else process.stderr.write(r.stderr);
       continue;
     }
     const mimes = outputMimes(readNotebook(join(executed, nb)));
     say(`outputs of ${nb}: ${Object.entries(mimes).map(([m, k]) => `${k} ${m}`).join(', ')}`);
-    const short = Object.entries(EXPECTED[nb] ?? {}).filter(([m, k]) => (mimes[m] ?? 0) < k);
+    const short = given ? [] : Object.entries(EXPECTED[nb] ?? {}).filter(([m, k]) => (mimes[m] ?? 0) < k);
     if (short.length) {
       process.stderr.write(`resq: ${nb} ran but shows too few outputs of ${short.map(([m, k]) => `${m} (want ${k})`).join(', ')}\n`);
       failed.push(nb);
+      continue;
+    }
+    // The HTML export (what gets mailed around) must keep the charts.
+    const html = nbconvert(['--to', 'html', '--output-dir', executed, join(executed, nb)]);
+    const page = html.status === 0 ? readFileSync(join(executed, nb.replace(/\.ipynb$/, '.html')), 'utf8') : '';
+    const charts = page.split('<img src="data:image/svg+xml;base64,').length - 1;
+    say(`${nb} as HTML: ${charts} charts`);
+    if (charts < (CHARTS[nb] ?? 0)) {
+      process.stderr.write(`resq: the HTML export of ${nb} holds ${charts} of its ${CHARTS[nb]} charts${html.status === 0 ? '' : `:\n${html.stderr}`}\n`);
+      failed.push(nb);
     }
   }
-  say(`\nexecuted notebooks: ${executed}`);
+  say(`\nexecuted notebooks (and their HTML): ${executed}`);
   if (failed.length) {
-    process.stderr.write(`resq: ${failed.length} of ${notebooks.length} notebooks failed: ${failed.join(', ')} (see the cell errors above)\n`);
+    process.stderr.write(`resq: ${failed.length} of ${toRun.length} notebooks failed: ${failed.join(', ')} (see the cell errors above)\n`);
     return 1;
   }
-  say(`all ${notebooks.length} notebooks ran without a cell error`);
+  if (!toRun.length) {
+    process.stderr.write(`resq: no notebook runs on ${db}: ${skipped.join('; ')}\n`);
+    return 1;
+  }
+  say(`all ${toRun.length} notebooks ran without a cell error${skipped.length ? ` (${skipped.length} skipped)` : ''}`);
   return 0;
 }
 
