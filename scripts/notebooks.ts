@@ -13,7 +13,7 @@ import { runCli } from '../src/cli/cli.js';
 import { pullFiles } from '../src/files/index.js';
 import { NotebookError, openResults } from '../src/notebook/index.js';
 import { startSim } from '../src/sim/index.js';
-import { Store } from '../src/store/index.js';
+import { openStore } from '../src/store/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const APT = 'apt-get update && apt-get install -y --no-install-recommends jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-client';
@@ -126,17 +126,18 @@ async function makeData(dir: string): Promise<{ db: string; out: string }> {
     const models = await runCli(['models', 'batch', 'descriptors', 'notebooks/molecules.csv', '--base-url', sim.url, '--db', db, '--out', out, '--output', join(dir, 'molecules.jsonl')]);
     if (![0, 1].includes(models)) throw new Error(`the models batch ended with exit code ${models}`);
     // Files still pending (a run that did not download them) are fetched while the simulator still has them.
-    const store = Store.open(db);
+    const store = await openStore(db);
     const client = new ServiceClient({ baseUrl: sim.url, apiKey: key });
     try {
-      const pending = store.batches.list().filter((b) => store.files.counts(b.id).pending > 0);
+      const batches = await store.listBatches();
+      const counts = async () => Promise.all(batches.map((b) => store.fileCounts(b.id)));
+      const pending = (await counts()).flatMap((c, i) => (c.pending > 0 ? [batches[i]!] : []));
       if (pending.length) await pullFiles({ store, client, batches: pending, outDir: out });
-      const batches = store.batches.list();
-      const onDisk = batches.reduce((n, b) => n + store.files.counts(b.id).downloaded, 0);
+      const onDisk = (await counts()).reduce((n, c) => n + c.downloaded, 0);
       say(`data: ${batches.map((b) => b.name).join(', ')} in ${db}; ${onDisk} files on disk under ${out}`);
     } finally {
       await client.close();
-      store.close();
+      await store.close();
     }
   } finally {
     if (saved === undefined) delete process.env.RESQ_API_KEY;
@@ -196,14 +197,14 @@ const CHARTS: Record<string, number> = { 'explore.ipynb': 4, 'models.ipynb': 2 }
  * picks one batch and so one kind). Says plainly, and exits 2, when the database or the
  * named batch is not there.
  */
-function plan(db: string, batch: string | null, notebooks: string[]): { run: string[]; skipped: string[] } {
+async function plan(db: string, batch: string | null, notebooks: string[]): Promise<{ run: string[]; skipped: string[] }> {
   let kinds: Set<string>;
   try {
-    const results = openResults(db);
+    const results = await openResults(db);
     try {
-      kinds = new Set(batch ? [results.batch(batch).kind] : results.batches().map((b) => b.kind));
+      kinds = new Set(batch ? [(await results.batch(batch)).kind] : (await results.batches()).map((b) => b.kind));
     } finally {
-      results.close();
+      await results.close();
     }
   } catch (e) {
     if (e instanceof NotebookError) fail([`resq: ${e.message}`]);
@@ -239,10 +240,10 @@ async function main(): Promise<number> {
   const notebooks = readdirSync(join(ROOT, 'notebooks'))
     .filter((f) => f.endsWith('.ipynb'))
     .sort();
-  if (given) plan(given, batch, notebooks); // a missing database or batch: said before anything starts
+  if (given) await plan(given, batch, notebooks); // a missing database or batch: said before anything starts
   registerKernel(py);
   const db = given ?? (await makeData(dir)).db;
-  const { run: toRun, skipped } = plan(db, batch, notebooks);
+  const { run: toRun, skipped } = await plan(db, batch, notebooks);
   for (const s of skipped) say(`skipped ${s}`);
   say(`database: ${db}${batch ? `, batch ${batch}` : ''}`);
   const executed = join(dir, 'executed');
