@@ -1,11 +1,12 @@
 // The bin re-executes itself once with the CLI's V8 heap flags: the same process (pid,
 // stdio, exit code), now with the flags, and the user's own node flags kept.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HEAP_FLAGS } from '../../bin/heap-flags.js';
-import { collect, spawnCli, tempDir } from '../support/cli.js';
+import { collect, ROOT, spawnCli, tempDir } from '../support/cli.js';
+import { cleanEnv, projectPath, run } from '../support/package.js';
 
 /** Preloaded into the child: says at exit which process it was and with which flags. */
 const HOOK = `
@@ -29,5 +30,31 @@ describe('bin/resq.js', () => {
     const seen = JSON.parse(readFileSync(out, 'utf8')) as { pid: number; execArgv: string[] };
     expect(seen.pid).toBe(child.pid);
     for (const f of HEAP_FLAGS) expect(seen.execArgv).toContain(f);
+  });
+});
+
+describe('resq --version', () => {
+  it('prints the package version, alone or beside other options', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['--version', '--json']]) {
+      const r = await collect(spawnCli(args));
+      expect(r).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+});
+
+describe('npm run resq', () => {
+  it('runs in the folder it was typed in, not the repository root', async () => {
+    mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, '.tmp', 'npm-run-resq-'));
+    try {
+      writeFileSync(join(dir, 'q.csv'), 'id,question\na,What is 2 + 2?\n');
+      const r = await run('npm', ['run', '--silent', 'resq', '--', 'run', 'q.csv', '--dry-run'], { cwd: dir, env: cleanEnv(projectPath()) });
+      expect(r.stderr).not.toMatch(/error/i);
+      expect(r.code).toBe(0);
+      expect(existsSync(join(dir, 'resq.db'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
