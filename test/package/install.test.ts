@@ -2,10 +2,10 @@
 // a temporary prefix and as a dependency of a new project, run from folders that have nothing
 // of the checkout. Packed and installed once for the whole file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanEnv,
   installAsDependency,
@@ -35,6 +35,17 @@ beforeAll(async () => {
   project = d.dir;
 }, 180_000);
 
+const temps: string[] = [];
+/** A new temporary folder, removed after the file's tests. */
+function temp(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), name));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const d of [...temps, prefix, project, dirname(tarball)]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
 /** Runs the globally installed `resq` from `cwd` with `nodeDir` first on PATH. */
 function resq(args: string[], cwd: string, nodeDir = PROJECT_NODE_BIN): Promise<Ran> {
   return run(join(prefix, 'bin', 'resq'), args, { cwd, env: cleanEnv([join(prefix, 'bin'), nodeDir, ...(process.env.PATH ?? '').split(delimiter)]) });
@@ -62,12 +73,12 @@ describe('npm install -g <tarball>', () => {
   });
 
   it('prints its version from any folder', async () => {
-    const r = await resq(['--version'], mkdtempSync(join(tmpdir(), 'resq-anywhere-')));
+    const r = await resq(['--version'], temp('resq-anywhere-'));
     expect(r).toMatchObject({ code: 0, stdout: `${PACKAGE.version}\n`, stderr: '' });
   });
 
   it('runs a question set on the simulator, keeping its database and files in the folder it runs in', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'resq-anywhere-'));
+    const cwd = temp('resq-anywhere-');
     writeFileSync(join(cwd, 'q.csv'), 'id,question\na,What is 2 + 2?\nb,Write it down @files=md\n');
     const r = await resq(['run', 'q.csv', '--sim'], cwd);
     // Progress goes to stderr; no warning from Node or a loader.
@@ -96,7 +107,7 @@ describe('the installed bin on an old Node', () => {
   it.skipIf(!old)('says which Node it needs and exits 1, whatever the command', async () => {
     const version = execFileSync(old!, ['--version'], { encoding: 'utf8' }).trim();
     for (const args of [['--version'], ['run', 'q.csv', '--sim'], []]) {
-      const r = await resq(args, mkdtempSync(join(tmpdir(), 'resq-old-node-')), dirname(old!));
+      const r = await resq(args, temp('resq-old-node-'), dirname(old!));
       expect(r).toEqual({ code: 1, stdout: '', stderr: `resq needs Node.js 22 or newer; this is ${version}\n` });
     }
   });
