@@ -43,7 +43,8 @@ function temp(name: string): string {
   return dir;
 }
 afterAll(() => {
-  for (const d of [...temps, prefix, project, dirname(tarball)]) if (d) rmSync(d, { recursive: true, force: true });
+  // Only what was made here: a step that failed left its variable empty.
+  for (const d of [...temps, prefix, project, tarball && dirname(tarball)]) if (d && d.startsWith(tmpdir())) rmSync(d, { recursive: true, force: true });
 });
 
 /** Runs the globally installed `resq` from `cwd` with `nodeDir` first on PATH. */
