@@ -38,6 +38,7 @@ export class Scheduler {
   /** Set by a wake that came while the loop was busy: its next sleep is skipped. */
   #kicked = false;
   #presence: Presence | null = null;
+  #orphanScanAt = -Infinity;
   /** Live workers of the batch (this one included), refreshed with each heartbeat. */
   #workers = 1;
 
@@ -118,6 +119,7 @@ export class Scheduler {
     let lastBeat = this.#clock.now();
     let rescanned = false;
     let announcedWait = false;
+    let lastLook = false;
     try {
       while (!signal.aborted) {
         const now = this.#clock.now();
@@ -133,6 +135,7 @@ export class Scheduler {
         this.#retryDue();
         if (got > 0) {
           rescanned = false;
+          lastLook = false;
           continue;
         }
         if (this.#driving === 0 && this.#later.size === 0) {
@@ -145,7 +148,16 @@ export class Scheduler {
           // Nothing here: stay only while live workers hold items (their runs may still
           // need taking over if they die); dead workers' items come back through claims.
           const busy = await presence.busyOthers(this.#clock.now());
-          if (busy.length === 0 || this.#o.wait === false || this.#cancelled) break;
+          if (busy.length === 0 || this.#o.wait === false || this.#cancelled) {
+            // One last look for items to take over (a worker just gone stale leaves them).
+            if (!lastLook && !this.#cancelled) {
+              lastLook = true;
+              this.#orphanScanAt = -Infinity;
+              continue;
+            }
+            break;
+          }
+          lastLook = false;
           if (await presence.reapDeadLocal(this.#clock.now())) continue;
           if (!announcedWait) {
             announcedWait = true;
@@ -192,10 +204,15 @@ export class Scheduler {
     const free = this.#share - this.inFlight;
     if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
     const left = this.#o.limit === undefined ? Infinity : this.#o.limit - this.#sent;
+    // Items to take over (a dead worker's, a person's answers) are looked for on the regular
+    // tick; a claim for a slot that just came free looks at queued items only.
+    const now = this.#clock.now();
+    const scan = now - this.#orphanScanAt >= (this.#o.pollMs ?? 1000);
+    if (scan) this.#orphanScanAt = now;
     const claim = await this.#o.store.claimItems(
       this.#o.batch.id,
-      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: this.#o.takeOver },
-      this.#clock.now(),
+      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [] },
+      now,
     );
     this.#cursor = claim.cursor;
     if (claim.cancelled) this.#cancel();

@@ -161,7 +161,7 @@ describe('several workers on one batch', () => {
       // The second worker waits out the lease, takes the stopped worker's items over and finishes the batch.
       const other = await runCliChild(args, env);
       expectNoDatabaseErrors([other]);
-      expect(other.code, other.stderr).toBe(0);
+      expect(other.code, `${other.stderr}\n${other.stdout.slice(-3000)}`).toBe(0);
     } finally {
       sleeper.kill('SIGCONT');
     }

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import type { ItemRecord, WorkerRecord } from '../types.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
+import { StatementCache } from './statement-cache.js';
 import { itemFromRow, type ItemRepo, type ItemRow, UNFINISHED } from './items.js';
 import type { ThreadRepo } from './threads.js';
 
@@ -11,63 +13,66 @@ import type { ThreadRepo } from './threads.js';
 const QUEUED_PAGE = 64;
 
 /**
- * Runs in flight over every worker: items whose run is (or may be) going at the service,
- * plus answered items a worker holds to send. An answered item nobody holds waits for a
- * slot like a queued one: its previous run has ended.
+ * Runs in flight over every worker: items whose run is (or may be) going at the service.
+ * An answered (`waiting`) item counts once a worker has held it, since its respond may have
+ * been sent (a worker that held it and died leaves `lease_until` set, owner gone). One a
+ * person answered and no worker held yet waits for a slot like a queued one: its run ended.
  */
-const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_state
-  WHERE batch_id = ? AND state <> 'queued'
-    AND (state IN ('submitting', 'running') OR (state = 'waiting' AND owner IS NOT NULL))`;
+const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_active
+  WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
 
 /** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
-const orphaned = (states: readonly string[]): string => `SELECT * FROM items INDEXED BY items_state
-  WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map((s) => `'${s}'`).join(', ')})
+const orphaned = (states: readonly string[]): string => `SELECT * FROM items INDEXED BY items_active
+  WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND state IN (${states.map((s) => `'${s}'`).join(', ')})
     AND (owner IS NULL OR lease_until < ?)
-  ORDER BY seq LIMIT ?`;
+  LIMIT ?`;
 const TAKE_OVER = ['submitting', 'running', 'waiting'] as const;
 
 /** The worker and lease bookkeeping of the SQLite adapter; every function runs inside a write transaction. */
 export class Claims {
-  readonly #db: Db;
+  readonly #sql: StatementCache;
   readonly #items: ItemRepo;
   readonly #threads: ThreadRepo;
 
   constructor(db: Db, items: ItemRepo, threads: ThreadRepo) {
-    this.#db = db;
+    this.#sql = new StatementCache(db);
     this.#items = items;
     this.#threads = threads;
+  }
+
+  /** The prepared statement for `sql` (prepared once per connection). */
+  #stmt(sql: string): Statement {
+    return this.#sql.get(sql);
   }
 
   register(batchId: string, w: { host: string; pid: number }, now: number): WorkerRecord {
     const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
     const startedAt = new Date(now).toISOString();
-    this.#db
-      .prepare('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.#stmt('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, batchId, w.host, w.pid, startedAt, now);
     return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
   }
 
   heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
-    this.#db.prepare('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
-    this.#db.prepare('UPDATE items SET lease_until = ? WHERE owner = ?').run(now + lease.leaseMs, lease.workerId);
-    const b = this.#db
-      .prepare('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = ?')
+    this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
+    this.#stmt('UPDATE items SET lease_until = ? WHERE owner = ?').run(now + lease.leaseMs, lease.workerId);
+    const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = ?')
       .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
     return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
   }
 
   setCapLimit(batchId: string, capLimit: number | null): void {
-    this.#db.prepare('UPDATE batches SET cap_limit = ? WHERE id = ?').run(capLimit, batchId);
+    this.#stmt('UPDATE batches SET cap_limit = ? WHERE id = ?').run(capLimit, batchId);
   }
 
   retire(workerId: string, now: number): void {
-    this.#db.prepare('UPDATE items SET owner = NULL, lease_until = NULL WHERE owner = ?').run(workerId);
-    this.#db.prepare('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
+    // lease_until 0: held before (an answered item's respond may be out), free to take now.
+    this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = ?').run(workerId);
+    this.#stmt('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
   }
 
   live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
-    const rows = this.#db
-      .prepare(
+    const rows = this.#stmt(
         `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
          WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
       )
@@ -76,11 +81,11 @@ export class Claims {
   }
 
   inFlight(batchId: string): number {
-    return this.#db.prepare(IN_FLIGHT).pluck().get(batchId) as number;
+    return this.#stmt(IN_FLIGHT).pluck().get(batchId) as number;
   }
 
   #cancelled(batchId: string): boolean {
-    return this.#db.prepare('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
+    return this.#stmt('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
   }
 
   #own(it: ItemRecord, lease: Lease, now: number): ItemRecord {
@@ -106,16 +111,17 @@ export class Claims {
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
     let inFlight = this.inFlight(batchId);
     // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
-    const limit = this.#db.prepare('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
+    const limit = this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
     if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
     if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight, cancelled: true };
     const out: ItemRecord[] = [];
     const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));
-    const orphans = states.length ? (this.#db.prepare(orphaned(states)).all(batchId, now, req.max) as ItemRow[]) : [];
+    // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
+    const orphans = states.length ? (this.#stmt(orphaned(states)).all(batchId, now, req.max) as ItemRow[]).sort((a, b) => a.seq - b.seq) : [];
     for (const row of orphans) {
       const it = itemFromRow(row);
-      // An answered item nobody holds has no run going: sending it takes a slot.
-      if (it.state === 'waiting' && it.owner === null) {
+      // An answered item no worker has held has no run going: sending it takes a slot.
+      if (it.state === 'waiting' && it.leaseUntil === null) {
         if (inFlight >= req.cap) continue;
         inFlight++;
       }
@@ -124,7 +130,7 @@ export class Claims {
     let cursor = req.afterSeq;
     let fresh = 0;
     const maxQueued = req.maxQueued ?? req.max;
-    const page = this.#db.prepare(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE}`);
+    const page = this.#stmt(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE}`);
     scan: while (out.length < req.max && inFlight < req.cap && fresh < maxQueued) {
       const rows = page.all(batchId, cursor) as ItemRow[];
       if (rows.length === 0) break;
@@ -151,33 +157,31 @@ export class Claims {
   }
 
   release(batchId: string, itemId: string, workerId: string): void {
-    this.#db.prepare('UPDATE items SET owner = NULL, lease_until = NULL WHERE batch_id = ? AND id = ? AND owner = ?').run(batchId, itemId, workerId);
+    this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = ? AND id = ? AND owner = ?').run(batchId, itemId, workerId);
   }
 
   /** Marks the batch cancelled and ends every queued item; returns how many. */
   cancel(batchId: string, now: number): number {
-    this.#db.prepare('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-    return this.#db
-      .prepare(`UPDATE items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_id = ? AND state = 'queued'`)
+    this.#stmt('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
+    return this.#stmt(`UPDATE items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_id = ? AND state = 'queued'`)
       .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
   }
 
   /** Puts finished items back to `queued` as a new attempt; returns their ids. */
   requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
     const pick = ids
-      ? (ids.map((id) => this.#db.prepare('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
-      : (this.#db
-          .prepare(`SELECT id, state FROM items INDEXED BY items_state WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
+      ? (ids.map((id) => this.#stmt('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
+      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_state WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
           .all(batchId, ...states) as { id: string; state: string }[]);
     const done: string[] = [];
-    const upd = this.#db.prepare(
+    const upd = this.#stmt(
       `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
          run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
        WHERE batch_id = ? AND id = ? AND state IN ('completed', 'failed', 'error', 'cancelled')`,
     );
     for (const p of pick) if (states.includes(p.state) && upd.run(new Date().toISOString(), batchId, p.id).changes === 1) done.push(p.id);
-    if (done.length > 0) this.#db.prepare('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
+    if (done.length > 0) this.#stmt('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
     return done;
   }
 }

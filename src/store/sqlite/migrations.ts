@@ -209,6 +209,9 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE items ADD COLUMN lease_until INTEGER;
         ALTER TABLE items ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
+        -- Items with work at the service: the cap's count and the takeover scan read only this (covering) index.
+        CREATE INDEX items_active ON items(batch_id, state, owner, lease_until)
+          WHERE state IN ('submitting', 'running', 'waiting');
         ALTER TABLE batches ADD COLUMN cancelled_at TEXT;
         ALTER TABLE batches ADD COLUMN cap_limit INTEGER;
         ALTER TABLE files ADD COLUMN host TEXT;

@@ -31,10 +31,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export class SqliteStore implements Store {
   readonly location: string;
   readonly #r: Repos;
+  /** One IMMEDIATE transaction wrapper, made once (making one per call cost a wrapper each time). */
+  readonly #tx: (fn: (r: Repos) => unknown) => unknown;
 
   constructor(db: Db, location: string) {
     this.#r = reposOf(db);
     this.location = location;
+    const tx = db.transaction((fn: (r: Repos) => unknown) => fn(this.#r));
+    this.#tx = tx.immediate;
   }
 
   /** Opens a database file (created and migrated when needed). */
@@ -48,8 +52,7 @@ export class SqliteStore implements Store {
   }
 
   #write<T>(fn: (r: Repos) => T): Promise<T> {
-    const tx = this.#r.db.transaction(() => fn(this.#r));
-    return retryBusy(() => tx.immediate(), sleep);
+    return retryBusy(() => this.#tx(fn) as T, sleep);
   }
 
   #read<T>(fn: (r: Repos) => T): Promise<T> {
