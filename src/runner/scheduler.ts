@@ -39,6 +39,8 @@ export class Scheduler {
   #kicked = false;
   #presence: Presence | null = null;
   #orphanScanAt = -Infinity;
+  /** Items whose run ended at the service and whose outcome is being stored (their slots are free). */
+  #ended = 0;
   /** Live workers of the batch (this one included), refreshed with each heartbeat. */
   #workers = 1;
 
@@ -211,7 +213,7 @@ export class Scheduler {
     if (scan) this.#orphanScanAt = now;
     const claim = await this.#o.store.claimItems(
       this.#o.batch.id,
-      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [] },
+      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: this.#ended },
       now,
     );
     this.#cursor = claim.cursor;
@@ -281,6 +283,7 @@ export class Scheduler {
   async #drive(item: ItemRecord, tries: number, fresh: boolean): Promise<void> {
     const signal = this.#abort.signal;
     let released = false;
+    let early = false;
     const release = (): void => {
       if (released) return;
       released = true;
@@ -288,7 +291,15 @@ export class Scheduler {
       this.#wake();
     };
     // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
-    const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : release };
+    const earlyRelease = (): void => {
+      if (released) return;
+      // Its run has ended at the service but its outcome is not stored yet: the next claim
+      // may use the slot now (the store counts the item until the outcome is written).
+      early = true;
+      this.#ended++;
+      release();
+    };
+    const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : earlyRelease };
     try {
       const end = await this.#o.step(item, ctx);
       if (end) {
@@ -298,6 +309,7 @@ export class Scheduler {
     } catch (err) {
       await this.#failed(item, err, tries);
     } finally {
+      if (early) this.#ended--;
       release();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.

@@ -49,6 +49,11 @@ export interface ClaimRequest extends Lease {
   maxQueued?: number;
   /** States in which an item without a live lease is taken over. @default submitting, running, waiting */
   takeOver?: readonly ItemState[];
+  /**
+   * Items of this worker still counted as in flight whose run has already ended at the
+   * service (their outcome is being stored): their slots count as free. @default 0
+   */
+  ended?: number;
 }
 
 /** What a claim hands back. */

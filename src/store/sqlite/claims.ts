@@ -109,7 +109,7 @@ export class Claims {
   }
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
-    let inFlight = this.inFlight(batchId);
+    let inFlight = Math.max(0, this.inFlight(batchId) - (req.ended ?? 0));
     // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
     const limit = this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
     if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
