@@ -15,9 +15,14 @@ export interface RequestInfo {
   maxAttempts: number;
 }
 
-/** `POST /runs (attempt 3/6)`: how every message of this module names its request. */
-export function describeRequest(req: RequestInfo): string {
-  return `${req.method} ${req.path} (attempt ${req.attempt}/${req.maxAttempts})`;
+/**
+ * `POST /runs (attempt 3/6)`: how every message of this module names its request. The
+ * attempt is shown only when the request was retried: `attempt 1/6` of a request that failed
+ * at once reads as if resq had given up on retries it never made.
+ */
+export function describeRequest(req: RequestInfo, note?: string): string {
+  const parts = [req.attempt > 1 ? `attempt ${req.attempt}/${req.maxAttempts}` : '', note ?? ''].filter(Boolean);
+  return parts.length ? `${req.method} ${req.path} (${parts.join(', ')})` : `${req.method} ${req.path}`;
 }
 
 /** Fields of an HTTP error response, as extracted by the error factory. */
@@ -62,9 +67,7 @@ export class ApiError extends ResqError {
   readonly retryAfter: string | null;
 
   constructor(init: ApiErrorInit) {
-    const where = init.note
-      ? `${init.method} ${init.path} (attempt ${init.attempt}/${init.maxAttempts}, ${init.note})`
-      : describeRequest(init);
+    const where = describeRequest(init, init.note);
     const code = init.apiCode && !init.detail.includes(init.apiCode) ? ` [${init.apiCode}]` : '';
     super(`HTTP ${init.status} ${where}: ${init.detail}${code}`);
     this.status = init.status;

@@ -1,4 +1,5 @@
-import { ApiError, NetworkError, ResponseShapeError } from './errors.js';
+import { ResponseShapeError } from './errors.js';
+import { classifyFailure } from './failure-class.js';
 import type { ClientLogListener } from './log-events.js';
 
 /** What {@link pollUntil} needs. */
@@ -47,11 +48,9 @@ export async function pollUntil<T>(opts: PollOptions<T>): Promise<T> {
   }
 }
 
-/** Failures worth trying again later: the service or the network, not the request itself. */
+/** Failures worth reading again later, by the one taxonomy (failure-class.ts): the service or the network, not the request itself. */
 export function isTransient(err: unknown): boolean {
-  if (err instanceof NetworkError) return err.retryable;
-  if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
-  return false;
+  return classifyFailure({ error: err, aborted: false, request: 'read' }).action === 'retry';
 }
 
 /** Failures that make an event stream worth reconnecting (or replacing by polling). */

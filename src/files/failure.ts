@@ -1,6 +1,6 @@
-import { ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ServerError } from '../api/index.js';
+import { classifyFailure as classify } from '../api/failure-class.js';
+import { AuthError } from '../api/index.js';
 import { FILE_RETENTION_MS, type FileRecord } from '../store/index.js';
-import { UnsafePathError } from './safe-name.js';
 import { IncompleteBodyError } from './write-file.js';
 
 /** What to do after a download attempt failed. */
@@ -11,22 +11,31 @@ export type Verdict =
   | { kind: 'fail'; reason: string };
 
 /**
- * Decides, in one ordered pass, what a failed attempt means: abort → 404 → transient
- * (network, timeout, 5xx, 429, 408, a short body) → everything else fails at once.
- * Disk errors (ENOSPC, EACCES) and unknown errors are never retried.
+ * What a failed download attempt means, through the one taxonomy (api/failure-class.ts)
+ * for a `download`: abort → 404 → transient (network, timeout, 5xx, 429, 408, a short body)
+ * → everything else fails at once. Disk errors (ENOSPC, EACCES) and unknown errors are
+ * never retried.
  */
 export function classifyFailure(err: unknown, aborted: boolean): Verdict {
-  if (aborted) return { kind: 'abort' };
-  if (err instanceof NotFoundError) return { kind: 'gone', reason: err.message };
-  if (err instanceof NetworkError) return err.retryable ? { kind: 'retry', reason: err.message } : { kind: 'fail', reason: err.message };
-  if (err instanceof ServerError || err instanceof RateLimitError || err instanceof IncompleteBodyError)
-    return { kind: 'retry', reason: err.message };
-  if (err instanceof AuthError) return { kind: 'fail', reason: `${err.message} (the key was refused)` };
-  if (err instanceof ApiError) return err.status === 408 ? { kind: 'retry', reason: err.message } : { kind: 'fail', reason: err.message };
-  if (err instanceof UnsafePathError) return { kind: 'fail', reason: err.message };
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'fail', reason: typeof code === 'string' ? `disk: ${message}` : message };
+  // A body cut short is a dropped connection after the answer began: safe to fetch again.
+  if (!aborted && err instanceof IncompleteBodyError) return { kind: 'retry', reason: err.message };
+  const v = classify({ error: err, aborted, request: 'download' });
+  switch (v.action) {
+    case 'abort':
+      return { kind: 'abort' };
+    case 'gone':
+      return { kind: 'gone', reason: v.reason };
+    case 'retry':
+    case 'unknown':
+      return { kind: 'retry', reason: v.reason };
+    case 'stop':
+    case 'fail':
+      return { kind: 'fail', reason: err instanceof AuthError ? `${v.reason} (the key was refused)` : v.reason };
+    case 'bug': {
+      const code = (err as NodeJS.ErrnoException | null)?.code;
+      return { kind: 'fail', reason: typeof code === 'string' ? `disk: ${v.reason}` : v.reason };
+    }
+  }
 }
 
 /** When the service deletes the file: its recorded expiry, or first seen + 30 days when that is unreadable. */

@@ -1,46 +1,56 @@
-import { ApiError, AuthError, NetworkError, RateLimitError, ResponseShapeError, ServerError } from '../api/index.js';
+import { classifyFailure } from '../api/failure-class.js';
 
 /**
  * What a failed create request (`POST /models/{id}/runs`, after the client's own retries)
- * means for its row: `fatal` stops the batch (a bad key fails every row); `unsent`: the
- * service provably did not act (429, refused connection), send again; `unknown`: it may
- * have started the run (5xx, dropped connection, timeout, odd answer); `permanent`: it
- * refused these inputs; `aborted`; `bug`: ours.
+ * means for its row: `fatal` stops the batch (a bad key, an unreachable service); `unsent`:
+ * the service provably did not act (429), send again; `unknown`: it may have started the
+ * run (5xx, dropped connection, timeout, odd answer); `permanent`: it refused these inputs;
+ * `aborted`; `bug`: ours.
  */
 export type SubmitFailure = 'fatal' | 'unsent' | 'unknown' | 'permanent' | 'aborted' | 'bug';
 
-/** Classifies a failed create request. */
+/** Classifies a failed create request through the one taxonomy (api/failure-class.ts): an unsafe submit. */
 export function submitFailure(err: unknown, aborted: boolean): SubmitFailure {
-  if (err instanceof AuthError) return 'fatal';
-  if (err instanceof RateLimitError) return 'unsent';
-  if (err instanceof NetworkError) {
-    // A connect failure no retry can fix (a TLS certificate) fails every row alike.
-    if (err.phase === 'connect') return err.retryable ? 'unsent' : 'fatal';
-    return 'unknown';
+  const v = classifyFailure({ error: err, aborted, request: 'submit', idempotent: false });
+  switch (v.action) {
+    case 'abort':
+      return 'aborted';
+    case 'stop':
+      return 'fatal';
+    case 'retry':
+      return v.arrived === 'no' ? 'unsent' : 'unknown';
+    case 'unknown':
+      return 'unknown';
+    case 'fail':
+    case 'gone':
+      return 'permanent';
+    case 'bug':
+      return 'bug';
   }
-  if (err instanceof ServerError || err instanceof ResponseShapeError) return 'unknown';
-  if (err instanceof ApiError) return err.status === 408 ? 'unknown' : 'permanent';
-  if (aborted || (err instanceof Error && err.name === 'AbortError')) return 'aborted';
-  return 'bug';
 }
 
 /**
  * What a failed read of a running job (`GET /model-runs/{id}`) means: `transient` (read
  * again later: network, 408, 429, 5xx, an odd answer), `gone` (404: the service does not
- * know the run), `fatal`, `aborted`, `bug`.
+ * know the run), `fatal`, `aborted`, `bug` (also a refused read: nothing the row can fix).
  */
 export type ReadFailure = 'transient' | 'gone' | 'fatal' | 'aborted' | 'bug';
 
-/** Classifies a failed read. */
+/** Classifies a failed read through the one taxonomy (api/failure-class.ts). */
 export function readFailure(err: unknown, aborted: boolean): ReadFailure {
-  if (aborted) return 'aborted';
-  if (err instanceof AuthError) return 'fatal';
-  if (err instanceof NetworkError) return err.retryable ? 'transient' : 'fatal';
-  if (err instanceof ResponseShapeError) return 'transient';
-  if (err instanceof ApiError) {
-    if (err.status === 404 || err.status === 410) return 'gone';
-    return err.status === 408 || err.status === 429 || err.status >= 500 ? 'transient' : 'bug';
+  const v = classifyFailure({ error: err, aborted, request: 'read' });
+  switch (v.action) {
+    case 'abort':
+      return 'aborted';
+    case 'stop':
+      return 'fatal';
+    case 'retry':
+    case 'unknown':
+      return 'transient';
+    case 'gone':
+      return 'gone';
+    case 'fail':
+    case 'bug':
+      return 'bug';
   }
-  if (err instanceof Error && err.name === 'AbortError') return 'aborted';
-  return 'bug';
 }

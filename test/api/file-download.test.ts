@@ -137,7 +137,7 @@ describe('openFile', () => {
       .openFile(`${other.origin}/bucket/f1?X-Amz-Signature=SECRETSIG`)
       .catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(AuthError);
-    expect(err.message).toBe(`HTTP 403 GET ${other.origin}/bucket/f1 (attempt 1/2): forbidden`);
+    expect(err.message).toBe(`HTTP 403 GET ${other.origin}/bucket/f1: forbidden`);
   });
 
   it('surfaces a connection cut mid-body as a NetworkError on the stream', async () => {

@@ -124,7 +124,7 @@ describe('Transport', () => {
     expect(err).toBeInstanceOf(Cls);
     expect(server.requests).toHaveLength(1);
     expect(delays).toEqual([]);
-    expect((err as Error).message).toBe(`HTTP ${code} POST /runs (attempt 1/4): status ${code} [x]`);
+    expect((err as Error).message).toBe(`HTTP ${code} POST /runs: status ${code} [x]`);
   });
 
   it('gives up after maxAttempts with the attempt in the message', async () => {
@@ -186,7 +186,7 @@ describe('Transport', () => {
     const err = await failure(transport.sendJson({ method: 'POST', target: '/runs', idempotencyKey: 'k', retryClass: 'idempotent', waitOnThreadBusy: true }));
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as ConflictError).threadBusy).toBe(true);
-    expect((err as Error).message).toBe('HTTP 409 POST /runs (attempt 1/2, thread busy 3/3): busy [thread_busy]');
+    expect((err as Error).message).toBe('HTTP 409 POST /runs (thread busy 3/3): busy [thread_busy]');
     expect(server.requests).toHaveLength(3);
   });
 
