@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { AnswerSchema, type Answer } from './answer-schema.js';
-import { NotFoundError } from './errors.js';
+import { ApiError, CancelUnsupportedError, NotFoundError } from './errors.js';
 import { openFile, type OpenedFile } from './file-download.js';
 import { followRun, type FollowRunOptions } from './follow-run.js';
 import { ModelDescriptionSchema, ModelRunSchema, type ModelDescription, type ModelRun } from './model-schema.js';
@@ -26,6 +26,22 @@ export interface CallOptions {
 export interface IdempotentCallOptions extends CallOptions {
   /** `Idempotency-Key` (1–200 visible ASCII characters); the same key returns the same run. */
   idempotencyKey: string;
+}
+
+/** Where runs are cancelled when no route is given: the spec says a cancel exists, not where. */
+export const DEFAULT_CANCEL_ROUTE = '/runs/{id}/cancel';
+
+/** Options of {@link ServiceClient.cancelRun}. */
+export interface CancelRunOptions extends CallOptions {
+  /** Path template relative to the base URL, `{id}` standing for the run id. @default '/runs/{id}/cancel' */
+  route?: string;
+}
+
+/** Checks a cancel route template: relative to the base URL, one `{id}`, no query. */
+export function checkCancelRoute(route: string): string {
+  if (!route.startsWith('/') || route.split('{id}').length !== 2 || /[?#\s]/.test(route))
+    throw new InputError(`cancel route "${route}": must start with / and hold {id} once, e.g. ${DEFAULT_CANCEL_ROUTE}`);
+  return route;
 }
 
 /** Body of `POST /runs`. */
@@ -125,6 +141,22 @@ export class ServiceClient {
       waitOnThreadBusy: true,
       signal: opts.signal,
     });
+  }
+
+  /**
+   * Cancels a run (`POST /runs/{id}/cancel`, or `opts.route`); resolves with the run as the
+   * service answered (`cancelling`, or already finished). Safe to repeat. A 404 or 405 means
+   * the service has no cancel at that route: a {@link CancelUnsupportedError}.
+   */
+  async cancelRun(id: string, opts: CancelRunOptions = {}): Promise<Run> {
+    const route = checkCancelRoute(opts.route ?? DEFAULT_CANCEL_ROUTE);
+    const target = route.replace('{id}', segment(id, 'run id'));
+    try {
+      return await this.#json(RunSchema, { method: 'POST', target, json: {}, retryClass: 'idempotent', signal: opts.signal });
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 405)) throw new CancelUnsupportedError(route, err.status, { cause: err });
+      throw err;
+    }
   }
 
   /** Opens a file for streaming; the key goes only to the base URL's origin (see `openFile`). */

@@ -133,6 +133,8 @@ export interface NetworkErrorInit extends RequestInfo {
   causeCode: string | null;
   /** False for failures a retry cannot fix (TLS certificate errors, a closed client). */
   retryable: boolean;
+  /** The address the request went to: the base URL, or another origin (a file host). */
+  service?: string;
 }
 
 /** The connection failed: refused, reset, dropped mid-response, TLS, DNS. */
@@ -152,6 +154,8 @@ export class NetworkError extends ResqError {
   readonly causeCode: string | null;
   /** Whether a retry could help. */
   readonly retryable: boolean;
+  /** The address the request went to (base URL or another origin), or null when not known. */
+  readonly service: string | null;
 
   constructor(init: NetworkErrorInit, options?: { cause?: unknown }) {
     super(`${prefixOf(new.target)} ${describeRequest(init)}: ${init.detail}`, options);
@@ -162,6 +166,7 @@ export class NetworkError extends ResqError {
     this.phase = init.phase;
     this.causeCode = init.causeCode;
     this.retryable = init.retryable;
+    this.service = init.service ?? null;
   }
 }
 
@@ -191,5 +196,26 @@ export class ResponseShapeError extends ResqError {
     this.method = init.method;
     this.path = init.path;
     this.issues = init.issues;
+  }
+}
+
+/**
+ * The service has no cancel operation at the route resq used (it answered 404 or 405): the
+ * runs go on and finish by themselves.
+ */
+export class CancelUnsupportedError extends ResqError {
+  override readonly code: string = 'RESQ_CANCEL_UNSUPPORTED';
+  /** The route tried, e.g. `POST /runs/{id}/cancel`. */
+  readonly route: string;
+  /** The HTTP status that said so (404 or 405). */
+  readonly status: number;
+  constructor(route: string, status: number, options?: { cause?: unknown }) {
+    super(
+      `the service does not support cancelling runs at POST ${route} (HTTP ${status}); ` +
+        'runs in flight go on until they finish (set another route with --cancel-route)',
+      options,
+    );
+    this.route = route;
+    this.status = status;
   }
 }

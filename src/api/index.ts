@@ -1,6 +1,7 @@
 /** The typed client of the Research Agent and Model Service (re-exports only). */
 export { ServiceClient } from './client.js';
-export type { CallOptions, IdempotentCallOptions, CreateRunBody, RunModelBody } from './client.js';
+export type { CallOptions, IdempotentCallOptions, CreateRunBody, RunModelBody, CancelRunOptions } from './client.js';
+export { DEFAULT_CANCEL_ROUTE, checkCancelRoute } from './client.js';
 export type { ClientOptions } from './options.js';
 export type { ClientLogEvent, ClientLogListener } from './log-events.js';
 export type { FollowRunOptions } from './follow-run.js';
@@ -19,10 +20,13 @@ export {
   NetworkError,
   TimeoutError,
   ResponseShapeError,
+  CancelUnsupportedError,
 } from './errors.js';
 export type { RequestInfo, NetworkPhase } from './errors.js';
 export { createApiError } from './error-factory.js';
 
+export { classifyFailure, connectReason } from './failure-class.js';
+export type { FailureInput, FailureVerdict, FailureAction, RequestKind, Arrival } from './failure-class.js';
 export { DEFAULT_RETRY_OPTIONS, decideRetry, backoffDelay, retryAfterMs, isRetryableStatus } from './retry-policy.js';
 export type { RetryOptions, RetryClass, RetryContext, RetryDecision } from './retry-policy.js';
 

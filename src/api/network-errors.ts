@@ -45,12 +45,12 @@ const CLOSED_CODES = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
  * Returns null for anything else: those are bugs and are rethrown as they are.
  * Certificate errors become a non-retryable `NetworkError`: retrying cannot fix them.
  */
-export function toNetworkError(err: unknown, req: RequestInfo): NetworkError | null {
+export function toNetworkError(err: unknown, req: RequestInfo, service?: string): NetworkError | null {
   if (err instanceof NetworkError) return err;
   const code = codeOf(err);
   if (code === null) return null;
   const message = messageOf(err);
-  const base = { ...req, causeCode: code };
+  const base = { ...req, causeCode: code, ...(service !== undefined ? { service } : {}) };
   const timeout = TIMEOUT_CODES[code];
   if (timeout) {
     const init: NetworkErrorInit = { ...base, phase: timeout.phase, detail: timeout.what, retryable: true };

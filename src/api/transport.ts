@@ -119,7 +119,7 @@ export class Transport {
       try {
         return await this.#attempt(req, target, info, busyAttempts, consume);
       } catch (err) {
-        failure = this.#normalize(err, req, info);
+        failure = this.#normalize(err, req, info, target);
       }
       if (failure instanceof ConflictError && failure.threadBusy) busyAttempts += 1;
       const decision = decideRetry({
@@ -222,10 +222,11 @@ export class Transport {
   }
 
   /** Caller abort → its reason; client closed → `NetworkError`; transport failure → mapped; else as is. */
-  #normalize(err: unknown, req: SendOptions, info: RequestInfo): unknown {
+  #normalize(err: unknown, req: SendOptions, info: RequestInfo, target: RequestTarget): unknown {
     if (req.signal?.aborted) return abortReason(req.signal);
     if (this.#closing.signal.aborted) return closedError(info);
-    return toNetworkError(err, info) ?? err;
+    const service = target.sameOrigin ? this.#opts.baseUrl.href.replace(/\/+$/, '') : target.url.origin;
+    return toNetworkError(err, info, service) ?? err;
   }
 
   async #sleep(ms: number, signal: AbortSignal | undefined, info: RequestInfo): Promise<void> {

@@ -30,6 +30,9 @@ export interface NewRun {
 
 type Action = () => void;
 
+/** How long a cancelled run stays `cancelling` before it is `cancelled`. */
+const CANCEL_MS = 100;
+
 /**
  * Moves runs through their scripted life on real timers: text deltas, tool events, files,
  * then the pause or final status, the assistant message and the final `run` event.
@@ -104,11 +107,24 @@ export class RunEngine {
     // every timer's lateness to the run (1000 ms runs took 1015-1100 ms).
     const next = (i: number): void => {
       this.#d.timers.timeout(() => {
+        // A cancelled run does no more work.
+        if (run.status !== 'running') return;
         actions[i]?.();
         if (i + 1 < actions.length) next(i + 1);
       }, t0 + (i + 1) * step - performance.now());
     };
     next(0);
+  }
+
+  /**
+   * Cancels a run: `running` → `cancelling` at once, `cancelled` shortly after (its work so
+   * far kept). Returns false when the run is not running (already finished or cancelling).
+   */
+  cancel(run: RunRecord): boolean {
+    if (run.status !== 'running') return false;
+    this.#leaveRunning(run, 'cancelling');
+    this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), Math.min(CANCEL_MS, durationOf(run, this.#d)));
+    return true;
   }
 
   #toolActions(run: RunRecord, t: PlannedTool, between: () => Action[]): Action[] {

@@ -88,6 +88,18 @@ export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   return { status: 200, body: runView(next) };
 }
 
+/**
+ * POST /runs/{id}/cancel (the spec names no path; resq uses this one): a running run moves
+ * to `cancelling`, then `cancelled`. Cancelling one already cancelling answers it as it is;
+ * a finished run answers 409 `run_finished`.
+ */
+export async function cancelRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
+  const run = findRun(ctx, d);
+  if (run.status === 'running') d.engine.cancel(run);
+  else if (run.status !== 'cancelling') throw new HttpError(409, 'run_finished', `run ${run.id} is ${run.status}, not running`);
+  return { status: 200, body: runView(run) };
+}
+
 function findRun(ctx: RouteContext, d: SimDeps): RunRecord {
   const id = ctx.params.id ?? '';
   const run = d.store.run(ctx.account, id);

@@ -3,7 +3,7 @@ import type { Route } from '../router.js';
 import { streamEvents } from './events.js';
 import { getFile } from './files.js';
 import { describe, getModelRun, runModel } from './models.js';
-import { createRun, getRun, respond } from './runs.js';
+import { cancelRun, createRun, getRun, respond } from './runs.js';
 import { deleteThread, getThread, listThreads } from './threads.js';
 
 /** Every /api/v1 route; the route key of each is `METHOD pattern`. */
@@ -13,6 +13,7 @@ export function apiRoutes(d: SimDeps): Route[] {
     { method: 'GET', pattern: '/runs/:id', handler: (c) => getRun(c, d) },
     { method: 'GET', pattern: '/runs/:id/events', handler: (c) => streamEvents(c, d), streams: true },
     { method: 'POST', pattern: '/runs/:id/respond', handler: (c) => respond(c, d) },
+    { method: 'POST', pattern: '/runs/:id/cancel', handler: (c) => cancelRun(c, d) },
     { method: 'GET', pattern: '/files/:id', handler: (c) => getFile(c, d), streams: true },
     { method: 'GET', pattern: '/threads', handler: (c) => listThreads(c, d) },
     { method: 'GET', pattern: '/threads/:id', handler: (c) => getThread(c, d) },
