@@ -13,6 +13,16 @@ export class SimClock {
     this.#offsetMs += ms;
   }
 
+  /** How far the clock was moved, for a snapshot. */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  /** Puts the offset back from a snapshot. */
+  restoreOffset(ms: number): void {
+    this.#offsetMs = Math.max(0, ms);
+  }
+
   /** The current time as an ISO 8601 string. */
   iso(): string {
     return new Date(this.now()).toISOString();

@@ -38,5 +38,6 @@ export function resolveOptions(o: SimOptions = {}): ResolvedOptions {
     maxRunningPerAccount: o.maxRunningPerAccount ?? Number.POSITIVE_INFINITY,
     modelJobMs: o.modelJobMs ?? 2_000,
     seed: o.seed ?? 1,
+    statePath: o.statePath ?? null,
   };
 }

@@ -42,6 +42,7 @@ export class ModelJobs {
       credits: null,
       pollUrl: pollable ? `${this.#d.baseUrl()}/model-runs/${id}` : null,
       pageUrl: pageUrl(def, this.#d.origin()),
+      inputs,
       done: new Promise<void>((resolve) => {
         settle = resolve;
       }),
@@ -50,11 +51,28 @@ export class ModelJobs {
     this.#d.counters.modelRun(key);
     const finish = (): void => {
       apply(run, def.run(inputs, this.#fileMaker(account)));
+      this.#d.store.touch();
       settle();
     };
+    this.#d.store.touch();
     if (background) this.#d.timers.timeout(finish, this.#d.modelJobMs);
     else finish();
     return run;
+  }
+
+  /** Finishes a job restored from a snapshot while it was running (after a whole job's time). */
+  resume(run: ModelRunRecord, def: ModelDef | undefined): void {
+    if (run.status !== 'running') return;
+    let settle = (): void => {};
+    run.done = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.#d.timers.timeout(() => {
+      if (def) apply(run, def.run(run.inputs, this.#fileMaker(run.account)));
+      else apply(run, { status: 'failed', outputs: null, error: 'model no longer known', credits: 0 });
+      this.#d.store.touch();
+      settle();
+    }, this.#d.modelJobMs);
   }
 
   #fileMaker(account: string): MakeFile {

@@ -60,6 +60,8 @@ export interface RunRecord {
   answeredBy: string | null;
   /** performance.now() when the run paused (`requires_action`), for the pause latency counter. */
   pausedAt: number | null;
+  /** Steps of its scripted work done so far: where a restored run carries on. */
+  progress: number;
 }
 
 /** A message of a thread's transcript. */
@@ -107,6 +109,8 @@ export interface ModelRunRecord {
   credits: number | null;
   pollUrl: string | null;
   pageUrl: string;
+  /** The checked inputs, so a restored job can finish. */
+  inputs: Record<string, unknown>;
   /** Resolves when the job is no longer running. */
   done: Promise<void>;
 }

@@ -65,16 +65,31 @@ export class RunEngine {
       listeners: new Set(),
       answeredBy: null,
       pausedAt: null,
+      progress: 0,
     };
     this.#d.store.runs.set(run.id, run);
     n.thread.runIds.push(run.id);
     n.thread.updatedAt = now;
     this.#d.counters.running(run.account, 1);
-    this.#schedule(run);
+    this.#d.store.touch();
+    this.#schedule(run, 0);
     return run;
   }
 
-  #schedule(run: RunRecord): void {
+  /**
+   * Carries on with a run restored from a snapshot: a running one from the step it had
+   * reached (over the rest of its time), a cancelling one to `cancelled`.
+   */
+  resume(run: RunRecord): void {
+    if (run.status === 'running') {
+      this.#d.counters.running(run.account, 1);
+      this.#schedule(run, run.progress);
+    } else if (run.status === 'cancelling') {
+      this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), Math.min(CANCEL_MS, durationOf(run, this.#d)));
+    }
+  }
+
+  #schedule(run: RunRecord, from: number): void {
     const plan = planStep(run.chain, run.step);
     const pieces = splitText(plan.text, plan.deltas);
     const fullText = pieces.length ? pieces.join('') : plan.text;
@@ -102,7 +117,7 @@ export class RunEngine {
       }
     });
     const step = durationOf(run, this.#d) / actions.length;
-    const t0 = performance.now();
+    const t0 = performance.now() - from * step;
     // Each action is due at a fixed offset from the start: chaining relative timeouts added
     // every timer's lateness to the run (1000 ms runs took 1015-1100 ms).
     const next = (i: number): void => {
@@ -110,10 +125,11 @@ export class RunEngine {
         // A cancelled run does no more work.
         if (run.status !== 'running') return;
         actions[i]?.();
+        run.progress = i + 1;
         if (i + 1 < actions.length) next(i + 1);
       }, t0 + (i + 1) * step - performance.now());
     };
-    next(0);
+    if (from < actions.length) next(from);
   }
 
   /**
@@ -123,6 +139,7 @@ export class RunEngine {
   cancel(run: RunRecord): boolean {
     if (run.status !== 'running') return false;
     this.#leaveRunning(run, 'cancelling');
+    this.#d.store.touch();
     this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), Math.min(CANCEL_MS, durationOf(run, this.#d)));
     return true;
   }
@@ -184,6 +201,7 @@ export class RunEngine {
   #emit(run: RunRecord, event: string, data: unknown): void {
     const e: SimEvent = { id: run.events.length, event, data };
     run.events.push(e);
+    this.#d.store.touch();
     for (const l of [...run.listeners]) l(e);
   }
 }

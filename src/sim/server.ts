@@ -10,6 +10,7 @@ import { matchRoute, type RouteContext } from './router.js';
 import { control } from './routes/control.js';
 import { apiRoutes } from './routes/table.js';
 import { RunEngine } from './run-engine.js';
+import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './snapshot.js';
 import { SimStore } from './store.js';
 import { TimerSet } from './timers.js';
 import type { Sim, SimOptions } from './types.js';
@@ -38,12 +39,37 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
+  const saved = opts.statePath ? readSnapshot(opts.statePath) : null;
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  // A restored simulator takes its old port when it may: the URLs recorded (files, poll URLs) stay valid.
+  const previousPort = saved && opts.port === 0 ? Number(new URL(saved.origin).port) : 0;
+  try {
+    await listen(previousPort || opts.port);
+  } catch (e) {
+    if (!previousPort) throw e;
+    await listen(0);
+  }
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+  const statePath = opts.statePath;
+  let savedVersion = -1;
+  const save = (): void => {
+    if (!statePath || store.version === savedVersion) return;
+    savedVersion = store.version;
+    writeSnapshot(statePath, takeSnapshot(store, clock, origin));
+  };
+  if (saved) restoreSnapshot(saved, { store, clock, engine, models, origin });
+  if (statePath) {
+    save();
+    timers.interval(save, 500);
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -56,6 +82,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     resetCounters: () => counters.reset(),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        save();
         timers.closeAll();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -16,6 +16,23 @@ export class SimStore {
   /** `<account> <METHOD> <path> <key>` → id of what the first request made. */
   readonly idempotency = new Map<string, string>();
   #threadSeq = 0;
+  /** Bumped on every change worth saving (see snapshot.ts). */
+  version = 0;
+
+  /** Marks the state changed. */
+  touch(): void {
+    this.version++;
+  }
+
+  /** The thread counter, for a snapshot. */
+  get threadSeq(): number {
+    return this.#threadSeq;
+  }
+
+  /** Puts the thread counter back from a snapshot. */
+  restoreThreadSeq(n: number): void {
+    this.#threadSeq = n;
+  }
 
   /** The account's run, or undefined. */
   run(account: string, id: string): RunRecord | undefined {
@@ -60,6 +77,7 @@ export class SimStore {
   /** Removes a thread for good; uuids are never handed out twice, so its id is never reused. */
   deleteThread(id: string): void {
     this.threads.delete(id);
+    this.touch();
   }
 
   /** Whether any run of the thread is still going (running or cancelling). */

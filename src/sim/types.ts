@@ -18,6 +18,12 @@ export interface SimOptions {
   modelJobMs?: number;
   /** Seed of the random generator that decides fault injection. @default 1 */
   seed?: number;
+  /**
+   * Keep the whole state in this JSON file: loaded at start when it exists (runs that were
+   * going carry on, on the same port when it is free), saved when it changed (at most twice a
+   * second) and on close. `resq … --sim` keeps it beside the database. @default null (memory only)
+   */
+  statePath?: string | null;
 }
 
 /** Fault injection settings; probabilities are 0..1 and drawn per request. */

@@ -1,0 +1,84 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { SimClock } from './clock.js';
+import { MODELS } from './model-catalog.js';
+import type { ModelJobs } from './model-jobs.js';
+import type { FileRecord, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
+import type { RunEngine } from './run-engine.js';
+import type { SimStore } from './store.js';
+
+/** A run as saved: everything but its live listeners. */
+type SavedRun = Omit<RunRecord, 'listeners'>;
+/** A model run as saved: everything but its promise. */
+type SavedModelRun = Omit<ModelRunRecord, 'done'>;
+
+/** The simulator's whole state as JSON: what `--sim` keeps beside the database. */
+export interface SimSnapshot {
+  version: 1;
+  /** Where it was served; URLs in the records point there. */
+  origin: string;
+  clockOffsetMs: number;
+  threadSeq: number;
+  runs: SavedRun[];
+  threads: ThreadRecord[];
+  files: FileRecord[];
+  modelRuns: SavedModelRun[];
+  idempotency: [string, string][];
+}
+
+/** Takes a snapshot of the state (plain data, safe to serialise). */
+export function takeSnapshot(store: SimStore, clock: SimClock, origin: string): SimSnapshot {
+  return {
+    version: 1,
+    origin,
+    clockOffsetMs: clock.offsetMs,
+    threadSeq: store.threadSeq,
+    runs: [...store.runs.values()].map(({ listeners: _l, ...r }) => ({ ...r, pausedAt: null })),
+    threads: [...store.threads.values()],
+    files: [...store.files.values()],
+    modelRuns: [...store.modelRuns.values()].map(({ done: _d, ...m }) => m),
+    idempotency: [...store.idempotency.entries()],
+  };
+}
+
+/** Reads a snapshot file; null when there is none. A file that is not a snapshot is an error. */
+export function readSnapshot(path: string): SimSnapshot | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  const snap = JSON.parse(text) as SimSnapshot;
+  if (snap?.version !== 1 || !Array.isArray(snap.runs)) throw new Error(`${path}: not a simulator state file`);
+  return snap;
+}
+
+/** Writes a snapshot atomically (temporary name, then rename): a kill never leaves half a file. */
+export function writeSnapshot(path: string, snap: SimSnapshot): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, JSON.stringify(snap));
+  renameSync(tmp, path);
+}
+
+/**
+ * Puts a snapshot back into an empty simulator served at `origin` (URLs are moved there when
+ * the port changed) and carries on with the runs and jobs that were going.
+ */
+export function restoreSnapshot(
+  snap: SimSnapshot,
+  into: { store: SimStore; clock: SimClock; engine: RunEngine; models: ModelJobs; origin: string },
+): void {
+  const s = snap.origin === into.origin ? snap : (JSON.parse(JSON.stringify(snap).split(snap.origin).join(into.origin)) as SimSnapshot);
+  const { store } = into;
+  into.clock.restoreOffset(s.clockOffsetMs);
+  store.restoreThreadSeq(s.threadSeq);
+  for (const t of s.threads) store.threads.set(t.id, t);
+  for (const f of s.files) store.files.set(f.id, f);
+  for (const [k, v] of s.idempotency) store.idempotency.set(k, v);
+  const runs: RunRecord[] = s.runs.map((r) => ({ ...r, progress: r.progress ?? 0, listeners: new Set() }));
+  for (const r of runs) store.runs.set(r.id, r);
+  for (const m of s.modelRuns) store.modelRuns.set(m.id, { ...m, done: Promise.resolve() });
+  for (const r of runs) into.engine.resume(r);
+  for (const m of store.modelRuns.values()) into.models.resume(m, Object.hasOwn(MODELS, m.modelId) ? MODELS[m.modelId] : undefined);
+}
