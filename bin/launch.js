@@ -33,11 +33,11 @@ async function startCli() {
   if (existsSync(sources)) {
     const { register } = await import('tsx/esm/api');
     register();
-    await import(sources.href);
+    await (await import(sources.href)).main();
   } else {
     // Stack traces (an internal error's report) then name the TypeScript lines: the maps carry
     // the sources. Costs ~5 ms at start.
     process.setSourceMapsEnabled(true);
-    await import('../dist/cli/main.js');
+    await (await import('../dist/cli/main.js')).main();
   }
 }

@@ -2,10 +2,11 @@
 // The demo means to show a failure and a held item, so exit codes 1 and 3 are its success.
 import { rm } from 'node:fs/promises';
 import { runCli } from '../src/cli/cli.js';
+import { processIo } from '../src/cli/main.js';
 
 const out = 'demo-out';
 await rm(out, { recursive: true, force: true });
-const code = await runCli(['run', 'pipelines/demo.yaml', '--sim', '--db', `${out}/resq.db`, '--out', `${out}/files`]);
+const code = await runCli(['run', 'pipelines/demo.yaml', '--sim', '--db', `${out}/resq.db`, '--out', `${out}/files`], processIo());
 if (code === 0 || code === 1 || code === 3) {
   process.stdout.write(
     [

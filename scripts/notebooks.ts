@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ServiceClient } from '../src/api/index.js';
 import { runCli } from '../src/cli/cli.js';
+import { processIo } from '../src/cli/main.js';
 import { pullFiles } from '../src/files/index.js';
 import { NotebookError, openResults } from '../src/notebook/index.js';
 import { startSim } from '../src/sim/index.js';
@@ -121,9 +122,9 @@ async function makeData(dir: string): Promise<{ db: string; out: string }> {
   process.env.RESQ_API_KEY = key;
   try {
     // The demo fails one item and holds one on purpose (exit 1); the molecules file has one bad SMILES.
-    const demo = await runCli(['run', 'pipelines/demo.yaml', '--base-url', sim.url, '--db', db, '--out', out]);
+    const demo = await runCli(['run', 'pipelines/demo.yaml', '--base-url', sim.url, '--db', db, '--out', out], processIo());
     if (![0, 1, 3].includes(demo)) throw new Error(`the demo batch ended with exit code ${demo}`);
-    const models = await runCli(['models', 'batch', 'descriptors', 'notebooks/molecules.csv', '--base-url', sim.url, '--db', db, '--out', out, '--output', join(dir, 'molecules.jsonl')]);
+    const models = await runCli(['models', 'batch', 'descriptors', 'notebooks/molecules.csv', '--base-url', sim.url, '--db', db, '--out', out, '--output', join(dir, 'molecules.jsonl')], processIo());
     if (![0, 1].includes(models)) throw new Error(`the models batch ended with exit code ${models}`);
     // Files still pending (a run that did not download them) are fetched while the simulator still has them.
     const store = await openStore(db);

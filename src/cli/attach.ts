@@ -2,7 +2,11 @@ import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
 import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '../runner/index.js';
 import type { BatchRecord, Store } from '../store/index.js';
-import { exitCodeForRun, EXIT } from './exit-codes.js';
+import { ambientIo } from './ambient-io.js';
+import { dbFlag } from './db-path.js';
+import { userMessage } from './error-message.js';
+import { exitCodeForRun } from './exit-codes.js';
+import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
 import type { Service } from './service.js';
 import { formatStatus } from './summary.js';
@@ -20,6 +24,8 @@ export interface AttachOptions {
   limit?: number | undefined;
   /** Wait for other workers when nothing is left to claim. @default true */
   wait?: boolean;
+  /** Where output goes and where stop signals come from (default: the running command's). */
+  io?: CliIo;
 }
 
 async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {
@@ -40,18 +46,21 @@ async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): 
 }
 
 /** Lease length: RESQ_LEASE_MS (tests shorten it), else the runner's default. */
-function leaseMsFromEnv(): number | undefined {
-  const v = Number(process.env.RESQ_LEASE_MS);
+function leaseMsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const v = Number(env.RESQ_LEASE_MS);
   return Number.isInteger(v) && v >= 100 ? v : undefined;
 }
 
 /**
  * Runs a batch with progress on the terminal, downloading files as runs make them. The
- * first SIGINT stops admitting and lets in-flight writes commit (exit 130; `resq resume`
- * picks the batch up); a second exits at once.
+ * first SIGINT, SIGTERM or SIGHUP stops admitting and lets in-flight writes commit (exit
+ * 130 / 143 / 129; `resq resume` picks the batch up); a second exits at once.
  */
 export async function attachAndRun(o: AttachOptions): Promise<number> {
-  const renderer = pickRenderer(o.json);
+  const io = o.io ?? ambientIo();
+  // Before anything shows as in flight: an unreachable service or a refused key ends here.
+  await o.service.check();
+  const renderer = pickRenderer(o.json, io);
   const emit = (e: RunnerEvent): void => renderer.onEvent(e);
   const downloads = await downloaderFor(o, emit);
   // Files left pending by an earlier, interrupted run start again at once.
@@ -63,7 +72,7 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     policy: o.policy,
     ...(o.limit !== undefined ? { limit: o.limit } : {}),
     wait: o.wait ?? true,
-    leaseMs: leaseMsFromEnv(),
+    leaseMs: leaseMsFromEnv(io.env),
     onEvent: (e) => {
       // A finished or paused run may have recorded files: the downloader reads the store cheaply.
       if (e.type === 'item') downloads?.kick(o.batch);
@@ -71,15 +80,15 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     },
   });
   o.service.onThrottle = () => runner.throttled();
-  let interrupts = 0;
-  const onSigint = (): void => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    process.stderr.write('\nstopping: no new runs are admitted; runs in flight go on at the service (resq resume picks them up)\n');
+  let stoppedBy: StopSignal | null = null;
+  const offStop = io.onStop((signal) => {
+    if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);
+    stoppedBy = signal;
+    // Through the renderer: the bar is cleared first and drawn below, never over this line.
+    renderer.note(`stopping (${signal}): no new runs are admitted; runs in flight go on at the service (resq resume picks them up)`);
     runner.stop();
     downloads?.stop();
-  };
-  process.on('SIGINT', onSigint);
+  });
   let result: RunnerResult;
   let files: DownloadSummary | null = null;
   try {
@@ -87,18 +96,22 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     if (result.interrupted || result.fatal) downloads?.stop();
     files = (await downloads?.drain()) ?? null;
   } finally {
-    process.off('SIGINT', onSigint);
+    offStop();
     renderer.stop();
   }
   const status = await batchStatus(o.store, o.batch);
+  const db = dbFlag(o.dbPath);
+  const sim = o.service.kind === 'sim' ? ' --sim' : '';
   if (o.json) {
-    process.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: o.dbPath, out: o.outDir })}\n`);
+    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: o.dbPath, out: o.outDir })}\n`);
   } else {
-    process.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir })}\n`);
+    io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir })}\n`);
     if (files && files.problems.length > 0)
-      process.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status --db ${o.dbPath}\`, retry with \`resq files pull\`\n`);
-    if (result.fatal) process.stderr.write(`resq: stopped: ${result.fatal.message}\n`);
-    else if (result.interrupted) process.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name} --db ${o.dbPath}\`\n`);
+      io.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
+    if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
+    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name}${db}${sim}\`\n`);
   }
-  return exitCodeForRun(result);
+  const code = exitCodeForRun(result);
+  // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
+  return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }

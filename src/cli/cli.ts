@@ -1,4 +1,4 @@
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { formatProblem, InputError, ResqError } from '../errors.js';
 // Every command is registered (help, suggestions and strict parsing see them all), but a command
 // module holds only its definition: what it runs (the store, runner, client, simulator…) is
@@ -18,23 +18,35 @@ import { showCommand } from './commands/show.js';
 import { retryCommand } from './commands/retry.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
+import { userMessage } from './error-message.js';
+import { setAmbientIo } from './ambient-io.js';
+import type { CliIo } from './io.js';
+
+/**
+ * What a command registrar gets besides the parser: the IO to use and where its handler puts
+ * the exit code it returns (commands are functions of their arguments and an output sink).
+ */
+export interface CommandContext {
+  io: CliIo;
+  code: number | null;
+}
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
-function report(err: unknown): number {
+function report(err: unknown, io: CliIo): number {
   if (err instanceof InputError && err.problems.length > 1) {
     const lines = err.problems.map((p) => `  ${formatProblem(p)}`).join('\n');
-    process.stderr.write(`resq: ${err.problems.length} problems; nothing was sent or recorded:\n${lines}\n`);
+    io.stderr.write(`resq: ${err.problems.length} problems; nothing was sent or recorded:\n${lines}\n`);
   } else if (err instanceof ResqError) {
-    process.stderr.write(`resq: ${err.message}\n`);
+    io.stderr.write(`resq: ${userMessage(err)}\n`);
   } else {
     const e = err instanceof Error ? err : new Error(String(err));
-    process.stderr.write(`resq: internal error (a bug — please report it): ${e.stack ?? e.message}\n`);
+    io.stderr.write(`resq: internal error (a bug — please report it): ${e.stack ?? e.message}\n`);
   }
   return exitCodeForError(err);
 }
 
 /** Builds the CLI parser; exported for tests. */
-export function buildCli(argv: string[]) {
+export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFallback(), code: null }): Argv {
   let cli = yargs(argv)
     .scriptName('resq')
     .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
@@ -46,14 +58,21 @@ export function buildCli(argv: string[]) {
     .help()
     .alias('h', 'help')
     .version('version', 'print the version of resq', packageVersion())
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    .exitProcess(false)
+    .wrap(Math.min(110, ctx.io.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       throw new UsageError(msg);
-    });
-  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
-    cli = add(cli) as typeof cli;
+    }) as Argv;
+  // run, resume, status, batches, show and retry are the lead's to turn into functions of an IO;
+  // until then they print through process themselves and set process.exitCode (see ambient-io.ts).
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand]) cli = add(cli);
+  for (const add of [answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand]) cli = add(cli, ctx);
   return cli;
+}
+
+function ambientFallback(): CliIo {
+  throw new Error('buildCli needs a CommandContext (runCli builds one)');
 }
 
 /** A usage mistake yargs caught (unknown flag, missing argument). */
@@ -61,17 +80,27 @@ class UsageError extends ResqError {
   override readonly code: string = 'RESQ_USAGE';
 }
 
-/** Runs the CLI on `argv` (without node and script) and returns the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
-  process.exitCode = 0;
+/**
+ * Runs the CLI on `argv` (without node and script) with `io` and returns the exit code. Only
+ * src/cli/main.ts calls it with the process's IO; tests call it with {@link memoryIo}.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const ctx: CommandContext = { io, code: null };
+  const restore = setAmbientIo(io);
   try {
-    await buildCli(argv).parseAsync();
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    let help = '';
+    await buildCli(argv, ctx).parseAsync(argv, {}, (_err, _argv, output) => {
+      help = output;
+    });
+    if (help) io.stdout.write(`${help}\n`);
+    return ctx.code ?? restore.legacyExitCode() ?? EXIT.ok;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
+      io.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
       return EXIT.usage;
     }
-    return report(err);
+    return report(err, io);
+  } finally {
+    restore.done();
   }
 }

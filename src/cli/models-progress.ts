@@ -1,3 +1,4 @@
+import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
 import type { DownloadEvent } from '../files/index.js';
 import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/index.js';
@@ -5,6 +6,8 @@ import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/ind
 /** Renders model batch events (and file downloads): a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
 export interface ModelsRenderer {
   onEvent(e: ModelBatchEvent | DownloadEvent): void;
+  /** A line for the person that must not be drawn over by the bar. */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -12,8 +15,12 @@ function done(c: RowCounts): number {
   return c.completed + c.failed + c.error;
 }
 
-function jsonRenderer(out: NodeJS.WritableStream): ModelsRenderer {
-  return { onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`), stop: () => {} };
+function jsonRenderer(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ModelsRenderer {
+  return {
+    onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`),
+    note: (line) => err.write(`${line}\n`),
+    stop: () => {},
+  };
 }
 
 function startLine(e: Extract<ModelBatchEvent, { type: 'start' }>): string {
@@ -21,8 +28,8 @@ function startLine(e: Extract<ModelBatchEvent, { type: 'start' }>): string {
   return `batch ${e.batch} (model ${e.model}): ${e.total} rows, ${done(e.counts)} already finished, ${e.resumed} re-attached${unknown}\n`;
 }
 
-function barRenderer(stream: NodeJS.WriteStream): ModelsRenderer {
-  const bar = liveBar(stream, 'in flight {inFlight} | failed {failed} | credits {credits}');
+function barRenderer(stream: NodeJS.WritableStream, columns: number): ModelsRenderer {
+  const bar = liveBar(stream, 'in flight {inFlight} | failed {failed} | credits {credits}', columns);
   const notes: string[] = [];
   const fields = (c: RowCounts, inFlight: number, credits: number) => ({ inFlight, failed: c.failed + c.error, credits });
   return {
@@ -35,6 +42,7 @@ function barRenderer(stream: NodeJS.WriteStream): ModelsRenderer {
       else if (e.type === 'file-problem') notes.push(`file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}`);
       else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0, e.credits));
     },
+    note: (line) => bar.note(line),
     stop: () => {
       bar.stop();
       for (const n of notes) stream.write(`${n}\n`);
@@ -49,15 +57,16 @@ function plainRenderer(stream: NodeJS.WritableStream): ModelsRenderer {
       else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);
       else if (e.type === 'file-problem') stream.write(`file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}\n`);
     },
+    note: (line) => stream.write(`${line}\n`),
     stop: () => {},
   };
 }
 
 /** Picks the renderer for this terminal and flags. */
-export function pickModelsRenderer(json: boolean): ModelsRenderer {
-  if (json) return jsonRenderer(process.stdout);
-  if (process.stderr.isTTY) return barRenderer(process.stderr);
-  return plainRenderer(process.stderr);
+export function pickModelsRenderer(json: boolean, io: CliIo): ModelsRenderer {
+  if (json) return jsonRenderer(io.stdout, io.stderr);
+  if (io.isTTY) return barRenderer(io.stderr, io.columns);
+  return plainRenderer(io.stderr);
 }
 
 /** The human summary of a models batch: rows by outcome, credits, unknown submissions, failures, files. */

@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
 import { InputError } from '../errors.js';
-import { type BatchRecord, isPostgresUrl, maskLocation, openStore, type Store } from '../store/index.js';
+import { type BatchRecord, maskLocation, openStore, type Store } from '../store/index.js';
+import { checkDbPath } from './db-path.js';
 
-/** Opens an existing store (never creating a SQLite file by accident). */
+/**
+ * Opens an existing store (never creating a SQLite file by accident): a folder, a file that
+ * is not a database or no file at all is a plain user error before anything is opened.
+ */
 export async function openExistingStore(db: string): Promise<Store> {
-  if (!isPostgresUrl(db) && !existsSync(db)) throw new InputError(`${db}: no such database (pass --db PATH)`);
+  checkDbPath(db, { mustExist: true });
   return openStore(db);
 }
 

@@ -1,9 +1,12 @@
 import type { RunnerEvent, StateCounts } from '../runner/index.js';
+import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
 
 /** Renders runner events: a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
 export interface ProgressRenderer {
   onEvent(e: RunnerEvent): void;
+  /** A line for the person (e.g. "stopping: …") that must not be drawn over by the bar. */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -27,16 +30,17 @@ function workerLine(e: RunnerEvent, batch: string): string | null {
 }
 
 /** One JSON object per event line on stdout. */
-export function jsonRenderer(out: NodeJS.WritableStream = process.stdout): ProgressRenderer {
+export function jsonRenderer(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ProgressRenderer {
   return {
     onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`),
+    note: (line) => err.write(`${line}\n`),
     stop: () => {},
   };
 }
 
 /** A live bar on stderr: done/total, in flight, held, failed, rate, ETA. */
-export function barRenderer(stream: NodeJS.WriteStream = process.stderr): ProgressRenderer {
-  const bar = liveBar(stream, 'in flight {inFlight} | held {held} | failed {failed}');
+export function barRenderer(stream: NodeJS.WritableStream, columns: number): ProgressRenderer {
+  const bar = liveBar(stream, 'in flight {inFlight} | held {held} | failed {failed}', columns);
   const warnings: string[] = [];
   const fields = (c: StateCounts, inFlight: number) => ({ inFlight, held: c.held, failed: c.failed + c.error });
   let batch = '';
@@ -52,6 +56,7 @@ export function barRenderer(stream: NodeJS.WriteStream = process.stderr): Progre
       else if (e.type === 'warning') warnings.push(e.message);
       else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0));
     },
+    note: (line) => bar.note(line),
     stop: () => {
       bar.stop();
       for (const w of warnings) stream.write(`warning: ${w}\n`);
@@ -60,7 +65,7 @@ export function barRenderer(stream: NodeJS.WriteStream = process.stderr): Progre
 }
 
 /** Not a TTY and no --json: a line at start, warnings, and nothing per item. */
-export function plainRenderer(stream: NodeJS.WritableStream = process.stderr): ProgressRenderer {
+export function plainRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
   let batch = '';
   return {
     onEvent: (e) => {
@@ -72,13 +77,14 @@ export function plainRenderer(stream: NodeJS.WritableStream = process.stderr): P
       else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);
       else if (e.type === 'cap') stream.write(`in-flight cap now ${e.cap} (${e.reason})\n`);
     },
+    note: (line) => stream.write(`${line}\n`),
     stop: () => {},
   };
 }
 
 /** Picks the renderer for this terminal and flags. */
-export function pickRenderer(json: boolean): ProgressRenderer {
-  if (json) return jsonRenderer();
-  if (process.stderr.isTTY) return barRenderer();
-  return plainRenderer();
+export function pickRenderer(json: boolean, io: CliIo): ProgressRenderer {
+  if (json) return jsonRenderer(io.stdout, io.stderr);
+  if (io.isTTY) return barRenderer(io.stderr, io.columns);
+  return plainRenderer(io.stderr);
 }

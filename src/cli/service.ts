@@ -1,4 +1,5 @@
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
 
@@ -17,7 +18,17 @@ export interface Service {
   onThrottle: (() => void) | null;
   /** Set by whoever wants the client's retries and reconnects (e.g. --json output). */
   onLog: ((e: ClientLogEvent) => void) | null;
+  /**
+   * One cheap read (GET /threads) before anything is submitted or shown as in flight: an
+   * unreachable service or a refused key is said at once, within the client's retries.
+   */
+  check(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where `--sim` keeps the simulator's state for a database: beside it. */
+export function simStatePath(dbPath: string): string | null {
+  return /^postgres(ql)?:\/\//i.test(dbPath) ? null : `${dbPath}.sim.json`;
 }
 
 const HOW_TO =
@@ -57,7 +68,14 @@ export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv = p
 /** Opens the service: starts the in-process simulator for --sim. */
 export async function openService(
   choice: ServiceChoice,
-  opts: { connections?: number; env?: NodeJS.ProcessEnv } = {},
+  opts: {
+    connections?: number;
+    env?: NodeJS.ProcessEnv;
+    /** The database in use: `--sim` keeps the simulator's state beside it (so a batch can resume). */
+    dbPath?: string;
+    /** Resuming a `--sim` batch: its simulator state must be there, or the runs are unknown. */
+    simStateMustExist?: boolean;
+  } = {},
 ): Promise<Service> {
   const r = resolveService(choice, opts.env);
   // Loaded here, not at the top: checking a choice (and every command that never opens the
@@ -68,7 +86,15 @@ export async function openService(
   let apiKey: string;
   if (r.kind === 'sim') {
     const { startSim } = await import('../sim/index.js');
-    sim = await startSim();
+    // Beside the database, the simulator's runs outlive this process: Ctrl-C, `resq answer`,
+    // then `resq resume --sim` finds them where they were.
+    const statePath = opts.dbPath ? simStatePath(opts.dbPath) : null;
+    if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
+      throw new ConfigError(
+        `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
+          'so its runs are unknown; serve a simulator with `resq sim` and pass --base-url, or start a new batch',
+      );
+    sim = await startSim(statePath ? { statePath } : {});
     baseUrl = sim.url;
     apiKey = sim.keys[0] ?? '';
   } else {
@@ -90,6 +116,9 @@ export async function openService(
     kind: r.kind,
     onThrottle: null,
     onLog: null,
+    check: async () => {
+      await client.listThreads();
+    },
     close: async () => {
       await client.close();
       await sim?.close();

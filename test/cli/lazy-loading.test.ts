@@ -62,7 +62,8 @@ describe('lazy loading of commands', () => {
     expect(r.code).toBe(0);
     expect(r.modules).toContain('src/cli/commands/run.ts');
     const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
-    expect(src.sort()).toEqual(['src/api/errors.ts', 'src/errors.ts']);
+    // The error classes and the one failure taxonomy (pure, no dependencies): errors are reported from start-up on.
+    expect(src.sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts', 'src/errors.ts']);
     for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'cli-progress', 'csv-parse'])
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
   });
@@ -75,7 +76,7 @@ describe('lazy loading of commands', () => {
     expect(status.code, status.stderr).toBe(0);
     for (const r of [dry, status]) {
       expect(under(r.modules, 'src/sim/')).toEqual([]);
-      expect(under(r.modules, 'src/api/')).toEqual(['src/api/errors.ts']);
+      expect(under(r.modules, 'src/api/').sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts']);
       expect(under(r.modules, 'src/models/')).toEqual([]);
       expect(under(r.modules, 'node_modules/undici/')).toEqual([]);
       expect(under(r.modules, 'node_modules/cli-progress/')).toEqual([]);

@@ -1,8 +1,8 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import yargs from 'yargs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { filesCommand, formatBytes } from '../../src/cli/commands/files.js';
+import { formatBytes } from '../../src/cli/commands/files.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { newBatch, newEnv, runItems, type Env } from './helpers.js';
 
 let env: Env;
@@ -13,27 +13,10 @@ afterEach(async () => {
   await env?.close();
 });
 
-/** Runs `resq files …` with the global options the real CLI has; returns stdout and the exit code. */
-async function files(args: string[]): Promise<{ out: string; code: number }> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  process.exitCode = 0;
-  try {
-    const cli = yargs(['files', ...args, '--db', join(env.dir, 'resq.db')])
-      .option('db', { type: 'string', default: 'resq.db', global: true })
-      .option('json', { type: 'boolean', default: false, global: true })
-      .strict()
-      .fail((msg, err) => {
-        throw err ?? new Error(msg);
-      });
-    await filesCommand(cli).parseAsync();
-  } finally {
-    vi.mocked(process.stdout.write).mockRestore();
-  }
-  return { out, code: Number(process.exitCode ?? 0) };
+/** Runs `resq files …` in-process through the real CLI; returns stdout, stderr and the exit code. */
+async function files(args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const r = await runInProcess(['files', ...args, '--db', join(env.dir, 'resq.db')], { RESQ_API_KEY: process.env.RESQ_API_KEY });
+  return { out: r.stdout, err: r.stderr, code: r.code };
 }
 
 async function ready(): Promise<void> {
@@ -90,14 +73,18 @@ describe('resq files', () => {
 
   it('refuses to guess a service for a batch that ran on the in-process simulator', async () => {
     await ready();
-    await expect(files(['pull'])).rejects.toThrow(/in-process simulator/);
+    const r = await files(['pull']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ran on the built-in simulator \(--sim\): pass --sim/);
   });
 
   it('refuses a missing database and an unknown batch', async () => {
     await ready();
-    await expect(files(['status', 'nope'])).rejects.toThrow(/no batch named "nope" \(batches: cli\)/);
+    const nope = await files(['status', 'nope']);
+    expect([nope.code, nope.err]).toEqual([2, expect.stringMatching(/no batch named "nope" \(batches: cli\)/)]);
     unlinkSync(join(env.dir, 'resq.db'));
-    await expect(files(['status'])).rejects.toThrow(/no such database/);
+    const none = await files(['status']);
+    expect([none.code, none.err]).toEqual([2, expect.stringMatching(/no such database/)]);
   });
 });
 

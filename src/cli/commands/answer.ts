@@ -1,9 +1,52 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { PersonReply } from '../../runner/index.js';
+import type { CommandContext } from '../cli.js';
+import { dbFlag } from '../db-path.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `resq answer`. */
+export interface AnswerArgs {
+  batch: string;
+  item: string;
+  db: string;
+  json: boolean;
+  approve?: boolean;
+  decline?: boolean;
+  choose?: string;
+  note?: string;
+}
+
+/** `resq answer BATCH ITEM …`: records a person's answer; returns the exit code. */
+export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
+  const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
+  const note = a.note ? { note: a.note } : {};
+  const reply: PersonReply = a.approve
+    ? { kind: 'approve', ...note }
+    : a.decline
+      ? { kind: 'decline', ...note }
+      : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
+  // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
+  const [{ answerHeldItem }, { openBatch }] = await Promise.all([import('../../runner/answer.js'), import('../open-batch.js')]);
+  const { store, batch } = await openBatch(a.db, a.batch);
+  try {
+    const answer = await answerHeldItem(store, batch, a.item, reply);
+    const sim = batch.settings.service === 'sim' ? ' --sim' : '';
+    io.stdout.write(
+      a.json
+        ? `${JSON.stringify({ batch: batch.name, item: a.item, answer, by: 'person' })}\n`
+        : `recorded for ${batch.name}/${a.item}: ${JSON.stringify(answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}${sim}\`\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
 
 /** Registers `resq answer`. */
-export function answerCommand(y: Argv): Argv {
+export function answerCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'answer <batch> <item>',
     "answer a held item's pause (sent on the next run/resume, or at once if a runner is attached)",
@@ -16,28 +59,7 @@ export function answerCommand(y: Argv): Argv {
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
         .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' }),
     async (argv) => {
-      const a = argv as unknown as { batch: string; item: string; db: string; json: boolean; approve?: boolean; decline?: boolean; choose?: string; note?: string };
-      const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
-      if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
-      const note = a.note ? { note: a.note } : {};
-      const reply: PersonReply = a.approve
-        ? { kind: 'approve', ...note }
-        : a.decline
-          ? { kind: 'decline', ...note }
-          : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
-      // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
-      const [{ answerHeldItem }, { openBatch }] = await Promise.all([import('../../runner/answer.js'), import('../open-batch.js')]);
-      const { store, batch } = await openBatch(a.db, a.batch);
-      try {
-        const answer = await answerHeldItem(store, batch, a.item, reply);
-        process.stdout.write(
-          a.json
-            ? `${JSON.stringify({ batch: batch.name, item: a.item, answer, by: 'person' })}\n`
-            : `recorded for ${batch.name}/${a.item}: ${JSON.stringify(answer)} — sent by the attached runner, or on \`resq resume ${batch.name}\`\n`,
-        );
-      } finally {
-        await store.close();
-      }
+      ctx.code = await answer(argv as unknown as AnswerArgs, ctx.io);
     },
   );
 }

@@ -1,10 +1,59 @@
 import { createWriteStream } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Argv } from 'yargs';
+import type { CommandContext } from '../cli.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `resq export`. */
+export interface ExportArgs {
+  batch?: string;
+  db: string;
+  format: 'jsonl' | 'csv';
+  output?: string;
+}
+
+/** `resq export [BATCH]`: every item as JSONL or CSV, to `--output` or the IO's stdout. */
+export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
+  // Loaded when the command runs (see cli.ts); the export module alone, not the runner's barrel.
+  const [{ stringify }, { CSV_COLUMNS, exportRows, flattenRow }, { openBatch }, { checkOutputPath }] = await Promise.all([
+    import('csv-stringify/sync'),
+    import('../../runner/export-rows.js'),
+    import('../open-batch.js'),
+    import('../db-path.js'),
+  ]);
+  // Before anything is opened or written: a folder, or a folder that is not there, is a plain refusal.
+  if (a.output !== undefined) checkOutputPath(a.output);
+  const { store, batch } = await openBatch(a.db, a.batch);
+  // Written to a temporary name and renamed, so a reader never sees half an export.
+  const tmp = a.output ? `${a.output}.partial` : null;
+  const out = tmp ? createWriteStream(tmp) : io.stdout;
+  let ok = false;
+  try {
+    if (a.format === 'csv') out.write(stringify([CSV_COLUMNS as unknown as string[]]));
+    for await (const row of exportRows(store, batch)) {
+      const line = a.format === 'csv' ? stringify([CSV_COLUMNS.map((c) => flattenRow(row)[c])]) : `${JSON.stringify(row)}\n`;
+      if (!out.write(line)) await once(out, 'drain');
+    }
+    if (tmp && a.output) {
+      out.end();
+      await once(out, 'finish');
+      await rename(tmp, a.output);
+    }
+    ok = true;
+  } finally {
+    await store.close();
+    if (tmp && !ok) {
+      (out as ReturnType<typeof createWriteStream>).destroy();
+      await rm(tmp, { force: true });
+    }
+  }
+  return EXIT.ok;
+}
 
 /** Registers `resq export`. */
-export function exportCommand(y: Argv): Argv {
+export function exportCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'export [batch]',
     'export every item: JSONL or CSV (lists flattened to JSON text)',
@@ -14,31 +63,7 @@ export function exportCommand(y: Argv): Argv {
         .option('format', { choices: ['jsonl', 'csv'] as const, default: 'jsonl' as const })
         .option('output', { type: 'string', describe: 'file to write (default: standard output)' }),
     async (argv) => {
-      const a = argv as unknown as { batch?: string; db: string; format: 'jsonl' | 'csv'; output?: string };
-      // Loaded when the command runs (see cli.ts); the export module alone, not the runner's barrel.
-      const [{ stringify }, { CSV_COLUMNS, exportRows, flattenRow }, { openBatch }] = await Promise.all([
-        import('csv-stringify/sync'),
-        import('../../runner/export-rows.js'),
-        import('../open-batch.js'),
-      ]);
-      const { store, batch } = await openBatch(a.db, a.batch);
-      // Written to a temporary name and renamed, so a reader never sees half an export.
-      const tmp = a.output ? `${a.output}.partial` : null;
-      const out = tmp ? createWriteStream(tmp) : process.stdout;
-      try {
-        if (a.format === 'csv') out.write(stringify([CSV_COLUMNS as unknown as string[]]));
-        for await (const row of exportRows(store, batch)) {
-          const line = a.format === 'csv' ? stringify([CSV_COLUMNS.map((c) => flattenRow(row)[c])]) : `${JSON.stringify(row)}\n`;
-          if (!out.write(line)) await once(out, 'drain');
-        }
-      } finally {
-        await store.close();
-      }
-      if (tmp && a.output) {
-        (out as ReturnType<typeof createWriteStream>).end();
-        await once(out, 'finish');
-        await rename(tmp, a.output);
-      }
+      ctx.code = await exportBatch(argv as unknown as ExportArgs, ctx.io);
     },
   );
 }

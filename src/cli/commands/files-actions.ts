@@ -5,14 +5,17 @@ import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent
 import type { BatchRecord } from '../../store/index.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { openService } from '../service.js';
 import { formatBytes, type Common, type PullArgs } from './files.js';
 
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
+type Out = (line: string) => void;
+
+function writer(io: CliIo): Out {
+  return (line) => io.stdout.write(`${line}\n`);
 }
 
-function renderStatus(s: FilesStatus, now: Date): void {
+function renderStatus(out: Out, s: FilesStatus, now: Date): void {
   const c = s.counts;
   const scope = s.batches.length === 1 ? `batch ${s.batches[0]}` : `${s.batches.length} batches`;
   out(`files of ${scope}: ${s.total} — ${c.downloaded} downloaded, ${c.pending} pending, ${c.failed} failed, ${c.expired} expired, ${c.missing} missing`);
@@ -27,7 +30,7 @@ function renderStatus(s: FilesStatus, now: Date): void {
   for (const w of s.warnings) out(`warning: ${w.message}`);
 }
 
-function renderPull(r: PullReport): void {
+function renderPull(out: Out, r: PullReport): void {
   const scope = r.batches.length === 1 ? `batch ${r.batches[0]}` : `${r.batches.length} batches`;
   const repaired = r.repaired.length ? `, ${r.repaired.length} fetched again (gone or changed on disk)` : '';
   out(`files of ${scope}: ${r.downloaded} downloaded (${formatBytes(r.bytes)}), ${r.skipped} already on disk${repaired}`);
@@ -40,7 +43,7 @@ function renderPull(r: PullReport): void {
   if (r.notOnDisk.length > 30) out(`  … and ${r.notOnDisk.length - 30} more (resq files pull --json)`);
 }
 
-function renderVerify(r: VerifyReport): void {
+function renderVerify(out: Out, r: VerifyReport): void {
   const gone = r.problems.filter((p) => p.state === 'gone').length;
   out(`verified ${r.checked} downloaded files: ${r.ok} intact (${formatBytes(r.bytes)}), ${r.problems.length - gone} changed, ${gone} gone`);
   for (const p of r.problems) out(`  ${p.state.padEnd(8)} ${p.batch} / ${p.itemId} / ${p.path ?? p.fileId}: ${p.reason}`);
@@ -48,26 +51,26 @@ function renderVerify(r: VerifyReport): void {
 }
 
 /** Service for a pull: the flags, else the batches' own base URL, else the environment. */
-async function serviceFor(a: PullArgs, batches: BatchRecord[]) {
+async function serviceFor(a: PullArgs, batches: BatchRecord[], io: CliIo) {
   if (!a.sim && !a.baseUrl && batches.some((b) => b.settings.service === 'sim'))
     throw new ConfigError(
-      'a batch ran on the in-process simulator (--sim), whose files ended with that process; ' +
-        'pass --sim (a fresh simulator: those files will be missing) or --base-url of a served simulator',
+      'a batch ran on the built-in simulator (--sim): pass --sim to fetch its files from the simulator state kept beside the database, ' +
+        'or --base-url of a served simulator',
     );
   const urls = [...new Set(batches.map((b) => b.baseUrl).filter((u): u is string => !!u))];
-  return openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? (urls.length === 1 ? urls[0]! : null) });
+  return openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? (urls.length === 1 ? urls[0]! : null) }, { env: io.env, dbPath: a.db });
 }
 
 /** `resq files pull [BATCH]`. */
-export async function pullCommand(a: PullArgs): Promise<void> {
+export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
+  const out = writer(io);
   if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 256))
     throw new InputError(`--concurrency: must be a whole number from 1 to 256, got ${a.concurrency}`);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
-    const service = await serviceFor(a, batches);
+    const service = await serviceFor(a, batches, io);
     const abort = new AbortController();
-    const onSigint = (): void => abort.abort(new Error('interrupted'));
-    process.once('SIGINT', onSigint);
+    const offStop = io.onStop(() => abort.abort(new Error('interrupted')));
     try {
       const report = await pullFiles({
         store,
@@ -79,10 +82,10 @@ export async function pullCommand(a: PullArgs): Promise<void> {
         onEvent: a.json ? (e: DownloadEvent) => e.type !== 'file-start' && out(JSON.stringify(e)) : undefined,
       });
       if (a.json) out(JSON.stringify({ type: 'files-pull', ...report }));
-      else renderPull(report);
-      process.exitCode = report.interrupted ? EXIT.interrupted : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
+      else renderPull(out, report);
+      return report.interrupted ? EXIT.interrupted : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
     } finally {
-      process.off('SIGINT', onSigint);
+      offStop();
       await service.close();
     }
   } finally {
@@ -92,26 +95,29 @@ export async function pullCommand(a: PullArgs): Promise<void> {
 
 
 /** `resq files status [BATCH]`. */
-export async function statusCommand(a: Common): Promise<void> {
+export async function statusCommand(a: Common, io: CliIo): Promise<number> {
+  const out = writer(io);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const now = new Date();
     const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
     if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
-    else renderStatus(s, now);
+    else renderStatus(out, s, now);
+    return EXIT.ok;
   } finally {
     await store.close();
   }
 }
 
 /** `resq files verify [BATCH]`. */
-export async function verifyCommand(a: Common): Promise<void> {
+export async function verifyCommand(a: Common, io: CliIo): Promise<number> {
+  const out = writer(io);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const r = await verifyFiles(store, a.batch ? batches[0] : null);
     if (a.json) out(JSON.stringify({ type: 'files-verify', ...r }));
-    else renderVerify(r);
-    process.exitCode = r.problems.length > 0 ? EXIT.failed : EXIT.ok;
+    else renderVerify(out, r);
+    return r.problems.length > 0 ? EXIT.failed : EXIT.ok;
   } finally {
     await store.close();
   }

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import type { CommandContext } from '../cli.js';
 
 /** Options every files command has. */
 export interface Common {
@@ -40,26 +41,32 @@ function pullOptions<T>(a: Argv<T>) {
 }
 
 /** Registers `resq files status [BATCH]`, `resq files pull [BATCH]` and `resq files verify [BATCH]`. */
-export function filesCommand(y: Argv): Argv {
+export function filesCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command('files', 'files the runs made: status, pull, verify', (f) =>
     f
       .command(
         'status [batch]',
         'counts by state, bytes on disk, soonest expiry, files expiring within 7 days not on disk',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
-        async (argv) => (await actions()).statusCommand(argv as unknown as Common),
+        async (argv) => {
+          ctx.code = await (await actions()).statusCommand(argv as unknown as Common, ctx.io);
+        },
       )
       .command(
         'pull [batch]',
         'download every file not on disk (exit 1 when some cannot be fetched)',
         (a) => pullOptions(a),
-        async (argv) => (await actions()).pullCommand(argv as unknown as PullArgs),
+        async (argv) => {
+          ctx.code = await (await actions()).pullCommand(argv as unknown as PullArgs, ctx.io);
+        },
       )
       .command(
         'verify [batch]',
         're-hash downloaded files; report any changed or gone (exit 1 if so)',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
-        async (argv) => (await actions()).verifyCommand(argv as unknown as Common),
+        async (argv) => {
+          ctx.code = await (await actions()).verifyCommand(argv as unknown as Common, ctx.io);
+        },
       )
       .demandCommand(1, 'name a files command: status, pull or verify'),
   );

@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import { isRunFailure, type ModelRun } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
+import { checkOutputPath } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
 import { openBatch } from '../open-batch.js';
 import { openService, type ServiceChoice } from '../service.js';
@@ -15,11 +17,12 @@ function choiceOf(a: ServiceArgs): ServiceChoice {
 }
 
 /** `resq models describe ID`. */
-export async function describeCommand(a: ServiceArgs & { id: string }): Promise<void> {
-  const service = await openService(choiceOf(a));
+export async function describeCommand(a: ServiceArgs & { id: string }, io: CliIo): Promise<number> {
+  const service = await openService(choiceOf(a), { env: io.env, dbPath: a.db });
   try {
     const d = await service.client.describeModel(a.id);
-    process.stdout.write(a.json ? `${JSON.stringify(d)}\n` : `${formatDescription(d, a.id)}\n`);
+    io.stdout.write(a.json ? `${JSON.stringify(d)}\n` : `${formatDescription(d, a.id)}\n`);
+    return EXIT.ok;
   } finally {
     await service.close();
   }
@@ -45,12 +48,11 @@ function formatRun(run: ModelRun, httpStatus: number): string {
 }
 
 /** `resq models run ID`: the exit code. */
-export async function runCommand(a: RunArgs): Promise<number> {
-  const service = await openService(choiceOf(a));
+export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
+  const service = await openService(choiceOf(a), { env: io.env, dbPath: a.db });
   const stop = new AbortController();
   let admitted: ModelRun | null = null;
-  const onSigint = (): void => stop.abort();
-  process.on('SIGINT', onSigint);
+  const offStop = io.onStop(() => stop.abort());
   // The client's poll sleep does not hold the event loop open; under a top-level await the process would exit mid-wait.
   const keepAlive = setInterval(() => {}, 60_000);
   try {
@@ -64,21 +66,21 @@ export async function runCommand(a: RunArgs): Promise<number> {
       signal: stop.signal,
       onAdmitted: (run, status) => {
         admitted = run;
-        if (status === 202 && !a.json) process.stderr.write(`model run ${run.id} started; reading it every few seconds…\n`);
+        if (status === 202 && !a.json) io.stderr.write(`model run ${run.id} started; reading it every few seconds…\n`);
       },
     });
-    process.stdout.write(a.json ? `${JSON.stringify(r.run)}\n` : `${formatRun(r.run, r.httpStatus)}\n`);
+    io.stdout.write(a.json ? `${JSON.stringify(r.run)}\n` : `${formatRun(r.run, r.httpStatus)}\n`);
     return isRunFailure(r.run.status) ? EXIT.failed : EXIT.ok;
   } catch (err) {
     const run = admitted as ModelRun | null;
     if (stop.signal.aborted && run) {
-      process.stderr.write(`interrupted: model run ${run.id} goes on at the service${run.poll_url ? ` (${run.poll_url})` : ''}\n`);
+      io.stderr.write(`interrupted: model run ${run.id} goes on at the service${run.poll_url ? ` (${run.poll_url})` : ''}\n`);
       return EXIT.interrupted;
     }
     throw err;
   } finally {
     clearInterval(keepAlive);
-    process.off('SIGINT', onSigint);
+    offStop();
     await service.close();
   }
 }
@@ -94,23 +96,26 @@ async function openModelsBatch(db: string, name: string | undefined) {
 }
 
 /** `resq models status [BATCH]`. */
-export async function statusCommand(a: { batch?: string; db: string; json: boolean }): Promise<void> {
+export async function statusCommand(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
   const { store, batch, status } = await openModelsBatch(a.db, a.batch);
   try {
-    process.stdout.write(
+    io.stdout.write(
       a.json ? `${JSON.stringify(status)}\n` : `${formatModelStatus(status, { db: a.db, out: batch.settings.download.enabled ? batch.settings.download.out : null })}\n`,
     );
+    return EXIT.ok;
   } finally {
     await store.close();
   }
 }
 
 /** `resq models export [BATCH]`. */
-export async function exportCommand(a: { batch?: string; db: string; output?: string }): Promise<void> {
+export async function exportCommand(a: { batch?: string; db: string; output?: string }, io: CliIo): Promise<number> {
+  if (a.output !== undefined) checkOutputPath(a.output);
   const { store, batch } = await openModelsBatch(a.db, a.batch);
   try {
     if (a.output) await writeModelResults(store, batch, a.output);
-    else for await (const row of modelResultRows(store, batch)) if (!process.stdout.write(`${JSON.stringify(row)}\n`)) await once(process.stdout, 'drain');
+    else for await (const row of modelResultRows(store, batch)) if (!io.stdout.write(`${JSON.stringify(row)}\n`)) await once(io.stdout, 'drain');
+    return EXIT.ok;
   } finally {
     await store.close();
   }

@@ -3,7 +3,10 @@ import { InputError } from '../../errors.js';
 import { Downloader } from '../../files/index.js';
 import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
 import { openStore, type BatchSettings } from '../../store/index.js';
-import { EXIT, exitCodeForRun } from '../exit-codes.js';
+import { checkDbPath, checkOutputPath, dbFlag, removeDatabase } from '../db-path.js';
+import { userMessage } from '../error-message.js';
+import { exitCodeForRun } from '../exit-codes.js';
+import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
 import { openService, resolveService } from '../service.js';
 
@@ -28,13 +31,16 @@ export interface ModelsBatchArgs {
  * `resq models batch`: check the whole file (or find the batch to resume), run it with
  * progress on the terminal, download file outputs, write `--output`. Returns the exit code.
  */
-export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
+export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise<number> {
   const concurrency = a.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
     throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
   const choice = { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
-  // Refuse a missing service before anything is recorded.
-  resolveService(choice);
+  // Refuse a missing service, a bad --db or --output before anything is recorded.
+  resolveService(choice, io.env);
+  if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
+  if (a.output !== undefined) checkOutputPath(a.output);
+  const { exists: dbExisted } = checkDbPath(a.db);
   const out = resolve(a.out ?? 'out');
   const settings: BatchSettings = {
     concurrency,
@@ -44,9 +50,11 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
     service: choice.sim ? 'sim' : 'url',
   };
   const store = await openStore(a.db);
+  let recorded = false;
   try {
-    const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16) });
+    const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16), env: io.env, dbPath: a.db });
     try {
+      await service.check();
       const { batch, resumed } = await openModelBatch({
         store,
         client: service.client,
@@ -57,8 +65,9 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
         mode: a.mode ?? null,
         baseUrl: choice.sim ? null : service.baseUrl,
       });
-      if (resumed && !a.json) process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} rows)\n`);
-      const renderer = pickModelsRenderer(a.json);
+      recorded = true;
+      if (resumed && !a.json) io.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} rows)\n`);
+      const renderer = pickModelsRenderer(a.json, io);
       const downloader = a.download
         ? new Downloader({ store, client: service.client, outDir: out, concurrency: settings.download.concurrency, onEvent: (e) => renderer.onEvent(e) })
         : null;
@@ -71,39 +80,41 @@ export async function modelsBatchCommand(a: ModelsBatchArgs): Promise<number> {
         onEvent: (e) => renderer.onEvent(e),
         onFiles: () => downloader?.kick(batch),
       });
-      let interrupts = 0;
-      const onSigint = (): void => {
-        interrupts++;
-        if (interrupts > 1) process.exit(EXIT.interrupted);
-        process.stderr.write('\nstopping: nothing new is sent; jobs in flight go on at the service (run the same command again to pick them up)\n');
+      let stoppedBy: StopSignal | null = null;
+      const offStop = io.onStop((signal) => {
+        if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);
+        stoppedBy = signal;
+        renderer.note(`stopping (${signal}): nothing new is sent; jobs in flight go on at the service (run the same command again to pick them up)`);
         runner.stop();
         downloader?.stop();
-      };
-      process.on('SIGINT', onSigint);
+      });
       let result: ModelBatchResult;
       try {
         downloader?.kick(batch);
         result = await runner.run();
         if (downloader && !result.interrupted) await downloader.drain();
       } finally {
-        process.off('SIGINT', onSigint);
+        offStop();
         renderer.stop();
       }
       if (a.output) await writeModelResults(store, batch, a.output);
       const status = await modelBatchStatus(store, batch);
       if (status) {
-        if (a.json) process.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: a.db, out, output: a.output ?? null })}\n`);
-        else process.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
+        if (a.json) io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: a.db, out, output: a.output ?? null })}\n`);
+        else io.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
       }
       if (!a.json) {
-        if (result.fatal) process.stderr.write(`resq: stopped: ${result.fatal.message}\n`);
-        else if (result.interrupted) process.stderr.write('interrupted: run the same command again to continue\n');
+        if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
+        else if (result.interrupted)
+          io.stderr.write(`interrupted: run the same command again to continue (resq models batch ${a.id} ${a.file}${dbFlag(a.db)}${a.sim ? ' --sim' : ''})\n`);
       }
-      return exitCodeForRun({ ...result, cancelled: false });
+      return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : exitCodeForRun({ ...result, cancelled: false });
     } finally {
       await service.close();
     }
   } finally {
     await store.close();
+    // A batch refused before anything was recorded leaves no empty database behind.
+    if (!recorded && !dbExisted) removeDatabase(a.db);
   }
 }

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import type { CommandContext } from '../cli.js';
 import type { ModelsBatchArgs } from './models-batch.js';
 
 /** Options every models command has. */
@@ -27,7 +28,7 @@ function serviceOptions<T>(y: Argv<T>) {
 }
 
 /** Registers `resq models describe | run | batch | status | export`. */
-export function modelsCommand(y: Argv): Argv {
+export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command('models', 'run single models directly: describe, run one, run a CSV/JSONL batch', (m) =>
     m
       .command(
@@ -35,7 +36,7 @@ export function modelsCommand(y: Argv): Argv {
         "a model's inputs and outputs (--json: the description as the service gave it)",
         (a) => serviceOptions(a.positional('id', { type: 'string', demandOption: true, describe: 'model id (last segment of its page address)' })),
         async (argv) => {
-          await (await actions()).describeCommand(argv as unknown as ServiceArgs & { id: string });
+          ctx.code = await (await actions()).describeCommand(argv as unknown as ServiceArgs & { id: string }, ctx.io);
         },
       )
       .command(
@@ -47,7 +48,7 @@ export function modelsCommand(y: Argv): Argv {
             .option('input', { type: 'string', array: true, describe: 'one input as name=value, coerced to its declared type (repeatable)' })
             .option('mode', { choices: ['sync', 'async'] as const, describe: 'sync waits inline, async runs a background job (default: the platform chooses)' }),
         async (argv) => {
-          process.exitCode = await (await actions()).runCommand(argv as unknown as RunArgs);
+          ctx.code = await (await actions()).runCommand(argv as unknown as RunArgs, ctx.io);
         },
       )
       .command(
@@ -67,14 +68,16 @@ export function modelsCommand(y: Argv): Argv {
             .option('batch', { type: 'string', describe: 'batch name (default <model>-<file name>); an existing name resumes it' })
             .option('download', { type: 'boolean', default: true, describe: 'download file outputs (--no-download: later, with resq files pull)' }),
         async (argv) => {
-          process.exitCode = await (await import('./models-batch.js')).modelsBatchCommand(argv as unknown as ModelsBatchArgs);
+          ctx.code = await (await import('./models-batch.js')).modelsBatchCommand(argv as unknown as ModelsBatchArgs, ctx.io);
         },
       )
       .command(
         'status [batch]',
         'rows by outcome, credits spent, unknown submissions, files of a models batch',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: the newest models batch)' }),
-        async (argv) => (await actions()).statusCommand(argv as unknown as { batch?: string; db: string; json: boolean }),
+        async (argv) => {
+          ctx.code = await (await actions()).statusCommand(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
+        },
       )
       .command(
         'export [batch]',
@@ -84,7 +87,7 @@ export function modelsCommand(y: Argv): Argv {
             .positional('batch', { type: 'string', describe: 'batch name or id (default: the newest models batch)' })
             .option('output', { type: 'string', describe: 'file to write (default: standard output)' }),
         async (argv) => {
-          await (await actions()).exportCommand(argv as unknown as { batch?: string; db: string; output?: string });
+          ctx.code = await (await actions()).exportCommand(argv as unknown as { batch?: string; db: string; output?: string }, ctx.io);
         },
       )
       .demandCommand(1, 'name a models command: describe, run, batch, status or export'),

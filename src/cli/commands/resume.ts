@@ -64,16 +64,15 @@ export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
     if (merged.changes.length > 0) await store.updateBatchSettings(found.id, merged.settings, merged.policy, merged.baseUrl);
     const batch = (await store.findBatch(found.id)) ?? found;
     if (!a.json) for (const c of merged.changes) process.stderr.write(`${c}\n`);
+    // A --sim batch resumes on the simulator whose state was kept beside the database.
     const sim = a.sim ?? (!merged.baseUrl && batch.settings.service === 'sim');
-    if (batch.settings.service === 'sim' && !a.sim && !merged.baseUrl)
-      throw new ConfigError(
-        `batch ${batch.name} ran on the in-process simulator (--sim), whose runs ended with that process, ` +
-          'so it cannot be resumed. For resumable runs without an account, serve the simulator with ' +
-          '`resq sim` and pass its URL with --base-url.',
-      );
     const service = await openService(
       { sim, baseUrl: sim ? null : (merged.baseUrl ?? null) },
-      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
+      {
+        connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16),
+        dbPath: a.db,
+        simStateMustExist: sim && batch.settings.service === 'sim',
+      },
     );
     try {
       return await attachAndRun({

@@ -117,10 +117,15 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
   // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
   // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
   const [{ checkUnchanged, loadBatch }, { openStore }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
+  if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
   const r = await resolveInputs(a);
   // Refuse a missing service before anything is recorded: nothing half-done on a config error.
   if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null });
+  // A folder, a file that is not a database or a folder that is not there: one plain line.
+  const { checkDbPath, removeDatabase } = await import('../db-path.js');
+  const { exists: dbExisted } = checkDbPath(a.db);
   const store = await openStore(a.db);
+  let recorded = false;
   try {
     let batch = await store.findBatch(r.name);
     let policy = r.policy;
@@ -137,6 +142,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
           skipInvalid: a.skipInvalid,
         });
         batch = loaded.batch;
+        recorded = true;
         for (const p of loaded.invalid.slice(0, 20))
           process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
       } catch (e) {
@@ -144,10 +150,14 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
         if (!(e instanceof BatchExistsError)) throw e;
         batch = await store.findBatch(r.name);
         if (!batch) throw e;
+        recorded = true;
       }
     } else {
       if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
-      await checkUnchanged(batch, r.questions);
+      const found = batch;
+      await checkUnchanged(found, r.questions).catch(async (e: unknown) => {
+        throw (await import('../same-source.js')).sourceMismatch(found, r.questions, e);
+      });
       // The batch keeps what it was started with; flags given again override, said aloud.
       const merged = applyOverrides(batch, r.overrides);
       await store.updateBatchSettings(batch.id, merged.settings, merged.policy, merged.baseUrl);
@@ -172,7 +182,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
     const { attachAndRun } = await import('../attach.js');
     const service = await openService(
       { sim, baseUrl: sim ? null : (r.baseUrl ?? batch.baseUrl ?? null) },
-      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16) },
+      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16), dbPath: a.db },
     );
     try {
       return await attachAndRun({
@@ -191,5 +201,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
     }
   } finally {
     await store.close();
+    // A run refused for bad input leaves no empty database behind.
+    if (!recorded && !dbExisted) removeDatabase(a.db);
   }
 }

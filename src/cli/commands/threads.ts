@@ -1,5 +1,11 @@
 import type { Argv } from 'yargs';
-import { openService, type ServiceChoice } from '../service.js';
+import type { CommandContext } from '../cli.js';
+import { EXIT } from '../exit-codes.js';
+import { line, type CliIo } from '../io.js';
+import type { Service, ServiceChoice } from '../service.js';
+
+/** Flags every threads command has. */
+export type ThreadsArgs = ServiceChoice & { json: boolean; db: string };
 
 function serviceFlags<T>(a: Argv<T>) {
   return a
@@ -7,49 +13,62 @@ function serviceFlags<T>(a: Argv<T>) {
     .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default $RESQ_BASE_URL)' });
 }
 
-async function withService<R>(argv: ServiceChoice, fn: (s: Awaited<ReturnType<typeof openService>>) => Promise<R>): Promise<R> {
-  const service = await openService({ sim: argv.sim ?? false, baseUrl: argv.baseUrl ?? null });
+async function withService(a: ThreadsArgs, io: CliIo, fn: (s: Service) => Promise<void>): Promise<number> {
+  // Loaded when a threads command runs (see cli.ts).
+  const { openService } = await import('../service.js');
+  const service = await openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? null }, { env: io.env, dbPath: a.db });
   try {
-    return await fn(service);
+    await fn(service);
+    return EXIT.ok;
   } finally {
     await service.close();
   }
 }
 
+/** `resq threads list`: the newest fifty threads. */
+export function listThreads(a: ThreadsArgs, io: CliIo): Promise<number> {
+  return withService(a, io, async (s) => {
+    const list = await s.client.listThreads();
+    if (a.json) return line(io.stdout, JSON.stringify(list));
+    if (list.data.length === 0) return line(io.stdout, 'no threads');
+    for (const th of list.data) line(io.stdout, `${th.id}  ${th.updated_at}  ${String(th.message_count).padStart(3)} msgs  ${th.title}`);
+  });
+}
+
+/** `resq threads show ID`: a thread with its messages. */
+export function showThread(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
+  return withService(a, io, async (s) => {
+    const th = await s.client.getThread(a.id);
+    if (a.json) return line(io.stdout, JSON.stringify(th));
+    io.stdout.write(`${th.title}\n${th.id} · updated ${th.updated_at} · latest run ${th.latest_run_id ?? '-'}\n\n`);
+    for (const m of th.messages ?? []) {
+      const files = (m.tool_results ?? []).flatMap((r) => (r.files ?? []).map((f) => f.name ?? f.id));
+      io.stdout.write(`[${m.role}] ${m.text ?? ''}\n${files.length ? `  files: ${files.join(', ')}\n` : ''}\n`);
+    }
+  });
+}
+
+/** `resq threads delete ID`. */
+export function deleteThread(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
+  return withService(a, io, async (s) => {
+    const r = await s.client.deleteThread(a.id);
+    line(io.stdout, a.json ? JSON.stringify(r) : `deleted thread ${a.id}`);
+  });
+}
+
 /** Registers `resq threads list | show ID | delete ID`. */
-export function threadsCommand(y: Argv): Argv {
+export function threadsCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command('threads', "the account's threads (conversations)", (t) =>
     t
-      .command(
-        'list',
-        'the newest fifty threads',
-        (a) => serviceFlags(a),
-        async (argv) => {
-          const a = argv as unknown as ServiceChoice & { json: boolean };
-          await withService(a, async (s) => {
-            const list = await s.client.listThreads();
-            if (a.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
-            if (list.data.length === 0) return void process.stdout.write('no threads\n');
-            for (const th of list.data)
-              process.stdout.write(`${th.id}  ${th.updated_at}  ${String(th.message_count).padStart(3)} msgs  ${th.title}\n`);
-          });
-        },
-      )
+      .command('list', 'the newest fifty threads', (a) => serviceFlags(a), async (argv) => {
+        ctx.code = await listThreads(argv as unknown as ThreadsArgs, ctx.io);
+      })
       .command(
         'show <id>',
         'a thread with its messages',
         (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true }),
         async (argv) => {
-          const a = argv as unknown as ServiceChoice & { id: string; json: boolean };
-          await withService(a, async (s) => {
-            const th = await s.client.getThread(a.id);
-            if (a.json) return void process.stdout.write(`${JSON.stringify(th)}\n`);
-            process.stdout.write(`${th.title}\n${th.id} · updated ${th.updated_at} · latest run ${th.latest_run_id ?? '-'}\n\n`);
-            for (const m of th.messages ?? []) {
-              const files = (m.tool_results ?? []).flatMap((r) => (r.files ?? []).map((f) => f.name ?? f.id));
-              process.stdout.write(`[${m.role}] ${m.text ?? ''}\n${files.length ? `  files: ${files.join(', ')}\n` : ''}\n`);
-            }
-          });
+          ctx.code = await showThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },
       )
       .command(
@@ -57,11 +76,7 @@ export function threadsCommand(y: Argv): Argv {
         'delete a thread and its transcript (its files stay until they expire)',
         (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true }),
         async (argv) => {
-          const a = argv as unknown as ServiceChoice & { id: string; json: boolean };
-          await withService(a, async (s) => {
-            const r = await s.client.deleteThread(a.id);
-            process.stdout.write(a.json ? `${JSON.stringify(r)}\n` : `deleted thread ${a.id}\n`);
-          });
+          ctx.code = await deleteThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },
       )
       .demandCommand(1, 'name a threads command: list, show ID or delete ID'),
