@@ -11,6 +11,11 @@ export function ambientIo(): CliIo {
   return current;
 }
 
+/** The environment of the command that runs now; outside a command (library callers), the process's. */
+export function ambientEnv(): NodeJS.ProcessEnv {
+  return current?.env ?? process.env;
+}
+
 /** Makes `io` the ambient IO while a command runs; `done` clears it. */
 export function setAmbientIo(io: CliIo): { done(): void; legacyExitCode(): number | null } {
   current = io;

@@ -1,6 +1,7 @@
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { ambientEnv } from './ambient-io.js';
 import type { Sim } from '../sim/index.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
@@ -55,7 +56,7 @@ export function checkBaseUrl(raw: string): string {
  * Decides where to send requests without opening anything: refuses to guess. No base
  * URL and no --sim is an error that says how to set them, never a silent fallback.
  */
-export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv = process.env): { kind: 'sim' } | { kind: 'url'; baseUrl: string; apiKey: string } {
+export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv = ambientEnv()): { kind: 'sim' } | { kind: 'url'; baseUrl: string; apiKey: string } {
   if (choice.sim) return { kind: 'sim' };
   const raw = choice.baseUrl ?? env.RESQ_BASE_URL;
   if (!raw) throw new ConfigError(`no service configured. ${HOW_TO}`);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
-import { runCliChild, tempDir } from '../../support/cli.js';
+import { tempDir } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 describe('resq export', () => {
   let sim: Sim;
@@ -25,14 +26,14 @@ describe('resq export', () => {
     db = join(dir, 'r.db');
     const policy = join(dir, 'p.yaml');
     writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 5\n');
-    const r = await runCliChild(['run', q, '--db', db, '--batch', 'ex', '--policy', policy, '--no-download'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    const r = await runInProcess(['run', q, '--db', db, '--batch', 'ex', '--policy', policy, '--no-download'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
     expect(r.code).toBe(0);
   });
   afterAll(async () => sim.close());
 
   it('writes JSONL rows with exactly the documented fields', async () => {
     const out = join(dir, 'e.jsonl');
-    expect((await runCliChild(['export', 'ex', '--db', db, '--output', out])).code).toBe(0);
+    expect((await runInProcess(['export', 'ex', '--db', db, '--output', out])).code).toBe(0);
     const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0] ?? {})).toEqual(['id', 'question', 'status', 'run_status', 'thread_id', 'run_ids', 'text', 'decisions', 'files', 'error', 'meta']);
     expect(rows[0]).toMatchObject({ id: 'x1', status: 'completed', run_status: 'completed', meta: { lab: 'north', n: 3 } });
@@ -44,7 +45,7 @@ describe('resq export', () => {
 
   it('writes CSV that flattens lists and round-trips through a CSV parser', async () => {
     const out = join(dir, 'e.csv');
-    expect((await runCliChild(['export', 'ex', '--db', db, '--format', 'csv', '--output', out])).code).toBe(0);
+    expect((await runInProcess(['export', 'ex', '--db', db, '--format', 'csv', '--output', out])).code).toBe(0);
     const rows = parse(readFileSync(out), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
     expect(rows[0]?.question).toBe('with "quotes", commas\nand lines @files=md,csv');
@@ -54,7 +55,7 @@ describe('resq export', () => {
   });
 
   it('names the batches there are when asked for one that is not', async () => {
-    const r = await runCliChild(['export', 'nope', '--db', db]);
+    const r = await runInProcess(['export', 'nope', '--db', db]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no batch named "nope" (batches: ex)');
   });

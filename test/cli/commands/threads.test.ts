@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/api/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
-import { runCliChild } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 describe('resq threads', () => {
   let sim: Sim;
@@ -18,15 +18,15 @@ describe('resq threads', () => {
 
   it('lists, shows and deletes threads', async () => {
     const env = { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url };
-    const list = await runCliChild(['threads', 'list'], env);
+    const list = await runInProcess(['threads', 'list'], env);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(threadId);
-    const show = await runCliChild(['threads', 'show', threadId], env);
+    const show = await runInProcess(['threads', 'show', threadId], env);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('[user] Tell me about thread listing');
     expect(show.stdout).toContain('files: report.md');
-    expect((await runCliChild(['threads', 'delete', threadId], env)).code).toBe(0);
-    const gone = await runCliChild(['threads', 'show', threadId], env);
+    expect((await runInProcess(['threads', 'delete', threadId], env)).code).toBe(0);
+    const gone = await runInProcess(['threads', 'show', threadId], env);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/HTTP 404/);
     expect(gone.stderr).not.toContain(sim.keys[0]);
