@@ -10,6 +10,7 @@ import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
 import type { Service } from './service.js';
 import { formatStatus } from './summary.js';
+import { listUnknownFinals } from './unknown-status.js';
 
 /** Everything needed to drive a batch from the terminal. */
 export interface AttachOptions {
@@ -100,12 +101,13 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     renderer.stop();
   }
   const status = await batchStatus(o.store, o.batch);
+  const unknownFinal = await listUnknownFinals(o.store, o.batch);
   const db = dbFlag(o.dbPath);
   const sim = o.service.kind === 'sim' ? ' --sim' : '';
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: o.dbPath, out: o.outDir })}\n`);
+    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: o.dbPath, out: o.outDir })}\n`);
   } else {
-    io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir })}\n`);
+    io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir, unknownFinal })}\n`);
     if (files && files.problems.length > 0)
       io.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);

@@ -1,5 +1,7 @@
 import type { BatchStatus } from '../runner/index.js';
 import { maskLocation } from '../store/open.js';
+import { dbFlag } from './db-path.js';
+import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 
 function trim(s: string, n: number): string {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -7,11 +9,14 @@ function trim(s: string, n: number): string {
 }
 
 /** The human summary of a batch: what completed, what is held and how to answer it, where things are. */
-export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null }): string {
+export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null; unknownFinal?: UnknownFinal[] }): string {
   const c = s.counts;
+  const unknown = where.unknownFinal ?? [];
   const lines: string[] = [];
   const parts = [
-    `${c.completed} completed`,
+    // Runs that ended in a status resq does not know are counted apart from completed.
+    `${c.completed - unknown.length} completed`,
+    unknown.length ? describeUnknownFinals(unknown) : '',
     c.failed ? `${c.failed} failed` : '',
     c.error ? `${c.error} error` : '',
     c.held ? `${c.held} held` : '',
@@ -24,6 +29,11 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     const eta = s.etaSeconds ? `, ETA ${Math.ceil(s.etaSeconds)} s` : '';
     lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
   }
+  if (unknown.length > 0) {
+    lines.push(`warning: ${unknown.length} run(s) finished with a status resq does not know, kept verbatim (see run_status in resq export):`);
+    for (const u of unknown.slice(0, 10)) lines.push(`  ${u.id}: finished with status ${u.status}`);
+    if (unknown.length > 10) lines.push(`  … and ${unknown.length - 10} more`);
+  }
   if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
   if (s.workers.length > 0) {
     lines.push(`workers: ${s.workers.length} live`);
@@ -32,7 +42,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   }
   if (s.invalidRows > 0) lines.push(`rows skipped as invalid: ${s.invalidRows}`);
   if (s.held.length > 0) {
-    lines.push(`held for a person (see one with resq show ${s.batch} ITEM; answer with resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]):`);
+    lines.push(`held for a person (see one with resq show ${s.batch} ITEM${dbFlag(where.db)}; answer with resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}):`);
     for (const h of s.held.slice(0, 20)) {
       const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
       const opts =
@@ -41,7 +51,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
           : '';
       lines.push(`  ${h.id}: ${h.tool ?? '?'}${cost}${opts} — "${trim(h.question, 60)}"`);
     }
-    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${s.batch} --json)`);
+    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${s.batch} --json${dbFlag(where.db)})`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(

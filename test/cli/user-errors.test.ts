@@ -1,0 +1,109 @@
+// Ordinary mistakes are user errors: exit 2, one plain line, no stack, nothing created where
+// it should not be. Run in-process (commands are functions of their arguments and an IO).
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { tempDir } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
+
+function expectPlain(r: { code: number; stderr: string }, pattern: RegExp): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+}
+
+describe('ordinary mistakes are user errors', () => {
+  let sim: Sim;
+  let dir: string;
+  let q: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 10 });
+    env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    dir = tempDir();
+    q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\na,one\nb,two\n');
+  });
+  afterAll(async () => sim.close());
+
+  it('a folder as --db', async () => {
+    expectPlain(await runInProcess(['export', '--db', dir]), /--db .*: is a folder, not a database file/);
+    expectPlain(await runInProcess(['run', q, '--db', dir, '--dry-run']), /is a folder/);
+  });
+
+  it('a file that is not a database as --db', async () => {
+    const notDb = join(dir, 'notes.db');
+    writeFileSync(notDb, 'these are my notes, not a database\n');
+    expectPlain(await runInProcess(['status', '--db', notDb]), /not a resq database/);
+    expectPlain(await runInProcess(['run', q, '--db', notDb, '--dry-run']), /not a resq database/);
+  });
+
+  it('a missing folder in --db is never created', async () => {
+    const missing = join(dir, 'nope', 'deeper');
+    expectPlain(await runInProcess(['run', q, '--db', join(missing, 'x.db'), '--dry-run']), /folder .*nope\/deeper does not exist/);
+    expect(existsSync(join(dir, 'nope'))).toBe(false);
+  });
+
+  it('a folder or a missing folder as --output, leaving no .partial', async () => {
+    const db = join(dir, 'out.db');
+    expect((await runInProcess(['run', q, '--db', db, '--dry-run'])).code).toBe(0);
+    const outDir = join(dir, 'exports');
+    mkdirSync(outDir);
+    expectPlain(await runInProcess(['export', '--db', db, '--output', outDir]), /--output .*: is a folder; give a file path/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+    expectPlain(await runInProcess(['export', '--db', db, '--output', join(dir, 'gone', 'e.jsonl')]), /does not exist/);
+  });
+
+  it('resq sim: a port out of range or in use', async () => {
+    expectPlain(await runInProcess(['sim', '--port', '70000']), /--port: must be a whole number from 0 to 65535/);
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      expectPlain(await runInProcess(['sim', '--port', String(port)]), new RegExp(`--port ${port}: already in use`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("--batch ''", async () => {
+    expectPlain(await runInProcess(['run', q, '--batch', '', '--db', join(dir, 'e.db'), '--dry-run']), /--batch: give a name/);
+  });
+
+  it('a run refused for bad input leaves no empty database behind', async () => {
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'id,question\na,\n');
+    const db = join(dir, 'refused.db');
+    const r = await runInProcess(['run', bad, '--db', db], env);
+    expect(r.code).toBe(2);
+    expect(existsSync(db)).toBe(false);
+    expect(existsSync(`${db}.sim.json`)).toBe(false);
+  });
+
+  it('same-stem files into one database: says a batch of that name exists from another file and suggests --batch', async () => {
+    const d = tempDir();
+    const csv = join(d, 'q.csv');
+    const jsonl = join(d, 'q.jsonl');
+    writeFileSync(csv, 'question\none\n');
+    writeFileSync(jsonl, '{"question":"other"}\n');
+    const db = join(d, 'r.db');
+    expect((await runInProcess(['run', csv, '--db', db, '--dry-run'])).code).toBe(0);
+    const r = await runInProcess(['run', jsonl, '--db', db, '--dry-run']);
+    expectPlain(r, /a batch named "q" already exists in this database from another file \(.*q\.csv\); .* --batch q-jsonl/);
+    expect(r.stderr).not.toMatch(/changed since/);
+  });
+
+  it('hint lines carry --db when the database is not the default', async () => {
+    const held = join(dir, 'held.csv');
+    writeFileSync(held, 'id,question\nplan,plan @confirm=30\n');
+    const db = join(dir, 'hints.db');
+    const r = await runInProcess(['run', held, '--db', db], env);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`--choose ID[,ID] --db ${db})`);
+    const a = await runInProcess(['answer', 'held', 'plan', '--approve', '--db', db]);
+    expect(a.stdout).toContain(`resq resume held --db ${db}`);
+  });
+});
