@@ -16,7 +16,8 @@ if (code === 0 || code === 1 || code === 3) {
       `  npx resq status --db ${out}/resq.db`,
       `  npx resq export --db ${out}/resq.db --format jsonl`,
       `  sqlite3 ${out}/resq.db 'select * from item_summary'`,
-      `  npx resq answer demo booking --approve --db ${out}/resq.db   (records the answer; a real service would carry on with resq resume)`,
+      `  npx resq answer demo booking --approve --db ${out}/resq.db`,
+      `  npx resq resume demo --db ${out}/resq.db --sim   (the simulator's state is kept beside the database: the held run carries on)`,
       '',
     ].join('\n'),
   );

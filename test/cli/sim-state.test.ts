@@ -1,0 +1,59 @@
+// `--sim` without dead ends: the built-in simulator keeps its state beside the database, so
+// the hints resq prints (resume after Ctrl-C, answer then resume) work as printed.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { MemoryIo } from '../../src/cli/io.js';
+import { tempDir } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
+
+describe('--sim keeps the simulator state beside the database', () => {
+  it('Ctrl-C, then `resq resume --sim` as printed: in-flight runs are picked up, none is an error', { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'slow.csv');
+    writeFileSync(q, `id,question\n${Array.from({ length: 4 }, (_, i) => `s${i},slow ${i} @duration=800ms`).join('\n')}\n`);
+    const db = join(dir, 'r.db');
+    let io: MemoryIo | undefined;
+    const running = runInProcess(['run', q, '--db', db, '--sim'], {}, { onIo: (x) => (io = x) });
+    while (!io?.stderr.text.includes('batch slow: 4 items')) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    io.stop('SIGINT');
+    const first = await running;
+    expect(first.code).toBe(130);
+    expect(existsSync(`${db}.sim.json`)).toBe(true);
+    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    expect(hint).toBe(`resume slow --db ${db} --sim`);
+    const resumed = await runInProcess(hint!.split(' '));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('4 items — 4 completed');
+  });
+
+  it('the demo\'s advice: `resq answer` then `resq resume --sim` carries the held item on', { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'demo.csv');
+    writeFileSync(q, 'id,question\nfine,plain question\nbooking,odd @tool=booking\n');
+    const db = join(dir, 'r.db');
+    const first = await runInProcess(['run', q, '--db', db, '--sim']);
+    expect(first.code).toBe(3);
+    const answered = await runInProcess(['answer', 'demo', 'booking', '--approve', '--db', db]);
+    expect(answered.code).toBe(0);
+    const hint = /on `resq (resume [^`]*)`/.exec(answered.stdout)?.[1];
+    expect(hint).toBe(`resume demo --db ${db} --sim`);
+    const resumed = await runInProcess(hint!.split(' '));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('2 items — 2 completed');
+  });
+
+  it('a --sim batch whose simulator state is gone is refused plainly, not turned into errors', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'gone.csv');
+    writeFileSync(q, 'id,question\na,held @confirm=3\n');
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--sim'])).code).toBe(3);
+    const { rmSync } = await import('node:fs');
+    rmSync(`${db}.sim.json`);
+    const r = await runInProcess(['resume', 'gone', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/its state \(.*r\.db\.sim\.json\) is not there/);
+  });
+});
