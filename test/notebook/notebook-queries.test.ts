@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotebookQueries } from '../../src/store/notebook-queries.js';
 import { Store } from '../../src/store/index.js';
-import { runCliChild, tempDir } from '../support/cli.js';
+import { tempDir } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 let store: Store;
 let q: NotebookQueries;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   ];
   writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
   const db = join(dir, 'q.db');
-  const r = await runCliChild(['run', file, '--db', db, '--dry-run', '--batch', 'typed']);
+  const r = await runInProcess(['run', file, '--db', db, '--dry-run', '--batch', 'typed']);
   expect(r.code, r.stderr).toBe(0);
   store = Store.open(db, { readonly: true });
   q = new NotebookQueries(store.db);

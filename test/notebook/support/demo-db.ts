@@ -3,7 +3,8 @@ import { ServiceClient } from '../../../src/api/index.js';
 import { pullFiles } from '../../../src/files/index.js';
 import { startSim } from '../../../src/sim/index.js';
 import { Store } from '../../../src/store/index.js';
-import { ROOT, runCliChild, tempDir } from '../../support/cli.js';
+import { ROOT, tempDir } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 /** A database made by real simulator batches, and where its files are. */
 export interface DemoDb {
@@ -23,10 +24,10 @@ export async function makeDemoDb(): Promise<DemoDb> {
   const out = join(dir, 'files');
   const env = { RESQ_API_KEY: sim.keys[0] ?? '' };
   try {
-    const run = await runCliChild(['run', join(ROOT, 'pipelines/demo.yaml'), '--base-url', sim.url, '--db', db, '--out', out, '--json'], env);
+    const run = await runInProcess(['run', join(ROOT, 'pipelines/demo.yaml'), '--base-url', sim.url, '--db', db, '--out', out, '--json'], env);
     // The demo fails one item and holds one on purpose.
     if (run.code !== 1) throw new Error(`demo run exited ${run.code}: ${run.stderr}`);
-    const models = await runCliChild(
+    const models = await runInProcess(
       ['models', 'batch', 'descriptors', join(ROOT, 'notebooks/molecules.csv'), '--base-url', sim.url, '--db', db, '--out', out, '--json', '--output', join(dir, 'molecules.jsonl')],
       env,
     );
