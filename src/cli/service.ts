@@ -89,7 +89,8 @@ export async function openService(
     const { startSim } = await import('../sim/index.js');
     // Beside the database, the simulator's runs outlive this process: Ctrl-C, `resq answer`,
     // then `resq resume --sim` finds them where they were.
-    const statePath = opts.dbPath ? simStatePath(opts.dbPath) : null;
+    // Only beside a database that exists: `resq threads list --sim` in an empty folder leaves nothing behind.
+    const statePath = opts.dbPath && existsSync(opts.dbPath) ? simStatePath(opts.dbPath) : null;
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
         `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +

@@ -56,4 +56,12 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/its state \(.*r\.db\.sim\.json\) is not there/);
   });
+
+  it('keeps no state where there is no database (threads list --sim leaves nothing behind)', async () => {
+    const dir = tempDir();
+    const r = await runInProcess(['threads', 'list', '--sim', '--db', join(dir, 'none.db')]);
+    expect(r.code).toBe(0);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
