@@ -1,14 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { ModelStore } from '../../src/store/model-store.js';
-import { Store } from '../../src/store/index.js';
-import { collect } from '../support/cli.js';
-import { tempDir, writeInput } from './support/helpers.js';
+import { openStore } from '../../src/store/index.js';
+import { collect, tempDir } from '../support/cli.js';
 import { runModels, spawnModels } from './support/spawn.js';
 
-describe('resq models (CLI child process against the simulator)', () => {
+/** Writes `text` to `name` in `dir` and returns the path. */
+function writeInput(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('resq models (in-process, and a real child where it is killed)', () => {
   let sim: Sim;
   let env: Record<string, string>;
   beforeAll(async () => {
@@ -74,15 +79,15 @@ describe('resq models (CLI child process against the simulator)', () => {
     const killed = await done;
     expect(killed.signal).toBe('SIGKILL');
 
-    const look = () => {
-      const ms = new ModelStore(Store.open(db));
-      const batch = ms.store.findBatch('fold-seqs')!;
-      const counts = ms.store.items.counts(batch.id);
-      const keys = ms.store.items.list(batch.id).map((it) => ms.modelRuns.get(batch.id, it.id)!.idempotencyKey);
-      ms.store.close();
+    const look = async () => {
+      const store = await openStore(db);
+      const batch = (await store.findBatch('fold-seqs'))!;
+      const counts = await store.itemCounts(batch.id);
+      const keys = await Promise.all((await store.listItems(batch.id)).map(async (it) => (await store.modelRun(batch.id, it.id))!.idempotencyKey));
+      await store.close();
       return { counts, keys };
     };
-    const atKill = look();
+    const atKill = await look();
     expect(atKill.counts.running + atKill.counts.completed).toBeGreaterThanOrEqual(12);
     const unknownAtKill = atKill.counts.submitting;
     const queuedAtKill = atKill.counts.queued;
@@ -95,12 +100,12 @@ describe('resq models (CLI child process against the simulator)', () => {
     expect(posts() - postsAtKill).toBe(queuedAtKill);
 
     const third = await runModels([...args, '--resubmit-unknown'], env);
-    expect(third.code).toBe(0);
+    expect(third.code, third.stderr + third.stdout.slice(-2000)).toBe(0);
     expect(posts() - postsAtKill).toBe(queuedAtKill + unknownAtKill);
     expect(admitted() - a0).toBe(n);
     expect(posts() - p0).toBeLessThanOrEqual(n + unknownAtKill);
     const byKey = sim.counters().modelRunsByKey;
-    for (const k of look().keys) expect(byKey[k!]).toBe(1);
+    for (const k of (await look()).keys) expect(byKey[k!]).toBe(1);
 
     const rows = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(rows).toHaveLength(n);
