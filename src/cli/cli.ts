@@ -50,7 +50,7 @@ export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFall
   let cli = yargs(argv)
     .scriptName('resq')
     .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
-    .option('db', { type: 'string', default: process.env.RESQ_DB || 'resq.db', defaultDescription: '$RESQ_DB, else resq.db', describe: 'SQLite file, or a postgres:// URL (a password in it is never printed)', global: true })
+    .option('db', { type: 'string', default: ctx.io.env.RESQ_DB || 'resq.db', defaultDescription: '$RESQ_DB, else resq.db', describe: 'SQLite file, or a postgres:// URL (a password in it is never printed)', global: true })
     .option('json', { type: 'boolean', default: false, describe: 'one JSON object per line instead of text', global: true })
     .strict()
     .demandCommand(1, 'name a command (resq --help lists them)')
