@@ -80,3 +80,12 @@ describe('the classifiers that call it agree', () => {
     expect(submitFailure(new RateLimitError(api(429)), false)).toBe('unsent');
   });
 });
+
+describe('messages name the attempt only when a request was retried', () => {
+  it('leaves "attempt 1/6" out and keeps "attempt 3/6"', () => {
+    const first = new NetworkError({ ...req, attempt: 1, phase: 'request', detail: 'ECONNRESET', causeCode: 'ECONNRESET', retryable: true });
+    expect(first.message).toBe('network error POST /runs: ECONNRESET');
+    expect(new ServerError({ ...api(503), attempt: 3 }).message).toBe('HTTP 503 POST /runs (attempt 3/6): x');
+    expect(new ConflictError({ ...api(409, 'thread_busy'), attempt: 1, note: 'thread busy 30/30' }).message).toBe('HTTP 409 POST /runs (thread busy 30/30): x [thread_busy]');
+  });
+});

@@ -5,7 +5,7 @@ import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent
 import type { BatchRecord } from '../../store/index.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
+import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { openService } from '../service.js';
 import { formatBytes, type Common, type PullArgs } from './files.js';
 
@@ -70,7 +70,11 @@ export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
   try {
     const service = await serviceFor(a, batches, io);
     const abort = new AbortController();
-    const offStop = io.onStop(() => abort.abort(new Error('interrupted')));
+    let stoppedBy: StopSignal = 'SIGINT';
+    const offStop = io.onStop((signal) => {
+      stoppedBy = signal;
+      abort.abort(new Error('interrupted'));
+    });
     try {
       const report = await pullFiles({
         store,
@@ -83,7 +87,7 @@ export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
       });
       if (a.json) out(JSON.stringify({ type: 'files-pull', ...report }));
       else renderPull(out, report);
-      return report.interrupted ? EXIT.interrupted : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
+      return report.interrupted ? STOP_SIGNALS[stoppedBy] : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
     } finally {
       offStop();
       await service.close();

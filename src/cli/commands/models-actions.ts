@@ -6,7 +6,7 @@ import { InputError } from '../../errors.js';
 import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
 import { checkOutputPath } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
+import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
 import { openBatch } from '../open-batch.js';
 import { openService, type ServiceChoice } from '../service.js';
@@ -52,7 +52,11 @@ export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
   const service = await openService(choiceOf(a), { env: io.env, dbPath: a.db });
   const stop = new AbortController();
   let admitted: ModelRun | null = null;
-  const offStop = io.onStop(() => stop.abort());
+  let stoppedBy: StopSignal = 'SIGINT';
+  const offStop = io.onStop((signal) => {
+    stoppedBy = signal;
+    stop.abort();
+  });
   // The client's poll sleep does not hold the event loop open; under a top-level await the process would exit mid-wait.
   const keepAlive = setInterval(() => {}, 60_000);
   try {
@@ -75,7 +79,7 @@ export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
     const run = admitted as ModelRun | null;
     if (stop.signal.aborted && run) {
       io.stderr.write(`interrupted: model run ${run.id} goes on at the service${run.poll_url ? ` (${run.poll_url})` : ''}\n`);
-      return EXIT.interrupted;
+      return STOP_SIGNALS[stoppedBy];
     }
     throw err;
   } finally {
