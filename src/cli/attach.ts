@@ -2,7 +2,6 @@ import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
 import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '../runner/index.js';
 import type { BatchRecord, Store } from '../store/index.js';
-import { ambientIo } from './ambient-io.js';
 import { dbFlag } from './db-path.js';
 import { userMessage } from './error-message.js';
 import { exitCodeForRun } from './exit-codes.js';
@@ -26,7 +25,7 @@ export interface AttachOptions {
   /** Wait for other workers when nothing is left to claim. @default true */
   wait?: boolean;
   /** Where output goes and where stop signals come from (default: the running command's). */
-  io?: CliIo;
+  io: CliIo;
 }
 
 async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {
@@ -58,7 +57,7 @@ function leaseMsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
  * 130 / 143 / 129; `resq resume` picks the batch up); a second exits at once.
  */
 export async function attachAndRun(o: AttachOptions): Promise<number> {
-  const io = o.io ?? ambientIo();
+  const io = o.io;
   // Before anything shows as in flight: an unreachable service or a refused key ends here.
   await o.service.check();
   const renderer = pickRenderer(o.json, io);

@@ -16,10 +16,10 @@ import { filesCommand } from './commands/files.js';
 import { batchesCommand } from './commands/batches.js';
 import { showCommand } from './commands/show.js';
 import { retryCommand } from './commands/retry.js';
+import { cancelCommand } from './commands/cancel.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
-import { setAmbientIo } from './ambient-io.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -64,10 +64,8 @@ export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFall
       if (err) throw err;
       throw new UsageError(msg);
     }) as Argv;
-  // run, resume, status, batches, show and retry are the lead's to turn into functions of an IO;
-  // until then they print through process themselves and set process.exitCode (see ambient-io.ts).
-  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand]) cli = add(cli);
-  for (const add of [answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand]) cli = add(cli, ctx);
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
+    cli = add(cli, ctx);
   return cli;
 }
 
@@ -86,21 +84,18 @@ class UsageError extends ResqError {
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const ctx: CommandContext = { io, code: null };
-  const restore = setAmbientIo(io);
   try {
     let help = '';
     await buildCli(argv, ctx).parseAsync(argv, {}, (_err, _argv, output) => {
       help = output;
     });
     if (help) io.stdout.write(`${help}\n`);
-    return ctx.code ?? restore.legacyExitCode() ?? EXIT.ok;
+    return ctx.code ?? EXIT.ok;
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
       return EXIT.usage;
     }
     return report(err, io);
-  } finally {
-    restore.done();
   }
 }

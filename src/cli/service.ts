@@ -1,7 +1,6 @@
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { ambientEnv } from './ambient-io.js';
 import type { Sim } from '../sim/index.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
@@ -56,7 +55,7 @@ export function checkBaseUrl(raw: string): string {
  * Decides where to send requests without opening anything: refuses to guess. No base
  * URL and no --sim is an error that says how to set them, never a silent fallback.
  */
-export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv = ambientEnv()): { kind: 'sim' } | { kind: 'url'; baseUrl: string; apiKey: string } {
+export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv): { kind: 'sim' } | { kind: 'url'; baseUrl: string; apiKey: string } {
   if (choice.sim) return { kind: 'sim' };
   const raw = choice.baseUrl ?? env.RESQ_BASE_URL;
   if (!raw) throw new ConfigError(`no service configured. ${HOW_TO}`);
@@ -71,12 +70,12 @@ export async function openService(
   choice: ServiceChoice,
   opts: {
     connections?: number;
-    env?: NodeJS.ProcessEnv;
+    env: NodeJS.ProcessEnv;
     /** The database in use: `--sim` keeps the simulator's state beside it (so a batch can resume). */
     dbPath?: string;
     /** Resuming a `--sim` batch: its simulator state must be there, or the runs are unknown. */
     simStateMustExist?: boolean;
-  } = {},
+  },
 ): Promise<Service> {
   const r = resolveService(choice, opts.env);
   // Loaded here, not at the top: checking a choice (and every command that never opens the

@@ -69,6 +69,7 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
     },
     service,
     follow: raw.follow ?? null,
+    cancelRoute: raw.cancel_route ?? null,
   };
 }
 

@@ -29,6 +29,8 @@ export const pipelineFileSchema = z.strictObject({
   service: z.string().min(1).optional(),
   /** How runs are followed. */
   follow: z.enum(['sse', 'poll']).optional(),
+  /** Where `resq cancel` cancels a run, `{id}` standing for its id (the spec names no route). */
+  cancel_route: z.string().min(1).optional(),
 });
 
 /** A loaded pipeline: paths absolute, policy parsed, defaults filled in. */
@@ -57,6 +59,8 @@ export const pipelineSchema = z.strictObject({
     ])
     .nullable(),
   follow: z.enum(['sse', 'poll']).nullable(),
+  /** The cancel route template, when the file gives one. */
+  cancelRoute: z.string().nullable(),
 });
 
 /** A loaded pipeline. */

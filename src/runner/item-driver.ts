@@ -122,7 +122,8 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           });
           ctx.emit({ type: 'item', id: item.id, state: outcome.kind === 'answer' ? 'waiting' : 'held', runId: run.id });
         } else {
-          const state = isRunFailure(run.status) ? 'failed' : 'completed';
+          // A run cancelled at the service (resq cancel) ends its item as cancelled.
+          const state = run.status === 'cancelled' ? 'cancelled' : isRunFailure(run.status) ? 'failed' : 'completed';
           // The next claim may go ahead before this outcome is recorded; a crash in between
           // re-attaches this item (still `running`, its run id stored) and reads the run again.
           ctx.release();

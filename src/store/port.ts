@@ -154,7 +154,9 @@ export interface Store {
   /** Records an admitted run (first or after a respond) and moves the item to `running`. */
   markAdmitted(item: ItemRecord, run: AdmittedRun): Promise<ItemRecord>;
   /** Records a finished run and the item's final state; the lease ends. */
-  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): Promise<ItemRecord>;
+  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord>;
+  /** Ends an unfinished item as `cancelled` (its run was cancelled, no live worker holds it); false if it had ended. */
+  markCancelled(batchId: string, itemId: string): Promise<boolean>;
   /** Records a paused run and what `decide` (given the batch's approved cost) makes of it. */
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }>;
   /** A person's answer to a held item: recorded; the item waits for any worker to send it. */

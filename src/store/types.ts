@@ -24,6 +24,8 @@ export interface BatchSettings {
   download: { enabled: boolean; concurrency: number; out: string | null };
   pipelineFile: string | null;
   service: 'sim' | 'url';
+  /** Where `resq cancel` cancels a run (`{id}` for its id); absent: the client's default. */
+  cancelRoute?: string | null;
 }
 
 export interface BatchRecord {

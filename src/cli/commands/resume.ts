@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 import { ConfigError, InputError } from '../../errors.js';
 import type { Policy } from '../../policy/index.js';
 import { applyOverrides, type Overrides } from '../batch-overrides.js';
+import type { CommandContext } from '../cli.js';
+import type { CliIo } from '../io.js';
 import { openService } from '../service.js';
 
 /** Flags of `resq resume`. */
@@ -20,7 +22,7 @@ export interface ResumeArgs {
 }
 
 /** Registers `resq resume`. */
-export function resumeCommand(y: Argv): Argv {
+export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'resume [batch]',
     'continue a batch, or join it from another process or machine (the newest when no name is given)',
@@ -35,13 +37,13 @@ export function resumeCommand(y: Argv): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers (--no-wait: leave)' }),
     async (argv) => {
-      process.exitCode = await resumeBatchCommand(argv as unknown as ResumeArgs);
+      ctx.code = await resumeBatchCommand(argv as unknown as ResumeArgs, ctx.io);
     },
   );
 }
 
 /** `resq resume`: finds the batch, applies overrides, joins it as one more worker. Returns the exit code. */
-export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
+export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts).
   const [{ checkUnchanged }, { attachAndRun }, { openBatch }] = await Promise.all([
     import('../../runner/load-batch.js'),
@@ -63,7 +65,7 @@ export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
     const merged = applyOverrides(found, overrides);
     if (merged.changes.length > 0) await store.updateBatchSettings(found.id, merged.settings, merged.policy, merged.baseUrl);
     const batch = (await store.findBatch(found.id)) ?? found;
-    if (!a.json) for (const c of merged.changes) process.stderr.write(`${c}\n`);
+    if (!a.json) for (const c of merged.changes) io.stderr.write(`${c}\n`);
     // A --sim batch resumes on the simulator whose state was kept beside the database.
     const sim = a.sim ?? (!merged.baseUrl && batch.settings.service === 'sim');
     const service = await openService(
@@ -72,6 +74,7 @@ export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
         connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16),
         dbPath: a.db,
         simStateMustExist: sim && batch.settings.service === 'sim',
+        env: io.env,
       },
     );
     try {
@@ -85,6 +88,7 @@ export async function resumeBatchCommand(a: ResumeArgs): Promise<number> {
         outDir: batch.settings.download.out,
         limit: a.limit,
         wait: a.wait,
+        io,
       });
     } finally {
       await service.close();

@@ -1,6 +1,9 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { ItemState } from '../../store/index.js';
+import type { CommandContext } from '../cli.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 
 /** Flags of `resq retry`. */
 export interface RetryArgs {
@@ -24,8 +27,30 @@ export function retryStates(a: Pick<RetryArgs, 'failed' | 'errored' | 'items'>):
   return states;
 }
 
+/** `resq retry BATCH`: finished items queued again as new attempts, then run like resume. */
+export async function retryItems(a: RetryArgs, io: CliIo): Promise<number> {
+  const { openBatch } = await import('../open-batch.js');
+  const ids = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const { store, batch } = await openBatch(a.db, a.batch);
+  let moved: string[];
+  try {
+    if (ids) {
+      const missing = [];
+      for (const id of ids) if (!(await store.getItem(batch.id, id))) missing.push(id);
+      if (missing.length) throw new InputError(`batch "${batch.name}" has no item ${missing.map((m) => `"${m}"`).join(', ')}`);
+    }
+    moved = await store.requeue(batch.id, ids, retryStates(a));
+  } finally {
+    await store.close();
+  }
+  if (!a.json) io.stderr.write(`retrying ${moved.length} item${moved.length === 1 ? '' : 's'} of batch ${batch.name} as new runs\n`);
+  if (moved.length === 0) return EXIT.ok;
+  const { resumeBatchCommand } = await import('./resume.js');
+  return resumeBatchCommand({ batch: batch.id, db: a.db, json: a.json, wait: a.wait, ...(a.sim ? { sim: true } : {}), ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}) }, io);
+}
+
 /** Registers `resq retry`. */
-export function retryCommand(y: Argv): Argv {
+export function retryCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'retry <batch>',
     'run finished items again as new runs (default: failed and errored); earlier attempts stay in the history',
@@ -39,28 +64,7 @@ export function retryCommand(y: Argv): Argv {
         .option('base-url', { type: 'string', describe: 'service base URL (default: the batch\'s)' })
         .option('wait', { type: 'boolean', default: true, describe: 'wait for other workers when nothing is left to claim' }),
     async (argv) => {
-      const a = argv as unknown as RetryArgs;
-      const { openBatch } = await import('../open-batch.js');
-      const ids = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
-      const { store, batch } = await openBatch(a.db, a.batch);
-      let moved: string[];
-      try {
-        if (ids) {
-          const missing = [];
-          for (const id of ids) if (!(await store.getItem(batch.id, id))) missing.push(id);
-          if (missing.length) throw new InputError(`batch "${batch.name}" has no item ${missing.map((m) => `"${m}"`).join(', ')}`);
-        }
-        moved = await store.requeue(batch.id, ids, retryStates(a));
-      } finally {
-        await store.close();
-      }
-      if (!a.json) process.stderr.write(`retrying ${moved.length} item${moved.length === 1 ? '' : 's'} of batch ${batch.name} as new runs\n`);
-      if (moved.length === 0) {
-        process.exitCode = 0;
-        return;
-      }
-      const { resumeBatchCommand } = await import('./resume.js');
-      process.exitCode = await resumeBatchCommand({ batch: batch.id, db: a.db, json: a.json, wait: a.wait, ...(a.sim ? { sim: true } : {}), ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}) });
+      ctx.code = await retryItems(argv as unknown as RetryArgs, ctx.io);
     },
   );
 }

@@ -5,7 +5,9 @@ import type { Pipeline } from '../../pipeline/index.js';
 import type { Policy } from '../../policy/index.js';
 import type { BatchSettings } from '../../store/index.js';
 import { applyOverrides, type Overrides } from '../batch-overrides.js';
+import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { openService, resolveService } from '../service.js';
 
 /** Flags of `resq run`. */
@@ -30,7 +32,7 @@ export interface RunArgs {
 const PIPELINE_EXT = /\.(ya?ml|json)$/i;
 
 /** Registers `resq run`. */
-export function runCommand(y: Argv): Argv {
+export function runCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'run <input>',
     'run a question set (CSV/JSONL) or a pipeline file (YAML/JSON) as a batch',
@@ -50,7 +52,7 @@ export function runCommand(y: Argv): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now (the rest stay queued)' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers of the batch (--no-wait: leave)' }),
     async (argv) => {
-      process.exitCode = await runBatchCommand(argv as unknown as RunArgs);
+      ctx.code = await runBatchCommand(argv as unknown as RunArgs, ctx.io);
     },
   );
 }
@@ -108,19 +110,20 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
       },
       pipelineFile: pipeline ? resolve(pipeline.file) : null,
       service: sim ? 'sim' : 'url',
+      cancelRoute: pipeline?.cancelRoute ?? null,
     },
   };
 }
 
 /** `resq run`: load (or find) the batch, then drive it. Returns the exit code. */
-export async function runBatchCommand(a: RunArgs): Promise<number> {
+export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
   // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
-  const [{ checkUnchanged, loadBatch }, { openStore }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
+  const [{ checkUnchanged, loadBatch }, { openStore, maskLocation }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
   const r = await resolveInputs(a);
   // Refuse a missing service before anything is recorded: nothing half-done on a config error.
-  if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null });
+  if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null }, io.env);
   // A folder, a file that is not a database or a folder that is not there: one plain line.
   const { checkDbPath, removeDatabase } = await import('../db-path.js');
   const { exists: dbExisted } = checkDbPath(a.db);
@@ -138,13 +141,13 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
           name: r.name,
           settings: r.settings,
           policy: r.policy,
-          baseUrl: r.sim ? null : (r.baseUrl ?? process.env.RESQ_BASE_URL ?? null),
+          baseUrl: r.sim ? null : (r.baseUrl ?? io.env.RESQ_BASE_URL ?? null),
           skipInvalid: a.skipInvalid,
         });
         batch = loaded.batch;
         recorded = true;
         for (const p of loaded.invalid.slice(0, 20))
-          process.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
+          io.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
       } catch (e) {
         // Another process loaded the same batch at the same moment: join it.
         if (!(e instanceof BatchExistsError)) throw e;
@@ -165,24 +168,24 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
       policy = (merged.policy as Policy | null) ?? null;
       sim = a.sim ?? (merged.baseUrl ? false : batch.settings.service === 'sim');
       if (!a.json) {
-        process.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
-        for (const c of merged.changes) process.stderr.write(`${c}\n`);
+        io.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
+        for (const c of merged.changes) io.stderr.write(`${c}\n`);
       }
     }
     if (a.dryRun) {
       const counts = await store.itemCounts(batch.id);
-      const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: a.db };
-      process.stdout.write(
+      const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: maskLocation(a.db) };
+      io.stdout.write(
         a.json
           ? `${JSON.stringify(msg)}\n`
-          : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${a.db}\n`,
+          : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(a.db)}\n`,
       );
       return EXIT.ok;
     }
     const { attachAndRun } = await import('../attach.js');
     const service = await openService(
       { sim, baseUrl: sim ? null : (r.baseUrl ?? batch.baseUrl ?? null) },
-      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16), dbPath: a.db },
+      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16), dbPath: a.db, env: io.env },
     );
     try {
       return await attachAndRun({
@@ -195,6 +198,7 @@ export async function runBatchCommand(a: RunArgs): Promise<number> {
         outDir: batch.settings.download.out,
         limit: a.limit,
         wait: a.wait,
+        io,
       });
     } finally {
       await service.close();

@@ -129,8 +129,11 @@ export class SqliteStore implements Store {
   markAdmitted(item: ItemRecord, run: AdmittedRun): Promise<ItemRecord> {
     return this.#write((r) => t.markAdmitted(r, item, run));
   }
-  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): Promise<ItemRecord> {
+  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord> {
     return this.#write((r) => t.markFinished(r, item, run, state));
+  }
+  markCancelled(batchId: string, itemId: string): Promise<boolean> {
+    return this.#write((r) => t.markCancelled(r, batchId, itemId));
   }
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
     return this.#write((r) => t.markPaused(r, item, run, decide));

@@ -41,7 +41,7 @@ function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
 }
 
 /** Records a finished run and the item's final state; the lease ends with it. */
-export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed'): ItemRecord {
+export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): ItemRecord {
   const now = current(r, item);
   recordRun(r, now, run);
   r.items.update(now.batchId, now.id, {
@@ -95,6 +95,14 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
   const outcome = decide(r.decisions.approvedCost(batchId));
   if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey);
   return outcome;
+}
+
+/** Ends an unfinished item as `cancelled`; false when it had already ended. */
+export function markCancelled(r: Repos, batchId: string, itemId: string): boolean {
+  const now = r.items.get(batchId, itemId);
+  if (!now || ['completed', 'failed', 'error', 'cancelled'].includes(now.state)) return false;
+  r.items.update(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return true;
 }
 
 /** A permanent client-side fault: the item ends in `error`. */

@@ -1,0 +1,112 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../../src/sim/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { tempDir } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
+
+// A batch's whole life from the terminal: run a few (--limit), run again with the batch's
+// own settings, look (batches, show), retry, cancel. In-process, the simulator over HTTP.
+describe('a batch from the terminal', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 30, seed: 3 });
+  });
+  afterAll(async () => sim.close());
+
+  function setup(rows: string[]) {
+    const dir = tempDir();
+    const questions = join(dir, 'q.csv');
+    writeFileSync(questions, `id,question\n${rows.join('\n')}\n`);
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 10\n  otherwise: decline\n');
+    return { dir, questions, policy, db: join(dir, 'resq.db'), env: { RESQ_API_KEY: 'sim-key-alice', RESQ_BASE_URL: sim.url } };
+  }
+
+  it('--limit sends only the next N; a later run keeps the batch\'s policy and out folder and says what a flag changed', async () => {
+    const s = setup(Array.from({ length: 6 }, (_, i) => `q${i},Life ${s0()} ${i} @confirm=3`));
+    const first = await runInProcess(['run', s.questions, '--db', s.db, '--policy', s.policy, '--out', join(s.dir, 'files'), '--limit', '2', '--json'], s.env);
+    expect(first.code).toBe(1); // four still queued: not all completed
+    const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
+    expect(summary.counts).toMatchObject({ completed: 2, queued: 4 });
+    // Again without --policy and --out: the batch keeps them (no pause is held).
+    const second = await runInProcess(['run', s.questions, '--db', s.db, '--concurrency', '3'], s.env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('concurrency: 8 → 3');
+    expect(second.stderr).not.toContain('policy: replaced');
+    const store = SqliteStore.open(s.db);
+    const batch = (await store.findBatch('q'))!;
+    expect(batch.settings.download.out).toBe(join(s.dir, 'files'));
+    expect(batch.settings.concurrency).toBe(3);
+    expect(batch.policy).toMatchObject({ confirm_scope: { approve_max_cost: 10 } });
+    await store.close();
+  });
+
+  it('batches lists every batch; show prints an item with its pause, the decision and who made it', async () => {
+    const s = setup([`a,Plan ${s0()} @confirm=50`, `b,Plain ${s0()}`]);
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--policy', s.policy], s.env)).code).toBe(0);
+    const list = await runInProcess(['batches', '--db', s.db], s.env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^batch\s+kind\s+created/);
+    expect(list.stdout).toMatch(/\nq\s+runs\s+.*\s+2\s+2 done/);
+    const show = await runInProcess(['show', 'q', 'a', '--db', s.db], s.env);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('paused on confirm_scope:');
+    expect(show.stdout).toContain('cost: 50');
+    expect(show.stdout).toMatch(/decided by policy: \{"approved":false\}/);
+    const missing = await runInProcess(['show', 'q', 'zz', '--db', s.db], s.env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('has no item "zz" (items include a, b)');
+  });
+
+  it('retry runs failed items again as new runs and keeps the earlier ones in the history', async () => {
+    const s = setup([`ok,Fine ${s0()}`, `bad,Doomed ${s0()} @fail`]);
+    expect((await runInProcess(['run', s.questions, '--db', s.db], s.env)).code).toBe(1);
+    const before = sim.counters().runsAdmitted;
+    const again = await runInProcess(['retry', 'q', '--db', s.db], s.env);
+    expect(again.stderr).toContain('retrying 1 item of batch q as new runs');
+    expect(again.code).toBe(1); // it fails again, by design of the question
+    expect(sim.counters().runsAdmitted - before).toBe(1);
+    const store = SqliteStore.open(s.db);
+    const batch = (await store.findBatch('q'))!;
+    expect((await store.runChain(batch.id, 'bad')).length).toBe(2);
+    expect((await store.runChain(batch.id, 'ok')).length).toBe(1);
+    expect((await store.getItem(batch.id, 'bad'))?.attempt).toBe(1);
+    await store.close();
+  });
+
+  it('cancel: nothing queued is sent, runs in flight are cancelled at the service, a later run sends nothing', async () => {
+    const s = setup(Array.from({ length: 5 }, (_, i) => `c${i},Long ${s0()} ${i} @duration=20s`));
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--dry-run'], s.env)).code).toBe(0);
+    // Two runs go out and are left in flight (a worker that left at once).
+    const partial = await runInProcess(['run', s.questions, '--db', s.db, '--limit', '2', '--no-wait', '--follow', 'poll'], s.env, {
+      onIo: (io) => setTimeout(() => io.stop('SIGINT'), 300),
+    });
+    expect(partial.code).toBe(130);
+    const cancel = await runInProcess(['cancel', 'q', '--db', s.db], s.env);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toContain('3 queued items will not be sent; 2 runs in flight cancelled at the service');
+    const before = sim.counters().runsAdmitted;
+    const after = await runInProcess(['run', s.questions, '--db', s.db, '--json'], s.env);
+    expect(sim.counters().runsAdmitted).toBe(before);
+    expect(JSON.parse(after.stdout.trim().split('\n').at(-1)!).counts).toMatchObject({ cancelled: 5, queued: 0, running: 0 });
+  });
+
+  it('cancel on a service without a cancel route says so and leaves the runs', async () => {
+    const s = setup([`x,Long ${s0()} @duration=20s`]);
+    const partial = await runInProcess(['run', s.questions, '--db', s.db, '--no-wait', '--follow', 'poll'], s.env, {
+      onIo: (io) => setTimeout(() => io.stop('SIGINT'), 300),
+    });
+    expect(partial.code).toBe(130);
+    const cancel = await runInProcess(['cancel', 'q', '--db', s.db, '--cancel-route', '/runs/{id}/stop'], s.env);
+    expect(cancel.code).toBe(1);
+    expect(cancel.stdout).toContain('1 run(s) left to finish on their own');
+  });
+});
+
+let counter = 0;
+/** A unique word, so questions of different tests never collide in the shared simulator. */
+function s0(): string {
+  return `u${process.pid}-${counter++}`;
+}
