@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { StreamPools } from './stream-pools.js';
 import type { Dispatcher } from 'undici';
 import { createApiError, type ResponseHeaders } from './error-factory.js';
 import { ConflictError, ResponseShapeError, type RequestInfo } from './errors.js';
@@ -71,7 +72,7 @@ export class Transport {
    * one pool, the streams opened on the sockets of the POSTs that started their runs, and
    * each admission after a run ended opened a new connection.
    */
-  #streams: Agent;
+  #streams: StreamPools;
   #closing = new AbortController();
   #closed: Promise<void> | null = null;
 
@@ -85,7 +86,11 @@ export class Transport {
         bodyTimeout: opts.requestTimeoutMs,
       });
     this.#agent = agent();
-    this.#streams = agent();
+    this.#streams = new StreamPools(
+      (connections) =>
+        new Agent({ connections, connect: { timeout: opts.connectTimeoutMs }, headersTimeout: opts.requestTimeoutMs, bodyTimeout: opts.requestTimeoutMs }),
+      opts.connections,
+    );
   }
 
   /** Aborts when the client closes: long-lived streams link to it. */
@@ -176,10 +181,12 @@ export class Transport {
   ): Promise<T> {
     const link = linkSignals(req.signal, this.#closing.signal);
     let res: Dispatcher.ResponseData | undefined;
+    // A stream takes a slot of a stream shard until its body closes.
+    const slot = req.longLived ? this.#streams.acquire() : null;
     try {
       if (link.signal.aborted) throw link.signal.reason;
       res = await request(target.url, {
-        dispatcher: req.longLived ? this.#streams : this.#agent,
+        dispatcher: slot ? slot.dispatcher : this.#agent,
         method: req.method,
         headers: this.#headers(req, target),
         body: req.json === undefined ? null : JSON.stringify(req.json),
@@ -187,6 +194,7 @@ export class Transport {
         headersTimeout: this.#opts.requestTimeoutMs,
         bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
       });
+      if (slot) res.body.once('close', slot.release);
       const headers = res.headers as ResponseHeaders;
       const redirect = res.statusCode >= 300 && res.statusCode < 400 && req.allowRedirect === true;
       if (res.statusCode >= 300 && !redirect) {
@@ -203,6 +211,7 @@ export class Transport {
     } catch (err) {
       // A body read to its end has already freed the socket; destroying it would close it.
       if (res && !res.body.readableEnded) discardBody(res.body);
+      if (!res) slot?.release();
       throw err;
     } finally {
       link.dispose();

@@ -11,6 +11,9 @@ export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepConte
 
 /** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
 export const DEFAULT_LEASE_MS = 30_000;
+/** Longest a freed slot waits to be claimed together with others: 10 ms per thousand slots, at most 100 ms. */
+const GATHER_MS_PER_SLOT = 0.01;
+const GATHER_MS_MAX = 100;
 /** Delays before an item whose request kept failing is tried again. */
 export const DEFAULT_RETRY_LATER_MS: readonly number[] = [2000, 5000, 15000, 30000, 60000];
 
@@ -39,6 +42,9 @@ export class Scheduler {
   #kicked = false;
   #presence: Presence | null = null;
   #orphanScanAt = -Infinity;
+  #claimedAt = -Infinity;
+  /** A claim was put off to gather more free slots: the loop comes back within #gatherMs. */
+  #claimDue = false;
   /** Items whose run ended at the service and whose outcome is being stored (their slots are free). */
   #ended = 0;
   /** Live workers of the batch (this one included), refreshed with each heartbeat. */
@@ -57,6 +63,10 @@ export class Scheduler {
   /** This worker, once registered. */
   get worker(): WorkerRecord | null {
     return this.#presence?.worker ?? null;
+  }
+
+  get #gatherMs(): number {
+    return Math.min(GATHER_MS_MAX, this.#share * GATHER_MS_PER_SLOT);
   }
 
   /** Items driven now (a slot each), and items waiting to be retried (they keep theirs). */
@@ -170,7 +180,7 @@ export class Scheduler {
         this.#o.onEvent?.({ type: 'tick', inFlight: this.inFlight, cap: this.#cap.current });
         // Waiting on other workers, look more often: the batch may end at any moment.
         const pollMs = announcedWait ? Math.min(250, this.#o.pollMs ?? 1000) : (this.#o.pollMs ?? 1000);
-        await this.#sleep(Math.min(pollMs, this.#nextLaterIn()));
+        await this.#sleep(Math.min(this.#claimDue ? this.#gatherMs : pollMs, this.#nextLaterIn()));
         rescanned = false;
       }
     } catch (e) {
@@ -205,6 +215,15 @@ export class Scheduler {
   async #claim(): Promise<number> {
     const free = this.#share - this.inFlight;
     if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
+    // With thousands in flight, slots free one at a time: gather some into one claim (each
+    // claim counts the batch's runs in flight), waiting at most a few ms per thousand slots.
+    const gather = Math.max(1, Math.floor(this.#share / 64));
+    if (free < gather && this.#clock.now() - this.#claimedAt < this.#gatherMs) {
+      this.#claimDue = true;
+      return 0;
+    }
+    this.#claimDue = false;
+    this.#claimedAt = this.#clock.now();
     const left = this.#o.limit === undefined ? Infinity : this.#o.limit - this.#sent;
     // Items to take over (a dead worker's, a person's answers) are looked for on the regular
     // tick; a claim for a slot that just came free looks at queued items only.
