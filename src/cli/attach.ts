@@ -7,7 +7,7 @@ import { userMessage } from './error-message.js';
 import { exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
-import type { Service } from './service.js';
+import { openService, type Service } from './service.js';
 import { formatStatus } from './summary.js';
 import { listUnknownFinals } from './unknown-status.js';
 
@@ -24,8 +24,38 @@ export interface AttachOptions {
   limit?: number | undefined;
   /** Wait for other workers when nothing is left to claim. @default true */
   wait?: boolean;
-  /** Where output goes and where stop signals come from (default: the running command's). */
+  /** Where output goes and where stop signals come from. */
   io: CliIo;
+}
+
+/** Where a batch's runs go: the simulator (kept beside the database) or a base URL. */
+export interface ServiceFor {
+  sim: boolean;
+  baseUrl: string | null;
+  /** Resuming a `--sim` batch: its simulator state must be there. */
+  simStateMustExist?: boolean;
+}
+
+/**
+ * Opens the batch's service with connections for its concurrency and downloads, runs the
+ * batch attached to the terminal ({@link attachAndRun}), and closes the service.
+ */
+export async function attachWithService(o: Omit<AttachOptions, 'service' | 'outDir'> & { service: ServiceFor }): Promise<number> {
+  const s = o.batch.settings;
+  const service = await openService(
+    { sim: o.service.sim, baseUrl: o.service.sim ? null : o.service.baseUrl },
+    {
+      connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
+      dbPath: o.dbPath,
+      env: o.io.env,
+      ...(o.service.simStateMustExist ? { simStateMustExist: true } : {}),
+    },
+  );
+  try {
+    return await attachAndRun({ ...o, service, outDir: s.download.out });
+  } finally {
+    await service.close();
+  }
 }
 
 async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {

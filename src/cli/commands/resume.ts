@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { ConfigError, InputError } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import type { Policy } from '../../policy/index.js';
 import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import type { CommandContext } from '../cli.js';
 import type { CliIo } from '../io.js';
-import { openService } from '../service.js';
 
 /** Flags of `resq resume`. */
 export interface ResumeArgs {
@@ -45,7 +44,7 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
 /** `resq resume`: finds the batch, applies overrides, joins it as one more worker. Returns the exit code. */
 export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts).
-  const [{ checkUnchanged }, { attachAndRun }, { openBatch }] = await Promise.all([
+  const [{ checkUnchanged }, { attachWithService }, { openBatch }] = await Promise.all([
     import('../../runner/load-batch.js'),
     import('../attach.js'),
     import('../open-batch.js'),
@@ -68,31 +67,17 @@ export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<numb
     if (!a.json) for (const c of merged.changes) io.stderr.write(`${c}\n`);
     // A --sim batch resumes on the simulator whose state was kept beside the database.
     const sim = a.sim ?? (!merged.baseUrl && batch.settings.service === 'sim');
-    const service = await openService(
-      { sim, baseUrl: sim ? null : (merged.baseUrl ?? null) },
-      {
-        connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16),
-        dbPath: a.db,
-        simStateMustExist: sim && batch.settings.service === 'sim',
-        env: io.env,
-      },
-    );
-    try {
-      return await attachAndRun({
-        store,
-        batch,
-        service,
-        policy: (batch.policy as Policy | null) ?? null,
-        json: a.json,
-        dbPath: a.db,
-        outDir: batch.settings.download.out,
-        limit: a.limit,
-        wait: a.wait,
-        io,
-      });
-    } finally {
-      await service.close();
-    }
+    return await attachWithService({
+      store,
+      batch,
+      service: { sim, baseUrl: merged.baseUrl ?? null, simStateMustExist: sim && batch.settings.service === 'sim' },
+      policy: (batch.policy as Policy | null) ?? null,
+      json: a.json,
+      dbPath: a.db,
+      limit: a.limit,
+      wait: a.wait,
+      io,
+    });
   } finally {
     await store.close();
   }

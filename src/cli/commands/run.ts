@@ -8,7 +8,7 @@ import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { openService, resolveService } from '../service.js';
+import { resolveService } from '../service.js';
 
 /** Flags of `resq run`. */
 export interface RunArgs {
@@ -182,27 +182,18 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
       );
       return EXIT.ok;
     }
-    const { attachAndRun } = await import('../attach.js');
-    const service = await openService(
-      { sim, baseUrl: sim ? null : (r.baseUrl ?? batch.baseUrl ?? null) },
-      { connections: Math.max(128, batch.settings.concurrency * 2 + batch.settings.download.concurrency + 16), dbPath: a.db, env: io.env },
-    );
-    try {
-      return await attachAndRun({
-        store,
-        batch,
-        service,
-        policy,
-        json: a.json,
-        dbPath: a.db,
-        outDir: batch.settings.download.out,
-        limit: a.limit,
-        wait: a.wait,
-        io,
-      });
-    } finally {
-      await service.close();
-    }
+    const { attachWithService } = await import('../attach.js');
+    return await attachWithService({
+      store,
+      batch,
+      service: { sim, baseUrl: r.baseUrl ?? batch.baseUrl ?? null },
+      policy,
+      json: a.json,
+      dbPath: a.db,
+      limit: a.limit,
+      wait: a.wait,
+      io,
+    });
   } finally {
     await store.close();
     // A run refused for bad input leaves no empty database behind.
