@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
 import { MAX_RECORD_CHARS, readCsv } from '../../src/questions/csv-reader.js';
-import { DuplicateIds, type RowResult } from '../../src/questions/row.js';
+import { DuplicateIds, type RowResult, questionSchema } from '../../src/questions/row.js';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -12,7 +12,7 @@ async function read(input: string | Buffer, size = 65536): Promise<string[]> {
   const bytes = typeof input === 'string' ? Buffer.from(input) : input;
   const out: string[] = [];
   const results: RowResult[] = [];
-  for await (const r of readCsv(chunked(bytes, size), 'q.csv', new DuplicateIds())) results.push(r);
+  for await (const r of readCsv(chunked(bytes, size), 'q.csv', questionSchema, new DuplicateIds())) results.push(r);
   for (const r of results) {
     out.push(r.ok ? `${r.row.line} ${r.row.id} ${JSON.stringify(r.row.question)}` : formatProblem(r.problem));
   }
@@ -79,7 +79,7 @@ describe('readCsv', () => {
   });
 
   it('ends cleanly when the consumer stops early', async () => {
-    const gen = readCsv(chunked(Buffer.from('question\na\nb\nc\n'), 1), 'q.csv', new DuplicateIds());
+    const gen = readCsv(chunked(Buffer.from('question\na\nb\nc\n'), 1), 'q.csv', questionSchema, new DuplicateIds());
     const first = await gen.next();
     expect(first.value).toMatchObject({ ok: true, row: { question: 'a' } });
     expect(await gen.return(undefined)).toEqual({ done: true, value: undefined });
@@ -91,7 +91,7 @@ describe('readCsv', () => {
       throw new Error('disk gone');
     }
     const all = async () => {
-      for await (const _ of readCsv(failing(), 'q.csv', new DuplicateIds())) void _;
+      for await (const _ of readCsv(failing(), 'q.csv', questionSchema, new DuplicateIds())) void _;
     };
     await expect(all()).rejects.toThrow('disk gone');
   });

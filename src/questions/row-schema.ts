@@ -1,0 +1,45 @@
+import type { InputProblem } from '../errors.js';
+import { escapeControls } from './escape-text.js';
+
+/** What every row a reader yields has: the id duplicates are found by, and its line. */
+export interface KeyedRow {
+  /** The row's id. */
+  id: string;
+  /** 1-based physical line where the record starts. */
+  line: number;
+}
+
+/** A row read from a tabular file: valid, or one problem with it. */
+export type ReadResult<R> = { ok: true; row: R } | { ok: false; problem: InputProblem };
+
+/** Turns one CSV record (its fields in header order, trailing nameless columns cut) into a row. */
+export type CsvRowReader<R> = (fields: string[], line: number, ordinal: number) => ReadResult<R>;
+
+/**
+ * The pluggable part of the one streaming reader (src/questions/table-reader.ts): what a
+ * row of this kind of file is. The reader owns everything else — bytes, encodings, line
+ * numbers, CSV dialects, JSON limits, blank rows, duplicate ids — so a fix there serves
+ * question sets and model inputs alike. Both functions are pure.
+ */
+export interface RowSchema<R extends KeyedRow> {
+  /** What the rows are, in the plural, for whole-file messages (`questions`, `input rows`). */
+  noun: string;
+  /**
+   * Reads a CSV header (names as written, trailing nameless columns already cut) into the
+   * reader of its records, or says why the header cannot be used (each at `line`).
+   */
+  csvHeader(file: string, names: string[], line: number): CsvRowReader<R> | InputProblem[];
+  /** Turns one parsed JSONL value into a row (the value may be anything JSON). */
+  jsonRow(file: string, value: unknown, line: number, ordinal: number): ReadResult<R>;
+}
+
+/**
+ * A problem as a reader yields it: its field and reason come from the file, so control
+ * characters in them are escaped here, once for every reader.
+ */
+export function problem(p: InputProblem): { ok: false; problem: InputProblem } {
+  const reason = escapeControls(p.reason);
+  const field = p.field === undefined ? undefined : escapeControls(p.field);
+  if (reason === p.reason && field === p.field) return { ok: false, problem: p };
+  return { ok: false, problem: field === undefined ? { ...p, reason } : { ...p, field, reason } };
+}
