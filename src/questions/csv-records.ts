@@ -1,7 +1,7 @@
 import type { ByteChecker } from './byte-check.js';
 import type { CsvDialect } from './csv-dialect.js';
 import type { DuplicateIds } from './row.js';
-import { type CsvRowReader, type KeyedRow, type ReadResult, type RowSchema, problem } from './row-schema.js';
+import { type CsvRowReader, type KeyedRow, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 
 /** The header's shape once trailing nameless columns are cut. */
 interface Header<R> {
@@ -76,7 +76,7 @@ export class CsvRecords<R extends KeyedRow> {
     }
     const result = header.toRow(n === header.named ? fields : fields.slice(0, header.named), line, ordinal);
     const duplicate = result.ok && this.#ids ? this.#ids.check(file, result.row) : null;
-    this.#pending.push(duplicate ? problem(duplicate) : result.ok ? result : problem(result.problem));
+    this.#pending.push(duplicate ? problem(duplicate) : result.ok ? result : refused(result));
   }
 
   /** The results added since the last call. */

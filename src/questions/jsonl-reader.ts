@@ -2,7 +2,7 @@ import { ByteChecker } from './byte-check.js';
 import { wideEncoding, wideEncodingReason } from './encoding.js';
 import { parseJsonExactly } from './json-text.js';
 import type { DuplicateIds } from './row.js';
-import { type KeyedRow, type ReadResult, type RowSchema, problem } from './row-schema.js';
+import { type KeyedRow, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 
 /** Longest line accepted, in bytes; it bounds memory when a file has no line breaks. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -51,7 +51,7 @@ export async function* readJsonl<R extends KeyedRow>(
     const parsed = parseJsonExactly(text);
     if (!parsed.ok) return problem({ file, line, reason: parsed.reason });
     const result = schema.jsonRow(file, parsed.value, line, ordinal);
-    if (!result.ok) return problem(result.problem);
+    if (!result.ok) return refused(result);
     const duplicate = ids ? ids.check(file, result.row) : null;
     return duplicate ? problem(duplicate) : result;
   };

@@ -9,8 +9,15 @@ export interface KeyedRow {
   line: number;
 }
 
-/** A row read from a tabular file: valid, or one problem with it. */
-export type ReadResult<R> = { ok: true; row: R } | { ok: false; problem: InputProblem };
+/** A row read from a tabular file: valid, or its problem (and any more it has, in field order). */
+export type ReadResult<R> = { ok: true; row: R } | Refusal;
+
+/** A refused row: its first problem, and the others when a schema reports several (one per input). */
+export interface Refusal {
+  ok: false;
+  problem: InputProblem;
+  more?: InputProblem[];
+}
 
 /** Turns one CSV record (its fields in header order, trailing nameless columns cut) into a row. */
 export type CsvRowReader<R> = (fields: string[], line: number, ordinal: number) => ReadResult<R>;
@@ -37,9 +44,24 @@ export interface RowSchema<R extends KeyedRow> {
  * A problem as a reader yields it: its field and reason come from the file, so control
  * characters in them are escaped here, once for every reader.
  */
-export function problem(p: InputProblem): { ok: false; problem: InputProblem } {
+export function problem(p: InputProblem): Refusal {
+  return { ok: false, problem: escaped(p) };
+}
+
+/** A schema's refusal as a reader yields it: every problem escaped as by {@link problem}. */
+export function refused(r: Refusal): Refusal {
+  return r.more ? { ok: false, problem: escaped(r.problem), more: r.more.map(escaped) } : problem(r.problem);
+}
+
+/** The problems a result carries: none for a row. */
+export function problemsOf<R>(r: ReadResult<R>): InputProblem[] {
+  if (r.ok) return [];
+  return r.more ? [r.problem, ...r.more] : [r.problem];
+}
+
+function escaped(p: InputProblem): InputProblem {
   const reason = escapeControls(p.reason);
   const field = p.field === undefined ? undefined : escapeControls(p.field);
-  if (reason === p.reason && field === p.field) return { ok: false, problem: p };
-  return { ok: false, problem: field === undefined ? { ...p, reason } : { ...p, field, reason } };
+  if (reason === p.reason && field === p.field) return p;
+  return field === undefined ? { ...p, reason } : { ...p, field, reason };
 }
