@@ -1,3 +1,5 @@
+import { isRawNumber, parseJsonExactly } from '../questions/json-text.js';
+
 /** The result of turning one value into a declared input type. */
 export type Coerced = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -64,14 +66,14 @@ export function coerceText(type: string | null | undefined, raw: string): Coerce
 }
 
 function parseJsonCell(t: string, raw: string): Coerced {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch (e) {
-    const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/, '') : 'invalid';
+  // The one exact JSON parse of input files: nesting bounded, lone surrogates refused.
+  const parsed = parseJsonExactly(raw);
+  if (!parsed.ok) {
+    const why = parsed.reason.replace(/^invalid JSON: /, '').replace(/ at column \d+.*$/, '');
     return bad(`expected ${t === 'array' ? 'a JSON array' : t === 'object' ? 'a JSON object' : 'JSON'}, got ${show(raw)} (${why})`);
   }
-  return checkValue(t, v);
+  // A top-level number is sent as a number; nested ones keep their text (JSON.rawJSON).
+  return checkValue(t, isRawNumber(parsed.value) ? Number(parsed.value.rawJSON) : parsed.value);
 }
 
 function kindOf(v: unknown): string {

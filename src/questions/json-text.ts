@@ -120,7 +120,7 @@ function wellFormed(s: string): boolean {
 function jsonReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.replace(
-    / in JSON at position (\d+)(?: \(line \d+ column \d+\))?/,
+    /(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?/,
     (_, pos: string) => ` at column ${Number(pos) + 1}`,
   );
 }

@@ -68,6 +68,15 @@ const badFixtures: Array<[string, string[], string[]]> = [
     '1: thread: must be a string or an integer, found a boolean',
     '2: thread: must be a string or an integer, found an array',
   ]],
+  ['deep-nesting.jsonl', ['1'], ['2: nested deeper than 256 levels']],
+  // Two ids that differ only by a lone surrogate would both become U+FFFD when stored.
+  ['lone-surrogate.jsonl', [], [
+    '1: invalid JSON: a \\u escape is a lone surrogate (not a character)',
+    '2: invalid JSON: a \\u escape is a lone surrogate (not a character)',
+  ]],
+  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 'test/fixtures/bad/utf16.csv' > converted file"]],
+  // ESC and BEL from the file are shown escaped, never sent raw to the terminal.
+  ['control-chars.csv', ['\u001b]0;owned\u0007'], ['3: id: duplicate "\\x1b]0;owned\\x07" (first on line 2)']],
   ['json-array.json', [], [': looks like a JSON array: write one JSON object a line (JSONL)']],
   ['unknown-format.txt', [], [': cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson']],
 ];

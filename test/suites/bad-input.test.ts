@@ -7,7 +7,7 @@ import { runInProcess } from '../support/in-process-cli.js';
 
 const BAD = join(ROOT, 'test/fixtures/bad');
 // Whole-file problems have no line to name.
-const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl', 'header-only.csv']);
+const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl', 'header-only.csv', 'utf16.csv']);
 const files = readdirSync(BAD).filter((f) => /\.(csv|jsonl)$/.test(f)).sort();
 
 // Bad-input suite: every malformed question set is refused whole, with file and line,
@@ -32,6 +32,8 @@ describe('bad input', () => {
     expect(r.stderr).toContain(file);
     if (!NO_LINE.has(name)) expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+`));
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // No raw control character from the file reaches the terminal (ESC, BEL, …).
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     // Refused before anything was recorded: no database is left behind.
     expect(existsSync(db)).toBe(false);
   });

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH, isRawNumber, nestingExceeds, parseJsonExactly, parseStoredJson } from '../../src/questions/json-text.js';
+
+const nested = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
+
+describe('nestingExceeds', () => {
+  it('measures depth by brackets outside strings, without recursion', () => {
+    expect(nestingExceeds(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(nestingExceeds(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(nestingExceeds(nested(1_000_000))).toBe(true);
+    expect(nestingExceeds(`{"a": "${'['.repeat(1000)}"}`)).toBe(false);
+    expect(nestingExceeds(`["\\"${'['.repeat(1000)}"]`)).toBe(false);
+    expect(nestingExceeds('{"a":{"b":[1]}}', 2)).toBe(true);
+  });
+});
+
+describe('parseJsonExactly', () => {
+  it('refuses 5,000 nested arrays with a reason, not a RangeError', () => {
+    expect(parseJsonExactly(`{"a": ${nested(5000)}}`)).toEqual({ ok: false, reason: 'nested deeper than 256 levels' });
+  });
+
+  it('refuses lone surrogate escapes, in values and keys, and keeps pairs', () => {
+    const lone = { ok: false, reason: 'invalid JSON: a \\u escape is a lone surrogate (not a character)' };
+    expect(parseJsonExactly('{"id": "\\ud800"}')).toEqual(lone);
+    expect(parseJsonExactly('{"\\udfff": 1}')).toEqual(lone);
+    expect(parseJsonExactly('["x", ["\\uDBFF"]]')).toEqual(lone);
+    expect(parseJsonExactly('{"id": "\\ud83d\\ude00"}')).toEqual({ ok: true, value: { id: '😀' } });
+  });
+
+  it('keeps the source text of numbers JavaScript would rewrite, and only those', () => {
+    const r = parseJsonExactly('{"big": 12345678901234567890, "z": -0, "d": 1.50, "e": 1e3, "n": 42, "f": 0.5}');
+    expect(r.ok).toBe(true);
+    const v = (r as { value: Record<string, unknown> }).value;
+    expect(JSON.stringify(v)).toBe('{"big":12345678901234567890,"z":-0,"d":1.50,"e":1e3,"n":42,"f":0.5}');
+    expect(isRawNumber(v['big'])).toBe(true);
+    expect(v['n']).toBe(42);
+    expect(isRawNumber(v['n'])).toBe(false);
+  });
+
+  it('reports invalid JSON as V8 says it, positions made columns', () => {
+    expect(parseJsonExactly('{"a": }')).toEqual({ ok: false, reason: 'invalid JSON: Unexpected token \'}\', "{"a": }" is not valid JSON' });
+    expect(parseJsonExactly('{"a": 1} x')).toEqual({ ok: false, reason: expect.stringMatching(/^invalid JSON: Unexpected non-whitespace character after JSON at column 10$/) });
+  });
+});
+
+describe('parseStoredJson', () => {
+  it('round-trips stored meta text exactly', () => {
+    const text = '{"big":12345678901234567890,"z":-0,"d":1.50,"list":[1.0,2]}';
+    expect(JSON.stringify(parseStoredJson(text))).toBe(text);
+  });
+});
