@@ -15,6 +15,18 @@ export interface ModelInputFile {
   sha256: string;
 }
 
+/** Options of {@link streamModelInputs}. */
+export interface StreamOptions {
+  /** Fed every byte read, so one pass both reads and hashes. */
+  tap?: HashTap;
+  /**
+   * Report a row whose id an earlier row has. Off only where the rows go to a store
+   * whose unique key finds duplicates, which spares a map of every id in memory.
+   * @default true
+   */
+  checkIds?: boolean;
+}
+
 /** Problems kept; the rest are counted in one last line. */
 const MAX_PROBLEMS = 1000;
 
@@ -32,8 +44,8 @@ export function inputFormat(path: string): 'csv' | 'jsonl' {
  * order, never holding the file in memory.
  * @throws {InputError} for a file that is neither .csv nor .jsonl, and (from the generator) one that cannot be opened.
  */
-export function streamModelInputs(path: string, spec: InputSpec, opts: { tap?: HashTap } = {}): AsyncGenerator<ReadResult<ModelInputRow>> {
-  return readTable(path, modelInputSchema(spec), { format: inputFormat(path), tap: opts.tap });
+export function streamModelInputs(path: string, spec: InputSpec, opts: StreamOptions = {}): AsyncGenerator<ReadResult<ModelInputRow>> {
+  return readTable(path, modelInputSchema(spec), { format: inputFormat(path), tap: opts.tap, checkIds: opts.checkIds ?? true });
 }
 
 /**

@@ -16,6 +16,14 @@ const J = JSON as unknown as {
   parse(text: string, reviver: (key: string, value: unknown, context: { source?: string }) => unknown): unknown;
 };
 
+/**
+ * Text that may hold a number JavaScript writes back differently: an exponent, a
+ * fraction ending in 0, a tiny fraction (0.0000001 prints as 1e-7), 16 or more digits
+ * (and points) in a row (precision, 1e21 and up), or -0. Every such number matches; a
+ * match inside a string only costs one exact parse more.
+ */
+const INEXACT_NUMBER = /\d[eE]|\.\d*0(?!\d)|\.0{6}|[\d.]{16}|(?:^|[:[,\s])-0(?![.\d])/;
+
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
@@ -64,9 +72,12 @@ export function parseJsonExactly(text: string): ParsedJson {
     return { ok: false, reason: `invalid JSON: ${jsonReason(err)}` };
   }
   // Only text with a `\u` escape can hold a lone surrogate (the bytes were valid UTF-8).
-  const found = inspect(value, text.includes('\\u'));
+  const escapes = text.includes('\\u');
+  const inexact = INEXACT_NUMBER.test(text);
+  if (!escapes && !inexact) return { ok: true, value };
+  const found = inspect(value, escapes);
   if (found.illFormed) return { ok: false, reason: 'invalid JSON: a \\u escape is a lone surrogate (not a character)' };
-  if (found.numbers) value = J.parse(text, keepNumberText);
+  if (found.numbers && inexact) value = J.parse(text, keepNumberText);
   return { ok: true, value };
 }
 

@@ -1,4 +1,5 @@
 import type { InputProblem } from '../errors.js';
+import { IdIndex } from './id-index.js';
 import { isRawNumber } from './json-text.js';
 import type { CsvRowReader, KeyedRow, ReadResult, RowSchema } from './row-schema.js';
 
@@ -119,17 +120,16 @@ export const questionSchema: RowSchema<QuestionRow> = {
   jsonRow: jsonToRow,
 };
 
-/** Remembers every id seen, to refuse a second row with the same one. */
+/** Remembers every id seen (compactly: see {@link IdIndex}), to refuse a second row with the same one. */
 export class DuplicateIds {
-  #first = new Map<string, number>();
+  #index = new IdIndex();
 
   /** Records a valid row's id; returns the problem when an earlier row had it. */
   check(file: string, row: KeyedRow): InputProblem | null {
-    const first = this.#first.get(row.id);
+    const first = this.#index.addOrFind(row.id, row.line);
     if (first !== undefined) {
       return { file, line: row.line, field: 'id', reason: `duplicate "${row.id}" (first on line ${first})` };
     }
-    this.#first.set(row.id, row.line);
     return null;
   }
 }

@@ -37,6 +37,28 @@ describe('parseJsonExactly', () => {
     expect(isRawNumber(v['n'])).toBe(false);
   });
 
+  it('keeps every number JavaScript would rewrite, over many generated forms', () => {
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const digits = (n: number, lead: boolean): string => {
+      let s = lead ? String(1 + rnd(9)) : '';
+      while (s.length < n) s += String(rnd(10));
+      return s;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const int = rnd(4) === 0 ? '0' : digits(1 + rnd(24), true);
+      const frac = rnd(2) ? `.${rnd(3) === 0 ? '0'.repeat(rnd(9)) : ''}${digits(1 + rnd(19), false)}` : '';
+      const exp = rnd(5) === 0 ? `${rnd(2) ? 'e' : 'E'}${['', '+', '-'][rnd(3)]}${digits(1 + rnd(3), false)}` : '';
+      const text = `${rnd(3) === 0 ? '-' : ''}${int}${frac}${exp}`;
+      const r = parseJsonExactly(`{"x": ${text}}`);
+      expect(r.ok).toBe(true);
+      expect(JSON.stringify((r as { value: unknown }).value), text).toBe(`{"x":${text}}`);
+    }
+  });
+
   it('reports invalid JSON as V8 says it, positions made columns', () => {
     expect(parseJsonExactly('{"a": }')).toEqual({ ok: false, reason: 'invalid JSON: Unexpected token \'}\', "{"a": }" is not valid JSON' });
     expect(parseJsonExactly('{"a": 1} x')).toEqual({ ok: false, reason: expect.stringMatching(/^invalid JSON: Unexpected non-whitespace character after JSON at column 10$/) });
