@@ -54,7 +54,7 @@ try {
     await writeLargeModelInputs(file, n, format);
     const floor = await runCli({ script: FLOOR, args: [file, format] });
     // The same heap flags as the CLI, which this process stands in for.
-    const r = await runCli({ script: MODEL_READ, args: [file], nodeFlags: HEAP_FLAGS });
+    const r = await runCli({ script: MODEL_READ, args: [file], nodeFlags: [...HEAP_FLAGS] });
     const got = r.events.find((e) => e.type === 'model-inputs');
     if (r.code !== 0 || got?.rows !== n || got.problems !== 0) throw new Error(`model-input read exited ${r.code} with ${JSON.stringify(got)}: ${r.stderr.slice(-1000)}`);
     const rate = n / (r.wallMs / 1000);
