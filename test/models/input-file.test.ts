@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { ModelField } from '../../src/api/index.js';
 import { formatProblem, InputError } from '../../src/errors.js';
 import { inputFormat, readModelInputs, streamModelInputs } from '../../src/models/input-file.js';
-import { tempDir, writeInput } from './support/helpers.js';
+import { tempDir } from '../support/cli.js';
+
+/** Writes `text` to `name` in `dir` and returns the path (no store helpers: this is the reading side only). */
+function writeInput(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
 
 const spec = {
   modelId: 'descriptors',
