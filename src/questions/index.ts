@@ -8,7 +8,7 @@ export {
   readQuestionSet,
   validateQuestionSet,
 } from './question-set.js';
-export { type QuestionRow, type RowResult } from './row.js';
+export { type QuestionRow, type RowResult, duplicateIdProblem } from './row.js';
 export { type BatchRead, type BatchReadOptions, type RowBatch, OFF_THREAD_BYTES, isLarge, readRowBatches } from './row-batches.js';
 export { type KeyedRow, type ReadResult, type RowSchema, type CsvRowReader } from './row-schema.js';
 export { type TableReadOptions, readTable } from './table-reader.js';

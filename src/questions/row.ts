@@ -1,4 +1,5 @@
 import type { InputProblem } from '../errors.js';
+import { escapeControls } from './escape-text.js';
 import { IdIndex } from './id-index.js';
 import { isRawNumber } from './json-text.js';
 import type { CsvRowReader, KeyedRow, ReadResult, RowSchema } from './row-schema.js';
@@ -127,11 +128,16 @@ export class DuplicateIds {
   /** Records a valid row's id; returns the problem when an earlier row had it. */
   check(file: string, row: KeyedRow): InputProblem | null {
     const first = this.#index.addOrFind(row.id, row.line);
-    if (first !== undefined) {
-      return { file, line: row.line, field: 'id', reason: `duplicate "${row.id}" (first on line ${first})` };
-    }
-    return null;
+    return first === undefined ? null : duplicateIdProblem(file, row.id, row.line, first);
   }
+}
+
+/**
+ * The problem of a row whose id an earlier row has, wherever the duplicate is found (this
+ * reader, or a store's unique key), with the id's control characters escaped.
+ */
+export function duplicateIdProblem(file: string, id: string, line: number, firstLine: number): InputProblem {
+  return { file, line, field: 'id', reason: `duplicate "${escapeControls(id)}" (first on line ${firstLine})` };
 }
 
 /** An id or thread key: a string or an integer; null/absent means none. */
