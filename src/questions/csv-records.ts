@@ -102,12 +102,22 @@ export class CsvRecords<R extends KeyedRow> {
     while (named > 1 && fields[named - 1]!.trim() === '') named--;
     const found = fault ? [{ file, line, reason: `header: ${fault}` }] : this.#schema.csvHeader(file, fields.slice(0, named), line);
     if (Array.isArray(found)) {
-      for (const p of found) this.#pending.push(problem(p));
+      const hint = found.length > 0 && named === 1 ? delimiterHint(fields[0]!) : '';
+      found.forEach((p, i) => this.#pending.push(problem(i === 0 && hint ? { ...p, reason: `${p.reason}${hint}` } : p)));
       this.stopped = true;
     } else {
       this.#header = { written: fields.length, named, toRow: found };
     }
   }
+}
+
+/** Characters that separate fields in files resq does not sniff; `,` `;` and tab are sniffed. */
+const OTHER_DELIMITERS = ['|', ':', '^', '~'];
+
+/** For a header read as one column: names the delimiter it seems to use, and how to say so. */
+function delimiterHint(header: string): string {
+  const d = OTHER_DELIMITERS.find((c) => header.includes(c));
+  return d ? ` (the header reads as one column: if the file is separated by "${d}", make its first line sep=${d})` : '';
 }
 
 /** Whether every field of a record is empty: a blank line, or `,,,` from a spreadsheet. */

@@ -138,6 +138,13 @@ describe('readCsv', () => {
     expect(await read('id\tquestion\n1\tWhy, then?\n')).toEqual(['2 1 "Why, then?"']);
   });
 
+  it('refuses a header separated by another delimiter with a hint naming it', async () => {
+    expect(await read('id|question\n1|Why?\n')).toEqual([
+      'q.csv:1: header: no "question" column (the header reads as one column: if the file is separated by "|", make its first line sep=|)',
+    ]);
+    expect(await read('sep=|\nid|question\n1|Why?\n')).toEqual(['3 1 "Why?"']);
+  });
+
   it('keeps number-like ids as written', async () => {
     expect(await read('id,question\n007,a\n1.50,b\n1E+05,c\n12345678901234567890,d\n')).toEqual([
       '2 007 "a"',
