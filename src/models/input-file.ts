@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { InputError, type InputProblem } from '../errors.js';
 import { formatFromName } from '../questions/format.js';
 import type { HashTap } from '../questions/file-chunks.js';
-import type { ReadResult } from '../questions/row-schema.js';
+import { type ReadResult, problemsOf } from '../questions/row-schema.js';
 import { hashFile, readTable } from '../questions/table-reader.js';
 import { type InputSpec, type ModelInputRow, modelInputSchema } from './input-file-schema.js';
 
@@ -65,7 +65,7 @@ export async function readModelInputs(path: string, spec: InputSpec): Promise<Mo
       continue;
     }
     rows = [];
-    for (const p of r.more ? [r.problem, ...r.more] : [r.problem]) {
+    for (const p of problemsOf(r)) {
       if (problems.length < MAX_PROBLEMS) problems.push(p);
       else dropped++;
     }

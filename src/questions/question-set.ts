@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
-import type { HashTap } from './file-chunks.js';
+import { type HashTap, fileChunks } from './file-chunks.js';
 import type { QuestionFormat } from './format.js';
 import { questionSchema, type RowResult } from './row.js';
-import { fileChunks } from './file-chunks.js';
 import { hashFile, readChunks, readTable } from './table-reader.js';
 
 export { type HashTap } from './file-chunks.js';
