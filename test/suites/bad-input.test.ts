@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -36,6 +37,22 @@ describe('bad input', () => {
     expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     // Refused before anything was recorded: no database is left behind.
     expect(existsSync(db)).toBe(false);
+  });
+
+  it('with --skip-invalid skips every bad row of a CR-only CSV and stores the others unaltered', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'mac.csv');
+    const bad = (s: string, b: number) => Buffer.concat([Buffer.from(s), Buffer.from([b])]);
+    writeFileSync(file, Buffer.concat([Buffer.from('id,question\ra,ok\r'), bad('b,bad ', 0xff), Buffer.from('\rc,fine\r'), bad('d,nul ', 0), Buffer.from('\r'), bad('e,bad ', 0xc3), Buffer.from('\rf,last\r')]));
+    const db = join(dir, 'resq.db');
+    const r = await runCliChild(['run', file, '--dry-run', '--skip-invalid', '--db', db], {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/mac\.csv:\d+/g)).toEqual(['mac.csv:3', 'mac.csv:5', 'mac.csv:6']);
+    // Read with the driver itself: the rows exactly as stored, no U+FFFD, no NUL.
+    const sqlite = new Database(db, { readonly: true });
+    const rows = sqlite.prepare('SELECT id, question FROM items ORDER BY seq').all();
+    sqlite.close();
+    expect(rows).toEqual([{ id: 'a', question: 'ok' }, { id: 'c', question: 'fine' }, { id: 'f', question: 'last' }]);
   });
 
   it('sent nothing to the service for any of them', () => {
