@@ -240,4 +240,3 @@ export class SseEventTooLargeError extends ResponseShapeError {
     this.limitChars = init.limitChars;
   }
 }
-
