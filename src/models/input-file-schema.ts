@@ -86,10 +86,13 @@ function jsonRow(
   const meta: Record<string, unknown> = {};
   const problems: InputProblem[] = [];
   let id = String(ordinal);
-  for (const [key, v] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  // Object.keys, not entries: no pair array a key, a million rows over.
+  for (const key of Object.keys(record)) {
+    const v = record[key];
     // A `meta` object is the row's metadata unless the model has an input of that name.
     if (key === 'meta' && !inputs.has(key) && isPlainObject(v)) {
-      for (const [k, x] of Object.entries(v)) setKey(meta, k, x);
+      for (const k of Object.keys(v)) setKey(meta, k, v[k]);
       continue;
     }
     const role = classifyField(key, inputs, spec.modelId);

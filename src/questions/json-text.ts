@@ -16,20 +16,18 @@ const J = JSON as unknown as {
   parse(text: string, reviver: (key: string, value: unknown, context: { source?: string }) => unknown): unknown;
 };
 
-/**
- * Text that may hold a number JavaScript writes back differently: an exponent, a
- * fraction ending in 0, a tiny fraction (0.0000001 prints as 1e-7), 16 or more digits
- * (and points) in a row (precision, 1e21 and up), or -0. Every such number matches; a
- * match inside a string only costs one exact parse more.
- */
-const INEXACT_NUMBER = /\d[eE]|\.\d*0(?!\d)|\.0{6}|[\d.]{16}|(?:^|[:[,\s])-0(?![.\d])/;
-
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
 
 /**
  * Whether a JSON text nests arrays and objects deeper than `max`, found by one scan of
@@ -73,7 +71,7 @@ export function parseJsonExactly(text: string): ParsedJson {
   }
   // Only text with a `\u` escape can hold a lone surrogate (the bytes were valid UTF-8).
   const escapes = text.includes('\\u');
-  const inexact = INEXACT_NUMBER.test(text);
+  const inexact = mayHoldInexactNumber(text);
   if (!escapes && !inexact) return { ok: true, value };
   const found = inspect(value, escapes);
   if (found.illFormed) return { ok: false, reason: 'invalid JSON: a \\u escape is a lone surrogate (not a character)' };
@@ -97,6 +95,52 @@ export function isRawNumber(value: unknown): value is { rawJSON: string } {
 function keepNumberText(_key: string, value: unknown, context: { source?: string }): unknown {
   if (typeof value !== 'number' || context.source === undefined) return value;
   return context.source === String(value) ? value : J.rawJSON(context.source);
+}
+
+/**
+ * Whether valid JSON text holds a number that JavaScript writes back differently: one
+ * with an exponent, a fraction ending in 0, a fraction starting with six zeros (0.0000001
+ * prints as 1e-7), 16 or more characters (precision; 1e21 and up), or -0. One pass over
+ * the number tokens; strings are skipped with indexOf.
+ */
+export function mayHoldInexactNumber(text: string): boolean {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i + 1);
+    } else if (c === MINUS || (c >= DIGIT_0 && c <= DIGIT_9)) {
+      const start = i;
+      let dot = -1;
+      while (++i < n) {
+        const d = text.charCodeAt(i);
+        if (d === DOT) dot = i;
+        else if (d === LOWER_E || d === UPPER_E) return true;
+        else if (d < DIGIT_0 || d > DIGIT_9) break;
+      }
+      if (i - start >= 16) return true;
+      const last = text.charCodeAt(i - 1);
+      if (dot !== -1 && last === DIGIT_0) return true;
+      if (c === MINUS && i - start === 2 && last === DIGIT_0) return true;
+      if (dot !== -1 && text.startsWith('000000', dot + 1)) return true;
+    } else {
+      i++;
+    }
+  }
+  return false;
+}
+
+/** Index just past the closing quote of the string whose text starts at `from`. */
+function stringEnd(text: string, from: number): number {
+  let q = text.indexOf('"', from);
+  while (q !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    q = text.indexOf('"', q + 1);
+  }
+  return text.length;
 }
 
 /** Walks a parsed value without recursion: does it hold numbers, or strings that are not well formed? */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, isRawNumber, nestingExceeds, parseJsonExactly, parseStoredJson } from '../../src/questions/json-text.js';
+import { MAX_JSON_DEPTH, isRawNumber, mayHoldInexactNumber, nestingExceeds, parseJsonExactly, parseStoredJson } from '../../src/questions/json-text.js';
 
 const nested = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
 
@@ -62,6 +62,18 @@ describe('parseJsonExactly', () => {
   it('reports invalid JSON as V8 says it, positions made columns', () => {
     expect(parseJsonExactly('{"a": }')).toEqual({ ok: false, reason: 'invalid JSON: Unexpected token \'}\', "{"a": }" is not valid JSON' });
     expect(parseJsonExactly('{"a": 1} x')).toEqual({ ok: false, reason: expect.stringMatching(/^invalid JSON: Unexpected non-whitespace character after JSON at column 10$/) });
+  });
+});
+
+describe('mayHoldInexactNumber', () => {
+  it('finds inexact numbers after strings with escaped quotes and backslashes', () => {
+    expect(mayHoldInexactNumber('{"s": "a\\\\", "x": 1.50}')).toBe(true);
+    expect(mayHoldInexactNumber('{"s": "a\\"1.50", "x": 1.5}')).toBe(false);
+    expect(mayHoldInexactNumber('{"s": "", "x": -0}')).toBe(true);
+    expect(mayHoldInexactNumber('[-0.5, 10, 0.000001, 123456789012345]')).toBe(false);
+    expect(mayHoldInexactNumber('[0.0000001]')).toBe(true);
+    expect(mayHoldInexactNumber('[1E5]')).toBe(true);
+    expect(mayHoldInexactNumber('{"topic-0": "e-0"}')).toBe(false);
   });
 });
 
