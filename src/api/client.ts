@@ -108,6 +108,7 @@ export class ServiceClient {
       after: opts.after,
       signal: opts.signal,
       idleTimeoutMs: this.#opts.streamIdleTimeoutMs,
+      maxEventChars: this.#opts.maxEventChars,
     });
   }
 

@@ -219,3 +219,24 @@ export class CancelUnsupportedError extends ResqError {
     this.status = status;
   }
 }
+
+/**
+ * One server-sent event grew past the client's bound (`maxEventChars`): the stream is
+ * failed rather than buffered without end. A kind of {@link ResponseShapeError}, so
+ * following the run reconnects and then falls back to polling, as for any stream that
+ * is not what the contract says.
+ */
+export class SseEventTooLargeError extends ResponseShapeError {
+  override readonly code: string = 'RESQ_SSE_EVENT_TOO_LARGE';
+  /** The bound that was passed, in characters. */
+  readonly limitChars: number;
+
+  constructor(init: { method: string; path: string; limitChars: number }) {
+    super({
+      method: init.method,
+      path: init.path,
+      issues: [`an event is larger than ${init.limitChars} characters (the client's maxEventChars)`],
+    });
+    this.limitChars = init.limitChars;
+  }
+}

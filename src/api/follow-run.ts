@@ -49,6 +49,7 @@ export async function followRun(deps: FollowDeps, runId: string, opts: FollowRun
         after,
         signal: opts.signal,
         idleTimeoutMs: options.streamIdleTimeoutMs,
+        maxEventChars: options.maxEventChars,
         progress,
       });
       for await (const event of stream) {

@@ -21,6 +21,7 @@ export {
   TimeoutError,
   ResponseShapeError,
   CancelUnsupportedError,
+  SseEventTooLargeError,
 } from './errors.js';
 export type { RequestInfo, NetworkPhase } from './errors.js';
 export { createApiError } from './error-factory.js';

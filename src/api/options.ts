@@ -2,6 +2,7 @@ import { ConfigError } from '../errors.js';
 import type { ClientLogListener } from './log-events.js';
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './retry-policy.js';
 import { abortableSleep } from './signals.js';
+import { DEFAULT_MAX_EVENT_CHARS } from './sse-decoder.js';
 
 /** Options of {@link ServiceClient}. */
 export interface ClientOptions {
@@ -17,6 +18,12 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** Longest silence on an event stream before it counts as dead. @default 300_000 */
   streamIdleTimeoutMs?: number;
+  /**
+   * Largest server-sent event accepted, in characters (its data lines and unfinished
+   * line); a larger one fails that stream with `SseEventTooLargeError` (following then
+   * reconnects and, if it recurs, polls). @default 4_194_304 (4 Mi)
+   */
+  maxEventChars?: number;
   /**
    * Keep-alive connections per origin, for event streams and again for other requests (two
    * pools). Every followed event stream holds one for the run's whole life, so keep it
@@ -46,6 +53,7 @@ export interface ResolvedOptions {
   connectTimeoutMs: number;
   requestTimeoutMs: number;
   streamIdleTimeoutMs: number;
+  maxEventChars: number;
   connections: number;
   pollIntervalMs: number;
   modelPollIntervalMs: number;
@@ -71,6 +79,7 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
     connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
     requestTimeoutMs: opts.requestTimeoutMs ?? 60_000,
     streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 300_000,
+    maxEventChars: opts.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS,
     connections: opts.connections ?? 128,
     pollIntervalMs: opts.pollIntervalMs ?? 3_000,
     modelPollIntervalMs: opts.modelPollIntervalMs ?? 3_000,
@@ -81,6 +90,7 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
   checkNumber('connectTimeoutMs', resolved.connectTimeoutMs, 1);
   checkNumber('requestTimeoutMs', resolved.requestTimeoutMs, 1);
   checkNumber('streamIdleTimeoutMs', resolved.streamIdleTimeoutMs, 1);
+  checkNumber('maxEventChars', resolved.maxEventChars, 1);
   checkNumber('connections', resolved.connections, 1);
   checkNumber('pollIntervalMs', resolved.pollIntervalMs, 0);
   checkNumber('modelPollIntervalMs', resolved.modelPollIntervalMs, 0);

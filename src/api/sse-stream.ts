@@ -29,12 +29,15 @@ export interface RunEventStreamOptions {
   idleTimeoutMs: number;
   /** Filled in while streaming. */
   progress?: StreamProgress;
+  /** Bound of one event, in characters (see SseDecoderOptions). @default DEFAULT_MAX_EVENT_CHARS */
+  maxEventChars?: number;
 }
 
 /**
  * One SSE connection to `GET /runs/{id}/events`: yields events until the server ends the
  * stream or a `run` event with a finished status arrives. Opening the connection is retried
- * like any GET; a failure while reading is thrown as `NetworkError`/`TimeoutError`. Leaving
+ * like any GET; a failure while reading is thrown as `NetworkError`/`TimeoutError`, an event
+ * larger than `maxEventChars` as `SseEventTooLargeError` (nothing more is buffered). Leaving
  * the loop early (break, throw, abort) destroys the connection in `finally`.
  */
 export async function* runEventStream(transport: Transport, opts: RunEventStreamOptions): AsyncGenerator<RunEvent> {
@@ -67,8 +70,8 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
     );
     link.signal.addEventListener('abort', destroy, { once: true });
     if (link.signal.aborted) destroy();
-    const decoder = new SseDecoder();
     const request = res.request;
+    const decoder = new SseDecoder({ maxEventChars: opts.maxEventChars, request: { method: request.method, path: request.path } });
     try {
       // Not destroyed when the loop is left: after the final event the body is let end (below).
       const chunks = res.body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
@@ -81,6 +84,8 @@ export async function* runEventStream(transport: Transport, opts: RunEventStream
           yield event;
           if (finished) return;
         }
+        // An event outgrew the bound after the ones above: fail now, not at the next chunk.
+        decoder.throwIfFailed();
         noteProgress(progress, decoder);
       }
       for (const message of decoder.end()) {

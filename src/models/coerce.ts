@@ -1,3 +1,5 @@
+import { isRawNumber, parseJsonExactly } from '../questions/json-text.js';
+
 /** The result of turning one value into a declared input type. */
 export type Coerced = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -64,14 +66,19 @@ export function coerceText(type: string | null | undefined, raw: string): Coerce
 }
 
 function parseJsonCell(t: string, raw: string): Coerced {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch (e) {
-    const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/, '') : 'invalid';
+  // The one exact JSON parse of input files: nesting bounded, lone surrogates refused.
+  const parsed = parseJsonExactly(raw);
+  if (!parsed.ok) {
+    const why = parsed.reason.replace(/^invalid JSON: /, '').replace(/ at column \d+.*$/, '');
     return bad(`expected ${t === 'array' ? 'a JSON array' : t === 'object' ? 'a JSON object' : 'JSON'}, got ${show(raw)} (${why})`);
   }
-  return checkValue(t, v);
+  // A top-level number is sent as a number; nested ones keep their text (JSON.rawJSON).
+  return checkValue(t, isRawNumber(parsed.value) ? Number(parsed.value.rawJSON) : parsed.value);
+}
+
+/** The value when it is of the wanted kind, else why not. A module function: a closure made per call costs (tsx names each one). */
+function want(v: unknown, isWanted: boolean, what: string): Coerced {
+  return isWanted ? ok(v) : bad(`expected ${what}, got ${kindOf(v)}`);
 }
 
 function kindOf(v: unknown): string {
@@ -89,25 +96,24 @@ function kindOf(v: unknown): string {
  */
 export function checkValue(type: string | null | undefined, v: unknown): Coerced {
   const t = normaliseType(type);
-  const want = (ok_: boolean, what: string): Coerced => (ok_ ? ok(v) : bad(`expected ${what}, got ${kindOf(v)}`));
   switch (t) {
     case 'integer':
     case 'int':
-      return want(typeof v === 'number' && Number.isSafeInteger(v), 'an integer');
+      return want(v, typeof v === 'number' && Number.isSafeInteger(v), 'an integer');
     case 'number':
     case 'float':
-      return want(typeof v === 'number' && Number.isFinite(v), 'a number');
+      return want(v, typeof v === 'number' && Number.isFinite(v), 'a number');
     case 'boolean':
     case 'bool':
-      return want(typeof v === 'boolean', 'a boolean');
+      return want(v, typeof v === 'boolean', 'a boolean');
     case 'string':
-      return want(typeof v === 'string', 'a string');
+      return want(v, typeof v === 'string', 'a string');
     case 'object':
-      return want(typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
+      return want(v, typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
     case 'array':
-      return want(Array.isArray(v), 'a JSON array');
+      return want(v, Array.isArray(v), 'a JSON array');
     case 'file':
-      return want(typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v)), 'a file id');
+      return want(v, typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v)), 'a file id');
     default:
       return ok(v);
   }

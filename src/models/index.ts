@@ -1,7 +1,7 @@
 /** Direct model runs: describe, run one, run a batch of inputs (re-exports only). */
 export { coerceText, checkValue, normaliseType, type Coerced } from './coerce.js';
 export { classifyField, checkInputs, inputsByName, type FieldRole, type FieldProblem, type CheckedInputs } from './validate.js';
-export { readModelInputs, inputFormat, type ModelInputFile, type InputSpec } from './input-file.js';
+export { readModelInputs, streamModelInputs, inputFormat, modelInputSchema, type ModelInputFile, type ModelInputRow, type InputSpec } from './input-file.js';
 export { fileOutputs } from './file-outputs.js';
 export { PollPlan, type PollPlanOptions } from './poll-plan.js';
 export { formatDescription, formatTable } from './describe-table.js';

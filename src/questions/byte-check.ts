@@ -26,7 +26,7 @@ export class ByteChecker {
   #carry: Buffer | null = null;
   #carryOffset = 0;
   #faults: ByteFault[] = [];
-  /** Whether a line feed was seen since the last fault: one fault a line is enough. */
+  /** Whether a line end (LF or CR: old Mac files end lines with CR alone) was seen since the last fault: one fault a line is enough. */
   #lineFedSinceFault = true;
 
   /** Checks the next chunk of the file. */
@@ -50,7 +50,7 @@ export class ByteChecker {
     const body = buf.subarray(start, end);
     if (!isUtf8Fast(body) || body.indexOf(0) !== -1) {
       this.#scan(body, this.#offset + start);
-    } else if (!this.#lineFedSinceFault && body.indexOf(10) !== -1) {
+    } else if (!this.#lineFedSinceFault && (body.indexOf(10) !== -1 || body.indexOf(13) !== -1)) {
       this.#lineFedSinceFault = true;
     }
     if (end < buf.length) {
@@ -94,7 +94,7 @@ export class ByteChecker {
       const b = buf[i]!;
       if (b < 0x80) {
         if (b === 0) this.#add(base + i, NUL_BYTE);
-        else if (b === 10) this.#lineFedSinceFault = true;
+        else if (b === 10 || b === 13) this.#lineFedSinceFault = true;
         i++;
         continue;
       }

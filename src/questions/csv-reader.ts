@@ -1,47 +1,71 @@
 import { CsvError, type Parser, parse } from 'csv-parse';
-import type { InputProblem } from '../errors.js';
 import { ByteChecker } from './byte-check.js';
-import { type CsvColumns, type DuplicateIds, type RowResult, csvColumns, csvRecordToRow } from './row.js';
+import { CsvRecords } from './csv-records.js';
+import { DIALECT_HEAD_BYTES, sniffCsvDialect } from './csv-dialect.js';
+import { wideEncoding, wideEncodingReason } from './encoding.js';
+import { asBuffer, peekHead } from './peek-head.js';
+import type { DuplicateIds } from './row.js';
+import { type KeyedRow, type ReadResult, type RowSchema, problem } from './row-schema.js';
 
 /** Longest record accepted, in characters; it bounds memory when a quote is never closed. */
 export const MAX_RECORD_CHARS = 8_000_000;
 
 /**
- * Streams a CSV question set (header row, RFC 4180 quoting, LF or CRLF, optional BOM)
- * and yields every record validated, in file order. Every bad record is reported
- * (ragged rows, empty questions, bad bytes, duplicate ids) and reading goes on — except
- * after a structural error (an unclosed or stray quote, an endless record): csv-parse
- * cannot resynchronise after one, so that error is reported at the line where its
- * record starts, marked `reading stopped here`, and the generator ends cleanly.
- * Blank lines are skipped.
+ * Streams a CSV file (header row, RFC 4180 quoting, LF, CRLF or CR line ends) and
+ * yields every record validated by `schema`, in file order. What spreadsheets write is
+ * read: a UTF-8 BOM, Excel's `sep=;` first line, `;` or tab delimiters (sniffed from the
+ * header), trailing nameless columns, all-empty rows (skipped like blank lines). Every
+ * bad record is reported (ragged rows, bad bytes, duplicate ids, what the schema refuses)
+ * and reading goes on — except after a structural error (an unclosed or stray quote, an
+ * endless record): csv-parse cannot resynchronise after one, so that error is reported
+ * at the line where its record starts, marked `reading stopped here`, and the generator
+ * ends cleanly.
  */
-export async function* readCsv(
+export async function* readCsv<R extends KeyedRow>(
   source: AsyncIterable<Uint8Array>,
   file: string,
+  schema: RowSchema<R>,
   ids: DuplicateIds | null,
-): AsyncGenerator<RowResult> {
+): AsyncGenerator<ReadResult<R>> {
+  const peeked = await peekHead(source, DIALECT_HEAD_BYTES);
+  const wide = wideEncoding(peeked.head);
+  if (wide) {
+    await peeked.cancel();
+    yield problem({ file, reason: wideEncodingReason(wide, file) });
+    return;
+  }
+  const dialect = sniffCsvDialect(peeked.head);
   const checker = new ByteChecker();
-  const records = new CsvRecords(file, ids, checker);
+  const records = new CsvRecords(file, schema, ids, checker, dialect);
   // Records are handled inside on_record and never pushed: no object-mode stream per row.
   const parser = parse({
-    bom: true,
+    bom: false,
+    delimiter: dialect.delimiter,
     relax_column_count: true,
     skip_empty_lines: false,
     // Fixed rather than sniffed from the first line, so files mixing line endings still parse.
     record_delimiter: ['\r\n', '\n', '\r'],
     max_record_size: MAX_RECORD_CHARS,
     on_record: (fields: string[], ctx) => {
-      records.add(fields, ctx.lines, ctx.bytes);
+      records.add(fields, ctx.lines, ctx.bytes + dialect.skipBytes);
       return null;
     },
   });
   // Errors reach us through the write callbacks; this only keeps the event handled.
   parser.on('error', () => {});
   let error: unknown;
+  let skip = dialect.skipBytes;
   try {
-    for await (const chunk of source) {
+    for await (const chunk of peeked.chunks) {
       checker.push(chunk);
-      error = await write(parser, chunk);
+      // The BOM and `sep=` line are not CSV: the parser starts at the header.
+      let body = asBuffer(chunk);
+      if (skip > 0) {
+        const cut = Math.min(skip, body.length);
+        body = body.subarray(cut);
+        skip -= cut;
+      }
+      error = await write(parser, body);
       for (const result of records.drain()) yield result;
       if (error !== undefined || records.stopped) break;
     }
@@ -52,6 +76,7 @@ export async function* readCsv(
     }
   } finally {
     parser.destroy();
+    await peeked.chunks.return(undefined);
   }
   if (error !== undefined) {
     if (!(error instanceof CsvError)) throw error;
@@ -60,96 +85,6 @@ export async function* readCsv(
     const last = records.ending();
     if (last) yield last;
   }
-}
-
-/** Turns parsed records into results, one by one, in file order. */
-class CsvRecords {
-  /** Physical line where the next record starts. */
-  nextLine = 1;
-  /** csv-parse's own line count after the last record. */
-  #parserLines = 0;
-  /** Set once a bad header ends the reading. */
-  stopped = false;
-  #columns: CsvColumns | null = null;
-  #ordinal = 0;
-  #pending: RowResult[] = [];
-
-  readonly file: string;
-  readonly ids: DuplicateIds | null;
-  readonly checker: ByteChecker;
-
-  constructor(file: string, ids: DuplicateIds | null, checker: ByteChecker) {
-    this.file = file;
-    this.ids = ids;
-    this.checker = checker;
-  }
-
-  add(fields: string[], parserLines: number, endOffset: number): void {
-    if (this.stopped) return;
-    const { file } = this;
-    const line = this.nextLine;
-    // csv-parse counts a CRLF inside quotes as two lines: recount the rare multi-line record.
-    const spanned = parserLines - this.#parserLines;
-    this.#parserLines = parserLines;
-    this.nextLine = line + (spanned === 1 ? 1 : 1 + countLineBreaks(fields));
-    const fault = this.checker.takeBefore(endOffset);
-    if (fields.length === 1 && fields[0] === '' && fault === undefined) return;
-    const columns = this.#columns;
-    if (columns === null) {
-      const found = fault ? `header: ${fault.reason}` : csvColumns(fields);
-      if (typeof found === 'string') {
-        this.#pending.push(problem({ file, line, reason: found }));
-        this.stopped = true;
-      } else {
-        this.#columns = found;
-      }
-      return;
-    }
-    const ordinal = ++this.#ordinal;
-    if (fault) {
-      this.#pending.push(problem({ file, line, reason: fault.reason }));
-    } else if (fields.length !== columns.count) {
-      const reason = `expected ${columns.count} fields like the header, found ${fields.length}`;
-      this.#pending.push(problem({ file, line, reason }));
-    } else {
-      const result = csvRecordToRow(file, columns, fields, line, ordinal);
-      const duplicate = result.ok && this.ids ? this.ids.check(file, result.row) : null;
-      this.#pending.push(duplicate ? problem(duplicate) : result);
-    }
-  }
-
-  /** The results added since the last call. */
-  drain(): RowResult[] {
-    const out = this.#pending;
-    this.#pending = [];
-    return out;
-  }
-
-  /** The whole-file problem, if any, once every record is in. */
-  ending(): RowResult | null {
-    if (this.#columns === null) return problem({ file: this.file, reason: 'file is empty' });
-    if (this.#ordinal === 0) {
-      return problem({ file: this.file, reason: 'no questions: the file has only a header row' });
-    }
-    return null;
-  }
-}
-
-/** Line breaks (CRLF, LF or CR) inside a record's fields. */
-function countLineBreaks(fields: string[]): number {
-  let n = 0;
-  for (const field of fields) {
-    for (let i = 0; i < field.length; i++) {
-      const c = field.charCodeAt(i);
-      if (c === 13) {
-        n++;
-        if (field.charCodeAt(i + 1) === 10) i++;
-      } else if (c === 10) {
-        n++;
-      }
-    }
-  }
-  return n;
 }
 
 function write(parser: Parser, chunk: Uint8Array): Promise<unknown> {
@@ -174,8 +109,4 @@ function structuralReason(err: CsvError): string {
     default:
       return err.message;
   }
-}
-
-function problem(p: InputProblem): RowResult {
-  return { ok: false, problem: p };
 }

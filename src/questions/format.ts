@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { wideEncoding, wideEncodingReason } from './encoding.js';
 
 /** The question-set formats resq reads. */
 export type QuestionFormat = 'csv' | 'jsonl';
@@ -13,10 +14,13 @@ export function formatFromName(path: string): QuestionFormat | null {
 
 /**
  * Guesses the format from the first bytes of a file whose name does not say:
- * a line starting with `{` is JSONL; a first line with a `question` column is CSV;
- * anything else is refused with the reason.
+ * a line starting with `{` is JSONL; a first line with a `question` column (after an
+ * Excel `sep=` line; separated by `,`, `;` or tab) is CSV; anything else, UTF-16 and
+ * UTF-32 files included, is refused with the reason.
  */
-export function sniffFormat(head: Uint8Array): { format: QuestionFormat } | { reason: string } {
+export function sniffFormat(head: Uint8Array, file = 'FILE'): { format: QuestionFormat } | { reason: string } {
+  const wide = wideEncoding(head);
+  if (wide) return { reason: wideEncodingReason(wide, file) };
   let text = Buffer.from(head.buffer, head.byteOffset, head.length).toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trimStart();
@@ -25,8 +29,9 @@ export function sniffFormat(head: Uint8Array): { format: QuestionFormat } | { re
   if (trimmed.startsWith('[')) {
     return { reason: 'looks like a JSON array: write one JSON object a line (JSONL)' };
   }
-  const firstLine = trimmed.split(/\r?\n/, 1)[0]!;
-  const names = firstLine.split(',').map((f) => f.trim().replace(/^"(.*)"$/, '$1'));
+  const lines = trimmed.split(/\r\n|\n|\r/, 2);
+  const firstLine = /^sep=.$/i.test(lines[0]!) ? (lines[1] ?? '') : lines[0]!;
+  const names = firstLine.split(/[,;\t]/).map((f) => f.trim().replace(/^"(.*)"$/, '$1'));
   if (names.includes('question')) return { format: 'csv' };
   return { reason: 'cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson' };
 }

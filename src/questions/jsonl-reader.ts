@@ -1,6 +1,8 @@
-import type { InputProblem } from '../errors.js';
 import { ByteChecker } from './byte-check.js';
-import { type DuplicateIds, type RowResult, jsonToRow } from './row.js';
+import { wideEncoding, wideEncodingReason } from './encoding.js';
+import { parseJsonExactly } from './json-text.js';
+import type { DuplicateIds } from './row.js';
+import { type KeyedRow, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 
 /** Longest line accepted, in bytes; it bounds memory when a file has no line breaks. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -9,16 +11,19 @@ const LF = 10;
 const CR = 13;
 
 /**
- * Streams a JSONL question set (one JSON object a line, LF or CRLF, optional BOM) and
- * yields every non-blank line validated, in file order. Every bad line is reported and
- * reading goes on: invalid JSON, a value that is not an object, bad fields, bad bytes,
- * duplicate ids, lines over {@link MAX_LINE_BYTES}. Blank lines are skipped.
+ * Streams a JSONL file (one JSON value a line, LF or CRLF, optional BOM) and yields
+ * every non-blank line validated by `schema`, in file order. Every bad line is reported
+ * and reading goes on: invalid JSON (lone surrogate escapes included), nesting too deep,
+ * what the schema refuses, bad bytes, duplicate ids, lines over {@link MAX_LINE_BYTES}.
+ * Numbers keep their source text where JavaScript would change it (see parseJsonExactly).
+ * Blank lines are skipped.
  */
-export async function* readJsonl(
+export async function* readJsonl<R extends KeyedRow>(
   source: AsyncIterable<Uint8Array>,
   file: string,
+  schema: RowSchema<R>,
   ids: DuplicateIds | null,
-): AsyncGenerator<RowResult> {
+): AsyncGenerator<ReadResult<R>> {
   const checker = new ByteChecker();
   let line = 0;
   let ordinal = 0;
@@ -30,7 +35,7 @@ export async function* readJsonl(
   // Set while skipping the rest of an over-long line.
   let skipping = false;
 
-  const handle = (buf: Buffer, start: number, end: number, lineOffset: number): RowResult | null => {
+  const handle = (buf: Buffer, start: number, end: number, lineOffset: number): ReadResult<R> | null => {
     line++;
     const fault = checker.takeBefore(lineOffset + (end - start) + 1);
     if (lineOffset === 0 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) {
@@ -43,14 +48,11 @@ export async function* readJsonl(
     if (buf[start]! <= 0x20 && text.trim() === '') return null;
     ordinal++;
     if (fault) return problem({ file, line, reason: fault.reason });
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      return problem({ file, line, reason: `invalid JSON: ${jsonReason(err)}` });
-    }
-    const result = jsonToRow(file, value, line, ordinal);
-    const duplicate = result.ok && ids ? ids.check(file, result.row) : null;
+    const parsed = parseJsonExactly(text);
+    if (!parsed.ok) return problem({ file, line, reason: parsed.reason });
+    const result = schema.jsonRow(file, parsed.value, line, ordinal);
+    if (!result.ok) return refused(result);
+    const duplicate = ids ? ids.check(file, result.row) : null;
     return duplicate ? problem(duplicate) : result;
   };
 
@@ -59,6 +61,11 @@ export async function* readJsonl(
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     const base = offset;
     offset += buf.length;
+    const wide = base === 0 ? wideEncoding(buf) : null;
+    if (wide) {
+      yield problem({ file, reason: wideEncodingReason(wide, file) });
+      return;
+    }
     let start = 0;
     let nl = buf.indexOf(LF);
     if (skipping) {
@@ -109,17 +116,4 @@ export async function* readJsonl(
     if (result) yield result;
   }
   if (ordinal === 0) yield problem({ file, reason: 'file is empty' });
-}
-
-/** V8's message, with the position made a column of this line. */
-function jsonReason(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.replace(
-    / in JSON at position (\d+)(?: \(line \d+ column \d+\))?/,
-    (_, pos: string) => ` at column ${Number(pos) + 1}`,
-  );
-}
-
-function problem(p: InputProblem): RowResult {
-  return { ok: false, problem: p };
 }

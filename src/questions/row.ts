@@ -1,4 +1,8 @@
 import type { InputProblem } from '../errors.js';
+import { escapeControls } from './escape-text.js';
+import { IdIndex } from './id-index.js';
+import { isRawNumber } from './json-text.js';
+import type { CsvRowReader, KeyedRow, ReadResult, RowSchema } from './row-schema.js';
 
 /** One valid question of a question set. */
 export interface QuestionRow {
@@ -15,7 +19,7 @@ export interface QuestionRow {
 }
 
 /** A row read from a question set: valid, or one problem with it. */
-export type RowResult = { ok: true; row: QuestionRow } | { ok: false; problem: InputProblem };
+export type RowResult = ReadResult<QuestionRow>;
 
 /** Where the reserved fields sit in a CSV header, and the names of the others. */
 export interface CsvColumns {
@@ -106,24 +110,41 @@ export function jsonToRow(file: string, value: unknown, line: number, ordinal: n
   return { ok: true, row: { id: id ?? String(ordinal), line, question, thread, meta } };
 }
 
-/** Remembers every id seen, to refuse a second row with the same one. */
+/** What a question set's rows are: the question schema of the one streaming reader. */
+export const questionSchema: RowSchema<QuestionRow> = {
+  noun: 'questions',
+  csvHeader(file: string, names: string[], line: number): CsvRowReader<QuestionRow> | InputProblem[] {
+    const columns = csvColumns(names);
+    if (typeof columns === 'string') return [{ file, line, reason: columns }];
+    return (fields, at, ordinal) => csvRecordToRow(file, columns, fields, at, ordinal);
+  },
+  jsonRow: jsonToRow,
+};
+
+/** Remembers every id seen (compactly: see {@link IdIndex}), to refuse a second row with the same one. */
 export class DuplicateIds {
-  #first = new Map<string, number>();
+  #index = new IdIndex();
 
   /** Records a valid row's id; returns the problem when an earlier row had it. */
-  check(file: string, row: QuestionRow): InputProblem | null {
-    const first = this.#first.get(row.id);
-    if (first !== undefined) {
-      return { file, line: row.line, field: 'id', reason: `duplicate "${row.id}" (first on line ${first})` };
-    }
-    this.#first.set(row.id, row.line);
-    return null;
+  check(file: string, row: KeyedRow): InputProblem | null {
+    const first = this.#index.addOrFind(row.id, row.line);
+    return first === undefined ? null : duplicateIdProblem(file, row.id, row.line, first);
   }
+}
+
+/**
+ * The problem of a row whose id an earlier row has, wherever the duplicate is found (this
+ * reader, or a store's unique key), with the id's control characters escaped.
+ */
+export function duplicateIdProblem(file: string, id: string, line: number, firstLine: number): InputProblem {
+  return { file, line, field: 'id', reason: `duplicate "${escapeControls(id)}" (first on line ${firstLine})` };
 }
 
 /** An id or thread key: a string or an integer; null/absent means none. */
 function key(value: unknown, idRules: boolean): string | null | { reason: string } {
   if (value === undefined || value === null) return null;
+  // An integer JavaScript cannot hold exactly (a long numeric id) stays as written.
+  if (isRawNumber(value) && /^-?\d+$/.test(value.rawJSON)) return value.rawJSON;
   if (typeof value === 'number' && Number.isInteger(value)) {
     // Beyond 2^53 the digits in the file are not the number JSON.parse returns.
     if (!Number.isSafeInteger(value)) return { reason: 'integer too large: write it as a string' };
@@ -147,6 +168,7 @@ function setKey(target: Record<string, unknown>, name: string, value: unknown): 
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (isRawNumber(value)) return 'a number';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'number') return 'a number';

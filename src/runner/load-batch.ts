@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { hashFile, isLarge, readRowBatches } from '../questions/index.js';
+import { duplicateIdProblem, hashFile, isLarge, readRowBatches } from '../questions/index.js';
 import type { BatchRecord, BatchSettings, DuplicateItem, Store } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;
@@ -61,7 +61,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   const refused = (dups: DuplicateItem[]): void => {
     duplicates += dups.length;
     for (const d of dups)
-      note({ file: o.questions, line: d.item.line, field: 'id', reason: `duplicate "${d.item.id}" (first on line ${d.firstLine})` });
+      note(duplicateIdProblem(o.questions, d.item.id, d.item.line, d.firstLine));
   };
   try {
     const read = await readRowBatches(o.questions, { checkIds: false, offThread: large });

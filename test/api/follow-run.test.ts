@@ -106,6 +106,22 @@ describe('followRun', () => {
     expect(fallback && 'reason' in fallback && fallback.reason).toContain('HTTP 502');
   });
 
+  it('fails a stream whose event outgrows maxEventChars, reconnects, then polls', async () => {
+    const { server, client, logs } = await setup(
+      (req, res) => {
+        if (!isEvents(req.url)) return sendJson(res, 200, runBody('r1', 'completed'));
+        openSse(res);
+        res.write(`data: ${'x'.repeat(5000)}`);
+      },
+      { maxEventChars: 1024 },
+    );
+    const run = await client.followRun('r1');
+    expect(run.status).toBe('completed');
+    expect(server.requests.filter((r) => isEvents(r.url))).toHaveLength(3);
+    const fallback = logs.find((l) => l.type === 'stream-fallback');
+    expect(fallback && 'reason' in fallback && fallback.reason).toContain('an event is larger than 1024 characters');
+  });
+
   it('reads the run when the final run event is malformed', async () => {
     const { server, client } = await setup((req, res) => {
       if (!isEvents(req.url)) return sendJson(res, 200, runBody('r1', 'completed'));

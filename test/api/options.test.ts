@@ -25,10 +25,16 @@ describe('resolveOptions', () => {
       connectTimeoutMs: 10_000,
       requestTimeoutMs: 60_000,
       streamIdleTimeoutMs: 300_000,
+      maxEventChars: 4 * 2 ** 20,
       connections: 128,
       pollIntervalMs: 3_000,
       modelPollIntervalMs: 3_000,
     });
+  });
+
+  it('takes a bound on server-sent event size and refuses a bad one', () => {
+    expect(resolveOptions({ baseUrl: 'http://h/api/v1', apiKey: KEY, maxEventChars: 1024 }).maxEventChars).toBe(1024);
+    expect(() => resolveOptions({ baseUrl: 'http://h/api/v1', apiKey: KEY, maxEventChars: 0 })).toThrow(/maxEventChars/);
   });
 
   it('merges partial retry options, ignoring undefined fields', () => {

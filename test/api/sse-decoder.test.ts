@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SseDecoder, type SseMessage } from '../../src/api/sse-decoder.js';
+import { SseEventTooLargeError } from '../../src/api/errors.js';
+import { DEFAULT_MAX_EVENT_CHARS, SseDecoder, type SseMessage } from '../../src/api/sse-decoder.js';
 
 const enc = new TextEncoder();
 
@@ -92,5 +93,57 @@ describe('SseDecoder', () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode('data: x\n\n')]);
     const { events } = decodeAll(splitAt(bytes, [1, 2]));
     expect(events).toEqual([{ id: null, event: 'message', data: 'x' }]);
+  });
+
+  it('strips only one leading BOM: a second is data (EventSource spec)', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    for (const cuts of [[], [1], [2], [3], [4], [5]]) {
+      const { events } = decodeAll(splitAt(new Uint8Array([...bom, ...bom, ...enc.encode('data: x\n\n')]), cuts));
+      // The second BOM starts the first line's field name, so the line is not a data field.
+      expect(events).toEqual([]);
+    }
+    const { events } = decodeAll([new Uint8Array([...bom, ...enc.encode('data: \ufeffx\n\n')])]);
+    expect(events).toEqual([{ id: null, event: 'message', data: '\ufeffx' }]);
+  });
+
+  it('returns the events completed before an overflow, then fails', () => {
+    const decoder = new SseDecoder({ maxEventChars: 100 });
+    expect(decoder.push(enc.encode(`data: a\n\ndata: ${'x'.repeat(200)}`))).toEqual([{ id: null, event: 'message', data: 'a' }]);
+    expect(() => decoder.throwIfFailed()).toThrow(SseEventTooLargeError);
+    expect(() => decoder.end()).toThrow(SseEventTooLargeError);
+  });
+
+  it('fails with SseEventTooLargeError once one event outgrows the bound, and stays failed', () => {
+    const decoder = new SseDecoder({ maxEventChars: 1000, request: { method: 'GET', path: '/runs/r1/events' } });
+    expect(decoder.push(enc.encode(`data: ${'a'.repeat(900)}\n\n`))).toHaveLength(1);
+    // Many small data lines of one event count together, as does an unfinished line.
+    expect(() => {
+      for (let i = 0; i < 20; i++) decoder.push(enc.encode(`data: ${'b'.repeat(90)}\n`));
+    }).toThrow(SseEventTooLargeError);
+    let err: unknown;
+    try {
+      decoder.push(enc.encode('\n'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SseEventTooLargeError);
+    expect((err as SseEventTooLargeError).code).toBe('RESQ_SSE_EVENT_TOO_LARGE');
+    expect((err as Error).message).toBe(
+      "unexpected response to GET /runs/r1/events: an event is larger than 1000 characters (the client's maxEventChars)",
+    );
+    const line = new SseDecoder({ maxEventChars: 1000 });
+    expect(() => line.push(enc.encode(`data: ${'c'.repeat(2000)}`))).toThrow(SseEventTooLargeError);
+  });
+
+  it('bounds memory by default: a 64 MiB line fails at about 4 Mi characters', () => {
+    const decoder = new SseDecoder();
+    const chunk = enc.encode('x'.repeat(64 * 1024));
+    let fed = 0;
+    expect(() => {
+      decoder.push(enc.encode('data: '));
+      for (; fed < 1024; fed++) decoder.push(chunk);
+    }).toThrow(SseEventTooLargeError);
+    // The 64th 64 KiB chunk takes the line past 4 Mi characters.
+    expect(fed).toBe(DEFAULT_MAX_EVENT_CHARS / (64 * 1024) - 1);
   });
 });

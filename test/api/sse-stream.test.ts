@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NetworkError, ResponseShapeError, TimeoutError } from '../../src/api/errors.js';
+import { NetworkError, ResponseShapeError, SseEventTooLargeError, TimeoutError } from '../../src/api/errors.js';
 import { resolveOptions } from '../../src/api/options.js';
 import type { RunEvent } from '../../src/api/run-events.js';
 import { runEventStream, type StreamProgress } from '../../src/api/sse-stream.js';
@@ -165,6 +165,22 @@ describe('runEventStream', () => {
     const { transport } = await setup((_req, res) => sendJson(res, 200, runBody('r1')));
     const err = await collectInto(runEventStream(transport, { runId: 'r1', idleTimeoutMs: 5000 }), []);
     expect(err).toBeInstanceOf(ResponseShapeError);
+  });
+
+  it('fails the stream with SseEventTooLargeError past maxEventChars, after the events before it', async () => {
+    let closed = false;
+    const { transport } = await setup((req, res) => {
+      req.socket.on('close', () => (closed = true));
+      openSse(res);
+      res.write(sseEvent(1, 'text.delta', { text: 'a' }));
+      res.write(`data: ${'x'.repeat(10_000)}`);
+    });
+    const events: RunEvent[] = [];
+    const err = await collectInto(runEventStream(transport, { runId: 'r1', idleTimeoutMs: 5000, maxEventChars: 4096 }), events);
+    expect(events.map((e) => e.id)).toEqual([1]);
+    expect(err).toBeInstanceOf(SseEventTooLargeError);
+    expect((err as Error).message).toBe("unexpected response to GET /runs/r1/events: an event is larger than 4096 characters (the client's maxEventChars)");
+    await waitFor(() => closed);
   });
 
   it('rejects with the abort reason when aborted mid-stream', async () => {

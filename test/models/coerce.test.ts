@@ -50,6 +50,13 @@ describe('coerceText', () => {
 });
 
 describe('checkValue', () => {
+  it('refuses JSON cells nested too deep or holding a lone surrogate escape', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect(coerceText('array', deep)).toMatchObject({ ok: false, reason: expect.stringContaining('(nested deeper than 256 levels)') });
+    expect(coerceText('json', '"\\ud800"')).toMatchObject({ ok: false, reason: expect.stringContaining('lone surrogate') });
+    expect(coerceText('object', '{"a": 1.50}')).toMatchObject({ ok: true });
+  });
+
   it('checks JSON values without converting them', () => {
     expect(checkValue('integer', 3)).toEqual(ok(3));
     expect(checkValue('integer', '3')).toEqual({ ok: false, reason: 'expected an integer, got a string' });

@@ -49,6 +49,13 @@ describe('ByteChecker', () => {
     for (let size = 1; size <= buf.length; size++) expect(allFaults(buf, size)[0]).toEqual({ offset: 1, reason: INVALID_UTF8 });
   });
 
+  it('re-arms after a CR as after an LF, so each line of a CR-only file gets its fault', () => {
+    const bytes = Buffer.from([0x61, 0xff, 0x0d, 0x62, 0x00, 0x0d, 0x63, 0xc3, 0x0d]);
+    for (const size of [1, 2, 4, 9]) {
+      expect(allFaults(bytes, size).map((f) => f.offset)).toEqual([1, 4, 7]);
+    }
+  });
+
   it('reports NUL bytes', () => {
     expect(allFaults(Buffer.from('ab\0c\n'))).toEqual([{ offset: 2, reason: NUL_BYTE }]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
 import { MAX_RECORD_CHARS, readCsv } from '../../src/questions/csv-reader.js';
-import { DuplicateIds, type RowResult } from '../../src/questions/row.js';
+import { DuplicateIds, type RowResult, questionSchema } from '../../src/questions/row.js';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -12,7 +12,7 @@ async function read(input: string | Buffer, size = 65536): Promise<string[]> {
   const bytes = typeof input === 'string' ? Buffer.from(input) : input;
   const out: string[] = [];
   const results: RowResult[] = [];
-  for await (const r of readCsv(chunked(bytes, size), 'q.csv', new DuplicateIds())) results.push(r);
+  for await (const r of readCsv(chunked(bytes, size), 'q.csv', questionSchema, new DuplicateIds())) results.push(r);
   for (const r of results) {
     out.push(r.ok ? `${r.row.line} ${r.row.id} ${JSON.stringify(r.row.question)}` : formatProblem(r.problem));
   }
@@ -79,7 +79,7 @@ describe('readCsv', () => {
   });
 
   it('ends cleanly when the consumer stops early', async () => {
-    const gen = readCsv(chunked(Buffer.from('question\na\nb\nc\n'), 1), 'q.csv', new DuplicateIds());
+    const gen = readCsv(chunked(Buffer.from('question\na\nb\nc\n'), 1), 'q.csv', questionSchema, new DuplicateIds());
     const first = await gen.next();
     expect(first.value).toMatchObject({ ok: true, row: { question: 'a' } });
     expect(await gen.return(undefined)).toEqual({ done: true, value: undefined });
@@ -91,8 +91,77 @@ describe('readCsv', () => {
       throw new Error('disk gone');
     }
     const all = async () => {
-      for await (const _ of readCsv(failing(), 'q.csv', new DuplicateIds())) void _;
+      for await (const _ of readCsv(failing(), 'q.csv', questionSchema, new DuplicateIds())) void _;
     };
     await expect(all()).rejects.toThrow('disk gone');
+  });
+
+  it('finds every bad row of a CR-only file (old Mac exports), whatever the chunking', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('id,question\ra,ok\rb,bad '),
+      Buffer.from([0xff]),
+      Buffer.from('\rc,fine\rd,nul '),
+      Buffer.from([0]),
+      Buffer.from('\re,bad '),
+      Buffer.from([0xc3]),
+      Buffer.from('\rf,last\r'),
+    ]);
+    for (const size of [1, 3, 64]) {
+      expect(await read(bytes, size)).toEqual([
+        '2 a "ok"',
+        'q.csv:3: invalid UTF-8 bytes (the file must be UTF-8 encoded)',
+        '4 c "fine"',
+        'q.csv:5: contains a NUL byte (is this a binary file?)',
+        'q.csv:6: invalid UTF-8 bytes (the file must be UTF-8 encoded)',
+        '7 f "last"',
+      ]);
+    }
+  });
+
+  it('does not count a lone CR inside a quoted cell of an LF file as a line', async () => {
+    expect(await read('id,question\na,"one\rstill line 2"\nb,"two\r\nlines"\nc,after\n')).toEqual([
+      '2 a "one\\rstill line 2"',
+      '3 b "two\\r\\nlines"',
+      '5 c "after"',
+    ]);
+    // In a CR-only file a lone CR is a line end, quoted or not.
+    expect(await read('id,question\ra,"one\rtwo"\rc,after\r')).toEqual(['2 a "one\\rtwo"', '4 c "after"']);
+  });
+
+  it('reads what spreadsheets write: BOM, sep= line, trailing nameless columns, all-empty rows', async () => {
+    const xl = '\ufeffsep=,\r\nid,question,topic,,\r\n1,Why?,x,,\r\n,,,,\r\n2,How?,y,,\r\n3,What?,z,oops,\r\n';
+    expect(await read(xl)).toEqual(['3 1 "Why?"', '5 2 "How?"', 'q.csv:6: column 4: has a value but no name in the header']);
+  });
+
+  it('sniffs a semicolon or tab delimiter from the header', async () => {
+    expect(await read('id;question;topic\n1;"a; b";x\n')).toEqual(['2 1 "a; b"']);
+    expect(await read('id\tquestion\n1\tWhy, then?\n')).toEqual(['2 1 "Why, then?"']);
+  });
+
+  it('refuses a header separated by another delimiter with a hint naming it', async () => {
+    expect(await read('id|question\n1|Why?\n')).toEqual([
+      'q.csv:1: header: no "question" column (the header reads as one column: if the file is separated by "|", make its first line sep=|)',
+    ]);
+    expect(await read('sep=|\nid|question\n1|Why?\n')).toEqual(['3 1 "Why?"']);
+  });
+
+  it('keeps number-like ids as written', async () => {
+    expect(await read('id,question\n007,a\n1.50,b\n1E+05,c\n12345678901234567890,d\n')).toEqual([
+      '2 007 "a"',
+      '3 1.50 "b"',
+      '4 1E+05 "c"',
+      '5 12345678901234567890 "d"',
+    ]);
+  });
+
+  it('refuses a UTF-16 file naming the encoding and the conversion', async () => {
+    const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('question\nWhy?\n', 'utf16le').swap16()]);
+    expect(await read(bytes)).toEqual([
+      "q.csv: file is UTF-16 encoded (UTF-16BE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 'q.csv' > converted file",
+    ]);
+  });
+
+  it('escapes control characters from the file in problems (duplicate header)', async () => {
+    expect(await read('question,\u001b[31mred,\u001b[31mred\nx,1,2\n')).toEqual(['q.csv:1: header: column "\\x1b[31mred" appears twice']);
   });
 });

@@ -33,3 +33,16 @@ describe('sniffFormat', () => {
     expect(sniff('Why?\n')).toEqual({ reason: 'cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson' });
   });
 });
+
+describe('sniffFormat on spreadsheet and wide files', () => {
+  it('finds the question column after a sep= line and with ; or tab separators', () => {
+    expect(sniffFormat(Buffer.from('sep=;\r\nid;question\r\n'))).toEqual({ format: 'csv' });
+    expect(sniffFormat(Buffer.from('id\tquestion\n'))).toEqual({ format: 'csv' });
+  });
+
+  it('refuses UTF-16 naming the encoding and the conversion', () => {
+    expect(sniffFormat(Buffer.from('\ufeffquestion\n', 'utf16le'), 'q.txt')).toEqual({
+      reason: "file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 'q.txt' > converted file",
+    });
+  });
+});

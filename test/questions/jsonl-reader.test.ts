@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
 import { MAX_LINE_BYTES, readJsonl } from '../../src/questions/jsonl-reader.js';
-import { DuplicateIds } from '../../src/questions/row.js';
+import { DuplicateIds, questionSchema } from '../../src/questions/row.js';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -10,7 +10,7 @@ async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
 async function read(input: string | Buffer, size = 65536): Promise<string[]> {
   const bytes = typeof input === 'string' ? Buffer.from(input) : input;
   const out: string[] = [];
-  for await (const r of readJsonl(chunked(bytes, size), 'q.jsonl', new DuplicateIds())) {
+  for await (const r of readJsonl(chunked(bytes, size), 'q.jsonl', questionSchema, new DuplicateIds())) {
     out.push(r.ok ? `${r.row.line} ${r.row.id} ${JSON.stringify(r.row.question)}` : formatProblem(r.problem));
   }
   return out;

@@ -57,17 +57,26 @@ const badFixtures: Array<[string, string[], string[]]> = [
     '3: question: must be a string, found null',
     '4: question: empty',
   ]],
-  ['bad-id.jsonl', [], [
+  // An integer beyond 2^53 is kept as written (its source text), not refused.
+  ['bad-id.jsonl', ['9007199254740993'], [
     '1: id: must be a string or an integer, found a number',
     '2: id: must be a string or an integer, found a boolean',
     '3: id: empty',
-    '4: id: integer too large: write it as a string',
     '5: id: must be a string or an integer, found an object',
   ]],
   ['bad-thread.jsonl', [], [
     '1: thread: must be a string or an integer, found a boolean',
     '2: thread: must be a string or an integer, found an array',
   ]],
+  ['deep-nesting.jsonl', ['1'], ['2: nested deeper than 256 levels']],
+  // Two ids that differ only by a lone surrogate would both become U+FFFD when stored.
+  ['lone-surrogate.jsonl', [], [
+    '1: invalid JSON: a \\u escape is a lone surrogate (not a character)',
+    '2: invalid JSON: a \\u escape is a lone surrogate (not a character)',
+  ]],
+  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 'test/fixtures/bad/utf16.csv' > converted file"]],
+  // ESC and BEL from the file are shown escaped, never sent raw to the terminal.
+  ['control-chars.csv', ['\u001b]0;owned\u0007'], ['3: id: duplicate "\\x1b]0;owned\\x07" (first on line 2)']],
   ['json-array.json', [], [': looks like a JSON array: write one JSON object a line (JSONL)']],
   ['unknown-format.txt', [], [': cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson']],
 ];

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -7,7 +8,7 @@ import { runInProcess } from '../support/in-process-cli.js';
 
 const BAD = join(ROOT, 'test/fixtures/bad');
 // Whole-file problems have no line to name.
-const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl', 'header-only.csv']);
+const NO_LINE = new Set(['empty.csv', 'blank-only.csv', 'blank-only.jsonl', 'header-only.csv', 'utf16.csv']);
 const files = readdirSync(BAD).filter((f) => /\.(csv|jsonl)$/.test(f)).sort();
 
 // Bad-input suite: every malformed question set is refused whole, with file and line,
@@ -32,8 +33,27 @@ describe('bad input', () => {
     expect(r.stderr).toContain(file);
     if (!NO_LINE.has(name)) expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+`));
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // No raw control character from the file reaches the terminal (ESC, BEL, …).
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     // Refused before anything was recorded: no database is left behind.
     expect(existsSync(db)).toBe(false);
+  });
+
+  it('with --skip-invalid skips every bad row of a CR-only CSV and stores the others unaltered', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'mac.csv');
+    const bad = (s: string, b: number) => Buffer.concat([Buffer.from(s), Buffer.from([b])]);
+    writeFileSync(file, Buffer.concat([Buffer.from('id,question\ra,ok\r'), bad('b,bad ', 0xff), Buffer.from('\rc,fine\r'), bad('d,nul ', 0), Buffer.from('\r'), bad('e,bad ', 0xc3), Buffer.from('\rf,last\r')]));
+    const db = join(dir, 'resq.db');
+    const r = await runInProcess(['run', file, '--dry-run', '--skip-invalid', '--db', db], {});
+    expect(r.code, r.stderr).toBe(0);
+    // Read with the driver itself: the rows exactly as stored, no U+FFFD, no NUL.
+    const sqlite = new Database(db, { readonly: true });
+    const rows = sqlite.prepare('SELECT id, question FROM items ORDER BY seq').all();
+    const skipped = sqlite.prepare('SELECT invalid_rows FROM batches').pluck().get() as string;
+    sqlite.close();
+    expect(rows).toEqual([{ id: 'a', question: 'ok' }, { id: 'c', question: 'fine' }, { id: 'f', question: 'last' }]);
+    expect((JSON.parse(skipped) as { line: number }[]).map((p) => p.line)).toEqual([3, 5, 6]);
   });
 
   it('sent nothing to the service for any of them', () => {

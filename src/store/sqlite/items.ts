@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../questions/json-text.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
 import { type Db, nowIso, parseJson } from './database.js';
 import type { ItemRecord, ItemState } from '../types.js';
@@ -39,7 +40,8 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     line: r.line,
     question: r.question,
     threadKey: r.thread_key,
-    meta: JSON.parse(r.meta) as Record<string, unknown>,
+    // Numbers keep the text the file had (12345678901234567890, -0, 1.50) through to the export.
+    meta: parseStoredJson(r.meta) as Record<string, unknown>,
     state: r.state as ItemState,
     step: r.step,
     pendingKey: r.pending_key,

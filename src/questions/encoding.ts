@@ -1,0 +1,27 @@
+/** Encodings resq recognises only to refuse them, with how to convert. */
+export type WideEncoding = 'UTF-32LE' | 'UTF-32BE' | 'UTF-16LE' | 'UTF-16BE';
+
+/**
+ * Names the encoding of a file that is UTF-16 or UTF-32 rather than UTF-8, from its first
+ * bytes: by its byte-order mark, or, without one, by the zero bytes every ASCII character
+ * brings (`q\0u\0…`); null for anything else. Pure.
+ */
+export function wideEncoding(head: Uint8Array): WideEncoding | null {
+  const [a, b, c, d] = head;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return 'UTF-32LE';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'UTF-32BE';
+  if (a === 0xff && b === 0xfe) return 'UTF-16LE';
+  if (a === 0xfe && b === 0xff) return 'UTF-16BE';
+  if (head.length < 4 || a === undefined || b === undefined || c === undefined || d === undefined) return null;
+  if (a !== 0 && b === 0 && c === 0 && d === 0) return 'UTF-32LE';
+  if (a === 0 && b === 0 && c === 0 && d !== 0) return 'UTF-32BE';
+  if (a !== 0 && b === 0 && c !== 0 && d === 0) return 'UTF-16LE';
+  if (a === 0 && b !== 0 && c === 0 && d !== 0) return 'UTF-16BE';
+  return null;
+}
+
+/** The reason given for a UTF-16 or UTF-32 file: what it is, and the command that converts it. */
+export function wideEncodingReason(encoding: WideEncoding, file: string): string {
+  const family = encoding.slice(0, 6);
+  return `file is ${family} encoded (${encoding}); resq reads UTF-8: convert it with iconv -f ${family} -t UTF-8 '${file}' > converted file`;
+}

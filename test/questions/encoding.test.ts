@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { wideEncoding, wideEncodingReason } from '../../src/questions/encoding.js';
+
+const b = (...x: number[]) => Buffer.from(x);
+
+describe('wideEncoding', () => {
+  it('names UTF-16 and UTF-32 by their byte-order marks', () => {
+    expect(wideEncoding(b(0xff, 0xfe, 0x71, 0))).toBe('UTF-16LE');
+    expect(wideEncoding(b(0xfe, 0xff, 0, 0x71))).toBe('UTF-16BE');
+    expect(wideEncoding(b(0xff, 0xfe, 0, 0))).toBe('UTF-32LE');
+    expect(wideEncoding(b(0, 0, 0xfe, 0xff))).toBe('UTF-32BE');
+  });
+
+  it('names them without a BOM by the zero bytes of ASCII text', () => {
+    expect(wideEncoding(Buffer.from('question', 'utf16le'))).toBe('UTF-16LE');
+    expect(wideEncoding(Buffer.from('question', 'utf16le').swap16())).toBe('UTF-16BE');
+    expect(wideEncoding(b(0x71, 0, 0, 0, 0x75, 0, 0, 0))).toBe('UTF-32LE');
+    expect(wideEncoding(b(0, 0, 0, 0x71))).toBe('UTF-32BE');
+  });
+
+  it('leaves UTF-8 (with or without BOM), short and empty heads alone', () => {
+    expect(wideEncoding(Buffer.from('\ufeffquestion'))).toBeNull();
+    expect(wideEncoding(Buffer.from('id,question'))).toBeNull();
+    expect(wideEncoding(b(0x71, 0))).toBeNull();
+    expect(wideEncoding(b())).toBeNull();
+  });
+
+  it('says how to convert', () => {
+    expect(wideEncodingReason('UTF-32BE', 'q.csv')).toBe("file is UTF-32 encoded (UTF-32BE); resq reads UTF-8: convert it with iconv -f UTF-32 -t UTF-8 'q.csv' > converted file");
+  });
+});
