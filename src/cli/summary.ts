@@ -1,12 +1,12 @@
 import type { BatchStatus } from '../runner/index.js';
 import { maskLocation } from '../store/open.js';
+import { escapeControls } from '../questions/escape-text.js';
 import { dbFlag } from './db-path.js';
+import { oneLine } from './text/printable.js';
 import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 
-function trim(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
-}
+// Ids, questions, statuses and host names come from files and services: never printed raw.
+const p = escapeControls;
 
 /** The human summary of a batch: what completed, what is held and how to answer it, where things are. */
 export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null; unknownFinal?: UnknownFinal[] }): string {
@@ -24,38 +24,38 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     c.queued ? `${c.queued} queued` : '',
     c.submitting + c.running + c.waiting ? `${c.submitting + c.running + c.waiting} in flight` : '',
   ].filter(Boolean);
-  lines.push(`batch ${s.batch}: ${s.total} items — ${parts.join(', ')}`);
+  lines.push(`batch ${p(s.batch)}: ${s.total} items — ${parts.join(', ')}`);
   if (s.rate !== null) {
     const eta = s.etaSeconds ? `, ETA ${Math.ceil(s.etaSeconds)} s` : '';
     lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
   }
   if (unknown.length > 0) {
     lines.push(`warning: ${unknown.length} run(s) finished with a status resq does not know, kept verbatim (see run_status in resq export):`);
-    for (const u of unknown.slice(0, 10)) lines.push(`  ${u.id}: finished with status ${u.status}`);
+    for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
     if (unknown.length > 10) lines.push(`  … and ${unknown.length - 10} more`);
   }
   if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
   if (s.workers.length > 0) {
     lines.push(`workers: ${s.workers.length} live`);
     for (const w of s.workers)
-      lines.push(`  pid ${w.pid} on ${w.host}: ${w.items} items held, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
+      lines.push(`  pid ${w.pid} on ${p(w.host)}: ${w.items} items held, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
   }
   if (s.invalidRows > 0) lines.push(`rows skipped as invalid: ${s.invalidRows}`);
   if (s.held.length > 0) {
-    lines.push(`held for a person (see one with resq show ${s.batch} ITEM${dbFlag(where.db)}; answer with resq answer ${s.batch} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}):`);
+    lines.push(`held for a person (see one with resq show ${p(s.batch)} ITEM${dbFlag(where.db)}; answer with resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}):`);
     for (const h of s.held.slice(0, 20)) {
       const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
       const opts =
         h.tool === 'ask_choice' && Array.isArray(h.input?.options)
-          ? ` options ${(h.input.options as { id?: string }[]).map((o) => o.id).join(',')}`
+          ? ` options ${(h.input.options as { id?: string }[]).map((o) => p(String(o.id))).join(',')}`
           : '';
-      lines.push(`  ${h.id}: ${h.tool ?? '?'}${cost}${opts} — "${trim(h.question, 60)}"`);
+      lines.push(`  ${p(h.id)}: ${p(h.tool ?? '?')}${cost}${opts} — "${oneLine(h.question, 60)}"`);
     }
     if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${s.batch} --json${dbFlag(where.db)})`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(
-      `submission outcome unknown (re-sent with the same key on resume): ${s.unknownSubmission.slice(0, 10).join(', ')}${s.unknownSubmission.length > 10 ? ' …' : ''}`,
+      `submission outcome unknown (re-sent with the same key on resume): ${s.unknownSubmission.slice(0, 10).map(p).join(', ')}${s.unknownSubmission.length > 10 ? ' …' : ''}`,
     );
   const f = s.files;
   const nFiles = f.pending + f.downloaded + f.failed + f.expired + f.missing;
