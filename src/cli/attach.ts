@@ -4,7 +4,7 @@ import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '.
 import type { BatchRecord, Store } from '../store/index.js';
 import { dbFlag } from './db-path.js';
 import { userMessage } from './error-message.js';
-import { exitCodeForRun } from './exit-codes.js';
+import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
 import { openService, type Service } from './service.js';
@@ -142,7 +142,8 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name}${db}${sim}\`\n`);
   }
-  const code = exitCodeForRun(result);
+  // Rows left out with --skip-invalid were not run: the batch is not all completed.
+  const code = exitCodeForRun(result) === EXIT.ok && o.batch.invalidRows.length > 0 ? EXIT.failed : exitCodeForRun(result);
   // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
   return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }

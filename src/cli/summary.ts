@@ -40,7 +40,11 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     for (const w of s.workers)
       lines.push(`  pid ${w.pid} on ${p(w.host)}: ${w.items} items held, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
   }
-  if (s.invalidRows > 0) lines.push(`rows skipped as invalid: ${s.invalidRows}`);
+  if (s.invalidRows > 0) {
+    lines.push(`rows skipped as invalid (--skip-invalid): ${s.invalidRows}`);
+    for (const line of s.skipped.slice(0, 10)) lines.push(`  ${p(line)}`);
+    if (s.invalidRows > 10) lines.push(`  … all of them: resq export ${p(s.batch)} --invalid${dbFlag(where.db)}`);
+  }
   if (s.held.length > 0) {
     lines.push(`held for a person (see one with resq show ${p(s.batch)} ITEM${dbFlag(where.db)}; answer with resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}):`);
     for (const h of s.held.slice(0, 20)) {

@@ -1,3 +1,4 @@
+import { formatProblem } from '../errors.js';
 import type { BatchRecord, FileStatus, ItemRecord, Store } from '../store/index.js';
 import type { StateCounts } from './events.js';
 
@@ -18,6 +19,8 @@ export interface BatchStatus {
   approvedCost: number;
   files: Record<FileStatus, number>;
   invalidRows: number;
+  /** The rows `--skip-invalid` left out, as `file:line: field: reason` (the first 100). */
+  skipped: string[];
   /** Workers attached to the batch now, with their heartbeat age and the items they hold. */
   workers: { id: string; host: string; pid: number; heartbeatAgeMs: number; items: number }[];
 }
@@ -62,6 +65,7 @@ export async function batchStatus(store: Store, batch: BatchRecord, nowMs = Date
     approvedCost: o.approvedCost,
     files: o.files,
     invalidRows: batch.invalidRows.length,
+    skipped: batch.invalidRows.slice(0, 100).map(formatProblem),
     workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt), items: w.items })),
   };
 }

@@ -12,7 +12,11 @@ export interface ExportArgs {
   db: string;
   format: 'jsonl' | 'csv';
   output?: string;
+  /** The rows `--skip-invalid` left out instead of the items: file, line, field, reason. */
+  invalid?: boolean;
 }
+
+const INVALID_COLUMNS = ['file', 'line', 'field', 'reason'] as const;
 
 /** `resq export [BATCH]`: every item as JSONL or CSV, to `--output` or the IO's stdout. */
 export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
@@ -31,8 +35,16 @@ export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
   const out = tmp ? createWriteStream(tmp) : io.stdout;
   let ok = false;
   try {
-    if (a.format === 'csv') out.write(stringify([CSV_COLUMNS as unknown as string[]]));
-    for await (const row of exportRows(store, batch)) {
+    if (a.invalid) {
+      if (a.format === 'csv') out.write(stringify([INVALID_COLUMNS as unknown as string[]]));
+      for (const p of batch.invalidRows) {
+        const row = { file: p.file, line: p.line ?? null, field: p.field ?? null, reason: p.reason };
+        const line = a.format === 'csv' ? stringify([INVALID_COLUMNS.map((c) => String(row[c] ?? ''))]) : `${JSON.stringify(row)}\n`;
+        if (!out.write(line)) await once(out, 'drain');
+      }
+    }
+    if (a.format === 'csv' && !a.invalid) out.write(stringify([CSV_COLUMNS as unknown as string[]]));
+    for await (const row of a.invalid ? [] : exportRows(store, batch)) {
       const line = a.format === 'csv' ? stringify([CSV_COLUMNS.map((c) => flattenRow(row)[c])]) : `${JSON.stringify(row)}\n`;
       if (!out.write(line)) await once(out, 'drain');
     }
@@ -61,7 +73,8 @@ export function exportCommand(y: Argv, ctx: CommandContext): Argv {
       a
         .positional('batch', { type: 'string', describe: 'batch name or id (default: the newest)' })
         .option('format', { choices: ['jsonl', 'csv'] as const, default: 'jsonl' as const })
-        .option('output', { type: 'string', describe: 'file to write (default: standard output)' }),
+        .option('output', { type: 'string', describe: 'file to write (default: standard output)' })
+        .option('invalid', { type: 'boolean', describe: 'export the rows --skip-invalid left out (file, line, field, reason) instead of the items' }),
     async (argv) => {
       ctx.code = await exportBatch(argv as unknown as ExportArgs, ctx.io);
     },

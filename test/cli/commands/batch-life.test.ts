@@ -93,6 +93,19 @@ describe('a batch from the terminal', () => {
     expect(JSON.parse(after.stdout.trim().split('\n').at(-1)!).counts).toMatchObject({ cancelled: 5, queued: 0, running: 0 });
   });
 
+  it('--skip-invalid says what it skipped: in the summary, in status, in export --invalid; exit 1', async () => {
+    const s = setup([`ok,Fine ${s0()}`, 'bad,', `ok2,Fine too ${s0()}`]);
+    const run = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid'], s.env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('rows skipped as invalid (--skip-invalid): 1');
+    expect(run.stdout).toMatch(/q\.csv:3: question: /);
+    const status = await runInProcess(['status', '--db', s.db, '--json'], s.env);
+    expect(JSON.parse(status.stdout).skipped).toEqual([expect.stringMatching(/q\.csv:3: question: /)]);
+    const exp = await runInProcess(['export', '--db', s.db, '--invalid'], s.env);
+    expect(exp.code).toBe(0);
+    expect(JSON.parse(exp.stdout.trim())).toMatchObject({ file: s.questions, line: 3, field: 'question' });
+  });
+
   it('cancel on a service without a cancel route says so and leaves the runs', async () => {
     const s = setup([`x,Long ${s0()} @duration=20s`]);
     const partial = await runInProcess(['run', s.questions, '--db', s.db, '--no-wait', '--follow', 'poll'], s.env, {
