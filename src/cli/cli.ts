@@ -29,6 +29,8 @@ import type { CliIo } from './io.js';
 export interface CommandContext {
   io: CliIo;
   code: number | null;
+  /** The command line as given (to tell a flag given from its default). */
+  argv?: readonly string[];
 }
 
 /** Prints an error the way a user should see it: no stack for our own errors. */
@@ -83,7 +85,7 @@ class UsageError extends ResqError {
  * src/cli/main.ts calls it with the process's IO; tests call it with {@link memoryIo}.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const ctx: CommandContext = { io, code: null };
+  const ctx: CommandContext = { io, code: null, argv };
   try {
     let help = '';
     await buildCli(argv, ctx).parseAsync(argv, {}, (_err, _argv, output) => {

@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 // What `resq models …` runs, loaded only when a models command runs (models.ts registers them;
 // `models batch` is in models-batch.ts).
 import { once } from 'node:events';
 import { isRunFailure, type ModelRun } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
-import { checkOutputPath } from '../db-path.js';
+import { checkDbPath, checkOutputPath } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
 import { openBatch } from '../open-batch.js';
-import { openService, type ServiceChoice } from '../service.js';
+import { openService, type Service, type ServiceChoice } from '../service.js';
 import type { RunArgs, ServiceArgs } from './models.js';
 
 function choiceOf(a: ServiceArgs): ServiceChoice {
@@ -62,6 +64,7 @@ export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
   try {
     const d = await service.client.describeModel(a.id);
     const inputs = prepareInputs(d, a.id, a.inputs, a.input ?? []);
+    if (a.record) return await recordedRun(a, io, service, d as Record<string, unknown>, inputs, stop.signal);
     const r = await runOne({
       client: service.client,
       modelId: a.id,
@@ -86,6 +89,66 @@ export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
     clearInterval(keepAlive);
     offStop();
     await service.close();
+  }
+}
+
+/**
+ * `models run` with `--db`: the run is recorded like a one-row models batch (its key stored
+ * before the request, its result, credits and file references), its file outputs are
+ * downloaded under `--out`, and `resq models status/export` show it later.
+ */
+async function recordedRun(a: RunArgs, io: CliIo, service: Service, description: Record<string, unknown>, inputs: Record<string, unknown>, signal: AbortSignal): Promise<number> {
+  const [{ openStore, maskLocation }, { Downloader }, { ModelBatchRunner }] = await Promise.all([
+    import('../../store/open.js'),
+    import('../../files/index.js'),
+    import('../../models/index.js'),
+  ]);
+  checkDbPath(a.db);
+  const store = await openStore(a.db);
+  try {
+    const out = resolve(a.out ?? 'out');
+    const id = randomUUID();
+    const name = `${a.id}-run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await store.loadModelBatch(
+      {
+        id,
+        name,
+        kind: 'models',
+        sourcePath: '(resq models run)',
+        sourceSha256: '',
+        baseUrl: service.kind === 'sim' ? null : service.baseUrl,
+        settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: 4, out }, pipelineFile: null, service: service.kind === 'sim' ? 'sim' : 'url' },
+        policy: null,
+      },
+      { modelId: a.id, mode: a.mode ?? null, description },
+      [{ id: '1', line: 0, inputs, meta: {} }],
+    );
+    const batch = (await store.findBatch(id))!;
+    const downloader = new Downloader({ store, client: service.client, outDir: out, concurrency: 4 });
+    const runner = new ModelBatchRunner({ store, client: service.client, batch, concurrency: 1, onFiles: () => downloader.kick(batch) });
+    signal.addEventListener('abort', () => {
+      runner.stop();
+      downloader.stop();
+    });
+    const result = await runner.run();
+    await downloader.drain();
+    const rows = [];
+    for await (const row of modelResultRows(store, batch)) rows.push(row);
+    const row = rows[0]!;
+    if (a.json) io.stdout.write(`${JSON.stringify({ ...row, batch: name, db: maskLocation(a.db) })}\n`);
+    else {
+      const lines = [`model run ${row.model_run_id ?? '(none)'}: ${row.status}${row.credits !== null ? ` (credits ${row.credits})` : ''}`];
+      if (row.error) lines.push(`error: ${row.error}`);
+      if (row.outputs) lines.push('outputs:', ...formatTable(['name', 'value'], Object.entries(row.outputs).map(([k, v]) => [k, showValue(v)])).split('\n').map((l) => `  ${l}`));
+      for (const f of row.files) lines.push(`file ${f.name ?? f.id}: ${f.status}${f.path ? ` ${f.path}` : ''}`);
+      lines.push(`recorded as batch ${name} in ${maskLocation(a.db)} (resq models status ${name})`);
+      io.stdout.write(`${lines.join('\n')}\n`);
+    }
+    if (result.fatal) throw result.fatal;
+    if (result.interrupted) return EXIT.interrupted;
+    return row.status === 'succeeded' || row.status === 'completed' ? EXIT.ok : EXIT.failed;
+  } finally {
+    await store.close();
   }
 }
 

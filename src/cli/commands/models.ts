@@ -16,6 +16,9 @@ export interface RunArgs extends ServiceArgs {
   inputs?: string;
   input?: string[];
   mode?: 'sync' | 'async';
+  /** Record the run in the database (`--db` or RESQ_DB given) and download its file outputs. */
+  record?: boolean;
+  out?: string;
 }
 
 /** What the models commands run (models/, the store, the client), loaded only when one runs. */
@@ -46,9 +49,12 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
           serviceOptions(a.positional('id', { type: 'string', demandOption: true, describe: 'model id' }))
             .option('inputs', { type: 'string', describe: 'inputs as a JSON object, e.g. \'{"text":"hi"}\'' })
             .option('input', { type: 'string', array: true, describe: 'one input as name=value, coerced to its declared type (repeatable)' })
-            .option('mode', { choices: ['sync', 'async'] as const, describe: 'sync waits inline, async runs a background job (default: the platform chooses)' }),
+            .option('mode', { choices: ['sync', 'async'] as const, describe: 'sync waits inline, async runs a background job (default: the platform chooses)' })
+            .option('out', { type: 'string', describe: 'with --db: folder for its file outputs (default out)' }),
         async (argv) => {
-          ctx.code = await (await actions()).runCommand(argv as unknown as RunArgs, ctx.io);
+          // Given --db (or RESQ_DB), the run is recorded there like a one-row models batch.
+          const record = (ctx.argv ?? []).some((x) => x === '--db' || x.startsWith('--db=')) || !!ctx.io.env.RESQ_DB;
+          ctx.code = await (await actions()).runCommand({ ...(argv as unknown as RunArgs), record }, ctx.io);
         },
       )
       .command(
