@@ -70,7 +70,7 @@ export class Results {
     const what = kind === 'models' ? 'a models batch' : kind === 'runs' ? 'an agent batch' : 'a batch';
     if (b) throw new NotebookError(`batch "${name}" is ${b.kind === 'models' ? 'a models' : 'an agent'} batch, not ${what}`);
     const names = (await this.store.listBatches()).map((x) => x.name);
-    const how = kind === 'models' ? '`npx resq models batch MODEL FILE --db …` makes one' : '`npm run demo` makes one';
+    const how = kind === 'models' ? '`resq models batch MODEL FILE --db …` makes one' : '`npm run demo` makes one';
     if (name === null) throw new NotebookError(`${this.path} has no ${what.replace(/^an? /, '')} yet: ${how}`);
     throw new NotebookError(`${this.path} has no batch "${name}"; ${names.length ? `it has: ${names.join(', ')}` : `it has none yet: ${how}`}`);
   }

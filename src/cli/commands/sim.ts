@@ -38,7 +38,7 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
   else
     io.stdout.write(
       `simulator serving ${sim.url}\nkeys: ${sim.keys.join(', ')}\n` +
-        `try: RESQ_BASE_URL=${sim.url} RESQ_API_KEY=${sim.keys[0]} npx resq run pipelines/demo.yaml --base-url ${sim.url}\n` +
+        `try: RESQ_BASE_URL=${sim.url} RESQ_API_KEY=${sim.keys[0]} resq run pipelines/demo.yaml --base-url ${sim.url}\n` +
         `controls: GET ${sim.origin}/_sim/counters, POST ${sim.origin}/_sim/faults, POST ${sim.origin}/_sim/clock\n`,
     );
   await new Promise<void>((resolve) => {
