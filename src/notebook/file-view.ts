@@ -65,10 +65,10 @@ export function whyNotOnDisk(f: FileView, path: string | null): string | null {
     const hint =
       f.status === 'expired'
         ? 'the service has deleted it'
-        : `\`npx resq files pull\` fetches it while the service keeps it (until ${f.expiresAt})`;
+        : `\`resq files pull\` fetches it while the service keeps it (until ${f.expiresAt})`;
     return `${label} is not on disk (status ${f.status}${why}); ${hint}`;
   }
-  if (!path || !existsSync(path)) return `${label} was downloaded to ${f.path} but is not there any more; \`npx resq files pull\` fetches it again`;
+  if (!path || !existsSync(path)) return `${label} was downloaded to ${f.path} but is not there any more; \`resq files pull\` fetches it again`;
   return null;
 }
 
