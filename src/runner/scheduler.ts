@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { LeaseLostError } from '../errors.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
-import { AdaptiveCap } from './adaptive-cap.js';
+import { BatchCap } from './batch-cap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SchedulerOptions, SchedulerResult, StepContext } from './scheduler-options.js';
 import { Presence } from './presence.js';
@@ -11,9 +11,6 @@ export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepConte
 
 /** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
 export const DEFAULT_LEASE_MS = 30_000;
-/** Longest a freed slot waits to be claimed together with others: 10 ms per thousand slots, at most 100 ms. */
-const GATHER_MS_PER_SLOT = 0.01;
-const GATHER_MS_MAX = 100;
 /** Delays before an item whose request kept failing is tried again. */
 export const DEFAULT_RETRY_LATER_MS: readonly number[] = [2000, 5000, 15000, 30000, 60000];
 
@@ -27,7 +24,7 @@ export class Scheduler {
   readonly #o: SchedulerOptions;
   readonly #clock: Clock;
   readonly #abort = new AbortController();
-  readonly #cap: AdaptiveCap;
+  readonly #cap: BatchCap;
   readonly #drives = new Set<Promise<void>>();
   readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
   readonly #threads = new Map<string, number>();
@@ -43,17 +40,15 @@ export class Scheduler {
   #presence: Presence | null = null;
   #orphanScanAt = -Infinity;
   #claimedAt = -Infinity;
-  /** A claim was put off to gather more free slots: the loop comes back within #gatherMs. */
+  /** A claim was put off to gather more free slots: the loop comes back within the cap's gatherMs. */
   #claimDue = false;
   /** Items whose run ended at the service and whose outcome is being stored (their slots are free). */
   #ended = 0;
-  /** Live workers of the batch (this one included), refreshed with each heartbeat. */
-  #workers = 1;
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
-    this.#cap = new AdaptiveCap(o.cap);
+    this.#cap = new BatchCap({ cap: o.cap, store: o.store, batchId: o.batch.id, onChange: (cap, reason) => o.onEvent?.({ type: 'cap', cap, reason }) });
   }
 
   get #leaseMs(): number {
@@ -65,9 +60,6 @@ export class Scheduler {
     return this.#presence?.worker ?? null;
   }
 
-  get #gatherMs(): number {
-    return Math.min(GATHER_MS_MAX, this.#share * GATHER_MS_PER_SLOT);
-  }
 
   /** Items driven now (a slot each), and items waiting to be retried (they keep theirs). */
   get inFlight(): number {
@@ -97,26 +89,7 @@ export class Scheduler {
 
   /** The service throttled an admission (HTTP 429): the cap halves, for every worker of the batch. */
   throttled(): void {
-    if (!this.#cap.throttled(this.#clock.now())) return;
-    this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'HTTP 429 from the service' });
-    this.#o.store.setCapLimit(this.#o.batch.id, this.#cap.current).catch(() => {
-      // Best effort: this worker's own cap is lowered already.
-    });
-  }
-
-  /**
-   * The adaptive cap is the batch's: a lower cap another worker set after its 429s is taken
-   * here, and this worker's recovery (one more slot per cap's worth of admissions) raises
-   * the batch's again, lifting it at the full concurrency. Only a 429 lowers it.
-   */
-  async #shareCap(limit: number | null): Promise<void> {
-    if (limit === null) return;
-    if (limit < this.#cap.current) {
-      this.#cap.lowerTo(limit);
-      this.#o.onEvent?.({ type: 'cap', cap: this.#cap.current, reason: 'lowered by another worker of the batch (HTTP 429)' });
-    } else if (this.#cap.current > limit) {
-      await this.#o.store.setCapLimit(this.#o.batch.id, this.#cap.current >= this.#cap.max ? null : this.#cap.current);
-    }
+    this.#cap.throttled(this.#clock.now());
   }
 
   async run(): Promise<SchedulerResult> {
@@ -125,7 +98,7 @@ export class Scheduler {
     const presence = new Presence({ store, batch, host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid, leaseMs: this.#leaseMs });
     this.#presence = presence;
     const others = await presence.register(this.#clock.now());
-    this.#workers = others.length + 1;
+    this.#cap.workers = others.length + 1;
     this.#o.onEvent?.({ type: 'joined', worker: presence.worker, others });
     const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
     let lastBeat = this.#clock.now();
@@ -139,8 +112,8 @@ export class Scheduler {
           lastBeat = now;
           const beat = await presence.beat(now);
           if (beat.cancelled) this.#cancel();
-          await this.#shareCap(beat.capLimit);
-          this.#workers = beat.workers;
+          await this.#cap.sync(beat.capLimit);
+          this.#cap.workers = beat.workers;
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());
@@ -180,7 +153,7 @@ export class Scheduler {
         this.#o.onEvent?.({ type: 'tick', inFlight: this.inFlight, cap: this.#cap.current });
         // Waiting on other workers, look more often: the batch may end at any moment.
         const pollMs = announcedWait ? Math.min(250, this.#o.pollMs ?? 1000) : (this.#o.pollMs ?? 1000);
-        await this.#sleep(Math.min(this.#claimDue ? this.#gatherMs : pollMs, this.#nextLaterIn()));
+        await this.#sleep(Math.min(this.#claimDue ? this.#cap.gatherMs : pollMs, this.#nextLaterIn()));
         rescanned = false;
       }
     } catch (e) {
@@ -202,23 +175,14 @@ export class Scheduler {
     this.#o.onEvent?.({ type: 'cancelled' });
   }
 
-  /**
-   * This worker's share of the batch's cap: the cap split over the live workers, so that
-   * several workers share the work (and a dead one's share passes to the others once its
-   * heartbeat is stale). The store still holds the batch's cap over all of them.
-   */
-  get #share(): number {
-    return Math.max(1, Math.ceil(this.#cap.current / this.#workers));
-  }
 
   /** Claims up to the free local slots; returns how many items it started. */
   async #claim(): Promise<number> {
-    const free = this.#share - this.inFlight;
+    const free = this.#cap.share - this.inFlight;
     if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
     // With thousands in flight, slots free one at a time: gather some into one claim (each
     // claim counts the batch's runs in flight), waiting at most a few ms per thousand slots.
-    const gather = Math.max(1, Math.floor(this.#share / 64));
-    if (free < gather && this.#clock.now() - this.#claimedAt < this.#gatherMs) {
+    if (free < this.#cap.gather && this.#clock.now() - this.#claimedAt < this.#cap.gatherMs) {
       this.#claimDue = true;
       return 0;
     }
@@ -249,7 +213,7 @@ export class Scheduler {
   async #continueThreads(): Promise<number> {
     let n = 0;
     for (const [key, seq] of [...this.#threads]) {
-      if (this.inFlight >= this.#share || this.#cancelled || this.#abort.signal.aborted) break;
+      if (this.inFlight >= this.#cap.share || this.#cancelled || this.#abort.signal.aborted) break;
       this.#threads.delete(key);
       const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#clock.now());
       if (next) {

@@ -1,0 +1,76 @@
+import type { Store } from '../store/index.js';
+import { AdaptiveCap } from './adaptive-cap.js';
+
+/** Longest a freed slot waits to be claimed together with others: 10 ms per thousand slots, at most 100 ms. */
+const GATHER_MS_PER_SLOT = 0.01;
+const GATHER_MS_MAX = 100;
+
+/**
+ * The batch's cap as one worker sees it: the batch's concurrency, lowered for every worker
+ * after HTTP 429 (the adaptive cap is stored with the batch), and this worker's share of it
+ * (the cap split over the live workers, so they share the work).
+ */
+export class BatchCap {
+  readonly #cap: AdaptiveCap;
+  readonly #store: Store;
+  readonly #batchId: string;
+  readonly #onChange: (cap: number, reason: string) => void;
+  /** Live workers of the batch, this one included (from the last heartbeat). */
+  workers = 1;
+
+  constructor(o: { cap: number; store: Store; batchId: string; onChange: (cap: number, reason: string) => void }) {
+    this.#cap = new AdaptiveCap(o.cap);
+    this.#store = o.store;
+    this.#batchId = o.batchId;
+    this.#onChange = o.onChange;
+  }
+
+  /** The batch's cap now. */
+  get current(): number {
+    return this.#cap.current;
+  }
+
+  /** This worker's share of the cap (a dead worker's share passes to the others once its heartbeat is stale). */
+  get share(): number {
+    return Math.max(1, Math.ceil(this.#cap.current / this.workers));
+  }
+
+  /** How long a freed slot may wait to be claimed with others. */
+  get gatherMs(): number {
+    return Math.min(GATHER_MS_MAX, this.share * GATHER_MS_PER_SLOT);
+  }
+
+  /** The fewest free slots worth a claim of their own before {@link gatherMs} has passed. */
+  get gather(): number {
+    return Math.max(1, Math.floor(this.share / 64));
+  }
+
+  /** The service admitted a request: the cap recovers by one slot per cap's worth of admissions. */
+  admitted(): void {
+    this.#cap.admitted();
+  }
+
+  /** The service throttled an admission (HTTP 429): the cap halves, for every worker of the batch. */
+  throttled(now: number): void {
+    if (!this.#cap.throttled(now)) return;
+    this.#onChange(this.#cap.current, 'HTTP 429 from the service');
+    this.#store.setCapLimit(this.#batchId, this.#cap.current).catch(() => {
+      // Best effort: this worker's own cap is lowered already.
+    });
+  }
+
+  /**
+   * At a heartbeat: a lower cap another worker set after its 429s is taken here, and this
+   * worker's recovery raises the batch's again, lifting it at the full concurrency. Only a
+   * 429 lowers it.
+   */
+  async sync(limit: number | null): Promise<void> {
+    if (limit === null) return;
+    if (limit < this.#cap.current) {
+      this.#cap.lowerTo(limit);
+      this.#onChange(this.#cap.current, 'lowered by another worker of the batch (HTTP 429)');
+    } else if (this.#cap.current > limit) {
+      await this.#store.setCapLimit(this.#batchId, this.#cap.current >= this.#cap.max ? null : this.#cap.current);
+    }
+  }
+}
