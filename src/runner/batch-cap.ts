@@ -17,6 +17,8 @@ export class BatchCap {
   readonly #onChange: (cap: number, reason: string) => void;
   /** Live workers of the batch, this one included (from the last heartbeat). */
   workers = 1;
+  /** The batch's stored cap limit as this worker last saw or wrote it. */
+  #seen: number | null = null;
 
   constructor(o: { cap: number; store: Store; batchId: string; onChange: (cap: number, reason: string) => void }) {
     this.#cap = new AdaptiveCap(o.cap);
@@ -54,6 +56,7 @@ export class BatchCap {
   throttled(now: number): void {
     if (!this.#cap.throttled(now)) return;
     this.#onChange(this.#cap.current, 'HTTP 429 from the service');
+    this.#seen = this.#cap.current;
     this.#store.setCapLimit(this.#batchId, this.#cap.current).catch(() => {
       // Best effort: this worker's own cap is lowered already.
     });
@@ -65,12 +68,19 @@ export class BatchCap {
    * 429 lowers it.
    */
   async sync(limit: number | null): Promise<void> {
-    if (limit === null) return;
-    if (limit < this.#cap.current) {
+    if (limit === null) {
+      this.#seen = null;
+      return;
+    }
+    if (limit !== this.#seen && limit < this.#cap.current) {
+      // Another worker lowered it since this one last looked.
+      this.#seen = limit;
       this.#cap.lowerTo(limit);
       this.#onChange(this.#cap.current, 'lowered by another worker of the batch (HTTP 429)');
     } else if (this.#cap.current > limit) {
-      await this.#store.setCapLimit(this.#batchId, this.#cap.current >= this.#cap.max ? null : this.#cap.current);
-    }
+      const next = this.#cap.current >= this.#cap.max ? null : this.#cap.current;
+      await this.#store.setCapLimit(this.#batchId, next);
+      this.#seen = next;
+    } else this.#seen = limit;
   }
 }
