@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerHeldItem, BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
 import { parsePolicy } from '../../src/policy/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { Store } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
 import { testClient, testSettings } from '../support/in-process.js';
 
@@ -12,7 +12,7 @@ async function setup(sim: Sim, csv: string, concurrency = 4) {
   const dir = tempDir();
   const questions = join(dir, 'q.csv');
   writeFileSync(questions, csv);
-  const store = Store.open(join(dir, 'resq.db'));
+  const store = await openStore(join(dir, 'resq.db'));
   const { batch } = await loadBatch({ store, questions, settings: testSettings(concurrency), policy: null, baseUrl: sim.url });
   return { store, batch, client: testClient(sim) };
 }
@@ -30,12 +30,13 @@ describe('BatchRunner', () => {
     expect(result.counts).toMatchObject({ completed: 1, held: 2 });
     expect(sim.counters().respondRuns).toBe(0);
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('sends a person answer at once while it is still attached', async () => {
     const { store, batch, client } = await setup(sim, 'id,question\nslow,long one @duration=1500ms\nwait,needs ok @confirm=1\n');
     const events: RunnerEvent[] = [];
+    let answered: Promise<unknown> | null = null;
     const runner = new BatchRunner({
       store,
       client,
@@ -44,16 +45,17 @@ describe('BatchRunner', () => {
       answeredPollMs: 50,
       onEvent: (e) => {
         events.push(e);
-        if (e.type === 'item' && e.id === 'wait' && e.state === 'held') answerHeldItem(store, batch, 'wait', { kind: 'approve' });
+        if (e.type === 'item' && e.id === 'wait' && e.state === 'held') answered = answerHeldItem(store, batch, 'wait', { kind: 'approve' });
       },
     });
     const result = await runner.run();
     expect(result.counts).toMatchObject({ completed: 2, held: 0 });
-    const item = store.items.get(batch.id, 'wait');
+    await answered;
+    const item = await store.getItem(batch.id, 'wait');
     expect(item?.text).toContain('confirm_scope: approved');
-    expect(store.decisions.forItem(batch.id, 'wait').map((d) => d.by)).toEqual(['person']);
+    expect((await store.decisionsForItem(batch.id, 'wait')).map((d) => d.by)).toEqual(['person']);
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('runs the items of a thread one after another in file order, in one thread', async () => {
@@ -74,11 +76,11 @@ describe('BatchRunner', () => {
     });
     await runner.run();
     expect(order).toEqual(['t1', 't2', 't3']);
-    const threads = ['t1', 't2', 't3'].map((id) => store.items.get(batch.id, id)?.threadId);
+    const threads = await Promise.all(['t1', 't2', 't3'].map(async (id) => (await store.getItem(batch.id, id))?.threadId));
     expect(new Set(threads).size).toBe(1);
-    expect(store.items.get(batch.id, 't3')?.text).toContain('Continuing a thread');
+    expect((await store.getItem(batch.id, 't3'))?.text).toContain('Continuing a thread');
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('answers items the old policy held when resumed with a more generous one', async () => {
@@ -89,10 +91,10 @@ describe('BatchRunner', () => {
     const generous = parsePolicy({ confirm_scope: { approve_max_cost: 50, batch_budget: 40 } }, 'generous.yaml');
     const second = await new BatchRunner({ store, client, batch, policy: generous }).run();
     expect(second.counts).toMatchObject({ completed: 2, held: 0 });
-    expect(store.decisions.forItem(batch.id, 'pricey')).toMatchObject([{ by: 'policy', cost: 30, answer: { approved: true } }]);
-    expect(store.decisions.approvedCost(batch.id)).toBe(32);
+    expect(await store.decisionsForItem(batch.id, 'pricey')).toMatchObject([{ by: 'policy', cost: 30, answer: { approved: true } }]);
+    expect(await store.approvedCost(batch.id)).toBe(32);
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('keeps later items of a thread waiting behind a held one', async () => {
@@ -100,22 +102,23 @@ describe('BatchRunner', () => {
     const result = await new BatchRunner({ store, client, batch, policy: null }).run();
     expect(result.counts).toMatchObject({ held: 1, queued: 1 });
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('ends an item in error on a permanent client fault and carries on', async () => {
     const { store, batch, client } = await setup(sim, `id,question\nbig,${'x'.repeat(1_200_000)}\nok,fine\n`);
     const result = await new BatchRunner({ store, client, batch, policy: null }).run();
     expect(result.counts).toMatchObject({ error: 1, completed: 1 });
-    expect(store.items.get(batch.id, 'big')?.error).toMatch(/413|payload/i);
+    expect((await store.getItem(batch.id, 'big'))?.error).toMatch(/413|payload/i);
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it("gives a finished run's slot to the next item before writing its outcome, never going over the cap", async () => {
     const rows = Array.from({ length: 8 }, (_, i) => `q${i},question ${i}`).join('\n');
     const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
     const nextStateWhenRecorded: string[] = [];
+    const reads: Promise<void>[] = [];
     const result = await new BatchRunner({
       store,
       client,
@@ -124,18 +127,24 @@ describe('BatchRunner', () => {
       onEvent: (e) => {
         // q0 and q1 start together; the n-th item to finish hands its slot to q(n+2).
         if (e.type !== 'item' || e.state !== 'completed') return;
-        const n = store.items.counts(batch.id).completed;
-        const next = store.items.get(batch.id, `q${n + 1}`);
-        if (next) nextStateWhenRecorded.push(next.state);
+        // The SQLite adapter reads at the call, so this is the database as the event saw it.
+        reads.push(
+          store.listItems(batch.id).then((items) => {
+            const n = items.filter((it) => it.state === 'completed').length;
+            const next = items.find((it) => it.id === `q${n + 1}`);
+            if (next) nextStateWhenRecorded.push(next.state);
+          }),
+        );
       },
     }).run();
+    await Promise.all(reads);
     expect(result.counts.completed).toBe(8);
     expect(nextStateWhenRecorded).toHaveLength(6);
     expect(nextStateWhenRecorded).not.toContain('queued');
     expect(sim.counters().peakConcurrentRuns).toEqual({ [Object.keys(sim.counters().peakConcurrentRuns)[0]!]: 2 });
     expect(sim.counters().runsAdmitted).toBe(8);
     await client.close();
-    store.close();
+    await store.close();
   });
 
   it('stops on stop(): nothing new is admitted and state stays resumable', async () => {
@@ -157,6 +166,6 @@ describe('BatchRunner', () => {
     expect(again.counts.completed).toBe(20);
     expect(sim.counters().runsAdmitted).toBe(20);
     await client.close();
-    store.close();
+    await store.close();
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../src/errors.js';
 import { OFF_THREAD_BYTES, hashFile } from '../../src/questions/index.js';
 import { loadBatch } from '../../src/runner/index.js';
-import { Store } from '../../src/store/index.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { testSettings } from '../support/in-process.js';
 
@@ -23,7 +23,7 @@ describe('loadBatch', () => {
   it('names every duplicate id with the line of its first row, in file order, and stores nothing', async () => {
     const dir = tempDir();
     const questions = withDuplicates(dir);
-    const store = Store.open(join(dir, 'resq.db'));
+    const store = SqliteStore.open(join(dir, 'resq.db'));
     const err = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).problems.map(formatProblem)).toEqual([
@@ -31,21 +31,21 @@ describe('loadBatch', () => {
       `${questions}:502: id: duplicate "r7" (first on line 9)`,
       `${questions}:503: id: duplicate "r7" (first on line 9)`,
     ]);
-    expect(store.batches.list()).toEqual([]);
-    store.close();
+    expect(await store.listBatches()).toEqual([]);
+    await store.close();
   });
 
   it('with skipInvalid stores the first row of each id, records the others and the file hash', async () => {
     const dir = tempDir();
     const questions = withDuplicates(dir);
-    const store = Store.open(join(dir, 'resq.db'));
+    const store = SqliteStore.open(join(dir, 'resq.db'));
     const { batch, invalid } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null, skipInvalid: true });
     expect(batch.totalItems).toBe(597);
     expect(invalid.map((p) => p.line)).toEqual([12, 502, 503]);
-    expect(store.items.get(batch.id, 'r7')?.question).toBe('question 7');
-    expect(store.items.counts(batch.id).queued).toBe(597);
+    expect((await store.getItem(batch.id, 'r7'))?.question).toBe('question 7');
+    expect((await store.itemCounts(batch.id)).queued).toBe(597);
     expect(batch.sourceSha256).toBe(await hashFile(questions));
-    store.close();
+    await store.close();
   });
 
   it('a large file (parsed off thread, stored in bulk) loads whole, reports bad rows by line, and leaves WAL on', async () => {
@@ -57,19 +57,19 @@ describe('loadBatch', () => {
     rows[150_000] = 'r17,same id as line 19,x';
     rows[190_000] = 'r190000,,empty question';
     writeFileSync(questions, `id,question,topic\n${rows.join('\n')}\n`);
-    const store = Store.open(join(dir, 'resq.db'));
+    const store = SqliteStore.open(join(dir, 'resq.db'));
     const err = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null }).catch((e: unknown) => e);
     expect((err as InputError).problems.map(formatProblem)).toEqual([
       `${questions}:150002: id: duplicate "r17" (first on line 19)`,
       `${questions}:190002: question: empty`,
     ]);
-    expect(store.batches.list()).toEqual([]);
+    expect(await store.listBatches()).toEqual([]);
     const { batch } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null, skipInvalid: true });
     expect(batch.totalItems).toBe(n - 2);
     expect(batch.sourceSha256).toBe(await hashFile(questions));
     // The refused duplicate keeps its seq (a gap); the empty question never got one.
-    expect(store.items.get(batch.id, `r${n - 1}`)).toMatchObject({ seq: n - 2, line: n + 1, meta: { topic: `topic-${(n - 1) % 50}` } });
+    expect(await store.getItem(batch.id, `r${n - 1}`)).toMatchObject({ seq: n - 2, line: n + 1, meta: { topic: `topic-${(n - 1) % 50}` } });
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    store.close();
+    await store.close();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StateTally } from '../../src/runner/state-tally.js';
 
-const zero = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0 };
+const zero = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
 
 describe('StateTally', () => {
   it('moves tracked items between states and ignores untracked ones', () => {

@@ -3,7 +3,7 @@ import { ServiceClient } from '../../src/api/index.js';
 import { loadPolicyFile } from '../../src/policy/index.js';
 import { BatchRunner, isAdmissionThrottle, loadBatch, type RunnerEvent, type RunnerResult } from '../../src/runner/index.js';
 import type { Sim } from '../../src/sim/index.js';
-import { Store, type BatchSettings } from '../../src/store/index.js';
+import { openStore, type BatchSettings, type Store } from '../../src/store/index.js';
 import { tempDir } from './cli.js';
 import { writeFixture, type FixtureItem } from './batch-fixture.js';
 
@@ -31,7 +31,7 @@ export async function runFixture(
 ): Promise<{ store: Store; result: RunnerResult; batchId: string }> {
   const dir = tempDir();
   const { questions, policy } = writeFixture(dir, items);
-  const store = Store.open(join(dir, 'resq.db'));
+  const store = await openStore(join(dir, 'resq.db'));
   const pol = await loadPolicyFile(policy);
   const { batch } = await loadBatch({ store, questions, settings: testSettings(opts.concurrency ?? 8, opts.follow), policy: pol, baseUrl: sim.url });
   let runner: BatchRunner | null = null;
