@@ -1,6 +1,9 @@
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, migrations } from '../../src/store/migrations.js';
+import { migrate, migrations } from '../../src/store/sqlite/migrations.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { tempDir } from '../support/cli.js';
 
 function tables(db: Database.Database): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name").pluck().all() as string[]).filter(
@@ -8,24 +11,74 @@ function tables(db: Database.Database): string[] {
   );
 }
 
+function columns(db: Database.Database, table: string): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
+}
+
+/** Every migration before 006 (workers and leases). */
+const before006 = migrations.slice(
+  0,
+  migrations.findIndex((m) => m.name.startsWith('006_')),
+);
+
 describe('migrations', () => {
   it('builds the whole schema from a blank database', () => {
     const db = new Database(':memory:');
     expect(migrate(db)).toEqual(migrations.map((m) => m.name));
     expect(tables(db)).toEqual(
-      expect.arrayContaining(['batches', 'items', 'runs', 'decisions', 'files', 'threads', 'item_summary', 'batch_counts', 'decision_log', 'file_list']),
+      expect.arrayContaining([
+        'batches',
+        'items',
+        'runs',
+        'decisions',
+        'files',
+        'threads',
+        'workers',
+        'model_runs',
+        'item_summary',
+        'batch_counts',
+        'decision_log',
+        'file_list',
+      ]),
     );
+    expect(columns(db, 'items')).toEqual(expect.arrayContaining(['owner', 'lease_until', 'attempt']));
+    expect(columns(db, 'batches')).toEqual(expect.arrayContaining(['cancelled_at', 'cap_limit']));
+    expect(columns(db, 'files')).toContain('host');
   });
 
-  it('upgrades a database made by the previous schema and keeps its rows', () => {
-    const db = new Database(':memory:');
-    migrate(db, migrations.slice(0, -1));
+  it('a blank file opened through the adapter is migrated whole', async () => {
+    const path = join(tempDir(), 'blank.db');
+    const store = SqliteStore.open(path);
+    expect(store.db.prepare('SELECT name FROM _migrations ORDER BY name').pluck().all()).toEqual(migrations.map((m) => m.name));
+    expect(await store.listBatches()).toEqual([]);
+    await store.close();
+  });
+
+  it('upgrades a database made by the schema before 006 and keeps its rows', async () => {
+    expect(before006.length).toBeGreaterThan(0);
+    const path = join(tempDir(), 'old.db');
+    const db = new Database(path);
+    migrate(db, before006);
+    expect(columns(db, 'items')).not.toContain('owner');
     db.prepare(
-      "INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 'now', 'now')",
+      "INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 2, 'now', 'now')",
     ).run();
-    const applied = migrate(db);
-    expect(applied).toEqual([migrations[migrations.length - 1]!.name]);
+    db.prepare(
+      "INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'a', 0, 2, 'first?', 'completed', 'now'), ('b1', 'b', 1, 3, 'second?', 'queued', 'now')",
+    ).run();
+    expect(migrate(db)).toEqual(migrations.slice(before006.length).map((m) => m.name));
     expect(db.prepare('SELECT name FROM batches').pluck().all()).toEqual(['old']);
+    db.close();
+
+    // The adapter reads the old rows with the new columns' defaults.
+    const store = SqliteStore.open(path);
+    expect(await store.findBatch('old')).toMatchObject({ id: 'b1', totalItems: 2, cancelledAt: null });
+    expect(await store.getItem('b1', 'a')).toMatchObject({ state: 'completed', question: 'first?', owner: null, leaseUntil: null, attempt: 0 });
+    expect(await store.itemCounts('b1')).toMatchObject({ completed: 1, queued: 1, cancelled: 0 });
+    // The old queued item can be claimed under a lease.
+    const claim = await store.claimItems('b1', { workerId: 'w1', leaseMs: 60_000, max: 5, cap: 5, afterSeq: -1 });
+    expect(claim.items.map((i) => [i.id, i.state, i.owner])).toEqual([['b', 'submitting', 'w1']]);
+    await store.close();
   });
 
   it('applies nothing twice', () => {
