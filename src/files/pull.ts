@@ -6,7 +6,7 @@ import { eachDownloaded } from './verify.js';
 
 /** Options of {@link pullFiles}. */
 export interface PullOptions extends Omit<DownloaderOptions, 'outDir'> {
-  /** The batches to pull (every batch: `store.batches.list()`). */
+  /** The batches to pull (every batch: `store.listBatches()`). */
   batches: readonly BatchRecord[];
   /** Root folder of downloads. @default each batch's `settings.download.out`, else `out` */
   outDir?: string | null;

@@ -6,7 +6,7 @@ import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Downloader, type DownloadEvent } from '../../src/files/index.js';
 import { ALICE, BOB } from '../sim/helpers.js';
-import { listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
+import { finishItems, finishedRun, listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
 
 let env: Env;
 afterEach(async () => {
@@ -29,13 +29,13 @@ function downloader(e: Env, extra: Partial<ConstructorParameters<typeof Download
 describe('Downloader against the simulator', () => {
   it('downloads files of every media type, names them, and records size, hash and type', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'media', { a: 'all kinds @files=md,csv,png,pdb', b: 'no name @files=png:noname,pdb:noname' });
+    const batch = await newBatch(env.store, 'media', { a: 'all kinds @files=md,csv,png,pdb', b: 'no name @files=png:noname,pdb:noname' });
     await runItems(env, batch);
     const d = downloader(env);
     d.kick(batch);
     const summary = await d.drain();
     expect(summary).toMatchObject({ downloaded: 6, failed: 0, expired: 0, missing: 0, problems: [] });
-    const files = env.store.files.forBatch(batch.id);
+    const files = (await env.store.filesForBatch(batch.id));
     expect(files.every((f) => f.status === 'downloaded')).toBe(true);
     expect(listFiles(env.out)).toEqual(
       [
@@ -78,7 +78,7 @@ describe('Downloader against the simulator', () => {
     ];
     const items: Record<string, string> = { '../../escape': 'item id climbs @files=md', '/abs': 'absolute id @files=md' };
     hostile.forEach((h, i) => (items[`h${i}`] = `hostile @files=md,md @filename=${h}`));
-    const batch = newBatch(env.store, '../batch', items);
+    const batch = await newBatch(env.store, '../batch', items);
     await runItems(env, batch);
     const d = downloader(env);
     d.kick(batch);
@@ -97,24 +97,24 @@ describe('Downloader against the simulator', () => {
         expect(seg).not.toMatch(/^(con|nul|prn|aux)(\.|$)/i);
       }
     }
-    const names = (item: string): string[] =>
-      env.store.files.forItem(batch.id, item).map((f) => f.path!.slice(env.out.length + 1).split(sep).slice(1).join('/'));
-    expect(names('h0')).toEqual(['h0/_.._etc_passwd', 'h0/report-2.md']);
-    expect(names('h1')).toEqual(['h1/_abs_path', 'h1/report-2.md']);
-    expect(names('h2')).toEqual(['h2/a_b', 'h2/report-2.md']);
-    expect(names('h3')).toEqual([expect.stringMatching(/^h3\/file_[0-9a-f]+\.md$/), 'h3/report-2.md']);
-    expect(names('h4')).toEqual(['h4/CON_', 'h4/report-2.md']);
-    expect(names('h5')[0]).toBe(`h5/${'é'.repeat(98)}.csv`);
-    expect(names('h6')[0]).toBe('h6/nul_byte.md');
-    expect(names('h7')[0]).toBe('h7/new_line.md');
-    expect(names('../../escape')[0]).toMatch(/^_.._escape-[0-9a-f]{8}\/report\.md$/);
-    expect(names('/abs')[0]).toMatch(/^_abs-[0-9a-f]{8}\/report\.md$/);
-    expect(env.store.files.forItem(batch.id, 'h0')[0]!.path!.startsWith(join(env.out, '_batch-'))).toBe(true);
+    const names = async (item: string): Promise<string[]> =>
+      (await env.store.filesForItem(batch.id, item)).map((f) => f.path!.slice(env.out.length + 1).split(sep).slice(1).join('/'));
+    expect((await names('h0'))).toEqual(['h0/_.._etc_passwd', 'h0/report-2.md']);
+    expect((await names('h1'))).toEqual(['h1/_abs_path', 'h1/report-2.md']);
+    expect((await names('h2'))).toEqual(['h2/a_b', 'h2/report-2.md']);
+    expect((await names('h3'))).toEqual([expect.stringMatching(/^h3\/file_[0-9a-f]+\.md$/), 'h3/report-2.md']);
+    expect((await names('h4'))).toEqual(['h4/CON_', 'h4/report-2.md']);
+    expect((await names('h5'))[0]).toBe(`h5/${'é'.repeat(98)}.csv`);
+    expect((await names('h6'))[0]).toBe('h6/nul_byte.md');
+    expect((await names('h7'))[0]).toBe('h7/new_line.md');
+    expect((await names('../../escape'))[0]).toMatch(/^_.._escape-[0-9a-f]{8}\/report\.md$/);
+    expect((await names('/abs'))[0]).toMatch(/^_abs-[0-9a-f]{8}\/report\.md$/);
+    expect((await env.store.filesForItem(batch.id, 'h0'))[0]!.path!.startsWith(join(env.out, '_batch-'))).toBe(true);
   });
 
   it('suffixes names that collide within one item folder', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'coll', { x: 'two reports @files=md,md @filename=report-2.md' });
+    const batch = await newBatch(env.store, 'coll', { x: 'two reports @files=md,md @filename=report-2.md' });
     await runItems(env, batch);
     const d = downloader(env);
     d.kick(batch);
@@ -124,7 +124,7 @@ describe('Downloader against the simulator', () => {
 
   it('streams a 200 MB file to disk with bounded memory', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'big', { big: 'large @files=csv @size=200mb' });
+    const batch = await newBatch(env.store, 'big', { big: 'large @files=csv @size=200mb' });
     await runItems(env, batch);
     const before = process.memoryUsage().rss;
     let peak = before;
@@ -134,14 +134,14 @@ describe('Downloader against the simulator', () => {
     const summary = await d.drain();
     clearInterval(timer);
     expect(summary.downloaded).toBe(1);
-    const [f] = env.store.files.forBatch(batch.id);
+    const [f] = (await env.store.filesForBatch(batch.id));
     expect(f!.bytes).toBe(200 * 1024 * 1024);
     expect(peak - before).toBeLessThan(150 * 1024 * 1024);
   });
 
   it('retries 5xx answers and connections dropped mid-body until every hash matches', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'faulty', { a: 'q @files=md,csv,png,pdb @size=256kb', b: 'q @files=md,csv,png,pdb @size=256kb' });
+    const batch = await newBatch(env.store, 'faulty', { a: 'q @files=md,csv,png,pdb @size=256kb', b: 'q @files=md,csv,png,pdb @size=256kb' });
     await runItems(env, batch);
     env.sim.faults.set({ error5xxBefore: 0.3, dropAfter: 0.4, routes: ['GET /files/:id'] });
     const events: DownloadEvent[] = [];
@@ -154,7 +154,7 @@ describe('Downloader against the simulator', () => {
     expect(events.some((e) => e.type === 'file-retry')).toBe(true);
     expect(summary).toMatchObject({ downloaded: 8, failed: 0 });
     env.sim.faults.clear();
-    for (const f of env.store.files.forBatch(batch.id)) {
+    for (const f of (await env.store.filesForBatch(batch.id))) {
       expect(sha(readFileSync(f.path!))).toBe(sha(await served(f.url)));
       expect(f.sha256).toBe(sha(readFileSync(f.path!)));
     }
@@ -163,14 +163,14 @@ describe('Downloader against the simulator', () => {
 
   it('marks a file failed with the reason once its retries are spent', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'dead', { a: 'q @files=md' });
+    const batch = await newBatch(env.store, 'dead', { a: 'q @files=md' });
     await runItems(env, batch);
     env.sim.faults.set({ dropAfter: 1, routes: ['GET /files/:id'] });
     const d = downloader(env, { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
     d.kick(batch);
     const summary = await d.drain();
     expect(summary.failed).toBe(1);
-    const [f] = env.store.files.forBatch(batch.id);
+    const [f] = (await env.store.filesForBatch(batch.id));
     expect(f).toMatchObject({ status: 'failed', path: null });
     expect(f!.error).toMatch(/gave up after 2 attempts/);
     expect(listFiles(env.out)).toEqual([]);
@@ -185,14 +185,14 @@ describe('Downloader against the simulator', () => {
 
   it('marks files expired after the simulator clock passed 30 days', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'old', { a: 'q @files=md,csv' });
+    const batch = await newBatch(env.store, 'old', { a: 'q @files=md,csv' });
     await runItems(env, batch);
     env.sim.clock.advance(31 * 86_400_000);
     const d = downloader(env, { now: () => new Date(env.sim.clock.now()) });
     d.kick(batch);
     const summary = await d.drain();
     expect(summary).toMatchObject({ downloaded: 0, expired: 2, missing: 0 });
-    for (const f of env.store.files.forBatch(batch.id)) {
+    for (const f of (await env.store.filesForBatch(batch.id))) {
       expect(f.status).toBe('expired');
       expect(f.error).toMatch(/404.*expired at/);
     }
@@ -200,7 +200,7 @@ describe('Downloader against the simulator', () => {
 
   it("marks another account's file missing (404 while young)", async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'theirs', { a: 'q @files=md' });
+    const batch = await newBatch(env.store, 'theirs', { a: 'q @files=md' });
     const bobRun = await (async () => {
       const { ServiceClient } = await import('../../src/api/index.js');
       const bob = new ServiceClient({ baseUrl: env.sim.url, apiKey: BOB });
@@ -212,13 +212,13 @@ describe('Downloader against the simulator', () => {
       }
     })();
     const ref = bobRun.output!.tool_results!.flatMap((t) => t.files ?? [])[0]!;
-    env.store.files.record(batch.id, 'a', bobRun.id, { id: ref.id, url: ref.url, name: ref.name ?? null }, new Date(), null);
+    await finishItems(env.store, batch, { a: finishedRun(bobRun.id, [{ id: ref.id, url: ref.url, name: ref.name ?? null }]) });
     const d = downloader(env);
     d.kick(batch);
     const summary = await d.drain();
     expect(summary).toMatchObject({ missing: 1, expired: 0 });
     expect(summary.problems[0]!.reason).toMatch(/another account's file/);
-    expect(env.store.files.get(batch.id, ref.id)!.status).toBe('missing');
+    expect((await env.store.getFile(batch.id, ref.id))!.status).toBe('missing');
   });
 
   it('sends no key to a file URL on another origin', async () => {
@@ -232,10 +232,9 @@ describe('Downloader against the simulator', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     try {
       const port = (other.address() as AddressInfo).port;
-      const batch = newBatch(env.store, 'cross', { a: 'q @files=md' });
-      await runItems(env, batch);
+      const batch = await newBatch(env.store, 'cross', { a: 'q @files=md' });
       // A presigned-style link on another origin (localhost ≠ 127.0.0.1: another origin).
-      env.store.files.record(batch.id, 'a', 'run-x', { id: 'ext1', url: `http://localhost:${port}/signed/ext1?sig=abc`, name: null }, new Date(), null);
+      await runItems(env, batch, { a: [{ id: 'ext1', url: `http://localhost:${port}/signed/ext1?sig=abc`, name: null }] });
       const d = downloader(env);
       d.kick(batch);
       const summary = await d.drain();
@@ -243,7 +242,7 @@ describe('Downloader against the simulator', () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]!.authorization).toBeUndefined();
       expect(JSON.stringify(seen[0])).not.toContain(ALICE);
-      const ext = env.store.files.get(batch.id, 'ext1')!;
+      const ext = (await env.store.getFile(batch.id, 'ext1'))!;
       expect(ext.path!.endsWith(`${sep}ext1.txt`)).toBe(true);
       expect(readFileSync(ext.path!, 'utf8')).toBe('hello');
       // The simulator's own file did get the key (else it would have answered 401).
@@ -255,13 +254,13 @@ describe('Downloader against the simulator', () => {
 
   it('kick is cheap to call often and never loses a file recorded between scans', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'kicks', { a: 'q @files=md', b: 'q @files=csv' });
+    const batch = await newBatch(env.store, 'kicks', { a: 'q @files=md', b: 'q @files=csv' });
     const d = downloader(env);
     d.kick(batch);
     await runItems(env, batch);
     let scans = 0;
-    const forBatch = env.store.files.forBatch.bind(env.store.files);
-    env.store.files.forBatch = (...a) => (scans++, forBatch(...a));
+    const forBatch = env.store.filesForBatch.bind(env.store);
+    env.store.filesForBatch = (...a) => (scans++, forBatch(...a));
     for (let i = 0; i < 1000; i++) d.kick(batch);
     expect(scans).toBeLessThanOrEqual(1);
     const summary = await d.drain();
@@ -271,11 +270,9 @@ describe('Downloader against the simulator', () => {
 
   it('reports a store failure as an internal problem instead of an unhandled rejection', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'broken-store', { a: 'q @files=md' });
+    const batch = await newBatch(env.store, 'broken-store', { a: 'q @files=md' });
     await runItems(env, batch);
-    env.store.files.get = () => {
-      throw new Error('database is locked');
-    };
+    env.store.getFile = () => Promise.reject(new Error('database is locked'));
     const d = downloader(env);
     d.kick(batch);
     const summary = await d.drain();
@@ -284,7 +281,7 @@ describe('Downloader against the simulator', () => {
 
   it('stop() aborts downloads in flight, leaving rows pending and no temp files', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'stopped', { a: 'q @files=csv @size=1gb' });
+    const batch = await newBatch(env.store, 'stopped', { a: 'q @files=csv @size=1gb' });
     await runItems(env, batch);
     const d = downloader(env, {
       onEvent: (e) => {
@@ -294,7 +291,7 @@ describe('Downloader against the simulator', () => {
     d.kick(batch);
     const summary = await d.drain();
     expect(summary).toMatchObject({ downloaded: 0, failed: 0 });
-    expect(env.store.files.forBatch(batch.id)[0]!.status).toBe('pending');
+    expect((await env.store.filesForBatch(batch.id))[0]!.status).toBe('pending');
     await new Promise((r) => setTimeout(r, 50));
     expect(listFiles(env.out)).toEqual([]);
   });

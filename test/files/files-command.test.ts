@@ -22,7 +22,7 @@ async function files(args: string[]): Promise<{ out: string; err: string; code: 
 async function ready(): Promise<void> {
   env = await newEnv({ fileDb: true });
   vi.stubEnv('RESQ_API_KEY', 'sim-key-alice');
-  const batch = newBatch(env.store, 'cli', { a: 'q @files=md,csv', b: 'q @files=png' });
+  const batch = await newBatch(env.store, 'cli', { a: 'q @files=md,csv', b: 'q @files=png' });
   await runItems(env, batch);
 }
 

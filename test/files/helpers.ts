@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ServiceClient } from '../../src/api/index.js';
-import { fileRefs } from '../../src/runner/run-snapshot.js';
+import { toSnapshot } from '../../src/runner/run-snapshot.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { Store, type BatchRecord, type BatchSettings } from '../../src/store/index.js';
+import { openStore, type BatchRecord, type BatchSettings, type FileRefInput, type RunSnapshot, type Store } from '../../src/store/index.js';
 
 export const settings: BatchSettings = {
   concurrency: 4,
@@ -34,7 +34,7 @@ export async function newEnv(opts: { fileDb?: boolean } = {}): Promise<Env> {
     pollIntervalMs: 20,
   });
   const dir = mkdtempSync(join(tmpdir(), 'resq-files-'));
-  const store = Store.open(opts.fileDb ? join(dir, 'resq.db') : ':memory:');
+  const store = await openStore(opts.fileDb ? join(dir, 'resq.db') : ':memory:');
   return {
     sim,
     client,
@@ -42,7 +42,7 @@ export async function newEnv(opts: { fileDb?: boolean } = {}): Promise<Env> {
     dir,
     out: join(dir, 'out'),
     close: async () => {
-      store.close();
+      await store.close();
       await client.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
@@ -51,8 +51,8 @@ export async function newEnv(opts: { fileDb?: boolean } = {}): Promise<Env> {
 }
 
 /** Creates a batch whose items are the given questions (id → question). */
-export function newBatch(store: Store, name: string, items: Record<string, string>, id = `id-${name}`): BatchRecord {
-  const loader = store.beginBatchLoad({
+export async function newBatch(store: Store, name: string, items: Record<string, string>, id = `id-${name}`): Promise<BatchRecord> {
+  const loader = await store.beginBatchLoad({
     id,
     name,
     kind: 'runs',
@@ -64,24 +64,66 @@ export function newBatch(store: Store, name: string, items: Record<string, strin
   });
   let seq = 0;
   for (const [itemId, question] of Object.entries(items))
-    loader.add({ id: itemId, seq: seq++, line: seq + 1, question, threadKey: null, meta: {} });
-  loader.commit([]);
-  const batch = store.findBatch(name);
+    await loader.add({ id: itemId, seq: seq++, line: seq + 1, question, threadKey: null, meta: {} });
+  await loader.commit([]);
+  const batch = await store.findBatch(name);
   if (!batch) throw new Error('batch not stored');
   return batch;
 }
 
-/** Runs every item's question on the simulator and records the files its run made. */
-export async function runItems(env: Env, batch: BatchRecord): Promise<void> {
-  const items = env.store.items.list(batch.id);
+/** A finished run of one item, as the store records it (its `files` are the item's file refs). */
+export function finishedRun(id: string, files: FileRefInput[], createdAt: string | null = null): RunSnapshot {
+  return { id, status: 'completed', threadId: null, createdAt, requiredAction: null, output: { text: 'done' }, files };
+}
+
+/**
+ * Records runs through the port as the runner does: claims the batch's queued items, then
+ * admits the run(s) given for each item; every run but the last pauses and is answered, the
+ * last finishes. Each run's `files` become the item's file rows (expiry from its `createdAt`).
+ */
+export async function finishItems(store: Store, batch: BatchRecord, runs: Record<string, RunSnapshot | RunSnapshot[]>): Promise<void> {
+  const lease = { workerId: 'test-worker', leaseMs: 600_000 };
+  await store.claimItems(batch.id, { ...lease, max: 1_000_000, cap: 1_000_000, afterSeq: -1 });
+  for (const [itemId, given] of Object.entries(runs)) {
+    const chain = Array.isArray(given) ? given : [given];
+    let item = await store.getItem(batch.id, itemId);
+    if (!item) throw new Error(`no item ${itemId}`);
+    let parentRunId: string | null = null;
+    for (const [step, run] of chain.entries()) {
+      const key = item.pendingKey ?? `k-${itemId}-${step}`;
+      item = await store.markAdmitted(item, { id: run.id, status: 'running', threadId: run.threadId, step, parentRunId, idempotencyKey: key });
+      if (step === chain.length - 1) {
+        await store.markFinished(item, run, 'completed');
+        break;
+      }
+      const paused: RunSnapshot = { ...run, status: 'requires_action', requiredAction: { tool: 'confirm_scope', input: {} } };
+      item = (
+        await store.markPaused(item, paused, () => ({
+          kind: 'answer',
+          nextKey: `k-${itemId}-${step + 1}`,
+          decision: { runId: run.id, tool: 'confirm_scope', input: {}, answer: { approved: true }, by: 'policy', reason: null, cost: 0 },
+        }))
+      ).item;
+      parentRunId = run.id;
+    }
+  }
+}
+
+/**
+ * Runs every item's question on the simulator and records the files its run made;
+ * `extra` adds more file references to an item's run.
+ */
+export async function runItems(env: Env, batch: BatchRecord, extra: Record<string, FileRefInput[]> = {}): Promise<void> {
+  const items = await env.store.listItems(batch.id);
+  const runs: Record<string, RunSnapshot> = {};
   await Promise.all(
     items.map(async (it) => {
       const started = await env.client.createRun({ input: it.question }, { idempotencyKey: `k-${batch.id}-${it.id}` });
-      const run = await env.client.followRun(started.id);
-      const created = typeof run.created_at === 'string' ? new Date(run.created_at) : null;
-      for (const f of fileRefs(run)) env.store.files.record(batch.id, it.id, run.id, f, new Date(), created);
+      const snap = toSnapshot(await env.client.followRun(started.id));
+      runs[it.id] = { ...snap, files: [...snap.files, ...(extra[it.id] ?? [])] };
     }),
   );
+  await finishItems(env.store, batch, runs);
 }
 
 /** Every file under `root`, as paths relative to it. */

@@ -33,7 +33,7 @@ const fast = { retry: { baseDelayMs: 1, maxDelayMs: 5 } };
 describe('pullFiles', () => {
   it('after a download killed mid-file, discards the partial and fetches the whole file again', async () => {
     env = await newEnv({ fileDb: true });
-    const batch = newBatch(env.store, 'crash', { big: 'q @files=csv @size=512mb', small: 'q @files=md' });
+    const batch = await newBatch(env.store, 'crash', { big: 'q @files=csv @size=512mb', small: 'q @files=md' });
     await runItems(env, batch);
 
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, join(env.dir, 'resq.db'), env.sim.url, env.out, 'crash'], {
@@ -50,14 +50,14 @@ describe('pullFiles', () => {
     expect(await exited).toBe('SIGKILL');
 
     // Killed: the half-written file is still there under its temp name, and the row is not downloaded.
-    const big = env.store.files.forItem(batch.id, 'big')[0]!;
+    const big = (await env.store.filesForItem(batch.id, 'big'))[0]!;
     expect(big.status).toBe('pending');
     expect(statSync(join(env.out, partial!)).size).toBeLessThan(512 * 1024 * 1024);
 
     const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(report.notOnDisk).toEqual([]);
     expect(listFiles(env.out).filter((p) => p.endsWith('.partial'))).toEqual([]);
-    const done = env.store.files.get(batch.id, big.id)!;
+    const done = (await env.store.getFile(batch.id, big.id))!;
     expect(done.status).toBe('downloaded');
     const truth = await servedSha(done.url);
     expect(done.bytes).toBe(truth.bytes);
@@ -67,12 +67,12 @@ describe('pullFiles', () => {
 
   it('skips files on disk with the right size and hash, and fetches gone or changed ones again', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'repair', { a: 'q @files=md,csv,png,pdb' });
+    const batch = await newBatch(env.store, 'repair', { a: 'q @files=md,csv,png,pdb' });
     await runItems(env, batch);
     const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(first).toMatchObject({ downloaded: 4, skipped: 0, notOnDisk: [] });
 
-    const [gone, changed] = env.store.files.forBatch(batch.id);
+    const [gone, changed] = await env.store.filesForBatch(batch.id);
     const original = readFileSync(changed!.path!);
     unlinkSync(gone!.path!);
     writeFileSync(changed!.path!, Buffer.alloc(original.length, 0x41));
@@ -86,7 +86,7 @@ describe('pullFiles', () => {
     expect(readFileSync(changed!.path!).equals(original)).toBe(true);
     expect(sha(gone!.path!)).toBe(gone!.sha256);
     // A re-download keeps the file's name.
-    expect(env.store.files.get(batch.id, gone!.id)!.path).toBe(gone!.path);
+    expect((await env.store.getFile(batch.id, gone!.id))!.path).toBe(gone!.path);
 
     const third = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(third).toMatchObject({ downloaded: 0, skipped: 4, repaired: [] });
@@ -94,7 +94,7 @@ describe('pullFiles', () => {
 
   it('replaces a complete-looking file no row owns (a crash between rename and commit) instead of suffixing', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'orphan', { a: 'q @files=md' });
+    const batch = await newBatch(env.store, 'orphan', { a: 'q @files=md' });
     await runItems(env, batch);
     mkdirSync(join(env.out, 'orphan', 'a'), { recursive: true });
     writeFileSync(join(env.out, 'orphan', 'a', 'report.md'), 'stale');
@@ -106,7 +106,7 @@ describe('pullFiles', () => {
 
   it('reports expired and missing files as not on disk, and does not ask for expired ones again', async () => {
     env = await newEnv();
-    const batch = newBatch(env.store, 'late', { a: 'q @files=md,csv' });
+    const batch = await newBatch(env.store, 'late', { a: 'q @files=md,csv' });
     await runItems(env, batch);
     env.sim.clock.advance(31 * 86_400_000);
     const now = () => new Date(env.sim.clock.now());

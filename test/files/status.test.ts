@@ -1,34 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { filesStatus, formatDuration } from '../../src/files/status.js';
-import { Store } from '../../src/store/index.js';
-import { newBatch } from './helpers.js';
+import { openStore, type FileRefInput, type Store } from '../../src/store/index.js';
+import { finishedRun, finishItems, newBatch } from './helpers.js';
 
 const DAY = 86_400_000;
 const t0 = new Date('2026-03-01T00:00:00.000Z');
 
-function setup(): Store {
-  const store = Store.open(':memory:');
-  const b1 = newBatch(store, 'one', { a: 'q', b: 'q' });
-  const b2 = newBatch(store, 'two', { c: 'q' });
-  const rec = (batch: string, item: string, id: string, seenDaysAgo: number) =>
-    store.files.record(batch, item, 'r', { id, url: `http://x/api/v1/files/${id}`, name: `${id}.md` }, new Date(t0.getTime() - seenDaysAgo * DAY), null);
-  rec(b1.id, 'a', 'done', 29);
-  store.files.markDownloaded(b1.id, 'done', { path: '/o/done.md', bytes: 1500, sha256: 'h', mediaType: 'text/markdown' });
-  rec(b1.id, 'a', 'soon', 25); // expires in 5 days, pending
-  rec(b1.id, 'b', 'later', 1); // expires in 29 days
-  rec(b1.id, 'b', 'flaky', 27); // expires in 3 days, failed
-  store.files.markStatus(b1.id, 'flaky', 'failed', 'boom');
-  rec(b1.id, 'b', 'gone', 40);
-  store.files.markStatus(b1.id, 'gone', 'expired', '404');
-  rec(b2.id, 'c', 'past', 31); // pending but already past its expiry
-  rec(b2.id, 'c', 'big', 2);
-  store.files.markDownloaded(b2.id, 'big', { path: '/o/big', bytes: 2_000_000, sha256: 'h', mediaType: null });
+/** A file seen `seenDaysAgo` before t0 (its run's creation time: expiry counts from it). */
+const ref = (id: string): FileRefInput => ({ id, url: `http://x/api/v1/files/${id}`, name: `${id}.md` });
+const runSeen = (runId: string, id: string, seenDaysAgo: number) =>
+  finishedRun(runId, [ref(id)], new Date(t0.getTime() - seenDaysAgo * DAY).toISOString());
+
+async function setup(): Promise<Store> {
+  const store = await openStore(':memory:');
+  const b1 = await newBatch(store, 'one', { a: 'q', b: 'q' });
+  const b2 = await newBatch(store, 'two', { c: 'q' });
+  await finishItems(store, b1, {
+    a: [runSeen('ra1', 'done', 29), runSeen('ra2', 'soon', 25)], // soon: expires in 5 days, pending
+    b: [
+      runSeen('rb1', 'later', 1), // expires in 29 days
+      runSeen('rb2', 'flaky', 27), // expires in 3 days, failed
+      runSeen('rb3', 'gone', 40),
+    ],
+  });
+  await finishItems(store, b2, {
+    c: [runSeen('rc1', 'past', 31), runSeen('rc2', 'big', 2)], // past: pending but already past its expiry
+  });
+  await store.markFileDownloaded(b1.id, 'done', { path: '/o/done.md', bytes: 1500, sha256: 'h', mediaType: 'text/markdown', host: 'h1' });
+  await store.markFileStatus(b1.id, 'flaky', 'failed', 'boom');
+  await store.markFileStatus(b1.id, 'gone', 'expired', '404');
+  await store.markFileDownloaded(b2.id, 'big', { path: '/o/big', bytes: 2_000_000, sha256: 'h', mediaType: null, host: 'h1' });
   return store;
 }
 
 describe('filesStatus', () => {
-  it('counts every batch: states, bytes on disk, soonest expiry and warnings for 7 days', () => {
-    const s = filesStatus(setup(), null, t0);
+  it('counts every batch: states, bytes on disk, soonest expiry and warnings for 7 days', async () => {
+    const s = await filesStatus(await setup(), null, t0);
     expect(s.batches.sort()).toEqual(['one', 'two']);
     expect(s.counts).toEqual({ pending: 3, downloaded: 2, failed: 1, expired: 1, missing: 0 });
     expect(s.total).toBe(7);
@@ -45,17 +52,17 @@ describe('filesStatus', () => {
     );
   });
 
-  it('limits itself to one batch', () => {
-    const store = setup();
-    const s = filesStatus(store, store.findBatch('two'), t0);
+  it('limits itself to one batch', async () => {
+    const store = await setup();
+    const s = await filesStatus(store, await store.findBatch('two'), t0);
     expect(s).toMatchObject({ batches: ['two'], total: 2, bytesOnDisk: 2_000_000 });
     expect(s.warnings.map((w) => w.fileId)).toEqual(['past']);
   });
 
-  it('has no expiry and no warnings when everything is on disk', () => {
-    const store = Store.open(':memory:');
-    newBatch(store, 'empty', { a: 'q' });
-    expect(filesStatus(store, null, t0)).toMatchObject({ total: 0, soonestExpiry: null, warnings: [] });
+  it('has no expiry and no warnings when everything is on disk', async () => {
+    const store = await openStore(':memory:');
+    await newBatch(store, 'empty', { a: 'q' });
+    expect(await filesStatus(store, null, t0)).toMatchObject({ total: 0, soonestExpiry: null, warnings: [] });
   });
 });
 
