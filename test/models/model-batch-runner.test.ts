@@ -6,33 +6,33 @@ import { Downloader } from '../../src/files/index.js';
 import { ModelBatchRunner, type ModelBatchEvent, type ModelBatchOptions } from '../../src/models/index.js';
 import { openModelBatch } from '../../src/models/load-model-batch.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import type { ModelStore } from '../../src/store/model-store.js';
+import type { Store } from '../../src/store/index.js';
 import { FAST_POLL, freshStore, settings, simClient, writeInput } from './support/helpers.js';
 
 describe('ModelBatchRunner against the simulator', () => {
   let sim: Sim;
   let client: ServiceClient;
-  const stores: ModelStore[] = [];
+  const stores: Store[] = [];
   beforeAll(async () => {
     sim = await startSim({ modelJobMs: 100 });
     client = simClient(sim);
   });
   afterEach(() => sim.faults.clear());
   afterAll(async () => {
-    for (const s of stores) s.store.close();
+    for (const s of stores) await s.close();
     await client.close();
     await sim.close();
   });
 
   async function load(model: string, name: string, text: string, concurrency = 4) {
-    const { ms, dir } = freshStore();
-    stores.push(ms);
+    const { store, dir } = freshStore();
+    stores.push(store);
     const file = writeInput(dir, name, text);
-    const { batch } = await openModelBatch({ ms, client, modelId: model, file, settings: settings(concurrency), mode: null, baseUrl: sim.url });
+    const { batch } = await openModelBatch({ store, client, modelId: model, file, settings: settings(concurrency), mode: null, baseUrl: sim.url });
     const events: ModelBatchEvent[] = [];
     const run = (over: Partial<ModelBatchOptions> = {}) =>
-      new ModelBatchRunner({ store: ms, client, batch, poll: FAST_POLL, retryLaterMs: [10, 10, 10], onEvent: (e) => events.push(e), ...over });
-    return { ms, dir, batch, events, run };
+      new ModelBatchRunner({ store, client, batch, poll: FAST_POLL, retryLaterMs: [10, 10, 10], onEvent: (e) => events.push(e), ...over });
+    return { store, dir, batch, events, run };
   }
 
   function admissions(): number {
@@ -40,21 +40,21 @@ describe('ModelBatchRunner against the simulator', () => {
   }
 
   it('runs a fast model inline, keeps a failing row with its error, and sums credits', async () => {
-    const { ms, batch, run } = await load('descriptors', 'd.csv', 'id,smiles,include_3d\nm1,CCO,yes\nm2,INVALID,no\nm3,c1ccccc1,\n');
+    const { store, batch, run } = await load('descriptors', 'd.csv', 'id,smiles,include_3d\nm1,CCO,yes\nm2,INVALID,no\nm3,c1ccccc1,\n');
     const result = await run().run();
     expect(result).toMatchObject({ interrupted: false, stalled: 0, fatal: null, unknown: [], credits: { spent: 5, unreported: 0 } });
     expect(result.counts).toMatchObject({ completed: 2, failed: 1 });
-    const m2 = ms.modelRuns.get(batch.id, 'm2');
+    const m2 = (await store.modelRun(batch.id, 'm2'));
     expect(m2).toMatchObject({ status: 'failed', error: "could not parse SMILES 'INVALID'", httpStatus: 200, polls: 0, credits: 0 });
-    expect(ms.modelRuns.get(batch.id, 'm1')).toMatchObject({ inputs: { smiles: 'CCO', include_3d: true }, outputs: { mw: expect.any(Number) }, credits: 3 });
-    expect(ms.store.items.get(batch.id, 'm2')).toMatchObject({ state: 'failed', error: "could not parse SMILES 'INVALID'" });
+    expect((await store.modelRun(batch.id, 'm1'))).toMatchObject({ inputs: { smiles: 'CCO', include_3d: true }, outputs: { mw: expect.any(Number) }, credits: 3 });
+    expect((await store.getItem(batch.id, 'm2'))).toMatchObject({ state: 'failed', error: "could not parse SMILES 'INVALID'" });
   });
 
   it('submits async jobs under the cap, reads them to the end, records and downloads file outputs', async () => {
     const rows = Array.from({ length: 12 }, (_, i) => `s${i},${'MKVL'.repeat(i + 1)},${i % 3}`).join('\n');
-    const { ms, dir, batch, events, run } = await load('fold', 'f.csv', `id,sequence,recycles\n${rows}\n`, 3);
+    const { store, dir, batch, events, run } = await load('fold', 'f.csv', `id,sequence,recycles\n${rows}\n`, 3);
     const before = admissions();
-    const downloader = new Downloader({ store: ms.store, client, outDir: join(dir, 'out') });
+    const downloader = new Downloader({ store, client, outDir: join(dir, 'out') });
     const result = await run({ onFiles: () => downloader.kick(batch) }).run();
     await downloader.drain();
     expect(result.counts.completed).toBe(12);
@@ -67,20 +67,20 @@ describe('ModelBatchRunner against the simulator', () => {
       if (e.state === 'completed' || e.state === 'failed') inFlight--;
     }
     const progress = events.filter((e) => e.type === 'progress');
-    expect(progress.at(-1)).toMatchObject({ counts: ms.store.items.counts(batch.id), credits: 132 });
+    expect(progress.at(-1)).toMatchObject({ counts: (await store.itemCounts(batch.id)), credits: 132 });
     expect(peak).toBeLessThanOrEqual(3);
     expect(peak).toBeGreaterThan(1);
-    const s3 = ms.modelRuns.get(batch.id, 's3');
+    const s3 = (await store.modelRun(batch.id, 's3'));
     expect(s3).toMatchObject({ httpStatus: 202, status: 'succeeded', pollUrl: expect.stringContaining('/model-runs/'), credits: 11 });
     expect(s3?.polls).toBeGreaterThan(0);
-    const files = ms.store.files.forItem(batch.id, 's3');
+    const files = (await store.filesForItem(batch.id, 's3'));
     expect(files).toEqual([expect.objectContaining({ role: 'structure', tool: 'fold', name: 'fold.pdb', status: 'downloaded', runId: s3?.modelRunId })]);
     expect(existsSync(files[0]!.path!)).toBe(true);
     expect(readFileSync(files[0]!.path!, 'utf8')).toContain('ATOM');
   });
 
   it('leaves rows whose create request failed after the side effect unknown, and re-sends them only when told, with the same key', async () => {
-    const { ms, batch, run } = await load('fold', 'u.csv', 'sequence\nAAAA\nCCCC\nDDDD\n');
+    const { store, batch, run } = await load('fold', 'u.csv', 'sequence\nAAAA\nCCCC\nDDDD\n');
     const before = admissions();
     sim.faults.set({ error5xxAfter: 1, routes: ['POST /models/:id/runs'] });
     const first = await run().run();
@@ -97,9 +97,9 @@ describe('ModelBatchRunner against the simulator', () => {
     expect(third.counts.completed).toBe(3);
     expect(posts()).toBe(p0 + 3);
     expect(admissions() - before).toBe(3);
-    const keys = ['1', '2', '3'].map((id) => ms.modelRuns.get(batch.id, id)?.idempotencyKey ?? '');
+    const keys = await Promise.all(['1', '2', '3'].map(async (id) => (await store.modelRun(batch.id, id))?.idempotencyKey ?? ''));
     for (const k of keys) expect(sim.counters().modelRunsByKey[k]).toBe(1);
-    expect(ms.modelRuns.get(batch.id, '1')?.submits).toBe(2);
+    expect((await store.modelRun(batch.id, '1'))?.submits).toBe(2);
   });
 
   it('sends again a row the service throttled (429: it did not act), once', async () => {
@@ -112,10 +112,10 @@ describe('ModelBatchRunner against the simulator', () => {
   });
 
   it('ends a row the service refuses (HTTP 400) in error, with the message', async () => {
-    const { ms, batch, run } = await load('fold', 'e.jsonl', '{"id":"x","sequence":"MK","template":{"id":"file_1"}}\n{"id":"y","sequence":"MK"}\n');
+    const { store, batch, run } = await load('fold', 'e.jsonl', '{"id":"x","sequence":"MK","template":{"id":"file_1"}}\n{"id":"y","sequence":"MK"}\n');
     const r = await run().run();
     expect(r.counts).toMatchObject({ error: 1, completed: 1 });
-    expect(ms.store.items.get(batch.id, 'x')?.error).toMatch(/HTTP 400 POST \/models\/fold\/runs.*template/);
+    expect((await store.getItem(batch.id, 'x'))?.error).toMatch(/HTTP 400 POST \/models\/fold\/runs.*template/);
   });
 
   it('stops on a bad key (fatal) without marking rows', async () => {
@@ -128,16 +128,17 @@ describe('ModelBatchRunner against the simulator', () => {
   });
 
   it('stops reading when asked and a new runner picks the running jobs up without sending them again', async () => {
-    const { batch, ms, run } = await load('fold', 's.csv', 'sequence\nAAA\nCCC\nDDD\nEEE\n', 2);
+    const { batch, store, run } = await load('fold', 's.csv', 'sequence\nAAA\nCCC\nDDD\nEEE\n', 2);
     const before = admissions();
     const r1 = run();
     const stopped = r1.run();
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {
-        if (ms.store.items.counts(batch.id).running >= 1) {
+        void store.itemCounts(batch.id).then((c) => {
+          if (c.running < 1) return;
           clearInterval(t);
           resolve();
-        }
+        });
       }, 5);
     });
     r1.stop();

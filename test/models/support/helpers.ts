@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../../../src/api/index.js';
 import type { Sim } from '../../../src/sim/index.js';
-import { ModelStore } from '../../../src/store/model-store.js';
-import { Store, type BatchSettings } from '../../../src/store/index.js';
+import type { BatchSettings, ItemRecord, Store } from '../../../src/store/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/cli.js';
 
 export { tempDir };
@@ -18,11 +18,17 @@ export function simClient(sim: Sim): ServiceClient {
   });
 }
 
-/** A fresh file-backed store in a temp folder, and the folder. */
-export function freshStore(): { ms: ModelStore; dir: string; db: string } {
+/** A fresh file-backed store in a temp folder (the SQLite adapter), and the folder. */
+export function freshStore(): { store: SqliteStore; dir: string; db: string } {
   const dir = tempDir('resq-models-');
   const db = join(dir, 'resq.db');
-  return { ms: new ModelStore(Store.open(db)), dir, db };
+  return { store: SqliteStore.open(db), dir, db };
+}
+
+/** Claims every queued row of a batch for a test worker, as a runner does before sending (the key is stored). */
+export async function claimAll(store: Store, batchId: string): Promise<ItemRecord[]> {
+  const claim = await store.claimItems(batchId, { workerId: 'test-worker', leaseMs: 600_000, max: 1_000_000, cap: 1_000_000, afterSeq: -1 });
+  return claim.items;
 }
 
 /** Writes `text` to `name` in `dir` and returns the path. */
