@@ -124,6 +124,8 @@ export class ModelBatchRunner {
         if (e.type === 'retry-later' || e.type === 'warning') this.#emit(e);
         else if (e.type === 'tick') this.#progress();
       },
+      // Progress after each row, as before the scheduler: the last report is the batch's end state.
+      onLeave: () => this.#progress(),
       retryLaterMs: this.#o.retryLaterMs ?? [2000, 5000, 15000, 30000],
       leaseMs: this.#o.leaseMs,
       takeOver: resubmit ? ['submitting', 'running'] : ['running'],
