@@ -6,9 +6,9 @@ import { findAll, parseXml, textOf, type XmlElement } from './support/xml.js';
 
 let r: Results;
 beforeAll(async () => {
-  r = openResults((await makeDemoDb()).db);
+  r = await openResults((await makeDemoDb()).db);
 });
-afterAll(() => r?.close());
+afterAll(async () => r?.close());
 
 function svg(b: { 'image/svg+xml'?: string }): XmlElement {
   return parseXml(b['image/svg+xml'] ?? '');
@@ -16,14 +16,14 @@ function svg(b: { 'image/svg+xml'?: string }): XmlElement {
 const texts = (el: XmlElement) => findAll(el, 'text').map(textOf);
 
 describe('batch charts', () => {
-  it('items by status: one bar per status present', () => {
-    const el = svg(statusChart(r.summary('demo')));
+  it('items by status: one bar per status present', async () => {
+    const el = svg(statusChart(await r.summary('demo')));
     expect(texts(el)).toEqual(expect.arrayContaining(['Items by status — demo', 'held', 'completed', 'failed', '9']));
     expect(findAll(el, 'rect').map((x) => x.attrs.fill)).toEqual(['#edc948', '#59a14f', '#e15759']);
   });
 
-  it('run durations: one bar per item split into its runs, or a histogram for many items', () => {
-    const runs = r.runDurations('demo');
+  it('run durations: one bar per item split into its runs, or a histogram for many items', async () => {
+    const runs = await r.runDurations('demo');
     expect(runs).toHaveLength(17);
     expect(runs.filter((x) => x.item === 'route').map((x) => x.paused_on)).toEqual(['confirm_scope', 'ask_choice', null]);
     const el = svg(durationChart(runs));
@@ -37,8 +37,8 @@ describe('batch charts', () => {
     svg(hist);
   });
 
-  it('cost of plans: approved in colour, declined in grey, total against the budget', () => {
-    const plans = r.plans('demo');
+  it('cost of plans: approved in colour, declined in grey, total against the budget', async () => {
+    const plans = await r.plans('demo');
     expect(plans.map((p) => [p.item, p.cost, p.approved, p.by]).sort()).toEqual([
       ['fold', 4, true, 'policy'],
       ['route', 6, true, 'policy'],
@@ -49,8 +49,8 @@ describe('batch charts', () => {
     expect(texts(el)).toContain('40 declined (policy)');
   });
 
-  it('files by media type, with sizes', () => {
-    const files = r.files('demo');
+  it('files by media type, with sizes', async () => {
+    const files = await r.files('demo');
     const el = svg(mediaTypeChart(files));
     expect(texts(el)).toEqual(expect.arrayContaining(['text/markdown', 'text/csv', 'image/png', 'chemical/x-pdb']));
     expect(mediaTypeOf({ mediaType: 'text/csv; charset=utf-8', name: null })).toBe('text/csv');
@@ -58,17 +58,17 @@ describe('batch charts', () => {
     expect(mediaTypeOf({ mediaType: null, name: 'a.bin' })).toBe('unknown');
   });
 
-  it('an empty batch draws well-formed charts that say why they are empty', () => {
-    const e = openResults(emptyBatchDb());
+  it('an empty batch draws well-formed charts that say why they are empty', async () => {
+    const e = await openResults(await emptyBatchDb());
     try {
-      expect(statusChart(e.summary())['text/plain']).toBe('Items by status — empty: batch "empty" has no items');
-      expect(durationChart(e.runDurations())['text/plain']).toBe('Run durations: no finished runs');
-      expect(planCostChart(e.plans())['text/plain']).toContain('no plan asked for approval');
-      const files = mediaTypeChart(e.files());
+      expect(statusChart(await e.summary())['text/plain']).toBe('Items by status — empty: batch "empty" has no items');
+      expect(durationChart(await e.runDurations())['text/plain']).toBe('Run durations: no finished runs');
+      expect(planCostChart(await e.plans())['text/plain']).toContain('no plan asked for approval');
+      const files = mediaTypeChart(await e.files());
       expect(texts(svg(files))).toEqual(['Files by media type', 'no files']);
-      expect(e.items()).toEqual([]);
+      expect(await e.items()).toEqual([]);
     } finally {
-      e.close();
+      await e.close();
     }
   });
 });

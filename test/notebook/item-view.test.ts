@@ -9,13 +9,13 @@ import { makeDemoDb } from './support/demo-db.js';
 
 let r: Results;
 beforeAll(async () => {
-  r = openResults((await makeDemoDb()).db);
+  r = await openResults((await makeDemoDb()).db);
 });
-afterAll(() => r?.close());
+afterAll(async () => r?.close());
 
 describe('one item in full', () => {
-  it('reads the question, answer, every run of the chain, decisions and files', () => {
-    const d = r.item('demo', 'route');
+  it('reads the question, answer, every run of the chain, decisions and files', async () => {
+    const d = await r.item('demo', 'route');
     expect(d.question).toContain('Plan a synthesis route for ibuprofen');
     expect(d.runs.map((x) => [x.step, x.status, x.pausedOn])).toEqual([
       [0, 'requires_action', 'confirm_scope'],
@@ -33,8 +33,8 @@ describe('one item in full', () => {
     ]);
   });
 
-  it('renders the answer as Markdown, the figure inline, and the structure file as path and size', () => {
-    const out = renderItem(r.item('demo', 'fold'));
+  it('renders the answer as Markdown, the figure inline, and the structure file as path and size', async () => {
+    const out = renderItem(await r.item('demo', 'fold'));
     expect(out.map(pickMime)).toEqual(['text/markdown', 'text/markdown', 'text/html', 'text/html', 'text/html', 'text/html', 'text/html', 'image/png']);
     expect(out[0]?.['text/markdown']).toMatch(/^### demo \/ fold — completed\n\n> Fold the sequence/);
     expect(out[1]?.['text/markdown']).toContain('## Answer');
@@ -45,8 +45,8 @@ describe('one item in full', () => {
     expect(findAll(runs, 'tbody')[0]?.children).toHaveLength(2);
   });
 
-  it('renders a Markdown report and a CSV file as a table', () => {
-    const out = renderItem(r.item('demo', 'route'));
+  it('renders a Markdown report and a CSV file as a table', async () => {
+    const out = renderItem(await r.item('demo', 'route'));
     const report = out.find((b) => b['text/markdown']?.startsWith('# Report'));
     expect(report).toBeDefined();
     const csv = out.find((b) => b['text/html']?.includes('table.csv (table) —'));
@@ -54,24 +54,24 @@ describe('one item in full', () => {
     expect(th.length).toBeGreaterThan(1);
   });
 
-  it('an item with no answer or files says so', () => {
-    const out = renderItem(r.item('demo', 'booking'));
+  it('an item with no answer or files says so', async () => {
+    const out = renderItem(await r.item('demo', 'booking'));
     expect(out[0]?.['text/markdown']).toContain('**held**: no policy for tool "book_instrument"');
     expect(out.map((b) => b['text/plain'])).toContain('Files: no files');
-    const failed = renderItem(r.item('demo', 'toxicity'));
+    const failed = renderItem(await r.item('demo', 'toxicity'));
     expect(failed[0]?.['text/markdown']).toMatch(/\*\*error\*\*: run .* ended with status failed/);
   });
 
-  it('a file deleted from disk shows why instead of failing', () => {
-    const d = r.item('demo', 'figure');
+  it('a file deleted from disk shows why instead of failing', async () => {
+    const d = await r.item('demo', 'figure');
     const png = d.files[0]!;
     rmSync(png.path!);
     const out = renderItem(d);
     expect(out.at(-1)?.['text/plain']).toContain('but is not there any more; `npx resq files pull` fetches it again');
   });
 
-  it('an unknown item is a clear error naming some ids', () => {
-    expect(() => r.item('demo', 'nope')).toThrow(NotebookError);
-    expect(() => r.item('demo', 'nope')).toThrow('batch "demo" has no item "nope"; its items include melting, fold, survey, solvent, figure');
+  it('an unknown item is a clear error naming some ids', async () => {
+    await expect(r.item('demo', 'nope')).rejects.toThrow(NotebookError);
+    await expect(r.item('demo', 'nope')).rejects.toThrow('batch "demo" has no item "nope"; its items include melting, fold, survey, solvent, figure');
   });
 });

@@ -5,14 +5,14 @@ import { makeDemoDb } from './support/demo-db.js';
 
 let r: Results;
 beforeAll(async () => {
-  r = openResults((await makeDemoDb()).db);
+  r = await openResults((await makeDemoDb()).db);
 });
-afterAll(() => r?.close());
+afterAll(async () => r?.close());
 
-const ids = (f: Parameters<Results['items']>[1]) => r.items('demo', f).map((i) => i.id);
+const ids = async (f: Parameters<Results['items']>[1]): Promise<string[]> => (await r.items('demo', f)).map((i) => i.id);
 
 describe('item filters', () => {
-  it('statesFor maps statuses, held and failed onto item states', () => {
+  it('statesFor maps statuses, held and failed onto item states', async () => {
     expect(statesFor({})).toBeUndefined();
     expect(statesFor({ status: 'running' })).toEqual(['submitting', 'running']);
     expect(statesFor({ failed: true })).toEqual(['failed', 'error']);
@@ -20,8 +20,8 @@ describe('item filters', () => {
     expect(statesFor({ held: true, status: 'completed' })).toEqual([]);
   });
 
-  it('lists every item in file order as plain rows', () => {
-    const rows = r.items('demo');
+  it('lists every item in file order as plain rows', async () => {
+    const rows = await r.items('demo');
     expect(rows.map((i) => i.id)).toEqual(['melting', 'fold', 'survey', 'solvent', 'figure', 'route', 'toxicity', 'booking', 'nacl', 'kcl', 'lattice']);
     const fold = rows[1]!;
     expect(fold).toMatchObject({ status: 'completed', runs: 2, decisions: 1, cost: 4, files: 2, meta: { topic: 'biology' } });
@@ -30,25 +30,25 @@ describe('item filters', () => {
     expect(JSON.parse(JSON.stringify(rows))).toEqual(rows);
   });
 
-  it('filters by status, held and failed', () => {
-    expect(ids({ failed: true })).toEqual(['toxicity']);
-    expect(ids({ held: true })).toEqual(['booking']);
-    expect(ids({ status: ['failed', 'held'] })).toEqual(['toxicity', 'booking']);
-    expect(ids({ failed: false, held: false })).toHaveLength(9);
-    expect(r.items('demo', { held: true })[0]?.hold_reason).toContain('book_instrument');
+  it('filters by status, held and failed', async () => {
+    expect(await ids({ failed: true })).toEqual(['toxicity']);
+    expect(await ids({ held: true })).toEqual(['booking']);
+    expect(await ids({ status: ['failed', 'held'] })).toEqual(['toxicity', 'booking']);
+    expect(await ids({ failed: false, held: false })).toHaveLength(9);
+    expect((await r.items('demo', { held: true }))[0]?.hold_reason).toContain('book_instrument');
   });
 
-  it('filters by meta fields, one value or any of a list', () => {
-    expect(ids({ meta: { topic: 'chemistry' } })).toEqual(['melting', 'solvent', 'route']);
-    expect(ids({ meta: { topic: ['safety', 'facility'] } })).toEqual(['toxicity', 'booking']);
-    expect(ids({ meta: { topic: 'nothing' } })).toEqual([]);
-    expect(ids({ meta: { topic: 'materials' }, status: 'completed', limit: 2 })).toEqual(['survey', 'nacl']);
+  it('filters by meta fields, one value or any of a list', async () => {
+    expect(await ids({ meta: { topic: 'chemistry' } })).toEqual(['melting', 'solvent', 'route']);
+    expect(await ids({ meta: { topic: ['safety', 'facility'] } })).toEqual(['toxicity', 'booking']);
+    expect(await ids({ meta: { topic: 'nothing' } })).toEqual([]);
+    expect(await ids({ meta: { topic: 'materials' }, status: 'completed', limit: 2 })).toEqual(['survey', 'nacl']);
   });
 
-  it('searches id, question and answer text, ignoring case', () => {
-    expect(ids({ text: 'CHLORIDE' })).toEqual(['nacl', 'kcl']);
-    expect(ids({ text: 'gallium' })).toEqual(['melting']);
-    expect(ids({ text: 'narrow' })).toEqual(['survey']);
-    expect(ids({ text: "it's 100%_" })).toEqual([]);
+  it('searches id, question and answer text, ignoring case', async () => {
+    expect(await ids({ text: 'CHLORIDE' })).toEqual(['nacl', 'kcl']);
+    expect(await ids({ text: 'gallium' })).toEqual(['melting']);
+    expect(await ids({ text: 'narrow' })).toEqual(['survey']);
+    expect(await ids({ text: "it's 100%_" })).toEqual([]);
   });
 });

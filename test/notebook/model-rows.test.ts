@@ -8,13 +8,13 @@ import { findAll, parseXml, textOf } from './support/xml.js';
 
 let r: Results;
 beforeAll(async () => {
-  r = openResults((await makeDemoDb()).db);
+  r = await openResults((await makeDemoDb()).db);
 });
-afterAll(() => r?.close());
+afterAll(async () => r?.close());
 
 describe('models batch rows', () => {
-  it('one row per input row: inputs as sent, outputs, credits, the failure reason', () => {
-    const rows = r.modelRows('descriptors-molecules');
+  it('one row per input row: inputs as sent, outputs, credits, the failure reason', async () => {
+    const rows = await r.modelRows('descriptors-molecules');
     expect(rows.map((x) => [x.id, x.status])).toEqual([
       ['ethanol', 'succeeded'],
       ['benzene', 'succeeded'],
@@ -29,14 +29,14 @@ describe('models batch rows', () => {
     expect(rows[6]).toMatchObject({ outputs: null, error: "could not parse SMILES 'INVALID'", credits: 0 });
   });
 
-  it('as a table, inputs and outputs become columns', () => {
-    const html = table(r.modelRows('descriptors-molecules'))['text/html'] ?? '';
+  it('as a table, inputs and outputs become columns', async () => {
+    const html = table(await r.modelRows('descriptors-molecules'))['text/html'] ?? '';
     const th = findAll(parseXml(`<div>${html}</div>`), 'th').map(textOf);
     expect(th).toEqual(expect.arrayContaining(['id', 'status', 'inputs.smiles', 'inputs.include_3d', 'outputs.mw', 'outputs.logp', 'credits']));
   });
 
-  it('charts a numeric output; a failed row says why', () => {
-    const rows = r.modelRows('descriptors-molecules');
+  it('charts a numeric output; a failed row says why', async () => {
+    const rows = await r.modelRows('descriptors-molecules');
     const b = modelChart(rows, 'mw', { unit: 'g/mol', label: (x) => `${x.id} ${String(x.inputs.smiles)}` });
     const el = parseXml(b['image/svg+xml'] ?? '');
     expect(findAll(el, 'rect')).toHaveLength(7);
@@ -47,14 +47,14 @@ describe('models batch rows', () => {
     expect(modelChart(rows, 'credits')['text/plain']).toContain('aspirin: 3');
   });
 
-  it('a database with no models batch says how to make one', () => {
-    const e = openResults(emptyBatchDb());
+  it('a database with no models batch says how to make one', async () => {
+    const e = await openResults(await emptyBatchDb());
     try {
-      expect(() => e.modelRows()).toThrow(NotebookError);
-      expect(() => e.modelRows()).toThrow('has no models batch yet: `npx resq models batch MODEL FILE --db …` makes one');
+      await expect(e.modelRows()).rejects.toThrow(NotebookError);
+      await expect(e.modelRows()).rejects.toThrow('has no models batch yet: `npx resq models batch MODEL FILE --db …` makes one');
       expect(modelChart([], 'mw')['text/plain']).toBe('mw by row: the batch has no rows');
     } finally {
-      e.close();
+      await e.close();
     }
   });
 });

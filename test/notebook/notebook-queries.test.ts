@@ -1,12 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotebookQueries } from '../../src/store/notebook-queries.js';
-import { Store } from '../../src/store/index.js';
+import type { ItemQuery } from '../../src/store/index.js';
+import { NotebookQueries } from '../../src/store/sqlite/notebook-queries.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 
-let store: Store;
+/** The port's notebook projections on the SQLite adapter; `hasTable` is the adapter's own. */
+let store: SqliteStore;
 let q: NotebookQueries;
 let batchId: string;
 
@@ -23,48 +25,48 @@ beforeAll(async () => {
   const db = join(dir, 'q.db');
   const r = await runInProcess(['run', file, '--db', db, '--dry-run', '--batch', 'typed']);
   expect(r.code, r.stderr).toBe(0);
-  store = Store.open(db, { readonly: true });
+  store = SqliteStore.open(db, { readonly: true });
   q = new NotebookQueries(store.db);
-  batchId = store.findBatch('typed')!.id;
+  batchId = (await store.findBatch('typed'))!.id;
 });
-afterAll(() => store?.close());
+afterAll(async () => store?.close());
 
-const ids = (query: Parameters<NotebookQueries['items']>[1]) => q.items(batchId, query).map((i) => i.id);
+const ids = async (query: ItemQuery): Promise<string[]> => (await store.queryItems(batchId, query)).map((i) => i.id);
 
 describe('notebook queries', () => {
-  it('matches meta values by JSON type: numbers, booleans, null or absent', () => {
-    expect(ids({ meta: { n: 1 } })).toEqual(['a']);
-    expect(ids({ meta: { n: '1' } })).toEqual(['d']);
-    expect(ids({ meta: { n: [1, 1.5] } })).toEqual(['a', 'c']);
-    expect(ids({ meta: { ok: true } })).toEqual(['a', 'c']);
-    expect(ids({ meta: { ok: false } })).toEqual(['b']);
-    expect(ids({ meta: { tag: null } })).toEqual(['b', 'c']);
-    expect(ids({ meta: { tag: ['x', null] } })).toEqual(['a', 'b', 'c']);
-    expect(ids({ meta: { tag: [] } })).toEqual([]);
+  it('matches meta values by JSON type: numbers, booleans, null or absent', async () => {
+    expect(await ids({ meta: { n: 1 } })).toEqual(['a']);
+    expect(await ids({ meta: { n: '1' } })).toEqual(['d']);
+    expect(await ids({ meta: { n: [1, 1.5] } })).toEqual(['a', 'c']);
+    expect(await ids({ meta: { ok: true } })).toEqual(['a', 'c']);
+    expect(await ids({ meta: { ok: false } })).toEqual(['b']);
+    expect(await ids({ meta: { tag: null } })).toEqual(['b', 'c']);
+    expect(await ids({ meta: { tag: ['x', null] } })).toEqual(['a', 'b', 'c']);
+    expect(await ids({ meta: { tag: [] } })).toEqual([]);
   });
 
-  it('meta keys with quotes and dots are matched whole', () => {
-    expect(ids({ meta: { 'odd "key".x': 'q' } })).toEqual(['a']);
+  it('meta keys with quotes and dots are matched whole', async () => {
+    expect(await ids({ meta: { 'odd "key".x': 'q' } })).toEqual(['a']);
   });
 
-  it('text search ignores case and treats % and _ literally', () => {
-    expect(ids({ text: 'third' })).toEqual(['c']);
-    expect(ids({ text: '100%' })).toEqual(['a']);
-    expect(ids({ text: '_' })).toEqual(['b']);
-    expect(ids({ text: '%' })).toEqual(['a']);
+  it('text search ignores case and treats % and _ literally', async () => {
+    expect(await ids({ text: 'third' })).toEqual(['c']);
+    expect(await ids({ text: '100%' })).toEqual(['a']);
+    expect(await ids({ text: '_' })).toEqual(['b']);
+    expect(await ids({ text: '%' })).toEqual(['a']);
   });
 
-  it('states, limit, and file order', () => {
-    expect(ids({ states: ['queued'], limit: 2 })).toEqual(['a', 'b']);
-    expect(ids({ states: [] })).toEqual([]);
-    expect(ids({ limit: 0 })).toEqual([]);
-    expect(q.items(batchId)[0]).toMatchObject({ id: 'a', state: 'queued', meta: { n: 1, ok: true, tag: 'x' }, question: 'First, 100% sure' });
+  it('states, limit, and file order', async () => {
+    expect(await ids({ states: ['queued'], limit: 2 })).toEqual(['a', 'b']);
+    expect(await ids({ states: [] })).toEqual([]);
+    expect(await ids({ limit: 0 })).toEqual([]);
+    expect((await store.queryItems(batchId))[0]).toMatchObject({ id: 'a', state: 'queued', meta: { n: 1, ok: true, tag: 'x' }, question: 'First, 100% sure' });
   });
 
-  it('per-item statistics, run times and decisions of a batch nothing has run in', () => {
-    expect(q.itemStats(batchId).get('a')).toEqual({ itemId: 'a', runs: 0, runSeconds: 0, decisions: 0, approvedCost: 0, files: 0 });
-    expect(q.runTimes(batchId)).toEqual([]);
-    expect(q.decisions(batchId)).toEqual([]);
+  it('per-item statistics, run times and decisions of a batch nothing has run in', async () => {
+    expect((await store.itemStats(batchId)).get('a')).toEqual({ itemId: 'a', runs: 0, runSeconds: 0, decisions: 0, approvedCost: 0, files: 0 });
+    expect(await store.runTimes(batchId)).toEqual([]);
+    expect(await store.batchDecisions(batchId)).toEqual([]);
   });
 
   it('knows which tables exist', () => {

@@ -6,13 +6,13 @@ import { findAll, parseXml, textOf } from './support/xml.js';
 
 let r: Results;
 beforeAll(async () => {
-  r = openResults((await makeDemoDb()).db);
+  r = await openResults((await makeDemoDb()).db);
 });
-afterAll(() => r?.close());
+afterAll(async () => r?.close());
 
 describe('batch summary', () => {
-  it('counts items by status, runs, decisions, approved cost against the budget, files', () => {
-    const s = r.summary('demo');
+  it('counts items by status, runs, decisions, approved cost against the budget, files', async () => {
+    const s = await r.summary('demo');
     expect(s).toMatchObject({
       batch: 'demo',
       kind: 'runs',
@@ -30,28 +30,28 @@ describe('batch summary', () => {
     expect(s.medianSeconds).toBeGreaterThan(0);
   });
 
-  it('a models batch reports the credits spent', () => {
-    expect(r.summary('descriptors-molecules')).toMatchObject({ kind: 'models', runs: 0, credits: 14, counts: { completed: 6, failed: 1 } });
+  it('a models batch reports the credits spent', async () => {
+    expect(await r.summary('descriptors-molecules')).toMatchObject({ kind: 'models', runs: 0, credits: 14, counts: { completed: 6, failed: 1 } });
   });
 
-  it('renders as a two-column table', () => {
-    const root = parseXml(`<div>${summaryTable(r.summary('demo'))['text/html']}</div>`);
+  it('renders as a two-column table', async () => {
+    const root = parseXml(`<div>${summaryTable(await r.summary('demo'))['text/html']}</div>`);
     const cells = findAll(root, 'td').map(textOf);
     expect(cells).toContain('cost approved');
     expect(cells).toContain('10 of budget 50');
     expect(cells).toContain('9 (82%)');
   });
 
-  it('an empty batch says it has no items', () => {
-    const e = openResults(emptyBatchDb());
+  it('an empty batch says it has no items', async () => {
+    const e = await openResults(await emptyBatchDb());
     try {
-      const s = e.summary('empty');
+      const s = await e.summary('empty');
       expect(s).toMatchObject({ total: 0, runs: 0, decisions: 0, approvedCost: 0, budget: null, medianSeconds: null });
       const t = summaryTable(s)['text/plain'] ?? '';
       expect(t).toContain('batch "empty" has no items');
       expect(t).toContain('files                 none');
     } finally {
-      e.close();
+      await e.close();
     }
   });
 });

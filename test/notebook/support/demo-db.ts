@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ServiceClient } from '../../../src/api/index.js';
 import { pullFiles } from '../../../src/files/index.js';
 import { startSim } from '../../../src/sim/index.js';
-import { Store } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { ROOT, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 
@@ -32,14 +32,14 @@ export async function makeDemoDb(): Promise<DemoDb> {
       env,
     );
     if (models.code !== 1) throw new Error(`models batch exited ${models.code}: ${models.stderr}`);
-    const store = Store.open(db);
+    const store = await openStore(db);
     const client = new ServiceClient({ baseUrl: sim.url, apiKey: sim.keys[0] ?? '', retry: { baseDelayMs: 5, maxDelayMs: 50 } });
     try {
       // Downloads the run may have left pending, while this simulator still serves them.
-      await pullFiles({ store, client, batches: store.batches.list(), outDir: out });
+      await pullFiles({ store, client, batches: await store.listBatches(), outDir: out });
     } finally {
       await client.close();
-      store.close();
+      await store.close();
     }
   } finally {
     await sim.close();
@@ -48,10 +48,10 @@ export async function makeDemoDb(): Promise<DemoDb> {
 }
 
 /** A database holding one agent batch with no items (the CLI refuses an empty question set; the store does not). */
-export function emptyBatchDb(name = 'empty'): string {
+export async function emptyBatchDb(name = 'empty'): Promise<string> {
   const db = join(tempDir('resq-notebook-empty-'), 'resq.db');
-  const store = Store.open(db);
-  const loader = store.beginBatchLoad({
+  const store = await openStore(db);
+  const loader = await store.beginBatchLoad({
     id: `id-${name}`,
     name,
     kind: 'runs',
@@ -61,7 +61,7 @@ export function emptyBatchDb(name = 'empty'): string {
     settings: { concurrency: 1, follow: 'sse', download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'sim' },
     policy: null,
   });
-  loader.commit([]);
-  store.close();
+  await loader.commit([]);
+  await store.close();
   return db;
 }
