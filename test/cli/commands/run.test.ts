@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { ServiceClient } from '../../../src/api/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
-import { Store } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { ROOT, runCliChild, tempDir } from '../../support/cli.js';
 
 describe('resq run', () => {
@@ -23,9 +23,9 @@ describe('resq run', () => {
     expect(r.code).toBe(0);
     const msg = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
     expect(msg).toMatchObject({ type: 'dry-run', batch: 'demo-questions', items: 11, counts: { queued: 11 } });
-    const store = Store.open(db);
-    expect(store.findBatch('demo-questions')?.totalItems).toBe(11);
-    store.close();
+    const store = await openStore(db);
+    expect((await store.findBatch('demo-questions'))?.totalItems).toBe(11);
+    await store.close();
   });
 
   it('--skip-invalid runs the valid rows and records the rejected ones', async () => {
@@ -98,12 +98,12 @@ describe('resq run', () => {
     const r = await runCliChild(['run', q, '--db', db, '--out', out], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('files: 6 downloaded, 0 pending');
-    const store = Store.open(db);
+    const store = await openStore(db);
     const client = new ServiceClient({ baseUrl: sim.url, apiKey: sim.keys[0] ?? '' });
     try {
-      const batch = store.findBatch('q');
+      const batch = await store.findBatch('q');
       if (!batch) throw new Error('no batch');
-      const files = store.files.forBatch(batch.id);
+      const files = await store.filesForBatch(batch.id);
       expect(files).toHaveLength(6);
       for (const f of files) {
         expect(f.status).toBe('downloaded');
@@ -118,7 +118,7 @@ describe('resq run', () => {
       }
     } finally {
       await client.close();
-      store.close();
+      await store.close();
     }
   });
 
