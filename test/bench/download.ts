@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { ServiceClient } from '../../src/api/index.js';
 import { Downloader } from '../../src/files/index.js';
 import { fileRefs } from '../../src/runner/run-snapshot.js';
-import { Store, type FileRefInput } from '../../src/store/index.js';
+import { openStore, type FileRefInput } from '../../src/store/index.js';
 
 const KEY = 'sim-key-alice';
 const here = fileURLToPath(import.meta.url);
@@ -43,8 +43,8 @@ interface ChildResult {
 async function childDownload(baseUrl: string, ref: FileRefInput, out: string): Promise<void> {
   const startRss = process.memoryUsage().rss;
   const client = new ServiceClient({ baseUrl, apiKey: KEY });
-  const store = Store.open(':memory:');
-  const loader = store.beginBatchLoad({
+  const store = await openStore(':memory:');
+  const loader = await store.beginBatchLoad({
     id: 'bench',
     name: 'bench',
     kind: 'runs',
@@ -54,21 +54,26 @@ async function childDownload(baseUrl: string, ref: FileRefInput, out: string): P
     settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: 1, out }, pipelineFile: null, service: 'url' },
     policy: null,
   });
-  loader.add({ id: 'item', seq: 0, line: 1, question: 'q', threadKey: null, meta: {} });
-  loader.commit([]);
-  store.files.record('bench', 'item', 'run', ref, new Date(), null);
+  await loader.add({ id: 'item', seq: 0, line: 1, question: 'q', threadKey: null, meta: {} });
+  await loader.commit([]);
+  // The file row comes from the item's finished run, as in a batch: claimed, admitted, finished.
+  const [item] = (await store.claimItems('bench', { workerId: 'bench', leaseMs: 600_000, max: 1, cap: 1, afterSeq: -1 })).items;
+  if (!item) throw new Error('no item to claim');
+  const admitted = await store.markAdmitted(item, { id: 'run', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: item.pendingKey ?? 'k' });
+  await store.markFinished(admitted, { id: 'run', status: 'completed', threadId: null, createdAt: null, requiredAction: null, output: null, files: [ref] }, 'completed');
+  const batch = (await store.findBatch('bench'))!;
   const t = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const mainCpu = process.threadCpuUsage();
   const d = new Downloader({ store, client, outDir: out, concurrency: 1 });
-  d.kick(store.findBatch('bench')!);
+  d.kick(batch);
   const s = await d.drain();
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   const [all, main] = [process.cpuUsage(cpu), process.threadCpuUsage(mainCpu)];
   if (s.downloaded !== 1) throw new Error(`download failed: ${JSON.stringify(s.problems)}`);
   const result: ChildResult = { ms, bytes: s.bytes, startRss, maxRss: process.resourceUsage().maxRSS * 1024, cpuMs: (all.user + all.system) / 1000, mainCpuMs: (main.user + main.system) / 1000 };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  store.close();
+  await store.close();
   await client.close();
 }
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { OFF_THREAD_BYTES } from '../../src/questions/index.js';
-import { exportRows } from '../../src/runner/index.js';
-import { Store } from '../../src/store/index.js';
+import { exportRows, type ExportRow } from '../../src/runner/index.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
 
@@ -57,11 +57,12 @@ describe('crash and resume', () => {
     for (const it of items) expect(counters.admissionsByInput[it.question]).toBe(1);
     expect(counters.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
 
-    const store = Store.open(db);
+    const store = SqliteStore.open(db);
     try {
-      const batch = store.findBatch('crash');
+      const batch = await store.findBatch('crash');
       if (!batch) throw new Error('no batch');
-      const rows = [...exportRows(store, batch)];
+      const rows: ExportRow[] = [];
+      for await (const r of exportRows(store, batch)) rows.push(r);
       expect(rows).toHaveLength(items.length);
       for (const it of items) {
         const row = rows.find((r) => r.id === it.id);
@@ -80,7 +81,7 @@ describe('crash and resume', () => {
       const leftovers = readdirSync(join(dir, 'out'), { recursive: true }).filter((p) => String(p).endsWith('.partial'));
       expect(leftovers).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 240_000);
 
@@ -101,15 +102,15 @@ describe('crash and resume', () => {
     const killed = await done;
     clearInterval(poll);
     expect(killed.signal).toBe('SIGKILL');
-    const store = Store.open(db);
+    const store = SqliteStore.open(db);
     // All or nothing: the kill lands while the load's journal exists, so before its commit
     // (in the rare race where the commit slips in first, the batch must then be whole).
-    const found = store.findBatch('large');
+    const found = await store.findBatch('large');
     expect(store.db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(found ? n : 0);
     expect(found?.totalItems ?? n).toBe(n);
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     if (found) store.db.prepare('DELETE FROM batches').run();
-    store.close();
+    await store.close();
     const again = await runCliChild(args);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'dry-run', items: n, invalid: 0 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exportRows } from '../../src/runner/index.js';
+import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { fixtureItems, type FixtureItem } from '../support/batch-fixture.js';
 import { runFixture } from '../support/in-process.js';
@@ -9,14 +9,15 @@ function faultsInjected(sim: Sim): number {
   return Object.values(sim.counters().faultsInjected).reduce((a, b) => a + b, 0);
 }
 
-function checkOutcome(sim: Sim, store: Store, batchId: string, items: FixtureItem[]): void {
+async function checkOutcome(sim: Sim, store: Store, batchId: string, items: FixtureItem[]): Promise<void> {
   const c = sim.counters();
   expect(c.runsAdmitted).toBe(items.length);
   for (const it of items) expect(c.admissionsByInput[it.question], it.id).toBe(1);
   expect(c.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
-  const batch = store.findBatch(batchId);
+  const batch = await store.findBatch(batchId);
   if (!batch) throw new Error('no batch');
-  const rows = [...exportRows(store, batch)];
+  const rows: ExportRow[] = [];
+  for await (const r of exportRows(store, batch)) rows.push(r);
   for (const it of items) {
     const row = rows.find((r) => r.id === it.id);
     expect(row?.status, it.id).toBe(it.state);
@@ -38,8 +39,8 @@ describe('faults', () => {
     const items = fixtureItems('60ms', 2);
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result).toMatchObject({ interrupted: false, stalled: 0, fatal: null });
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 
   it('gives the same result through 5xx before and after side effects', async () => {
@@ -48,8 +49,8 @@ describe('faults', () => {
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
     expect(faultsInjected(sim)).toBeGreaterThan(0);
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 
   it('gives the same result through dropped connections', async () => {
@@ -58,8 +59,8 @@ describe('faults', () => {
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
     expect(faultsInjected(sim)).toBeGreaterThan(0);
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 
   it('gives the same result through 429s with Retry-After', async () => {
@@ -68,8 +69,8 @@ describe('faults', () => {
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
     expect(faultsInjected(sim)).toBeGreaterThan(0);
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 
   it('gives the same result when event streams end after a few events', async () => {
@@ -78,9 +79,9 @@ describe('faults', () => {
     const { store, result, batchId } = await runFixture(sim, items);
     expect(result.stalled).toBe(0);
     expect(faultsInjected(sim)).toBeGreaterThan(0);
-    checkOutcome(sim, store, batchId, items);
+    await checkOutcome(sim, store, batchId, items);
     expect(sim.counters().requestsByRoute['GET /runs/:id/events']).toBeGreaterThan(items.length * 2);
-    store.close();
+    await store.close();
   });
 
   it('gives the same result with everything at once, followed by polling', async () => {
@@ -89,8 +90,8 @@ describe('faults', () => {
     const { store, result, batchId } = await runFixture(sim, items, { follow: 'poll' });
     expect(result.stalled).toBe(0);
     expect(faultsInjected(sim)).toBeGreaterThan(0);
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 
   it('lowers the in-flight cap when the service says too many runs', async () => {
@@ -108,7 +109,7 @@ describe('faults', () => {
     expect(sim.counters().peakConcurrentRuns.alice).toBeLessThanOrEqual(3);
     expect(caps.length).toBeGreaterThan(0);
     expect(Math.min(...caps)).toBeLessThan(12);
-    checkOutcome(sim, store, batchId, items);
-    store.close();
+    await checkOutcome(sim, store, batchId, items);
+    await store.close();
   });
 });
