@@ -53,6 +53,7 @@ describe('loadPipeline', () => {
       download: { enabled: true, concurrency: 2, out: join(dir, 'out') },
       service: { kind: 'url', baseUrl: 'https://agent.example.com/api/v1' },
       follow: 'poll',
+      cancelRoute: null,
     });
   });
 
@@ -69,6 +70,7 @@ describe('loadPipeline', () => {
       download: { enabled: true, concurrency: 4, out: null },
       service: null,
       follow: null,
+      cancelRoute: null,
     });
   });
 

@@ -28,8 +28,10 @@ describe('pipelineSchema', () => {
       download: { enabled: true, concurrency: 4, out: null },
       service: { kind: 'url', baseUrl: 'https://x/api/v1' },
       follow: null,
+      cancelRoute: null,
     };
     expect(pipelineSchema.parse(loaded)).toEqual(loaded);
+    expect(pipelineSchema.parse({ ...loaded, cancelRoute: '/runs/{id}/stop' }).cancelRoute).toBe('/runs/{id}/stop');
     expect(pipelineSchema.safeParse({ ...loaded, service: { kind: 'url' } }).success).toBe(false);
   });
 });
