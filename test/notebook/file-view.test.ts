@@ -93,7 +93,7 @@ describe('file rendering', () => {
 
   it('a file not downloaded says its status and how to fetch it', () => {
     const pending = file('late.csv', { status: 'pending', path: null });
-    expect(whyNotOnDisk(pending, null)).toBe('late.csv (report) is not on disk (status pending); `npx resq files pull` fetches it while the service keeps it (until 2030-01-01T00:00:00.000Z)');
+    expect(whyNotOnDisk(pending, null)).toBe('late.csv (report) is not on disk (status pending); `resq files pull` fetches it while the service keeps it (until 2030-01-01T00:00:00.000Z)');
     expect(renderFile(pending)['text/plain']).toContain('not on disk (status pending)');
     const expired = renderFile(file('old.png', { status: 'expired', path: null, error: 'HTTP 404' }));
     expect(expired['text/plain']).toBe('old.png (report) is not on disk (status expired: HTTP 404); the service has deleted it');
@@ -102,7 +102,7 @@ describe('file rendering', () => {
   it('a downloaded file gone from disk says where it was', () => {
     const gone = renderFile(file('gone.png', { mediaType: 'image/png' }));
     expect(gone['image/png']).toBeUndefined();
-    expect(gone['text/plain']).toBe(`gone.png (report) was downloaded to ${join(dir, 'gone.png')} but is not there any more; \`npx resq files pull\` fetches it again`);
+    expect(gone['text/plain']).toBe(`gone.png (report) was downloaded to ${join(dir, 'gone.png')} but is not there any more; \`resq files pull\` fetches it again`);
   });
 
   it('an image over the inline limit is listed, not embedded', () => {

@@ -67,7 +67,7 @@ describe('one item in full', () => {
     const png = d.files[0]!;
     rmSync(png.path!);
     const out = renderItem(d);
-    expect(out.at(-1)?.['text/plain']).toContain('but is not there any more; `npx resq files pull` fetches it again');
+    expect(out.at(-1)?.['text/plain']).toContain('but is not there any more; `resq files pull` fetches it again');
   });
 
   it('an unknown item is a clear error naming some ids', async () => {

@@ -51,7 +51,7 @@ describe('models batch rows', () => {
     const e = await openResults(await emptyBatchDb());
     try {
       await expect(e.modelRows()).rejects.toThrow(NotebookError);
-      await expect(e.modelRows()).rejects.toThrow('has no models batch yet: `npx resq models batch MODEL FILE --db …` makes one');
+      await expect(e.modelRows()).rejects.toThrow('has no models batch yet: `resq models batch MODEL FILE --db …` makes one');
       expect(modelChart([], 'mw')['text/plain']).toBe('mw by row: the batch has no rows');
     } finally {
       await e.close();
