@@ -127,9 +127,8 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           // The next claim may go ahead before this outcome is recorded; a crash in between
           // re-attaches this item (still `running`, its run id stored) and reads the run again.
           ctx.release();
-          // Let the freed slot's claim go first: written after this outcome, it would still
-          // count the item as ended (not in flight) and could claim one run over the cap.
-          await new Promise((resolve) => setImmediate(resolve));
+          // The freed slot's claim goes first (the next request before this bookkeeping).
+          await yieldToIo();
           item = await store.markFinished(item, snap, state);
           ctx.emit({ type: 'item', id: item.id, state, runId: run.id, detail: run.status });
         }

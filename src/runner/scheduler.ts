@@ -43,7 +43,7 @@ export class Scheduler {
   /** A claim was put off to gather more free slots: the loop comes back within the cap's gatherMs. */
   #claimDue = false;
   /** Items whose run ended at the service and whose outcome is being stored (their slots are free). */
-  #ended = 0;
+  readonly #ended = new Set<string>();
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
@@ -196,7 +196,7 @@ export class Scheduler {
     if (scan) this.#orphanScanAt = now;
     const claim = await this.#o.store.claimItems(
       this.#o.batch.id,
-      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: this.#ended },
+      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: [...this.#ended] },
       now,
     );
     this.#cursor = claim.cursor;
@@ -279,7 +279,7 @@ export class Scheduler {
       // Its run has ended at the service but its outcome is not stored yet: the next claim
       // may use the slot now (the store counts the item until the outcome is written).
       early = true;
-      this.#ended++;
+      this.#ended.add(item.id);
       release();
     };
     const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : earlyRelease };
@@ -292,7 +292,7 @@ export class Scheduler {
     } catch (err) {
       await this.#failed(item, err, tries);
     } finally {
-      if (early) this.#ended--;
+      if (early) this.#ended.delete(item.id);
       release();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.

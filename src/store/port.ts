@@ -50,10 +50,11 @@ export interface ClaimRequest extends Lease {
   /** States in which an item without a live lease is taken over. @default submitting, running, waiting */
   takeOver?: readonly ItemState[];
   /**
-   * Items of this worker still counted as in flight whose run has already ended at the
-   * service (their outcome is being stored): their slots count as free. @default 0
+   * Items of this worker whose run has already ended at the service while their outcome is
+   * being stored: counted as free slots while the store still counts them in flight (ids,
+   * not a count, so an outcome that lands meanwhile is not subtracted twice). @default none
    */
-  ended?: number;
+  ended?: readonly string[];
 }
 
 /** What a claim hands back. */

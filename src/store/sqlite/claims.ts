@@ -80,6 +80,17 @@ export class Claims {
     return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
   }
 
+  /** How many of these items the store still counts in flight. */
+  #stillActive(batchId: string, ids: readonly string[]): number {
+    if (ids.length === 0) return 0;
+    return this.#stmt(
+      `SELECT count(*) FROM items WHERE batch_id = ? AND id IN (SELECT value FROM json_each(?))
+         AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
+    )
+      .pluck()
+      .get(batchId, JSON.stringify(ids)) as number;
+  }
+
   inFlight(batchId: string): number {
     return this.#stmt(IN_FLIGHT).pluck().get(batchId) as number;
   }
@@ -109,7 +120,7 @@ export class Claims {
   }
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
-    let inFlight = Math.max(0, this.inFlight(batchId) - (req.ended ?? 0));
+    let inFlight = this.inFlight(batchId) - this.#stillActive(batchId, req.ended ?? []);
     // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
     const limit = this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
     if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
