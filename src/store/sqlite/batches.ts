@@ -1,41 +1,10 @@
+import { type BatchRow, batchFromRow } from '../rows.js';
 import type { NewBatch } from '../shapes.js';
 import type { InputProblem } from '../../errors.js';
-import { type Db, nowIso, parseJson } from './database.js';
+import { type Db, nowIso } from './database.js';
 import type { BatchRecord, BatchSettings } from '../types.js';
 
-interface BatchRow {
-  id: string;
-  name: string;
-  kind: string;
-  source_path: string;
-  source_sha256: string;
-  base_url: string | null;
-  settings: string;
-  policy: string | null;
-  total_items: number;
-  invalid_rows: string;
-  created_at: string;
-  updated_at: string;
-  cancelled_at: string | null;
-}
 
-function toRecord(r: BatchRow): BatchRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    kind: r.kind as BatchRecord['kind'],
-    sourcePath: r.source_path,
-    sourceSha256: r.source_sha256,
-    baseUrl: r.base_url,
-    settings: JSON.parse(r.settings) as BatchSettings,
-    policy: parseJson(r.policy),
-    totalItems: r.total_items,
-    invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    cancelledAt: r.cancelled_at,
-  };
-}
 
 
 /** The batches table. */
@@ -86,7 +55,7 @@ export class BatchRepo {
     const row = this.#db
       .prepare('SELECT * FROM batches WHERE name = ? OR id = ? LIMIT 1')
       .get(nameOrId, nameOrId) as BatchRow | undefined;
-    return row ? toRecord(row) : null;
+    return row ? batchFromRow(row) : null;
   }
 
   /** Every batch, newest first. */
@@ -96,7 +65,7 @@ export class BatchRepo {
         ? this.#db.prepare('SELECT * FROM batches WHERE kind = ? ORDER BY created_at DESC, rowid DESC').all(kind)
         : this.#db.prepare('SELECT * FROM batches ORDER BY created_at DESC, rowid DESC').all()
     ) as BatchRow[];
-    return rows.map(toRecord);
+    return rows.map(batchFromRow);
   }
 
   /** The most recently created batch, or null. */

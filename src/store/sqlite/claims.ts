@@ -6,7 +6,8 @@ import type { ItemRecord, WorkerRecord } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
-import { itemFromRow, type ItemRepo, type ItemRow, UNFINISHED } from './items.js';
+import { type ItemRepo, UNFINISHED } from './items.js';
+import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
 
 /** How many queued rows a claim reads at a time while looking for claimable ones. */

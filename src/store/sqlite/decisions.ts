@@ -1,21 +1,9 @@
+import { type DecisionRow, decisionFromRow } from '../rows.js';
 import type { NewDecision } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
 import type { DecisionRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
-interface DecisionRow {
-  id: number;
-  batch_id: string;
-  item_id: string;
-  run_id: string;
-  tool: string;
-  input: string;
-  answer: string;
-  by: 'policy' | 'person';
-  reason: string | null;
-  cost: number;
-  decided_at: string;
-}
 
 
 /** The decisions table: every answer to a pause, by policy or by a person. */
@@ -59,18 +47,6 @@ export class DecisionRepo {
     return (
       this.#sql.get('SELECT * FROM decisions WHERE batch_id = ? AND item_id = ? ORDER BY id')
         .all(batchId, itemId) as DecisionRow[]
-    ).map((r) => ({
-      id: r.id,
-      batchId: r.batch_id,
-      itemId: r.item_id,
-      runId: r.run_id,
-      tool: r.tool,
-      input: JSON.parse(r.input) as Record<string, unknown>,
-      answer: JSON.parse(r.answer) as Record<string, unknown>,
-      by: r.by,
-      reason: r.reason,
-      cost: r.cost,
-      decidedAt: r.decided_at,
-    }));
+    ).map(decisionFromRow);
   }
 }

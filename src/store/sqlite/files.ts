@@ -1,47 +1,8 @@
+import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
 import type { FileRecord, FileRefInput, FileStatus } from '../types.js';
 
-interface FileRow {
-  batch_id: string;
-  id: string;
-  item_id: string;
-  run_id: string;
-  tool: string | null;
-  role: string | null;
-  name: string | null;
-  url: string;
-  media_type: string | null;
-  first_seen_at: string;
-  expires_at: string;
-  status: string;
-  path: string | null;
-  bytes: number | null;
-  sha256: string | null;
-  error: string | null;
-  host: string | null;
-}
 
-function toRecord(r: FileRow): FileRecord {
-  return {
-    batchId: r.batch_id,
-    id: r.id,
-    itemId: r.item_id,
-    runId: r.run_id,
-    tool: r.tool,
-    role: r.role,
-    name: r.name,
-    url: r.url,
-    mediaType: r.media_type,
-    firstSeenAt: r.first_seen_at,
-    expiresAt: r.expires_at,
-    status: r.status as FileStatus,
-    path: r.path,
-    bytes: r.bytes,
-    sha256: r.sha256,
-    error: r.error,
-    host: r.host,
-  };
-}
 
 const NOT_ON_DISK = "('pending', 'failed', 'missing')";
 
@@ -84,7 +45,7 @@ export class FileRepo {
   forItem(batchId: string, itemId: string): FileRecord[] {
     return (
       this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND item_id = ? ORDER BY rowid').all(batchId, itemId) as FileRow[]
-    ).map(toRecord);
+    ).map(fileFromRow);
   }
 
   /** A batch's files, optionally only some states. */
@@ -96,7 +57,7 @@ export class FileRepo {
           )
           .all(batchId, ...statuses)
       : this.#db.prepare('SELECT * FROM files WHERE batch_id = ? ORDER BY rowid').all(batchId);
-    return (rows as FileRow[]).map(toRecord);
+    return (rows as FileRow[]).map(fileFromRow);
   }
 
   /** File counts by status. */
@@ -112,7 +73,7 @@ export class FileRepo {
   /** One file, or null. */
   get(batchId: string, id: string): FileRecord | null {
     const row = this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND id = ?').get(batchId, id) as FileRow | undefined;
-    return row ? toRecord(row) : null;
+    return row ? fileFromRow(row) : null;
   }
 
   /** Paths recorded for a batch's files (any status), to keep new names from colliding. */
@@ -139,7 +100,7 @@ export class FileRepo {
       this.#db
         .prepare(`SELECT * FROM files WHERE batch_id = ? AND status IN ${NOT_ON_DISK} AND expires_at <= ? ORDER BY expires_at, rowid`)
         .all(batchId, warnBefore) as FileRow[]
-    ).map(toRecord);
+    ).map(fileFromRow);
     return { bytes, soonest, expiring };
   }
 

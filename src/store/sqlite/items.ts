@@ -1,65 +1,10 @@
-import { parseStoredJson } from '../../questions/json-text.js';
+import { type ItemRow, itemFromRow } from '../rows.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
-import { type Db, nowIso, parseJson } from './database.js';
+import { type Db, nowIso } from './database.js';
 import type { ItemRecord, ItemState } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
-/** An items row as SQLite returns it. */
-export interface ItemRow {
-  batch_id: string;
-  id: string;
-  seq: number;
-  line: number;
-  question: string;
-  thread_key: string | null;
-  meta: string;
-  state: string;
-  step: number;
-  pending_key: string | null;
-  pending_answer: string | null;
-  run_id: string | null;
-  thread_id: string | null;
-  run_status: string | null;
-  text: string | null;
-  error: string | null;
-  hold_reason: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-  owner: string | null;
-  lease_until: number | null;
-  attempt: number;
-}
 
-/** Turns an items row into the record the rest of resq uses. */
-export function itemFromRow(r: ItemRow): ItemRecord {
-  return {
-    batchId: r.batch_id,
-    id: r.id,
-    seq: r.seq,
-    line: r.line,
-    question: r.question,
-    threadKey: r.thread_key,
-    // Numbers keep the text the file had (12345678901234567890, -0, 1.50) through to the export.
-    meta: parseStoredJson(r.meta) as Record<string, unknown>,
-    state: r.state as ItemState,
-    step: r.step,
-    pendingKey: r.pending_key,
-    pendingAnswer: parseJson(r.pending_answer),
-    runId: r.run_id,
-    threadId: r.thread_id,
-    runStatus: r.run_status,
-    text: r.text,
-    error: r.error,
-    holdReason: r.hold_reason,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    updatedAt: r.updated_at,
-    owner: r.owner,
-    leaseUntil: r.lease_until,
-    attempt: r.attempt,
-  };
-}
 
 
 

@@ -1,52 +1,11 @@
+import { type ModelRunRow, modelRunFromRow } from '../rows.js';
 import type { CreditTotals, ModelBatchRecord, ModelRunRecord, ModelRunReport } from '../shapes.js';
-import { type Db, nowIso, parseJson } from './database.js';
+import { type Db, nowIso } from './database.js';
 import { StatementCache } from './statement-cache.js';
 
 
 
-export interface ModelRunRow {
-  batch_id: string;
-  item_id: string;
-  model_id: string;
-  inputs: string;
-  mode: string | null;
-  idempotency_key: string | null;
-  submits: number;
-  model_run_id: string | null;
-  http_status: number | null;
-  status: string | null;
-  poll_url: string | null;
-  outputs: string | null;
-  error: string | null;
-  credits: number | null;
-  polls: number;
-  submitted_at: string | null;
-  admitted_at: string | null;
-  finished_at: string | null;
-}
 
-export function modelRunFromRow(r: ModelRunRow): ModelRunRecord {
-  return {
-    batchId: r.batch_id,
-    itemId: r.item_id,
-    modelId: r.model_id,
-    inputs: JSON.parse(r.inputs) as Record<string, unknown>,
-    mode: r.mode as ModelRunRecord['mode'],
-    idempotencyKey: r.idempotency_key,
-    submits: r.submits,
-    modelRunId: r.model_run_id,
-    httpStatus: r.http_status,
-    status: r.status,
-    pollUrl: r.poll_url,
-    outputs: parseJson(r.outputs),
-    error: r.error,
-    credits: r.credits,
-    polls: r.polls,
-    submittedAt: r.submitted_at,
-    admittedAt: r.admitted_at,
-    finishedAt: r.finished_at,
-  };
-}
 
 
 

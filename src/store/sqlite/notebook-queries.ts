@@ -1,6 +1,6 @@
 import type { BatchDecision, BatchTotals, ItemQuery, ItemStats, MetaValue, RunTime } from '../shapes.js';
 import type { Db } from './database.js';
-import { itemFromRow, type ItemRow } from './items.js';
+import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 
 

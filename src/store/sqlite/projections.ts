@@ -2,8 +2,8 @@ import type { ItemAggregate } from '../port.js';
 import type { ModelRunRecord } from '../shapes.js';
 import type { ItemRecord } from '../types.js';
 import type { Db } from './database.js';
-import { itemFromRow, type ItemRow } from './items.js';
-import { modelRunFromRow, type ModelRunRow } from './model-runs.js';
+import { itemFromRow, type ItemRow } from '../rows.js';
+import { modelRunFromRow, type ModelRunRow } from '../rows.js';
 
 /**
  * Export rows a page at a time in one statement: each item with its run ids, decisions and

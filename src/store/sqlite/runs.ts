@@ -1,39 +1,10 @@
+import { type RunRow, runFromRow } from '../rows.js';
 import type { AdmittedRun } from '../shapes.js';
-import { type Db, nowIso, parseJson } from './database.js';
+import { type Db, nowIso } from './database.js';
 import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
-interface RunRow {
-  id: string;
-  batch_id: string;
-  item_id: string;
-  step: number;
-  parent_run_id: string | null;
-  idempotency_key: string;
-  status: string;
-  thread_id: string | null;
-  required_action: string | null;
-  output: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
 
-function toRecord(r: RunRow): RunRecord {
-  return {
-    id: r.id,
-    batchId: r.batch_id,
-    itemId: r.item_id,
-    step: r.step,
-    parentRunId: r.parent_run_id,
-    idempotencyKey: r.idempotency_key,
-    status: r.status,
-    threadId: r.thread_id,
-    requiredAction: parseJson(r.required_action),
-    output: parseJson(r.output),
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-  };
-}
 
 
 /** The runs table: every run of every item's chain, with parent links. */
@@ -72,7 +43,7 @@ export class RunRepo {
   /** One run, or null. */
   get(id: string): RunRecord | null {
     const r = this.#sql.get('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-    return r ? toRecord(r) : null;
+    return r ? runFromRow(r) : null;
   }
 
   /** An item's chain, first run first. */
@@ -80,6 +51,6 @@ export class RunRepo {
     return (
       this.#sql.get('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY rowid')
         .all(batchId, itemId) as RunRow[]
-    ).map(toRecord);
+    ).map(runFromRow);
   }
 }

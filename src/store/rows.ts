@@ -1,0 +1,254 @@
+import type { InputProblem } from '../errors.js';
+import { parseStoredJson } from '../questions/json-text.js';
+import type { ModelRunRecord } from './shapes.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord } from './types.js';
+
+/**
+ * Rows as both adapters read them (the same columns, JSON kept as text) and the records the
+ * rest of resq uses: one mapping per table, shared by SQLite and PostgreSQL.
+ */
+
+/** JSON.parse for a nullable column. */
+export function parseJson<T = unknown>(text: string | null | undefined): T | null {
+  return text == null ? null : (JSON.parse(text) as T);
+}
+
+export interface BatchRow {
+  id: string;
+  name: string;
+  kind: string;
+  source_path: string;
+  source_sha256: string;
+  base_url: string | null;
+  settings: string;
+  policy: string | null;
+  total_items: number;
+  invalid_rows: string;
+  created_at: string;
+  updated_at: string;
+  cancelled_at: string | null;
+}
+
+export function batchFromRow(r: BatchRow): BatchRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind as BatchRecord['kind'],
+    sourcePath: r.source_path,
+    sourceSha256: r.source_sha256,
+    baseUrl: r.base_url,
+    settings: JSON.parse(r.settings) as BatchSettings,
+    policy: parseJson(r.policy),
+    totalItems: r.total_items,
+    invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    cancelledAt: r.cancelled_at,
+  };
+}
+
+export interface RunRow {
+  id: string;
+  batch_id: string;
+  item_id: string;
+  step: number;
+  parent_run_id: string | null;
+  idempotency_key: string;
+  status: string;
+  thread_id: string | null;
+  required_action: string | null;
+  output: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export function runFromRow(r: RunRow): RunRecord {
+  return {
+    id: r.id,
+    batchId: r.batch_id,
+    itemId: r.item_id,
+    step: r.step,
+    parentRunId: r.parent_run_id,
+    idempotencyKey: r.idempotency_key,
+    status: r.status,
+    threadId: r.thread_id,
+    requiredAction: parseJson(r.required_action),
+    output: parseJson(r.output),
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+export interface FileRow {
+  batch_id: string;
+  id: string;
+  item_id: string;
+  run_id: string;
+  tool: string | null;
+  role: string | null;
+  name: string | null;
+  url: string;
+  media_type: string | null;
+  first_seen_at: string;
+  expires_at: string;
+  status: string;
+  path: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+  host: string | null;
+}
+
+export function fileFromRow(r: FileRow): FileRecord {
+  return {
+    batchId: r.batch_id,
+    id: r.id,
+    itemId: r.item_id,
+    runId: r.run_id,
+    tool: r.tool,
+    role: r.role,
+    name: r.name,
+    url: r.url,
+    mediaType: r.media_type,
+    firstSeenAt: r.first_seen_at,
+    expiresAt: r.expires_at,
+    status: r.status as FileStatus,
+    path: r.path,
+    bytes: r.bytes,
+    sha256: r.sha256,
+    error: r.error,
+    host: r.host,
+  };
+}
+
+export interface DecisionRow {
+  id: number;
+  batch_id: string;
+  item_id: string;
+  run_id: string;
+  tool: string;
+  input: string;
+  answer: string;
+  by: 'policy' | 'person';
+  reason: string | null;
+  cost: number;
+  decided_at: string;
+}
+
+export interface ModelRunRow {
+  batch_id: string;
+  item_id: string;
+  model_id: string;
+  inputs: string;
+  mode: string | null;
+  idempotency_key: string | null;
+  submits: number;
+  model_run_id: string | null;
+  http_status: number | null;
+  status: string | null;
+  poll_url: string | null;
+  outputs: string | null;
+  error: string | null;
+  credits: number | null;
+  polls: number;
+  submitted_at: string | null;
+  admitted_at: string | null;
+  finished_at: string | null;
+}
+
+export function modelRunFromRow(r: ModelRunRow): ModelRunRecord {
+  return {
+    batchId: r.batch_id,
+    itemId: r.item_id,
+    modelId: r.model_id,
+    inputs: JSON.parse(r.inputs) as Record<string, unknown>,
+    mode: r.mode as ModelRunRecord['mode'],
+    idempotencyKey: r.idempotency_key,
+    submits: r.submits,
+    modelRunId: r.model_run_id,
+    httpStatus: r.http_status,
+    status: r.status,
+    pollUrl: r.poll_url,
+    outputs: parseJson(r.outputs),
+    error: r.error,
+    credits: r.credits,
+    polls: r.polls,
+    submittedAt: r.submitted_at,
+    admittedAt: r.admitted_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/** An items row as SQLite returns it. */
+export interface ItemRow {
+  batch_id: string;
+  id: string;
+  seq: number;
+  line: number;
+  question: string;
+  thread_key: string | null;
+  meta: string;
+  state: string;
+  step: number;
+  pending_key: string | null;
+  pending_answer: string | null;
+  run_id: string | null;
+  thread_id: string | null;
+  run_status: string | null;
+  text: string | null;
+  error: string | null;
+  hold_reason: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+  owner: string | null;
+  lease_until: number | null;
+  attempt: number;
+}
+
+/** Turns an items row into the record the rest of resq uses. */
+export function itemFromRow(r: ItemRow): ItemRecord {
+  return {
+    batchId: r.batch_id,
+    id: r.id,
+    seq: r.seq,
+    line: r.line,
+    question: r.question,
+    threadKey: r.thread_key,
+    // Numbers keep the text the file had (12345678901234567890, -0, 1.50) through to the export.
+    meta: parseStoredJson(r.meta) as Record<string, unknown>,
+    state: r.state as ItemState,
+    step: r.step,
+    pendingKey: r.pending_key,
+    pendingAnswer: parseJson(r.pending_answer),
+    runId: r.run_id,
+    threadId: r.thread_id,
+    runStatus: r.run_status,
+    text: r.text,
+    error: r.error,
+    holdReason: r.hold_reason,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    updatedAt: r.updated_at,
+    owner: r.owner,
+    leaseUntil: r.lease_until,
+    attempt: r.attempt,
+  };
+}
+
+/** A decisions row as the record. */
+export function decisionFromRow(r: DecisionRow): DecisionRecord {
+  return {
+    id: r.id,
+    batchId: r.batch_id,
+    itemId: r.item_id,
+    runId: r.run_id,
+    tool: r.tool,
+    input: JSON.parse(r.input) as Record<string, unknown>,
+    answer: JSON.parse(r.answer) as Record<string, unknown>,
+    by: r.by,
+    reason: r.reason,
+    cost: r.cost,
+    decidedAt: r.decided_at,
+  };
+}
