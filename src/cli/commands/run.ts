@@ -156,6 +156,8 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
         recorded = true;
       }
     } else {
+      // Another process recorded it (perhaps in a database it created a moment ago): never ours to remove.
+      recorded = true;
       if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
       const found = batch;
       await checkUnchanged(found, r.questions).catch(async (e: unknown) => {
@@ -195,8 +197,10 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
       io,
     });
   } finally {
+    // A run refused for bad input leaves no empty database behind; one another process
+    // recorded a batch in meanwhile is not empty, and stays.
+    const empty = !recorded && !dbExisted && (await store.listBatches().catch(() => [null])).length === 0;
     await store.close();
-    // A run refused for bad input leaves no empty database behind.
-    if (!recorded && !dbExisted) removeDatabase(a.db);
+    if (empty) removeDatabase(a.db);
   }
 }

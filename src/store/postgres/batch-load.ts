@@ -1,0 +1,128 @@
+import type pg from 'pg';
+import { BatchExistsError } from '../../errors.js';
+import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
+import { nowIso } from './sql.js';
+
+const CHUNK = 500;
+
+function metaText(it: NewItem): string {
+  return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
+}
+
+/** Inserts the batch row; a name taken meanwhile (another process loading it) is a BatchExistsError. */
+async function insertBatch(c: pg.ClientBase, b: NewBatch): Promise<void> {
+  const now = nowIso();
+  try {
+    await c.query(
+      `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+      [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, JSON.stringify(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw new BatchExistsError(`batch "${b.name}" exists`);
+    throw e;
+  }
+}
+
+/** Inserts rows in multi-row statements; hands back those whose id the batch already has, with that row's line. */
+async function insertItems(c: pg.ClientBase, batchId: string, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
+  const refused: DuplicateItem[] = [];
+  for (let i = 0; i < items.length; i += CHUNK) {
+    const chunk = items.slice(i, i + CHUNK);
+    const values: unknown[] = [];
+    const rows = chunk.map((it, k) => {
+      values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+      const b = k * 8;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8})`;
+    });
+    const r = await c.query<{ seq: number }>(
+      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
+       ON CONFLICT (batch_id, id) DO NOTHING RETURNING seq`,
+      values,
+    );
+    if (r.rowCount === chunk.length) continue;
+    const stored = new Set(r.rows.map((x) => x.seq));
+    for (const it of chunk) {
+      if (stored.has(it.seq)) continue;
+      const first = await c.query<{ line: number }>('SELECT line FROM items WHERE batch_id = $1 AND id = $2', [batchId, it.id]);
+      refused.push({ item: it, firstLine: first.rows[0]!.line });
+    }
+  }
+  return refused;
+}
+
+/** Starts loading a batch on a client of its own: everything in one transaction, or nothing. */
+export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<BatchLoader> {
+  const c = await pool.connect();
+  const now = nowIso();
+  let n = 0;
+  let buffer: NewItem[] = [];
+  let open = true;
+  const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    if (!open) return;
+    open = false;
+    try {
+      await c.query(sql);
+    } finally {
+      c.release();
+    }
+  };
+  try {
+    await c.query('BEGIN');
+    await insertBatch(c, batch);
+  } catch (e) {
+    await end('ROLLBACK');
+    throw e;
+  }
+  const flush = async (): Promise<DuplicateItem[]> => {
+    const rows = buffer;
+    buffer = [];
+    const refused = rows.length ? await insertItems(c, batch.id, rows, now) : [];
+    n += rows.length - refused.length;
+    return refused;
+  };
+  return {
+    add: async (item) => {
+      buffer.push(item);
+      return buffer.length >= CHUNK ? flush() : [];
+    },
+    addColumns: async (cols, seq0) => {
+      for (let k = 0; k < cols.ids.length; k++)
+        buffer.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
+      return flush();
+    },
+    flush,
+    commit: async (invalid, sourceSha256) => {
+      if ((await flush()).length) throw new Error('batch load: duplicate ids left unreported (call flush before commit)');
+      await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, source_sha256 = coalesce($3, source_sha256), updated_at = $4 WHERE id = $5', [
+        n,
+        JSON.stringify(invalid),
+        sourceSha256 ?? null,
+        nowIso(),
+        batch.id,
+      ]);
+      await end('COMMIT');
+      return n;
+    },
+    rollback: async () => end('ROLLBACK'),
+  };
+}
+
+/** Records a models batch, its model and every row, in the caller's transaction. */
+export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
+  await insertBatch(c, batch);
+  await c.query('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES ($1, $2, $3, $4)', [batch.id, model.modelId, model.mode, JSON.stringify(model.description)]);
+  const now = nowIso();
+  // The inputs stand in for the question, so status and views show something readable.
+  await insertItems(c, batch.id, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const values: unknown[] = [];
+    const tuples = chunk.map((r, k) => {
+      values.push(batch.id, r.id, model.modelId, JSON.stringify(r.inputs));
+      return `($${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4})`;
+    });
+    await c.query(`INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
+  }
+  await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', nowIso(), batch.id]);
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { idempotencyKey } from '../keys.js';
+import type { Claim, ClaimRequest, Lease } from '../port.js';
+import { itemFromRow, type ItemRow } from '../rows.js';
+import type { ItemRecord, WorkerRecord } from '../types.js';
+import { all, hasUnfinishedBefore, one, scalar, updateItem } from './sql.js';
+
+/** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
+const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ('submitting', 'running', 'waiting')
+  AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
+const TAKE_OVER = ['submitting', 'running', 'waiting'] as const;
+const QUEUED_PAGE = 64;
+
+export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonly string[] = []): Promise<number> {
+  const n = await scalar<number>(c, IN_FLIGHT, [batchId]);
+  if (ended.length === 0) return n;
+  return n - (await scalar<number>(c, `${IN_FLIGHT} AND id = ANY($2)`, [batchId, ended]));
+}
+
+export async function register(c: pg.ClientBase, batchId: string, w: { host: string; pid: number }, now: number): Promise<WorkerRecord> {
+  const id = `${w.host}:${w.pid}:${randomUUID().slice(0, 8)}`;
+  const startedAt = new Date(now).toISOString();
+  await c.query('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6)', [id, batchId, w.host, w.pid, startedAt, now]);
+  return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
+}
+
+export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number): Promise<{ cancelled: boolean; capLimit: number | null }> {
+  await c.query('UPDATE workers SET heartbeat_at = $1 WHERE id = $2', [now, lease.workerId]);
+  await c.query('UPDATE items SET lease_until = $1 WHERE owner = $2', [now + lease.leaseMs, lease.workerId]);
+  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(
+    c,
+    'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = $1',
+    [lease.workerId],
+  );
+  return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
+}
+
+export async function retire(c: pg.ClientBase, workerId: string, now: number): Promise<void> {
+  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
+  await c.query('UPDATE workers SET stopped_at = $1, heartbeat_at = $2 WHERE id = $3', [new Date(now).toISOString(), now, workerId]);
+}
+
+export async function live(c: pg.ClientBase | pg.Pool, batchId: string, staleMs: number, now: number): Promise<WorkerRecord[]> {
+  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }>(
+    c,
+    `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
+     WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= $2 ORDER BY w.started_at`,
+    [batchId, now - staleMs],
+  );
+  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
+}
+
+async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number): Promise<ItemRecord> {
+  await updateItem(c, it.batchId, it.id, { owner: lease.workerId, lease_until: now + lease.leaseMs });
+  return { ...it, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+}
+
+/** Moves a queued item to `submitting` under the worker's lease, its key stored. */
+async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number): Promise<ItemRecord> {
+  const threadId = it.threadKey
+    ? await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_id = $1 AND thread_key = $2', [it.batchId, it.threadKey]) ?? null
+    : null;
+  const key = idempotencyKey(it.batchId, it.id, it.step, it.attempt);
+  const startedAt = it.startedAt ?? new Date(now).toISOString();
+  await updateItem(c, it.batchId, it.id, { state: 'submitting', pending_key: key, thread_id: threadId, started_at: startedAt, owner: lease.workerId, lease_until: now + lease.leaseMs });
+  return { ...it, state: 'submitting', pendingKey: key, threadId, startedAt, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+}
+
+/**
+ * The claim, in one transaction. The batch row is locked FOR UPDATE first: claims of one
+ * batch then run one at a time over every machine, so the count of runs in flight that the
+ * cap is checked against cannot change under a claim (two claims each seeing one free slot
+ * would otherwise both take it). Item rows are read FOR UPDATE SKIP LOCKED, so a claim never
+ * waits on an item another worker is writing.
+ */
+export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number): Promise<Claim> {
+  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  let count = await inFlight(c, batchId, req.ended ?? []);
+  if (!b || b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: b !== null };
+  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
+  const out: ItemRecord[] = [];
+  const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));
+  if (states.length > 0) {
+    const orphans = await all<ItemRow>(
+      c,
+      `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2) AND (owner IS NULL OR lease_until < $3)
+       ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED`,
+      [batchId, states, now, req.max],
+    );
+    for (const row of orphans) {
+      const it = itemFromRow(row);
+      // An answered item no worker has held has no run going: sending it takes a slot.
+      if (it.state === 'waiting' && it.leaseUntil === null) {
+        if (count >= cap) continue;
+        count++;
+      }
+      out.push(await own(c, it, req, now));
+    }
+  }
+  let cursor = req.afterSeq;
+  let fresh = 0;
+  const maxQueued = req.maxQueued ?? req.max;
+  scan: while (out.length < req.max && count < cap && fresh < maxQueued) {
+    const rows = await all<ItemRow>(
+      c,
+      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE} FOR UPDATE SKIP LOCKED`,
+      [batchId, cursor],
+    );
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      if (out.length >= req.max || count >= cap || fresh >= maxQueued) break scan;
+      cursor = row.seq;
+      const it = itemFromRow(row);
+      // Later items of a thread are reached through the thread once the earlier ones end.
+      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) continue;
+      out.push(await submit(c, it, req, now));
+      count++;
+      fresh++;
+    }
+  }
+  return { items: out, cursor, fresh, inFlight: count, cancelled: false };
+}
+
+export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): Promise<ItemRecord | null> {
+  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  if (!b || b.cancelled_at !== null) return null;
+  const row = await one<ItemRow>(
+    c,
+    `SELECT * FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq > $3 AND state = 'queued' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [batchId, threadKey, afterSeq],
+  );
+  if (!row) return null;
+  const next = itemFromRow(row);
+  if (await hasUnfinishedBefore(c, batchId, threadKey, next.seq)) return null;
+  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
+  if ((await inFlight(c, batchId)) >= cap) return null;
+  return submit(c, next, req, now);
+}
+
+export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string): Promise<void> {
+  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = $1 AND id = $2 AND owner = $3', [batchId, itemId, workerId]);
+}
+
+export async function cancel(c: pg.ClientBase, batchId: string, now: number): Promise<number> {
+  const at = new Date(now).toISOString();
+  await c.query('UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
+  return (await c.query(`UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
+}
+
+export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[]): Promise<string[]> {
+  const picked = ids
+    ? await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND id = ANY($2) ORDER BY seq', [batchId, ids])
+    : await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND state = ANY($2) ORDER BY seq', [batchId, states]);
+  const done: string[] = [];
+  for (const p of picked) {
+    if (!states.includes(p.state)) continue;
+    const r = await c.query(
+      `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
+         run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
+         thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
+       WHERE batch_id = $2 AND id = $3 AND state IN ('completed', 'failed', 'error', 'cancelled')`,
+      [new Date().toISOString(), batchId, p.id],
+    );
+    if (r.rowCount === 1) done.push(p.id);
+  }
+  if (done.length > 0) await c.query('UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
+  return done;
+}

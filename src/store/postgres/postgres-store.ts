@@ -1,0 +1,295 @@
+import type pg from 'pg';
+import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import { maskLocation } from '../open.js';
+import type { AdmittedRun, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import * as load from './batch-load.js';
+import * as claims from './claims.js';
+import { migratePg } from './migrations.js';
+import { connectError, makePool, withTx } from './pool.js';
+import * as read from './reads.js';
+import { getItem, nowIso } from './sql.js';
+import * as t from './transitions.js';
+
+/** Channel a person's answer is announced on (payload: the batch id). */
+const ANSWERED = 'resq_answered';
+
+/**
+ * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
+ * one transaction (retried on deadlock or serialization failure); claims lock the batch row
+ * so the cap holds across machines, and items FOR UPDATE SKIP LOCKED. A person's answer is
+ * announced with NOTIFY so the worker that carries it on wakes at once.
+ */
+export class PostgresStore implements Store {
+  readonly location: string;
+  readonly #pool: pg.Pool;
+  #listener: pg.PoolClient | null = null;
+  readonly #answered = new Map<string, Set<() => void>>();
+
+  private constructor(url: string, pool: pg.Pool) {
+    this.#pool = pool;
+    this.location = maskLocation(url);
+  }
+
+  /** Connects (the password never reaches a message) and applies pending migrations under an advisory lock. */
+  static async open(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
+    const pool = makePool(url, opts.poolSize ?? 10);
+    try {
+      const c = await pool.connect();
+      try {
+        await migratePg(c);
+      } finally {
+        c.release();
+      }
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw connectError(url, e);
+    }
+    return new PostgresStore(url, pool);
+  }
+
+  #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withTx(this.#pool, fn);
+  }
+
+  async close(): Promise<void> {
+    if (this.#listener) {
+      this.#listener.release();
+      this.#listener = null;
+    }
+    await this.#pool.end();
+  }
+
+  // ---- batches
+  beginBatchLoad(batch: NewBatch): Promise<BatchLoader> {
+    return load.beginBatchLoad(this.#pool, batch);
+  }
+  loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
+    return this.#tx((c) => load.loadModelBatch(c, batch, model, rows));
+  }
+  findBatch(nameOrId: string) {
+    return read.findBatch(this.#pool, nameOrId);
+  }
+  listBatches(kind?: BatchRecord['kind']) {
+    return read.listBatches(this.#pool, kind);
+  }
+  async latestBatch(kind?: BatchRecord['kind']) {
+    return (await read.listBatches(this.#pool, kind))[0] ?? null;
+  }
+  async updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
+    await this.#pool.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
+      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
+    ]);
+  }
+  cancelBatch(batchId: string, nowMs = Date.now()): Promise<number> {
+    return this.#tx((c) => claims.cancel(c, batchId, nowMs));
+  }
+  async overview(batchId: string, nowMs = Date.now(), staleMs = 60_000): Promise<BatchOverview> {
+    const batch = await read.findBatch(this.#pool, batchId);
+    if (!batch) throw new Error(`batch ${batchId} not found`);
+    const [counts, approvedCost, files, workers] = await Promise.all([
+      read.itemCounts(this.#pool, batchId),
+      t.approvedCost(this.#pool, batchId),
+      read.fileCounts(this.#pool, batchId),
+      claims.live(this.#pool, batchId, staleMs, nowMs),
+    ]);
+    return { batch, counts, approvedCost, files, workers };
+  }
+
+  // ---- workers and claims
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = Date.now()) {
+    return this.#tx((c) => claims.register(c, batchId, w, nowMs));
+  }
+  heartbeat(lease: Lease, nowMs = Date.now()) {
+    return this.#tx((c) => claims.heartbeat(c, lease, nowMs));
+  }
+  async setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
+    await this.#pool.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
+  }
+  retireWorker(workerId: string, nowMs = Date.now()): Promise<void> {
+    return this.#tx((c) => claims.retire(c, workerId, nowMs));
+  }
+  liveWorkers(batchId: string, staleMs: number, nowMs = Date.now()) {
+    return claims.live(this.#pool, batchId, staleMs, nowMs);
+  }
+  claimItems(batchId: string, req: ClaimRequest, nowMs = Date.now()): Promise<Claim> {
+    return this.#tx((c) => claims.claim(c, batchId, req, nowMs));
+  }
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = Date.now()) {
+    return this.#tx((c) => claims.claimNextInThread(c, batchId, threadKey, afterSeq, req, nowMs));
+  }
+  releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {
+    return this.#tx((c) => claims.release(c, batchId, itemId, workerId));
+  }
+  onAnswered(batchId: string, cb: () => void): () => void {
+    let set = this.#answered.get(batchId);
+    if (!set) this.#answered.set(batchId, (set = new Set()));
+    set.add(cb);
+    void this.#listen();
+    return () => void set.delete(cb);
+  }
+
+  /** One client LISTENs for answers; a lost notification is caught by the runner's regular poll. */
+  async #listen(): Promise<void> {
+    if (this.#listener) return;
+    try {
+      const c = await this.#pool.connect();
+      this.#listener = c;
+      c.on('notification', (n) => {
+        if (n.channel !== ANSWERED) return;
+        for (const cb of this.#answered.get(n.payload ?? '') ?? []) cb();
+      });
+      await c.query(`LISTEN ${ANSWERED}`);
+    } catch {
+      // Best effort: without notifications the poll finds answers within a second or two.
+    }
+  }
+
+  // ---- agent runs
+  markAdmitted(item: ItemRecord, run: AdmittedRun) {
+    return this.#tx((c) => t.markAdmitted(c, item, run));
+  }
+  markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled') {
+    return this.#tx((c) => t.markFinished(c, item, run, state));
+  }
+  markCancelled(batchId: string, itemId: string) {
+    return this.#tx((c) => t.markCancelled(c, batchId, itemId));
+  }
+  markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
+    return this.#tx((c) => t.markPaused(c, item, run, decide));
+  }
+  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
+    return this.#tx(async (c) => {
+      await t.answerHeld(c, batchId, itemId, decision, nextKey);
+      // Delivered at commit: the worker that carries it on wakes at once.
+      await c.query('SELECT pg_notify($1, $2)', [ANSWERED, batchId]);
+    });
+  }
+  redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
+    return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide));
+  }
+  markError(batchId: string, itemId: string, message: string) {
+    return this.#tx((c) => t.markError(c, batchId, itemId, message));
+  }
+  requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]) {
+    return this.#tx((c) => claims.requeue(c, batchId, itemIds, states));
+  }
+
+  // ---- reads
+  getItem(batchId: string, itemId: string) {
+    return getItem(this.#pool, batchId, itemId);
+  }
+  listItems(batchId: string, f?: ItemFilter) {
+    return read.listItems(this.#pool, batchId, f);
+  }
+  itemCounts(batchId: string) {
+    return read.itemCounts(this.#pool, batchId);
+  }
+  finishedSpan(batchId: string) {
+    return read.finishedSpan(this.#pool, batchId);
+  }
+  getRun(runId: string) {
+    return read.getRun(this.#pool, runId);
+  }
+  runChain(batchId: string, itemId: string) {
+    return read.runChain(this.#pool, batchId, itemId);
+  }
+  decisionsForItem(batchId: string, itemId: string) {
+    return read.decisionsForItem(this.#pool, batchId, itemId);
+  }
+  approvedCost(batchId: string) {
+    return t.approvedCost(this.#pool, batchId);
+  }
+  aggregates(batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]> {
+    return read.aggregates(this.#pool, batchId, afterSeq, limit);
+  }
+
+  // ---- files
+  async markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void> {
+    await this.#pool.query(
+      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL WHERE batch_id = $6 AND id = $7`,
+      [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId],
+    );
+  }
+  async markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void> {
+    await this.#pool.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
+  }
+  getFile(batchId: string, fileId: string) {
+    return read.getFile(this.#pool, batchId, fileId);
+  }
+  filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
+    return read.filesForBatch(this.#pool, batchId, statuses);
+  }
+  filesForItem(batchId: string, itemId: string) {
+    return read.filesForItem(this.#pool, batchId, itemId);
+  }
+  fileCounts(batchId: string) {
+    return read.fileCounts(this.#pool, batchId);
+  }
+  filePaths(batchId: string) {
+    return read.filePaths(this.#pool, batchId);
+  }
+  expiryReport(batchId: string, warnBefore: string) {
+    return read.expiryReport(this.#pool, batchId, warnBefore);
+  }
+
+  // ---- models
+  modelBatch(batchId: string) {
+    return read.modelBatch(this.#pool, batchId);
+  }
+  modelRun(batchId: string, itemId: string) {
+    return read.modelRun(this.#pool, batchId, itemId);
+  }
+  modelRuns(batchId: string, afterSeq: number, limit: number) {
+    return read.modelRuns(this.#pool, batchId, afterSeq, limit);
+  }
+  markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
+    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend));
+  }
+  markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
+    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run));
+  }
+  markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
+    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o));
+  }
+  markModelError(batchId: string, itemId: string, message: string, polls = 0) {
+    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls));
+  }
+  markModelUnsent(batchId: string, itemId: string) {
+    return this.#tx(async (c) => {
+      await c.query(`UPDATE items SET state = 'queued', pending_key = NULL, owner = NULL, lease_until = NULL, updated_at = $1 WHERE batch_id = $2 AND id = $3`, [nowIso(), batchId, itemId]);
+    });
+  }
+  async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
+    if (polls > 0) await this.#pool.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
+  }
+  modelCredits(batchId: string) {
+    return read.modelCredits(this.#pool, batchId);
+  }
+  async modelPolls(batchId: string): Promise<number> {
+    return Number((await this.#pool.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
+  }
+  async setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void> {
+    await this.#pool.query('UPDATE model_batches SET mode = $1 WHERE batch_id = $2', [mode, batchId]);
+  }
+
+  // ---- notebook projections
+  queryItems(batchId: string, q?: ItemQuery) {
+    return read.queryItems(this.#pool, batchId, q);
+  }
+  itemStats(batchId: string) {
+    return read.itemStats(this.#pool, batchId);
+  }
+  batchTotals(batchId: string) {
+    return read.batchTotals(this.#pool, batchId);
+  }
+  itemSeconds(batchId: string) {
+    return read.itemSeconds(this.#pool, batchId);
+  }
+  runTimes(batchId: string) {
+    return read.runTimes(this.#pool, batchId);
+  }
+  batchDecisions(batchId: string) {
+    return read.batchDecisions(this.#pool, batchId);
+  }
+}

@@ -1,0 +1,171 @@
+import type pg from 'pg';
+import { LeaseLostError } from '../../errors.js';
+import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import { FILE_RETENTION_MS } from '../sqlite/files.js';
+import type { FileRefInput, ItemRecord } from '../types.js';
+import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
+
+/**
+ * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
+ * item's row locked FOR UPDATE; the same rules as the SQLite adapter's transitions.ts.
+ */
+
+/** The item's row, locked, checked to be still the caller's (a stale worker must not write over a takeover). */
+async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> {
+  const now = await getItem(c, item.batchId, item.id, true);
+  if (!now) throw new Error(`item ${item.id} vanished from the database`);
+  if (now.owner !== item.owner) throw new LeaseLostError(`item ${item.id} is now held by ${now.owner ?? 'no worker'}`);
+  return now;
+}
+
+/** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
+export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
+  const base = runCreatedAt && !Number.isNaN(runCreatedAt.getTime()) ? runCreatedAt : seenAt;
+  await c.query(
+    `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
+    [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), new Date(base.getTime() + FILE_RETENTION_MS).toISOString()],
+  );
+}
+
+async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot): Promise<void> {
+  await c.query('UPDATE runs SET status = $1, required_action = $2, output = $3, finished_at = $4 WHERE id = $5', [
+    run.status,
+    run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
+    run.output == null ? null : JSON.stringify(run.output),
+    nowIso(),
+    run.id,
+  ]);
+  const seen = new Date();
+  const created = run.createdAt ? new Date(run.createdAt) : null;
+  for (const f of run.files) await recordFile(c, item.batchId, item.id, run.id, f, seen, created);
+}
+
+export async function approvedCost(c: pg.ClientBase | pg.Pool, batchId: string): Promise<number> {
+  return Number((await c.query('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0].c);
+}
+
+export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun): Promise<ItemRecord> {
+  const now = await current(c, item);
+  await c.query(
+    `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+    [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, nowIso()],
+  );
+  if (now.threadKey && run.threadId)
+    await c.query(
+      `INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ($1, $2, $3)
+       ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
+      [now.batchId, now.threadKey, run.threadId],
+    );
+  await updateItem(c, now.batchId, now.id, {
+    state: 'running', run_id: run.id, thread_id: run.threadId ?? now.threadId, run_status: run.status,
+    pending_key: null, pending_answer: null, hold_reason: null,
+  });
+  return (await getItem(c, now.batchId, now.id))!;
+}
+
+export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord> {
+  const now = await current(c, item);
+  await recordRun(c, now, run);
+  await updateItem(c, now.batchId, now.id, {
+    state, run_status: run.status, text: run.output?.text ?? null, thread_id: run.threadId ?? now.threadId,
+    error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
+    finished_at: nowIso(), owner: null, lease_until: null,
+  });
+  return (await getItem(c, now.batchId, now.id))!;
+}
+
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<void> {
+  await c.query(
+    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.reason, d.cost, nowIso()],
+  );
+  await updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
+}
+
+export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
+  const now = await current(c, item);
+  await recordRun(c, now, run);
+  // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
+  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [now.batchId]);
+  const outcome = decide(await approvedCost(c, now.batchId));
+  const seen = { run_status: run.status, text: run.output?.text ?? null };
+  if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey, seen);
+  else await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
+  return { outcome, item: (await getItem(c, now.batchId, now.id))! };
+}
+
+export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string): Promise<void> {
+  const now = await getItem(c, batchId, itemId, true);
+  if (!now || now.state !== 'held') throw new Error(`item ${itemId} is not held`);
+  await answer(c, now, d, nextKey);
+}
+
+export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
+  const now = await getItem(c, batchId, itemId, true);
+  if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
+  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  const outcome = decide(await approvedCost(c, batchId));
+  if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey);
+  return outcome;
+}
+
+export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string): Promise<ItemRecord | null> {
+  if (!(await getItem(c, batchId, itemId, true))) return null;
+  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return getItem(c, batchId, itemId);
+}
+
+export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string): Promise<boolean> {
+  const now = await getItem(c, batchId, itemId, true);
+  if (!now || ['completed', 'failed', 'error', 'cancelled'].includes(now.state)) return false;
+  await updateItem(c, batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return true;
+}
+
+// ---- models batches (the SQLite adapter's model-ops.ts)
+
+export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean): Promise<void> {
+  if (resend) {
+    await c.query('UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [nowIso(), batchId, itemId]);
+    return;
+  }
+  const item = await getItem(c, batchId, itemId, true);
+  await c.query('UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, nowIso(), batchId, itemId]);
+  await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? nowIso() });
+}
+
+async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): Promise<void> {
+  await c.query(
+    'UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_id = $7 AND item_id = $8',
+    [run.id, httpStatus, run.status, run.pollUrl, run.credits, nowIso(), batchId, itemId],
+  );
+}
+
+export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): Promise<void> {
+  await setAdmitted(c, batchId, itemId, httpStatus, run);
+  await updateItem(c, batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null });
+}
+
+export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }): Promise<void> {
+  if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run);
+  await c.query(
+    'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
+    [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, nowIso(), batchId, itemId],
+  );
+  const seen = new Date();
+  const created = run.createdAt ? new Date(run.createdAt) : null;
+  for (const f of run.files) await recordFile(c, batchId, itemId, run.id, f, seen, created);
+  await updateItem(c, batchId, itemId, {
+    state: o.failed ? 'failed' : 'completed', run_id: run.id, run_status: run.status, pending_key: null,
+    error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
+    finished_at: nowIso(), owner: null, lease_until: null,
+  });
+}
+
+export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number): Promise<void> {
+  await c.query('UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, nowIso(), batchId, itemId]);
+  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+}
