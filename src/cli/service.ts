@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
@@ -26,9 +27,23 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** Where `--sim` keeps the simulator's state for a database: beside it. */
+// Not from the store's module: --help and every command load this file (see lazy-loading.test.ts).
+const isServerUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db);
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, '@');
+  }
+}
+
+/** Where `--sim` keeps the simulator's state for a database: beside it (a server's database: the working folder). */
 export function simStatePath(dbPath: string): string | null {
-  return /^postgres(ql)?:\/\//i.test(dbPath) ? null : `${dbPath}.sim.json`;
+  // A database on a server has no folder of its own: the state goes in the working folder, named for the database.
+  if (isServerUrl(dbPath)) return `resq-sim-${createHash('sha256').update(withoutPassword(dbPath)).digest('hex').slice(0, 12)}.json`;
+  return `${dbPath}.sim.json`;
 }
 
 const HOW_TO =
@@ -89,7 +104,7 @@ export async function openService(
     // Beside the database, the simulator's runs outlive this process: Ctrl-C, `resq answer`,
     // then `resq resume --sim` finds them where they were.
     // Only beside a database that exists: `resq threads list --sim` in an empty folder leaves nothing behind.
-    const statePath = opts.dbPath && existsSync(opts.dbPath) ? simStatePath(opts.dbPath) : null;
+    const statePath = opts.dbPath && (isServerUrl(opts.dbPath) || existsSync(opts.dbPath)) ? simStatePath(opts.dbPath) : null;
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
         `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
