@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * A real, throwaway PostgreSQL 15 for tests: its own data directory in a temp dir, a free
+ * loopback port, trust authentication, fsync off. Binaries from Debian's `postgresql`
+ * package. The server refuses to run as root, so as root (CI) every command runs as the
+ * `postgres` user through runuser and the temp dir is handed to that user.
+ */
+
+const exec = promisify(execFile);
+
+/** Where Debian's `postgresql` package puts the server's binaries. */
+export const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+/** Whether the PostgreSQL 15 server binaries are installed. */
+export function pgAvailable(): boolean {
+  return ['postgres', 'initdb', 'pg_ctl', 'createdb'].every((b) => existsSync(join(PG_BIN, b)));
+}
+
+export interface PgServer {
+  /** URL of the `postgres` database. */
+  url: string;
+  port: number;
+  /** The temp dir holding the data directory, socket and log (removed by stop). */
+  dataDir: string;
+  /** Creates a database; returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Runs psql with these arguments against the server (as the `postgres` user); returns stdout. */
+  psql(args: readonly string[]): Promise<string>;
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+const asRoot = (): boolean => process.getuid?.() === 0;
+
+/** Runs one of the server's binaries, as the `postgres` user when we are root. */
+async function run(bin: string, args: readonly string[], timeoutMs = 60_000): Promise<string> {
+  const [cmd, argv] = asRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, [...args]];
+  try {
+    // No stdin (CI has none; nothing here may prompt), a clean locale for initdb.
+    const { stdout } = await exec(cmd, argv, {
+      timeout: timeoutMs,
+      env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8', PGTZ: 'UTC' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (e) {
+    const err = e as Error & { stderr?: string; stdout?: string };
+    throw new Error(`${bin} ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`, { cause: e });
+  }
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `psql` from the server's own bin dir when there, else the one on PATH. */
+function psqlBin(): string {
+  const own = join(PG_BIN, 'psql');
+  return existsSync(own) ? own : 'psql';
+}
+
+/**
+ * Starts a fresh server (initdb, pg_ctl start -w). About a second on a warm machine; the
+ * caller must `stop()` it (afterAll).
+ */
+export async function startPgServer(): Promise<PgServer> {
+  if (!pgAvailable()) throw new Error(`PostgreSQL 15 is not installed (${PG_BIN}); apt-get install postgresql`);
+  const dir = mkdtempSync(join(tmpdir(), 'resq-pg-'));
+  const data = join(dir, 'data');
+  if (asRoot()) {
+    const { stdout } = await exec('id', ['-u', 'postgres']);
+    const { stdout: gid } = await exec('id', ['-g', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  let started = false;
+  let port = 0;
+  const stopServer = async (): Promise<void> => {
+    if (started) {
+      started = false;
+      await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await run(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync'], 120_000);
+    // A port found free may be taken before the server binds it: try a few.
+    for (let attempt = 0; ; attempt++) {
+      port = await freePort();
+      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      try {
+        await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], 90_000);
+        started = true;
+        break;
+      } catch (e) {
+        if (attempt >= 2) throw e;
+      }
+    }
+  } catch (e) {
+    await stopServer();
+    throw e;
+  }
+  const urlOf = (db: string): string => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    dataDir: dir,
+    createDatabase: async (name) => {
+      await run(join(PG_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+      return urlOf(name);
+    },
+    psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
+    stop: stopServer,
+  };
+}
