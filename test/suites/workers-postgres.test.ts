@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportRows, type ExportRow } from '../../src/runner/index.js';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
+import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
+import { startPgServer, type PgServer } from '../support/pg-server.js';
+
+// Several machines on one batch: real CLI children on one PostgreSQL database (a real server
+// started for the test), each worker with its own --out folder, the simulator over HTTP.
+describe('several workers on one PostgreSQL batch', () => {
+  let pg: PgServer;
+  let sim: Sim;
+  beforeAll(async () => {
+    [pg, sim] = await Promise.all([startPgServer(), startSim({ defaultDurationMs: 100, seed: 5 })]);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await pg?.stop();
+  });
+
+  it('three workers, each with its own --out; one killed with SIGKILL and restarted: every item answered once, the cap held, every file whole on some machine', async () => {
+    const url = await pg.createDatabase('workers');
+    const dir = tempDir();
+    const items = fixtureItems('200ms', 3);
+    const { questions, policy } = writeFixture(dir, items);
+    const cap = 5;
+    const env = { RESQ_API_KEY: 'sim-key-bob', RESQ_LEASE_MS: '1500' };
+    const load = await runCliChild(['run', questions, '--db', url, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--concurrency', String(cap), '--dry-run'], env);
+    expect(load.code, load.stderr).toBe(0);
+    const join_ = (out: string) => ['resume', 'shared', '--db', url, '--out', join(dir, out), '--json'];
+    const victim = spawnCli(join_('out-b'), env);
+    const victimDone = collect(victim);
+    const others = [collect(spawnCli(join_('out-a'), env)), collect(spawnCli(join_('out-c'), env))];
+    let seen = 0;
+    await new Promise<void>((resolve) => {
+      victim.stdout?.on('data', (d: Buffer) => {
+        seen += d.toString().split('\n').filter((l) => l.includes('"type":"item"')).length;
+        if (seen >= 6) resolve();
+      });
+      victim.on('close', () => resolve());
+    });
+    victim.kill('SIGKILL');
+    await victimDone;
+    others.push(collect(spawnCli(join_('out-b'), env)));
+    const done = await Promise.all(others);
+    for (const r of done) {
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.stderr).not.toMatch(/deadlock|could not serialize/);
+    }
+    const last = await runCliChild(join_('out-a'), env);
+    expect(last.code).toBe(1); // the @fail items fail, nothing else
+
+    const c = sim.counters();
+    for (const it of items) expect(c.admissionsByInput[it.question] ?? 0, it.id).toBe(1);
+    expect(c.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+    expect(c.peakConcurrentRuns.bob).toBeGreaterThan(1);
+    expect(c.peakConcurrentRuns.bob).toBeLessThanOrEqual(cap);
+
+    const store = await PostgresStore.open(url);
+    try {
+      const batch = (await store.findBatch('shared'))!;
+      const rows: ExportRow[] = [];
+      for await (const r of exportRows(store, batch)) rows.push(r);
+      expect(rows).toHaveLength(items.length);
+      const outs = new Set<string>();
+      for (const it of items) {
+        const row = rows.find((r) => r.id === it.id)!;
+        expect(row.status, it.id).toBe(it.state);
+        expect(row.run_ids, it.id).toHaveLength(it.pauses + 1);
+        for (const f of row.files) {
+          expect(f.status, `${it.id} ${f.id}`).toBe('downloaded');
+          expect(existsSync(f.path!)).toBe(true);
+          expect(createHash('sha256').update(readFileSync(f.path!)).digest('hex')).toBe(f.sha256);
+          outs.add(f.path!.slice(dir.length + 1).split('/')[0]!);
+        }
+      }
+      // The files landed in the workers' own folders.
+      expect(outs.size).toBeGreaterThan(1);
+    } finally {
+      await store.close();
+    }
+  }, 240_000);
+
+  it('a password in the URL appears in no output', async () => {
+    const url = (await pg.createDatabase('secret')).replace('postgres@', 'postgres:hunter2-secret@');
+    const dir = tempDir();
+    const { questions } = writeFixture(dir, fixtureItems('10ms', 1).slice(0, 1));
+    const r = await runCliChild(['run', questions, '--db', url, '--base-url', sim.url, '--no-download', '--json'], { RESQ_API_KEY: 'sim-key-alice' });
+    expect(r.code, r.stderr).toBe(0);
+    const status = await runCliChild(['status', '--db', url], {});
+    expect(status.stdout).toContain('postgres://postgres:***@');
+    for (const out of [r.stdout, r.stderr, status.stdout, status.stderr]) expect(out).not.toContain('hunter2-secret');
+  }, 120_000);
+});
