@@ -2,6 +2,7 @@ import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
 import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '../runner/index.js';
 import type { BatchRecord, Store } from '../store/index.js';
+import { maskLocation } from '../store/open.js';
 import { dbFlag } from './db-path.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
@@ -134,7 +135,7 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
   const db = dbFlag(o.dbPath);
   const sim = o.service.kind === 'sim' ? ' --sim' : '';
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: o.dbPath, out: o.outDir })}\n`);
+    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out: o.outDir })}\n`);
   } else {
     io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir, unknownFinal })}\n`);
     if (files && files.problems.length > 0)

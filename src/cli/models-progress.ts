@@ -1,3 +1,4 @@
+import { maskLocation } from '../store/open.js';
 import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
 import type { DownloadEvent } from '../files/index.js';
@@ -94,7 +95,7 @@ export function formatModelStatus(s: ModelBatchStatus, where: { db: string; out?
   const nFiles = f.pending + f.downloaded + f.failed + f.expired + f.missing;
   if (nFiles > 0)
     lines.push(`files: ${f.downloaded} downloaded, ${f.pending} pending, ${f.failed} failed, ${f.expired} expired, ${f.missing} missing`);
-  lines.push(`database: ${where.db}`);
+  lines.push(`database: ${maskLocation(where.db)}`);
   if (where.out && nFiles > 0) lines.push(`files folder: ${where.out}`);
   if (where.output) lines.push(`results: ${where.output}`);
   return lines.join('\n');

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { Downloader } from '../../files/index.js';
 import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
-import { openStore, type BatchSettings } from '../../store/index.js';
+import { maskLocation, openStore, type BatchSettings } from '../../store/index.js';
 import { checkDbPath, checkOutputPath, dbFlag, removeDatabase } from '../db-path.js';
 import { userMessage } from '../error-message.js';
 import { exitCodeForRun } from '../exit-codes.js';
@@ -100,7 +100,7 @@ export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise
       if (a.output) await writeModelResults(store, batch, a.output);
       const status = await modelBatchStatus(store, batch);
       if (status) {
-        if (a.json) io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: a.db, out, output: a.output ?? null })}\n`);
+        if (a.json) io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: maskLocation(a.db), out, output: a.output ?? null })}\n`);
         else io.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
       }
       if (!a.json) {

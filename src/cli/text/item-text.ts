@@ -1,4 +1,5 @@
 import type { DecisionRecord, FileRecord, ItemRecord, RunRecord } from '../../store/index.js';
+import { dbFlag } from '../db-path.js';
 import { printable } from './printable.js';
 
 /** Everything `resq show` prints about one item. */
@@ -56,7 +57,7 @@ export function formatItem(v: ItemView, hint: { db: string }): string {
       const d = v.decisions.find((x) => x.runId === r.id);
       if (d) lines.push(`    decided by ${d.by}: ${printable(JSON.stringify(d.answer))}${d.reason ? ` — ${printable(d.reason)}` : ''}`);
       else if (it.state === 'held' && it.runId === r.id)
-        lines.push(`    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch)} ${printable(it.id)} --approve | --decline | --choose ID --db ${hint.db}`);
+        lines.push(`    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch)} ${printable(it.id)} --approve | --decline | --choose ID${dbFlag(hint.db)}`);
     }
   }
   if (v.files.length) {
