@@ -64,7 +64,7 @@ describe('lazy loading of commands', () => {
     const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
     // The error classes and the one failure taxonomy (pure, no dependencies): errors are reported from start-up on.
     expect(src.sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts', 'src/errors.ts']);
-    for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'cli-progress', 'csv-parse'])
+    for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'pg', 'csv-parse'])
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
   });
 
@@ -79,7 +79,7 @@ describe('lazy loading of commands', () => {
       expect(under(r.modules, 'src/api/').sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts']);
       expect(under(r.modules, 'src/models/')).toEqual([]);
       expect(under(r.modules, 'node_modules/undici/')).toEqual([]);
-      expect(under(r.modules, 'node_modules/cli-progress/')).toEqual([]);
+      expect(under(r.modules, 'node_modules/pg/')).toEqual([]);
     }
   });
 
@@ -89,8 +89,8 @@ describe('lazy loading of commands', () => {
     expect(url.code, url.stderr).toBe(0);
     expect(url.modules).toContain('src/api/client.ts');
     expect(under(url.modules, 'src/sim/')).toEqual([]);
-    // --json: no live bar, so no cli-progress either; --no-download: no downloader.
-    expect(under(url.modules, 'node_modules/cli-progress/')).toEqual([]);
+    // A SQLite database never loads the PostgreSQL client; --no-download: no downloader.
+    expect(under(url.modules, 'node_modules/pg/')).toEqual([]);
     expect(under(url.modules, 'src/files/')).toEqual([]);
     const withSim = await loaded(['run', csv, '--db', join(dir, 'sim.db'), '--sim', '--no-download', '--json']);
     expect(withSim.code, withSim.stderr).toBe(0);

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pgAvailable, startPgServer } from './pg-server.js';
+import { startPgServer } from './pg-server.js';
 
 /** The throwaway PostgreSQL the store tests run against. */
-describe.skipIf(!pgAvailable())('startPgServer', () => {
+describe('startPgServer', () => {
   it('starts a server that accepts connections, creates a database, and stops (its directory gone)', async () => {
     const t0 = Date.now();
     const pg = await startPgServer();
