@@ -51,8 +51,12 @@ export class Presence {
   /** Renews the heartbeat and this worker's leases. */
   async beat(now: number): Promise<Beat> {
     const b = await this.#store.heartbeat(this.lease, now);
-    const workers = Math.max(1, (await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)).length);
-    return { ...b, workers };
+    return { ...b, workers: await this.countLive(now) };
+  }
+
+  /** Live workers of the batch, this one included. */
+  async countLive(now: number): Promise<number> {
+    return Math.max(1, (await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)).length);
   }
 
   /** Other live workers that hold items. */

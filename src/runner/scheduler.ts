@@ -102,6 +102,7 @@ export class Scheduler {
     this.#o.onEvent?.({ type: 'joined', worker: presence.worker, others });
     const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
     let lastBeat = this.#clock.now();
+    let lastCount = lastBeat;
     let rescanned = false;
     let announcedWait = false;
     let lastLook = false;
@@ -114,6 +115,10 @@ export class Scheduler {
           if (beat.cancelled) this.#cancel();
           await this.#cap.sync(beat.capLimit);
           this.#cap.workers = beat.workers;
+        } else if (now - lastCount >= (this.#o.pollMs ?? 1000)) {
+          // Workers that joined since: this one's share shrinks within a second, not a heartbeat.
+          lastCount = now;
+          this.#cap.workers = await presence.countLive(now);
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());

@@ -68,14 +68,15 @@ async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: numbe
 }
 
 /**
- * The claim, in one transaction. The batch row is locked FOR UPDATE first: claims of one
- * batch then run one at a time over every machine, so the count of runs in flight that the
- * cap is checked against cannot change under a claim (two claims each seeing one free slot
- * would otherwise both take it). Item rows are read FOR UPDATE SKIP LOCKED, so a claim never
- * waits on an item another worker is writing.
+ * The claim, in one transaction. The batch row is locked first (FOR NO KEY UPDATE: rows that
+ * reference the batch can still be inserted meanwhile): claims of one batch then run one at
+ * a time over every machine, so the count of runs in flight that the cap is checked against
+ * cannot change under a claim (two claims each seeing one free slot would otherwise both
+ * take it). Item rows are read FOR NO KEY UPDATE SKIP LOCKED: a claim never waits on an item
+ * another worker is writing.
  */
 export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number): Promise<Claim> {
-  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   let count = await inFlight(c, batchId, req.ended ?? []);
   if (!b || b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: b !== null };
   const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
@@ -85,7 +86,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     const orphans = await all<ItemRow>(
       c,
       `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2) AND (owner IS NULL OR lease_until < $3)
-       ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED`,
+       ORDER BY seq LIMIT $4 FOR NO KEY UPDATE SKIP LOCKED`,
       [batchId, states, now, req.max],
     );
     for (const row of orphans) {
@@ -104,7 +105,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   scan: while (out.length < req.max && count < cap && fresh < maxQueued) {
     const rows = await all<ItemRow>(
       c,
-      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE} FOR UPDATE SKIP LOCKED`,
+      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE} FOR NO KEY UPDATE SKIP LOCKED`,
       [batchId, cursor],
     );
     if (rows.length === 0) break;
@@ -123,11 +124,11 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
 }
 
 export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): Promise<ItemRecord | null> {
-  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   if (!b || b.cancelled_at !== null) return null;
   const row = await one<ItemRow>(
     c,
-    `SELECT * FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq > $3 AND state = 'queued' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    `SELECT * FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq > $3 AND state = 'queued' ORDER BY seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
     [batchId, threadKey, afterSeq],
   );
   if (!row) return null;

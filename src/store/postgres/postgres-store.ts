@@ -17,7 +17,7 @@ const ANSWERED = 'resq_answered';
 /**
  * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
  * one transaction (retried on deadlock or serialization failure); claims lock the batch row
- * so the cap holds across machines, and items FOR UPDATE SKIP LOCKED. A person's answer is
+ * so the cap holds across machines, and items FOR NO KEY UPDATE SKIP LOCKED. A person's answer is
  * announced with NOTIFY so the worker that carries it on wakes at once.
  */
 export class PostgresStore implements Store {

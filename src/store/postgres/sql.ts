@@ -25,7 +25,7 @@ export function nowIso(): string {
 
 /** One item, locked for the rest of the transaction when `lock`. */
 export async function getItem(c: pg.ClientBase | pg.Pool, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
-  const r = await one<ItemRow>(c, `SELECT * FROM items WHERE batch_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [batchId, id]);
+  const r = await one<ItemRow>(c, `SELECT * FROM items WHERE batch_id = $1 AND id = $2${lock ? ' FOR NO KEY UPDATE' : ''}`, [batchId, id]);
   return r ? itemFromRow(r) : null;
 }
 

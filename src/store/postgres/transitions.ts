@@ -7,7 +7,7 @@ import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
 
 /**
  * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
- * item's row locked FOR UPDATE; the same rules as the SQLite adapter's transitions.ts.
+ * item's row locked (FOR NO KEY UPDATE); the same rules as the SQLite adapter's transitions.ts.
  */
 
 /** The item's row, locked, checked to be still the caller's (a stale worker must not write over a takeover). */
@@ -89,7 +89,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   const now = await current(c, item);
   await recordRun(c, now, run);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [now.batchId]);
+  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
   const outcome = decide(await approvedCost(c, now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey, seen);
@@ -106,7 +106,7 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
 export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   const outcome = decide(await approvedCost(c, batchId));
   if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey);
   return outcome;
