@@ -537,6 +537,8 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const full = await claim(w2, { cap: 1 }, NOW + 1);
         expect(full.items).toEqual([]);
         expect(full.inFlight).toBe(1);
+        // naming it as ended frees nothing: it was not counted in flight
+        expect((await claim(w2, { cap: 1, ended: ['a'] }, NOW + 1)).items).toEqual([]);
         expect((await item('a')).owner).toBeNull();
         const c = await claim(w2, { cap: 2 }, NOW + 1);
         expect(ids(c.items)).toEqual(['a']);
@@ -655,18 +657,24 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.liveWorkers(B, 60_000, NOW))[0]!.items).toBe(0);
       });
 
-      it('respond chain: the second run is admitted at step 1 with its parent; runChain is first to last', async () => {
+      it('respond chain: each next run is admitted at the next step with its parent; runChain and decisions are first to last', async () => {
         await load(store, ['a']);
         const w = await worker();
         const a = await running(w, 'a', 'r-a0');
         const { item: waiting } = await store.markPaused(a, snap('r-a0', { status: 'requires_action' }), () => answerWith(decision('r-a0'), 'key-a1'));
         const a1 = await store.markAdmitted(waiting, { id: 'r-a1', status: 'running', threadId: null, step: 1, parentRunId: 'r-a0', idempotencyKey: 'key-a1' });
         expect(a1).toMatchObject({ state: 'running', runId: 'r-a1', step: 1, pendingKey: null, pendingAnswer: null });
-        await store.markFinished(a1, snap('r-a1'), 'completed');
+        const { item: w2 } = await store.markPaused(a1, snap('r-a1', { status: 'requires_action' }), () =>
+          answerWith(decision('r-a1', { tool: 'ask_choice', answer: { choice: 'b' } }), 'key-a2'));
+        expect(w2).toMatchObject({ state: 'waiting', step: 2, pendingKey: 'key-a2' });
+        const a2 = await store.markAdmitted(w2, { id: 'r-a2', status: 'running', threadId: null, step: 2, parentRunId: 'r-a1', idempotencyKey: 'key-a2' });
+        await store.markFinished(a2, snap('r-a2'), 'completed');
+        expect((await store.decisionsForItem(B, 'a')).map((d) => [d.runId, d.tool])).toEqual([['r-a0', 'confirm_scope'], ['r-a1', 'ask_choice']]);
         const chain = await store.runChain(B, 'a');
         expect(chain.map((r) => [r.id, r.step, r.parentRunId, r.idempotencyKey])).toEqual([
           ['r-a0', 0, null, idempotencyKey(B, 'a', 0)],
           ['r-a1', 1, 'r-a0', 'key-a1'],
+          ['r-a2', 2, 'r-a1', 'key-a2'],
         ]);
         expect(await store.runChain(B, 'zz')).toEqual([]);
       });
