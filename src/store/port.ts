@@ -108,7 +108,7 @@ export interface Store {
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void>;
   /** A batch by name or id. */
   findBatch(nameOrId: string): Promise<BatchRecord | null>;
-  /** Every batch, oldest first. */
+  /** Every batch, newest first (the order `resq batches` and the notebooks show). */
   listBatches(kind?: BatchRecord['kind']): Promise<BatchRecord[]>;
   /** The newest batch, or null. */
   latestBatch(kind?: BatchRecord['kind']): Promise<BatchRecord | null>;
