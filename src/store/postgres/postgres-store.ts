@@ -5,14 +5,12 @@ import type { AdmittedRun, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery,
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
+import { AnswersListener, ANSWERED_CHANNEL as ANSWERED } from './answers-listener.js';
 import { migratePg } from './migrations.js';
 import { connectError, makePool, withTx } from './pool.js';
 import * as read from './reads.js';
 import { getItem, nowIso } from './sql.js';
 import * as t from './transitions.js';
-
-/** Channel a person's answer is announced on (payload: the batch id). */
-const ANSWERED = 'resq_answered';
 
 /**
  * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
@@ -23,11 +21,12 @@ const ANSWERED = 'resq_answered';
 export class PostgresStore implements Store {
   readonly location: string;
   readonly #pool: pg.Pool;
-  #listener: pg.PoolClient | null = null;
-  readonly #answered = new Map<string, Set<() => void>>();
+  readonly #url: string;
+  #listener: AnswersListener | null = null;
 
   private constructor(url: string, pool: pg.Pool) {
     this.#pool = pool;
+    this.#url = url;
     this.location = maskLocation(url);
   }
 
@@ -53,10 +52,8 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#listener) {
-      this.#listener.release();
-      this.#listener = null;
-    }
+    await this.#listener?.close();
+    this.#listener = null;
     await this.#pool.end();
   }
 
@@ -122,27 +119,13 @@ export class PostgresStore implements Store {
     return this.#tx((c) => claims.release(c, batchId, itemId, workerId));
   }
   onAnswered(batchId: string, cb: () => void): () => void {
-    let set = this.#answered.get(batchId);
-    if (!set) this.#answered.set(batchId, (set = new Set()));
-    set.add(cb);
-    void this.#listen();
-    return () => void set.delete(cb);
+    this.#listener ??= new AnswersListener(this.#url);
+    return this.#listener.subscribe(batchId, cb);
   }
 
-  /** One client LISTENs for answers; a lost notification is caught by the runner's regular poll. */
-  async #listen(): Promise<void> {
-    if (this.#listener) return;
-    try {
-      const c = await this.#pool.connect();
-      this.#listener = c;
-      c.on('notification', (n) => {
-        if (n.channel !== ANSWERED) return;
-        for (const cb of this.#answered.get(n.payload ?? '') ?? []) cb();
-      });
-      await c.query(`LISTEN ${ANSWERED}`);
-    } catch {
-      // Best effort: without notifications the poll finds answers within a second or two.
-    }
+  /** Resolves once answers are being listened for (tests wait on it before answering). */
+  async listening(): Promise<void> {
+    await this.#listener?.ready();
   }
 
   // ---- agent runs
