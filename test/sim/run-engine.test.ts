@@ -26,7 +26,8 @@ describe('run timeline', () => {
   afterAll(() => sim.close());
 
   it('grows output.text and tool_results as events happen', async () => {
-    const run = await createRun(sim, 'watch me @files=md,pdb @deltas=4 @duration=80ms');
+    // Long enough that a loaded machine still reads it while it runs (the checks count only then).
+    const run = await createRun(sim, 'watch me @files=md,pdb @deltas=4 @duration=3s');
     const res = await fetch(`${sim.url}/runs/${run.id}/events`, { headers: { authorization: 'Bearer sim-key-alice' } });
     const decoder = new TextDecoder();
     let buffer = '';
