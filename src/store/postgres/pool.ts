@@ -2,10 +2,15 @@ import pg from 'pg';
 import { ResqError } from '../../errors.js';
 import { maskLocation } from '../open.js';
 
-// int8 (count(*), BIGINT, BIGSERIAL) and numeric (sum of BIGINT) as numbers: every such
-// value resq stores (ms timestamps, byte sizes, counts) is far below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
+/**
+ * int8 (count(*), BIGINT, BIGSERIAL) and numeric (sum of BIGINT) as numbers: every such value
+ * resq stores (ms timestamps, byte sizes, counts) is far below 2^53. Set on resq's own pools
+ * only, not pg's process-wide parsers a library user's code may rely on.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** A client inside one transaction. */
 export type Tx = pg.PoolClient;
@@ -15,8 +20,13 @@ export class PostgresConnectError extends ResqError {
   override readonly code: string = 'RESQ_DATABASE';
 }
 
-/** SQLSTATEs of a transaction the server gave up on for concurrency: run it again. */
-const RETRY = new Set(['40001', '40P01', '55P03']);
+/**
+ * Run it again: a transaction the server gave up on for concurrency (serialization failure,
+ * deadlock, lock not available), or a connection lost or refused while the server restarts
+ * (admin shutdown, connection failures, a reset socket). A busy or restarting database is
+ * waited on, never an item's failure.
+ */
+const RETRY = new Set(['40001', '40P01', '55P03', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
 
 function isRetryable(e: unknown): boolean {
   return RETRY.has(String((e as { code?: unknown } | null)?.code ?? ''));
@@ -24,7 +34,7 @@ function isRetryable(e: unknown): boolean {
 
 /** A pool for one database URL; sized to the work (a worker's claims, transitions and reads). */
 export function makePool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, types });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;
@@ -48,25 +58,39 @@ function safePassword(url: string): string | null {
   }
 }
 
+/** Whether the error is of a lost or refused connection (not a concurrency abort). */
+function isConnectionLoss(e: unknown): boolean {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  return code.startsWith('08') || code.startsWith('57P') || code.startsWith('E');
+}
+
 /**
  * Runs `fn` in one transaction (READ COMMITTED; the claim takes row locks of its own), and
- * again when the server aborted it for a deadlock or a serialization failure: a busy
- * database is waited on, never an item's failure.
+ * again when the server aborted it for a deadlock or a serialization failure, or the
+ * connection was lost before COMMIT was sent: a busy or restarting database is waited on,
+ * never an item's failure. A connection lost during COMMIT is not retried (the commit may
+ * have happened; running the change twice could record a decision twice): it is thrown.
  */
 export async function withTx<T>(pool: pg.Pool, fn: (c: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const c = await pool.connect();
+    let c: pg.PoolClient | null = null;
+    let committing = false;
     try {
+      c = await pool.connect();
       await c.query('BEGIN');
       const out = await fn(c);
+      committing = true;
       await c.query('COMMIT');
+      c.release();
       return out;
     } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
-      if (!isRetryable(e) || attempt >= 20) throw e;
+      if (c) {
+        await c.query('ROLLBACK').catch(() => {});
+        // A broken connection is dropped, not returned to the pool.
+        c.release(isConnectionLoss(e) ? (e as Error) : undefined);
+      }
+      if (!isRetryable(e) || attempt >= 20 || (committing && isConnectionLoss(e))) throw e;
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * Math.min(500, 5 * 2 ** attempt))));
-    } finally {
-      c.release();
     }
   }
 }
