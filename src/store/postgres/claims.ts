@@ -67,6 +67,21 @@ async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: numbe
   return { ...it, state: 'submitting', pendingKey: key, threadId, startedAt, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
 }
 
+/** Moves queued items with no thread to `submitting` under the lease, their keys stored, in one statement. */
+async function submitAll(c: pg.ClientBase, batchId: string, items: readonly ItemRecord[], lease: Lease, now: number): Promise<ItemRecord[]> {
+  if (items.length === 0) return [];
+  const keys = items.map((it) => idempotencyKey(it.batchId, it.id, it.step, it.attempt));
+  const started = new Date(now).toISOString();
+  const rows = await all<ItemRow>(
+    c,
+    `UPDATE items AS i SET state = 'submitting', pending_key = v.key, thread_id = NULL, started_at = coalesce(i.started_at, $3),
+            owner = $4, lease_until = $5, updated_at = $3
+     FROM unnest($2::text[], $6::text[]) AS v(id, key) WHERE i.batch_id = $1 AND i.id = v.id RETURNING i.*`,
+    [batchId, items.map((it) => it.id), started, lease.workerId, now + lease.leaseMs, keys],
+  );
+  return rows.map(itemFromRow).sort((a, b) => a.seq - b.seq);
+}
+
 /**
  * The claim, in one transaction. The batch row is locked first (FOR NO KEY UPDATE: rows that
  * reference the batch can still be inserted meanwhile): claims of one batch then run one at
@@ -101,8 +116,11 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   }
   let cursor = req.afterSeq;
   let fresh = 0;
+  const plain: ItemRecord[] = [];
+  const threaded: ItemRecord[] = [];
   const maxQueued = req.maxQueued ?? req.max;
-  scan: while (out.length < req.max && count < cap && fresh < maxQueued) {
+  const taken = (): number => out.length + plain.length + threaded.length;
+  scan: while (taken() < req.max && count < cap && fresh < maxQueued) {
     const rows = await all<ItemRow>(
       c,
       `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE} FOR NO KEY UPDATE SKIP LOCKED`,
@@ -110,16 +128,20 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     );
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (out.length >= req.max || count >= cap || fresh >= maxQueued) break scan;
+      if (taken() >= req.max || count >= cap || fresh >= maxQueued) break scan;
       cursor = row.seq;
       const it = itemFromRow(row);
       // Later items of a thread are reached through the thread once the earlier ones end.
       if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) continue;
-      out.push(await submit(c, it, req, now));
+      // Thread items need their thread's id; the rest move to submitting in one statement below.
+      if (it.threadKey) threaded.push(await submit(c, it, req, now));
+      else plain.push(it);
       count++;
       fresh++;
     }
   }
+  // Orphans first, then the queued items in file order.
+  out.push(...[...threaded, ...(await submitAll(c, batchId, plain, req, now))].sort((a, b) => a.seq - b.seq));
   return { items: out, cursor, fresh, inFlight: count, cancelled: false };
 }
 

@@ -34,8 +34,8 @@ export type ItemPatch = Partial<Record<
   'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' |
   'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
 
-/** Updates columns of one item (objects stored as JSON text), stamping updated_at. */
-export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch): Promise<void> {
+/** Updates columns of one item (objects stored as JSON text), stamping updated_at; returns the item as it is now. */
+export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch): Promise<ItemRecord> {
   const cols = Object.keys(patch);
   const values = cols.map((k) => {
     const v = patch[k as keyof ItemPatch];
@@ -43,8 +43,12 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   });
   const sets = cols.map((k, i) => `${k} = $${i + 1}`).join(', ');
   const n = cols.length;
-  const r = await c.query(`UPDATE items SET ${sets}${n ? ', ' : ''}updated_at = $${n + 1} WHERE batch_id = $${n + 2} AND id = $${n + 3}`, [...values, nowIso(), batchId, id]);
+  const r = await c.query<ItemRow>(
+    `UPDATE items SET ${sets}${n ? ', ' : ''}updated_at = $${n + 1} WHERE batch_id = $${n + 2} AND id = $${n + 3} RETURNING *`,
+    [...values, nowIso(), batchId, id],
+  );
   if (r.rowCount !== 1) throw new Error(`item ${batchId}/${id} not found`);
+  return itemFromRow(r.rows[0]!);
 }
 
 /** States before the end of an item's life (a thread's later items wait for these). */

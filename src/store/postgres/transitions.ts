@@ -58,31 +58,29 @@ export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: Admi
        ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
       [now.batchId, now.threadKey, run.threadId],
     );
-  await updateItem(c, now.batchId, now.id, {
+  return updateItem(c, now.batchId, now.id, {
     state: 'running', run_id: run.id, thread_id: run.threadId ?? now.threadId, run_status: run.status,
     pending_key: null, pending_answer: null, hold_reason: null,
   });
-  return (await getItem(c, now.batchId, now.id))!;
 }
 
 export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord> {
   const now = await current(c, item);
   await recordRun(c, now, run);
-  await updateItem(c, now.batchId, now.id, {
+  return updateItem(c, now.batchId, now.id, {
     state, run_status: run.status, text: run.output?.text ?? null, thread_id: run.threadId ?? now.threadId,
     error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
     finished_at: nowIso(), owner: null, lease_until: null,
   });
-  return (await getItem(c, now.batchId, now.id))!;
 }
 
-async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<void> {
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<ItemRecord> {
   await c.query(
     `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.reason, d.cost, nowIso()],
   );
-  await updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
+  return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
 }
 
 export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
@@ -92,9 +90,11 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
   const outcome = decide(await approvedCost(c, now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
-  if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey, seen);
-  else await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
-  return { outcome, item: (await getItem(c, now.batchId, now.id))! };
+  const after =
+    outcome.kind === 'answer'
+      ? await answer(c, now, outcome.decision, outcome.nextKey, seen)
+      : await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
+  return { outcome, item: after };
 }
 
 export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string): Promise<void> {
@@ -114,8 +114,7 @@ export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: st
 
 export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string): Promise<ItemRecord | null> {
   if (!(await getItem(c, batchId, itemId, true))) return null;
-  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
-  return getItem(c, batchId, itemId);
+  return updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
 }
 
 export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string): Promise<boolean> {
