@@ -82,7 +82,8 @@ async function claimLatency(engine: 'SQLite' | 'PostgreSQL', store: Store): Prom
 }
 
 try {
-  for (const engine of ['SQLite', 'PostgreSQL'] as const) for (const workers of [1, 3]) await batchRun(engine, workers);
+  const only = args.get('engine', '');
+  for (const engine of ['SQLite', 'PostgreSQL'] as const) if (!only || only === engine) for (const workers of [1, 3]) await batchRun(engine, workers);
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-lat-'));
   const sqlite = SqliteStore.open(join(dir, 'lat.db'));
   await claimLatency('SQLite', sqlite);
