@@ -30,8 +30,3 @@ export function openDatabase(path: string, opts: { readonly?: boolean } = {}): D
 export function nowIso(): string {
   return new Date().toISOString();
 }
-
-/** JSON.parse for a nullable column. */
-export function parseJson<T = unknown>(text: string | null | undefined): T | null {
-  return text == null ? null : (JSON.parse(text) as T);
-}
