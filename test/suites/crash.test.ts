@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -8,6 +7,7 @@ import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
+import { expectBatchWhole } from '../support/expect-batch.js';
 
 // Crash suite: the real CLI in a child process, SIGKILLed at random moments mid-batch
 // and resumed each time. At the end the simulator must have admitted every question
@@ -63,18 +63,7 @@ describe('crash and resume', () => {
       if (!batch) throw new Error('no batch');
       const rows: ExportRow[] = [];
       for await (const r of exportRows(store, batch)) rows.push(r);
-      expect(rows).toHaveLength(items.length);
-      for (const it of items) {
-        const row = rows.find((r) => r.id === it.id);
-        expect(row?.status, it.id).toBe(it.state);
-        expect(row?.decisions, it.id).toHaveLength(it.pauses);
-        expect(row?.run_ids, it.id).toHaveLength(it.pauses + 1);
-        for (const s of it.expect) expect(row?.text, it.id).toContain(s);
-        for (const f of row?.files ?? []) {
-          expect(f.status, `${it.id} ${f.id}`).toBe('downloaded');
-          expect(createHash('sha256').update(readFileSync(f.path ?? '')).digest('hex')).toBe(f.sha256);
-        }
-      }
+      expectBatchWhole(rows, items);
       const fileCount = rows.reduce((n, r) => n + r.files.length, 0);
       expect(fileCount).toBe(3 * 8); // md, pdb, png, csv, png, md, csv, pdb per copy of the fixture
       // No temporary file survives the kills.

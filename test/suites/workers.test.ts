@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { fixtureItems, writeFixture, type FixtureItem } from '../support/batch-fixture.js';
+import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
+import { expectBatchWhole } from '../support/expect-batch.js';
 import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
 
 // Several processes on one batch: real CLI children on one SQLite file, the simulator over
@@ -27,20 +27,6 @@ async function exported(db: string, name: string): Promise<ExportRow[]> {
   }
 }
 
-function expectWhole(rows: ExportRow[], items: FixtureItem[]): void {
-  expect(rows).toHaveLength(items.length);
-  for (const it of items) {
-    const row = rows.find((r) => r.id === it.id);
-    expect(row?.status, it.id).toBe(it.state);
-    expect(row?.decisions, it.id).toHaveLength(it.pauses);
-    expect(row?.run_ids, it.id).toHaveLength(it.pauses + 1);
-    for (const s of it.expect) expect(row?.text, it.id).toContain(s);
-    for (const f of row?.files ?? []) {
-      expect(f.status, `${it.id} ${f.id}`).toBe('downloaded');
-      expect(createHash('sha256').update(readFileSync(f.path ?? '')).digest('hex')).toBe(f.sha256);
-    }
-  }
-}
 
 function expectNoDatabaseErrors(results: CliResult[]): void {
   for (const r of results) {
@@ -104,7 +90,7 @@ describe('several workers on one batch', () => {
     expect(c.respondRuns - before.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
     expect(c.peakConcurrentRuns.bob).toBeGreaterThan(1);
     expect(c.peakConcurrentRuns.bob).toBeLessThanOrEqual(cap);
-    expectWhole(await exported(db, 'shared'), items);
+    expectBatchWhole(await exported(db, 'shared'), items);
   }, 180_000);
 
   it('the same resq run started twice at once: both finish, nothing sent twice, nothing lost', async () => {
