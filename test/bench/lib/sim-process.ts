@@ -16,6 +16,8 @@ export interface SimProcess {
   counters(): Promise<SimCounters>;
   /** CPU time (user + system) the simulator process has used so far, from /proc. */
   cpuMs(): number;
+  /** Peak resident set size of the simulator process so far (VmHWM from /proc). */
+  peakRssBytes(): number;
   /** Zeroes its counters. */
   reset(): Promise<void>;
   stop(): Promise<void>;
@@ -39,6 +41,7 @@ export async function startSimProcess(options: SimOptions = {}): Promise<SimProc
     ...info,
     counters: async () => (await (await fetch(`${info.origin}/_sim/counters`)).json()) as SimCounters,
     cpuMs: () => procCpuMs(child.pid!),
+    peakRssBytes: () => procPeakRssBytes(child.pid!),
     reset: async () => void (await fetch(`${info.origin}/_sim/reset`, { method: 'POST' })).arrayBuffer(),
     stop: async () => {
       child.kill('SIGTERM');
@@ -57,4 +60,10 @@ export function procCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Peak resident set size of a live process (VmHWM in /proc/PID/status). */
+export function procPeakRssBytes(pid: number): number {
+  const hit = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return hit ? Number(hit[1]) * 1024 : NaN;
 }

@@ -1,0 +1,28 @@
+// Preloaded into a process being measured (`--import` this file, RESQ_MEM_PROBE=<path>):
+// every RESQ_MEM_PROBE_MS (default 1000) it appends one JSON line with process.memoryUsage(),
+// /proc/self/smaps_rollup (Rss, Anonymous, …), open sockets and active handles, so peak
+// RSS can be broken down by where it sits (JS heap, ArrayBuffers, native, file-backed).
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+
+const path = process.env.RESQ_MEM_PROBE;
+if (path) {
+  const every = Number(process.env.RESQ_MEM_PROBE_MS ?? 1000);
+  const sample = () => {
+    const m = process.memoryUsage();
+    const rollup = {};
+    for (const line of readFileSync('/proc/self/smaps_rollup', 'utf8').split('\n')) {
+      const hit = /^(\w+):\s+(\d+) kB/.exec(line);
+      if (hit) rollup[hit[1]] = Number(hit[2]) * 1024;
+    }
+    let sockets = 0;
+    for (const fd of readdirSync('/proc/self/fd')) {
+      try {
+        if (readlinkFd(fd).startsWith('socket:')) sockets++;
+      } catch {}
+    }
+    appendFileSync(path, `${JSON.stringify({ t: Date.now(), rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, anon: rollup.Anonymous, fileRss: (rollup.Rss ?? 0) - (rollup.Anonymous ?? 0), sockets })}\n`);
+  };
+  const readlinkFd = (fd) => readlinkSync(`/proc/self/fd/${fd}`);
+  const { readlinkSync } = await import('node:fs');
+  setInterval(sample, every).unref();
+}
