@@ -30,6 +30,13 @@ export interface ClientOptions {
    * above the number of runs followed at once. @default 128
    */
   connections?: number;
+  /**
+   * Keep-alive connections per origin for every request but event streams (creating runs,
+   * reads, responds, files). They are short, so a few hundred carry thousands of runs; one
+   * each for a wave of thousands of admissions left thousands of idle sockets, and undici
+   * counted every connection of the pool each time one of them closed. @default min(connections, 256)
+   */
+  requestConnections?: number;
   /** Interval between reads of a run when polling (the spec suggests about 3 s). @default 3_000 */
   pollIntervalMs?: number;
   /** Interval between reads of a running model run. @default 3_000 */
@@ -55,12 +62,16 @@ export interface ResolvedOptions {
   streamIdleTimeoutMs: number;
   maxEventChars: number;
   connections: number;
+  requestConnections: number;
   pollIntervalMs: number;
   modelPollIntervalMs: number;
   onLog: ClientLogListener;
   random: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/** Most connections per origin for requests other than event streams, unless told otherwise. */
+export const DEFAULT_REQUEST_CONNECTIONS = 256;
 
 /** Validates options and fills in defaults; throws `ConfigError` naming the bad option. */
 export function resolveOptions(opts: ClientOptions): ResolvedOptions {
@@ -81,6 +92,7 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
     streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 300_000,
     maxEventChars: opts.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS,
     connections: opts.connections ?? 128,
+    requestConnections: opts.requestConnections ?? Math.min(opts.connections ?? 128, DEFAULT_REQUEST_CONNECTIONS),
     pollIntervalMs: opts.pollIntervalMs ?? 3_000,
     modelPollIntervalMs: opts.modelPollIntervalMs ?? 3_000,
     onLog: safeListener(opts.onLog),
@@ -92,6 +104,7 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
   checkNumber('streamIdleTimeoutMs', resolved.streamIdleTimeoutMs, 1);
   checkNumber('maxEventChars', resolved.maxEventChars, 1);
   checkNumber('connections', resolved.connections, 1);
+  checkNumber('requestConnections', resolved.requestConnections, 1);
   checkNumber('pollIntervalMs', resolved.pollIntervalMs, 0);
   checkNumber('modelPollIntervalMs', resolved.modelPollIntervalMs, 0);
   return resolved;

@@ -80,7 +80,7 @@ export class Transport {
     this.#opts = opts;
     const agent = (): Agent =>
       new Agent({
-        connections: opts.connections,
+        connections: opts.requestConnections,
         connect: { timeout: opts.connectTimeoutMs },
         headersTimeout: opts.requestTimeoutMs,
         bodyTimeout: opts.requestTimeoutMs,

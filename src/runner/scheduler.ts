@@ -44,6 +44,8 @@ export class Scheduler {
   #claimDue = false;
   /** Items whose run ended at the service and whose outcome is being stored (their slots are free). */
   readonly #ended = new Set<string>();
+  /** The last claim found fewer items than free slots: the queue is dry for now. */
+  #dry = false;
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
@@ -187,7 +189,10 @@ export class Scheduler {
     if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
     // With thousands in flight, slots free one at a time: gather some into one claim (each
     // claim counts the batch's runs in flight), waiting at most a few ms per thousand slots.
-    if (free < this.#cap.gather && this.#clock.now() - this.#claimedAt < this.#cap.gatherMs) {
+    // A dry queue is looked at again only after gatherMs while runs are in flight: otherwise
+    // each run ending at the tail of a batch was one claim (10,000 claims at 10,000 in flight).
+    const wait = free < this.#cap.gather || (this.#dry && this.#driving > 0);
+    if (wait && this.#clock.now() - this.#claimedAt < this.#cap.gatherMs) {
       this.#claimDue = true;
       return 0;
     }
@@ -205,6 +210,7 @@ export class Scheduler {
       now,
     );
     this.#cursor = claim.cursor;
+    this.#dry = claim.items.length < free;
     if (claim.cancelled) this.#cancel();
     claim.items.forEach((it, i) => {
       const fresh = i >= claim.items.length - claim.fresh;

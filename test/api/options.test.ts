@@ -27,6 +27,7 @@ describe('resolveOptions', () => {
       streamIdleTimeoutMs: 300_000,
       maxEventChars: 4 * 2 ** 20,
       connections: 128,
+      requestConnections: 128,
       pollIntervalMs: 3_000,
       modelPollIntervalMs: 3_000,
     });
@@ -35,6 +36,14 @@ describe('resolveOptions', () => {
   it('takes a bound on server-sent event size and refuses a bad one', () => {
     expect(resolveOptions({ baseUrl: 'http://h/api/v1', apiKey: KEY, maxEventChars: 1024 }).maxEventChars).toBe(1024);
     expect(() => resolveOptions({ baseUrl: 'http://h/api/v1', apiKey: KEY, maxEventChars: 0 })).toThrow(/maxEventChars/);
+  });
+
+  it('gives requests other than event streams at most 256 connections unless told', () => {
+    const base = { baseUrl: 'http://h/api/v1', apiKey: KEY };
+    expect(resolveOptions({ ...base, connections: 20_016 }).requestConnections).toBe(256);
+    expect(resolveOptions({ ...base, connections: 20 }).requestConnections).toBe(20);
+    expect(resolveOptions({ ...base, connections: 20_016, requestConnections: 1000 }).requestConnections).toBe(1000);
+    expect(() => resolveOptions({ ...base, requestConnections: 0 })).toThrow(/requestConnections/);
   });
 
   it('merges partial retry options, ignoring undefined fields', () => {

@@ -94,6 +94,28 @@ describe('Scheduler', () => {
     expect((await store.itemCounts(batch.id)).completed).toBe(20);
   });
 
+  it('a dry queue is not claimed again for each run that ends while runs are in flight', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 300);
+    const { step: gated, state } = gatedStep(store);
+    // Runs end one at a time: item k ends k event-loop turns after it started.
+    const step: Step = async (item, ctx) => {
+      for (let k = Number(item.id.slice(1)); k > 0; k--) await new Promise((r) => setImmediate(r));
+      return gated(item, ctx);
+    };
+    let claims = 0;
+    const claimItems = store.claimItems.bind(store);
+    store.claimItems = (...a) => (claims++, claimItems(...a));
+    // Frozen time: gatherMs never passes, so only the end of the batch may claim again.
+    const frozen: Clock = { now: () => 1_000_000, sleep: () => new Promise((resolve) => setImmediate(resolve)) };
+    const r = await scheduler(store, batch, { step, cap: 300, clock: frozen }).run();
+    expect(r).toMatchObject({ interrupted: false, stalled: 0, fatal: null });
+    expect(state.seen).toHaveLength(300);
+    expect((await store.itemCounts(batch.id)).completed).toBe(300);
+    // Before: one claim per wake once the free slots passed `gather` (hundreds here).
+    expect(claims).toBeLessThan(10);
+  });
+
   it('two schedulers on one batch share its cap and split its items', async () => {
     const store = await open();
     const batch = await batchOf(store, 30);

@@ -2,7 +2,7 @@
 // every RESQ_MEM_PROBE_MS (default 1000) it appends one JSON line with process.memoryUsage(),
 // /proc/self/smaps_rollup (Rss, Anonymous, …), open sockets and active handles, so peak
 // RSS can be broken down by where it sits (JS heap, ArrayBuffers, native, file-backed).
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 
 const path = process.env.RESQ_MEM_PROBE;
 if (path) {
@@ -14,15 +14,9 @@ if (path) {
       const hit = /^(\w+):\s+(\d+) kB/.exec(line);
       if (hit) rollup[hit[1]] = Number(hit[2]) * 1024;
     }
-    let sockets = 0;
-    for (const fd of readdirSync('/proc/self/fd')) {
-      try {
-        if (readlinkFd(fd).startsWith('socket:')) sockets++;
-      } catch {}
-    }
+    // Cheaper than reading 10,000 links in /proc/self/fd each second.
+    const sockets = process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
     appendFileSync(path, `${JSON.stringify({ t: Date.now(), rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, anon: rollup.Anonymous, fileRss: (rollup.Rss ?? 0) - (rollup.Anonymous ?? 0), sockets })}\n`);
   };
-  const readlinkFd = (fd) => readlinkSync(`/proc/self/fd/${fd}`);
-  const { readlinkSync } = await import('node:fs');
   setInterval(sample, every).unref();
 }

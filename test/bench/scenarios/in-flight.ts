@@ -28,7 +28,7 @@ try {
   const questions = join(dir, 'q.csv');
   writeQuestions(questions, n, (i) => `Question ${i} @duration=${d}ms`);
   const probe = join(dir, 'mem.jsonl');
-  const nodeFlags = ['--import', PROBE];
+  const nodeFlags = ['--import', PROBE, ...args.get('node-flags', '').split(' ').filter(Boolean)];
   if (args.has('cpu-prof')) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${args.get('cpu-prof-dir', dir)}`);
   const r = await runCli({
     args: ['run', questions, '--db', join(dir, 'r.db'), '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
@@ -45,6 +45,9 @@ try {
   const samples = readFileSync(probe, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, number>);
   const peak = samples.reduce((a, b) => (b.rss! > a.rss! ? b : a));
   const mib = (k: string): string => fmt(peak[k]! / MiB, 0);
+  // When the C-th run was admitted (the first wave complete), and the last start→end.
+  const running = r.events.filter((e) => e.type === 'item' && e.state === 'running').map(atMs).sort((a, b) => a - b);
+  const t0 = atMs(r.events.find((e) => e.type === 'start'));
   const full = !args.quick && n === 20_000 && c === 10_000;
   emitRows([
     row(name, 'batch, start→end event', fmt(batchMs / 1000, 2, 's'), `ideal ${fmt(ideal / 1000, 1, 's')}`, ideal / batchMs, '>= 0.9', full ? ideal / batchMs >= 0.9 : null),
@@ -52,6 +55,7 @@ try {
     row(name, 'resq peak RSS', fmt(r.maxRssBytes / MiB, 0, 'MiB'), `idle ${fmt(idle.maxRssBytes / MiB, 0, 'MiB')}`, 500 / (r.maxRssBytes / MiB), '<= 500 MiB', full ? r.maxRssBytes <= 500 * MiB : null),
     row(name, 'RSS per run in flight above idle', fmt(perRunKiB, 1, 'KiB'), '', 40 / perRunKiB, '<= 40 KiB', full ? perRunKiB <= 40 : null),
     row(name, 'at the peak: heap used / total, array buffers, external', `${mib('heapUsed')} / ${mib('heapTotal')}, ${mib('arrayBuffers')}, ${mib('external')} MiB`, `anon ${mib('anon')}, file ${mib('fileRss')} MiB, ${peak.sockets} sockets`),
+    row(name, `first ${c} runs admitted after`, fmt((running[c - 1]! - t0) / 1000, 2, 's'), `last admitted after ${fmt((running.at(-1)! - t0) / 1000, 2, 's')}`),
     row(name, 'simulator peak RSS (other process)', fmt(sim.peakRssBytes() / MiB, 0, 'MiB'), `${counters.runsAdmitted} runs admitted`),
   ]);
   if (args.has('verbose')) process.stderr.write(`${name}: ${JSON.stringify(counters.requestsByRoute)}\n`);
