@@ -19,4 +19,10 @@ if (path) {
     appendFileSync(path, `${JSON.stringify({ t: Date.now(), rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, anon: rollup.Anonymous, fileRss: (rollup.Rss ?? 0) - (rollup.Anonymous ?? 0), sockets })}\n`);
   };
   setInterval(sample, every).unref();
+  // RESQ_HEAP_SNAPSHOT=<dir>,<ms>: one heap snapshot that many ms after start (diagnosis only).
+  const [snapDir, snapMs] = (process.env.RESQ_HEAP_SNAPSHOT ?? '').split(',');
+  if (snapDir) {
+    const { writeHeapSnapshot } = await import('node:v8');
+    setTimeout(() => writeHeapSnapshot(`${snapDir}/at-${snapMs}ms.heapsnapshot`), Number(snapMs)).unref();
+  }
 }

@@ -32,7 +32,7 @@ try {
   if (args.has('cpu-prof')) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${args.get('cpu-prof-dir', dir)}`);
   const r = await runCli({
     args: ['run', questions, '--db', join(dir, 'r.db'), '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
-    env: { RESQ_API_KEY: sim.key, RESQ_MEM_PROBE: probe },
+    env: { RESQ_API_KEY: sim.key, RESQ_MEM_PROBE: probe, RESQ_HEAP_SNAPSHOT: args.get('heap-snapshot', '') },
     nodeFlags,
   });
   if (r.code !== 0) throw new Error(`resq exited ${r.code}: ${r.stderr.slice(-2000)}`);
