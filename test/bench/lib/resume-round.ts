@@ -8,6 +8,8 @@ import { atMs, runCli } from './cli-process.js';
 import { writeQuestions } from './questions.js';
 import { startSimProcess } from './sim-process.js';
 
+const FINISHED = new Set(['completed', 'failed', 'error', 'cancelled']);
+
 /** What one round measured, in ms from the spawn of `resq resume`. */
 export interface Round {
   reattachMs: number;
@@ -38,7 +40,10 @@ export async function resumeRound({ n, inFlight, runMs, cpuProfDir }: RoundSpec)
       env,
       timed: false,
       onEvent: (e, child) => {
+        // Once killed, later lines are the ones the child wrote before it died: still counted.
         if (e.type === 'item' && e.state === 'running') attached.add(String(e.id));
+        // A run that ended before the kill (admitting thousands takes a while) is not in flight.
+        else if (e.type === 'item' && typeof e.state === 'string' && FINISHED.has(e.state)) attached.delete(String(e.id));
         if (attached.size >= inFlight && child.exitCode === null && !child.killed) child.kill('SIGKILL');
       },
     });
