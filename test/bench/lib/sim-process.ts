@@ -23,9 +23,9 @@ export interface SimProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the simulator in a child process and resolves once it listens. */
-export async function startSimProcess(options: SimOptions = {}): Promise<SimProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, JSON.stringify(options)], {
+/** Starts the simulator in a child process (with `nodeFlags`, e.g. a larger heap) and resolves once it listens. */
+export async function startSimProcess(options: SimOptions = {}, nodeFlags: readonly string[] = []): Promise<SimProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', SERVER, JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const info = await new Promise<{ url: string; origin: string; key: string }>((resolve, reject) => {

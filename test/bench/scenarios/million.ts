@@ -20,7 +20,9 @@ const d = Number(args.get('duration', '200'));
 const name = `batch N=${n} C=${c} D=${d}ms`;
 const dir = mkdtempSync(join(tmpdir(), 'resq-bench-million-'));
 const idle = await startupCost(dir);
-const sim = await startSimProcess();
+// The simulator keeps every run it served (events, thread transcript): ~8 KiB each, more
+// than V8's default heap limit holds at 1,000,000 runs.
+const sim = await startSimProcess({}, ['--max-old-space-size=12288']);
 try {
   const questions = join(dir, 'q.csv');
   writeQuestions(questions, n, (i) => `Question ${i} @duration=${d}ms`);
