@@ -1,8 +1,9 @@
 // Issue 16: four workers on PostgreSQL, each holding 2,500 runs in flight on one batch
 // (N=20,000, cap 10,000, D=20 s), beside one worker holding 2,500 (N=5,000, same ideal of
-// 40 s), each as a ratio to the ideal ceil(N/C)·D. Needs RESQ_BENCH_PG, a postgres:// URL of
-// an empty database it may write to; without it, or when this checkout's store cannot open
-// a postgres:// URL yet, the scenario prints one line saying why and skips.
+// 40 s), each as a ratio to the ideal ceil(N/C)·D. The database: RESQ_BENCH_PG (a
+// postgres:// URL it may write to), else a throwaway PostgreSQL 15 server started as the
+// tests start theirs; with neither, or a store that cannot open it, it prints one line
+// saying why and skips.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +12,16 @@ import { atMs, runCli, type CliResult } from '../lib/cli-process.js';
 import { writeQuestions } from '../lib/questions.js';
 import { emitRows, fmt, row, type BenchRow } from '../lib/report.js';
 import { startSimProcess } from '../lib/sim-process.js';
+import { pgAvailable, startPgServer, type PgServer } from '../../support/pg-server.js';
 
 const args = benchArgs();
 const perWorker = args.quick ? 500 : 2500;
 const d = args.quick ? 5000 : 20_000;
-const url = process.env.RESQ_BENCH_PG ?? '';
+let server: PgServer | null = null;
+if (!process.env.RESQ_BENCH_PG && pgAvailable()) server = await startPgServer();
+/** A fresh database for each configuration. */
+const databaseUrl = async (name: string): Promise<string> => (server ? server.createDatabase(name) : (process.env.RESQ_BENCH_PG ?? ''));
+const url = server ? server.url : (process.env.RESQ_BENCH_PG ?? '');
 const rows: BenchRow[] = [];
 
 /** A line in the table instead of figures: the scenario did not run. */
@@ -24,8 +30,10 @@ function skip(reason: string): void {
   emitRows([row('workers on PostgreSQL', 'skipped', reason)]);
 }
 
+// The throwaway server is a daemon of its own: stopped whatever happens.
+try {
 if (!/^postgres(ql)?:\/\//i.test(url)) {
-  skip('RESQ_BENCH_PG is not set to a postgres:// URL');
+  skip('RESQ_BENCH_PG is not set to a postgres:// URL and no PostgreSQL 15 server is installed');
 } else {
   let skipped = false;
   for (const workers of [1, 4]) {
@@ -38,6 +46,7 @@ if (!/^postgres(ql)?:\/\//i.test(url)) {
       const questions = join(dir, 'q.csv');
       writeQuestions(questions, n, (i) => `Question ${i} @duration=${d}ms`);
       const batch = `wpg-${workers}-${Date.now()}`;
+      const url = await databaseUrl(`bench_w${workers}`);
       const load = await runCli({ args: ['run', questions, '--db', url, '--batch', batch, '--concurrency', String(c), '--dry-run', '--json'], env: {} });
       if (load.code !== 0) {
         skip(`this checkout's store does not open ${url.split('@').at(-1)} (exit ${load.code}: ${load.stderr.trim().split('\n')[0]?.slice(0, 160)})`);
@@ -64,4 +73,7 @@ if (!/^postgres(ql)?:\/\//i.test(url)) {
     }
   }
   if (!skipped) emitRows(rows);
+}
+} finally {
+  await server?.stop();
 }
