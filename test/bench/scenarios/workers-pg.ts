@@ -58,7 +58,8 @@ if (!/^postgres(ql)?:\/\//i.test(url)) {
           runCli({ args: ['resume', batch, '--db', url, '--base-url', sim.url, '--json'], env: { RESQ_API_KEY: sim.key } }),
         ),
       );
-      for (const r of all) if (r.code !== 0) throw new Error(`resq exited ${r.code}: ${r.stderr.slice(-2000)}`);
+      // With --json a failure is reported as the last JSON lines, not on stderr.
+      for (const r of all) if (r.code !== 0) throw new Error(`resq exited ${r.code}: ${r.stderr.slice(-2000)} ${JSON.stringify(r.events.slice(-3))}`);
       const batchMs = Math.max(...all.map((r) => atMs(r.events.find((e) => e.type === 'end')))) - Math.min(...all.map((r) => atMs(r.events.find((e) => e.type === 'start'))));
       const ideal = Math.ceil(n / c) * d;
       const counters = await sim.counters();
