@@ -470,6 +470,10 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const rb = await running(w, 'b', 'r-b', 'th-1');
         await store.markFinished(rb, snap('r-b'), 'completed');
         expect(await store.claimNextInThread(B, 't', 2, { ...leaseOf(w), cap: 0 }, NOW)).toBeNull();
+        // The batch's adaptive cap binds a thread's next item too.
+        await store.setCapLimit(B, 0);
+        expect(await store.claimNextInThread(B, 't', 2, { ...leaseOf(w), cap: 1 }, NOW)).toBeNull();
+        await store.setCapLimit(B, null);
         const c = await store.claimNextInThread(B, 't', 2, { ...leaseOf(w), cap: 1 }, NOW);
         expect(c?.id).toBe('c');
         expect(c?.threadId).toBe('th-1');

@@ -96,6 +96,10 @@ export class Claims {
     return this.#stmt(IN_FLIGHT).pluck().get(batchId) as number;
   }
 
+  #capLimit(batchId: string): number | null {
+    return (this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
+  }
+
   #cancelled(batchId: string): boolean {
     return this.#stmt('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
   }
@@ -123,7 +127,7 @@ export class Claims {
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
     let inFlight = this.inFlight(batchId) - this.#stillActive(batchId, req.ended ?? []);
     // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
-    const limit = this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null;
+    const limit = this.#capLimit(batchId);
     if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
     if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight, cancelled: true };
     const out: ItemRecord[] = [];
@@ -164,7 +168,7 @@ export class Claims {
     if (this.#cancelled(batchId)) return null;
     const next = this.#items.nextQueuedInThread(batchId, threadKey, afterSeq);
     if (!next || this.#items.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
-    if (this.inFlight(batchId) >= req.cap) return null;
+    if (this.inFlight(batchId) >= Math.min(req.cap, this.#capLimit(batchId) ?? Infinity)) return null;
     return this.#submit(next, req, now);
   }
 
