@@ -2,14 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemQuery } from '../../src/store/index.js';
-import { NotebookQueries } from '../../src/store/sqlite/notebook-queries.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 
-/** The port's notebook projections on the SQLite adapter; `hasTable` is the adapter's own. */
+/** The port's notebook projections on the SQLite adapter. */
 let store: SqliteStore;
-let q: NotebookQueries;
 let batchId: string;
 
 beforeAll(async () => {
@@ -26,7 +24,6 @@ beforeAll(async () => {
   const r = await runInProcess(['run', file, '--db', db, '--dry-run', '--batch', 'typed']);
   expect(r.code, r.stderr).toBe(0);
   store = SqliteStore.open(db, { readonly: true });
-  q = new NotebookQueries(store.db);
   batchId = (await store.findBatch('typed'))!.id;
 });
 afterAll(async () => store?.close());
@@ -67,11 +64,5 @@ describe('notebook queries', () => {
     expect((await store.itemStats(batchId)).get('a')).toEqual({ itemId: 'a', runs: 0, runSeconds: 0, decisions: 0, approvedCost: 0, files: 0 });
     expect(await store.runTimes(batchId)).toEqual([]);
     expect(await store.batchDecisions(batchId)).toEqual([]);
-  });
-
-  it('knows which tables exist', () => {
-    expect(q.hasTable('items')).toBe(true);
-    expect(q.hasTable('item_summary')).toBe(false);
-    expect(q.hasTable('nope')).toBe(false);
   });
 });

@@ -25,11 +25,6 @@ export class NotebookQueries {
     this.#db = db;
   }
 
-  /** Whether the database has this table (an older file may lack newer ones). */
-  hasTable(name: string): boolean {
-    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-  }
-
   /** A batch's items in file order, filtered in SQL. */
   items(batchId: string, q: ItemQuery = {}): ItemRecord[] {
     const where = ['batch_id = ?'];
