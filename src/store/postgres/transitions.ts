@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
-import { FILE_RETENTION_MS } from '../sqlite/files.js';
+import { fileExpiry } from '../file-expiry.js';
 import type { FileRefInput, ItemRecord } from '../types.js';
 import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
 
@@ -20,11 +20,10 @@ async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> 
 
 /** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
 export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
-  const base = runCreatedAt && !Number.isNaN(runCreatedAt.getTime()) ? runCreatedAt : seenAt;
   await c.query(
     `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
-    [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), new Date(base.getTime() + FILE_RETENTION_MS).toISOString()],
+    [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
   );
 }
 

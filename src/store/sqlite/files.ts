@@ -1,3 +1,4 @@
+import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
 import type { FileRecord, FileRefInput, FileStatus } from '../types.js';
@@ -6,8 +7,6 @@ import type { FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 const NOT_ON_DISK = "('pending', 'failed', 'missing')";
 
-/** The service deletes files thirty days after they are made. */
-export const FILE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /** The files table: every file reference seen in any run's tool results. */
 export class FileRepo {
@@ -21,7 +20,6 @@ export class FileRepo {
    * Expiry: the run's creation time + 30 days when known, else first seen + 30 days.
    */
   record(batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): void {
-    const base = runCreatedAt && !Number.isNaN(runCreatedAt.getTime()) ? runCreatedAt : seenAt;
     this.#db
       .prepare(
         `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
@@ -37,7 +35,7 @@ export class FileRepo {
         ref.name ?? null,
         ref.url,
         seenAt.toISOString(),
-        new Date(base.getTime() + FILE_RETENTION_MS).toISOString(),
+        fileExpiry(seenAt, runCreatedAt).toISOString(),
       );
   }
 
