@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 // What `resq files …` runs, loaded only when a files command runs (files.ts registers them).
-import { ConfigError, InputError } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
 import type { BatchRecord } from '../../store/index.js';
 import { openBatches } from '../open-batch.js';
@@ -8,6 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { openService } from '../service.js';
 import { formatBytes, type Common, type PullArgs } from './files.js';
+import { wholeNumber } from '../whole-number.js';
 
 type Out = (line: string) => void;
 
@@ -64,8 +65,7 @@ async function serviceFor(a: PullArgs, batches: BatchRecord[], io: CliIo) {
 /** `resq files pull [BATCH]`. */
 export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
   const out = writer(io);
-  if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 256))
-    throw new InputError(`--concurrency: must be a whole number from 1 to 256, got ${a.concurrency}`);
+  wholeNumber('concurrency', a.concurrency, 1, 256);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const service = await serviceFor(a, batches, io);

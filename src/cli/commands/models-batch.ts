@@ -9,6 +9,7 @@ import { exitCodeForRun } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
 import { openService, resolveService } from '../service.js';
+import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq models batch`. */
 export interface ModelsBatchArgs {
@@ -32,9 +33,7 @@ export interface ModelsBatchArgs {
  * progress on the terminal, download file outputs, write `--output`. Returns the exit code.
  */
 export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise<number> {
-  const concurrency = a.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
-    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
+  const concurrency = wholeNumber('concurrency', a.concurrency ?? 8, 1, 10_000);
   const choice = { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
   // Refuse a missing service, a bad --db or --output before anything is recorded.
   resolveService(choice, io.env);

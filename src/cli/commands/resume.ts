@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { InputError } from '../../errors.js';
 import type { Policy } from '../../policy/index.js';
 import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import type { CommandContext } from '../cli.js';
 import type { CliIo } from '../io.js';
+import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq resume`. */
 export interface ResumeArgs {
@@ -49,8 +49,8 @@ export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<numb
     import('../attach.js'),
     import('../open-batch.js'),
   ]);
-  if (a.concurrency !== undefined && (!Number.isInteger(a.concurrency) || a.concurrency < 1 || a.concurrency > 10000))
-    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${a.concurrency}`);
+  wholeNumber('concurrency', a.concurrency, 1, 10_000);
+  wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : undefined;
   const { store, batch: found } = await openBatch(a.db, a.batch);
   try {

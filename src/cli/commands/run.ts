@@ -9,6 +9,7 @@ import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { resolveService } from '../service.js';
+import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq run`. */
 export interface RunArgs {
@@ -76,9 +77,8 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
     throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .jsonl)`);
   const questions = pipeline?.questions ?? a.input;
   const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
-  const concurrency = a.concurrency ?? pipeline?.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10000)
-    throw new InputError(`--concurrency: must be a whole number from 1 to 10000, got ${concurrency}`);
+  const concurrency = wholeNumber('concurrency', a.concurrency ?? pipeline?.concurrency ?? 8, 1, 10_000);
+  wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const service = pipeline?.service ?? null;
   const sim = a.sim ?? (a.baseUrl ? false : service?.kind === 'sim');
   const baseUrl = a.baseUrl ?? (service?.kind === 'url' ? service.baseUrl : undefined);

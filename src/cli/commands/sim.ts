@@ -3,6 +3,7 @@ import { InputError } from '../../errors.js';
 import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq sim`. */
 export interface SimArgs {
@@ -14,9 +15,7 @@ export interface SimArgs {
 
 /** Checks a port: a whole number from 0 (any free port) to 65535. */
 export function checkPort(port: number): number {
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new InputError(`--port: must be a whole number from 0 to 65535 (0 = any free port), got ${port}`);
-  return port;
+  return wholeNumber('port', port, 0, 65535, ' (0 = any free port)');
 }
 
 /** `resq sim`: serves the simulator until a stop signal; returns the exit code. */

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
@@ -41,6 +41,16 @@ describe('a batch from the terminal', () => {
     expect(batch.settings.concurrency).toBe(3);
     expect(batch.policy).toMatchObject({ confirm_scope: { approve_max_cost: 10 } });
     await store.close();
+  });
+
+  it('--limit that is not a whole number from 1 is a user error: one line, exit 2, nothing recorded', async () => {
+    const s = setup([`a,Never sent ${s0()}`]);
+    for (const bad of ['0', '-3', '1.5']) {
+      const r = await runInProcess(['run', s.questions, '--db', s.db, '--limit', bad], s.env);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`resq: --limit: must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got ${bad}`);
+    }
+    expect(existsSync(s.db)).toBe(false);
   });
 
   it('batches lists every batch; show prints an item with its pause, the decision and who made it', async () => {
