@@ -20,6 +20,9 @@ export const DEFAULT_RETRY_LATER_MS: readonly number[] = [2000, 5000, 15000, 300
  * retries transient failures later on one schedule, continues threads, and leaves when
  * nothing is left — or waits while other workers still have runs in flight.
  */
+/** Why the loop's sleep ended early (see #sleep). */
+const WOKEN = Symbol('woken');
+
 export class Scheduler {
   readonly #o: SchedulerOptions;
   readonly #clock: Clock;
@@ -260,7 +263,9 @@ export class Scheduler {
     }
     this.#wakeSleep = () => {
       this.#wakeSleep = null;
-      wake.abort();
+      // A reason of our own: abort() without one builds a DOMException (a stack trace), and
+      // the loop is woken once per run that starts or ends (~0.03 ms each at 10k in flight).
+      wake.abort(WOKEN);
     };
     return this.#clock.sleep(ms, wake.signal).finally(() => {
       this.#wakeSleep = null;

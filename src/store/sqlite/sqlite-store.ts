@@ -20,6 +20,7 @@ import { type Db, openDatabase } from './database.js';
 import * as models from './model-ops.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
+import { WriteGroup } from './write-group.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -31,14 +32,16 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export class SqliteStore implements Store {
   readonly location: string;
   readonly #r: Repos;
-  /** One IMMEDIATE transaction wrapper, made once (making one per call cost a wrapper each time). */
-  readonly #tx: (fn: (r: Repos) => unknown) => unknown;
+  /** Writes asked for in one turn share one transaction (see write-group.ts). */
+  readonly #group: WriteGroup;
 
   constructor(db: Db, location: string) {
     this.#r = reposOf(db);
     this.location = location;
-    const tx = db.transaction((fn: (r: Repos) => unknown) => fn(this.#r));
-    this.#tx = tx.immediate;
+    // Wrappers made once (making one per call cost a wrapper each time).
+    const tx = db.transaction((fn: () => void) => fn());
+    const savepoint = db.transaction((fn: () => unknown) => fn());
+    this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, sleep);
   }
 
   /** Opens a database file (created and migrated when needed). */
@@ -52,7 +55,7 @@ export class SqliteStore implements Store {
   }
 
   #write<T>(fn: (r: Repos) => T): Promise<T> {
-    return retryBusy(() => this.#tx(fn) as T, sleep);
+    return this.#group.write(() => fn(this.#r));
   }
 
   #read<T>(fn: (r: Repos) => T): Promise<T> {
@@ -60,6 +63,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.#r.db.open) await this.#group.drain();
     if (this.#r.db.open) this.#r.db.close();
   }
 

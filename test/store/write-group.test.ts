@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { WriteGroup } from '../../src/store/sqlite/write-group.js';
+import { tempDir } from '../support/cli.js';
+
+/** Group commit on a real SQLite file, watched from a second connection. */
+
+function open(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 0');
+  return db;
+}
+
+function setup(): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number } {
+  const path = join(tempDir('resq-group-'), 'g.db');
+  const db = open(path);
+  db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+  const other = open(path);
+  let commits = 0;
+  const tx = db.transaction((fn: () => void) => fn());
+  const sp = db.transaction((fn: () => unknown) => fn());
+  const group = new WriteGroup(
+    {
+      transaction: (fn) => {
+        tx.immediate(fn);
+        commits++;
+      },
+      savepoint: sp as <T>(fn: () => T) => T,
+    },
+    (ms) => new Promise((r) => setTimeout(r, ms)),
+  );
+  return { db, other, group, commits: () => commits };
+}
+
+const count = (db: Database.Database): number => (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+
+describe('WriteGroup', () => {
+  it('puts the writes of one turn in one transaction, and settles each after COMMIT', async () => {
+    const { db, other, group, commits } = setup();
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
+    const seen: number[] = [];
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      group.write(() => insert.run(`k${i}`, i).changes).then((changes) => {
+        // Another connection already sees every row of the group: it was committed first.
+        seen.push(count(other));
+        return changes;
+      }),
+    );
+    expect(group.pending).toBe(50);
+    expect(await Promise.all(writes)).toEqual(Array(50).fill(1));
+    expect(commits()).toBe(1);
+    expect(seen.every((n) => n === 50)).toBe(true);
+  });
+
+  it('rolls back and rejects only the write that threw; the others commit', async () => {
+    const { db, other, group } = setup();
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
+    const ok1 = group.write(() => insert.run('a', 1));
+    const bad = group.write(() => {
+      insert.run('b', 2);
+      throw new Error('lease lost');
+    });
+    const dup = group.write(() => insert.run('a', 3));
+    const ok2 = group.write(() => insert.run('c', 4));
+    await expect(ok1).resolves.toBeDefined();
+    await expect(bad).rejects.toThrow('lease lost');
+    await expect(dup).rejects.toThrow(/UNIQUE/);
+    await expect(ok2).resolves.toBeDefined();
+    expect(other.prepare('SELECT k, v FROM t ORDER BY k').all()).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'c', v: 4 },
+    ]);
+  });
+
+  it('waits out a database another connection holds, then commits the whole group once', async () => {
+    const { db, other, group, commits } = setup();
+    other.exec('BEGIN IMMEDIATE');
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
+    let runs = 0;
+    const writes = [group.write(() => (runs++, insert.run('x', 1))), group.write(() => insert.run('y', 2))];
+    await new Promise((r) => setTimeout(r, 30));
+    expect(count(db)).toBe(0);
+    other.exec('COMMIT');
+    await Promise.all(writes);
+    expect(count(other)).toBe(2);
+    expect(commits()).toBe(1);
+    expect(runs).toBe(1);
+  });
+
+  it('keeps writes asked for while a group commits for the next group, in order', async () => {
+    const { db, group, commits } = setup();
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
+    const first = group.write(() => insert.run('a', 1));
+    const second = first.then(() => group.write(() => db.prepare('UPDATE t SET v = v + 1 WHERE k = ?').run('a')));
+    await second;
+    expect(commits()).toBe(2);
+    expect((db.prepare('SELECT v FROM t WHERE k = ?').get('a') as { v: number }).v).toBe(2);
+  });
+
+  it('drain runs the waiting writes at once (before the database closes)', async () => {
+    const { db, group } = setup();
+    const w = group.write(() => db.prepare('INSERT INTO t VALUES (?, ?)').run('z', 1));
+    await group.drain();
+    expect(group.pending).toBe(0);
+    await w;
+    expect(count(db)).toBe(1);
+  });
+});
