@@ -4,7 +4,7 @@ import { backoffDelay } from './retry-policy.js';
 import { isFinalRunEvent, runOfEvent, type RunEvent } from './run-events.js';
 import type { Run } from './run-schema.js';
 import { isRunFinished } from './run-status.js';
-import { runEventStream, type StreamProgress } from './sse-stream.js';
+import { readEventStream, type StreamProgress } from './sse-stream.js';
 import type { Transport } from './transport.js';
 
 /** Connections in a row without a new event id before following switches to polling. */
@@ -44,18 +44,19 @@ export async function followRun(deps: FollowDeps, runId: string, opts: FollowRun
     const before = progress.lastEventId;
     let failure: unknown = null;
     try {
-      const stream = runEventStream(deps.transport, {
-        runId,
-        after,
-        signal: opts.signal,
-        idleTimeoutMs: options.streamIdleTimeoutMs,
-        maxEventChars: options.maxEventChars,
-        progress,
-      });
-      for await (const event of stream) {
-        opts.onEvent?.(event);
-        if (!isFinalRunEvent(event)) continue;
-        const run = runOfEvent(event) ?? (await deps.getRun(runId, opts.signal));
+      let final: RunEvent | null = null;
+      await readEventStream(
+        deps.transport,
+        { runId, after, signal: opts.signal, idleTimeoutMs: options.streamIdleTimeoutMs, maxEventChars: options.maxEventChars, progress },
+        (event) => {
+          opts.onEvent?.(event);
+          if (!isFinalRunEvent(event)) return false;
+          final = event;
+          return true;
+        },
+      );
+      if (final) {
+        const run = runOfEvent(final) ?? (await deps.getRun(runId, opts.signal));
         if (isRunFinished(run)) return run;
       }
     } catch (err) {

@@ -3,8 +3,9 @@ import { closedError, toNetworkError } from './network-errors.js';
 import { segment } from './request-target.js';
 import { isFinalRunEvent, parseEventId, toRunEvent, type RunEvent } from './run-events.js';
 import { abortReason, linkSignals } from './signals.js';
-import { SseDecoder } from './sse-decoder.js';
-import { discardBody, settleBody, type OpenResponse, type Transport } from './transport.js';
+import { SseDecoder, type SseMessage } from './sse-decoder.js';
+import type { StreamBody } from './stream-attempt.js';
+import type { OpenStream, Transport } from './transport.js';
 
 /** How long a stream may take to end after its final event before its connection is dropped. */
 const STREAM_END_GRACE_MS = 500;
@@ -34,76 +35,144 @@ export interface RunEventStreamOptions {
 }
 
 /**
- * One SSE connection to `GET /runs/{id}/events`: yields events until the server ends the
- * stream or a `run` event with a finished status arrives. Opening the connection is retried
- * like any GET; a failure while reading is thrown as `NetworkError`/`TimeoutError`, an event
- * larger than `maxEventChars` as `SseEventTooLargeError` (nothing more is buffered). Leaving
- * the loop early (break, throw, abort) destroys the connection in `finally`.
+ * One SSE connection to `GET /runs/{id}/events`, read with callbacks: `onEvent` gets each
+ * event in order and returns true to stop (a `run` event with a finished status). Resolves
+ * when the server ends the stream or once `onEvent` said stop (the rest of the body is
+ * then let end, so the connection is kept). Opening is retried like any GET; a failure
+ * while reading rejects as `NetworkError`/`TimeoutError`, an event larger than
+ * `maxEventChars` as `SseEventTooLargeError` (after the events before it), an abort with
+ * its reason. No stream object, generator or promise per chunk: at ten thousand runs in
+ * flight those were most of what a followed run kept alive.
  */
-export async function* runEventStream(transport: Transport, opts: RunEventStreamOptions): AsyncGenerator<RunEvent> {
+export async function readEventStream(
+  transport: Transport,
+  opts: RunEventStreamOptions,
+  onEvent: (event: RunEvent) => boolean,
+): Promise<void> {
   const progress = opts.progress ?? { lastEventId: null, retryMs: null, events: 0 };
   if (opts.after !== undefined) progress.lastEventId = opts.after;
-  const path = `/runs/${segment(opts.runId, 'run id')}/events`;
-  const link = linkSignals(opts.signal, transport.closeSignal);
-  let res: OpenResponse | undefined;
-  /** Set once the final `run` event was read: the rest of the body is only its end. */
-  let finished = false;
-  const destroy = (): void => {
-    if (res) discardBody(res.body, link.signal.reason instanceof Error ? link.signal.reason : undefined);
-  };
+  const open = await transport.openStream({
+    method: 'GET',
+    target: `/runs/${segment(opts.runId, 'run id')}/events`,
+    query: { after: opts.after },
+    accept: 'text/event-stream',
+    retryClass: 'idempotent',
+    signal: opts.signal,
+    bodyTimeoutMs: opts.idleTimeoutMs,
+  });
   try {
-    res = await transport.send(
-      {
-        method: 'GET',
-        target: path,
-        query: { after: opts.after },
-        accept: 'text/event-stream',
-        retryClass: 'idempotent',
-        signal: opts.signal,
-        bodyTimeoutMs: opts.idleTimeoutMs,
-        longLived: true,
-      },
-      async (r) => {
-        checkEventStream(r);
-        return r;
-      },
-    );
-    link.signal.addEventListener('abort', destroy, { once: true });
-    if (link.signal.aborted) destroy();
-    const request = res.request;
-    const decoder = new SseDecoder({ maxEventChars: opts.maxEventChars, request: { method: request.method, path: request.path } });
+    checkEventStream(open);
+  } catch (err) {
+    open.abort(err as Error);
+    throw err;
+  }
+  return new Promise<void>((resolve, reject) => {
+    open.attach(new EventReader(transport, opts, progress, open, onEvent, resolve, reject));
+  });
+}
+
+/** Decodes one open stream's body into events (see {@link readEventStream}). */
+class EventReader implements StreamBody {
+  readonly #decoder: SseDecoder;
+  #done = false;
+
+  constructor(
+    readonly transport: Transport,
+    readonly opts: RunEventStreamOptions,
+    readonly progress: StreamProgress,
+    readonly open: OpenStream,
+    readonly onEvent: (event: RunEvent) => boolean,
+    readonly resolve: () => void,
+    readonly reject: (err: unknown) => void,
+  ) {
+    this.#decoder = new SseDecoder({ maxEventChars: opts.maxEventChars, request: { method: open.request.method, path: open.request.path } });
+  }
+
+  data(chunk: Buffer): void {
+    if (this.#done) return;
     try {
-      // Not destroyed when the loop is left: after the final event the body is let end (below).
-      const chunks = res.body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
-      for await (const chunk of chunks) {
-        for (const message of decoder.push(chunk)) {
-          const event = toRunEvent(message);
-          if (event.id !== null) progress.lastEventId = event.id;
-          progress.events += 1;
-          finished = isFinalRunEvent(event);
-          yield event;
-          if (finished) return;
-        }
-        // An event outgrew the bound after the ones above: fail now, not at the next chunk.
-        decoder.throwIfFailed();
-        noteProgress(progress, decoder);
+      if (this.#deliver(this.#decoder.push(chunk))) {
+        this.#done = true;
+        this.open.finish(STREAM_END_GRACE_MS);
+        this.resolve();
+        return;
       }
-      for (const message of decoder.end()) {
-        const event = toRunEvent(message);
-        if (event.id !== null) progress.lastEventId = event.id;
-        progress.events += 1;
-        yield event;
-      }
-      noteProgress(progress, decoder);
+      // An event outgrew the bound after the ones above: fail now, not at the next chunk.
+      this.#decoder.throwIfFailed();
+      noteProgress(this.progress, this.#decoder);
     } catch (err) {
-      throw streamError(err, opts.signal, transport.closeSignal, request);
+      this.#done = true;
+      this.open.abort(err instanceof Error ? err : new Error(String(err)));
+      this.reject(this.#mapped(err));
     }
+  }
+
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    try {
+      this.#deliver(this.#decoder.end());
+      noteProgress(this.progress, this.#decoder);
+      this.resolve();
+    } catch (err) {
+      this.reject(this.#mapped(err));
+    }
+  }
+
+  error(err: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.reject(this.#mapped(err));
+  }
+
+  /** Hands messages over as events; true once one said stop. */
+  #deliver(messages: readonly SseMessage[]): boolean {
+    for (const message of messages) {
+      const event = toRunEvent(message);
+      if (event.id !== null) this.progress.lastEventId = event.id;
+      this.progress.events += 1;
+      if (this.onEvent(event)) return true;
+    }
+    return false;
+  }
+
+  #mapped(err: unknown): unknown {
+    return streamError(err, this.opts.signal, this.transport.closeSignal, this.open.request);
+  }
+}
+
+/**
+ * {@link readEventStream} as an async generator: yields events until the server ends the
+ * stream or a `run` event with a finished status arrives. Leaving the loop early (break,
+ * throw) hangs up.
+ */
+export async function* runEventStream(transport: Transport, opts: RunEventStreamOptions): AsyncGenerator<RunEvent> {
+  const link = linkSignals(opts.signal);
+  const queue: RunEvent[] = [];
+  let wake: (() => void) | null = null;
+  let over = false;
+  let failure: { err: unknown } | null = null;
+  const reading = readEventStream(transport, { ...opts, signal: link.signal }, (event) => {
+    queue.push(event);
+    wake?.();
+    return isFinalRunEvent(event);
+  }).then(
+    () => void (over = true),
+    (err: unknown) => void ((failure = { err }), (over = true)),
+  ).finally(() => wake?.());
+  try {
+    for (;;) {
+      while (queue.length > 0) yield queue.shift()!;
+      if (over) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+    if (failure) throw (failure as { err: unknown }).err;
   } finally {
-    link.signal.removeEventListener('abort', destroy);
+    // Left early: hang up (the reading's own rejection is expected and dropped).
+    if (!over) link.abort(new Error('event stream left early'));
+    await reading;
     link.dispose();
-    // After the final event the server ends the stream: letting it end keeps the connection.
-    if (res && finished && !link.signal.aborted) settleBody(res.body, STREAM_END_GRACE_MS);
-    else if (res) discardBody(res.body);
   }
 }
 
@@ -114,7 +183,7 @@ function noteProgress(progress: StreamProgress, decoder: SseDecoder): void {
   if (decoder.retryMs !== null) progress.retryMs = decoder.retryMs;
 }
 
-function checkEventStream(res: OpenResponse): void {
+function checkEventStream(res: OpenStream): void {
   const raw = res.headers['content-type'];
   const type = (Array.isArray(raw) ? raw[0] : raw)?.toLowerCase() ?? '';
   // A missing type is tolerated; a different one (JSON, HTML) means this is not a stream.

@@ -7,7 +7,8 @@ import { closedError, toNetworkError } from './network-errors.js';
 import type { ResolvedOptions } from './options.js';
 import { resolveTarget, type Query, type RequestTarget } from './request-target.js';
 import { decideRetry, type RetryClass } from './retry-policy.js';
-import { abortReason, linkSignals } from './signals.js';
+import { abortReason, linkSignals, onAbortOf } from './signals.js';
+import { StreamAttempt, type ErrorResponse, type Opened, type StreamBody } from './stream-attempt.js';
 
 /** One logical request (all its attempts). */
 export interface SendOptions {
@@ -32,8 +33,6 @@ export interface SendOptions {
   bodyTimeoutMs?: number;
   /** Hand 3xx responses to `consume` instead of failing (manual redirects). @default false */
   allowRedirect?: boolean;
-  /** A response that stays open (an event stream): sent over a pool of its own. @default false */
-  longLived?: boolean;
 }
 
 /** A response whose status was accepted; its body is not read yet. */
@@ -44,6 +43,20 @@ export interface OpenResponse {
   target: RequestTarget;
   /** The attempt that produced it, for messages. */
   request: RequestInfo;
+}
+
+/** A long-lived response whose head was accepted; its body waits for {@link attach}. */
+export interface OpenStream {
+  status: number;
+  headers: ResponseHeaders;
+  /** The attempt that opened it, for messages. */
+  request: RequestInfo;
+  /** Starts the body: chunks, then its end or its failure, go to `body`. */
+  attach(body: StreamBody): void;
+  /** Nothing more is wanted: the rest may end on its own within `graceMs` (the connection is kept), else it is dropped. */
+  finish(graceMs: number): void;
+  /** Hangs up now; the attached body hears `reason` as its error. */
+  abort(reason: Error): void;
 }
 
 /** A JSON response. */
@@ -114,6 +127,22 @@ export class Transport {
    * status the body is read (bounded) and the error factory's error is thrown.
    */
   async send<T>(req: SendOptions, consume: (res: OpenResponse) => Promise<T>): Promise<T> {
+    return this.#retrying(req, (target, info, busyAttempts) => this.#attempt(req, target, info, busyAttempts, consume));
+  }
+
+  /**
+   * Opens a long-lived response (an event stream) with the retries of {@link send} (an
+   * error status, a refused connection), and returns it paused: {@link OpenStream.attach}
+   * starts its body. What happens after the head is not retried here: a body that breaks
+   * off is reported to the attached {@link StreamBody}, and the caller decides (an event
+   * stream reconnects with `after`).
+   */
+  openStream(req: SendOptions): Promise<OpenStream> {
+    return this.#retrying(req, (target, info, busyAttempts) => this.#attemptStream(req, target, info, busyAttempts));
+  }
+
+  /** The retry loop of every request: `attempt` is tried until it succeeds or the policy says stop. */
+  async #retrying<T>(req: SendOptions, attempt1: (target: RequestTarget, info: RequestInfo, busyAttempts: number) => Promise<T>): Promise<T> {
     const target = this.target(req.target, req.query);
     const retry = this.#opts.retry;
     let attempt = 1;
@@ -122,7 +151,7 @@ export class Transport {
       const info: RequestInfo = { method: req.method, path: target.label, attempt, maxAttempts: retry.maxAttempts };
       let failure: unknown;
       try {
-        return await this.#attempt(req, target, info, busyAttempts, consume);
+        return await attempt1(target, info, busyAttempts);
       } catch (err) {
         failure = this.#normalize(err, req, info, target);
       }
@@ -181,12 +210,10 @@ export class Transport {
   ): Promise<T> {
     const link = linkSignals(req.signal, this.#closing.signal);
     let res: Dispatcher.ResponseData | undefined;
-    // A stream takes a slot of a stream shard until its body closes.
-    const slot = req.longLived ? this.#streams.acquire() : null;
     try {
       if (link.signal.aborted) throw link.signal.reason;
       res = await request(target.url, {
-        dispatcher: slot ? slot.dispatcher : this.#agent,
+        dispatcher: this.#agent,
         method: req.method,
         headers: this.#headers(req, target),
         body: req.json === undefined ? null : JSON.stringify(req.json),
@@ -194,28 +221,84 @@ export class Transport {
         headersTimeout: this.#opts.requestTimeoutMs,
         bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
       });
-      if (slot) res.body.once('close', slot.release);
       const headers = res.headers as ResponseHeaders;
       const redirect = res.statusCode >= 300 && res.statusCode < 400 && req.allowRedirect === true;
       if (res.statusCode >= 300 && !redirect) {
-        const response = { status: res.statusCode, headers, bodyText: await readBounded(res.body, ERROR_BODY_LIMIT) };
-        const error = createApiError(response, info, this.secrets);
-        if (error instanceof ConflictError && error.threadBusy && req.waitOnThreadBusy) {
-          const note = `thread busy ${busyAttempts + 1}/${this.#opts.retry.threadBusyMaxAttempts}`;
-          throw createApiError(response, { ...info, note }, this.secrets);
-        }
-        throw error;
+        throw this.#errorOf({ status: res.statusCode, headers, bodyText: await readBounded(res.body, ERROR_BODY_LIMIT) }, req, info, busyAttempts);
       }
       const open: OpenResponse = { status: res.statusCode, headers, body: res.body, target, request: info };
       return await consume(open);
     } catch (err) {
       // A body read to its end has already freed the socket; destroying it would close it.
       if (res && !res.body.readableEnded) discardBody(res.body);
-      if (!res) slot?.release();
       throw err;
     } finally {
       link.dispose();
     }
+  }
+
+  /** One attempt at a long-lived response, over a stream shard (see {@link openStream}). */
+  async #attemptStream(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<OpenStream> {
+    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
+    const slot = this.#streams.acquire();
+    let attempt: StreamAttempt | undefined;
+    const opened = new Promise<Opened>((settle, fail) => {
+      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, slot.release);
+    });
+    // The caller's signal and the client's close end the attempt (opening or reading) with their reason.
+    const aborted = (signal: AbortSignal): void => attempt!.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const offs: (() => void)[] = [];
+    for (const signal of [req.signal, this.#closing.signal]) if (signal) offs.push(onAbortOf(signal, () => aborted(signal)));
+    const detach = (): void => {
+      for (const off of offs) off();
+    };
+    const url = target.url;
+    slot.dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers: this.#headers(req, target),
+        headersTimeout: this.#opts.requestTimeoutMs,
+        bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
+      },
+      attempt!,
+    );
+    let head: Opened;
+    try {
+      head = await opened;
+    } catch (err) {
+      detach();
+      throw err;
+    }
+    if (!head.ok) {
+      detach();
+      throw this.#errorOf(head.error, req, info, busyAttempts);
+    }
+    const a = attempt!;
+    return {
+      status: head.status,
+      headers: head.headers,
+      request: info,
+      attach: (body) =>
+        a.attach({
+          data: (chunk) => body.data(chunk),
+          end: () => (detach(), body.end()),
+          error: (err) => (detach(), body.error(err)),
+        }),
+      finish: (graceMs) => (detach(), a.finish(graceMs)),
+      abort: (reason) => (detach(), a.abort(reason)),
+    };
+  }
+
+  /** The error an error status means (the factory's), noting a wait on a busy thread. */
+  #errorOf(response: ErrorResponse, req: SendOptions, info: RequestInfo, busyAttempts: number): Error {
+    const error = createApiError(response, info, this.secrets);
+    if (error instanceof ConflictError && error.threadBusy && req.waitOnThreadBusy) {
+      const note = `thread busy ${busyAttempts + 1}/${this.#opts.retry.threadBusyMaxAttempts}`;
+      return createApiError(response, { ...info, note }, this.secrets);
+    }
+    return error;
   }
 
   #headers(req: SendOptions, target: RequestTarget): Record<string, string> {
@@ -259,21 +342,6 @@ export class Transport {
 export function discardBody(body: Dispatcher.ResponseData['body'], err?: Error): void {
   body.on('error', () => {});
   if (!body.destroyed) body.destroy(err);
-}
-
-/**
- * Lets a body whose useful part was read end on its own (its socket then goes back to the
- * pool instead of being closed and reopened for the next request); reads and drops what
- * is left, and destroys it when it has not ended within `graceMs`.
- */
-export function settleBody(body: Dispatcher.ResponseData['body'], graceMs: number): void {
-  if (body.readableEnded || body.destroyed) return;
-  body.on('error', () => {});
-  const timer = setTimeout(() => discardBody(body), graceMs);
-  timer.unref();
-  body.once('close', () => clearTimeout(timer));
-  body.once('end', () => clearTimeout(timer));
-  body.resume();
 }
 
 /** Reads at most `limit` bytes of a body as text, then drops the rest. */

@@ -279,11 +279,11 @@ describe('Transport', () => {
     await post();
     // Until its idle connection is free again for the next request.
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    const stream = await transport.send({ method: 'GET', target: '/runs/r1/events', retryClass: 'idempotent', longLived: true }, async (r) => r);
+    const stream = await transport.openStream({ method: 'GET', target: '/runs/r1/events', retryClass: 'idempotent' });
     await post();
     // The stream did not take the first request's idle connection, so the next one found it.
     expect(server.requests.map((r) => r.connection)).toEqual([0, 1, 0]);
-    stream.body.destroy();
+    stream.abort(new Error('done'));
   });
 
   it('rejects requests in flight when closed', async () => {
