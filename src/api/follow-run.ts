@@ -17,6 +17,13 @@ export interface FollowRunOptions {
   /** Resume the stream after this event id. @default undefined (from the start) */
   after?: number;
   signal?: AbortSignal;
+  /**
+   * The run may have ended while nobody followed it (a resumed batch): read it once first
+   * (`GET /runs/{id}` over the shared connections) and stream only when it is still going.
+   * Ten thousand re-attached runs that ended meanwhile then cost a short request each
+   * instead of a connection and the replay of their events. @default false
+   */
+  readFirst?: boolean;
   /** Every event received, unknown names included (narrow with `isTextDeltaEvent`, …). Not called while polling. */
   onEvent?: (event: RunEvent) => void;
 }
@@ -36,6 +43,10 @@ export interface FollowDeps {
  */
 export async function followRun(deps: FollowDeps, runId: string, opts: FollowRunOptions = {}): Promise<Run> {
   if (opts.mode === 'poll') return pollRun(deps, runId, opts.signal);
+  if (opts.readFirst) {
+    const run = await deps.getRun(runId, opts.signal);
+    if (isRunFinished(run)) return run;
+  }
   const { options } = deps;
   let after = opts.after;
   let failures = 0;

@@ -46,6 +46,8 @@ const yieldToIo = (): Promise<void> =>
 export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<ItemRecord> {
   let item = start;
   const { store, client, signal } = ctx;
+  /** Whether the run being followed was started by this driver (else it was taken over: a resume). */
+  let startedHere = false;
   for (;;) {
     signal.throwIfAborted();
     switch (item.state) {
@@ -65,6 +67,7 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           parentRunId: null,
           idempotencyKey: key,
         });
+        startedHere = true;
         ctx.admitted();
         ctx.emit({ type: 'item', id: item.id, state: 'running', runId: run.id });
         break;
@@ -82,12 +85,14 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           parentRunId: parent,
           idempotencyKey: item.pendingKey,
         });
+        startedHere = true;
         ctx.emit({ type: 'item', id: item.id, state: 'running', runId: run.id, detail: 'answered' });
         break;
       }
       case 'running': {
         if (!item.runId) throw new Error(`item ${item.id} is running without a run id`);
-        const run = await client.followRun(item.runId, { mode: ctx.follow, signal });
+        // A run taken over may have ended while no worker followed it: read it before streaming.
+        const run = await client.followRun(item.runId, { mode: ctx.follow, signal, readFirst: !startedHere });
         const snap = toSnapshot(run);
         if (run.status === 'requires_action' && snap.requiredAction) {
           const action = snap.requiredAction;

@@ -63,6 +63,27 @@ describe('followRun', () => {
     expect(logs.filter((l) => l.type === 'stream-reconnect').map((l) => l.type === 'stream-reconnect' && l.after)).toEqual([1, 3]);
   });
 
+  it('with readFirst, reads a run that ended meanwhile and opens no stream', async () => {
+    const { server, client } = await setup((req, res) => {
+      if (isEvents(req.url)) return void openSse(res);
+      sendJson(res, 200, runBody('r1', 'completed', { output: { text: 'done', tool_results: [] } }));
+    });
+    const run = await client.followRun('r1', { readFirst: true });
+    expect(run).toMatchObject({ status: 'completed', output: { text: 'done' } });
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/runs/r1']);
+  });
+
+  it('with readFirst, streams a run that is still going', async () => {
+    const { server, client } = await setup((req, res) => {
+      if (!isEvents(req.url)) return sendJson(res, 200, runBody('r1', 'running'));
+      openSse(res);
+      res.write(sseEvent(0, 'run', runBody('r1', 'failed')));
+    });
+    const run = await client.followRun('r1', { readFirst: true });
+    expect(run.status).toBe('failed');
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/runs/r1', '/api/v1/runs/r1/events']);
+  });
+
   it('starts from the given after', async () => {
     const { server, client } = await setup((_req, res) => {
       openSse(res);

@@ -168,4 +168,34 @@ describe('BatchRunner', () => {
     await client.close();
     await store.close();
   });
+
+  it('re-attaches runs that ended while nobody followed them with a read, not a stream', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `q${i},question ${i} @duration=100ms`).join('\n');
+    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 3);
+    let admitted = 0;
+    const runner = new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      onEvent: (e) => {
+        if (e.type === 'item' && e.state === 'running' && ++admitted === 3) runner.stop();
+      },
+    });
+    await runner.run();
+    const running = (await store.listItems(batch.id)).filter((i) => i.state === 'running');
+    expect(running.length).toBeGreaterThan(0);
+    // Those runs end at the service while no one follows them.
+    await new Promise((r) => setTimeout(r, 300));
+    const streamsBefore = sim.counters().requestsByRoute['GET /runs/:id/events'] ?? 0;
+    const readsBefore = sim.counters().requestsByRoute['GET /runs/:id'] ?? 0;
+    const again = await new BatchRunner({ store, client, batch, policy: null }).run();
+    expect(again.counts.completed).toBe(6);
+    const c = sim.counters().requestsByRoute;
+    // One read per re-attached run; streams only for the runs admitted in this life.
+    expect((c['GET /runs/:id'] ?? 0) - readsBefore).toBe(running.length);
+    expect((c['GET /runs/:id/events'] ?? 0) - streamsBefore).toBe(6 - 3);
+    await client.close();
+    await store.close();
+  });
 });
