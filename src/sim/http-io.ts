@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** An error answered as `{ error: { code, message }, request_id }`. */
@@ -18,11 +17,6 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-}
-
-/** A new request id for the `x-request-id` header and error bodies. */
-export function newRequestId(): string {
-  return `req_${randomBytes(10).toString('hex')}`;
 }
 
 /** Sends a JSON body with its Content-Length. */
