@@ -61,9 +61,17 @@ export function textAt(tl: Timeline, done: number): string {
   return text;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Splits text into `n` non-empty pieces on code-point boundaries (padding short text). */
 export function splitText(text: string, n: number): string[] {
   if (n <= 0) return [];
+  // Without surrogate pairs code units are code points: no need for an array of characters.
+  if (text.length >= n && !SURROGATE.test(text)) {
+    const pieces: string[] = [];
+    for (let i = 0; i < n; i++) pieces.push(text.slice(Math.floor((i * text.length) / n), Math.floor(((i + 1) * text.length) / n)));
+    return pieces;
+  }
   const chars = Array.from(text);
   while (chars.length < n) chars.push('.');
   const pieces: string[] = [];
