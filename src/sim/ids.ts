@@ -12,11 +12,11 @@ export function newRequestId(): string {
 
 /**
  * The id of tool call `i` of a run, derived from the run's id (so a run need not keep it):
- * `call_` and 16 hex digits, 14 taken from the random part of the run's uuid.
+ * `call_` and 16 hex digits, the last 14 of the run's uuid.
  */
 export function derivedCallId(runId: string, i: number): string {
   const hex = runId.replaceAll('-', '');
-  return `call_${hex.slice(16, 30)}${(i & 0xff).toString(16).padStart(2, '0')}`;
+  return `call_${hex.slice(18, 32)}${(i & 0xff).toString(16).padStart(2, '0')}`;
 }
 
 /** The id of the user's or the assistant's message of a run, a uuid derived from the run's id. */
