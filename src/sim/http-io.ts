@@ -47,8 +47,9 @@ export function readJson(req: IncomingMessage): Promise<unknown> {
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > MAX_BODY) {
+        // The rest is read and dropped, so that the 413 reaches the client.
         req.off('data', onData);
-        req.destroy();
+        req.resume();
         reject(new HttpError(413, 'payload_too_large', `request body is over ${MAX_BODY} bytes`));
         return;
       }
