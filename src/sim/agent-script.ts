@@ -1,4 +1,4 @@
-import type { FileKind, PauseSpec } from './directives.js';
+import { parseScript, type FileKind, type PauseSpec, type Script } from './directives.js';
 import type { Chain } from './records.js';
 import { hashString } from './rng.js';
 
@@ -36,9 +36,13 @@ export function residuesFor(question: string): number {
   return 60 + (hashString(question) % 240);
 }
 
+/** The directives of a chain's question (parsed again each time: a chain keeps only its input). */
+export function scriptOf(chain: Chain): Script {
+  return parseScript(chain.input);
+}
+
 /** Decides what run number `step` of a chain does. */
-export function planStep(chain: Chain, step: number): StepPlan {
-  const s = chain.script;
+export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)): StepPlan {
   const question = s.question || 'the question';
   const search: PlannedTool = { tool: 'search_literature', input: { query: question, limit: 5 } };
   const pause = chain.narrow ? undefined : s.pauses[step];

@@ -2,10 +2,17 @@ import type { SimCounters } from './types.js';
 
 const MAX_LATENCIES = 10_000;
 
-/** Mutable counters behind `sim.counters()`. */
+/**
+ * Mutable counters behind `sim.counters()`. The counts per question and per idempotency key
+ * grow with every run: they are Maps (which keep the request's own string as the key) and
+ * become records only in a snapshot.
+ */
 export class CounterBook {
   #c: SimCounters = CounterBook.#blank();
   #running = new Map<string, number>();
+  #byInput = new Map<string, number>();
+  /** Route key → idempotency key → runs created with it. */
+  #byKey = new Map<string, Map<string, number>>();
 
   static #blank(): SimCounters {
     return {
@@ -24,12 +31,17 @@ export class CounterBook {
 
   /** A deep copy, safe to keep and serialise. */
   snapshot(): SimCounters {
-    return structuredClone(this.#c);
+    const c = structuredClone(this.#c);
+    c.admissionsByInput = Object.fromEntries(this.#byInput);
+    for (const [route, keys] of this.#byKey) for (const [k, n] of keys) c.admissionsByKey[`${route}|${k}`] = n;
+    return c;
   }
 
   /** Zeroes the counters; runs currently running still count towards peaks. */
   reset(): void {
     this.#c = CounterBook.#blank();
+    this.#byInput = new Map();
+    this.#byKey = new Map();
   }
 
   /** One /api/v1 request for a route key. */
@@ -45,14 +57,20 @@ export class CounterBook {
   /** A run created by POST /runs (not a replay). */
   runAdmitted(input: string, routeKey: string, idempotencyKey: string | undefined): void {
     this.#c.runsAdmitted++;
-    bump(this.#c.admissionsByInput, input);
-    if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
+    this.#byInput.set(input, (this.#byInput.get(input) ?? 0) + 1);
+    if (idempotencyKey !== undefined) this.#admittedWithKey(routeKey, idempotencyKey);
+  }
+
+  #admittedWithKey(routeKey: string, key: string): void {
+    let keys = this.#byKey.get(routeKey);
+    if (!keys) this.#byKey.set(routeKey, (keys = new Map()));
+    keys.set(key, (keys.get(key) ?? 0) + 1);
   }
 
   /** A run created by POST /runs/{id}/respond (not a replay). */
   respondRun(routeKey: string, idempotencyKey: string | undefined): void {
     this.#c.respondRuns++;
-    if (idempotencyKey !== undefined) bump(this.#c.admissionsByKey, `${routeKey}|${idempotencyKey}`);
+    if (idempotencyKey !== undefined) this.#admittedWithKey(routeKey, idempotencyKey);
   }
 
   /** How long a paused run waited for the respond that answered it. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** An error answered as `{ error: { code, message }, request_id }`. */
@@ -18,11 +17,6 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-}
-
-/** A new request id for the `x-request-id` header and error bodies. */
-export function newRequestId(): string {
-  return `req_${randomBytes(10).toString('hex')}`;
 }
 
 /** Sends a JSON body with its Content-Length. */
@@ -45,21 +39,35 @@ export function errorReply(e: HttpError, requestId: string): Reply {
 const MAX_BODY = 1024 * 1024;
 
 /** Reads and parses a JSON body; an empty body reads as undefined. */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, 'payload_too_large', `request body is over ${MAX_BODY} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'invalid_request', 'request body is not valid JSON');
-  }
+export function readJson(req: IncomingMessage): Promise<unknown> {
+  // Plain events rather than `for await`: the async iterator cost 1.4% of the simulator's CPU.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        // The rest is read and dropped, so that the 413 reaches the client.
+        req.off('data', onData);
+        req.resume();
+        reject(new HttpError(413, 'payload_too_large', `request body is over ${MAX_BODY} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > MAX_BODY) return;
+      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new HttpError(400, 'invalid_request', 'request body is not valid JSON'));
+      }
+    });
+  });
 }
 
 /** The Idempotency-Key header, checked against the spec's limit of 200 characters. */

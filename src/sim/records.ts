@@ -1,4 +1,5 @@
-import type { FileKind, Script } from './directives.js';
+import type { FileKind } from './directives.js';
+import type { Timeline } from './run-timeline.js';
 
 /** A file reference as it appears in tool results and model outputs. */
 export interface FileRef {
@@ -24,20 +25,27 @@ export interface SimEvent {
   id: number;
   event: string;
   data: unknown;
+  /** The event as SSE text, made once however many streams send it. */
+  chunk?: string;
 }
 
 /** What a chain of runs (first run plus one per respond) carries from run to run. */
 export interface Chain {
-  script: Script;
+  /** The question as POST /runs received it, directives included (see scriptOf). */
+  input: string;
   /** One line per answer received, e.g. `ask_choice: chosen b`. */
-  answers: string[];
+  answers: readonly string[];
   /** Set by a declined confirm_scope: the next run is the last and gives the narrow answer. */
   narrow: boolean;
   /** Messages the thread held before the chain's first run. */
   earlierMessages: number;
 }
 
-/** A research run. */
+/**
+ * A research run. Only what cannot be worked out again is kept: its text, tool results,
+ * pause, error and event log follow from its chain, step and progress (see run-state.ts),
+ * so a finished run costs a few hundred bytes.
+ */
 export interface RunRecord {
   id: string;
   account: string;
@@ -45,23 +53,24 @@ export interface RunRecord {
   createdAt: number;
   completedAt: number | null;
   status: string;
-  text: string;
-  toolResults: ToolResult[];
-  requiredAction: { tool: string; input: Record<string, unknown> } | null;
-  error: { code: string; message: string } | null;
   parentId: string | null;
   chain: Chain;
   /** Index of this run in its chain: which pause (if any) it ends with. */
   step: number;
-  events: SimEvent[];
-  /** Live event streams following the run. */
-  listeners: Set<(e: SimEvent) => void>;
   /** Id of the run a respond created from this one. */
   answeredBy: string | null;
   /** performance.now() when the run paused (`requires_action`), for the pause latency counter. */
   pausedAt: number | null;
-  /** Steps of its scripted work done so far: where a restored run carries on. */
+  /** Steps of its timeline done so far: what it has written, and where a restored run carries on. */
   progress: number;
+  /** Ids of its tool calls when they are not the ones derived from the run id (runs restored from a version 1 state file). */
+  callIds: string[] | null;
+  /** Ids of the files it made, in the order of its file tools; null before the first. */
+  fileIds: string[] | null;
+  /** The timeline while the run is going; null once finished (rebuilt on demand). */
+  live: Timeline | null;
+  /** Live event streams following the run; null when none does. */
+  listeners: Set<(e: SimEvent) => void> | null;
 }
 
 /** A message of a thread's transcript. */
@@ -80,7 +89,10 @@ export interface ThreadRecord {
   /** Creation order, to break ties between equal timestamps. */
   seq: number;
   updatedAt: number;
-  messages: Message[];
+  /**
+   * Its runs in order. The transcript follows from them: a run made by POST /runs adds the
+   * user's message, a finished run the assistant's (see thread-messages.ts).
+   */
   runIds: string[];
 }
 

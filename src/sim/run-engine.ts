@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { planStep, residuesFor, type PlannedTool } from './agent-script.js';
+import { residuesFor, scriptOf } from './agent-script.js';
 import type { SimClock } from './clock.js';
 import type { CounterBook } from './counters.js';
-import type { Chain, FileRecord, FileRef, RunRecord, SimEvent, ThreadRecord, ToolResult } from './records.js';
-import { hashString } from './rng.js';
-import { newCallId, newFileId, type SimStore } from './store.js';
+import type { Chain, FileRecord, RunRecord, SimEvent, ThreadRecord } from './records.js';
+import { eventsOf, runState, stepEvent, timelineOfRun, type RunState } from './run-state.js';
+import { timelineOf } from './run-timeline.js';
+import { newFileId, type SimStore } from './store.js';
 import type { TimerSet } from './timers.js';
 import { runView } from './views.js';
 
@@ -28,14 +29,13 @@ export interface NewRun {
   parentId: string | null;
 }
 
-type Action = () => void;
-
 /** How long a cancelled run stays `cancelling` before it is `cancelled`. */
 const CANCEL_MS = 100;
 
 /**
- * Moves runs through their scripted life on real timers: text deltas, tool events, files,
- * then the pause or final status, the assistant message and the final `run` event.
+ * Moves runs through their timeline (run-timeline.ts) on one timer heap: text deltas, tool
+ * events, files, then the pause or final status and the final `run` event. A run keeps only
+ * how far it got; what it wrote and sent is worked out again when asked (run-state.ts).
  */
 export class RunEngine {
   readonly #d: RunEngineDeps;
@@ -54,25 +54,25 @@ export class RunEngine {
       createdAt: now,
       completedAt: null,
       status: 'running',
-      text: '',
-      toolResults: [],
-      requiredAction: null,
-      error: null,
       parentId: n.parentId,
       chain: n.chain,
       step: n.step,
-      events: [],
-      listeners: new Set(),
       answeredBy: null,
       pausedAt: null,
       progress: 0,
+      callIds: null,
+      fileIds: null,
+      live: null,
+      listeners: null,
     };
     this.#d.store.runs.set(run.id, run);
-    n.thread.runIds.push(run.id);
+    // A literal holds one element; push() would reserve room for seventeen.
+    if (n.thread.runIds.length === 0) n.thread.runIds = [run.id];
+    else n.thread.runIds.push(run.id);
     n.thread.updatedAt = now;
     this.#d.counters.running(run.account, 1);
     this.#d.store.touch();
-    this.#schedule(run, 0);
+    this.#schedule(run);
     return run;
   }
 
@@ -83,53 +83,10 @@ export class RunEngine {
   resume(run: RunRecord): void {
     if (run.status === 'running') {
       this.#d.counters.running(run.account, 1);
-      this.#schedule(run, run.progress);
+      this.#schedule(run);
     } else if (run.status === 'cancelling') {
-      this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), Math.min(CANCEL_MS, durationOf(run, this.#d)));
+      this.#cancelLater(run, Math.min(CANCEL_MS, this.#durationOf(run)));
     }
-  }
-
-  #schedule(run: RunRecord, from: number): void {
-    const plan = planStep(run.chain, run.step);
-    const pieces = splitText(plan.text, plan.deltas);
-    const fullText = pieces.length ? pieces.join('') : plan.text;
-    const deltas: Action[] = pieces.map((piece) => () => {
-      run.text += piece;
-      this.#emit(run, 'text.delta', { text: piece });
-    });
-    const half = Math.ceil(deltas.length / 2);
-    const [search, ...fileTools] = plan.tools;
-    const actions: Action[] = [];
-    if (search) actions.push(...this.#toolActions(run, search, () => deltas.slice(0, half)));
-    else actions.push(...deltas.slice(0, half));
-    for (const t of fileTools) actions.push(...this.#toolActions(run, t, () => []));
-    actions.push(...deltas.slice(half));
-    actions.push(() => {
-      // With @deltas=0 the text arrives all at once, with the final state.
-      run.text = fullText;
-      if (plan.end.kind === 'pause') {
-        this.#finish(run, 'requires_action', { requiredAction: { tool: plan.end.tool, input: plan.end.input } });
-      } else if (plan.end.status === 'cancelling') {
-        this.#leaveRunning(run, 'cancelling');
-        this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), durationOf(run, this.#d));
-      } else {
-        this.#finish(run, plan.end.status, { error: plan.end.error });
-      }
-    });
-    const step = durationOf(run, this.#d) / actions.length;
-    const t0 = performance.now() - from * step;
-    // Each action is due at a fixed offset from the start: chaining relative timeouts added
-    // every timer's lateness to the run (1000 ms runs took 1015-1100 ms).
-    const next = (i: number): void => {
-      this.#d.timers.timeout(() => {
-        // A cancelled run does no more work.
-        if (run.status !== 'running') return;
-        actions[i]?.();
-        run.progress = i + 1;
-        if (i + 1 < actions.length) next(i + 1);
-      }, t0 + (i + 1) * step - performance.now());
-    };
-    if (from < actions.length) next(from);
   }
 
   /**
@@ -140,43 +97,95 @@ export class RunEngine {
     if (run.status !== 'running') return false;
     this.#leaveRunning(run, 'cancelling');
     this.#d.store.touch();
-    this.#d.timers.timeout(() => this.#finish(run, 'cancelled', {}), Math.min(CANCEL_MS, durationOf(run, this.#d)));
+    this.#cancelLater(run, Math.min(CANCEL_MS, this.#durationOf(run)));
     return true;
   }
 
-  #toolActions(run: RunRecord, t: PlannedTool, between: () => Action[]): Action[] {
-    const callId = newCallId();
-    return [
-      () => this.#emit(run, 'tool.started', { tool: t.tool, call_id: callId }),
-      ...between(),
-      () => {
-        run.toolResults.push(this.#toolResult(run, t, callId));
-        this.#emit(run, 'tool.result', { tool: t.tool, status: 'succeeded', call_id: callId });
-      },
-    ];
+  /** What the run has written so far, its pause and error. */
+  state(run: RunRecord): RunState {
+    return runState(run, timelineOfRun(run), this.#d.baseUrl());
   }
 
-  #toolResult(run: RunRecord, t: PlannedTool, callId: string): ToolResult {
-    const files: FileRef[] = [];
-    let output: Record<string, unknown> = { ok: true, hits: 3, sources: ['PubMed', 'bioRxiv'] };
-    if (t.file) {
-      const residues = residuesFor(run.chain.script.question);
-      const rec: FileRecord = {
-        id: newFileId(),
-        account: run.account,
-        kind: t.file.kind,
-        name: t.file.name,
-        sizeBytes: run.chain.script.sizeBytes,
-        residues,
-        createdAt: this.#d.clock.now(),
-      };
-      this.#d.store.files.set(rec.id, rec);
-      const ref: FileRef = { id: rec.id, role: t.file.role, url: `${this.#d.baseUrl()}/files/${rec.id}` };
-      if (rec.name !== undefined) ref.name = rec.name;
-      files.push(ref);
-      output = fileToolOutput(t.file.kind, rec.id, residues);
+  /** The run object as GET /runs/{id} gives it. */
+  view(run: RunRecord): Record<string, unknown> {
+    return runView(run, this.state(run));
+  }
+
+  /** Whether the run sent its final `run` event (no longer running nor cancelling). */
+  isFinished(run: RunRecord): boolean {
+    return run.status !== 'running' && run.status !== 'cancelling';
+  }
+
+  /** The events the run has sent so far (with the final `run` event once finished). */
+  events(run: RunRecord): SimEvent[] {
+    return eventsOf(run, timelineOfRun(run), this.isFinished(run) ? () => this.view(run) : null);
+  }
+
+  /** Calls `fn` with every event the run sends from now on; returns the unsubscribe. */
+  follow(run: RunRecord, fn: (e: SimEvent) => void): () => void {
+    (run.listeners ??= new Set()).add(fn);
+    return () => {
+      run.listeners?.delete(fn);
+      if (run.listeners?.size === 0) run.listeners = null;
+    };
+  }
+
+  #schedule(run: RunRecord): void {
+    const tl = (run.live ??= timelineOf(run.chain, run.step));
+    const stepMs = this.#durationOf(run) / tl.steps.length;
+    // Each step is due at a fixed offset from the start: chaining relative timeouts added
+    // every timer's lateness to the run (1000 ms runs took 1015-1100 ms).
+    const t0 = performance.now() - run.progress * stepMs;
+    const tick = (): void => {
+      // A cancelled run does no more work.
+      if (run.status !== 'running') return;
+      this.#step(run);
+      if (run.status === 'running' && run.progress < tl.steps.length) this.#d.timers.at(t0 + (run.progress + 1) * stepMs, tick);
+    };
+    if (run.progress < tl.steps.length) this.#d.timers.at(t0 + (run.progress + 1) * stepMs, tick);
+  }
+
+  #step(run: RunRecord): void {
+    const tl = run.live!;
+    const i = run.progress;
+    const s = tl.steps[i]!;
+    run.progress = i + 1;
+    if (s.kind === 'result') {
+      const t = tl.plan.tools[s.tool]!;
+      if (t.file) this.#makeFile(run, t.file, tl.script.sizeBytes, residuesFor(tl.script.question));
     }
-    return { type: 'tool_result', call_id: callId, tool: t.tool, status: 'succeeded', input: t.input, output, files };
+    if (s.kind !== 'end') {
+      this.#d.store.touch();
+      if (run.listeners) this.#send(run, stepEvent(run, tl, i)!);
+      return;
+    }
+    const end = tl.plan.end;
+    if (end.kind === 'pause') this.#finish(run, 'requires_action');
+    else if (end.status === 'cancelling') {
+      this.#leaveRunning(run, 'cancelling');
+      this.#d.store.touch();
+      this.#cancelLater(run, this.#durationOf(run));
+    } else this.#finish(run, end.status);
+  }
+
+  #makeFile(run: RunRecord, f: { kind: FileRecord['kind']; name: string | undefined }, sizeBytes: number | undefined, residues: number): void {
+    const rec: FileRecord = {
+      id: newFileId(),
+      account: run.account,
+      kind: f.kind,
+      name: f.name,
+      sizeBytes,
+      residues,
+      createdAt: this.#d.clock.now(),
+    };
+    this.#d.store.files.set(rec.id, rec);
+    (run.fileIds ??= []).push(rec.id);
+  }
+
+  #cancelLater(run: RunRecord, ms: number): void {
+    this.#d.timers.at(performance.now() + ms, () => {
+      if (run.status === 'cancelling') this.#finish(run, 'cancelled');
+    });
   }
 
   #leaveRunning(run: RunRecord, status: string): void {
@@ -184,54 +193,30 @@ export class RunEngine {
     run.status = status;
   }
 
-  #finish(run: RunRecord, status: string, extra: { requiredAction?: RunRecord['requiredAction']; error?: RunRecord['error'] }): void {
+  #finish(run: RunRecord, status: string): void {
     this.#leaveRunning(run, status);
-    run.requiredAction = extra.requiredAction ?? null;
-    run.error = extra.error ?? null;
     run.completedAt = this.#d.clock.now();
     if (status === 'requires_action') run.pausedAt = performance.now();
     const thread = this.#d.store.threads.get(run.threadId);
-    if (thread) {
-      thread.messages.push({ id: randomUUID(), role: 'assistant', text: run.text, tool_results: structuredClone(run.toolResults) });
-      thread.updatedAt = run.completedAt;
-    }
-    this.#emit(run, 'run', runView(run));
-  }
-
-  #emit(run: RunRecord, event: string, data: unknown): void {
-    const e: SimEvent = { id: run.events.length, event, data };
-    run.events.push(e);
+    if (thread) thread.updatedAt = run.completedAt;
     this.#d.store.touch();
-    for (const l of [...run.listeners]) l(e);
+    if (run.listeners) {
+      const steps = timelineOfRun(run).steps.length;
+      this.#send(run, { id: Math.min(run.progress, steps - 1), event: 'run', data: this.view(run) });
+    }
+    // What the run wrote is worked out again from its chain when asked: drop the timeline.
+    run.live = null;
+    run.listeners = null;
   }
-}
 
-function durationOf(run: RunRecord, d: RunEngineDeps): number {
-  return run.chain.script.durationMs ?? d.defaultDurationMs;
-}
-
-/** Splits text into `n` non-empty pieces on code-point boundaries (padding short text). */
-export function splitText(text: string, n: number): string[] {
-  if (n <= 0) return [];
-  const chars = Array.from(text);
-  while (chars.length < n) chars.push('.');
-  const pieces: string[] = [];
-  for (let i = 0; i < n; i++) {
-    pieces.push(chars.slice(Math.floor((i * chars.length) / n), Math.floor(((i + 1) * chars.length) / n)).join(''));
+  #send(run: RunRecord, e: SimEvent): void {
+    const ls = run.listeners;
+    if (!ls) return;
+    if (ls.size === 1) for (const l of ls) l(e);
+    else for (const l of [...ls]) l(e);
   }
-  return pieces;
-}
 
-function fileToolOutput(kind: FileRecord['kind'], fileId: string, residues: number): Record<string, unknown> {
-  const h = hashString(fileId);
-  switch (kind) {
-    case 'pdb':
-      return { ok: true, residues, meanPlddt: 70 + (h % 2500) / 100, structureId: fileId, model: 'sim-fold-1' };
-    case 'png':
-      return { ok: true, figure: fileId, width: 160, height: 120, format: 'png' };
-    case 'csv':
-      return { ok: true, table: fileId, rows: residues, columns: 3 };
-    case 'md':
-      return { ok: true, report: fileId, words: 120 + (h % 400) };
+  #durationOf(run: RunRecord): number {
+    return (run.live?.script ?? scriptOf(run.chain)).durationMs ?? this.#d.defaultDurationMs;
   }
 }

@@ -4,16 +4,21 @@ import { MODELS } from './model-catalog.js';
 import type { ModelJobs } from './model-jobs.js';
 import type { FileRecord, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
 import type { RunEngine } from './run-engine.js';
+import { fromVersion1, type SnapshotV1 } from './snapshot-v1.js';
 import type { SimStore } from './store.js';
 
-/** A run as saved: everything but its live listeners. */
-type SavedRun = Omit<RunRecord, 'listeners'>;
+/** A run as saved: everything but its live timeline and listeners. */
+export type SavedRun = Omit<RunRecord, 'listeners' | 'live'>;
 /** A model run as saved: everything but its promise. */
 type SavedModelRun = Omit<ModelRunRecord, 'done'>;
 
-/** The simulator's whole state as JSON: what `--sim` keeps beside the database. */
+/**
+ * The simulator's whole state as JSON: what `--sim` keeps beside the database. Version 2
+ * keeps runs compact (what they wrote follows from their chain and progress); a version 1
+ * file (whole event logs and transcripts) is read and converted.
+ */
 export interface SimSnapshot {
-  version: 1;
+  version: 2;
   /** Where it was served; URLs in the records point there. */
   origin: string;
   clockOffsetMs: number;
@@ -28,11 +33,11 @@ export interface SimSnapshot {
 /** Takes a snapshot of the state (plain data, safe to serialise). */
 export function takeSnapshot(store: SimStore, clock: SimClock, origin: string): SimSnapshot {
   return {
-    version: 1,
+    version: 2,
     origin,
     clockOffsetMs: clock.offsetMs,
     threadSeq: store.threadSeq,
-    runs: [...store.runs.values()].map(({ listeners: _l, ...r }) => ({ ...r, pausedAt: null })),
+    runs: [...store.runs.values()].map(({ listeners: _l, live: _t, ...r }) => ({ ...r, pausedAt: null })),
     threads: [...store.threads.values()],
     files: [...store.files.values()],
     modelRuns: [...store.modelRuns.values()].map(({ done: _d, ...m }) => m),
@@ -40,7 +45,7 @@ export function takeSnapshot(store: SimStore, clock: SimClock, origin: string): 
   };
 }
 
-/** Reads a snapshot file; null when there is none. A file that is not a snapshot is an error. */
+/** Reads a snapshot file (converting a version 1 one); null when there is none. A file that is not a snapshot is an error. */
 export function readSnapshot(path: string): SimSnapshot | null {
   let text: string;
   try {
@@ -49,9 +54,9 @@ export function readSnapshot(path: string): SimSnapshot | null {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  const snap = JSON.parse(text) as SimSnapshot;
-  if (snap?.version !== 1 || !Array.isArray(snap.runs)) throw new Error(`${path}: not a simulator state file`);
-  return snap;
+  const snap = JSON.parse(text) as SimSnapshot | SnapshotV1;
+  if ((snap?.version !== 1 && snap?.version !== 2) || !Array.isArray(snap.runs)) throw new Error(`${path}: not a simulator state file`);
+  return snap.version === 1 ? fromVersion1(snap) : snap;
 }
 
 /** Writes a snapshot atomically (temporary name, then rename): a kill never leaves half a file. */
@@ -76,7 +81,7 @@ export function restoreSnapshot(
   for (const t of s.threads) store.threads.set(t.id, t);
   for (const f of s.files) store.files.set(f.id, f);
   for (const [k, v] of s.idempotency) store.idempotency.set(k, v);
-  const runs: RunRecord[] = s.runs.map((r) => ({ ...r, progress: r.progress ?? 0, listeners: new Set() }));
+  const runs: RunRecord[] = s.runs.map((r) => ({ ...r, callIds: r.callIds ?? null, fileIds: r.fileIds ?? null, live: null, listeners: null }));
   for (const r of runs) store.runs.set(r.id, r);
   for (const m of s.modelRuns) store.modelRuns.set(m.id, { ...m, done: Promise.resolve() });
   for (const r of runs) into.engine.resume(r);

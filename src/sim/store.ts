@@ -67,7 +67,6 @@ export class SimStore {
       title: titleOf(firstMessage),
       seq: ++this.#threadSeq,
       updatedAt: now,
-      messages: [],
       runIds: [],
     };
     this.threads.set(t.id, t);
@@ -104,11 +103,6 @@ export function newFileId(): string {
 /** A new model run id. */
 export function newModelRunId(): string {
   return `mrun_${randomBytes(12).toString('hex')}`;
-}
-
-/** A new tool call id. */
-export function newCallId(): string {
-  return `call_${randomBytes(8).toString('hex')}`;
 }
 
 const TITLE_MAX = 60;

@@ -1,7 +1,8 @@
-import type { ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
+import type { Message, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
+import type { RunState } from './run-state.js';
 
-/** The run object exactly as GET /runs/{id} and the `run` event give it. */
-export function runView(r: RunRecord): Record<string, unknown> {
+/** The run object exactly as GET /runs/{id} and the `run` event give it (`s`: its state now, made afresh). */
+export function runView(r: RunRecord, s: RunState): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: r.id,
     object: 'run',
@@ -10,34 +11,34 @@ export function runView(r: RunRecord): Record<string, unknown> {
     created_at: new Date(r.createdAt).toISOString(),
     completed_at: r.completedAt === null ? null : new Date(r.completedAt).toISOString(),
     previous_run_id: r.parentId,
-    output: { text: r.text, tool_results: structuredClone(r.toolResults) },
+    output: { text: s.text, tool_results: s.toolResults },
   };
-  if (r.requiredAction) view.required_action = structuredClone(r.requiredAction);
-  if (r.error) view.error = { ...r.error };
+  if (s.requiredAction) view.required_action = s.requiredAction;
+  if (s.error) view.error = s.error;
   return view;
 }
 
 /** A thread as an element of GET /threads. */
-export function threadListItem(t: ThreadRecord): Record<string, unknown> {
+export function threadListItem(t: ThreadRecord, messageCount: number): Record<string, unknown> {
   return {
     object: 'thread',
     id: t.id,
     title: t.title,
     updated_at: new Date(t.updatedAt).toISOString(),
-    message_count: t.messages.length,
+    message_count: messageCount,
   };
 }
 
 /** A thread as GET /threads/{id} gives it. */
-export function threadView(t: ThreadRecord): Record<string, unknown> {
+export function threadView(t: ThreadRecord, messages: Message[]): Record<string, unknown> {
   return {
     object: 'thread',
     id: t.id,
     title: t.title,
     updated_at: new Date(t.updatedAt).toISOString(),
     latest_run_id: t.runIds.at(-1) ?? null,
-    message_count: t.messages.length,
-    messages: structuredClone(t.messages),
+    message_count: messages.length,
+    messages,
   };
 }
 

@@ -94,3 +94,26 @@ export function respond(sim: Sim, runId: string, answer: unknown, idem?: string)
     headers: idem ? { 'idempotency-key': idem } : {},
   });
 }
+
+/** Reads and events of runs, and reads of threads, to compare a simulator's state with another's. */
+export async function recordState(sim: Sim, runIds: string[], threadIds: string[]) {
+  const runs = await Promise.all(runIds.map(async (id) => ({ read: (await call(sim, 'GET', `/runs/${id}`)).body, events: (await readEvents(sim, id)).events })));
+  const threads = await Promise.all(threadIds.map(async (id) => (await call(sim, 'GET', `/threads/${id}`)).body));
+  return { runs, threads };
+}
+
+/** A plain, a file-making, a paused (then answered) and a cancelled run, all finished. */
+export async function someFinishedRuns(sim: Sim) {
+  const plain = await createRun(sim, 'Question 1 @duration=10ms', { idem: 'rt-plain' });
+  const files = await createRun(sim, 'files @files=md,pdb:noname @size=2kb');
+  const paused = await createRun(sim, 'plan @confirm=2');
+  const cancelled = await createRun(sim, 'long @duration=3s');
+  await Promise.all([plain, files, paused].map((r) => finish(sim, r.id)));
+  await new Promise((r) => setTimeout(r, 500));
+  await call(sim, 'POST', `/runs/${cancelled.id}/cancel`, { body: {} });
+  await finish(sim, cancelled.id);
+  const answer = await call(sim, 'POST', `/runs/${paused.id}/respond`, { body: { answer: { approved: false } } });
+  await finish(sim, answer.body.id);
+  const runs = [plain, files, paused, cancelled, answer.body];
+  return { runIds: runs.map((r) => r.id), threadIds: [...new Set(runs.map((r) => r.thread_id as string))] };
+}

@@ -1,22 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { splitText } from '../../src/sim/run-engine.js';
 import { call, createRun, finish, readEvents } from './helpers.js';
-
-describe('splitText', () => {
-  it('splits into n non-empty pieces that join back', () => {
-    const pieces = splitText('hello world, this is text', 4);
-    expect(pieces).toHaveLength(4);
-    expect(pieces.every((p) => p.length > 0)).toBe(true);
-    expect(pieces.join('')).toBe('hello world, this is text');
-  });
-
-  it('pads short text and never splits a surrogate pair', () => {
-    expect(splitText('ab', 4)).toEqual(['a', 'b', '.', '.']);
-    expect(splitText('😀😀', 2)).toEqual(['😀', '😀']);
-    expect(splitText('x', 0)).toEqual([]);
-  });
-});
 
 describe('run timeline', () => {
   let sim: Sim;

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSim } from '../../src/sim/index.js';
 import { tempDir } from '../support/cli.js';
-import { call, createRun, finish } from './helpers.js';
+import { call, createRun, finish, recordState, someFinishedRuns } from './helpers.js';
 
 describe('simulator state file (statePath)', () => {
   it('keeps runs, threads, pauses and idempotency keys across a restart, on the same port', async () => {
@@ -53,6 +53,32 @@ describe('simulator state file (statePath)', () => {
     } finally {
       await second.close();
       await squatter.close();
+    }
+  });
+});
+
+describe('simulator state file round trip', () => {
+  it('gives back the same runs, events, threads and files after a restart', async () => {
+    const state = join(tempDir(), 'rt.sim.json');
+    const first = await startSim({ defaultDurationMs: 20, statePath: state });
+    const { runIds, threadIds } = await someFinishedRuns(first);
+    const before = await recordState(first, runIds, threadIds);
+    await first.close();
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    expect(saved.version).toBe(2);
+    expect(saved.runs[0].events).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await startSim({ defaultDurationMs: 20, statePath: state });
+    try {
+      expect(await recordState(second, runIds, threadIds)).toEqual(before);
+      const url: string = before.runs[1]!.read.output.tool_results[1].files[0].url;
+      const file = await fetch(url, { headers: { authorization: 'Bearer sim-key-alice' } });
+      expect(file.status).toBe(200);
+      expect((await file.arrayBuffer()).byteLength).toBe(2048);
+      const replay = await call(second, 'POST', '/runs', { body: { input: 'Question 1 @duration=10ms' }, headers: { 'idempotency-key': 'rt-plain' } });
+      expect(replay.body.id).toBe(runIds[0]);
+    } finally {
+      await second.close();
     }
   });
 });

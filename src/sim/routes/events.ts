@@ -43,7 +43,7 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
 
   function send(e: SimEvent): void {
     if (closed) return;
-    const chunk = `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+    const chunk = (e.chunk ??= `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
     sent++;
     if (e.event === 'run') return end(false, chunk);
     res.write(chunk);
@@ -63,19 +63,17 @@ export async function streamEvents(ctx: RouteContext, d: SimDeps): Promise<'stre
     end();
     return 'streamed';
   }
-  for (const e of run.events) {
+  // The log is worked out again from the run (run-state.ts); a stream opened as the run
+  // starts has nothing to replay.
+  const log = run.progress === 0 && !d.engine.isFinished(run) ? [] : d.engine.events(run);
+  for (const e of log) {
     if (e.id > after && e.event !== 'run') send(e);
   }
-  const final = run.events.at(-1);
+  const final = log.at(-1);
   // A finished run always ends the stream with its run event, even when `after` is past it.
   if (final?.event === 'run') send(final);
-  else if (!closed) unsubscribe = subscribe(run.listeners, send);
+  else if (!closed) unsubscribe = d.engine.follow(run, send);
   return 'streamed';
-}
-
-function subscribe(listeners: Set<(e: SimEvent) => void>, fn: (e: SimEvent) => void): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
 }
 
 function parseAfter(raw: string | null): number {

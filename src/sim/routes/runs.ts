@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { answerProblem, isObject, summariseAnswer } from '../answers.js';
 import type { SimDeps } from '../deps.js';
-import { parseScript } from '../directives.js';
 import { HttpError, idempotencyKeyOf, readJson, type Reply } from '../http-io.js';
 import type { RunRecord, ThreadRecord } from '../records.js';
 import type { RouteContext } from '../router.js';
-import { runView } from '../views.js';
+import { threadMessageCount } from '../thread-messages.js';
 
 /** POST /runs: admits a run on a new or existing thread. */
 export async function createRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
@@ -31,23 +29,25 @@ export async function createRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
 
   const now = d.clock.now();
   thread ??= d.store.newThread(ctx.account, input, now);
-  const earlierMessages = thread.messages.length;
-  thread.messages.push({ id: randomUUID(), role: 'user', text: input, tool_results: [] });
+  const earlierMessages = threadMessageCount(thread, { run: (id) => d.store.runs.get(id), isFinished: (r) => d.engine.isFinished(r) });
+  // The user's message is the run's input (see thread-messages.ts).
   const run = d.engine.start({
     account: ctx.account,
     thread,
-    chain: { script: parseScript(input), answers: [], narrow: false, earlierMessages },
+    chain: { input, answers: NO_ANSWERS, narrow: false, earlierMessages },
     step: 0,
     parentId: null,
   });
   remember(ctx, d, key, run);
   d.counters.runAdmitted(input, ctx.routeKey, key);
-  return { status: 200, body: runView(run) };
+  return { status: 200, body: d.engine.view(run) };
 }
+
+const NO_ANSWERS: readonly string[] = Object.freeze([]);
 
 /** GET /runs/{id}: the run with what it has written so far. */
 export async function getRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
-  return { status: 200, body: runView(findRun(ctx, d)) };
+  return { status: 200, body: d.engine.view(findRun(ctx, d)) };
 }
 
 /** POST /runs/{id}/respond: answers a paused run with a new run that carries on. */
@@ -61,19 +61,20 @@ export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   if (run.answeredBy !== null) {
     throw new HttpError(409, 'run_not_waiting', `run ${run.id} was already answered (by run ${run.answeredBy})`);
   }
-  if (run.status !== 'requires_action' || !run.requiredAction) {
+  const requiredAction = run.status === 'requires_action' ? d.engine.state(run).requiredAction : null;
+  if (!requiredAction) {
     throw new HttpError(409, 'run_not_waiting', `run ${run.id} is ${run.status}, not requires_action`);
   }
   const answer = isObject(body) ? body.answer : undefined;
   if (answer === undefined) throw new HttpError(400, 'invalid_request', 'body must be a JSON object with answer');
-  const problem = answerProblem(run.requiredAction, answer);
+  const problem = answerProblem(requiredAction, answer);
   if (problem) throw new HttpError(400, 'invalid_request', problem);
   const thread = d.store.thread(ctx.account, run.threadId);
   if (!thread) throw new HttpError(404, 'not_found', `thread ${run.threadId} of run ${run.id} was deleted`);
   if (d.store.isThreadBusy(thread)) throw new HttpError(409, 'thread_busy', `thread ${thread.id} already has a run going`);
   checkRunningLimit(ctx, d);
 
-  const summary = summariseAnswer(run.requiredAction, answer as Record<string, unknown>);
+  const summary = summariseAnswer(requiredAction, answer as Record<string, unknown>);
   const next = d.engine.start({
     account: ctx.account,
     thread,
@@ -85,7 +86,7 @@ export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   remember(ctx, d, key, next);
   d.counters.respondRun(ctx.routeKey, key);
   if (run.pausedAt !== null) d.counters.answered(ctx.arrivedAt - run.pausedAt);
-  return { status: 200, body: runView(next) };
+  return { status: 200, body: d.engine.view(next) };
 }
 
 /**
@@ -97,7 +98,7 @@ export async function cancelRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   const run = findRun(ctx, d);
   if (run.status === 'running') d.engine.cancel(run);
   else if (run.status !== 'cancelling') throw new HttpError(409, 'run_finished', `run ${run.id} is ${run.status}, not running`);
-  return { status: 200, body: runView(run) };
+  return { status: 200, body: d.engine.view(run) };
 }
 
 function findRun(ctx: RouteContext, d: SimDeps): RunRecord {
@@ -123,7 +124,7 @@ function replayOf(ctx: RouteContext, d: SimDeps, key: string | undefined): Reply
   if (key === undefined) return undefined;
   const id = d.store.idempotency.get(scopeKey(ctx, key));
   const run = id === undefined ? undefined : d.store.runs.get(id);
-  return run ? { status: 200, body: runView(run), headers: { 'idempotent-replayed': 'true' } } : undefined;
+  return run ? { status: 200, body: d.engine.view(run), headers: { 'idempotent-replayed': 'true' } } : undefined;
 }
 
 function remember(ctx: RouteContext, d: SimDeps, key: string | undefined, run: RunRecord): void {

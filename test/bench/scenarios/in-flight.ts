@@ -30,12 +30,14 @@ try {
   const probe = join(dir, 'mem.jsonl');
   const nodeFlags = ['--import', PROBE, ...args.get('node-flags', '').split(' ').filter(Boolean)];
   if (args.has('cpu-prof')) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${args.get('cpu-prof-dir', dir)}`);
+  const simCpu0 = sim.cpuMs();
   const r = await runCli({
     args: ['run', questions, '--db', join(dir, 'r.db'), '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
     env: { RESQ_API_KEY: sim.key, RESQ_MEM_PROBE: probe, RESQ_HEAP_SNAPSHOT: args.get('heap-snapshot', '') },
     nodeFlags,
   });
   if (r.code !== 0) throw new Error(`resq exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  const simCpuMs = sim.cpuMs() - simCpu0;
   const counters = await sim.counters();
   const ideal = Math.ceil(n / c) * d;
   const batchMs = atMs(r.events.find((e) => e.type === 'end')) - atMs(r.events.find((e) => e.type === 'start'));
@@ -57,6 +59,7 @@ try {
     row(name, 'at the peak: heap used / total, array buffers, external', `${mib('heapUsed')} / ${mib('heapTotal')}, ${mib('arrayBuffers')}, ${mib('external')} MiB`, `anon ${mib('anon')}, file ${mib('fileRss')} MiB, ${peak.sockets} sockets`),
     row(name, `first ${c} runs admitted after`, fmt((running[c - 1]! - t0) / 1000, 2, 's'), `last admitted after ${fmt((running.at(-1)! - t0) / 1000, 2, 's')}`),
     row(name, 'simulator peak RSS (other process)', fmt(sim.peakRssBytes() / MiB, 0, 'MiB'), `${counters.runsAdmitted} runs admitted`),
+    row(name, 'simulator CPU per run (other process)', fmt(simCpuMs / n, 2, 'ms'), `${fmt(simCpuMs / 1000, 1, 's')} in all`),
   ]);
   if (args.has('verbose')) process.stderr.write(`${name}: ${JSON.stringify(counters.requestsByRoute)}\n`);
 } finally {
