@@ -6,7 +6,11 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+/** A write's result, or what it threw (`failed`: tslab's older TypeScript does not narrow on a boolean tag). */
+interface Outcome {
+  failed: boolean;
+  value: unknown;
+}
 
 /** What a group needs from the database: an IMMEDIATE transaction and a savepoint inside it. */
 export interface GroupTx {
@@ -72,8 +76,8 @@ export class WriteGroup {
     }
     for (let i = 0; i < group.length; i++) {
       const o = outcomes[i]!;
-      if (o.ok) group[i]!.resolve(o.value);
-      else group[i]!.reject(o.error);
+      if (o.failed) group[i]!.reject(o.value);
+      else group[i]!.resolve(o.value);
     }
   }
 
@@ -82,11 +86,11 @@ export class WriteGroup {
     this.#tx.transaction(() => {
       for (let i = 0; i < group.length; i++) {
         try {
-          outcomes[i] = { ok: true, value: this.#tx.savepoint(group[i]!.fn) };
+          outcomes[i] = { failed: false, value: this.#tx.savepoint(group[i]!.fn) };
         } catch (error) {
           // A busy statement fails the group: rolled back whole and run again.
           if (isBusy(error)) throw error;
-          outcomes[i] = { ok: false, error };
+          outcomes[i] = { failed: true, value: error };
         }
       }
     });
