@@ -46,6 +46,8 @@ export interface NewItemColumns {
 /** Filters for listing items. */
 export interface ItemFilter {
   states?: readonly ItemState[];
+  /** Only items whose run ended in a status other than this one (run_status set and different). */
+  runStatusOtherThan?: string;
   afterSeq?: number;
   limit?: number;
 }

@@ -437,6 +437,18 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.itemCounts(B)).queued).toBe(1);
       });
 
+      it('listItems with runStatusOtherThan gives only items whose run ended in another status', async () => {
+        await load(store, ['a', 'b', 'c']);
+        const w = await worker();
+        await claim(w, { cap: 3 });
+        await store.markFinished(await running(w, 'a', 'r-a'), snap('r-a'), 'completed');
+        await store.markFinished(await running(w, 'b', 'r-b'), snap('r-b', { status: 'done' }), 'completed');
+        const odd = await store.listItems(B, { states: ['completed'], runStatusOtherThan: 'completed' });
+        expect(odd.map((i) => [i.id, i.runStatus])).toEqual([['b', 'done']]);
+        // An item with no run status yet (c is submitting) is not "another status".
+        expect(ids(await store.listItems(B, { runStatusOtherThan: 'completed' }))).toEqual(['b']);
+      });
+
       it("a thread's next item is not claimable until the one before it has finished", async () => {
         await load(store, [{ id: 'a', thread: 't' }, { id: 'b', thread: 't' }, 'c', { id: 'd', thread: 'u' }]);
         const w = await worker();

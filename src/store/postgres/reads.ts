@@ -31,6 +31,10 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
     args.push(f.states);
     where.push(`state = ANY($${args.length})`);
   }
+  if (f.runStatusOtherThan !== undefined) {
+    args.push(f.runStatusOtherThan);
+    where.push(`run_status IS NOT NULL AND run_status <> $${args.length}`);
+  }
   const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
   return (await all<ItemRow>(c, `SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`, args)).map(itemFromRow);
 }

@@ -140,6 +140,10 @@ export class ItemRepo {
         from = 'items INDEXED BY items_state';
       }
     }
+    if (f.runStatusOtherThan !== undefined) {
+      where.push('run_status IS NOT NULL AND run_status <> ?');
+      args.push(f.runStatusOtherThan);
+    }
     const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
     const stmt = this.#stmt(`SELECT * FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
     for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
