@@ -253,17 +253,24 @@ export class Transport {
       for (const off of offs) off();
     };
     const url = target.url;
-    slot.dispatcher.dispatch(
-      {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers: this.#headers(req, target),
-        headersTimeout: this.#opts.requestTimeoutMs,
-        bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
-      },
-      attempt!,
-    );
+    try {
+      slot.dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers: this.#headers(req, target),
+          headersTimeout: this.#opts.requestTimeoutMs,
+          bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
+        },
+        attempt!,
+      );
+    } catch (err) {
+      // Refused before it started (a closed dispatcher): the attempt will hear nothing more.
+      detach();
+      slot.release();
+      throw err;
+    }
     let head: Opened;
     try {
       head = await opened;
