@@ -437,6 +437,18 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.itemCounts(B)).queued).toBe(1);
       });
 
+      it('claims, markAdmitted and markFinished return the item exactly as it is stored', async () => {
+        await load(store, ['a']);
+        const w = await worker();
+        const c = await claim(w, { cap: 1 });
+        expect(c.items).toEqual([await item('a')]);
+        const admitted = await running(w, 'a', 'r-a', 'th-a');
+        expect(admitted).toEqual(await item('a'));
+        const done = await store.markFinished(admitted, snap('r-a', { threadId: 'th-a' }), 'completed');
+        expect(done).toEqual(await item('a'));
+        expect(done).toMatchObject({ state: 'completed', runId: 'r-a', threadId: 'th-a', owner: null, leaseUntil: null });
+      });
+
       it('listItems with runStatusOtherThan gives only items whose run ended in another status', async () => {
         await load(store, ['a', 'b', 'c']);
         const w = await worker();

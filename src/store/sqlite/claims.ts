@@ -105,23 +105,20 @@ export class Claims {
   }
 
   #own(it: ItemRecord, lease: Lease, now: number): ItemRecord {
-    this.#items.update(it.batchId, it.id, { owner: lease.workerId, lease_until: now + lease.leaseMs });
-    return { ...it, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+    return this.#items.patch(it, { owner: lease.workerId, lease_until: now + lease.leaseMs });
   }
 
   /** Moves a queued item to `submitting` under the worker's lease, its key stored. */
   #submit(it: ItemRecord, lease: Lease, now: number): ItemRecord {
     const threadId = it.threadKey ? this.#threads.get(it.batchId, it.threadKey) : null;
-    const patch = {
-      state: 'submitting' as const,
+    return this.#items.patch(it, {
+      state: 'submitting',
       pending_key: idempotencyKey(it.batchId, it.id, it.step, it.attempt),
       thread_id: threadId,
       started_at: it.startedAt ?? new Date(now).toISOString(),
       owner: lease.workerId,
       lease_until: now + lease.leaseMs,
-    };
-    this.#items.update(it.batchId, it.id, patch);
-    return { ...it, state: 'submitting', pendingKey: patch.pending_key, threadId, startedAt: patch.started_at, owner: lease.workerId, leaseUntil: patch.lease_until };
+    });
   }
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {

@@ -201,23 +201,54 @@ export class ItemRepo {
     ).get(batchId) as { first: string | null; last: string | null; n: number };
   }
 
-  /** Generic column update used by the store's transactions. */
-  update(batchId: string, id: string, patch: Partial<Record<ItemColumn, unknown>>): void {
+  /** Generic column update used by the store's transactions; returns the `updated_at` it wrote. */
+  update(batchId: string, id: string, patch: Partial<Record<ItemColumn, unknown>>): string {
     const cols = Object.keys(patch) as ItemColumn[];
     const sets = cols.map((c) => `${c} = ?`).join(', ');
     const values = cols.map((c) => {
       const v = patch[c];
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
-    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(
-      ...values,
-      nowIso(),
-      batchId,
-      id,
-    );
+    const updatedAt = nowIso();
+    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(...values, updatedAt, batchId, id);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
+    return updatedAt;
   }
+
+  /**
+   * {@link update} of an item read in the same transaction, returning the item as it is
+   * now without reading it again (two reads per run saved on the hot path).
+   */
+  patch(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord {
+    const updatedAt = this.update(item.batchId, item.id, patch);
+    const next: ItemRecord = { ...item, updatedAt };
+    for (const [col, v] of Object.entries(patch) as [ItemColumn, unknown][]) {
+      // The value as the database hands it back (JSON columns go through JSON).
+      (next as unknown as Record<string, unknown>)[FIELD[col]] = v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
+    }
+    return next;
+  }
+
 }
+
+/** The record field of each column the runner may change. */
+const FIELD: Record<ItemColumn, keyof ItemRecord> = {
+  state: 'state',
+  step: 'step',
+  pending_key: 'pendingKey',
+  pending_answer: 'pendingAnswer',
+  run_id: 'runId',
+  thread_id: 'threadId',
+  run_status: 'runStatus',
+  text: 'text',
+  error: 'error',
+  hold_reason: 'holdReason',
+  started_at: 'startedAt',
+  finished_at: 'finishedAt',
+  owner: 'owner',
+  lease_until: 'leaseUntil',
+  attempt: 'attempt',
+};
 
 /** Columns the runner may change. */
 export type ItemColumn =

@@ -21,7 +21,7 @@ export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): Item
   const now = current(r, item);
   r.runs.insert(now.batchId, now.id, run);
   if (now.threadKey && run.threadId) r.threads.set(now.batchId, now.threadKey, run.threadId);
-  r.items.update(now.batchId, now.id, {
+  return r.items.patch(now, {
     state: 'running',
     run_id: run.id,
     thread_id: run.threadId ?? now.threadId,
@@ -30,7 +30,6 @@ export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): Item
     pending_answer: null,
     hold_reason: null,
   });
-  return r.items.get(now.batchId, now.id)!;
 }
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
@@ -44,7 +43,7 @@ function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
 export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): ItemRecord {
   const now = current(r, item);
   recordRun(r, now, run);
-  r.items.update(now.batchId, now.id, {
+  return r.items.patch(now, {
     state,
     run_status: run.status,
     text: run.output?.text ?? null,
@@ -54,7 +53,6 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
     owner: null,
     lease_until: null,
   });
-  return r.items.get(now.batchId, now.id)!;
 }
 
 /** Records a decision and moves the item to `waiting` with the key of the respond that carries it. */
