@@ -198,4 +198,20 @@ describe('BatchRunner', () => {
     await client.close();
     await store.close();
   });
+
+  it('sends progress at most every 200 ms however many runs end, and none after the end event', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `q${i},question ${i} @duration=30ms`).join('\n');
+    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 20);
+    const seen: { type: string; at: number }[] = [];
+    const result = await new BatchRunner({ store, client, batch, policy: null, onEvent: (e) => seen.push({ type: e.type, at: Date.now() }) }).run();
+    expect(result.counts.completed).toBe(40);
+    const progress = seen.filter((e) => e.type === 'progress').map((e) => e.at);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.length).toBeLessThan(40);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]! - progress[i - 1]!).toBeGreaterThanOrEqual(190);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.at(-1)!.type).toBe('end');
+    await client.close();
+    await store.close();
+  });
 });
