@@ -13,14 +13,15 @@ function open(path: string): Database.Database {
   return db;
 }
 
-function setup(): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number } {
+function setup(): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number; savepoints: () => number } {
   const path = join(tempDir('resq-group-'), 'g.db');
   const db = open(path);
   db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
   const other = open(path);
   let commits = 0;
+  let savepoints = 0;
   const tx = db.transaction((fn: () => void) => fn());
-  const sp = db.transaction((fn: () => unknown) => fn());
+  const sp = db.transaction((fn: () => unknown) => (savepoints++, fn()));
   const group = new WriteGroup(
     {
       transaction: (fn) => {
@@ -31,14 +32,14 @@ function setup(): { db: Database.Database; other: Database.Database; group: Writ
     },
     (ms) => new Promise((r) => setTimeout(r, ms)),
   );
-  return { db, other, group, commits: () => commits };
+  return { db, other, group, commits: () => commits, savepoints: () => savepoints };
 }
 
 const count = (db: Database.Database): number => (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
 
 describe('WriteGroup', () => {
   it('puts the writes of one turn in one transaction, and settles each after COMMIT', async () => {
-    const { db, other, group, commits } = setup();
+    const { db, other, group, commits, savepoints } = setup();
     const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
     const seen: number[] = [];
     const writes = Array.from({ length: 50 }, (_, i) =>
@@ -51,11 +52,13 @@ describe('WriteGroup', () => {
     expect(group.pending).toBe(50);
     expect(await Promise.all(writes)).toEqual(Array(50).fill(1));
     expect(commits()).toBe(1);
+    // Nothing threw: no savepoint was needed.
+    expect(savepoints()).toBe(0);
     expect(seen.every((n) => n === 50)).toBe(true);
   });
 
   it('rolls back and rejects only the write that threw; the others commit', async () => {
-    const { db, other, group } = setup();
+    const { db, other, group, savepoints } = setup();
     const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
     const ok1 = group.write(() => insert.run('a', 1));
     const bad = group.write(() => {
@@ -68,6 +71,8 @@ describe('WriteGroup', () => {
     await expect(bad).rejects.toThrow('lease lost');
     await expect(dup).rejects.toThrow(/UNIQUE/);
     await expect(ok2).resolves.toBeDefined();
+    // The plain attempt was rolled back at the first throw; the second ran each write in a savepoint.
+    expect(savepoints()).toBe(4);
     expect(other.prepare('SELECT k, v FROM t ORDER BY k').all()).toEqual([
       { k: 'a', v: 1 },
       { k: 'c', v: 4 },
