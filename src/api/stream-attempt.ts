@@ -43,7 +43,7 @@ export class StreamAttempt implements Dispatcher.DispatchHandler {
   readonly #errorLimit: number;
   readonly #done: () => void;
 
-  /** @param done called once when the attempt is over whatever the outcome (frees its slot) */
+  /** @param done called once when the attempt is over, whatever the outcome (its slot and abort listeners go) */
   constructor(settle: (o: Opened) => void, fail: (e: unknown) => void, errorLimit: number, done: () => void) {
     this.#settleOpen = settle;
     this.#failOpen = fail;

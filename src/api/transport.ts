@@ -239,19 +239,21 @@ export class Transport {
 
   /** One attempt at a long-lived response, over a stream shard (see {@link openStream}). */
   async #attemptStream(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<OpenStream> {
-    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
+    const signals = [req.signal, this.#closing.signal].filter((s) => s !== undefined);
+    for (const signal of signals) if (signal.aborted) throw signal.reason;
     const slot = this.#streams.acquire();
-    let attempt: StreamAttempt | undefined;
-    const opened = new Promise<Opened>((settle, fail) => {
-      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, slot.release);
-    });
-    // The caller's signal and the client's close end the attempt (opening or reading) with their reason.
-    const aborted = (signal: AbortSignal): void => attempt!.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    // The caller's signal and the client's close end the attempt (opening or reading) with
+    // their reason, until it is over: then its slot and these listeners go together.
     const offs: (() => void)[] = [];
-    for (const signal of [req.signal, this.#closing.signal]) if (signal) offs.push(onAbortOf(signal, () => aborted(signal)));
-    const detach = (): void => {
+    const over = (): void => {
+      slot.release();
       for (const off of offs) off();
     };
+    let attempt!: StreamAttempt;
+    const opened = new Promise<Opened>((settle, fail) => {
+      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, over);
+    });
+    for (const signal of signals) offs.push(onAbortOf(signal, () => attempt.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'))));
     const url = target.url;
     try {
       slot.dispatcher.dispatch(
@@ -263,38 +265,22 @@ export class Transport {
           headersTimeout: this.#opts.requestTimeoutMs,
           bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
         },
-        attempt!,
+        attempt,
       );
     } catch (err) {
       // Refused before it started (a closed dispatcher): the attempt will hear nothing more.
-      detach();
-      slot.release();
+      over();
       throw err;
     }
-    let head: Opened;
-    try {
-      head = await opened;
-    } catch (err) {
-      detach();
-      throw err;
-    }
-    if (!head.ok) {
-      detach();
-      throw this.#errorOf(head.error, req, info, busyAttempts);
-    }
-    const a = attempt!;
+    const head = await opened;
+    if (!head.ok) throw this.#errorOf(head.error, req, info, busyAttempts);
     return {
       status: head.status,
       headers: head.headers,
       request: info,
-      attach: (body) =>
-        a.attach({
-          data: (chunk) => body.data(chunk),
-          end: () => (detach(), body.end()),
-          error: (err) => (detach(), body.error(err)),
-        }),
-      finish: (graceMs) => (detach(), a.finish(graceMs)),
-      abort: (reason) => (detach(), a.abort(reason)),
+      attach: (body) => attempt.attach(body),
+      finish: (graceMs) => attempt.finish(graceMs),
+      abort: (reason) => attempt.abort(reason),
     };
   }
 

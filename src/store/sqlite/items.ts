@@ -231,8 +231,8 @@ export class ItemRepo {
 
 }
 
-/** The record field of each column the runner may change. */
-const FIELD: Record<ItemColumn, keyof ItemRecord> = {
+/** The columns the runner may change, each with its field in the record. */
+const FIELD = {
   state: 'state',
   step: 'step',
   pending_key: 'pendingKey',
@@ -248,22 +248,7 @@ const FIELD: Record<ItemColumn, keyof ItemRecord> = {
   owner: 'owner',
   lease_until: 'leaseUntil',
   attempt: 'attempt',
-};
+} as const satisfies Record<string, keyof ItemRecord>;
 
 /** Columns the runner may change. */
-export type ItemColumn =
-  | 'state'
-  | 'step'
-  | 'pending_key'
-  | 'pending_answer'
-  | 'run_id'
-  | 'thread_id'
-  | 'run_status'
-  | 'text'
-  | 'error'
-  | 'hold_reason'
-  | 'started_at'
-  | 'finished_at'
-  | 'owner'
-  | 'lease_until'
-  | 'attempt';
+export type ItemColumn = keyof typeof FIELD;
