@@ -112,4 +112,22 @@ describe('WriteGroup', () => {
     await w;
     expect(count(db)).toBe(1);
   });
+
+  it('drain also waits for a group that is waiting out a busy database', async () => {
+    const { db, other, group } = setup();
+    other.exec('BEGIN IMMEDIATE');
+    const w = group.write(() => db.prepare('INSERT INTO t VALUES (?, ?)').run('late', 1));
+    // Its group has been taken from the queue and is sleeping between busy retries.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(group.pending).toBe(0);
+    let drained = false;
+    const draining = group.drain().then(() => (drained = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(drained).toBe(false);
+    other.exec('COMMIT');
+    await draining;
+    await w;
+    expect(count(other)).toBe(1);
+  });
 });
+

@@ -27,9 +27,9 @@ export interface GroupTx {
  * Group commit. The writes asked for in one turn of the event loop (ten thousand runs in
  * flight end, start and are claimed in bursts) share one IMMEDIATE transaction; one that
  * throws (a lost lease) is rolled back alone (the group runs again with a savepoint per
- * write) and rejects alone, while the others commit together. A caller's promise settles only after COMMIT,
- * so nobody acts on a change that is not durable, and each change is still whole (all of
- * its statements or none). BEGIN/COMMIT, the WAL append and the checkpoints they bring were
+ * write) and rejects alone, while the others commit together. A caller's promise settles
+ * only after COMMIT, so nobody acts on a change that is not durable, and each change is
+ * still whole (all of its statements or none). BEGIN/COMMIT, the WAL append and the checkpoints they bring were
  * the largest single cost of a run in flight (three transactions per run); grouped, a burst
  * pays them once. A busy database fails the whole group before anything is kept: it is
  * waited on and the group runs again.
@@ -39,6 +39,8 @@ export class WriteGroup {
   readonly #sleep: (ms: number) => Promise<void>;
   #queue: Pending[] = [];
   #scheduled: NodeJS.Immediate | null = null;
+  /** Groups taken from the queue and not settled yet (one waiting out a busy file, say). */
+  readonly #flushing = new Set<Promise<void>>();
 
   constructor(tx: GroupTx, sleep: (ms: number) => Promise<void>) {
     this.#tx = tx;
@@ -58,17 +60,26 @@ export class WriteGroup {
     return this.#queue.length;
   }
 
-  /** Runs the waiting group now (before the database closes). */
+  /** Runs the waiting writes now and settles every group (before the database closes). */
   async drain(): Promise<void> {
-    while (this.#queue.length > 0) await this.#flush();
+    while (this.#queue.length > 0 || this.#flushing.size > 0) {
+      if (this.#queue.length > 0) void this.#flush();
+      await Promise.all(this.#flushing);
+    }
   }
 
-  async #flush(): Promise<void> {
+  #flush(): Promise<void> {
     if (this.#scheduled) clearImmediate(this.#scheduled);
     this.#scheduled = null;
     const group = this.#queue;
     this.#queue = [];
-    if (group.length === 0) return;
+    if (group.length === 0) return Promise.resolve();
+    const settled = this.#settle(group).finally(() => this.#flushing.delete(settled));
+    this.#flushing.add(settled);
+    return settled;
+  }
+
+  async #settle(group: readonly Pending[]): Promise<void> {
     let outcomes: Outcome[];
     try {
       outcomes = await retryBusy(() => this.#run(group), this.#sleep);
