@@ -17,6 +17,12 @@ async function setup(sim: Sim, csv: string, concurrency = 4) {
   return { store, batch, client: testClient(sim) };
 }
 
+/** A question set of `n` plain questions (`q0`, `q1`, …), each run lasting `duration` when given. */
+function questions(n: number, duration?: string): string {
+  const rows = Array.from({ length: n }, (_, i) => `q${i},question ${i}${duration ? ` @duration=${duration}` : ''}`);
+  return `id,question\n${rows.join('\n')}\n`;
+}
+
 describe('BatchRunner', () => {
   let sim: Sim;
   beforeEach(async () => {
@@ -115,8 +121,7 @@ describe('BatchRunner', () => {
   });
 
   it("gives a finished run's slot to the next item before writing its outcome, never going over the cap", async () => {
-    const rows = Array.from({ length: 8 }, (_, i) => `q${i},question ${i}`).join('\n');
-    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
+    const { store, batch, client } = await setup(sim, questions(8), 2);
     const nextStateWhenRecorded: string[] = [];
     const reads: Promise<void>[] = [];
     const result = await new BatchRunner({
@@ -148,8 +153,7 @@ describe('BatchRunner', () => {
   });
 
   it('stops on stop(): nothing new is admitted and state stays resumable', async () => {
-    const rows = Array.from({ length: 20 }, (_, i) => `q${i},question ${i} @duration=300ms`).join('\n');
-    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 2);
+    const { store, batch, client } = await setup(sim, questions(20, '300ms'), 2);
     const runner = new BatchRunner({
       store,
       client,
@@ -170,8 +174,7 @@ describe('BatchRunner', () => {
   });
 
   it('re-attaches runs that ended while nobody followed them with a read, not a stream', async () => {
-    const rows = Array.from({ length: 6 }, (_, i) => `q${i},question ${i} @duration=100ms`).join('\n');
-    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 3);
+    const { store, batch, client } = await setup(sim, questions(6, '100ms'), 3);
     let admitted = 0;
     const runner = new BatchRunner({
       store,
@@ -200,8 +203,7 @@ describe('BatchRunner', () => {
   });
 
   it('sends progress at most every 200 ms however many runs end, and none after the end event', async () => {
-    const rows = Array.from({ length: 40 }, (_, i) => `q${i},question ${i} @duration=30ms`).join('\n');
-    const { store, batch, client } = await setup(sim, `id,question\n${rows}\n`, 20);
+    const { store, batch, client } = await setup(sim, questions(40, '30ms'), 20);
     const seen: { type: string; at: number }[] = [];
     const result = await new BatchRunner({ store, client, batch, policy: null, onEvent: (e) => seen.push({ type: e.type, at: Date.now() }) }).run();
     expect(result.counts.completed).toBe(40);
