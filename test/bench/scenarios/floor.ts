@@ -1,0 +1,83 @@
+// Issue 23: resq beside the floor. The bare protocol client (test/bench/floor-client.ts) and
+// `resq run` on the same question set against the same simulator process, one after the
+// other in one run, at N=4,000 C=400 D=500 ms and N=20,000 C=10,000 D=20 s. Per side: CPU per
+// run above its own start-up, peak RSS per run in flight above its own idle, makespan; and
+// resq's ratio to the floor for each (targets: CPU ≤ 1.5×, makespan ≥ 0.97, RSS ≤ 2×).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchArgs } from '../lib/args.js';
+import { atMs, runCli, type CliResult } from '../lib/cli-process.js';
+import { writeQuestions } from '../lib/questions.js';
+import { emitRows, fmt, row, type BenchRow } from '../lib/report.js';
+import { startSimProcess, type SimProcess } from '../lib/sim-process.js';
+import { startupCost } from '../lib/workload.js';
+
+const FLOOR = fileURLToPath(new URL('../floor-client.ts', import.meta.url));
+const MiB = 2 ** 20;
+const args = benchArgs();
+const configs: [number, number, number][] = args.get('config', '')
+  ? [args.get('config', '').split(',').map(Number) as [number, number, number]]
+  : args.quick ? [[800, 100, 500], [2000, 1000, 5000]] : [[4000, 400, 500], [20_000, 10_000, 20_000]];
+
+interface Side {
+  cpuMs: number;
+  maxRssBytes: number;
+  makespanMs: number;
+}
+
+function span(r: CliResult): number {
+  return atMs(r.events.find((e) => e.type === 'end')) - atMs(r.events.find((e) => e.type === 'start'));
+}
+
+async function floorRun(sim: SimProcess, questions: string, c: number): Promise<CliResult> {
+  const r = await runCli({ args: [sim.url, sim.key, questions, String(c)], script: FLOOR });
+  if (r.code !== 0) throw new Error(`floor client exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return r;
+}
+
+const rows: BenchRow[] = [];
+for (const [n, c, d] of configs) {
+  const name = `floor N=${n} C=${c} D=${d / 1000}s`;
+  const dir = mkdtempSync(join(tmpdir(), 'resq-bench-floor-'));
+  const sim = await startSimProcess();
+  try {
+    const one = join(dir, 'one.csv');
+    writeQuestions(one, 1, () => 'one @duration=1ms');
+    const questions = join(dir, 'q.csv');
+    writeQuestions(questions, n, (i) => `Question ${i} @duration=${d}ms`);
+    // Each side's idle: the same process doing one run (start-up, modules, one connection).
+    const floorIdle = await floorRun(sim, one, 1);
+    const resqIdle = await startupCost(dir);
+    await sim.reset();
+    const floorFull = await floorRun(sim, questions, c);
+    const floorAdmitted = (await sim.counters()).runsAdmitted;
+    await sim.reset();
+    const resqFull = await runCli({
+      args: ['run', questions, '--db', join(dir, 'r.db'), '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
+      env: { RESQ_API_KEY: sim.key },
+    });
+    if (resqFull.code !== 0) throw new Error(`resq exited ${resqFull.code}: ${resqFull.stderr.slice(-2000)}`);
+    const resqAdmitted = (await sim.counters()).runsAdmitted;
+    if (floorAdmitted !== n || resqAdmitted !== n) throw new Error(`runs admitted: floor ${floorAdmitted}, resq ${resqAdmitted}, of ${n}`);
+    const floor: Side = { cpuMs: (floorFull.cpuMs - floorIdle.cpuMs) / n, maxRssBytes: (floorFull.maxRssBytes - floorIdle.maxRssBytes) / c, makespanMs: span(floorFull) };
+    const resq: Side = { cpuMs: (resqFull.cpuMs - resqIdle.cpuMs) / n, maxRssBytes: (resqFull.maxRssBytes - resqIdle.maxRssBytes) / c, makespanMs: span(resqFull) };
+    const ideal = Math.ceil(n / c) * d;
+    const judged = !args.quick;
+    const cpuRatio = resq.cpuMs / floor.cpuMs;
+    const makespanRatio = floor.makespanMs / resq.makespanMs;
+    const rssRatio = resq.maxRssBytes / floor.maxRssBytes;
+    rows.push(
+      row(name, 'CPU per run (start-up excluded): resq', fmt(resq.cpuMs, 2, 'ms'), `floor ${fmt(floor.cpuMs, 2, 'ms')}`, cpuRatio, '<= 1.5', judged ? cpuRatio <= 1.5 : null),
+      row(name, 'makespan: resq (floor / resq)', fmt(resq.makespanMs / 1000, 2, 's'), `floor ${fmt(floor.makespanMs / 1000, 2, 's')}`, makespanRatio, '>= 0.97', judged ? makespanRatio >= 0.97 : null),
+      row(name, 'peak RSS per run in flight above idle: resq', fmt(resq.maxRssBytes / 1024, 1, 'KiB'), `floor ${fmt(floor.maxRssBytes / 1024, 1, 'KiB')}`, rssRatio, '<= 2', judged ? rssRatio <= 2 : null),
+      row(name, 'makespan against the ideal: resq / floor', `${fmt(ideal / resq.makespanMs, 2)} / ${fmt(ideal / floor.makespanMs, 2)}`, `ideal ${fmt(ideal / 1000, 1, 's')}`),
+      row(name, 'peak RSS: resq / floor', `${fmt(resqFull.maxRssBytes / MiB, 0)} / ${fmt(floorFull.maxRssBytes / MiB, 0)} MiB`, `idle ${fmt(resqIdle.maxRssBytes / MiB, 0)} / ${fmt(floorIdle.maxRssBytes / MiB, 0)} MiB`),
+    );
+  } finally {
+    await sim.stop();
+    if (!args.has('keep')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+emitRows(rows);
