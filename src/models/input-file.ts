@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InputError, type InputProblem } from '../errors.js';
-import { formatFromName } from '../questions/format.js';
+import { type QuestionFormat, formatFromName } from '../questions/format.js';
 import type { HashTap } from '../questions/file-chunks.js';
 import { type ReadResult, problemsOf } from '../questions/row-schema.js';
 import { hashFile, readTable } from '../questions/table-reader.js';
@@ -31,7 +31,7 @@ export interface StreamOptions {
 const MAX_PROBLEMS = 1000;
 
 /** Format named by the file's extension. */
-export function inputFormat(path: string): 'csv' | 'jsonl' {
+export function inputFormat(path: string): QuestionFormat {
   const format = formatFromName(path);
   if (format) return format;
   throw new InputError([{ file: path, reason: 'expected a .csv or .jsonl (.ndjson) file of model inputs' }]);

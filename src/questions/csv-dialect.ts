@@ -22,9 +22,10 @@ const SEP_LINE = /^sep=([^\r\n"])(\r\n|\n|\r)/i;
  * Reads the dialect of a CSV file from its first bytes (at least the header line, when
  * the file has one): a UTF-8 BOM is skipped; Excel's `sep=;` first line names the
  * delimiter and is skipped; otherwise the delimiter is the first of `,` `;` tab that the
- * header holds outside quotes (a comma when none). Pure.
+ * header holds outside quotes (a comma when none), or `delimiter` when the file's name
+ * says (a `.tsv` file: tab). Pure.
  */
-export function sniffCsvDialect(head: Uint8Array): CsvDialect {
+export function sniffCsvDialect(head: Uint8Array, delimiterByName?: string): CsvDialect {
   const buf = Buffer.from(head.buffer, head.byteOffset, head.length);
   let skipBytes = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let skipLines = 0;
@@ -38,7 +39,7 @@ export function sniffCsvDialect(head: Uint8Array): CsvDialect {
     text = text.slice(sep[0].length);
   }
   const header = firstLine(text);
-  delimiter ??= SNIFFED.find((d) => header.counts.has(d)) ?? ',';
+  delimiter ??= delimiterByName ?? SNIFFED.find((d) => header.counts.has(d)) ?? ',';
   return { skipBytes, skipLines, delimiter, crEndsLines: header.end === '\r' };
 }
 

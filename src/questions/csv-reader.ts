@@ -5,7 +5,15 @@ import { DIALECT_HEAD_BYTES, sniffCsvDialect } from './csv-dialect.js';
 import { wideEncoding, wideEncodingReason } from './encoding.js';
 import { asBuffer, peekHead } from './peek-head.js';
 import type { DuplicateIds } from './row.js';
-import { type KeyedRow, type ReadResult, type RowSchema, problem } from './row-schema.js';
+import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem } from './row-schema.js';
+
+/** How {@link readCsv} reads a file beyond what it sniffs. */
+export interface CsvReadOptions {
+  /** The delimiter the file's name says (`\t` for `.tsv`); a `sep=` line still wins. @default sniffed */
+  delimiter?: string;
+  /** Hears notices about the file (a header read leniently). */
+  notify?: Notify;
+}
 
 /** Longest record accepted, in characters; it bounds memory when a quote is never closed. */
 export const MAX_RECORD_CHARS = 8_000_000;
@@ -14,7 +22,8 @@ export const MAX_RECORD_CHARS = 8_000_000;
  * Streams a CSV file (header row, RFC 4180 quoting, LF, CRLF or CR line ends) and
  * yields every record validated by `schema`, in file order. What spreadsheets write is
  * read: a UTF-8 BOM, Excel's `sep=;` first line, `;` or tab delimiters (sniffed from the
- * header), trailing nameless columns, all-empty rows (skipped like blank lines). Every
+ * header, or tab for a `.tsv` file), trailing nameless columns, all-empty rows (skipped
+ * like blank lines), reserved column names in another case (said through `notify`). Every
  * bad record is reported (ragged rows, bad bytes, duplicate ids, what the schema refuses)
  * and reading goes on — except after a structural error (an unclosed or stray quote, an
  * endless record): csv-parse cannot resynchronise after one, so that error is reported
@@ -26,6 +35,7 @@ export async function* readCsv<R extends KeyedRow>(
   file: string,
   schema: RowSchema<R>,
   ids: DuplicateIds | null,
+  opts: CsvReadOptions = {},
 ): AsyncGenerator<ReadResult<R>> {
   const peeked = await peekHead(source, DIALECT_HEAD_BYTES);
   const wide = wideEncoding(peeked.head);
@@ -34,9 +44,9 @@ export async function* readCsv<R extends KeyedRow>(
     yield problem({ file, reason: wideEncodingReason(wide, file) });
     return;
   }
-  const dialect = sniffCsvDialect(peeked.head);
+  const dialect = sniffCsvDialect(peeked.head, opts.delimiter);
   const checker = new ByteChecker();
-  const records = new CsvRecords(file, schema, ids, checker, dialect);
+  const records = new CsvRecords(file, schema, ids, checker, dialect, opts.notify);
   // Records are handled inside on_record and never pushed: no object-mode stream per row.
   const parser = parse({
     bom: false,

@@ -1,7 +1,7 @@
 import type { ByteChecker } from './byte-check.js';
 import type { CsvDialect } from './csv-dialect.js';
 import type { DuplicateIds } from './row.js';
-import { type CsvRowReader, type KeyedRow, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
+import { type CsvRowReader, type KeyedRow, type Notify, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 
 /** The header's shape once trailing nameless columns are cut. */
 interface Header<R> {
@@ -32,8 +32,10 @@ export class CsvRecords<R extends KeyedRow> {
   readonly #ids: DuplicateIds | null;
   readonly #checker: ByteChecker;
   readonly #crEndsLines: boolean;
+  readonly #notify: Notify | undefined;
 
-  constructor(file: string, schema: RowSchema<R>, ids: DuplicateIds | null, checker: ByteChecker, dialect: CsvDialect) {
+  constructor(file: string, schema: RowSchema<R>, ids: DuplicateIds | null, checker: ByteChecker, dialect: CsvDialect, notify?: Notify) {
+    this.#notify = notify;
     this.#file = file;
     this.#schema = schema;
     this.#ids = ids;
@@ -100,7 +102,7 @@ export class CsvRecords<R extends KeyedRow> {
     let named = fields.length;
     // Spreadsheets write empty columns after the last named one: they are no columns.
     while (named > 1 && fields[named - 1]!.trim() === '') named--;
-    const found = fault ? [{ file, line, reason: `header: ${fault}` }] : this.#schema.csvHeader(file, fields.slice(0, named), line);
+    const found = fault ? [{ file, line, reason: `header: ${fault}` }] : this.#schema.csvHeader(file, fields.slice(0, named), line, this.#notify);
     if (Array.isArray(found)) {
       const hint = found.length > 0 && named === 1 ? delimiterHint(fields[0]!) : '';
       found.forEach((p, i) => this.#pending.push(problem(i === 0 && hint ? { ...p, reason: `${p.reason}${hint}` } : p)));

@@ -2,7 +2,7 @@ import { ByteChecker } from './byte-check.js';
 import { wideEncoding, wideEncodingReason } from './encoding.js';
 import { parseJsonExactly } from './json-text.js';
 import type { DuplicateIds } from './row.js';
-import { type KeyedRow, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
+import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 
 /** Longest line accepted, in bytes; it bounds memory when a file has no line breaks. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -23,6 +23,7 @@ export async function* readJsonl<R extends KeyedRow>(
   file: string,
   schema: RowSchema<R>,
   ids: DuplicateIds | null,
+  notify?: Notify,
 ): AsyncGenerator<ReadResult<R>> {
   const checker = new ByteChecker();
   let line = 0;
@@ -50,7 +51,7 @@ export async function* readJsonl<R extends KeyedRow>(
     if (fault) return problem({ file, line, reason: fault.reason });
     const parsed = parseJsonExactly(text);
     if (!parsed.ok) return problem({ file, line, reason: parsed.reason });
-    const result = schema.jsonRow(file, parsed.value, line, ordinal);
+    const result = schema.jsonRow(file, parsed.value, line, ordinal, notify);
     if (!result.ok) return refused(result);
     const duplicate = ids ? ids.check(file, result.row) : null;
     return duplicate ? problem(duplicate) : result;

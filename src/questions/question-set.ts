@@ -11,7 +11,7 @@ export { hashFile } from './table-reader.js';
 /** Options of {@link readQuestionSet}. */
 export interface ReadOptions {
   /**
-   * The file's format. When absent it comes from the extension (`.csv`, `.jsonl`,
+   * The file's format. When absent it comes from the extension (`.csv`, `.tsv`, `.jsonl`,
    * `.ndjson`), else from the first bytes; a file neither names is refused.
    * @default undefined
    */
@@ -24,6 +24,8 @@ export interface ReadOptions {
   checkIds?: boolean;
   /** Fed every byte read, so one pass both reads and hashes (see {@link HashTap}). */
   tap?: HashTap;
+  /** Hears each notice about the file once (a header read leniently: `Question` as `question`). */
+  onNotice?: (text: string) => void;
 }
 
 /** Options of {@link validateQuestionSet}. */
@@ -45,6 +47,8 @@ export interface ValidationSummary {
   problems: InputProblem[];
   /** sha256 (hex) of exactly the bytes that were validated. */
   sha256: string;
+  /** Notices about the file, each once (a header read leniently). */
+  notices: string[];
 }
 
 /**
@@ -68,8 +72,12 @@ export function readQuestionSet(path: string, opts: ReadOptions = {}): AsyncGene
 export async function validateQuestionSet(path: string, opts: ValidateOptions = {}): Promise<ValidationSummary> {
   const maxProblems = opts.maxProblems ?? 1000;
   const tap: HashTap = { hash: createHash('sha256'), complete: false };
-  const summary = { rows: 0, invalid: 0, problems: [] as InputProblem[] };
-  const rows = readChunks(fileChunks(path, tap), path, questionSchema, opts.format, opts.checkIds ?? true);
+  const summary = { rows: 0, invalid: 0, problems: [] as InputProblem[], notices: [] as string[] };
+  const onNotice = (text: string): void => {
+    summary.notices.push(text);
+    opts.onNotice?.(text);
+  };
+  const rows = readChunks(fileChunks(path, tap), path, questionSchema, opts.format, opts.checkIds ?? true, onNotice);
   for await (const result of rows) {
     if (result.ok) {
       summary.rows++;

@@ -19,6 +19,8 @@ export interface RowBatch {
   metas: string[];
   /** Problems of this stretch, in file order. */
   problems: InputProblem[];
+  /** Notices about the file said while this stretch was read (each once per file). */
+  notices: string[];
 }
 
 /** Options of {@link readRowBatches}. */
@@ -75,18 +77,20 @@ export async function isLarge(path: string): Promise<boolean> {
 export function readHere(path: string, opts: BatchReadOptions): BatchRead {
   const tap: HashTap = { hash: createHash('sha256'), complete: false };
   let sha: string | null = null;
+  const notices: string[] = [];
   async function* batches(): AsyncGenerator<RowBatch> {
-    const rows = readQuestionSet(path, { format: opts.format, checkIds: opts.checkIds ?? true, tap });
-    yield* batchesOf(rows, opts.batchRows ?? BATCH_ROWS);
+    const rows = readQuestionSet(path, { format: opts.format, checkIds: opts.checkIds ?? true, tap, onNotice: (t) => notices.push(t) });
+    yield* batchesOf(rows, opts.batchRows ?? BATCH_ROWS, notices);
     sha = tap.complete ? tap.hash.digest('hex') : null;
   }
   return { batches: batches(), sha256: () => sha };
 }
 
-/** Groups row results into batches of at most `size` rows (problems ride along). */
-export async function* batchesOf(results: AsyncIterable<RowResult>, size: number): AsyncGenerator<RowBatch> {
+/** Groups row results into batches of at most `size` rows (problems, and notices taken from `notices`, ride along). */
+export async function* batchesOf(results: AsyncIterable<RowResult>, size: number, notices: string[] = []): AsyncGenerator<RowBatch> {
   let b = emptyBatch();
   for await (const r of results) {
+    if (notices.length > 0) b.notices.push(...notices.splice(0));
     if (!r.ok) {
       b.problems.push(r.problem);
       continue;
@@ -102,11 +106,12 @@ export async function* batchesOf(results: AsyncIterable<RowResult>, size: number
       b = emptyBatch();
     }
   }
-  if (b.ids.length > 0 || b.problems.length > 0) yield b;
+  if (notices.length > 0) b.notices.push(...notices.splice(0));
+  if (b.ids.length > 0 || b.problems.length > 0 || b.notices.length > 0) yield b;
 }
 
 function emptyBatch(): RowBatch {
-  return { ids: [], lines: [], questions: [], threads: [], metas: [], problems: [] };
+  return { ids: [], lines: [], questions: [], threads: [], metas: [], problems: [], notices: [] };
 }
 
 /** What the worker posts. */

@@ -19,6 +19,9 @@ export interface Refusal {
   more?: InputProblem[];
 }
 
+/** Takes a notice about the file (a header read leniently), said once however often it is called. */
+export type Notify = (text: string) => void;
+
 /** Turns one CSV record (its fields in header order, trailing nameless columns cut) into a row. */
 export type CsvRowReader<R> = (fields: string[], line: number, ordinal: number) => ReadResult<R>;
 
@@ -35,9 +38,9 @@ export interface RowSchema<R extends KeyedRow> {
    * Reads a CSV header (names as written, trailing nameless columns already cut) into the
    * reader of its records, or says why the header cannot be used (each at `line`).
    */
-  csvHeader(file: string, names: string[], line: number): CsvRowReader<R> | InputProblem[];
+  csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<R> | InputProblem[];
   /** Turns one parsed JSONL value into a row (the value may be anything JSON). */
-  jsonRow(file: string, value: unknown, line: number, ordinal: number): ReadResult<R>;
+  jsonRow(file: string, value: unknown, line: number, ordinal: number, notify?: Notify): ReadResult<R>;
 }
 
 /**

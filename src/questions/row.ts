@@ -2,7 +2,7 @@ import type { InputProblem } from '../errors.js';
 import { escapeControls } from './escape-text.js';
 import { IdIndex } from './id-index.js';
 import { isRawNumber } from './json-text.js';
-import type { CsvRowReader, KeyedRow, ReadResult, RowSchema } from './row-schema.js';
+import type { CsvRowReader, KeyedRow, Notify, ReadResult, RowSchema } from './row-schema.js';
 
 /** One valid question of a question set. */
 export interface QuestionRow {
@@ -34,11 +34,17 @@ export interface CsvColumns {
   metaNames: string[];
   /** Their positions, matching `metaNames`. */
   metaIndexes: number[];
+  /** Reserved columns written in another case, as read: `"Question" as "question"`. */
+  renamed: string[];
 }
 
 const RESERVED = new Set(['question', 'id', 'thread']);
 
-/** Reads a CSV header row into column positions, or says why it cannot be used. */
+/**
+ * Reads a CSV header row into column positions, or says why it cannot be used. A reserved
+ * name written in another case (`Question`, `ID`) is read as that column when the header
+ * has no column spelt exactly so; `renamed` lists each, for a notice.
+ */
 export function csvColumns(header: string[]): CsvColumns | string {
   const names = header.map((h) => h.trim());
   const seen = new Set<string>();
@@ -48,19 +54,30 @@ export function csvColumns(header: string[]): CsvColumns | string {
     if (seen.has(name)) return `header: column "${name}" appears twice`;
     seen.add(name);
   }
-  const question = names.indexOf('question');
-  if (question === -1) {
-    const near = names.find((n) => n.toLowerCase() === 'question');
-    const hint = near ? ` (found "${near}": names are case-sensitive)` : '';
-    return `header: no "question" column${hint}`;
+  const renamed: string[] = [];
+  const at: Record<string, number> = {};
+  for (const reserved of RESERVED) {
+    const exact = names.indexOf(reserved);
+    if (exact !== -1) {
+      at[reserved] = exact;
+      continue;
+    }
+    const near = names.flatMap((n, i) => (n.toLowerCase() === reserved ? [i] : []));
+    if (near.length > 1) return `header: columns ${near.map((i) => `"${names[i]}"`).join(' and ')} could each be "${reserved}": rename all but one`;
+    at[reserved] = near[0] ?? -1;
+    if (near.length === 1) renamed.push(`"${names[near[0]!]}" as "${reserved}"`);
   }
+  const question = at['question']!;
+  if (question === -1) return 'header: no "question" column';
+  const taken = new Set(Object.values(at));
   return {
     count: names.length,
     question,
-    id: names.indexOf('id'),
-    thread: names.indexOf('thread'),
-    metaNames: names.filter((n) => !RESERVED.has(n)),
-    metaIndexes: names.flatMap((n, i) => (RESERVED.has(n) ? [] : [i])),
+    id: at['id']!,
+    thread: at['thread']!,
+    metaNames: names.filter((_, i) => !taken.has(i)),
+    metaIndexes: names.flatMap((_, i) => (taken.has(i) ? [] : [i])),
+    renamed,
   };
 }
 
@@ -87,35 +104,48 @@ export function csvRecordToRow(
   };
 }
 
-/** Validates one parsed JSONL value. Pure. */
-export function jsonToRow(file: string, value: unknown, line: number, ordinal: number): RowResult {
+/**
+ * Validates one parsed JSONL value. A reserved key written in another case (`Question`)
+ * is read as that field when the object has none spelt exactly so, and `notify` hears it.
+ * Pure but for `notify`.
+ */
+export function jsonToRow(file: string, value: unknown, line: number, ordinal: number, notify?: Notify): RowResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return bad(file, line, undefined, `expected a JSON object, found ${describe(value)}`);
   }
   const record = value as Record<string, unknown>;
-  const question = record['question'];
+  const reserved: Record<string, unknown> = { question: record['question'], id: record['id'], thread: record['thread'] };
+  const meta: Record<string, unknown> = {};
+  for (const name of Object.keys(record)) {
+    if (RESERVED.has(name)) continue;
+    const lower = name.toLowerCase();
+    if (lower !== name && RESERVED.has(lower) && reserved[lower] === undefined && !Object.hasOwn(record, lower)) {
+      reserved[lower] = record[name];
+      notify?.(`${file}: read key "${name}" as "${lower}"`);
+      continue;
+    }
+    setKey(meta, name, record[name]);
+  }
+  const question = reserved['question'];
   if (question === undefined) return bad(file, line, 'question', 'missing');
   if (typeof question !== 'string') {
     return bad(file, line, 'question', `must be a string, found ${describe(question)}`);
   }
   if (question.trim() === '') return bad(file, line, 'question', 'empty');
-  const id = key(record['id'], true);
+  const id = key(reserved['id'], true);
   if (id !== null && typeof id === 'object') return bad(file, line, 'id', id.reason);
-  const thread = key(record['thread'], false);
+  const thread = key(reserved['thread'], false);
   if (thread !== null && typeof thread === 'object') return bad(file, line, 'thread', thread.reason);
-  const meta: Record<string, unknown> = {};
-  for (const name of Object.keys(record)) {
-    if (!RESERVED.has(name)) setKey(meta, name, record[name]);
-  }
   return { ok: true, row: { id: id ?? String(ordinal), line, question, thread, meta } };
 }
 
 /** What a question set's rows are: the question schema of the one streaming reader. */
 export const questionSchema: RowSchema<QuestionRow> = {
   noun: 'questions',
-  csvHeader(file: string, names: string[], line: number): CsvRowReader<QuestionRow> | InputProblem[] {
+  csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<QuestionRow> | InputProblem[] {
     const columns = csvColumns(names);
     if (typeof columns === 'string') return [{ file, line, reason: columns }];
+    if (columns.renamed.length > 0) notify?.(`${file}: header: read ${columns.renamed.join(', ')} (resq's column names are lower case)`);
     return (fields, at, ordinal) => csvRecordToRow(file, columns, fields, at, ordinal);
   },
   jsonRow: jsonToRow,

@@ -3,13 +3,14 @@ import { readCsv } from './csv-reader.js';
 import { fileChunks, type HashTap } from './file-chunks.js';
 import { type QuestionFormat, formatFromName, sniffFormat } from './format.js';
 import { readJsonl } from './jsonl-reader.js';
+import { escapeControls } from './escape-text.js';
 import { DuplicateIds } from './row.js';
-import { type KeyedRow, type ReadResult, type RowSchema, problem } from './row-schema.js';
+import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem } from './row-schema.js';
 
 /** Options of {@link readTable}. */
 export interface TableReadOptions {
   /**
-   * The file's format. When absent it comes from the extension (`.csv`, `.jsonl`,
+   * The file's format. When absent it comes from the extension (`.csv`, `.tsv`, `.jsonl`,
    * `.ndjson`), else from the first bytes; a file neither names is refused.
    * @default undefined
    */
@@ -22,6 +23,8 @@ export interface TableReadOptions {
   checkIds?: boolean;
   /** Fed every byte read, so one pass both reads and hashes (see {@link HashTap}). */
   tap?: HashTap;
+  /** Hears each notice about the file once (a header read leniently: `Question` as `question`). */
+  onNotice?: Notify;
 }
 
 /**
@@ -39,7 +42,7 @@ export function readTable<R extends KeyedRow>(
   opts: TableReadOptions = {},
 ): AsyncGenerator<ReadResult<R>> {
   // Returned, not delegated with yield*: each generator layer costs a promise a row.
-  return readChunks(fileChunks(path, opts.tap), path, schema, opts.format, opts.checkIds ?? true);
+  return readChunks(fileChunks(path, opts.tap), path, schema, opts.format, opts.checkIds ?? true, opts.onNotice);
 }
 
 /** As {@link readTable}, from chunks already at hand (`file` names them in problems). */
@@ -49,12 +52,24 @@ export function readChunks<R extends KeyedRow>(
   schema: RowSchema<R>,
   format: QuestionFormat | undefined,
   checkIds: boolean,
+  onNotice?: Notify,
 ): AsyncGenerator<ReadResult<R>> {
   const chosen = format ?? formatFromName(file);
   const ids = checkIds ? new DuplicateIds() : null;
-  if (chosen === 'csv') return readCsv(source, file, schema, ids);
-  if (chosen === 'jsonl') return readJsonl(source, file, schema, ids);
-  return readSniffed(source, file, schema, ids);
+  const notify = onNotice ? once(onNotice) : undefined;
+  if (chosen === 'csv' || chosen === 'tsv') return readCsv(source, file, schema, ids, { delimiter: chosen === 'tsv' ? '\t' : undefined, notify });
+  if (chosen === 'jsonl') return readJsonl(source, file, schema, ids, notify);
+  return readSniffed(source, file, schema, ids, notify);
+}
+
+/** Passes each distinct notice on once (a JSONL file says the same of every line), control characters escaped. */
+function once(notify: Notify): Notify {
+  const said = new Set<string>();
+  return (text) => {
+    if (said.has(text)) return;
+    said.add(text);
+    notify(escapeControls(text));
+  };
 }
 
 /**
@@ -72,6 +87,7 @@ async function* readSniffed<R extends KeyedRow>(
   file: string,
   schema: RowSchema<R>,
   ids: DuplicateIds | null,
+  notify: Notify | undefined,
 ): AsyncGenerator<ReadResult<R>> {
   const first = await source.next();
   const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
@@ -85,5 +101,5 @@ async function* readSniffed<R extends KeyedRow>(
     if (!first.done) yield head;
     yield* source;
   }
-  yield* sniffed.format === 'csv' ? readCsv(replayed(), file, schema, ids) : readJsonl(replayed(), file, schema, ids);
+  yield* sniffed.format === 'jsonl' ? readJsonl(replayed(), file, schema, ids, notify) : readCsv(replayed(), file, schema, ids, { notify });
 }

@@ -31,9 +31,10 @@ export function defaultBatchName(questionsPath: string): string {
 /**
  * Validates a whole question set and records it as a new batch in one transaction:
  * either every valid row is stored, or (on any bad row without skipInvalid) nothing is
- * and an InputError lists every problem as `file:line: field: reason`.
+ * and an InputError lists every problem as `file:line: field: reason`. `notices` says,
+ * once each, what was read leniently (a `Question` header read as `question`).
  */
-export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[] }> {
+export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; invalid: InputProblem[]; notices: string[] }> {
   const id = randomUUID();
   const name = o.name ?? defaultBatchName(o.questions);
   // Large files: parsed in a worker thread, stored through a rollback journal (one stat).
@@ -50,6 +51,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
     policy: o.policy,
   }, { bulk: large });
   const problems: InputProblem[] = [];
+  const notices: string[] = [];
   let invalid = 0;
   let seq = 0;
   // Keep the report bounded: a wholly wrong million-row file must not fill memory.
@@ -66,6 +68,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   try {
     const read = await readRowBatches(o.questions, { checkIds: false, offThread: large });
     for await (const b of read.batches) {
+      notices.push(...b.notices);
       for (const p of b.problems) note(p);
       if (b.ids.length === 0) continue;
       refused(await loader.addColumns(b, seq));
@@ -88,7 +91,7 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   }
   const batch = await o.store.findBatch(id);
   if (!batch) throw new Error('batch vanished after load');
-  return { batch, invalid: problems };
+  return { batch, invalid: problems, notices };
 }
 
 /** Refuses to resume a batch whose question file changed since it was loaded. */

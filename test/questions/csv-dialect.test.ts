@@ -13,6 +13,12 @@ describe('sniffCsvDialect', () => {
     expect(sniff('SEP=|\nid|question\n')).toMatchObject({ skipBytes: 6, skipLines: 1, delimiter: '|' });
   });
 
+  it('takes the delimiter the name says (.tsv) over a sniffed one, but not over sep=', () => {
+    const sniffTsv = (s: string) => sniffCsvDialect(Buffer.from(s), '\t');
+    expect(sniffTsv('question\tnotes, more\n').delimiter).toBe('\t');
+    expect(sniffTsv('sep=;\nquestion;a\n').delimiter).toBe(';');
+  });
+
   it('sniffs ; and tab from the header, preferring a comma, ignoring quoted ones', () => {
     expect(sniff('id;question\n').delimiter).toBe(';');
     expect(sniff('id\tquestion\n').delimiter).toBe('\t');

@@ -4,6 +4,7 @@ import { formatFromName, sniffFormat } from '../../src/questions/format.js';
 describe('formatFromName', () => {
   it.each([
     ['a.csv', 'csv'],
+    ['a.TSV', 'tsv'],
     ['dir.x/A.CSV', 'csv'],
     ['a.jsonl', 'jsonl'],
     ['a.ndjson', 'jsonl'],
@@ -25,12 +26,13 @@ describe('sniffFormat', () => {
   it('takes a first line with a question column for CSV', () => {
     expect(sniff('id,question\r\n1,q\r\n')).toEqual({ format: 'csv' });
     expect(sniff('"id", "question"\n')).toEqual({ format: 'csv' });
+    expect(sniff('ID,Question\n')).toEqual({ format: 'csv' });
   });
 
   it('refuses a JSON array, an empty file and anything else', () => {
     expect(sniff('[{"question":"q"}]')).toEqual({ reason: 'looks like a JSON array: write one JSON object a line (JSONL)' });
     expect(sniff(' \n')).toEqual({ reason: 'file is empty' });
-    expect(sniff('Why?\n')).toEqual({ reason: 'cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson' });
+    expect(sniff('Why?\n')).toEqual({ reason: 'cannot tell whether this is CSV or JSONL: name it .csv, .tsv, .jsonl or .ndjson' });
   });
 });
 

@@ -34,7 +34,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
   ['blank-only.csv', [], [': file is empty']],
   ['blank-only.jsonl', [], [': file is empty']],
   ['header-only.csv', [], [': no questions: the file has only a header row']],
-  ['no-question-column.csv', [], ['1: header: no "question" column (found "Question": names are case-sensitive)']],
+  ['no-question-column.csv', [], ['1: header: no "question" column']],
   ['duplicate-column.csv', [], ['1: header: column "id" appears twice']],
   ['invalid-utf8.csv', ['2', '4'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)', '4: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
   ['invalid-utf8.jsonl', ['1', '3'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
@@ -78,7 +78,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
   // ESC and BEL from the file are shown escaped, never sent raw to the terminal.
   ['control-chars.csv', ['\u001b]0;owned\u0007'], ['3: id: duplicate "\\x1b]0;owned\\x07" (first on line 2)']],
   ['json-array.json', [], [': looks like a JSON array: write one JSON object a line (JSONL)']],
-  ['unknown-format.txt', [], [': cannot tell whether this is CSV or JSONL: name it .csv, .jsonl or .ndjson']],
+  ['unknown-format.txt', [], [': cannot tell whether this is CSV or JSONL: name it .csv, .tsv, .jsonl or .ndjson']],
 ];
 
 describe('readQuestionSet on malformed fixtures', () => {
@@ -134,6 +134,44 @@ describe('readQuestionSet on valid fixtures', () => {
     expect(rows).toEqual([{ ok: true, row: { id: '1', line: 1, question: 'json in a .csv', thread: null, meta: {} } }]);
   });
 
+  it('reads a .tsv file as tab-separated and an upper-case header as the reserved columns, said once', async () => {
+    const path = `${GOOD}/upper-header.tsv`;
+    const notices: string[] = [];
+    const rows = [];
+    for await (const r of readQuestionSet(path, { onNotice: (n) => notices.push(n) })) rows.push(r);
+    // The header holds a comma, which the sniffer would have taken for the delimiter.
+    expect(rows).toEqual([
+      { ok: true, row: { id: 'q1', line: 2, question: 'What, exactly?', thread: 't', meta: { 'notes, extra': 'x, y' } } },
+      { ok: true, row: { id: 'q2', line: 3, question: 'Why?', thread: null, meta: { 'notes, extra': 'z' } } },
+    ]);
+    expect(notices).toEqual([
+      `${path}: header: read "Question" as "question", "ID" as "id", "Thread" as "thread" (resq's column names are lower case)`,
+    ]);
+  });
+
+  it('reads JSONL keys in another case as the reserved fields, each notice once', async () => {
+    const path = `${GOOD}/upper-keys.jsonl`;
+    const notices: string[] = [];
+    const rows = [];
+    for await (const r of readQuestionSet(path, { onNotice: (n) => notices.push(n) })) rows.push(r);
+    expect(rows).toEqual([
+      { ok: true, row: { id: 'a', line: 1, question: 'First', thread: null, meta: { topic: 'x' } } },
+      { ok: true, row: { id: '2', line: 2, question: 'Second', thread: null, meta: {} } },
+    ]);
+    expect(notices).toEqual([
+      `${path}: read key "Question" as "question"`,
+      `${path}: read key "ID" as "id"`,
+      `${path}: read key "QUESTION" as "question"`,
+      `${path}: read key "Id" as "id"`,
+    ]);
+  });
+
+  it('says the notice once in a validation summary', async () => {
+    const summary = await validateQuestionSet(`${GOOD}/upper-header.tsv`);
+    expect(summary.rows).toBe(2);
+    expect(summary.notices).toHaveLength(1);
+  });
+
   it('sniffs a CSV from its header when the extension says nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'resq-q-'));
     const path = join(dir, 'questions.txt');
@@ -155,6 +193,7 @@ describe('validateQuestionSet', () => {
         { file: path, line: 4, reason: 'expected 3 fields like the header, found 4' },
       ],
       sha256: sha,
+      notices: [],
     });
     expect(await hashFile(path)).toBe(sha);
   });

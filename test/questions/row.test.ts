@@ -18,6 +18,7 @@ describe('csvColumns', () => {
       thread: 2,
       metaNames: ['topic', 'source'],
       metaIndexes: [0, 4],
+      renamed: [],
     });
   });
 
@@ -25,9 +26,26 @@ describe('csvColumns', () => {
     expect(csvColumns(['question'])).toMatchObject({ id: -1, thread: -1, metaNames: [] });
   });
 
-  it('refuses a header without question, hinting at case', () => {
+  it('refuses a header without question', () => {
     expect(csvColumns(['id', 'text'])).toBe('header: no "question" column');
-    expect(csvColumns(['QUESTION'])).toBe('header: no "question" column (found "QUESTION": names are case-sensitive)');
+  });
+
+  it('reads a reserved name in another case as that column, and says which', () => {
+    expect(csvColumns(['QUESTION', 'Id', 'topic'])).toMatchObject({
+      question: 0,
+      id: 1,
+      thread: -1,
+      metaNames: ['topic'],
+      renamed: ['"QUESTION" as "question"', '"Id" as "id"'],
+    });
+  });
+
+  it('prefers the exact name: another spelling beside it stays meta', () => {
+    expect(csvColumns(['question', 'Question'])).toMatchObject({ question: 0, metaNames: ['Question'], renamed: [] });
+  });
+
+  it('refuses two spellings of one reserved name with neither exact', () => {
+    expect(csvColumns(['Question', 'QUESTION'])).toBe('header: columns "Question" and "QUESTION" could each be "question": rename all but one');
   });
 
   it('refuses duplicate and unnamed columns', () => {

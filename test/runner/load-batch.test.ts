@@ -48,6 +48,18 @@ describe('loadBatch', () => {
     await store.close();
   });
 
+  it('loads a .tsv with a "Question" header and returns the notice once', async () => {
+    const dir = tempDir();
+    const questions = join(dir, 'mine.tsv');
+    writeFileSync(questions, 'ID\tQuestion\ttopic, area\na\tWhat, then?\tx\nb\tWhy?\ty\n');
+    const store = SqliteStore.open(join(dir, 'resq.db'));
+    const { batch, notices } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null });
+    expect(batch.totalItems).toBe(2);
+    expect(await store.getItem(batch.id, 'a')).toMatchObject({ question: 'What, then?', meta: { 'topic, area': 'x' } });
+    expect(notices).toEqual([`${questions}: header: read "Question" as "question", "ID" as "id" (resq's column names are lower case)`]);
+    await store.close();
+  });
+
   it('a large file (parsed off thread, stored in bulk) loads whole, reports bad rows by line, and leaves WAL on', async () => {
     const dir = tempDir();
     const questions = join(dir, 'large.csv');

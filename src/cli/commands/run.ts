@@ -73,8 +73,8 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   // Pipelines and policies (zod, yaml) are loaded only when the command line has one.
   let pipeline: Pipeline | null = null;
   if (PIPELINE_EXT.test(a.input)) pipeline = await (await import('../../pipeline/index.js')).loadPipeline(a.input);
-  else if (!/\.(csv|jsonl|ndjson)$/i.test(a.input))
-    throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .jsonl)`);
+  else if (!/\.(csv|tsv|jsonl|ndjson)$/i.test(a.input))
+    throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .tsv, .jsonl)`);
   const questions = pipeline?.questions ?? a.input;
   const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
   const concurrency = wholeNumber('concurrency', a.concurrency ?? pipeline?.concurrency ?? 8, 1, 10_000);
@@ -146,6 +146,7 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
         });
         batch = loaded.batch;
         recorded = true;
+        for (const n of loaded.notices) io.stderr.write(`notice: ${n}\n`);
         for (const p of loaded.invalid.slice(0, 20))
           io.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
       } catch (e) {

@@ -124,6 +124,17 @@ describe('resq run', () => {
     }
   });
 
+  it('runs a .tsv file whose header says "Question", saying so once as a notice', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'mine.tsv');
+    writeFileSync(q, 'QUESTION\tnote, more\nfirst\tx\nsecond\ty\n');
+    const r = await runCliChild(['run', q, '--db', join(dir, 'r.db'), '--dry-run'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('recorded with 2 items');
+    expect(r.stderr.match(/notice: /g)).toHaveLength(1);
+    expect(r.stderr).toContain(`notice: ${q}: header: read "QUESTION" as "question"`);
+  });
+
   it('refuses a base URL that does not end in /api/v1', async () => {
     const r = await runCliChild(['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', join(tempDir(), 'r.db'), '--base-url', 'http://127.0.0.1:1/v2'], env);
     expect(r.code).toBe(2);
