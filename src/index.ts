@@ -21,7 +21,8 @@ export {
   type VerifyReport,
 } from './files/index.js';
 export * from './models/index.js';
-export { parsePolicy, loadPolicyFile, decide, type Policy, type Decision, type PendingAction } from './policy/index.js';
+export { decide, type Policy, type Decision, type PendingAction } from './policy/index.js';
+export { parsePolicy, loadPolicyFile } from './config/index.js';
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
 export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './questions/index.js';
 export { startSim, serveSim, type Sim, type SimOptions, type Faults, type SimCounters } from './sim/index.js';

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { type Policy, loadPolicyFile, parsePolicy, readConfigFile } from '../policy/index.js';
-import { type Origin, describe, friendlyErrors, problem, zodProblems } from '../policy/zod-problems.js';
+import { type Origin, describe, friendlyErrors, loadPolicyFile, parsePolicy, problem, readConfigFile, zodProblems } from '../config/index.js';
+import type { Policy } from '../policy/index.js';
 import { type Pipeline, pipelineFileSchema } from './schema.js';
 import { parseService } from './service.js';
 

@@ -1,7 +1,4 @@
 import { z } from 'zod';
-import { InputError } from '../errors.js';
-import { readConfigFile } from './config-file.js';
-import { type Origin, friendlyErrors, problem, zodProblems } from './zod-problems.js';
 
 const confirmScopeSchema = z.strictObject({
   /** Approve a plan whose `input.cost` is at most this (no cost given counts as 0). */
@@ -39,28 +36,3 @@ export const policySchema = z.strictObject({
 
 /** A validated policy (defaults filled in). */
 export type Policy = z.infer<typeof policySchema>;
-
-/**
- * Validates a policy value.
- * @param file the file it came from, for the problems (`file: confirm_scope.approve_max_cost: reason`).
- * @param origin where the value sits inside that file, and its lines, when known.
- * @throws {InputError} listing every problem.
- */
-export function parsePolicy(value: unknown, file: string, origin: Omit<Origin, 'file'> = {}): Policy {
-  const where: Origin = { ...origin, file };
-  if (value === null || value === undefined) {
-    throw new InputError([problem(where, where.prefix ?? [], 'empty: expected a mapping of tool names to rules')]);
-  }
-  const result = policySchema.safeParse(value, { error: friendlyErrors });
-  if (!result.success) throw new InputError(zodProblems(result.error, where));
-  return result.data;
-}
-
-/**
- * Reads and validates a policy file (YAML or JSON).
- * @throws {InputError} naming the file and, for syntax errors and schema problems, the line.
- */
-export async function loadPolicyFile(path: string): Promise<Policy> {
-  const doc = await readConfigFile(path);
-  return parsePolicy(doc.value, path, { lineOf: doc.lineOf });
-}

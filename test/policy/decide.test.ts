@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Policy, decide, parsePolicy } from '../../src/policy/index.js';
+import { parsePolicy } from '../../src/config/index.js';
+import { type Policy, decide } from '../../src/policy/index.js';
 
 const policy = (value: unknown): Policy => parsePolicy(value, 'p.yaml');
 const at = (approvedCost: number) => ({ approvedCost });

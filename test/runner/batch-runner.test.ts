@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerHeldItem, BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
-import { parsePolicy } from '../../src/policy/index.js';
+import { parsePolicy } from '../../src/config/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/index.js';
-import { loadPolicyFile } from '../../src/policy/index.js';
+import { loadPolicyFile } from '../../src/config/index.js';
 import { BatchRunner, isAdmissionThrottle, loadBatch, type RunnerEvent, type RunnerResult } from '../../src/runner/index.js';
 import type { Sim } from '../../src/sim/index.js';
 import { openStore, type BatchSettings, type Store } from '../../src/store/index.js';

@@ -51,7 +51,7 @@ export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<numb
   ]);
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
-  const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : undefined;
+  const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : undefined;
   const { store, batch: found } = await openBatch(a.db, a.batch);
   try {
     await checkUnchanged(found, found.sourcePath);

@@ -76,7 +76,7 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   else if (!/\.(csv|tsv|jsonl|ndjson)$/i.test(a.input))
     throw new InputError(`${a.input}: expected a pipeline (.yaml, .yml, .json) or a question set (.csv, .tsv, .jsonl)`);
   const questions = pipeline?.questions ?? a.input;
-  const policy = a.policy ? await (await import('../../policy/index.js')).loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
+  const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : (pipeline?.policy ?? null);
   const concurrency = wholeNumber('concurrency', a.concurrency ?? pipeline?.concurrency ?? 8, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const service = pipeline?.service ?? null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { parseConfigText, readConfigFile } from '../../src/policy/config-file.js';
+import { parseConfigText, readConfigFile } from '../../src/config/config-file.js';
 
 function problemsOf(text: string): unknown {
   try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { loadPolicyFile, parsePolicy } from '../../src/policy/index.js';
+import { loadPolicyFile, parsePolicy } from '../../src/config/index.js';
 
 /** The message of the InputError `fn` throws (one line a problem). */
 function messageOf(fn: () => unknown): string {

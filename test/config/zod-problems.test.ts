@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { describe as kindOf, friendlyErrors, problem, zodProblems } from '../../src/policy/zod-problems.js';
+import { describe as kindOf, friendlyErrors, problem, zodProblems } from '../../src/config/zod-problems.js';
 
 function issuesOf(schema: z.ZodType, value: unknown): z.ZodError {
   const r = schema.safeParse(value, { error: friendlyErrors });

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The whiteboard's never-edges (DESIGN.md, layout and dependency direction), read from the sources.
+const root = resolve(import.meta.dirname, '..');
+
+interface Edge {
+  /** Importing file, relative to the repo (src/…). */
+  from: string;
+  /** Imported module: a repo path (src/….ts) for a relative import, else the package name. */
+  to: string;
+  /** `import type` / `export type`: erased, no runtime load. */
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function edgesOf(file: string): Edge[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => {
+    const spec = m[3] ?? m[4]!;
+    const to = spec.startsWith('.') ? relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
+    return { from: file, to, typeOnly: m[2] !== undefined };
+  });
+}
+
+const edges = sourceFiles('src').flatMap(edgesOf);
+const under = (prefix: string) => (path: string) => path.startsWith(prefix);
+const inSrc = (e: Edge) => e.to.startsWith('src/');
+
+describe('the whiteboard', () => {
+  it('sees the imports it checks', () => {
+    expect(edges.some((e) => e.from === 'src/index.ts' && e.to === 'src/runner/index.ts')).toBe(true);
+  });
+
+  it('keeps policy pure: it imports nothing but zod and itself', () => {
+    const out = edges.filter((e) => under('src/policy/')(e.from) && !under('src/policy/')(e.to) && e.to !== 'zod');
+    expect(out).toEqual([]);
+  });
+
+  it('reads YAML/JSON files only in the config part', () => {
+    const yaml = edges.filter((e) => e.to === 'yaml' && !under('src/config/')(e.from));
+    expect(yaml).toEqual([]);
+  });
+});
