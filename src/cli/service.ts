@@ -46,6 +46,17 @@ export function simStatePath(dbPath: string): string | null {
   return `${dbPath}.sim.json`;
 }
 
+/** Says that another process keeps this database's simulator, and how several processes share one. */
+function simInUse(e: { holder: { pid: number; host: string }; statePath: string }, dbPath: string): ConfigError {
+  const db = isServerUrl(dbPath) ? withoutPassword(dbPath) : dbPath;
+  return new ConfigError(
+    `the built-in simulator of ${db} is in use by another resq process (pid ${e.holder.pid} on ${e.holder.host}); ` +
+      'two simulators on one state file would lose each other\'s runs. To work one --sim batch from several processes, ' +
+      `serve its simulator in a terminal of its own: \`resq sim --db ${db}\`; every --sim process on that database then shares it. ` +
+      `(If that process is gone from another host, remove ${e.statePath}.lock.)`,
+  );
+}
+
 const HOW_TO =
   'Set RESQ_BASE_URL (the service base URL, ending in /api/v1) and RESQ_API_KEY, ' +
   'or pass --base-url URL; or add --sim to use the built-in simulator (no account needed).';
@@ -100,7 +111,7 @@ export async function openService(
   let baseUrl: string;
   let apiKey: string;
   if (r.kind === 'sim') {
-    const { startSim } = await import('../sim/index.js');
+    const { startSim, sharedSim, SimStateInUseError } = await import('../sim/index.js');
     // Beside the database, the simulator's runs outlive this process: Ctrl-C, `resq answer`,
     // then `resq resume --sim` finds them where they were.
     // Only beside a database that exists: `resq threads list --sim` in an empty folder leaves nothing behind.
@@ -110,9 +121,17 @@ export async function openService(
         `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
           'so its runs are unknown; serve a simulator with `resq sim` and pass --base-url, or start a new batch',
       );
-    sim = await startSim(statePath ? { statePath } : {});
-    baseUrl = sim.url;
-    apiKey = sim.keys[0] ?? '';
+    const shared = statePath ? sharedSim(statePath) : null;
+    if (shared) {
+      // `resq sim --db` serves this database's simulator: every --sim process shares it.
+      ({ url: baseUrl, key: apiKey } = shared);
+    } else {
+      sim = await startSim(statePath ? { statePath } : {}).catch((e: unknown) => {
+        throw e instanceof SimStateInUseError ? simInUse(e, opts.dbPath ?? '') : e;
+      });
+      baseUrl = sim.url;
+      apiKey = sim.keys[0] ?? '';
+    }
   } else {
     baseUrl = r.baseUrl;
     apiKey = r.apiKey;

@@ -39,5 +39,6 @@ export function resolveOptions(o: SimOptions = {}): ResolvedOptions {
     modelJobMs: o.modelJobMs ?? 2_000,
     seed: o.seed ?? 1,
     statePath: o.statePath ?? null,
+    serveState: o.serveState ?? false,
   };
 }

@@ -12,6 +12,7 @@ import { control } from './routes/control.js';
 import { apiRoutes } from './routes/table.js';
 import { RunEngine } from './run-engine.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './snapshot.js';
+import { lockState } from './state-lock.js';
 import { SimStore } from './store.js';
 import { TimerSet } from './timers.js';
 import type { Sim, SimOptions } from './types.js';
@@ -40,7 +41,15 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       else res.destroy();
     });
   });
-  const saved = opts.statePath ? readSnapshot(opts.statePath) : null;
+  // One process at a time keeps a state file: each saves its whole state, so two would lose each other's runs.
+  const lock = opts.statePath ? lockState(opts.statePath) : null;
+  let saved: ReturnType<typeof readSnapshot>;
+  try {
+    saved = opts.statePath ? readSnapshot(opts.statePath) : null;
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -52,10 +61,15 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   // A restored simulator takes its old port when it may: the URLs recorded (files, poll URLs) stay valid.
   const previousPort = saved && opts.port === 0 ? Number(new URL(saved.origin).port) : 0;
   try {
-    await listen(previousPort || opts.port);
+    try {
+      await listen(previousPort || opts.port);
+    } catch (e) {
+      if (!previousPort) throw e;
+      await listen(0);
+    }
   } catch (e) {
-    if (!previousPort) throw e;
-    await listen(0);
+    lock?.release();
+    throw e;
   }
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
@@ -71,6 +85,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     save();
     timers.interval(save, 500);
   }
+  if (lock && opts.serveState) lock.serve({ url: baseUrl(), key: Object.keys(opts.keys)[0] ?? '' });
 
   let closing: Promise<void> | undefined;
   return {
@@ -84,6 +99,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         save();
+        lock?.release();
         timers.closeAll();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -24,6 +24,11 @@ export interface SimOptions {
    * second) and on close. `resq … --sim` keeps it beside the database. @default null (memory only)
    */
   statePath?: string | null;
+  /**
+   * With `statePath`: write this simulator's URL and a key into the state file's lock, so
+   * other `--sim` processes on the same database connect to it (`resq sim --db`). @default false
+   */
+  serveState?: boolean;
 }
 
 /** Fault injection settings; probabilities are 0..1 and drawn per request. */

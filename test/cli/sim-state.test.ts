@@ -1,10 +1,10 @@
 // `--sim` without dead ends: the built-in simulator keeps its state beside the database, so
 // the hints resq prints (resume after Ctrl-C, answer then resume) work as printed.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MemoryIo } from '../../src/cli/io.js';
-import { tempDir } from '../support/cli.js';
+import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 
 describe('--sim keeps the simulator state beside the database', () => {
@@ -63,5 +63,65 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(r.code).toBe(0);
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+/** Waits until `check` holds (a condition, not a timing: the test's timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** The runs a simulator state file holds. */
+function savedRuns(path: string): Array<{ chain: { input: string }; status: string }> {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { runs: Array<{ chain: { input: string }; status: string }> }).runs;
+}
+
+describe('two --sim processes on one batch keep the simulator whole', () => {
+  it('a second --sim process is refused plainly and says how to share one; the first keeps every run', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'pair.csv');
+    writeFileSync(q, `id,question\n${Array.from({ length: 6 }, (_, i) => `p${i},slow ${i} @duration=700ms`).join('\n')}\n`);
+    const db = join(dir, 'r.db');
+    const first = spawnCli(['run', q, '--db', db, '--sim', '--concurrency', '2']);
+    const firstDone = collect(first);
+    await until(() => existsSync(`${db}.sim.json.lock`));
+    const second = await runCliChild(['run', q, '--db', db, '--sim']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`the built-in simulator of ${db} is in use by another resq process (pid ${first.pid}`);
+    expect(second.stderr).toContain(`\`resq sim --db ${db}\``);
+    expect(second.stderr).not.toContain('    at ');
+    const r = await firstDone;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('6 items — 6 completed');
+    // Every run is in the state file, once; the lock went with its process.
+    expect(savedRuns(`${db}.sim.json`)).toHaveLength(6);
+    expect(existsSync(`${db}.sim.json.lock`)).toBe(false);
+  });
+
+  it('with `resq sim --db` serving it, two --sim processes share one simulator and its state holds every run', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'shared.csv');
+    writeFileSync(q, `id,question\n${Array.from({ length: 8 }, (_, i) => `s${i},slow ${i} @duration=400ms`).join('\n')}\n`);
+    const db = join(dir, 'r.db');
+    const server = spawnCli(['sim', '--db', db]);
+    const served = collect(server);
+    let out = '';
+    server.stdout?.on('data', (d: string) => (out += d));
+    await until(() => out.includes('every --sim process on this database shares it'));
+    // The batch is loaded once, then two workers run it at the same time.
+    expect((await runCliChild(['run', q, '--db', db, '--sim', '--dry-run'])).code).toBe(0);
+    const [a, b] = await Promise.all([
+      runCliChild(['run', q, '--db', db, '--sim', '--concurrency', '2']),
+      runCliChild(['run', q, '--db', db, '--sim', '--concurrency', '2']),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const url = /serving (http:\/\/\S+)\/api\/v1/.exec(out)?.[1];
+    const counters = (await (await fetch(`${url}/_sim/counters`)).json()) as { runsAdmitted: number };
+    expect(counters.runsAdmitted).toBe(8);
+    server.kill('SIGINT');
+    expect((await served).code).toBe(0);
+    expect(savedRuns(`${db}.sim.json`).map((r) => r.chain.input).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `slow ${i} @duration=400ms`));
+    expect(existsSync(`${db}.sim.json.lock`)).toBe(false);
   });
 });

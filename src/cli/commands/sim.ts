@@ -7,7 +7,9 @@ import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq sim`. */
 export interface SimArgs {
-  port: number;
+  port?: number;
+  /** Serve the simulator of this database's `--sim` batches (its state beside it), shared by every `--sim` process on it. */
+  db?: string;
   host: string;
   duration?: number;
   json: boolean;
@@ -20,13 +22,18 @@ export function checkPort(port: number): number {
 
 /** `resq sim`: serves the simulator until a stop signal; returns the exit code. */
 export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
-  checkPort(a.port);
+  // A database's simulator takes the port its state was served on (its recorded URLs stay valid), or any free one.
+  const port = a.port ?? (a.db ? 0 : 8787);
+  checkPort(port);
   // The simulator is loaded only by the commands that start it.
   const { serveSim } = await import('../../sim/serve.js');
+  const state = a.db ? { statePath: (await import('../service.js')).simStatePath(a.db), serveState: true } : {};
   let sim: Awaited<ReturnType<typeof serveSim>>;
   try {
-    sim = await serveSim({ port: a.port, host: a.host, ...(a.duration !== undefined ? { defaultDurationMs: a.duration } : {}) });
+    sim = await serveSim({ port, host: a.host, ...state, ...(a.duration !== undefined ? { defaultDurationMs: a.duration } : {}) });
   } catch (err) {
+    if (err instanceof (await import('../../sim/index.js')).SimStateInUseError)
+      throw new InputError(`--db ${a.db}: its simulator is already served by process ${err.holder.pid} on ${err.holder.host}`);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError(`--port ${a.port}: already in use on ${a.host} (pick another, or --port 0 for any free port)`);
     if (code === 'EACCES') throw new InputError(`--port ${a.port}: not allowed on ${a.host} (ports below 1024 need privileges)`);
@@ -34,6 +41,8 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
     throw err;
   }
   if (a.json) io.stdout.write(`${JSON.stringify({ url: sim.url, keys: sim.keys })}\n`);
+  else if (a.db)
+    io.stdout.write(`simulator of ${a.db} serving ${sim.url}\nevery --sim process on this database shares it: resq run … --sim --db ${a.db}\n`);
   else
     io.stdout.write(
       `simulator serving ${sim.url}\nkeys: ${sim.keys.join(', ')}\n` +
@@ -57,7 +66,8 @@ export function simCommand(y: Argv, ctx: CommandContext): Argv {
     'serve the simulator of the whole service (Ctrl-C to stop)',
     (a) =>
       a
-        .option('port', { type: 'number', default: 8787, describe: 'port on 127.0.0.1 (0 = any free port)' })
+        .option('port', { type: 'number', describe: 'port on 127.0.0.1 (0 = any free port) [default: 8787; with --db the port it had, else any free one]' })
+        .option('db', { type: 'string', default: undefined, describe: "serve this database's --sim state, shared by every --sim process on it" })
         .option('host', { type: 'string', default: '127.0.0.1' })
         .option('duration', { type: 'number', describe: 'default working time of a run, in ms' }),
     async (argv) => {
