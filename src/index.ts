@@ -1,6 +1,7 @@
 /**
  * resq as a library: the typed client, the batch runner, the store and its readers, file
- * downloads, direct model runs and the notebook helpers. Re-exports only.
+ * downloads, direct model runs and the notebook helpers. Re-exports only. The simulator is
+ * the subpath `resq-cli/sim` (src/sim/index.ts), so the library does not load it.
  */
 export * from './errors.js';
 export * from './api/index.js';
@@ -25,5 +26,4 @@ export { decide, type Policy, type Decision, type PendingAction } from './policy
 export { parsePolicy, loadPolicyFile } from './config/index.js';
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
 export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './questions/index.js';
-export { startSim, serveSim, type Sim, type SimOptions, type Faults, type SimCounters } from './sim/index.js';
 export * as notebook from './notebook/index.js';

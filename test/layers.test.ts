@@ -12,6 +12,8 @@ interface Edge {
   to: string;
   /** `import type` / `export type`: erased, no runtime load. */
   typeOnly: boolean;
+  /** `import('…')`: loaded when the code runs, not with the importing module. */
+  dynamic: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -27,13 +29,27 @@ function edgesOf(file: string): Edge[] {
   return [...text.matchAll(IMPORT)].map((m) => {
     const spec = m[3] ?? m[4]!;
     const to = spec.startsWith('.') ? relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
-    return { from: file, to, typeOnly: m[2] !== undefined };
+    return { from: file, to, typeOnly: m[2] !== undefined, dynamic: m[4] !== undefined };
   });
 }
 
 const edges = sourceFiles('src').flatMap(edgesOf);
 const under = (prefix: string) => (path: string) => path.startsWith(prefix);
-const inSrc = (e: Edge) => e.to.startsWith('src/');
+
+/** Every source file loaded with `start` (static runtime imports, followed through). */
+function loadedWith(start: string): Set<string> {
+  const seen = new Set([start]);
+  const todo = [start];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    for (const e of edges) {
+      if (e.from !== file || e.typeOnly || e.dynamic || !e.to.startsWith('src/') || seen.has(e.to)) continue;
+      seen.add(e.to);
+      todo.push(e.to);
+    }
+  }
+  return seen;
+}
 
 describe('the whiteboard', () => {
   it('sees the imports it checks', () => {
@@ -48,5 +64,11 @@ describe('the whiteboard', () => {
   it('reads YAML/JSON files only in the config part', () => {
     const yaml = edges.filter((e) => e.to === 'yaml' && !under('src/config/')(e.from));
     expect(yaml).toEqual([]);
+  });
+
+  it('loads nothing of the simulator with the library: it is the subpath resq-cli/sim', () => {
+    const loaded = loadedWith('src/index.ts');
+    expect(loaded.has('src/runner/index.ts')).toBe(true);
+    expect([...loaded].filter(under('src/sim/'))).toEqual([]);
   });
 });

@@ -9,8 +9,11 @@ import { libraryExample } from './support/readme.js';
 
 describe('README library example', () => {
   it('loads a question set, runs it on the simulator and reads the results', async () => {
-    const source = libraryExample().replace(`from '${PACKAGE.name}'`, `from '${pathToFileURL(join(ROOT, 'src', 'index.ts')).href}'`);
+    const source = libraryExample()
+      .replace(`from '${PACKAGE.name}'`, `from '${pathToFileURL(join(ROOT, 'src', 'index.ts')).href}'`)
+      .replace(`from '${PACKAGE.name}/sim'`, `from '${pathToFileURL(join(ROOT, 'src', 'sim', 'index.ts')).href}'`);
     expect(source).toContain('src/index.ts');
+    expect(source).toContain('src/sim/index.ts');
     // Inside the checkout (.tmp/ is ignored), so `--import tsx` resolves from the project.
     mkdirSync(join(ROOT, '.tmp'), { recursive: true });
     const dir = mkdtempSync(join(ROOT, '.tmp', 'readme-example-'));

@@ -118,9 +118,14 @@ describe(`npm install <tarball> (a dependency)`, () => {
   it(`gives \`import … from '${PACKAGE.name}'\` with its types, and the README's library example runs`, async () => {
     const example = libraryExample();
     expect(example).toContain(`from '${PACKAGE.name}'`);
+    expect(example).toContain(`from '${PACKAGE.name}/sim'`);
     writeFileSync(join(project, 'example.ts'), example);
-    // The declarations are real, not `any`: a wrong call is an error.
-    writeFileSync(join(project, 'wrong.ts'), `import { startSim } from '${PACKAGE.name}';\n// @ts-expect-error a port is an option, not the argument\nawait startSim(8080);\n`);
+    // The declarations are real, not `any`: a wrong call is an error. The simulator is a subpath
+    // of its own, not part of the library's entry.
+    writeFileSync(
+      join(project, 'wrong.ts'),
+      `import { startSim } from '${PACKAGE.name}/sim';\nimport * as lib from '${PACKAGE.name}';\n// @ts-expect-error a port is an option, not the argument\nawait startSim(8080);\n// @ts-expect-error the library's entry does not carry the simulator\nlib.startSim;\n`,
+    );
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['*.ts'] }),
