@@ -63,3 +63,39 @@ export class LeaseLostError extends ResqError {
 export class BatchExistsError extends ResqError {
   override readonly code: string = 'RESQ_BATCH_EXISTS';
 }
+
+/**
+ * A person's answer reached an item that is not held (any more). Thrown by the store inside
+ * the transaction that would have recorded it, so two answers never both land.
+ */
+export class ItemNotHeldError extends ResqError {
+  override readonly code: string = 'RESQ_NOT_HELD';
+  /** The item's state when the answer arrived; null when there is no such item. */
+  readonly state: string | null;
+  constructor(readonly itemId: string, state: string | null) {
+    super(`item ${itemId} is not held (${state ?? 'no such item'})`);
+    this.state = state;
+  }
+}
+
+/**
+ * The item was answered already (by another person, or by a policy): nothing was recorded
+ * and nothing is sent twice. Says who answered and when.
+ */
+export class AlreadyAnsweredError extends ResqError {
+  override readonly code: string = 'RESQ_ALREADY_ANSWERED';
+  constructor(
+    readonly itemId: string,
+    /** Who answered: `policy`, or `person` with their name in {@link person}. */
+    readonly by: 'policy' | 'person',
+    /** The person's name, when a person answered and gave one. */
+    readonly person: string | null,
+    /** When the earlier answer was recorded (ISO 8601). */
+    readonly answeredAt: string,
+    /** The item's state now. */
+    readonly state: string,
+  ) {
+    const who = by === 'policy' ? 'the policy' : person ? person : 'a person';
+    super(`item "${itemId}" was already answered by ${who} at ${answeredAt} (now ${state}): nothing recorded, nothing sent twice`);
+  }
+}

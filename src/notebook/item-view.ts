@@ -75,6 +75,7 @@ export async function itemDetail(store: Store, batch: BatchRecord, id: string): 
       input: d.input,
       answer: d.answer,
       by: d.by,
+      person: d.person,
       reason: d.reason,
       cost: d.cost,
       decidedAt: d.decidedAt,

@@ -1,10 +1,13 @@
 export { BatchRunner, type RunnerOptions, type RunnerResult } from './batch-runner.js';
 export type { RunnerEvent, StateCounts } from './events.js';
 export { loadBatch, checkUnchanged, defaultBatchName, type LoadOptions } from './load-batch.js';
-export { answerHeldItem, answerFor, type PersonReply } from './answer.js';
+export { answerHeldItem, answerFor, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { exportRows, exportFile, flattenRow, CSV_COLUMNS, type ExportRow, type ExportFile, type ExportStatus } from './export-rows.js';
 export { batchStatus, type BatchStatus } from './status.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
 export { systemClock, type Clock } from './clock.js';
 export { AdaptiveCap, isAdmissionThrottle } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';
+export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';
+export { retryItems, retryStates, type RetrySelection, type RetryReport } from './operations/retry.js';
+export { exportLines, type ExportOptions } from './operations/export.js';

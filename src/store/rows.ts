@@ -130,6 +130,8 @@ export interface DecisionRow {
   input: string;
   answer: string;
   by: 'policy' | 'person';
+  /** Added by migration 007: null in rows recorded before it. */
+  person?: string | null;
   reason: string | null;
   cost: number;
   decided_at: string;
@@ -247,6 +249,7 @@ export function decisionFromRow(r: DecisionRow): DecisionRecord {
     input: JSON.parse(r.input) as Record<string, unknown>,
     answer: JSON.parse(r.answer) as Record<string, unknown>,
     by: r.by,
+    person: r.person ?? null,
     reason: r.reason,
     cost: r.cost,
     decidedAt: r.decided_at,

@@ -111,6 +111,8 @@ export interface DecisionRecord {
   input: Record<string, unknown>;
   answer: Record<string, unknown>;
   by: 'policy' | 'person';
+  /** The person's name when `by` is `person` (who answered, as they gave it); null for a policy. */
+  person: string | null;
   reason: string | null;
   cost: number;
   decidedAt: string;

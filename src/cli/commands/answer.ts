@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { PersonReply } from '../../runner/index.js';
@@ -16,6 +17,17 @@ export interface AnswerArgs {
   decline?: boolean;
   choose?: string;
   note?: string;
+  /** Who answers, recorded with the answer. @default the OS user name */
+  by?: string;
+}
+
+/** The OS user's name, or null when the system cannot say (no passwd entry in a container). */
+function osUserName(): string | null {
+  try {
+    return userInfo().username || null;
+  } catch {
+    return null;
+  }
 }
 
 /** `resq answer BATCH ITEM …`: records a person's answer; returns the exit code. */
@@ -29,15 +41,20 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
       ? { kind: 'decline', ...note }
       : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
   // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
-  const [{ answerHeldItem }, { openBatch }] = await Promise.all([import('../../runner/answer.js'), import('../open-batch.js')]);
+  const [{ answerHeldItem }, { openBatch }, { printable }] = await Promise.all([
+    import('../../runner/operations/answer.js'),
+    import('../open-batch.js'),
+    import('../text/printable.js'),
+  ]);
+  const person = a.by?.trim() || osUserName();
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const answer = await answerHeldItem(store, batch, a.item, reply);
+    const r = await answerHeldItem(store, batch, a.item, reply, { person });
     const sim = batch.settings.service === 'sim' ? ' --sim' : '';
     io.stdout.write(
       a.json
-        ? `${JSON.stringify({ batch: batch.name, item: a.item, answer, by: 'person' })}\n`
-        : `recorded for ${batch.name}/${a.item}: ${JSON.stringify(answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}${sim}\`\n`,
+        ? `${JSON.stringify(r)}\n`
+        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}${sim}\`\n`,
     );
     return EXIT.ok;
   } finally {
@@ -57,7 +74,8 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
         .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
-        .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' }),
+        .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' })
+        .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' }),
     async (argv) => {
       ctx.code = await answer(argv as unknown as AnswerArgs, ctx.io);
     },

@@ -16,14 +16,11 @@ export interface ExportArgs {
   invalid?: boolean;
 }
 
-const INVALID_COLUMNS = ['file', 'line', 'field', 'reason'] as const;
-
-/** `resq export [BATCH]`: every item as JSONL or CSV, to `--output` or the IO's stdout. */
+/** `resq export [BATCH]`: the library's export lines (JSONL or CSV), to `--output` or the IO's stdout. */
 export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts); the export module alone, not the runner's barrel.
-  const [{ stringify }, { CSV_COLUMNS, exportRows, flattenRow }, { openBatch }, { checkOutputPath }] = await Promise.all([
-    import('csv-stringify/sync'),
-    import('../../runner/export-rows.js'),
+  const [{ exportLines }, { openBatch }, { checkOutputPath }] = await Promise.all([
+    import('../../runner/operations/export.js'),
     import('../open-batch.js'),
     import('../db-path.js'),
   ]);
@@ -35,19 +32,8 @@ export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
   const out = tmp ? createWriteStream(tmp) : io.stdout;
   let ok = false;
   try {
-    if (a.invalid) {
-      if (a.format === 'csv') out.write(stringify([INVALID_COLUMNS as unknown as string[]]));
-      for (const p of batch.invalidRows) {
-        const row = { file: p.file, line: p.line ?? null, field: p.field ?? null, reason: p.reason };
-        const line = a.format === 'csv' ? stringify([INVALID_COLUMNS.map((c) => String(row[c] ?? ''))]) : `${JSON.stringify(row)}\n`;
-        if (!out.write(line)) await once(out, 'drain');
-      }
-    }
-    if (a.format === 'csv' && !a.invalid) out.write(stringify([CSV_COLUMNS as unknown as string[]]));
-    for await (const row of a.invalid ? [] : exportRows(store, batch)) {
-      const line = a.format === 'csv' ? stringify([CSV_COLUMNS.map((c) => flattenRow(row)[c])]) : `${JSON.stringify(row)}\n`;
+    for await (const line of exportLines(store, batch, { format: a.format, invalid: a.invalid ?? false }))
       if (!out.write(line)) await once(out, 'drain');
-    }
     if (tmp && a.output) {
       out.end();
       await once(out, 'finish');

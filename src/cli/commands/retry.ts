@@ -1,6 +1,4 @@
 import type { Argv } from 'yargs';
-import { InputError } from '../../errors.js';
-import type { ItemState } from '../../store/index.js';
 import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -12,34 +10,21 @@ export interface RetryArgs {
   json: boolean;
   failed?: boolean;
   errored?: boolean;
+  cancelled?: boolean;
   items?: string;
   sim?: boolean;
   baseUrl?: string;
   wait: boolean;
 }
 
-/** Which finished states a retry takes: the flags given, else failed and errored. */
-export function retryStates(a: Pick<RetryArgs, 'failed' | 'errored' | 'items'>): ItemState[] {
-  if (a.items && !a.failed && !a.errored) return ['completed', 'failed', 'error', 'cancelled'];
-  const states: ItemState[] = [];
-  if (a.failed || (!a.failed && !a.errored)) states.push('failed');
-  if (a.errored || (!a.failed && !a.errored)) states.push('error');
-  return states;
-}
-
-/** `resq retry BATCH`: finished items queued again as new attempts, then run like resume. */
-export async function retryItems(a: RetryArgs, io: CliIo): Promise<number> {
-  const { openBatch } = await import('../open-batch.js');
-  const ids = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
+/** `resq retry BATCH`: the library's {@link retryItems} queues finished items again, then they run like resume. */
+export async function retryCommandRun(a: RetryArgs, io: CliIo): Promise<number> {
+  const [{ openBatch }, { retryItems }] = await Promise.all([import('../open-batch.js'), import('../../runner/operations/retry.js')]);
+  const items = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const { store, batch } = await openBatch(a.db, a.batch);
   let moved: string[];
   try {
-    if (ids) {
-      const missing = [];
-      for (const id of ids) if (!(await store.getItem(batch.id, id))) missing.push(id);
-      if (missing.length) throw new InputError(`batch "${batch.name}" has no item ${missing.map((m) => `"${m}"`).join(', ')}`);
-    }
-    moved = await store.requeue(batch.id, ids, retryStates(a));
+    ({ moved } = await retryItems(store, batch, { failed: a.failed, errored: a.errored, cancelled: a.cancelled, items }));
   } finally {
     await store.close();
   }
@@ -59,12 +44,13 @@ export function retryCommand(y: Argv, ctx: CommandContext): Argv {
         .positional('batch', { type: 'string', demandOption: true })
         .option('failed', { type: 'boolean', describe: 'retry items whose run failed' })
         .option('errored', { type: 'boolean', describe: 'retry items that ended in error (refused requests)' })
+        .option('cancelled', { type: 'boolean', describe: 'retry items that were cancelled (undo a mistaken cancel)' })
         .option('items', { type: 'string', describe: 'retry these items (comma-separated ids), whatever they ended in' })
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
         .option('base-url', { type: 'string', describe: 'service base URL (default: the batch\'s)' })
         .option('wait', { type: 'boolean', default: true, describe: 'wait for other workers when nothing is left to claim' }),
     async (argv) => {
-      ctx.code = await retryItems(argv as unknown as RetryArgs, ctx.io);
+      ctx.code = await retryCommandRun(argv as unknown as RetryArgs, ctx.io);
     },
   );
 }

@@ -73,6 +73,11 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE INDEX workers_batch ON workers(batch_id, heartbeat_at);
     `,
   },
+  {
+    // Who answered a pause: the person's name beside by = 'person' (the web view and `answer --by`).
+    name: '007_decision_person',
+    sql: 'ALTER TABLE decisions ADD COLUMN person TEXT;',
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { LeaseLostError } from '../../errors.js';
+import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { fileExpiry } from '../file-expiry.js';
 import type { FileRefInput, ItemRecord } from '../types.js';
@@ -75,9 +75,9 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
 
 async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<ItemRecord> {
   await c.query(
-    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.reason, d.cost, nowIso()],
+    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, nowIso()],
   );
   return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
 }
@@ -98,7 +98,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
 
 export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string): Promise<void> {
   const now = await getItem(c, batchId, itemId, true);
-  if (!now || now.state !== 'held') throw new Error(`item ${itemId} is not held`);
+  if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   await answer(c, now, d, nextKey);
 }
 

@@ -16,8 +16,8 @@ export class DecisionRepo {
   /** Records one decision. */
   insert(batchId: string, itemId: string, d: NewDecision): void {
     this.#sql.get(
-        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, reason, cost, decided_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         batchId,
@@ -27,6 +27,7 @@ export class DecisionRepo {
         JSON.stringify(d.input),
         JSON.stringify(d.answer),
         d.by,
+        d.person ?? null,
         d.reason,
         d.cost,
         nowIso(),

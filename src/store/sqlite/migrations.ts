@@ -217,6 +217,11 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE files ADD COLUMN host TEXT;
       `),
   },
+  {
+    // Who answered a pause: the person's name beside `by = 'person'` (the web view and `answer --by`).
+    name: '007_decision_person',
+    up: (db) => db.exec('ALTER TABLE decisions ADD COLUMN person TEXT;'),
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { LeaseLostError } from '../../errors.js';
+import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { ItemRecord } from '../types.js';
 import { nowIso } from './database.js';
@@ -82,7 +82,7 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
 /** A person's answer to a held item; any worker sends it. */
 export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
   const now = r.items.get(batchId, itemId);
-  if (!now || now.state !== 'held') throw new Error(`item ${itemId} is not held`);
+  if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   answer(r, now, decision, nextKey);
 }
 

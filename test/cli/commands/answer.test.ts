@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
@@ -33,13 +34,15 @@ describe('resq answer, then resume', () => {
     const none = await runInProcess(['answer', 'hb', 'plan', '--db', db]);
     expect(none.code).toBe(2);
 
-    expect((await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db])).code).toBe(0);
+    const first = await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db, '--by', 'alice']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('recorded for hb/plan (by alice)');
     expect((await runInProcess(['answer', 'hb', 'pick', '--choose', 'a,c', '--note', 'both please', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'pic', '--decline', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'odd', '--approve', '--db', db])).code).toBe(0);
-    const twice = await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db]);
+    const twice = await runInProcess(['answer', 'hb', 'plan', '--decline', '--db', db, '--by', 'bob']);
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain('not held');
+    expect(twice.stderr).toMatch(/item "plan" was already answered by alice at \d{4}-\d\d-\d\dT[^ ]+ \(now waiting\): nothing recorded, nothing sent twice/);
 
     const resumed = await runInProcess(['resume', 'hb', '--db', db], env);
     expect(resumed.code).toBe(0);
@@ -53,6 +56,9 @@ describe('resq answer, then resume', () => {
     expect(text('pick')).toContain('both please');
     expect(text('pic')).toContain('request_quality_image: declined');
     for (const r of rows) expect(r.decisions.map((d) => d.by)).toEqual(['person']);
+    // Without --by, the OS user's name is recorded.
+    const show = await runInProcess(['show', 'hb', 'pick', '--db', db, '--json']);
+    expect(JSON.parse(show.stdout).decisions[0].person).toBe(userInfo().username);
     expect(sim.counters().respondRuns).toBe(4);
   });
 });

@@ -1,6 +1,6 @@
-import { InputError } from '../errors.js';
-import type { BatchRecord, Store } from '../store/index.js';
-import { idempotencyKey } from '../store/keys.js';
+import { AlreadyAnsweredError, InputError, ItemNotHeldError } from '../../errors.js';
+import type { BatchRecord, Store } from '../../store/index.js';
+import { idempotencyKey } from '../../store/keys.js';
 
 /** A person's reply to a held pause. */
 export type PersonReply =
@@ -38,25 +38,65 @@ export function answerFor(
   return { answer: { approved }, cost };
 }
 
+/** Who answers, for the record: a person's name as they give it (the web view's user, `--by`). */
+export interface Answerer {
+  /** The person's name; none recorded when omitted. */
+  person?: string | null;
+}
+
+/** What an answer recorded. */
+export interface AnswerResult {
+  batch: string;
+  item: string;
+  tool: string;
+  /** The answer that the next respond carries. */
+  answer: Record<string, unknown>;
+  by: 'person';
+  person: string | null;
+}
+
+/** Refuses an answer to an item that is not held: who answered it and when, if someone did. */
+async function notHeld(store: Store, batch: BatchRecord, itemId: string): Promise<never> {
+  const item = await store.getItem(batch.id, itemId);
+  if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
+  const last = (await store.decisionsForItem(batch.id, itemId)).at(-1);
+  if (last && item.state !== 'queued') throw new AlreadyAnsweredError(itemId, last.by, last.person, last.decidedAt, item.state);
+  throw new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
+}
+
 /**
  * Records a person's answer to a held item. The item moves to `waiting` with the key
  * for its next request stored; the runner sends it on the next run/resume, or at once
- * when a runner is attached to the batch.
+ * when a runner is attached to the batch. An item answered meanwhile (by another person
+ * or a policy) throws {@link AlreadyAnsweredError}, saying who and when; a reply that
+ * does not fit the pause throws {@link InputError}. Nothing is sent from here.
  */
-export async function answerHeldItem(store: Store, batch: BatchRecord, itemId: string, reply: PersonReply): Promise<Record<string, unknown>> {
+export async function answerHeldItem(
+  store: Store,
+  batch: BatchRecord,
+  itemId: string,
+  reply: PersonReply,
+  who: Answerer = {},
+): Promise<AnswerResult> {
   const item = await store.getItem(batch.id, itemId);
   if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
-  if (item.state !== 'held' || !item.runId)
-    throw new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
+  if (item.state !== 'held' || !item.runId) return notHeld(store, batch, itemId);
   const run = await store.getRun(item.runId);
   const action = run?.requiredAction;
   if (!action) throw new InputError(`item "${itemId}" has no pending question recorded`);
   const { answer, cost } = answerFor(action.tool, action.input, reply);
-  await store.answerHeld(
-    batch.id,
-    item.id,
-    { runId: item.runId, tool: action.tool, input: action.input, answer, by: 'person', reason: reply.note ?? null, cost },
-    idempotencyKey(batch.id, item.id, item.step + 1, item.attempt),
-  );
-  return answer;
+  const person = who.person?.trim() || null;
+  try {
+    await store.answerHeld(
+      batch.id,
+      item.id,
+      { runId: item.runId, tool: action.tool, input: action.input, answer, by: 'person', person, reason: reply.note ?? null, cost },
+      idempotencyKey(batch.id, item.id, item.step + 1, item.attempt),
+    );
+  } catch (e) {
+    // Another answer won the race between our read and our write: say whose.
+    if (e instanceof ItemNotHeldError) return notHeld(store, batch, itemId);
+    throw e;
+  }
+  return { batch: batch.name, item: item.id, tool: action.tool, answer, by: 'person', person };
 }
