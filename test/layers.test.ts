@@ -71,4 +71,36 @@ describe('the whiteboard', () => {
     expect(loaded.has('src/runner/index.ts')).toBe(true);
     expect([...loaded].filter(under('src/sim/'))).toEqual([]);
   });
+
+  it('has no runtime import cycle in src, dynamic imports included (type-only ones aside)', () => {
+    // Tarjan's strongly connected components over runtime imports; a cycle is one of size > 1.
+    const next = new Map<string, string[]>();
+    for (const e of edges) if (!e.typeOnly && e.to.startsWith('src/')) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const cycles: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      for (const w of next.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    };
+    for (const file of next.keys()) if (!index.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
 });

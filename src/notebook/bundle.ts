@@ -61,16 +61,3 @@ export function note(text: string): MimeBundle {
   return { 'text/plain': text, 'text/html': `<p><em>${escapeHtml(text)}</em></p>` };
 }
 
-/** A human size: 1.2 kB, 3.4 MB. */
-export function formatBytes(n: number | null): string {
-  if (n === null) return 'size unknown';
-  if (n < 1000) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = -1;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}

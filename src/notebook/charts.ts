@@ -1,7 +1,8 @@
 import type { ExportStatus } from '../runner/export-rows.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
-import { formatBytes, type MimeBundle } from './bundle.js';
+import { formatBytes } from '../format-bytes.js';
+import { type MimeBundle } from './bundle.js';
 import { fileKind } from './file-view.js';
 import type { BatchSummary } from './summary.js';
 import { barChart, histogram, PALETTE, type Bar } from './svg-chart.js';

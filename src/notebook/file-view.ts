@@ -2,7 +2,8 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { extname, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { FileRecord } from '../store/types.js';
-import { escapeHtml, formatBytes, markdown, note, type MimeBundle } from './bundle.js';
+import { formatBytes } from '../format-bytes.js';
+import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
 import { table } from './table.js';
 
 /** How a file is shown. */
@@ -17,7 +18,7 @@ export interface FileRenderOptions {
   baseDir?: string;
   /** Larger images are listed, not shown. @default 8 MB */
   maxImageBytes?: number;
-  /** Text read from Markdown and CSV files; the rest is left out with a note. @default 256 kB */
+  /** Text read from Markdown and CSV files; the rest is left out with a note. @default 256 KiB */
   maxTextBytes?: number;
   /** CSV rows shown. @default 50 */
   maxCsvRows?: number;

@@ -4,7 +4,8 @@
  * with `showWith(tslab.display)`.
  */
 export { openResults, Results, type BatchInfo, type BatchRef } from './results.js';
-export { escapeHtml, formatBytes, markdown, MIME_PREFERENCE, note, pickMime, showWith, type DisplayLike, type Mime, type MimeBundle } from './bundle.js';
+export { formatBytes } from '../format-bytes.js';
+export { escapeHtml, markdown, MIME_PREFERENCE, note, pickMime, showWith, type DisplayLike, type Mime, type MimeBundle } from './bundle.js';
 export { cellText, columnsOf, flatten, table, type TableOptions } from './table.js';
 export { listItems, statesFor, statusOf, type ItemFilter, type ItemRow } from './items.js';
 export { itemDetail, renderItem, type ChainRun, type ItemDecision, type ItemDetail } from './item-view.js';

@@ -1,7 +1,8 @@
 import type { ExportStatus } from '../runner/export-rows.js';
 import type { Store } from '../store/port.js';
 import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
-import { escapeHtml, formatBytes, markdown, note, type MimeBundle } from './bundle.js';
+import { formatBytes } from '../format-bytes.js';
+import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
 import { NotebookError } from './errors.js';
 import { fileLabel, renderFile, type FileRenderOptions } from './file-view.js';
 import { statusOf } from './items.js';

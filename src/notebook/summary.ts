@@ -1,7 +1,8 @@
 import type { ExportStatus } from '../runner/export-rows.js';
 import type { Store } from '../store/port.js';
 import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
-import { formatBytes, type MimeBundle } from './bundle.js';
+import { formatBytes } from '../format-bytes.js';
+import { type MimeBundle } from './bundle.js';
 import { statusOf } from './items.js';
 import { formatNumber } from './svg-chart.js';
 import { table } from './table.js';

@@ -1,21 +1,7 @@
+import { isPostgresUrl } from './location.js';
 import type { Store } from './port.js';
 
-/** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
-/** A location safe to print: the password of a URL is masked. */
-export function maskLocation(location: string): string {
-  if (!isPostgresUrl(location)) return location;
-  try {
-    const u = new URL(location);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return location.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
-}
+export { isPostgresUrl, maskLocation } from './location.js';
 
 /**
  * Opens the store a `--db` value names: a `postgres://` URL selects the PostgreSQL

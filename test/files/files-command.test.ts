@@ -1,7 +1,6 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatBytes } from '../../src/cli/commands/files.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { newBatch, newEnv, runItems, type Env } from './helpers.js';
 
@@ -31,7 +30,7 @@ describe('resq files', () => {
     await ready();
     const text = await files(['status']);
     expect(text.out).toMatch(/^files of batch cli: 3 — 0 downloaded, 3 pending, 0 failed, 0 expired, 0 missing$/m);
-    expect(text.out).toMatch(/^on disk: 0 bytes$/m);
+    expect(text.out).toMatch(/^on disk: 0 B$/m);
     expect(text.out).toMatch(/^soonest expiry among files not on disk: \S+ \(in 29 d 23 h\)$/m);
     const json = JSON.parse((await files(['status', 'cli', '--json'])).out);
     expect(json).toMatchObject({ type: 'files-status', batches: ['cli'], total: 3, counts: { pending: 3 } });
@@ -41,7 +40,7 @@ describe('resq files', () => {
     await ready();
     const pull = await files(['pull', 'cli', '--base-url', env.sim.url, '--out', env.out]);
     expect(pull.code).toBe(0);
-    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KB\), 0 already on disk$/m);
+    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KiB\), 0 already on disk$/m);
     const verify = await files(['verify']);
     expect(verify).toMatchObject({ code: 0 });
     expect(verify.out).toMatch(/^verified 3 downloaded files: 3 intact/m);
@@ -86,14 +85,4 @@ describe('resq files', () => {
     const none = await files(['status']);
     expect([none.code, none.err]).toEqual([2, expect.stringMatching(/no such database/)]);
   });
-});
-
-describe('formatBytes', () => {
-  it.each([
-    [0, '0 bytes'],
-    [1023, '1023 bytes'],
-    [1536, '1.5 KB'],
-    [200 * 1024 * 1024, '200.0 MB'],
-    [1024 ** 3, '1.0 GB'],
-  ])('%d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatBytes, markdown, note, pickMime, showWith } from '../../src/notebook/bundle.js';
+import { escapeHtml, markdown, note, pickMime, showWith } from '../../src/notebook/bundle.js';
 
 describe('notebook bundles', () => {
   it('show sends the preferred representation of each bundle, in order', () => {
@@ -29,9 +29,5 @@ describe('notebook bundles', () => {
   it('markdown and note carry a plain-text fallback; note escapes its message', () => {
     expect(markdown('# t')).toEqual({ 'text/markdown': '# t', 'text/plain': '# t' });
     expect(note('a <b>')).toEqual({ 'text/plain': 'a <b>', 'text/html': '<p><em>a &lt;b&gt;</em></p>' });
-  });
-
-  it('formats sizes for people', () => {
-    expect([formatBytes(null), formatBytes(999), formatBytes(1234), formatBytes(45_600), formatBytes(7_100_000_000)]).toEqual(['size unknown', '999 B', '1.2 kB', '46 kB', '7.1 GB']);
   });
 });

@@ -7,7 +7,8 @@ import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { openService } from '../service.js';
-import { formatBytes, type Common, type PullArgs } from './files.js';
+import { formatBytes } from '../../format-bytes.js';
+import type { Common, PullArgs } from './files.js';
 import { wholeNumber } from '../whole-number.js';
 
 type Out = (line: string) => void;

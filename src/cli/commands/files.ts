@@ -19,18 +19,6 @@ export interface PullArgs extends Common {
 /** What the files commands run (files/, the store, the client), loaded only when one runs. */
 const actions = () => import('./files-actions.js');
 
-/** `1.5 MB`: bytes for a person (powers of 1024, as `@size` and `du -h` count). */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
-}
-
 function pullOptions<T>(a: Argv<T>) {
   return a
     .positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' })

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { ResqError } from '../../errors.js';
-import { maskLocation } from '../open.js';
+import { maskLocation } from '../location.js';
 
 /**
  * int8 (count(*), BIGINT, BIGSERIAL) and numeric (sum of BIGINT) as numbers: every such value

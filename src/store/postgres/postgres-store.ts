@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
-import { maskLocation } from '../open.js';
+import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
 import * as load from './batch-load.js';
