@@ -134,6 +134,8 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
   const unknownFinal = await listUnknownFinals(o.store, o.batch);
   const db = dbFlag(o.dbPath);
   const sim = o.service.kind === 'sim' ? ' --sim' : '';
+  // A batch started with --sim resumes on the simulator by itself: the flag only when it was not.
+  const resumeSim = o.service.kind === 'sim' && o.batch.settings.service !== 'sim' ? ' --sim' : '';
   if (o.json) {
     io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out: o.outDir })}\n`);
   } else {
@@ -141,10 +143,10 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     if (files && files.problems.length > 0)
       io.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
-    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name}${db}${sim}\`\n`);
+    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name}${db}${resumeSim}\`\n`);
   }
-  // Rows left out with --skip-invalid were not run: the batch is not all completed.
-  const code = exitCodeForRun(result) === EXIT.ok && o.batch.invalidRows.length > 0 ? EXIT.failed : exitCodeForRun(result);
+  // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
+  const code = exitCodeForRun(result);
   // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
   return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }

@@ -8,6 +8,22 @@ import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 // Ids, questions, statuses and host names come from files and services: never printed raw.
 const p = escapeControls;
 
+/** Columns a held item's line may take: it fits an 80-column terminal. */
+const HELD_LINE = 79;
+
+/** `  id: tool cost 12 options a,b — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
+export function heldLine(h: BatchStatus['held'][number]): string {
+  const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
+  const opts =
+    h.tool === 'ask_choice' && Array.isArray(h.input?.options)
+      ? ` options ${(h.input.options as { id?: string }[]).map((o) => String(o.id)).join(',')}`
+      : '';
+  // oneLine escapes controls itself.
+  const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}`, HELD_LINE - 2)}`;
+  const room = HELD_LINE - head.length - 5; // ` — "` and `"`
+  return room >= 12 ? `${head} — "${oneLine(h.question, room)}"` : head;
+}
+
 /** The human summary of a batch: what completed, what is held and how to answer it, where things are. */
 export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null; unknownFinal?: UnknownFinal[] }): string {
   const c = s.counts;
@@ -24,7 +40,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     c.queued ? `${c.queued} queued` : '',
     c.submitting + c.running + c.waiting ? `${c.submitting + c.running + c.waiting} in flight` : '',
   ].filter(Boolean);
-  lines.push(`batch ${p(s.batch)}: ${s.total} items — ${parts.join(', ')}`);
+  lines.push(`batch ${p(s.batch)}: ${s.total} item${s.total === 1 ? '' : 's'} — ${parts.join(', ')}`);
   if (s.rate !== null) {
     const eta = s.etaSeconds ? `, ETA ${Math.ceil(s.etaSeconds)} s` : '';
     lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
@@ -46,16 +62,11 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     if (s.invalidRows > 10) lines.push(`  … all of them: resq export ${p(s.batch)} --invalid${dbFlag(where.db)}`);
   }
   if (s.held.length > 0) {
-    lines.push(`held for a person (see one with resq show ${p(s.batch)} ITEM${dbFlag(where.db)}; answer with resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}):`);
-    for (const h of s.held.slice(0, 20)) {
-      const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
-      const opts =
-        h.tool === 'ask_choice' && Array.isArray(h.input?.options)
-          ? ` options ${(h.input.options as { id?: string }[]).map((o) => p(String(o.id))).join(',')}`
-          : '';
-      lines.push(`  ${p(h.id)}: ${p(h.tool ?? '?')}${cost}${opts} — "${oneLine(h.question, 60)}"`);
-    }
-    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${s.batch} --json${dbFlag(where.db)})`);
+    lines.push(`held for a person: ${s.held.length}`);
+    for (const h of s.held.slice(0, 20)) lines.push(heldLine(h));
+    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${p(s.batch)} --json${dbFlag(where.db)})`);
+    lines.push(`  see one: resq show ${p(s.batch)} ITEM${dbFlag(where.db)}`);
+    lines.push(`  answer:  resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(

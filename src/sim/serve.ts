@@ -2,7 +2,7 @@ import { startSim } from './server.js';
 import type { Sim, SimOptions } from './types.js';
 
 /** Port `resq sim` listens on when none is given. */
-export const DEFAULT_SIM_PORT = 4010;
+export const DEFAULT_SIM_PORT = 8787;
 
 /** Options of {@link serveSim}. */
 export interface ServeSimOptions extends SimOptions {
@@ -11,10 +11,10 @@ export interface ServeSimOptions extends SimOptions {
 }
 
 /**
- * Starts the simulator for `resq sim --port N`: {@link startSim} on port 4010 unless told
+ * Starts the simulator for `resq sim --port N`: {@link startSim} on port 8787 unless told
  * otherwise, closed when `signal` aborts. Prints nothing: the command prints `sim.url`
  * and `sim.keys`.
- * @default port 4010
+ * @default port 8787
  */
 export async function serveSim(opts: ServeSimOptions = {}): Promise<Sim> {
   const { signal, ...simOpts } = opts;

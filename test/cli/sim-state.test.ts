@@ -8,7 +8,7 @@ import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 
 describe('--sim keeps the simulator state beside the database', () => {
-  it('Ctrl-C, then `resq resume --sim` as printed: in-flight runs are picked up, none is an error', { timeout: 30_000 }, async () => {
+  it('Ctrl-C, then `resq resume` as printed (no --sim: the batch knows): in-flight runs are picked up, none is an error', { timeout: 30_000 }, async () => {
     const dir = tempDir();
     const q = join(dir, 'slow.csv');
     writeFileSync(q, `id,question\n${Array.from({ length: 4 }, (_, i) => `s${i},slow ${i} @duration=800ms`).join('\n')}\n`);
@@ -22,13 +22,33 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(first.code).toBe(130);
     expect(existsSync(`${db}.sim.json`)).toBe(true);
     const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
-    expect(hint).toBe(`resume slow --db ${db} --sim`);
+    expect(hint).toBe(`resume slow --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('4 items — 4 completed');
   });
 
-  it('the demo\'s advice: `resq answer` then `resq resume --sim` carries the held item on', { timeout: 30_000 }, async () => {
+  it('the resume hint carries --sim when the batch was recorded for a service and run with --sim', { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'urlish.csv');
+    writeFileSync(q, `id,question\n${Array.from({ length: 3 }, (_, i) => `s${i},slow ${i} @duration=800ms`).join('\n')}\n`);
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--dry-run'])).code).toBe(0);
+    let io: MemoryIo | undefined;
+    const running = runInProcess(['run', q, '--db', db, '--sim'], {}, { onIo: (x) => (io = x) });
+    while (!io?.stderr.text.includes('batch urlish: 3 items')) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    io.stop('SIGINT');
+    const first = await running;
+    expect(first.code).toBe(130);
+    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    expect(hint).toBe(`resume urlish --db ${db} --sim`);
+    const resumed = await runInProcess(hint!.split(' '));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('3 items — 3 completed');
+  });
+
+  it('the demo\'s advice: `resq answer` then `resq resume` carries the held item on', { timeout: 30_000 }, async () => {
     const dir = tempDir();
     const q = join(dir, 'demo.csv');
     writeFileSync(q, 'id,question\nfine,plain question\nbooking,odd @tool=booking\n');
@@ -38,7 +58,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     const answered = await runInProcess(['answer', 'demo', 'booking', '--approve', '--db', db]);
     expect(answered.code).toBe(0);
     const hint = /on `resq (resume [^`]*)`/.exec(answered.stdout)?.[1];
-    expect(hint).toBe(`resume demo --db ${db} --sim`);
+    expect(hint).toBe(`resume demo --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('2 items — 2 completed');

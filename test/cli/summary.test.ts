@@ -35,6 +35,28 @@ describe('formatStatus', () => {
     const text = formatStatus(status(), { db: 'x.db' });
     expect(text).toContain('workers: 1 live');
     expect(text).toContain('pid 7 on h\\x1b: 2 items held, heartbeat 1.5 s ago');
-    expect(text).toContain('see one with resq show');
+    expect(text).toContain('see one: resq show');
+  });
+
+  it('says 1 item, not 1 items', () => {
+    const text = formatStatus(status({ batch: 'one', total: 1, counts: { ...counts, held: 0 }, held: [] }), { db: 'x.db' });
+    expect(text.split('\n')[0]).toBe('batch one: 1 item — 1 completed');
+    expect(formatStatus(status({ batch: 'two' }), { db: 'x.db' }).split('\n')[0]).toMatch(/^batch two: 2 items — /);
+  });
+
+  it('fits every held-item line in an 80-column terminal, long ids, options and questions cut', () => {
+    const held = [
+      { id: 'a-rather-long-item-identifier-from-a-spreadsheet-0001', question: 'Why '.repeat(60), tool: 'ask_choice', input: { options: [{ id: 'first-option' }, { id: 'second-option' }, { id: 'third' }] }, reason: null },
+      { id: 'x'.repeat(120), question: 'short', tool: 'confirm_scope', input: { cost: 12 }, reason: null },
+      { id: 'booking', question: 'Book two hours on the cryo-EM microscope and tell me what you would image first, in detail', tool: 'book_instrument', input: {}, reason: null },
+    ];
+    const text = formatStatus(status({ held }), { db: 'x.db' });
+    const lines = text.split('\n');
+    const itemLines = lines.slice(lines.indexOf('held for a person: 3') + 1, lines.indexOf('held for a person: 3') + 4);
+    expect(itemLines).toHaveLength(3);
+    for (const l of itemLines) expect(l.length).toBeLessThanOrEqual(79);
+    expect(itemLines[0]).toMatch(/^  a-rather-long-item-identifier-from-a-spreadsheet-0001: ask_choice options f/);
+    expect(itemLines[2]).toMatch(/^  booking: book_instrument — "Book two hours on the cryo-EM microscope and t.*…"$/);
+    expect(text).toContain('  see one: resq show b');
   });
 });

@@ -50,11 +50,10 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
     const r = await answerHeldItem(store, batch, a.item, reply, { person });
-    const sim = batch.settings.service === 'sim' ? ' --sim' : '';
     io.stdout.write(
       a.json
         ? `${JSON.stringify(r)}\n`
-        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}${sim}\`\n`,
+        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}\`\n`,
     );
     return EXIT.ok;
   } finally {

@@ -20,6 +20,20 @@ export function checkPort(port: number): number {
   return wholeNumber('port', port, 0, 65535, ' (0 = any free port)');
 }
 
+/**
+ * What to paste into another terminal to run a batch on this simulator, from any folder (it
+ * writes its own one-question file: no checkout needed).
+ */
+export function simTryLines(url: string, key: string): string {
+  return [
+    'try, in another terminal (any folder):',
+    `  export RESQ_BASE_URL=${url} RESQ_API_KEY=${key}`,
+    `  printf 'question\\nWhat limits the resolution of a light microscope?\\n' > resq-try.csv`,
+    '  resq run resq-try.csv --db resq-try.db',
+    '',
+  ].join('\n');
+}
+
 /** `resq sim`: serves the simulator until a stop signal; returns the exit code. */
 export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
   // A database's simulator takes the port its state was served on (its recorded URLs stay valid), or any free one.
@@ -46,7 +60,7 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
   else
     io.stdout.write(
       `simulator serving ${sim.url}\nkeys: ${sim.keys.join(', ')}\n` +
-        `try: RESQ_BASE_URL=${sim.url} RESQ_API_KEY=${sim.keys[0]} resq run pipelines/demo.yaml --base-url ${sim.url}\n` +
+        simTryLines(sim.url, sim.keys[0] ?? '') +
         `controls: GET ${sim.origin}/_sim/counters, POST ${sim.origin}/_sim/faults, POST ${sim.origin}/_sim/clock\n`,
     );
   await new Promise<void>((resolve) => {
@@ -68,7 +82,7 @@ export function simCommand(y: Argv, ctx: CommandContext): Argv {
       a
         .option('port', { type: 'number', describe: 'port on 127.0.0.1 (0 = any free port) [default: 8787; with --db the port it had, else any free one]' })
         .option('db', { type: 'string', default: undefined, describe: "serve this database's --sim state, shared by every --sim process on it" })
-        .option('host', { type: 'string', default: '127.0.0.1' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
         .option('duration', { type: 'number', describe: 'default working time of a run, in ms' }),
     async (argv) => {
       ctx.code = await serveSimCommand(argv as unknown as SimArgs, ctx.io);

@@ -37,6 +37,14 @@ export function describePause(tool: string, input: Record<string, unknown>): str
   return out.length ? out : [`(${printable(tool)} gave no input)`];
 }
 
+/**
+ * The flags `resq answer` takes for a pause of `tool` (what runner/answer.ts accepts):
+ * ask_choice is chosen or declined; every other tool, known or not, approved or declined.
+ */
+export function answerFlags(tool: string): string {
+  return tool === 'ask_choice' ? '--choose ID[,ID] | --decline' : '--approve | --decline';
+}
+
 /** `resq show BATCH ITEM` as text. */
 export function formatItem(v: ItemView, hint: { db: string }): string {
   const it = v.item;
@@ -57,7 +65,9 @@ export function formatItem(v: ItemView, hint: { db: string }): string {
       const d = v.decisions.find((x) => x.runId === r.id);
       if (d) lines.push(`    decided by ${d.by}: ${printable(JSON.stringify(d.answer))}${d.reason ? ` — ${printable(d.reason)}` : ''}`);
       else if (it.state === 'held' && it.runId === r.id)
-        lines.push(`    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch)} ${printable(it.id)} --approve | --decline | --choose ID${dbFlag(hint.db)}`);
+        lines.push(
+          `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch)} ${printable(it.id)} ${answerFlags(r.requiredAction.tool)}${dbFlag(hint.db)}`,
+        );
     }
   }
   if (v.files.length) {

@@ -103,10 +103,22 @@ describe('a batch from the terminal', () => {
     expect(JSON.parse(after.stdout.trim().split('\n').at(-1)!).counts).toMatchObject({ cancelled: 5, queued: 0, running: 0 });
   });
 
-  it('--skip-invalid says what it skipped: in the summary, in status, in export --invalid; exit 1', async () => {
+  it('cancel names the batch in its undo hint, and that one command runs every cancelled item again', async () => {
+    const s = setup(Array.from({ length: 4 }, (_, i) => `u${i},Undo ${s0()} ${i}`));
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--dry-run'], s.env)).code).toBe(0);
+    const cancel = await runInProcess(['cancel', 'q', '--db', s.db], s.env);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const undo = /to undo: `resq ([^`]*)`/.exec(cancel.stdout)?.[1];
+    expect(undo).toBe(`retry q --cancelled --db ${s.db}`);
+    const again = await runInProcess(undo!.split(' '), s.env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('batch q: 4 items — 4 completed');
+  });
+
+  it('--skip-invalid says what it skipped: in the summary, in status, in export --invalid; exit 0 when the rest completed', async () => {
     const s = setup([`ok,Fine ${s0()}`, 'bad,', `ok2,Fine too ${s0()}`]);
     const run = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid'], s.env);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
     expect(run.stdout).toContain('rows skipped as invalid (--skip-invalid): 1');
     expect(run.stdout).toMatch(/q\.csv:3: question: /);
     const status = await runInProcess(['status', '--db', s.db, '--json'], s.env);

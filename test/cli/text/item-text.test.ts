@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describePause, formatItem } from '../../../src/cli/text/item-text.js';
+import { answerFlags, describePause, formatItem } from '../../../src/cli/text/item-text.js';
+import { answerFor, type PersonReply } from '../../../src/runner/index.js';
 import type { ItemRecord } from '../../../src/store/index.js';
 
 const item: ItemRecord = {
@@ -37,5 +38,42 @@ describe('formatItem', () => {
     expect(text).toContain('cost: 50');
     expect(text).toContain('held for a person (cost 50 over 10): resq answer demo plan\\x1b[31m --approve');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+});
+
+describe('answerFlags', () => {
+  const reply: Record<string, PersonReply> = { '--approve': { kind: 'approve' }, '--decline': { kind: 'decline' }, '--choose': { kind: 'choose', ids: ['a'] } };
+  const input = { options: [{ id: 'a' }] };
+  for (const tool of ['confirm_scope', 'request_quality_image', 'ask_choice', 'book_instrument']) {
+    it(`suggests for ${tool} exactly the flags resq answer accepts`, () => {
+      const suggested: string[] = answerFlags(tool).match(/--\w+/g) ?? [];
+      expect(suggested.length).toBeGreaterThan(0);
+      for (const [flag, r] of Object.entries(reply)) {
+        const accepted = (() => {
+          try {
+            answerFor(tool, input, r);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect(suggested.includes(flag), `${tool} ${flag}`).toBe(accepted);
+      }
+    });
+  }
+
+  it('resq show of a pause of an unknown tool offers no --choose', () => {
+    const text = formatItem(
+      {
+        batch: 'demo',
+        item: { ...item, id: 'booking' },
+        runs: [{ id: 'r1', batchId: 'b', itemId: 'booking', step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'book_instrument', input: { hours: 2 } }, output: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
+        decisions: [],
+        files: [],
+      },
+      { db: 'x.db' },
+    );
+    expect(text).toContain('resq answer demo booking --approve | --decline --db x.db');
+    expect(text).not.toContain('--choose');
   });
 });
