@@ -1,6 +1,6 @@
 export { BatchRunner, type RunnerOptions, type RunnerResult } from './batch-runner.js';
 export type { RunnerEvent, StateCounts } from './events.js';
-export { loadBatch, checkUnchanged, defaultBatchName, type LoadOptions } from './load-batch.js';
+export { loadBatch, checkUnchanged, appendToBatch, type AppendResult, defaultBatchName, type LoadOptions } from './load-batch.js';
 export { answerHeldItem, answerFor, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { exportRows, exportFile, flattenRow, CSV_COLUMNS, type ExportRow, type ExportFile, type ExportStatus } from './export-rows.js';
 export { batchStatus, type BatchStatus } from './status.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { duplicateIdProblem, hashFile, isLarge, readRowBatches } from '../questions/index.js';
-import type { BatchRecord, BatchSettings, DuplicateItem, Store } from '../store/index.js';
+import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../questions/index.js';
+import type { BatchRecord, BatchSettings, ChangedRow, DuplicateItem, Store } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;
 
@@ -101,6 +101,91 @@ export async function checkUnchanged(batch: BatchRecord, questionsPath: string):
     throw new InputError(
       `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
-        `Restore the original file to resume it, or start a new batch with --batch NEW_NAME.`,
+        `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
+        (batch.kind === 'runs' ? `; if you only added rows, \`resq run ${questionsPath} --append\` runs the new ones.` : '.'),
     );
+}
+
+/** What {@link appendToBatch} did. */
+export interface AppendResult {
+  /** The batch as it is now (its count grown). */
+  batch: BatchRecord;
+  /** New rows appended, queued. */
+  appended: number;
+  /** Rows the batch already had, found unchanged. */
+  kept: number;
+  /** Rows skipped as invalid (with skipInvalid). */
+  invalid: InputProblem[];
+  /** Notices about the file, each once (a header read leniently). */
+  notices: string[];
+}
+
+/**
+ * Grows a batch with the new rows of its question set (`resq run … --append`), in one
+ * transaction: every row whose id the batch has must be as it was (question, thread,
+ * meta; it may move to another line) and every item of the batch must still be in the
+ * file; rows with new ids are appended, queued, after the batch's last item, in file
+ * order. On any refusal nothing is added and an InputError names each changed row's line.
+ * @throws {InputError} for a changed or missing row, a bad row (unless skipInvalid), or a model batch.
+ */
+export async function appendToBatch(o: { store: Store; batch: BatchRecord; questions: string; skipInvalid?: boolean }): Promise<AppendResult> {
+  const { batch, questions } = o;
+  if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch: --append grows question sets only`);
+  const appender = await o.store.beginBatchAppend(batch.id);
+  const problems: InputProblem[] = [];
+  const changes: InputProblem[] = [];
+  const notices: string[] = [];
+  let invalid = 0;
+  let changed = 0;
+  try {
+    // Ids are checked here: a new id given twice must not pass for an existing row.
+    const read = await readRowBatches(questions, { checkIds: true, offThread: await isLarge(questions) });
+    for await (const b of read.batches) {
+      notices.push(...b.notices);
+      for (const p of b.problems) if (invalid++ < MAX_PROBLEMS) problems.push(p);
+      if (b.ids.length === 0) continue;
+      for (const c of await appender.addColumns(b)) if (changed++ < MAX_PROBLEMS) changes.push(changedProblem(questions, batch.name, c));
+    }
+    if (changed > 0) {
+      if (changed > changes.length) changes.push({ file: questions, reason: `… and ${changed - changes.length} more changed rows` });
+      throw new InputError(changes);
+    }
+    if (invalid > problems.length) problems.push({ file: questions, reason: `… and ${invalid - problems.length} more invalid rows` });
+    if (invalid > 0 && !o.skipInvalid) throw new InputError(problems);
+    const { kept } = appender.tally();
+    if (kept < batch.totalItems)
+      throw new InputError(
+        `${questions}: ${batch.totalItems - kept} of the ${batch.totalItems} items of batch "${batch.name}" are no longer in the file; ` +
+          '--append only adds rows: put them back, or start a new batch with --batch NEW_NAME',
+      );
+    const done = await appender.commit(problems, read.sha256() ?? (await hashFile(questions)));
+    const grown = await o.store.findBatch(batch.id);
+    if (!grown) throw new Error('batch vanished after append');
+    return { batch: grown, ...done, invalid: problems, notices };
+  } catch (e) {
+    await appender.rollback();
+    throw e;
+  }
+}
+
+/** A changed row as a problem: `file:line: field: changed since …`, naming the meta column that differs. */
+function changedProblem(file: string, batchName: string, c: ChangedRow): InputProblem {
+  const columns = c.field === 'meta' ? changedColumns(c.storedMeta, c.meta) : '';
+  const field = columns ? `meta ${columns}` : c.field;
+  return {
+    file,
+    line: c.line,
+    field,
+    reason:
+      `changed since batch "${batchName}" was started (item "${escapeControls(c.id)}", line ${c.storedLine} then); ` +
+      '--append adds new rows only: restore this one, or start a new batch with --batch NEW_NAME',
+  };
+}
+
+/** The meta columns whose values differ between two meta objects (JSON text), quoted. */
+function changedColumns(before: string, after: string): string {
+  const a = JSON.parse(before) as Record<string, unknown>;
+  const b = JSON.parse(after) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return keys.map((k) => `"${escapeControls(k)}"`).join(', ');
 }

@@ -1,6 +1,7 @@
 import type {
   AdmittedRun,
   BatchDecision,
+  BatchAppender,
   BatchLoader,
   BatchTotals,
   CreditTotals,
@@ -104,6 +105,11 @@ export interface Store {
   // ---- batches
   /** Starts loading a new batch; everything lands in one transaction, or nothing does. */
   beginBatchLoad(batch: NewBatch, opts?: { bulk?: boolean }): Promise<BatchLoader>;
+  /**
+   * Starts appending a grown question set's new rows to a batch (`resq run --append`), in
+   * one transaction that other appends of the batch wait for.
+   */
+  beginBatchAppend(batchId: string): Promise<BatchAppender>;
   /** Records a new models batch, its model and every row: all or nothing. */
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void>;
   /** A batch by name or id. */

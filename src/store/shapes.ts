@@ -201,6 +201,38 @@ export type PauseOutcome =
   | { kind: 'answer'; decision: NewDecision; nextKey: string }
   | { kind: 'hold'; reason: string };
 
+/** A row of a grown question set whose id the batch has, with different content. */
+export interface ChangedRow {
+  id: string;
+  /** Its line in the file now. */
+  line: number;
+  /** Its line when the batch was loaded. */
+  storedLine: number;
+  /** The first field that differs. */
+  field: 'question' | 'thread' | 'meta';
+  /** The stored meta and the new one, as JSON text (to name the column when `field` is meta). */
+  storedMeta: string;
+  meta: string;
+}
+
+/**
+ * Streaming appender of a grown question set's rows to a batch: everything lands in one
+ * transaction, or nothing does (see Store.beginBatchAppend).
+ */
+export interface BatchAppender {
+  /**
+   * Takes rows in file order: a row whose id the batch has is compared with the stored one
+   * (question, thread, meta; the line may move) and handed back when it differs; a new id
+   * is appended, queued, after the batch's last item. Ids must be unique among the rows given.
+   */
+  addColumns(cols: NewItemColumns): Promise<ChangedRow[]>;
+  /** Rows given so far that the batch had (`kept`) and that were appended. */
+  tally(): { kept: number; appended: number };
+  /** Adds the appended rows to the batch's count, records the file's sha256 and invalid rows, and commits. */
+  commit(invalid: InputProblem[], sourceSha256: string): Promise<{ kept: number; appended: number }>;
+  rollback(): Promise<void>;
+}
+
 /**
  * Streaming loader for a new batch: everything lands in one transaction, or nothing does.
  * A row whose id an earlier row has is refused (not stored) and handed back, with the

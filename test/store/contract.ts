@@ -221,6 +221,75 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       });
     });
 
+    // ------------------------------------------------------------------ growing a batch
+    describe('beginBatchAppend', () => {
+      /** Rows a, b (thread t), c as `load` stored them, given again column by column (lines moved by `shift`). */
+      const same = (shift = 0) => ({
+        ids: ['a', 'b', 'c'],
+        lines: [2 + shift, 3 + shift, 4 + shift],
+        questions: ['question a?', 'question b?', 'question c?'],
+        threads: [null, 't', null],
+        metas: ['{"topic":"x"}', '{}', '{}'],
+      });
+
+      it('appends new ids after the last item, queued, in the order given; keeps the rest; counts both', async () => {
+        await load(store, [{ id: 'a', meta: { topic: 'x' } }, { id: 'b', thread: 't' }, 'c']);
+        const appender = await store.beginBatchAppend(B);
+        expect(await appender.addColumns(same(1))).toEqual([]);
+        expect(await appender.addColumns({ ids: ['e', 'd'], lines: [2, 6], questions: ['qe', 'qd'], threads: [null, 't'], metas: ['{}', '{"k":1}'] })).toEqual([]);
+        expect(appender.tally()).toEqual({ kept: 3, appended: 2 });
+        expect(await appender.commit([{ file: 'q.csv', line: 7, reason: 'bad' }], 'sha-grown')).toEqual({ kept: 3, appended: 2 });
+        const b = (await store.findBatch(B))!;
+        expect([b.totalItems, b.sourceSha256, b.invalidRows.length]).toEqual([5, 'sha-grown', 1]);
+        const items = await store.listItems(B);
+        expect(items.map((i) => [i.id, i.seq, i.line, i.state, i.threadKey])).toEqual([
+          ['a', 0, 2, 'queued', null],
+          ['b', 1, 3, 'queued', 't'],
+          ['c', 2, 4, 'queued', null],
+          ['e', 3, 2, 'queued', null],
+          ['d', 4, 6, 'queued', 't'],
+        ]);
+        expect(items[4]!.meta).toEqual({ k: 1 });
+      });
+
+      it('hands back each row whose id the batch has with another question, thread or meta, with both lines', async () => {
+        await load(store, [{ id: 'a', meta: { topic: 'x' } }, { id: 'b', thread: 't' }, 'c']);
+        const appender = await store.beginBatchAppend(B);
+        const rows = same(10);
+        const changed = await appender.addColumns({ ...rows, questions: ['question a?', 'question b?', 'other'], threads: [null, null, null], metas: ['{"topic":"y"}', '{}', '{}'] });
+        expect(changed.map((c) => [c.id, c.line, c.storedLine, c.field])).toEqual([
+          ['a', 12, 2, 'meta'],
+          ['b', 13, 3, 'thread'],
+          ['c', 14, 4, 'question'],
+        ]);
+        expect(changed[0]).toMatchObject({ storedMeta: '{"topic":"x"}', meta: '{"topic":"y"}' });
+        await appender.rollback();
+      });
+
+      it('rollback adds nothing: the batch and its count are as they were', async () => {
+        await load(store, ['a']);
+        const appender = await store.beginBatchAppend(B);
+        await appender.addColumns({ ids: ['n1', 'n2'], lines: [3, 4], questions: ['q1', 'q2'], threads: [null, null], metas: ['{}', '{}'] });
+        await appender.rollback();
+        expect(ids(await store.listItems(B))).toEqual(['a']);
+        expect((await store.findBatch(B))!).toMatchObject({ totalItems: 1, sourceSha256: 'sha-initial' });
+        // The store is usable afterwards: a second append goes through.
+        const again = await store.beginBatchAppend(B);
+        await again.addColumns({ ids: ['n1'], lines: [3], questions: ['q1'], threads: [null], metas: ['{}'] });
+        expect(await again.commit([], 'sha-2')).toEqual({ kept: 0, appended: 1 });
+        expect((await store.findBatch(B))!.totalItems).toBe(2);
+      });
+
+      it('appended items are claimed after the items the batch had', async () => {
+        await load(store, ['a']);
+        const appender = await store.beginBatchAppend(B);
+        await appender.addColumns({ ids: ['a', 'z'], lines: [2, 3], questions: ['question a?', 'qz'], threads: [null, null], metas: ['{}', '{}'] });
+        await appender.commit([], 'sha-2');
+        const w = await worker();
+        expect(ids((await claim(w)).items)).toEqual(['a', 'z']);
+      });
+    });
+
     // ------------------------------------------------------------------ batches
     describe('batches', () => {
       it('findBatch finds by name and by id; null otherwise', async () => {

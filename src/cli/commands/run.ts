@@ -24,6 +24,8 @@ export interface RunArgs {
   follow?: 'sse' | 'poll' | undefined;
   download: boolean;
   skipInvalid: boolean;
+  /** The batch exists and its question set grew: append the new rows (existing rows must be unchanged). */
+  append?: boolean;
   dryRun: boolean;
   json: boolean;
   limit?: number | undefined;
@@ -49,6 +51,7 @@ export function runCommand(y: Argv, ctx: CommandContext): Argv {
         .option('follow', { choices: ['sse', 'poll'] as const, describe: 'how runs are followed (default sse)' })
         .option('download', { type: 'boolean', default: true, describe: 'download files while the batch runs (--no-download: later, with resq files pull)' })
         .option('skip-invalid', { type: 'boolean', default: false, describe: 'run the valid rows and record the invalid ones' })
+        .option('append', { type: 'boolean', describe: 'the question set grew: append its new rows to the batch (rows it has must be unchanged)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'validate and record the batch, submit nothing' })
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now (the rest stay queued)' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers of the batch (--no-wait: leave)' }),
@@ -119,7 +122,7 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
 export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
   // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
-  const [{ checkUnchanged, loadBatch }, { openStore, maskLocation }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
+  const [{ appendToBatch, checkUnchanged, loadBatch }, { openStore, maskLocation }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
   const r = await resolveInputs(a);
   // Refuse a missing service before anything is recorded: nothing half-done on a config error.
@@ -161,9 +164,16 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
       recorded = true;
       if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
       const found = batch;
-      await checkUnchanged(found, r.questions).catch(async (e: unknown) => {
-        throw (await import('../same-source.js')).sourceMismatch(found, r.questions, e);
-      });
+      if (a.append) {
+        // A grown question set: rows the batch has must be unchanged; new ones are appended.
+        const grown = await appendToBatch({ store, batch: found, questions: r.questions, skipInvalid: a.skipInvalid });
+        batch = grown.batch;
+        for (const n of grown.notices) io.stderr.write(`notice: ${n}\n`);
+        io.stderr.write(`batch ${batch.name}: ${grown.appended} new ${grown.appended === 1 ? 'item' : 'items'} appended (${grown.kept} unchanged)\n`);
+      } else
+        await checkUnchanged(found, r.questions).catch(async (e: unknown) => {
+          throw (await import('../same-source.js')).sourceMismatch(found, r.questions, e);
+        });
       // The batch keeps what it was started with; flags given again override, said aloud.
       const merged = applyOverrides(batch, r.overrides);
       await store.updateBatchSettings(batch.id, merged.settings, merged.policy, merged.baseUrl);

@@ -25,7 +25,7 @@ async function insertBatch(c: pg.ClientBase, b: NewBatch): Promise<void> {
 }
 
 /** Inserts rows in multi-row statements; hands back those whose id the batch already has, with that row's line. */
-async function insertItems(c: pg.ClientBase, batchId: string, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
+export async function insertItems(c: pg.ClientBase, batchId: string, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
   const refused: DuplicateItem[] = [];
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);

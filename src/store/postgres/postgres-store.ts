@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
-import type { AdmittedRun, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
 import { AnswersListener, ANSWERED_CHANNEL as ANSWERED } from './answers-listener.js';
@@ -60,6 +61,9 @@ export class PostgresStore implements Store {
   // ---- batches
   beginBatchLoad(batch: NewBatch): Promise<BatchLoader> {
     return load.beginBatchLoad(this.#pool, batch);
+  }
+  beginBatchAppend(batchId: string): Promise<BatchAppender> {
+    return beginBatchAppend(this.#pool, batchId);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#tx((c) => load.loadModelBatch(c, batch, model, rows));

@@ -1,6 +1,7 @@
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
+  BatchAppender,
   BatchLoader,
   FinishedModelRun,
   ItemFilter,
@@ -14,6 +15,7 @@ import type {
   RunSnapshot,
 } from '../shapes.js';
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { type Db, openDatabase } from './database.js';
@@ -70,6 +72,9 @@ export class SqliteStore implements Store {
   // ---- batches
   async beginBatchLoad(batch: NewBatch, opts: { bulk?: boolean } = {}): Promise<BatchLoader> {
     return retryBusy(() => beginBatchLoad(this.#r, batch, opts), sleep);
+  }
+  async beginBatchAppend(batchId: string): Promise<BatchAppender> {
+    return retryBusy(() => beginBatchAppend(this.#r, batchId), sleep);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#write((r) => models.loadModelBatch(r, batch, model, rows));

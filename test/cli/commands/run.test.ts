@@ -62,6 +62,26 @@ describe('resq run', () => {
     expect(changed.stderr).toContain('--batch NEW_NAME');
   });
 
+  it('--append runs the new rows of a grown question set once; a changed row is refused naming its line', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\ng1,grow one\ng2,grow two\n');
+    const db = join(dir, 'r.db');
+    expect((await runCliChild(['run', q, '--db', db], env)).code).toBe(0);
+    appendFileSync(q, 'g3,grow three\n');
+    const grown = await runCliChild(['run', q, '--db', db, '--append'], env);
+    expect(grown.code, grown.stderr).toBe(0);
+    expect(grown.stderr).toContain('batch q: 1 new item appended (2 unchanged)');
+    expect(grown.stdout).toContain('3 items — 3 completed');
+    const admitted = sim.counters().admissionsByInput;
+    expect(['grow one', 'grow two', 'grow three'].map((k) => admitted[k])).toEqual([1, 1, 1]);
+    writeFileSync(q, 'id,question\ng1,grow one\ng2,grow two (edited)\ng3,grow three\ng4,grow four\n');
+    const changed = await runCliChild(['run', q, '--db', db, '--append'], env);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain(`${q}:3: question: changed since batch "q" was started (item "g2", line 3 then)`);
+    expect(sim.counters().admissionsByInput['grow four']).toBeUndefined();
+  });
+
   it('exits 3 when nothing failed but something is held, and 1 when something failed', async () => {
     const dir = tempDir();
     const held = join(dir, 'held.jsonl');

@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import { type StoredRow, changedRow } from '../changed-row.js';
+import type { BatchAppender, ChangedRow, NewItem } from '../shapes.js';
+import { insertItems } from './batch-load.js';
+import { nowIso } from './sql.js';
+
+/**
+ * Starts appending a grown question set to a batch on a client of its own: one
+ * transaction holding the batch's row, so two appends of one batch run one after the other.
+ */
+export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<BatchAppender> {
+  const c = await pool.connect();
+  let open = true;
+  const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    if (!open) return;
+    open = false;
+    try {
+      await c.query(sql);
+    } finally {
+      c.release();
+    }
+  };
+  let next: number;
+  try {
+    await c.query('BEGIN');
+    await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
+    const r = await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_id = $1', [batchId]);
+    next = Number(r.rows[0]!.next);
+  } catch (e) {
+    await end('ROLLBACK');
+    throw e;
+  }
+  const now = nowIso();
+  let kept = 0;
+  let appended = 0;
+  return {
+    addColumns: async (cols) => {
+      const found = await c.query<StoredRow & { id: string }>(
+        'SELECT id, line, question, thread_key AS "threadKey", meta FROM items WHERE batch_id = $1 AND id = ANY($2::text[])',
+        [batchId, cols.ids],
+      );
+      const stored = new Map(found.rows.map((row) => [row.id, row]));
+      const changed: ChangedRow[] = [];
+      const fresh: NewItem[] = [];
+      for (let k = 0; k < cols.ids.length; k++) {
+        const s = stored.get(cols.ids[k]!);
+        if (!s) {
+          fresh.push({ id: cols.ids[k]!, seq: next++, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
+          continue;
+        }
+        kept++;
+        const d = changedRow(s, cols, k);
+        if (d) changed.push(d);
+      }
+      if (fresh.length > 0) {
+        if ((await insertItems(c, batchId, fresh, now)).length > 0) throw new Error('batch append: an id given twice (ids must be unique among the rows given)');
+        appended += fresh.length;
+      }
+      return changed;
+    },
+    tally: () => ({ kept, appended }),
+    commit: async (invalid, sourceSha256) => {
+      await c.query('UPDATE batches SET total_items = total_items + $1, invalid_rows = $2, source_sha256 = $3, updated_at = $4 WHERE id = $5', [
+        appended,
+        JSON.stringify(invalid),
+        sourceSha256,
+        nowIso(),
+        batchId,
+      ]);
+      await end('COMMIT');
+      return { kept, appended };
+    },
+    rollback: async () => end('ROLLBACK'),
+  };
+}
