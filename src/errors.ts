@@ -70,10 +70,13 @@ export class BatchExistsError extends ResqError {
  */
 export class ItemNotHeldError extends ResqError {
   override readonly code: string = 'RESQ_NOT_HELD';
+  readonly itemId: string;
   /** The item's state when the answer arrived; null when there is no such item. */
   readonly state: string | null;
-  constructor(readonly itemId: string, state: string | null) {
+  // No parameter properties: the question reader's worker thread loads this file with Node's type stripping.
+  constructor(itemId: string, state: string | null) {
     super(`item ${itemId} is not held (${state ?? 'no such item'})`);
+    this.itemId = itemId;
     this.state = state;
   }
 }
@@ -84,18 +87,23 @@ export class ItemNotHeldError extends ResqError {
  */
 export class AlreadyAnsweredError extends ResqError {
   override readonly code: string = 'RESQ_ALREADY_ANSWERED';
-  constructor(
-    readonly itemId: string,
-    /** Who answered: `policy`, or `person` with their name in {@link person}. */
-    readonly by: 'policy' | 'person',
-    /** The person's name, when a person answered and gave one. */
-    readonly person: string | null,
-    /** When the earlier answer was recorded (ISO 8601). */
-    readonly answeredAt: string,
-    /** The item's state now. */
-    readonly state: string,
-  ) {
+  readonly itemId: string;
+  /** Who answered: `policy`, or `person` with their name in {@link person}. */
+  readonly by: 'policy' | 'person';
+  /** The person's name, when a person answered and gave one. */
+  readonly person: string | null;
+  /** When the earlier answer was recorded (ISO 8601). */
+  readonly answeredAt: string;
+  /** The item's state now. */
+  readonly state: string;
+  // No parameter properties: the question reader's worker thread loads this file with Node's type stripping.
+  constructor(itemId: string, by: 'policy' | 'person', person: string | null, answeredAt: string, state: string) {
     const who = by === 'policy' ? 'the policy' : person ? person : 'a person';
     super(`item "${itemId}" was already answered by ${who} at ${answeredAt} (now ${state}): nothing recorded, nothing sent twice`);
+    this.itemId = itemId;
+    this.by = by;
+    this.person = person;
+    this.answeredAt = answeredAt;
+    this.state = state;
   }
 }
