@@ -12,11 +12,12 @@ export interface StateHolder {
 /** A simulator state file another live process holds (two writers would lose each other's runs). */
 export class SimStateInUseError extends Error {
   readonly code = 'SIM_STATE_IN_USE';
-  constructor(
-    readonly statePath: string,
-    readonly holder: StateHolder,
-  ) {
+  readonly statePath: string;
+  readonly holder: StateHolder;
+  constructor(statePath: string, holder: StateHolder) {
     super(`${statePath} is in use by process ${holder.pid} on ${holder.host}`);
+    this.statePath = statePath;
+    this.holder = holder;
   }
 }
 
