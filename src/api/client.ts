@@ -1,3 +1,4 @@
+import type { ThrottleListener } from './throttle.js';
 import { InputError } from '../errors.js';
 import { AnswerSchema, type Answer } from './answer-schema.js';
 import { ApiError, CancelUnsupportedError, NotFoundError } from './errors.js';
@@ -92,6 +93,7 @@ export class ServiceClient {
       idempotencyKey: opts.idempotencyKey,
       retryClass: 'idempotent',
       waitOnThreadBusy: true,
+      admission: true,
       signal: opts.signal,
     });
   }
@@ -217,6 +219,7 @@ export class ServiceClient {
       json,
       idempotencyKey: opts.idempotencyKey,
       retryClass: 'unsafe',
+      admission: true,
       signal: opts.signal,
     });
     return { httpStatus: res.status, run: parseResponse(ModelRunSchema, res.data, res.request) };
@@ -246,6 +249,15 @@ export class ServiceClient {
       onLog: this.#opts.onLog,
       id: run.id,
     });
+  }
+
+  /**
+   * Subscribes to the service's HTTP 429s: one {@link ThrottleEvent} per attempt that got
+   * one (`admission` marks run and model-run creates, the requests a cap limits). This is how
+   * a batch runner lowers its cap; returns what unsubscribes.
+   */
+  onThrottle(listener: ThrottleListener): () => void {
+    return this.#transport.throttle.subscribe(listener);
   }
 
   /** Aborts requests and streams in flight and closes the connection pool. */

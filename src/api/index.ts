@@ -4,6 +4,7 @@ export type { CallOptions, IdempotentCallOptions, CreateRunBody, RunModelBody, C
 export { DEFAULT_CANCEL_ROUTE, checkCancelRoute } from './client.js';
 export type { ClientOptions } from './options.js';
 export type { ClientLogEvent, ClientLogListener } from './log-events.js';
+export type { ThrottleEvent, ThrottleListener } from './throttle.js';
 export type { FollowRunOptions } from './follow-run.js';
 export { STREAM_FAILURES_BEFORE_POLLING } from './follow-run.js';
 export type { OpenedFile } from './file-download.js';

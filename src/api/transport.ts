@@ -2,13 +2,14 @@ import { Agent, request } from 'undici';
 import { StreamPools } from './stream-pools.js';
 import type { Dispatcher } from 'undici';
 import { createApiError, type ResponseHeaders } from './error-factory.js';
-import { ConflictError, ResponseShapeError, type RequestInfo } from './errors.js';
+import { ConflictError, RateLimitError, ResponseShapeError, type RequestInfo } from './errors.js';
 import { closedError, toNetworkError } from './network-errors.js';
 import type { ResolvedOptions } from './options.js';
 import { resolveTarget, type Query, type RequestTarget } from './request-target.js';
 import { decideRetry, type RetryClass } from './retry-policy.js';
 import { abortReason, linkSignals, onAbortOf } from './signals.js';
 import { StreamAttempt, type ErrorResponse, type Opened, type StreamBody } from './stream-attempt.js';
+import { ThrottleSignal } from './throttle.js';
 
 /** One logical request (all its attempts). */
 export interface SendOptions {
@@ -33,6 +34,8 @@ export interface SendOptions {
   bodyTimeoutMs?: number;
   /** Hand 3xx responses to `consume` instead of failing (manual redirects). @default false */
   allowRedirect?: boolean;
+  /** The request starts work at the service (a run, a respond, a model run): a 429 on it is an admission throttle. @default false */
+  admission?: boolean;
 }
 
 /** A response whose status was accepted; its body is not read yet. */
@@ -88,6 +91,8 @@ export class Transport {
   #streams: StreamPools;
   #closing = new AbortController();
   #closed: Promise<void> | null = null;
+  /** Told of every HTTP 429 an attempt gets (see {@link ThrottleEvent}). */
+  readonly throttle = new ThrottleSignal();
 
   constructor(opts: ResolvedOptions) {
     this.#opts = opts;
@@ -156,6 +161,8 @@ export class Transport {
         failure = this.#normalize(err, req, info, target);
       }
       if (failure instanceof ConflictError && failure.threadBusy) busyAttempts += 1;
+      if (failure instanceof RateLimitError)
+        this.throttle.emit({ type: 'throttle', method: req.method, path: target.label, admission: req.admission ?? false, attempt, retryAfter: failure.retryAfter });
       const decision = decideRetry({
         error: failure,
         attempt,

@@ -110,7 +110,6 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
       emit(e);
     },
   });
-  o.service.onThrottle = () => runner.throttled();
   let stoppedBy: StopSignal | null = null;
   const offStop = io.onStop((signal) => {
     if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);

@@ -15,8 +15,6 @@ export interface Service {
   client: ServiceClient;
   baseUrl: string;
   kind: 'sim' | 'url';
-  /** Set by whoever runs a batch: called when the service throttles an admission (HTTP 429). */
-  onThrottle: (() => void) | null;
   /** Set by whoever wants the client's retries and reconnects (e.g. --json output). */
   onLog: ((e: ClientLogEvent) => void) | null;
   /**
@@ -106,7 +104,7 @@ export async function openService(
   const r = resolveService(choice, opts.env);
   // Loaded here, not at the top: checking a choice (and every command that never opens the
   // service) needs neither the client nor the simulator, and only --sim needs the simulator.
-  const [{ ServiceClient }, { isAdmissionThrottle }] = await Promise.all([import('../api/index.js'), import('../runner/adaptive-cap.js')]);
+  const { ServiceClient } = await import('../api/index.js');
   let sim: Sim | null = null;
   let baseUrl: string;
   let apiKey: string;
@@ -140,16 +138,12 @@ export async function openService(
     baseUrl,
     apiKey,
     connections: opts.connections ?? 128,
-    onLog: (e) => {
-      if (isAdmissionThrottle(e)) service.onThrottle?.();
-      service.onLog?.(e);
-    },
+    onLog: (e) => service.onLog?.(e),
   });
   const service: Service = {
     client,
     baseUrl,
     kind: r.kind,
-    onThrottle: null,
     onLog: null,
     check: async () => {
       await client.listThreads();

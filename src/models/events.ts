@@ -21,6 +21,8 @@ export type ModelBatchEvent =
     }
   | { type: 'item'; id: string; state: ItemState; modelRunId: string | null; status: string | null; credits: number | null; detail?: string }
   | { type: 'retry-later'; id: string; delayMs: number; reason: string }
+  /** The batch's in-flight cap moved (lowered after HTTP 429, raised as admissions go through). */
+  | { type: 'cap'; cap: number; reason: string }
   | { type: 'warning'; message: string }
   | { type: 'progress'; counts: RowCounts; inFlight: number; total: number; credits: number }
   | {

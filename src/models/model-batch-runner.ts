@@ -121,7 +121,7 @@ export class ModelBatchRunner {
         this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: null, status: null, credits: null, detail: message });
       },
       onEvent: (e) => {
-        if (e.type === 'retry-later' || e.type === 'warning') this.#emit(e);
+        if (e.type === 'retry-later' || e.type === 'warning' || e.type === 'cap') this.#emit(e);
         else if (e.type === 'tick') this.#progress();
       },
       // Progress after each row, as before the scheduler: the last report is the batch's end state.
@@ -131,7 +131,14 @@ export class ModelBatchRunner {
       takeOver: resubmit ? ['submitting', 'running'] : ['running'],
     });
     if (this.#stopped) this.#scheduler.stop();
-    const r = await this.#scheduler.run();
+    // The service's 429s on model-run creates lower the cap, as for agent runs.
+    const stopThrottle = this.#o.client.onThrottle((e) => e.admission && this.#scheduler?.throttled());
+    let r;
+    try {
+      r = await this.#scheduler.run();
+    } finally {
+      stopThrottle();
+    }
     const end = await store.itemCounts(batch.id);
     const left = (await store.listItems(batch.id, { states: ['submitting'] })).map((i) => i.id);
     const interrupted = r.interrupted || (this.#stopped && !r.fatal);

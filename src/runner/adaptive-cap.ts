@@ -49,8 +49,3 @@ export class AdaptiveCap {
     }
   }
 }
-
-/** Whether a client log event is the service throttling an admission (a 429 on POST /runs). */
-export function isAdmissionThrottle(e: { type: string; method?: string; path?: string; reason?: string }): boolean {
-  return e.type === 'retry' && e.method === 'POST' && e.path === '/runs' && e.reason === 'HTTP 429';
-}

@@ -185,11 +185,14 @@ export class BatchRunner {
     const resumed = counts.submitting + counts.running + counts.waiting;
     this.#o.onEvent?.({ type: 'start', batch: batch.name, batchId: batch.id, total: batch.totalItems, counts, resumed });
     const stopListening = store.onAnswered?.(batch.id, () => this.#scheduler.wake());
+    // The service's 429s on run creates reach the cap as the client's typed throttle events.
+    const stopThrottle = this.#o.client.onThrottle((e) => e.admission && this.throttled());
     let r;
     try {
       r = await this.#scheduler.run();
     } finally {
       stopListening?.();
+      stopThrottle();
       // The end event carries the final counts: no progress after it.
       if (this.#progressLater) clearTimeout(this.#progressLater);
       this.#progressLater = null;

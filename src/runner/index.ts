@@ -6,7 +6,7 @@ export { exportRows, exportFile, flattenRow, CSV_COLUMNS, type ExportRow, type E
 export { batchStatus, type BatchStatus } from './status.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
 export { systemClock, type Clock } from './clock.js';
-export { AdaptiveCap, isAdmissionThrottle } from './adaptive-cap.js';
+export { AdaptiveCap } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';
 export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';
 export { retryItems, retryStates, type RetrySelection, type RetryReport } from './operations/retry.js';

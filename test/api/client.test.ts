@@ -8,12 +8,14 @@ import {
   isTextDeltaEvent,
   isToolResultEvent,
   NotFoundError,
+  RateLimitError,
   ServerError,
   ServiceClient,
   type ClientLogEvent,
   type ClientOptions,
   type Run,
   type RunEvent,
+  type ThrottleEvent,
 } from '../../src/api/index.js';
 import { InputError } from '../../src/errors.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -262,6 +264,31 @@ describe('ServiceClient against the simulator', () => {
     const counters = sim.counters();
     expect(counters.modelRunsAdmitted).toBe(10);
     expect(counters.faultsInjected.rate429).toBeGreaterThan(0);
+  });
+
+  it('tells throttle subscribers of every 429 as a typed event, run and model-run creates marked as admissions', async () => {
+    sim.faults.set({ rate429: 1, retryAfterSeconds: 0, routes: ['POST /runs', 'POST /models/:id/runs', 'GET /threads'] });
+    const c = client({ retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const seen: ThrottleEvent[] = [];
+    const off = c.onThrottle((e) => seen.push(e));
+    c.onThrottle(() => {
+      throw new Error('a broken listener is ignored');
+    });
+    await expect(c.createRun({ input: 'x' }, { idempotencyKey: newKey() })).rejects.toThrow(RateLimitError);
+    await expect(c.runModel('echo', { inputs: { text: 'x' } })).rejects.toThrow(RateLimitError);
+    await expect(c.listThreads()).rejects.toThrow(RateLimitError);
+    expect(seen.map((e) => [e.method, e.path, e.admission, e.attempt])).toEqual([
+      ['POST', '/runs', true, 1],
+      ['POST', '/runs', true, 2],
+      ['POST', '/models/echo/runs', true, 1],
+      ['POST', '/models/echo/runs', true, 2],
+      ['GET', '/threads', false, 1],
+      ['GET', '/threads', false, 2],
+    ]);
+    expect(seen[0]).toMatchObject({ type: 'throttle', retryAfter: '0' });
+    off();
+    await expect(c.listThreads()).rejects.toThrow(RateLimitError);
+    expect(seen).toHaveLength(6);
   });
 
   it('admits exactly 500 runs through 5xx, dropped connections and 429s', async () => {

@@ -50,6 +50,16 @@ describe('ModelBatchRunner against the simulator', () => {
     expect((await store.getItem(batch.id, 'm2'))).toMatchObject({ state: 'failed', error: "could not parse SMILES 'INVALID'" });
   });
 
+  it('lowers the cap when the service throttles model-run creates (429), with no wiring by the caller', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `t${i},hello ${i}`).join('\n');
+    const { events, run } = await load('echo', 'e.csv', `id,text\n${rows}\n`, 8);
+    sim.faults.set({ rate429: 0.5, retryAfterSeconds: 0, routes: ['POST /models/:id/runs'] });
+    const result = await run().run();
+    expect(result.counts.completed).toBe(12);
+    const caps = events.flatMap((e) => (e.type === 'cap' ? [e] : []));
+    expect(caps[0]).toMatchObject({ cap: 4, reason: expect.stringContaining('429') });
+  });
+
   it('submits async jobs under the cap, reads them to the end, records and downloads file outputs', async () => {
     const rows = Array.from({ length: 12 }, (_, i) => `s${i},${'MKVL'.repeat(i + 1)},${i % 3}`).join('\n');
     const { store, dir, batch, events, run } = await load('fold', 'f.csv', `id,sequence,recycles\n${rows}\n`, 3);

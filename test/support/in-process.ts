@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/index.js';
 import { loadPolicyFile } from '../../src/config/index.js';
-import { BatchRunner, isAdmissionThrottle, loadBatch, type RunnerEvent, type RunnerResult } from '../../src/runner/index.js';
+import { BatchRunner, loadBatch, type RunnerEvent, type RunnerResult } from '../../src/runner/index.js';
 import type { Sim } from '../../src/sim/index.js';
 import { openStore, type BatchSettings, type Store } from '../../src/store/index.js';
 import { tempDir } from './cli.js';
@@ -34,9 +34,8 @@ export async function runFixture(
   const store = await openStore(join(dir, 'resq.db'));
   const pol = await loadPolicyFile(policy);
   const { batch } = await loadBatch({ store, questions, settings: testSettings(opts.concurrency ?? 8, opts.follow), policy: pol, baseUrl: sim.url });
-  let runner: BatchRunner | null = null;
-  const client = opts.client ?? testClient(sim, { onLog: (e) => isAdmissionThrottle(e) && runner?.throttled() });
-  runner = new BatchRunner({ store, client, batch, policy: pol, retryLaterMs: [20, 50, 100, 200, 400], ...(opts.onEvent ? { onEvent: opts.onEvent } : {}) });
+  const client = opts.client ?? testClient(sim);
+  const runner = new BatchRunner({ store, client, batch, policy: pol, retryLaterMs: [20, 50, 100, 200, 400], ...(opts.onEvent ? { onEvent: opts.onEvent } : {}) });
   const result = await runner.run();
   if (!opts.client) await client.close();
   return { store, result, batchId: batch.id };
