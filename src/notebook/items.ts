@@ -1,6 +1,7 @@
 import type { ExportStatus } from '../runner/export-rows.js';
 import type { Store } from '../store/port.js';
 import type { ItemStats, MetaValue } from '../store/shapes.js';
+import { ITEM_STATES } from '../store/item-states.js';
 import type { ItemRecord, ItemState } from '../store/types.js';
 
 /** Which items to list; every given condition must hold. */
@@ -41,8 +42,6 @@ export interface ItemRow {
   meta: Record<string, unknown>;
 }
 
-const ALL_STATES: readonly ItemState[] = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error'];
-
 /** The status an export reports for a state: `submitting` shows as `running` (the run may exist). */
 export function statusOf(state: ItemState): ExportStatus {
   return state === 'submitting' ? 'running' : state;
@@ -52,7 +51,7 @@ export function statusOf(state: ItemState): ExportStatus {
 export function statesFor(f: ItemFilter): ItemState[] | undefined {
   if (f.status === undefined && f.held === undefined && f.failed === undefined) return undefined;
   const statuses: readonly ExportStatus[] | null = f.status === undefined ? null : typeof f.status === 'string' ? [f.status as ExportStatus] : (f.status as readonly ExportStatus[]);
-  return ALL_STATES.filter((s) => {
+  return ITEM_STATES.filter((s) => {
     if (statuses && !statuses.includes(statusOf(s))) return false;
     if (f.held !== undefined && (s === 'held') !== f.held) return false;
     if (f.failed !== undefined && (s === 'failed' || s === 'error') !== f.failed) return false;

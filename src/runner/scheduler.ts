@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { LeaseLostError } from '../errors.js';
+import { isTerminal } from '../store/item-states.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { BatchCap } from './batch-cap.js';
 import { systemClock, type Clock } from './clock.js';
@@ -303,7 +304,7 @@ export class Scheduler {
       const end = await this.#o.step(item, ctx);
       if (end) {
         this.#o.onLeave?.(end);
-        if (end.threadKey && (end.state === 'completed' || end.state === 'failed' || end.state === 'error')) this.#threads.set(end.threadKey, end.seq);
+        if (end.threadKey && isTerminal(end.state)) this.#threads.set(end.threadKey, end.seq);
       }
     } catch (err) {
       await this.#failed(item, err, tries);

@@ -1,21 +1,7 @@
 import type { InputProblem } from '../errors.js';
+import type { ItemState } from './item-states.js';
 
-/** Where an item is in its life. `invalid` rows are kept only with --skip-invalid (not items). */
-export type ItemState =
-  | 'queued'
-  | 'submitting'
-  | 'running'
-  | 'waiting'
-  | 'held'
-  | 'completed'
-  | 'failed'
-  | 'error'
-  | 'cancelled';
-
-/** States an item never leaves. */
-export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error', 'cancelled'];
-/** States in which the item has, or may have, a request or run at the service. */
-export const ACTIVE_STATES: readonly ItemState[] = ['submitting', 'running', 'waiting'];
+export { ACTIVE_STATES, ITEM_STATES, TERMINAL_STATES, UNFINISHED_STATES, isTerminal, type ItemState } from './item-states.js';
 
 /** Settings a batch was started with; `resume` reuses them. */
 export interface BatchSettings {

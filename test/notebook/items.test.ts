@@ -1,6 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statesFor } from '../../src/notebook/items.js';
 import { openResults, type Results } from '../../src/notebook/results.js';
+import { loadBatch } from '../../src/runner/load-batch.js';
+import { openStore } from '../../src/store/index.js';
+import { tempDir } from '../support/cli.js';
+import { testSettings } from '../support/in-process.js';
 import { makeDemoDb } from './support/demo-db.js';
 
 let r: Results;
@@ -18,6 +24,31 @@ describe('item filters', () => {
     expect(statesFor({ failed: true })).toEqual(['failed', 'error']);
     expect(statesFor({ held: false, failed: false, status: ['held', 'completed', 'queued'] })).toEqual(['queued', 'completed']);
     expect(statesFor({ held: true, status: 'completed' })).toEqual([]);
+    expect(statesFor({ status: 'cancelled' })).toEqual(['cancelled']);
+  });
+
+  it('finds cancelled items by their status', async () => {
+    // A batch cancelled before it ran: its queued items end `cancelled` in a real SQLite file.
+    const dir = tempDir('resq-notebook-cancelled-');
+    const questions = join(dir, 'cancelled.csv');
+    writeFileSync(questions, 'id,question\na,first\nb,second\n');
+    const store = await openStore(join(dir, 'resq.db'));
+    try {
+      const { batch } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: 'http://127.0.0.1:9/api/v1' });
+      expect(await store.cancelBatch(batch.id)).toBe(2);
+    } finally {
+      await store.close();
+    }
+    const results = await openResults(join(dir, 'resq.db'));
+    try {
+      expect((await results.items('cancelled', { status: 'cancelled' })).map((i) => [i.id, i.status])).toEqual([
+        ['a', 'cancelled'],
+        ['b', 'cancelled'],
+      ]);
+      expect(await results.items('cancelled', { status: 'queued' })).toEqual([]);
+    } finally {
+      await results.close();
+    }
   });
 
   it('lists every item in file order as plain rows', async () => {

@@ -1,5 +1,6 @@
 import { CancelUnsupportedError } from '../../api/errors.js';
 import type { ServiceClient } from '../../api/index.js';
+import { ACTIVE_STATES } from '../../store/item-states.js';
 import type { BatchRecord, ItemRecord, Store } from '../../store/index.js';
 
 /** What cancelling a batch did. */
@@ -50,7 +51,7 @@ export async function cancelBatch(store: Store, batch: BatchRecord, o: CancelOpt
   const now = o.now ?? Date.now;
   const queued = await store.cancelBatch(batch.id);
   const report: CancelReport = { batch: batch.name, queued, cancelled: [], left: [], reason: null };
-  const inFlight = await store.listItems(batch.id, { states: ['submitting', 'running', 'waiting'] });
+  const inFlight = await store.listItems(batch.id, { states: ACTIVE_STATES });
   const withRun = inFlight.filter((it) => it.state === 'running' && it.runId);
   if (withRun.length > 0) {
     if (!o.connect) {

@@ -1,4 +1,5 @@
 import { InputError } from '../../errors.js';
+import { TERMINAL_STATES } from '../../store/item-states.js';
 import type { BatchRecord, ItemState, Store } from '../../store/index.js';
 
 /** Which finished items a retry takes. */
@@ -20,7 +21,7 @@ export function retryStates(s: RetrySelection): ItemState[] {
   if (s.errored) states.push('error');
   if (s.cancelled) states.push('cancelled');
   if (states.length > 0) return states;
-  return s.items?.length ? ['completed', 'failed', 'error', 'cancelled'] : ['failed', 'error'];
+  return s.items?.length ? [...TERMINAL_STATES] : ['failed', 'error'];
 }
 
 /** What a retry queued. */

@@ -3,13 +3,13 @@ import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
+import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord } from '../types.js';
 import { all, hasUnfinishedBefore, one, scalar, updateItem } from './sql.js';
 
 /** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
-const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ('submitting', 'running', 'waiting')
+const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ${sqlStates(ACTIVE_STATES)}
   AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
-const TAKE_OVER = ['submitting', 'running', 'waiting'] as const;
 const QUEUED_PAGE = 64;
 
 export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonly string[] = []): Promise<number> {
@@ -96,7 +96,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   if (!b || b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: b !== null };
   const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
   const out: ItemRecord[] = [];
-  const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));
+  const states = (req.takeOver ?? ACTIVE_STATES).filter((s) => ACTIVE_STATES.includes(s));
   if (states.length > 0) {
     const orphans = await all<ItemRow>(
       c,
@@ -182,7 +182,7 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
       `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
          run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
-       WHERE batch_id = $2 AND id = $3 AND state IN ('completed', 'failed', 'error', 'cancelled')`,
+       WHERE batch_id = $2 AND id = $3 AND state IN ${sqlStates(TERMINAL_STATES)}`,
       [new Date().toISOString(), batchId, p.id],
     );
     if (r.rowCount === 1) done.push(p.id);

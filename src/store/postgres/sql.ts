@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 
@@ -52,7 +53,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
 }
 
 /** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = `('queued','submitting','running','waiting','held')`;
+export const UNFINISHED = sqlStates(UNFINISHED_STATES);
 
 /** Whether an earlier item of the thread is not yet finished. */
 export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { fileExpiry } from '../file-expiry.js';
+import { isTerminal } from '../item-states.js';
 import type { FileRefInput, ItemRecord } from '../types.js';
 import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
 
@@ -118,7 +119,7 @@ export async function markError(c: pg.ClientBase, batchId: string, itemId: strin
 
 export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string): Promise<boolean> {
   const now = await getItem(c, batchId, itemId, true);
-  if (!now || ['completed', 'failed', 'error', 'cancelled'].includes(now.state)) return false;
+  if (!now || isTerminal(now.state)) return false;
   await updateItem(c, batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
   return true;
 }

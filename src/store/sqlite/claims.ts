@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
+import { ACTIVE_STATES, type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -20,14 +21,13 @@ const QUEUED_PAGE = 64;
  * person answered and no worker held yet waits for a slot like a queued one: its run ended.
  */
 const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_active
-  WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
+  WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)} AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
 
 /** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
-const orphaned = (states: readonly string[]): string => `SELECT * FROM items INDEXED BY items_active
-  WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND state IN (${states.map((s) => `'${s}'`).join(', ')})
+const orphaned = (states: readonly ItemState[]): string => `SELECT * FROM items INDEXED BY items_active
+  WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)} AND state IN ${sqlStates(states)}
     AND (owner IS NULL OR lease_until < ?)
   LIMIT ?`;
-const TAKE_OVER = ['submitting', 'running', 'waiting'] as const;
 
 /** The worker and lease bookkeeping of the SQLite adapter; every function runs inside a write transaction. */
 export class Claims {
@@ -86,7 +86,7 @@ export class Claims {
     if (ids.length === 0) return 0;
     return this.#stmt(
       `SELECT count(*) FROM items WHERE batch_id = ? AND id IN (SELECT value FROM json_each(?))
-         AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
+         AND state IN ${sqlStates(ACTIVE_STATES)} AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
     )
       .pluck()
       .get(batchId, JSON.stringify(ids)) as number;
@@ -128,7 +128,7 @@ export class Claims {
     if (limit !== null && limit < req.cap) req = { ...req, cap: limit };
     if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight, cancelled: true };
     const out: ItemRecord[] = [];
-    const states = (req.takeOver ?? TAKE_OVER).filter((s) => (TAKE_OVER as readonly string[]).includes(s));
+    const states = (req.takeOver ?? ACTIVE_STATES).filter((s) => ACTIVE_STATES.includes(s));
     // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
     const orphans = states.length ? (this.#stmt(orphaned(states)).all(batchId, now, req.max) as ItemRow[]).sort((a, b) => a.seq - b.seq) : [];
     for (const row of orphans) {
@@ -191,7 +191,7 @@ export class Claims {
       `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
          run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
-       WHERE batch_id = ? AND id = ? AND state IN ('completed', 'failed', 'error', 'cancelled')`,
+       WHERE batch_id = ? AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
     );
     for (const p of pick) if (states.includes(p.state) && upd.run(new Date().toISOString(), batchId, p.id).changes === 1) done.push(p.id);
     if (done.length > 0) this.#stmt('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);

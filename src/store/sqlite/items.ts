@@ -1,3 +1,4 @@
+import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
@@ -17,7 +18,7 @@ function metaText(it: NewItem): string {
 }
 const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
 /** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = `('queued','submitting','running','waiting','held')`;
+export const UNFINISHED = sqlStates(UNFINISHED_STATES);
 
 /** The items table: one row per question of a batch. */
 export class ItemRepo {

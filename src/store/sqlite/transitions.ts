@@ -1,5 +1,6 @@
 import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
 import { nowIso } from './database.js';
 import type { ItemColumn } from './items.js';
@@ -98,7 +99,7 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
 /** Ends an unfinished item as `cancelled`; false when it had already ended. */
 export function markCancelled(r: Repos, batchId: string, itemId: string): boolean {
   const now = r.items.get(batchId, itemId);
-  if (!now || ['completed', 'failed', 'error', 'cancelled'].includes(now.state)) return false;
+  if (!now || isTerminal(now.state)) return false;
   r.items.update(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
   return true;
 }

@@ -1,0 +1,30 @@
+// The item states and the lists of them, defined once: the scheduler, both store adapters
+// (their SQL included), retry and the notebook helpers all use these.
+
+/** Every item state, in the order of an item's life. */
+export const ITEM_STATES = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'] as const;
+
+/** Where an item is in its life. `invalid` rows are kept only with --skip-invalid (not items). */
+export type ItemState = (typeof ITEM_STATES)[number];
+
+/** States an item never leaves (but for a retry, which starts a new attempt). */
+export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error', 'cancelled'];
+
+/** States in which the item has, or may have, a request or run at the service. */
+export const ACTIVE_STATES: readonly ItemState[] = ['submitting', 'running', 'waiting'];
+
+/** States of an item not finished yet: queued, at the service, or held for a person. */
+export const UNFINISHED_STATES: readonly ItemState[] = ITEM_STATES.filter((s) => !TERMINAL_STATES.includes(s));
+
+/** Whether an item in this state is finished for good (no worker touches it again). */
+export function isTerminal(state: ItemState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+
+/**
+ * A state list as an SQL list, `('submitting', 'running', 'waiting')`, for both adapters'
+ * queries. Only these fixed names are ever inlined, never a value from outside.
+ */
+export function sqlStates(states: readonly ItemState[]): string {
+  return `(${states.map((s) => `'${s}'`).join(', ')})`;
+}
