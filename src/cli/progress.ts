@@ -22,11 +22,21 @@ export function describeWorkers(ws: readonly Peer[]): string {
   return `${ws.length} other worker${ws.length === 1 ? '' : 's'} (${list}${ws.length > 5 ? ', …' : ''})`;
 }
 
-/** The lines about other workers, or null for events that are not about them. */
+/** The lines about other workers (notices, not warnings), or null for events that are not about them. */
 function workerLine(e: RunnerEvent, batch: string): string | null {
-  if (e.type === 'joined' && e.others.length > 0) return `joining batch ${batch}: ${describeWorkers(e.others)}`;
-  if (e.type === 'waiting') return `nothing left to claim: waiting for ${describeWorkers(e.workers)} with ${e.inFlight} items in flight (--no-wait to leave now)`;
+  if (e.type === 'joined' && e.others.length > 0) return `notice: joining batch ${batch}: ${describeWorkers(e.others)}`;
+  if (e.type === 'waiting') return `notice: nothing left to claim: waiting for ${describeWorkers(e.workers)} with ${e.inFlight} items in flight (--no-wait to leave now)`;
   return null;
+}
+
+/** `batch b: 40 items, 12 already finished, 3 re-attached`: what a run or resume starts from. */
+function startLine(e: Extract<RunnerEvent, { type: 'start' }>): string {
+  return `batch ${e.batch}: ${e.total} item${e.total === 1 ? '' : 's'}, ${done(e.counts)} already finished, ${e.resumed} re-attached`;
+}
+
+/** Items in flight as the store counts them (what the summary says), not this worker's requests. */
+function inFlightOf(c: StateCounts): number {
+  return c.submitting + c.running + c.waiting;
 }
 
 /** One JSON object per event line on stdout. */
@@ -46,15 +56,19 @@ export function barRenderer(stream: NodeJS.WritableStream, columns: number): Pro
   let batch = '';
   return {
     onEvent: (e) => {
+      // Notices about other workers go above the bar as they happen; warnings are kept for below it.
       const line = workerLine(e, batch);
-      if (line) warnings.push(line);
+      if (line) bar.note(line);
       if (e.type === 'start') {
         batch = e.batch;
-        bar.start(e.total, done(e.counts), fields(e.counts, 0));
+        // A resume (or a run of a batch under way) says what it starts from: finished, re-attached.
+        if (done(e.counts) > 0 || e.resumed > 0) bar.note(startLine(e));
+        bar.start(e.total, done(e.counts), fields(e.counts, e.resumed));
       }
       else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight), e.total);
       else if (e.type === 'warning') warnings.push(e.message);
-      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0));
+      // After a stop the runs still going at the service are in flight, as the summary says.
+      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, inFlightOf(e.counts)));
     },
     note: (line) => bar.note(line),
     stop: () => {
@@ -72,8 +86,7 @@ export function plainRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
       const line = workerLine(e, batch);
       if (line) stream.write(`${line}\n`);
       if (e.type === 'start') batch = e.batch;
-      if (e.type === 'start')
-        stream.write(`batch ${e.batch}: ${e.total} items, ${done(e.counts)} already finished, ${e.resumed} re-attached\n`);
+      if (e.type === 'start') stream.write(`${startLine(e)}\n`);
       else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);
       else if (e.type === 'cap') stream.write(`in-flight cap now ${e.cap} (${e.reason})\n`);
     },

@@ -2,9 +2,9 @@
 // a temporary prefix and as a dependency of a new project, run from folders that have nothing
 // of the checkout. Packed and installed once for the whole file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanEnv,
@@ -73,6 +73,18 @@ describe('npm install -g <tarball>', () => {
     expect(existsSync(join(prefix, 'lib', 'node_modules', 'tsx'))).toBe(false);
   });
 
+  it("the README's npx line for a tarball works as written: npx --package ./resq-cli-<version>.tgz resq …", async () => {
+    const cwd = temp('resq-npx-');
+    const local = join(cwd, basename(tarball));
+    copyFileSync(tarball, local);
+    const line = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/^npx --package (\.\/resq-cli-[\w.]+\.tgz) resq run questions\.csv --sim/m);
+    expect(line?.[1]).toBe(`./${basename(tarball)}`);
+    writeFileSync(join(cwd, 'questions.csv'), 'question\nWhat is 2 + 2?\n');
+    const r = await run('npx', ['--yes', '--prefer-offline', '--package', line![1]!, 'resq', 'run', 'questions.csv', '--sim'], { cwd, env: cleanEnv(projectPath()) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 item — 1 completed');
+  }, 120_000);
+
   it('prints its version from any folder', async () => {
     const r = await resq(['--version'], temp('resq-anywhere-'));
     expect(r).toMatchObject({ code: 0, stdout: `${PACKAGE.version}\n`, stderr: '' });
@@ -105,13 +117,25 @@ describe('the installed bin on an old Node', () => {
       return Number(v.split('.')[0]) < 22;
     });
 
-  it.skipIf(!old)('says which Node it needs and exits 1, whatever the command', async () => {
+  it.skipIf(!old)('says which Node it needs and how to get one without root, and exits 1, whatever the command', async () => {
     const version = execFileSync(old!, ['--version'], { encoding: 'utf8' }).trim();
     for (const args of [['--version'], ['run', 'q.csv', '--sim'], []]) {
       const r = await resq(args, temp('resq-old-node-'), dirname(old!));
-      expect(r).toEqual({ code: 1, stdout: '', stderr: `resq needs Node.js 22 or newer; this is ${version}\n` });
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr.split('\n')[0]).toBe(`resq needs Node.js 22 or newer; this is ${version}`);
+      expect(r.stderr).toContain('npx -p node@24 resq …');
+      expect(r.stderr).toContain('npm install -g node@24 --prefix ~/.local');
     }
   });
+
+  it.skipIf(!old)('the way it gives works: `npx -p node@24 resq` runs the installed resq on Node 24', async () => {
+    const cwd = temp('resq-old-node-');
+    // npm on the old Node, as the user has it; node@24 from npm's cache (npm ci filled it) or the registry.
+    const env = cleanEnv([join(prefix, 'bin'), dirname(old!), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(ROOT))]);
+    const r = await run('npx', ['--yes', '--prefer-offline', '-p', 'node@24', 'resq', '--version'], { cwd, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(PACKAGE.version);
+  }, 120_000);
 });
 
 describe(`npm install <tarball> (a dependency)`, () => {

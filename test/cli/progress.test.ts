@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { MemorySink } from '../../src/cli/io.js';
+import { barRenderer, plainRenderer } from '../../src/cli/progress.js';
+import type { StateCounts } from '../../src/runner/index.js';
+
+const zero: StateCounts = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
+const others = [{ id: 'w2', host: 'hostb', pid: 42 }];
+
+/** What a terminal shows of `raw`: each line as last drawn, cursor codes and line clears gone. */
+function screen(raw: string): string[] {
+  return raw
+    .replace(/\x1b\[\?25[lh]/g, '')
+    .split('\n')
+    .map((l) => l.split('\r').at(-1)!.replace(/\x1b\[K/g, ''))
+    .filter(Boolean);
+}
+
+describe('barRenderer', () => {
+  it('a resume says, above the bar, how many items were finished and how many runs it re-attached', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 80);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 10, counts: { ...zero, completed: 4, running: 3, queued: 3 }, resumed: 3 });
+    r.stop();
+    const lines = screen(out.text);
+    expect(lines[0]).toBe('batch b: 10 items, 4 already finished, 3 re-attached');
+    expect(lines[1]).toMatch(/^\[#+-+\] 4\/10 \| in flight 3 \| /);
+  });
+
+  it('a fresh run starts with the bar alone', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 80);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 1, counts: { ...zero, queued: 1 }, resumed: 0 });
+    r.stop();
+    expect(screen(out.text)).toEqual([expect.stringMatching(/^\[-+\] 0\/1 \| in flight 0 \| /)]);
+  });
+
+  it('joining a batch is a notice above the bar as it happens, not a warning after it', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 80);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 10, counts: { ...zero, queued: 10 }, resumed: 0 });
+    r.onEvent({ type: 'joined', workerId: 'w1', others });
+    const before = screen(out.text);
+    r.onEvent({ type: 'warning', message: 'something odd' });
+    r.stop();
+    expect(before[0]).toBe('notice: joining batch b: 1 other worker (pid 42 on host hostb)');
+    const lines = screen(out.text);
+    expect(lines.filter((l) => l.includes('joining'))).toHaveLength(1);
+    expect(lines.at(-1)).toBe('warning: something odd');
+  });
+
+  it('after a stop the bar counts the runs still in flight, as the summary does', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 80);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 10, counts: { ...zero, queued: 10 }, resumed: 0 });
+    r.onEvent({ type: 'progress', counts: { ...zero, queued: 5, running: 5 }, inFlight: 5, cap: 5, total: 10 });
+    const end = { ...zero, queued: 5, submitting: 1, running: 3, waiting: 1 };
+    r.onEvent({ type: 'end', counts: end, interrupted: true, stalled: 0, fatal: null });
+    r.stop();
+    expect(screen(out.text).at(-1)).toMatch(/ 0\/10 \| in flight 5 \| held 0 \| failed 0 /);
+  });
+});
+
+describe('plainRenderer', () => {
+  it('says what the batch starts from, and other workers as notices', () => {
+    const out = new MemorySink();
+    const r = plainRenderer(out);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 1, counts: { ...zero, running: 1 }, resumed: 1 });
+    r.onEvent({ type: 'joined', workerId: 'w1', others });
+    expect(out.text).toBe('batch b: 1 item, 0 already finished, 1 re-attached\nnotice: joining batch b: 1 other worker (pid 42 on host hostb)\n');
+  });
+});
