@@ -8,8 +8,8 @@ import type { BatchRecord, FileRecord, Store } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
 import { PathBook } from './path-book.js';
-import { fileNameFor, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
-import { discardStalePartials, writeAtomically, type Digest } from './write-file.js';
+import { batchFolderName, fileNameFor, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
+import { discardStalePartials, writeAtomically, type Written } from './write-file.js';
 
 /** How whole downloads are retried (the client already retries each request before its body). */
 export interface DownloadRetryOptions {
@@ -26,7 +26,10 @@ export interface DownloaderOptions {
   store: Store;
   /** Only `openFile` is used: it sends the key to the base URL's origin only. */
   client: Pick<ServiceClient, 'openFile'>;
-  /** Root folder of downloads, or one per batch. Files go to `<out>/<batch>/<item id>/<name>`. */
+  /**
+   * Root folder of downloads, or one per batch. Files go to `<out>/<batch>-<id>/<item id>/<name>`
+   * (`<out>/<batch>/…` for a batch whose files already lie there).
+   */
   outDir: string | ((batch: BatchRecord) => string);
   /** Files downloaded at once. @default 4 */
   concurrency?: number;
@@ -66,6 +69,7 @@ export class Downloader {
   readonly #scans = new Map<string, Scan>();
   readonly #scanning = new Set<Promise<void>>();
   readonly #books = new Map<string, PathBook>();
+  readonly #batchFolders = new Map<string, Promise<string>>();
   get #host(): string {
     return this.#o.host ?? hostname();
   }
@@ -183,6 +187,25 @@ export class Downloader {
     return book;
   }
 
+  /**
+   * The folder of a batch's files under `out`: `<name>-<start of id>`, unique across
+   * databases; a batch with files already in the older `<out>/<name>/` keeps that folder.
+   */
+  #batchFolder(batch: BatchRecord, out: string): Promise<string> {
+    const key = `${batch.id}\u0000${out}`;
+    let folder = this.#batchFolders.get(key);
+    if (!folder) {
+      folder = (async () => {
+        const legacy = resolveInside(out, safeFolderName(batch.name, 'batch'));
+        const paths = await this.#o.store.filePaths(batch.id);
+        return paths.some((p) => isInside(legacy, p.path)) ? legacy : resolveInside(out, batchFolderName(batch.name, batch.id));
+      })();
+      folder.catch(() => this.#batchFolders.delete(key));
+      this.#batchFolders.set(key, folder);
+    }
+    return folder;
+  }
+
   async #download(batch: BatchRecord, fileId: string): Promise<void> {
     const signal = this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
@@ -227,22 +250,36 @@ export class Downloader {
     batch: BatchRecord,
     file: FileRecord,
     onClaim: (path: string) => void,
-  ): Promise<Digest & { path: string; mediaType: string | null }> {
+  ): Promise<Written & { mediaType: string | null }> {
     const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal });
     // The body may fail while the folder is prepared, before anything reads it: keep that
     // error from going unhandled; writeAtomically still sees it (the stream is `errored`).
     opened.body.on('error', () => {});
     try {
       const out = this.#outDir(batch);
-      const folder = resolveInside(out, safeFolderName(batch.name, 'batch'), safeFolderName(file.itemId, 'item'));
+      const folder = resolveInside(await this.#batchFolder(batch, out), safeFolderName(file.itemId, 'item'));
       await this.#prepareFolder(out, folder);
       const name = fileNameFor(file.name, file.id, opened.mediaType);
-      const path = (await this.#book(batch.id)).claim(folder, name, file.id, file.path);
+      const book = await this.#book(batch.id);
+      const path = book.claim(folder, name, file.id, file.path);
       onClaim(path);
-      // The last line of defence: whatever the name logic did, nothing lands outside `out`.
-      if (!isInside(out, path)) throw new UnsafePathError(`refusing to write ${JSON.stringify(path)}: outside ${JSON.stringify(out)}`);
-      const digest = await writeAtomically(opened.body, path, { signal: this.#abort.signal, expectedBytes: opened.size });
-      return { ...digest, path, mediaType: opened.mediaType };
+      const inside = (p: string): string => {
+        // The last line of defence: whatever the name logic did, nothing lands outside `out`.
+        if (!isInside(out, p)) throw new UnsafePathError(`refusing to write ${JSON.stringify(p)}: outside ${JSON.stringify(out)}`);
+        return p;
+      };
+      inside(path);
+      // Only this file's own copy on this host is replaced (a repair); any other file there is left alone.
+      const own = path === file.path && (file.host === null || file.host === this.#host);
+      const nextPath = own
+        ? undefined
+        : (taken: string): string => {
+            const next = inside(book.claimNext(taken, name, file.id));
+            onClaim(next);
+            return next;
+          };
+      const written = await writeAtomically(opened.body, path, { signal: this.#abort.signal, expectedBytes: opened.size, ...(nextPath ? { nextPath } : {}) });
+      return { ...written, mediaType: opened.mediaType };
     } finally {
       if (!opened.body.destroyed) opened.body.destroy();
     }

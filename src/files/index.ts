@@ -20,4 +20,4 @@ export {
 } from './safe-name.js';
 export { EXPIRY_WARNING_MS, filesStatus, formatDuration, type ExpiryWarning, type FilesStatus } from './status.js';
 export { checkOnDisk, verifyFiles, type DiskCheck, type VerifyProblem, type VerifyReport } from './verify.js';
-export { discardStalePartials, hashFile, IncompleteBodyError, writeAtomically, type Digest } from './write-file.js';
+export { discardStalePartials, hashFile, IncompleteBodyError, writeAtomically, type Digest, type WriteOptions, type Written } from './write-file.js';

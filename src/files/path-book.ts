@@ -1,4 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
+
+/** The owner of a path on disk that no file of the batch wrote. */
+const FOREIGN = '\u0000on disk';
 import { uniqueName } from './safe-name.js';
 
 function keyOf(path: string): string {
@@ -32,6 +35,15 @@ export class PathBook {
     const path = resolve(folder, chosen);
     this.#owner.set(keyOf(path), fileId);
     return path;
+  }
+
+  /**
+   * The path `fileId` claimed holds a file on disk that resq did not write for it: marks
+   * that path taken for good and claims the next free `name (n).ext` in its folder.
+   */
+  claimNext(taken: string, name: string, fileId: string): string {
+    this.#owner.set(keyOf(taken), FOREIGN);
+    return this.claim(dirname(taken), name, fileId);
   }
 
   /** Gives a path back when the download that claimed it did not complete. */

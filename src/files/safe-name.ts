@@ -105,6 +105,15 @@ export function safeFolderName(raw: string, fallback: string): string {
   return `${safe}-${tag}`;
 }
 
+/**
+ * The folder of a batch's files under `--out`: its name made safe and the start of its id
+ * (`extra-1a2b3c4d`), so batches of one name in two databases never share a folder.
+ */
+export function batchFolderName(name: string, id: string): string {
+  const short = id.replace(/[^0-9A-Za-z]/g, '').slice(0, 8) || 'batch';
+  return `${cutToBytes(safeFolderName(name, 'batch'), MAX_NAME_BYTES - short.length - 1)}-${short}`;
+}
+
 /** The name to save a file under: the service's name made safe, or `<id><ext from media type>`. */
 export function fileNameFor(name: string | null | undefined, id: string, mediaType: string | null | undefined): string {
   const fromId = `${safeSegment(id, 'file', MAX_NAME_BYTES - MAX_EXT_BYTES)}${extensionFor(mediaType)}`;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ResqError } from '../errors.js';
@@ -22,14 +22,34 @@ export function tempPathFor(finalPath: string): string {
   return join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}-${randomBytes(8).toString('hex')}.partial`);
 }
 
+/** How {@link writeAtomically} puts the file in place. */
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /** Bytes the body must have, when known. */
+  expectedBytes?: number | null;
+  /**
+   * When a file is at the final path already: `undefined` replaces it (the file's own
+   * earlier copy, being repaired); a function leaves it alone — unless it holds exactly
+   * these bytes — and names the next path to try. @default undefined (replace)
+   */
+  nextPath?: (taken: string) => string;
+}
+
+/** Where a file was written, with its size and hash. */
+export interface Written extends Digest {
+  path: string;
+}
+
 /**
  * Streams `body` to a temporary file beside `finalPath` while hashing it (see
  * {@link drainToFile}: batched writes, the body paused while they catch up, so memory stays
- * flat), checks the size against `expectedBytes` when known, fsyncs it, renames it into
- * place and fsyncs the folder. On any failure the temporary file is removed and the final
- * path is untouched.
+ * flat), checks the size against `expectedBytes` when known, fsyncs it, puts it in place
+ * and fsyncs the folder. With `nextPath` a file already at the path is never replaced: the
+ * temporary file is hard-linked to the path (which fails when anything is there, atomically),
+ * and a path taken by other bytes moves on to `nextPath(path)`. On any failure the
+ * temporary file is removed and the final path is untouched.
  */
-export async function writeAtomically(body: Readable, finalPath: string, o: { signal?: AbortSignal; expectedBytes?: number | null } = {}): Promise<Digest> {
+export async function writeAtomically(body: Readable, finalPath: string, o: WriteOptions = {}): Promise<Written> {
   const temp = tempPathFor(finalPath);
   ACTIVE_TEMPS.add(temp);
   try {
@@ -44,15 +64,60 @@ export async function writeAtomically(body: Readable, finalPath: string, o: { si
     } finally {
       await fh.close();
     }
-    await rename(temp, finalPath);
-    await fsyncFolder(dirname(finalPath));
-    return d;
+    const path = o.nextPath ? await placeBeside(temp, finalPath, d, o.nextPath) : (await rename(temp, finalPath), finalPath);
+    await fsyncFolder(dirname(path));
+    return { ...d, path };
   } catch (err) {
     await unlink(temp).catch(() => {});
     throw err;
   } finally {
     ACTIVE_TEMPS.delete(temp);
   }
+}
+
+/** Paths tried at most before giving up on finding a free one. */
+const MAX_PLACES = 1000;
+
+/**
+ * Puts `temp` at `path` without replacing anything there: a hard link fails when the path
+ * exists (no window between a check and a rename). A path holding exactly these bytes is
+ * taken as this file (another worker wrote it); one holding others moves on to `nextPath`.
+ * Where hard links are not supported, an existence check and a rename stand in.
+ */
+async function placeBeside(temp: string, first: string, d: Digest, nextPath: (taken: string) => string): Promise<string> {
+  let path = first;
+  for (let i = 0; i < MAX_PLACES; i++) {
+    try {
+      await link(temp, path);
+      await unlink(temp);
+      return path;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        if (!NO_LINKS.has(code ?? '')) throw err;
+        if (!(await lstat(path).catch(() => null))) {
+          await rename(temp, path);
+          return path;
+        }
+      }
+    }
+    if (await holds(path, d)) {
+      await unlink(temp);
+      return path;
+    }
+    path = nextPath(path);
+  }
+  throw new Error(`no free name beside ${first} after ${MAX_PLACES} tries`);
+}
+
+/** Errors of a file system without hard links. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/** Whether a regular file at `path` holds exactly the bytes of `d`. */
+async function holds(path: string, d: Digest): Promise<boolean> {
+  const st = await lstat(path).catch(() => null);
+  if (!st?.isFile() || st.size !== d.bytes) return false;
+  return (await hashFile(path)).sha256 === d.sha256;
 }
 
 async function fsyncFolder(dir: string): Promise<void> {

@@ -39,11 +39,11 @@ describe('Downloader against the simulator', () => {
     expect(files.every((f) => f.status === 'downloaded')).toBe(true);
     expect(listFiles(env.out)).toEqual(
       [
-        'media/a/figure.png',
-        'media/a/report.md',
-        'media/a/structure.pdb',
-        'media/a/table.csv',
-        ...files.filter((f) => f.itemId === 'b').map((f) => `media/b/${f.id}${f.mediaType === 'image/png' ? '.png' : '.pdb'}`),
+        'media-idmedia/a/figure.png',
+        'media-idmedia/a/report.md',
+        'media-idmedia/a/structure.pdb',
+        'media-idmedia/a/table.csv',
+        ...files.filter((f) => f.itemId === 'b').map((f) => `media-idmedia/b/${f.id}${f.mediaType === 'image/png' ? '.png' : '.pdb'}`),
       ]
         .map((p) => p.split('/').join(sep))
         .sort(),
@@ -112,6 +112,26 @@ describe('Downloader against the simulator', () => {
     expect((await env.store.filesForItem(batch.id, 'h0'))[0]!.path!.startsWith(join(env.out, '_batch-'))).toBe(true);
   });
 
+  it('a batch whose files already lie in the older <out>/<name>/ folder keeps it; two batches of one name never share one', async () => {
+    env = await newEnv();
+    const old = await newBatch(env.store, 'same', { a: 'q @files=md,csv' }, 'aaaaaaaa-1111');
+    await runItems(env, old);
+    const [first, second] = await env.store.filesForBatch(old.id);
+    await env.store.markFileDownloaded(old.id, first!.id, { path: join(env.out, 'same', 'a', 'kept.md'), bytes: 1, sha256: 'x', mediaType: null, host: null });
+    const d = downloader(env);
+    d.kick(old);
+    await d.drain();
+    expect((await env.store.getFile(old.id, second!.id))!.path).toBe(join(env.out, 'same', 'a', 'table.csv'));
+    // Another batch of (nearly) that name, as from another database, gets a folder of its own.
+    const other = await newBatch(env.store, 'same ', { a: 'q @files=md' }, 'bbbbbbbb-2222');
+    await runItems(env, other);
+    const d2 = downloader(env);
+    d2.kick(other);
+    await d2.drain();
+    const path = (await env.store.filesForBatch(other.id))[0]!.path!;
+    expect(path.slice(env.out.length + 1).split(sep)).toEqual([expect.stringMatching(/^same-[0-9a-f]{8}-bbbbbbbb$/), 'a', 'report.md']);
+  });
+
   it('suffixes names that collide within one item folder', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'coll', { x: 'two reports @files=md,md @filename=report-2.md' });
@@ -119,7 +139,7 @@ describe('Downloader against the simulator', () => {
     const d = downloader(env);
     d.kick(batch);
     await d.drain();
-    expect(listFiles(env.out)).toEqual([join('coll', 'x', 'report-2 (2).md'), join('coll', 'x', 'report-2.md')]);
+    expect(listFiles(env.out)).toEqual([join('coll-idcoll', 'x', 'report-2 (2).md'), join('coll-idcoll', 'x', 'report-2.md')]);
   });
 
   it('streams a 200 MB file to disk with bounded memory', async () => {

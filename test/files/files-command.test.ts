@@ -1,6 +1,7 @@
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCliChild, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { newBatch, newEnv, runItems, type Env } from './helpers.js';
 
@@ -60,7 +61,7 @@ describe('resq files', () => {
   it('verify exits 1 and names a file gone from disk; pull fetches it again', async () => {
     await ready();
     await files(['pull', '--base-url', env.sim.url, '--out', env.out]);
-    unlinkSync(join(env.out, 'cli', 'a', 'table.csv'));
+    unlinkSync(join(env.out, 'cli-idcli', 'a', 'table.csv'));
     const verify = await files(['verify', 'cli']);
     expect(verify.code).toBe(1);
     expect(verify.out).toMatch(/^  gone +cli \/ a \/ .*table\.csv: .* is not on disk$/m);
@@ -84,5 +85,27 @@ describe('resq files', () => {
     unlinkSync(join(env.dir, 'resq.db'));
     const none = await files(['status']);
     expect([none.code, none.err]).toEqual([2, expect.stringMatching(/no such database/)]);
+  });
+
+  it('batches of one name in two databases, run from one folder, keep their files apart: nothing overwritten, both verify', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'extra.csv');
+    writeFileSync(q, 'id,question\nJ05,write it up @files=md\n');
+    const out = join(dir, 'out');
+    for (const db of ['resq.db', 'svc.db']) {
+      const r = await runCliChild(['run', q, '--db', join(dir, db), '--sim', '--out', out], {}, dir);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const folders = readdirSync(out).sort();
+    expect(folders).toHaveLength(2);
+    for (const f of folders) {
+      expect(f).toMatch(/^extra-[0-9a-f]{8}$/);
+      expect(readdirSync(join(out, f, 'J05'))).toEqual(['report.md']);
+    }
+    for (const db of ['resq.db', 'svc.db']) {
+      const v = await runCliChild(['files', 'verify', '--db', join(dir, db)], {}, dir);
+      expect(v.code, v.stdout).toBe(0);
+      expect(v.stdout).toContain('verified 1 downloaded files: 1 intact');
+    }
   });
 });

@@ -92,16 +92,33 @@ describe('pullFiles', () => {
     expect(third).toMatchObject({ downloaded: 0, skipped: 4, repaired: [] });
   });
 
-  it('replaces a complete-looking file no row owns (a crash between rename and commit) instead of suffixing', async () => {
+  it('takes a file no row owns with exactly the bytes (a crash between rename and commit) as the download, without suffixing', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'orphan', { a: 'q @files=md' });
     await runItems(env, batch);
-    mkdirSync(join(env.out, 'orphan', 'a'), { recursive: true });
-    writeFileSync(join(env.out, 'orphan', 'a', 'report.md'), 'stale');
+    const [file] = await env.store.filesForBatch(batch.id);
+    const bytes = Buffer.from(await (await fetch(file!.url, { headers: { authorization: 'Bearer sim-key-alice' } })).arrayBuffer());
+    const folder = join(env.out, 'orphan-idorphan', 'a');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'report.md'), bytes);
     const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(report.downloaded).toBe(1);
-    expect(listFiles(env.out)).toEqual([join('orphan', 'a', 'report.md')]);
-    expect(readFileSync(join(env.out, 'orphan', 'a', 'report.md'), 'utf8')).not.toBe('stale');
+    expect(listFiles(env.out)).toEqual([join('orphan-idorphan', 'a', 'report.md')]);
+  });
+
+  it('never replaces a file resq did not write: the download takes the next name and the other file stays as it was', async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'mine', { a: 'q @files=md' });
+    await runItems(env, batch);
+    const folder = join(env.out, 'mine-idmine', 'a');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'report.md'), 'my own notes');
+    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    expect(report.downloaded).toBe(1);
+    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe('my own notes');
+    const [file] = await env.store.filesForBatch(batch.id);
+    expect(file!.path).toBe(join(folder, 'report (2).md'));
+    expect(readFileSync(file!.path!).length).toBe(file!.bytes);
   });
 
   it('reports expired and missing files as not on disk, and does not ask for expired ones again', async () => {

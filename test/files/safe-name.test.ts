@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  batchFolderName,
   cutToBytes,
   extensionFor,
   fileNameFor,
@@ -149,5 +150,19 @@ describe('resolveInside', () => {
   it('accepts a name that merely starts with two dots', () => {
     expect(isInside(root, join(root, '..x'))).toBe(true);
     expect(isInside(root, `${root}-sibling/x`)).toBe(false);
+  });
+});
+
+describe('batchFolderName', () => {
+  it('is the safe name and the start of the id, so one name in two databases makes two folders', () => {
+    expect(batchFolderName('extra', '1a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d')).toBe('extra-1a2b3c4d');
+    expect(batchFolderName('extra', '9f8e7d6c-0000-4000-8000-000000000000')).toBe('extra-9f8e7d6c');
+  });
+
+  it('stays within the name limit and safe for a long or hostile name', () => {
+    const long = batchFolderName('é'.repeat(300), 'abcdef01-x');
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(200);
+    expect(long.endsWith('-abcdef01')).toBe(true);
+    expect(batchFolderName('../up', 'abcdef01')).toMatch(/^_up-[0-9a-f]{8}-abcdef01$/);
   });
 });

@@ -24,7 +24,7 @@ describe('writeAtomically', () => {
     const target = join(dir, 'f.bin');
     const whole = Buffer.concat([...chunks(10, 1000)]);
     const d = await writeAtomically(Readable.from(chunks(10, 1000)), target, { expectedBytes: 10_000 });
-    expect(d).toEqual({ bytes: 10_000, sha256: sha(whole) });
+    expect(d).toEqual({ bytes: 10_000, sha256: sha(whole), path: target });
     expect(readFileSync(target).equals(whole)).toBe(true);
     expect(readdirSync(dir)).toEqual(['f.bin']);
   });
@@ -34,10 +34,34 @@ describe('writeAtomically', () => {
       const target = join(dir, `f-${n}-${size}.bin`);
       const whole = Buffer.concat([...chunks(n, size)]);
       const d = await writeAtomically(Readable.from(chunks(n, size)), target, { expectedBytes: whole.length });
-      expect(d).toEqual({ bytes: whole.length, sha256: sha(whole) });
+      expect(d).toEqual({ bytes: whole.length, sha256: sha(whole), path: target });
       expect(readFileSync(target).equals(whole)).toBe(true);
     }
     expect(readdirSync(dir)).toHaveLength(3);
+  });
+
+  it('with nextPath never replaces a file already there: other bytes move on to the next path, the same bytes are taken as this file', async () => {
+    const target = join(dir, 'r.md');
+    writeFileSync(target, 'written by someone else');
+    const tried: string[] = [];
+    const nextPath = (taken: string): string => (tried.push(taken), join(dir, `r (${tried.length + 1}).md`));
+    const d = await writeAtomically(Readable.from([Buffer.from('report')]), target, { nextPath });
+    expect(d).toEqual({ bytes: 6, sha256: sha(Buffer.from('report')), path: join(dir, 'r (2).md') });
+    expect(readFileSync(target, 'utf8')).toBe('written by someone else');
+    expect(readFileSync(d.path, 'utf8')).toBe('report');
+    // The same bytes again (another worker's copy of this file): no third name.
+    const again = await writeAtomically(Readable.from([Buffer.from('report')]), d.path, { nextPath });
+    expect(again.path).toBe(d.path);
+    expect(tried).toEqual([target]);
+    expect(readdirSync(dir).sort()).toEqual(['r (2).md', 'r.md']);
+  });
+
+  it('without nextPath replaces the file at the path (a repair of the file\'s own copy)', async () => {
+    const target = join(dir, 'own.md');
+    writeFileSync(target, 'damaged');
+    const d = await writeAtomically(Readable.from([Buffer.from('fresh')]), target);
+    expect(d.path).toBe(target);
+    expect(readFileSync(target, 'utf8')).toBe('fresh');
   });
 
   it('leaves the final path untouched and removes the temp file when the body breaks off', async () => {

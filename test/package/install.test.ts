@@ -99,7 +99,9 @@ describe('npm install -g <tarball>', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2 completed');
     expect(existsSync(join(cwd, 'resq.db'))).toBe(true);
-    expect(readdirSync(join(cwd, 'out', 'q', 'b'))).toEqual(['report.md']);
+    const [folder] = readdirSync(join(cwd, 'out'));
+    expect(folder).toMatch(/^q-[0-9a-f]{8}$/);
+    expect(readdirSync(join(cwd, 'out', folder!, 'b'))).toEqual(['report.md']);
     const status = await resq(['status', 'q', '--json'], cwd);
     expect(status.code).toBe(0);
   });
