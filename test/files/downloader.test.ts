@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Downloader, type DownloadEvent } from '../../src/files/index.js';
@@ -117,7 +118,7 @@ describe('Downloader against the simulator', () => {
     const old = await newBatch(env.store, 'same', { a: 'q @files=md,csv' }, 'aaaaaaaa-1111');
     await runItems(env, old);
     const [first, second] = await env.store.filesForBatch(old.id);
-    await env.store.markFileDownloaded(old.id, first!.id, { path: join(env.out, 'same', 'a', 'kept.md'), bytes: 1, sha256: 'x', mediaType: null, host: null });
+    await env.store.markFileDownloaded(old.id, first!.id, { path: join(env.out, 'same', 'a', 'kept.md'), bytes: 1, sha256: 'x', mediaType: null, host: hostname() });
     const d = downloader(env);
     d.kick(old);
     await d.drain();
