@@ -1,4 +1,4 @@
-import type { FileRefInput, RunSnapshot } from '../store/index.js';
+import type { FileRefInput, RunError, RunSnapshot } from '../store/index.js';
 
 /** The parts of a service run the runner reads (the client's Run type satisfies it). */
 export interface RunLike {
@@ -8,6 +8,8 @@ export interface RunLike {
   created_at?: unknown;
   required_action?: { tool: string; input?: unknown } | null | undefined;
   output?: { text?: unknown; tool_results?: unknown } | null | undefined;
+  /** Why a failed run failed: `{code, message}` (a string is taken as the message). */
+  error?: unknown;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -35,6 +37,23 @@ export function fileRefs(run: RunLike): FileRefInput[] {
   return out;
 }
 
+/**
+ * The service's reason for a failed run, kept verbatim: `{code, message}`, or a bare string
+ * as the message; any other shape is kept as its JSON text. Null when the run carries none.
+ */
+export function runError(run: RunLike): RunError | null {
+  const e = run.error;
+  if (e === undefined || e === null || e === '') return null;
+  if (typeof e === 'string') return { code: null, message: e };
+  if (isObject(e)) {
+    const code = typeof e.code === 'string' && e.code !== '' ? e.code : null;
+    if (typeof e.message === 'string' && e.message !== '') return { code, message: e.message };
+    // A code alone still says why; the whole object keeps whatever else it held.
+    return { code, message: code ?? JSON.stringify(e) };
+  }
+  return { code: null, message: JSON.stringify(e) };
+}
+
 /** Reduces a service run to what the store keeps. */
 export function toSnapshot(run: RunLike): RunSnapshot {
   const ra = run.required_action;
@@ -52,5 +71,6 @@ export function toSnapshot(run: RunLike): RunSnapshot {
         }
       : null,
     files: fileRefs(run),
+    error: runError(run),
   };
 }

@@ -85,7 +85,9 @@ export interface BatchOverview {
 export interface ItemAggregate {
   item: ItemRecord;
   runIds: string[];
-  decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by'>[];
+  /** When each run of the chain was recorded as admitted and as ended (null: not ended), first to last. */
+  runTimes: { createdAt: string; finishedAt: string | null }[];
+  decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by' | 'reason' | 'cost'>[];
   files: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' | 'bytes' | 'sha256' | 'status' | 'host'>[];
 }
 
@@ -170,8 +172,8 @@ export interface Store {
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void>;
   /** A held item looked at again under a (new) policy. */
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome>;
-  /** A permanent client-side fault: the item ends in `error`. */
-  markError(batchId: string, itemId: string, message: string): Promise<ItemRecord | null>;
+  /** A permanent client-side fault: the item ends in `error` with its message and, when known, a code (`http_400`, the service's code, …). */
+  markError(batchId: string, itemId: string, message: string, code?: string | null): Promise<ItemRecord | null>;
   /** Puts finished items back to `queued` for a new attempt (`resq retry`); returns how many. */
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]>;
 
@@ -189,8 +191,10 @@ export interface Store {
   decisionsForItem(batchId: string, itemId: string): Promise<DecisionRecord[]>;
   /** Cost approved so far in a batch. */
   approvedCost(batchId: string): Promise<number>;
-  /** Export rows: items with their runs, decisions and files, a page at a time, in file order. */
-  aggregates(batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]>;
+  /** Export rows: items with their runs, decisions and files, a page at a time, in file order; only items in `states` when given. */
+  aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]>;
+  /** Every meta key of a batch's items, each once, in the order they first appear (by file order, then within the row). */
+  metaKeys(batchId: string): Promise<string[]>;
 
   // ---- files
   /** Records that a file is on this host's disk. */

@@ -58,6 +58,8 @@ export interface RunRow {
   thread_id: string | null;
   required_action: string | null;
   output: string | null;
+  error_code: string | null;
+  error: string | null;
   created_at: string;
   finished_at: string | null;
 }
@@ -74,6 +76,8 @@ export function runFromRow(r: RunRow): RunRecord {
     threadId: r.thread_id,
     requiredAction: parseJson(r.required_action),
     output: parseJson(r.output),
+    errorCode: r.error_code ?? null,
+    error: r.error ?? null,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
   };
@@ -199,6 +203,7 @@ export interface ItemRow {
   run_status: string | null;
   text: string | null;
   error: string | null;
+  error_code: string | null;
   hold_reason: string | null;
   started_at: string | null;
   finished_at: string | null;
@@ -228,6 +233,7 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     runStatus: r.run_status,
     text: r.text,
     error: r.error,
+    errorCode: r.error_code ?? null,
     holdReason: r.hold_reason,
     startedAt: r.started_at,
     finishedAt: r.finished_at,

@@ -1,5 +1,5 @@
 import type { InputProblem } from '../errors.js';
-import type { BatchRecord, BatchSettings, DecisionRecord, FileRefInput, ItemState } from './types.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRefInput, ItemState, RunError } from './types.js';
 
 /** Shapes the store's operations take and return, beside the records of types.ts. */
 
@@ -194,6 +194,8 @@ export interface RunSnapshot {
   requiredAction: { tool: string; input: Record<string, unknown> } | null;
   output: { text?: string; tool_results?: unknown[] } | null;
   files: FileRefInput[];
+  /** Why the run failed, as the service said it (kept verbatim); absent or null when it gave nothing. */
+  error?: RunError | null;
 }
 
 /** What to do about a pause, decided inside the transaction that records it. */

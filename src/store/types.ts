@@ -60,7 +60,10 @@ export interface ItemRecord {
   threadId: string | null;
   runStatus: string | null;
   text: string | null;
+  /** Why the item failed or errored: the service's own message, verbatim (untrusted text). */
   error: string | null;
+  /** The service's error code for a failed run (`agent_error`, …), or resq's for a client-side fault; null when none was given. */
+  errorCode: string | null;
   holdReason: string | null;
   startedAt: string | null;
   finishedAt: string | null;
@@ -84,8 +87,18 @@ export interface RunRecord {
   threadId: string | null;
   requiredAction: { tool: string; input: Record<string, unknown> } | null;
   output: { text?: string; tool_results?: unknown[] } | null;
+  /** The service's `error.code` when the run failed, or null. */
+  errorCode: string | null;
+  /** The service's `error.message` (or its error string) when the run failed, or null. */
+  error: string | null;
   createdAt: string;
   finishedAt: string | null;
+}
+
+/** Why a run failed, as the service said it: `error: {code, message}` kept verbatim. */
+export interface RunError {
+  code: string | null;
+  message: string;
 }
 
 export interface DecisionRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileRefs, toSnapshot } from '../../src/runner/run-snapshot.js';
+import { fileRefs, runError, toSnapshot } from '../../src/runner/run-snapshot.js';
 
 describe('run snapshots', () => {
   const run = {
@@ -31,5 +31,17 @@ describe('run snapshots', () => {
   });
   it('copes with a run with no output', () => {
     expect(toSnapshot({ id: 'r', status: 'running' })).toMatchObject({ output: null, files: [], requiredAction: null });
+  });
+  it("keeps a failed run's error code and message verbatim", () => {
+    const s = toSnapshot({ id: 'r', status: 'failed', error: { code: 'agent_error', message: 'simulated failure\u001b[31m', detail: 1 } });
+    expect(s.error).toEqual({ code: 'agent_error', message: 'simulated failure\u001b[31m' });
+    expect(toSnapshot({ id: 'r', status: 'completed' }).error).toBeNull();
+  });
+  it('takes a bare string as the message, a code alone as both, any other shape as its JSON text', () => {
+    expect(runError({ id: 'r', status: 'failed', error: 'out of credits' })).toEqual({ code: null, message: 'out of credits' });
+    expect(runError({ id: 'r', status: 'failed', error: { code: 'quota' } })).toEqual({ code: 'quota', message: 'quota' });
+    expect(runError({ id: 'r', status: 'failed', error: { reason: 'x' } })).toEqual({ code: null, message: '{"reason":"x"}' });
+    expect(runError({ id: 'r', status: 'failed', error: 42 })).toEqual({ code: null, message: '42' });
+    expect(runError({ id: 'r', status: 'failed', error: null })).toBeNull();
   });
 });

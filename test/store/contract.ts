@@ -820,6 +820,32 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.itemCounts(B))).toMatchObject({ failed: 1, cancelled: 1 });
       });
 
+      it("markFinished as failed keeps the service's error code and message verbatim on the item and the run", async () => {
+        await load(store, ['a', 'b']);
+        const w = await worker();
+        const message = 'simulated failure \u001b[31m(@fail)\nsecond line';
+        const a = await running(w, 'a', 'r-a');
+        const failed = await store.markFinished(a, snap('r-a', { status: 'failed', error: { code: 'agent_error', message } }), 'failed');
+        expect(failed).toMatchObject({ state: 'failed', error: message, errorCode: 'agent_error' });
+        expect(await item('a')).toMatchObject({ error: message, errorCode: 'agent_error' });
+        expect(await store.getRun('r-a')).toMatchObject({ errorCode: 'agent_error', error: message });
+        expect((await store.runChain(B, 'a'))[0]).toMatchObject({ errorCode: 'agent_error', error: message });
+        // No reason given: the item still says which run ended how; no code is made up.
+        const b = await running(w, 'b', 'r-b');
+        const bare = await store.markFinished(b, snap('r-b', { status: 'failed' }), 'failed');
+        expect(bare).toMatchObject({ errorCode: null, error: 'run r-b ended with status failed' });
+        expect(await store.getRun('r-b')).toMatchObject({ errorCode: null, error: null });
+      });
+
+      it('a retried item that completes clears the error and its code', async () => {
+        await load(store, ['a']);
+        const w = await worker();
+        await store.markFinished(await running(w, 'a', 'r-a'), snap('r-a', { status: 'failed', error: { code: 'x', message: 'y' } }), 'failed');
+        expect(await store.requeue(B, null, ['failed'])).toEqual(['a']);
+        const done = await store.markFinished(await running(w, 'a', 'r-a2'), snap('r-a2'), 'completed');
+        expect(done).toMatchObject({ state: 'completed', error: null, errorCode: null });
+      });
+
       it('markCancelled ends an unfinished item; false for an ended or unknown one', async () => {
         await load(store, ['a', 'b', 'c']);
         const w = await worker();
@@ -838,9 +864,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const w = await worker();
         await claim(w);
         const it = await store.markError(B, 'a', 'bad request body');
-        expect(it).toMatchObject({ state: 'error', error: 'bad request body', pendingKey: null, owner: null, leaseUntil: null });
+        expect(it).toMatchObject({ state: 'error', error: 'bad request body', errorCode: null, pendingKey: null, owner: null, leaseUntil: null });
         expect(it!.finishedAt).not.toBeNull();
         expect(await store.markError(B, 'zz', 'x')).toBeNull();
+      });
+
+      it('markError keeps a code when one is given', async () => {
+        await load(store, ['a']);
+        await claim(await worker());
+        expect(await store.markError(B, 'a', 'HTTP 400 POST /runs: input too long', 'input_too_long')).toMatchObject({ state: 'error', errorCode: 'input_too_long' });
+        expect(await item('a')).toMatchObject({ error: 'HTTP 400 POST /runs: input too long', errorCode: 'input_too_long' });
       });
 
       it('answerHeld records the person\'s answer and makes the item wait for any worker; refused on an item not held', async () => {
@@ -981,12 +1014,41 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const page = await store.aggregates(B, -1, 2);
         expect(page.map((r) => r.item.id)).toEqual(['a', 'b']);
         expect(page[0]!.runIds).toEqual(['r-a0', 'r-a1']);
-        expect(page[0]!.decisions).toEqual([{ tool: 'confirm_scope', input: { cost: 3 }, answer: { approve: true }, by: 'policy' }]);
+        expect(page[0]!.decisions).toEqual([{ tool: 'confirm_scope', input: { cost: 3 }, answer: { approve: true }, by: 'policy', reason: 'cheap', cost: 3 }]);
+        expect(page[0]!.runTimes).toHaveLength(2);
+        expect(page[0]!.runTimes.every((t) => typeof t.createdAt === 'string' && typeof t.finishedAt === 'string')).toBe(true);
+        expect(Date.parse(page[0]!.runTimes[1]!.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(page[0]!.runTimes[1]!.createdAt));
         expect(page[0]!.files).toEqual([{ id: 'f1', role: 'report', name: 'f1.md', path: 'out/f1.md', bytes: 12, sha256: 'h1', status: 'downloaded', host: 'box' }]);
         expect(page[0]!.item.state).toBe('completed');
-        expect(page[1]).toMatchObject({ runIds: [], decisions: [], files: [] });
+        expect(page[1]).toMatchObject({ runIds: [], runTimes: [], decisions: [], files: [] });
         const next = await store.aggregates(B, page[1]!.item.seq, 2);
         expect(next.map((r) => r.item.id)).toEqual(['c']);
+      });
+
+      it('aggregates with states reads only items in those states, a page at a time', async () => {
+        await load(store, ['a', 'b', 'c', 'd', 'e']);
+        const w = await worker();
+        for (const id of ['b', 'd']) await store.markFinished(await running(w, id, `r-${id}`), snap(`r-${id}`, { status: 'failed', error: { code: 'agent_error', message: `no ${id}` } }), 'failed');
+        await claim(w, { afterSeq: 3, max: 1, takeOver: [] });
+        await store.markError(B, 'e', 'HTTP 400', 'bad_input');
+        const first = await store.aggregates(B, -1, 2, ['failed', 'error']);
+        expect(first.map((r) => [r.item.id, r.item.errorCode, r.item.error])).toEqual([['b', 'agent_error', 'no b'], ['d', 'agent_error', 'no d']]);
+        const rest = await store.aggregates(B, first[1]!.item.seq, 2, ['failed', 'error']);
+        expect(rest.map((r) => r.item.id)).toEqual(['e']);
+        expect((await store.aggregates(B, -1, 10, ['queued'])).map((r) => r.item.id)).toEqual(['a', 'c']);
+        expect(await store.aggregates(B, -1, 10, [])).toEqual([]);
+      });
+
+      it('metaKeys: every key once, in the order rows first have them', async () => {
+        await load(store, [
+          { id: 'a', meta: { topic: 'x', level: 1 } },
+          { id: 'b', meta: {} },
+          { id: 'c', meta: { zeta: true, topic: 'y', alpha: null } },
+          { id: 'd', meta: '{"level":2,"beta":"q"}' },
+        ]);
+        expect(await store.metaKeys(B)).toEqual(['topic', 'level', 'zeta', 'alpha', 'beta']);
+        await load(store, ['x'], 'b2', { name: 'other' });
+        expect(await store.metaKeys('b2')).toEqual([]);
       });
     });
 

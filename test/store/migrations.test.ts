@@ -81,6 +81,25 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('upgrades a database made before 008 (error codes): old failures keep their message, with no code', async () => {
+    const before008 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('008_')));
+    const path = join(tempDir(), 'before-008.db');
+    const db = new Database(path);
+    migrate(db, before008);
+    expect(columns(db, 'items')).not.toContain('error_code');
+    db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 1, 'now', 'now')").run();
+    db.prepare("INSERT INTO items (batch_id, id, seq, line, question, state, error, updated_at) VALUES ('b1', 'a', 0, 2, 'q?', 'failed', 'run r1 ended with status failed', 'now')").run();
+    db.prepare("INSERT INTO runs (id, batch_id, item_id, step, idempotency_key, status, created_at) VALUES ('r1', 'b1', 'a', 0, 'k', 'failed', 'now')").run();
+    expect(migrate(db)).toEqual(migrations.slice(before008.length).map((m) => m.name));
+    expect(columns(db, 'items')).toContain('error_code');
+    expect(columns(db, 'runs')).toEqual(expect.arrayContaining(['error_code', 'error']));
+    db.close();
+    const store = SqliteStore.open(path);
+    expect(await store.getItem('b1', 'a')).toMatchObject({ error: 'run r1 ended with status failed', errorCode: null });
+    expect(await store.getRun('r1')).toMatchObject({ error: null, errorCode: null });
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

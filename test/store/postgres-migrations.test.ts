@@ -59,6 +59,28 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('008 adds the error code columns on top of the schema before it, keeping its rows', async () => {
+    const url = await server.createDatabase('mig_002');
+    const c = await client(url);
+    try {
+      const before = pgMigrations.findIndex((m) => m.name.startsWith('008_'));
+      await migratePg(c, pgMigrations.slice(0, before));
+      await c.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 'now', 'now')");
+      await c.query("INSERT INTO items (batch_id, id, seq, line, question, state, error, updated_at) VALUES ('b1', 'a', 0, 2, 'q?', 'failed', 'run r1 ended with status failed', 'now')");
+      expect(await migratePg(c)).toEqual(pgMigrations.slice(before).map((m) => m.name));
+      const cols = (await c.query(`SELECT table_name || '.' || column_name AS c FROM information_schema.columns WHERE column_name IN ('error_code', 'error') AND table_name IN ('items', 'runs') ORDER BY 1`)).rows.map((r) => r.c);
+      expect(cols).toEqual(['items.error', 'items.error_code', 'runs.error', 'runs.error_code']);
+    } finally {
+      await c.end();
+    }
+    const store = await PostgresStore.open(url);
+    try {
+      expect(await store.getItem('b1', 'a')).toMatchObject({ error: 'run r1 ended with status failed', errorCode: null });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a wrong password is said without the password', async () => {
     const url = server.url.replace('postgres@', 'postgres:hunter2@').replace(/\/postgres$/, '/no_such_db');
     await expect(PostgresStore.open(url)).rejects.toThrow(/cannot use the database postgres:\/\/postgres:\*\*\*@/);

@@ -78,6 +78,15 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '007_decision_person',
     sql: 'ALTER TABLE decisions ADD COLUMN person TEXT;',
   },
+  {
+    // A failure says why: the service's error code and message on the failed run and its item.
+    name: '008_error_codes',
+    sql: `
+      ALTER TABLE items ADD COLUMN error_code TEXT;
+      ALTER TABLE runs ADD COLUMN error_code TEXT;
+      ALTER TABLE runs ADD COLUMN error TEXT;
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -155,8 +155,8 @@ export class PostgresStore implements Store {
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
     return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide));
   }
-  markError(batchId: string, itemId: string, message: string) {
-    return this.#tx((c) => t.markError(c, batchId, itemId, message));
+  markError(batchId: string, itemId: string, message: string, code?: string | null) {
+    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]) {
     return this.#tx((c) => claims.requeue(c, batchId, itemIds, states));
@@ -187,8 +187,11 @@ export class PostgresStore implements Store {
   approvedCost(batchId: string) {
     return t.approvedCost(this.#pool, batchId);
   }
-  aggregates(batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]> {
-    return read.aggregates(this.#pool, batchId, afterSeq, limit);
+  aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
+    return read.aggregates(this.#pool, batchId, afterSeq, limit, states);
+  }
+  metaKeys(batchId: string): Promise<string[]> {
+    return read.metaKeys(this.#pool, batchId);
   }
 
   // ---- files

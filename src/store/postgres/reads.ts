@@ -66,21 +66,45 @@ export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
   return (await all<DecisionRow>(c, 'SELECT * FROM decisions WHERE batch_id = $1 AND item_id = $2 ORDER BY id', [batchId, itemId])).map(decisionFromRow);
 }
 
-/** Export rows a page at a time in one statement: each item with its run ids, decisions and files (JSON aggregates). */
-export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]> {
-  const rows = await all<ItemRow & { agg_runs: string[] | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
+/** Export rows a page at a time in one statement: each item with its runs, decisions and files (JSON aggregates); only `states` when given. */
+export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
+  if (states && states.length === 0) return [];
+  type Runs = { id: string; createdAt: string; finishedAt: string | null }[];
+  const rows = await all<ItemRow & { agg_runs: Runs | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
     c,
     `SELECT i.*,
-       (SELECT json_agg(r.id ORDER BY r.ord) FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id) AS agg_runs,
-       (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by) ORDER BY d.id)
+       (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at) ORDER BY r.ord)
+          FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id) AS agg_runs,
+       (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by,
+                                          'reason', d.reason, 'cost', d.cost) ORDER BY d.id)
           FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id) AS agg_decisions,
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,
                                           'sha256', f.sha256, 'status', f.status, 'host', f.host) ORDER BY f.ord)
           FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id) AS agg_files
-     FROM items i WHERE i.batch_id = $1 AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
-    [batchId, afterSeq, limit],
+     FROM items i WHERE i.batch_id = $1 AND i.seq > $2${states ? ' AND i.state = ANY($4)' : ''} ORDER BY i.seq LIMIT $3`,
+    states ? [batchId, afterSeq, limit, states] : [batchId, afterSeq, limit],
   );
-  return rows.map((r) => ({ item: itemFromRow(r), runIds: r.agg_runs ?? [], decisions: r.agg_decisions ?? [], files: r.agg_files ?? [] }));
+  return rows.map((r) => {
+    const runs = r.agg_runs ?? [];
+    return {
+      item: itemFromRow(r),
+      runIds: runs.map((x) => x.id),
+      runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
+      decisions: r.agg_decisions ?? [],
+      files: r.agg_files ?? [],
+    };
+  });
+}
+
+/** Every meta key once, by the first row that has it and its place there (json keeps the row's key order; jsonb would not). */
+export async function metaKeys(c: Q, batchId: string): Promise<string[]> {
+  const rows = await all<{ key: string }>(
+    c,
+    `SELECT e.key FROM items i, json_each(i.meta::json) WITH ORDINALITY AS e(key, value, ord)
+     WHERE i.batch_id = $1 GROUP BY e.key ORDER BY min(ARRAY[i.seq::bigint, e.ord])`,
+    [batchId],
+  );
+  return rows.map((r) => r.key);
 }
 
 // ---- files

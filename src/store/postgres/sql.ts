@@ -32,7 +32,7 @@ export async function getItem(c: pg.ClientBase | pg.Pool, batchId: string, id: s
 
 /** Columns a transition may change. */
 export type ItemPatch = Partial<Record<
-  'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' |
+  'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
   'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
 
 /** Updates columns of one item (objects stored as JSON text), stamping updated_at; returns the item as it is now. */

@@ -5,6 +5,7 @@ import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { FileRefInput, ItemRecord } from '../types.js';
 import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
+import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
 /**
  * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
@@ -29,10 +30,13 @@ export async function recordFile(c: pg.ClientBase, batchId: string, itemId: stri
 }
 
 async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot): Promise<void> {
-  await c.query('UPDATE runs SET status = $1, required_action = $2, output = $3, finished_at = $4 WHERE id = $5', [
+  const failure = runErrorColumns(run);
+  await c.query('UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
     run.status,
     run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
     run.output == null ? null : JSON.stringify(run.output),
+    failure.error_code,
+    failure.error,
     nowIso(),
     run.id,
   ]);
@@ -69,7 +73,7 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
   await recordRun(c, now, run);
   return updateItem(c, now.batchId, now.id, {
     state, run_status: run.status, text: run.output?.text ?? null, thread_id: run.threadId ?? now.threadId,
-    error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
+    ...itemErrorColumns(run, state),
     finished_at: nowIso(), owner: null, lease_until: null,
   });
 }
@@ -112,9 +116,9 @@ export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: st
   return outcome;
 }
 
-export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string): Promise<ItemRecord | null> {
+export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string, code: string | null = null): Promise<ItemRecord | null> {
   if (!(await getItem(c, batchId, itemId, true))) return null;
-  return updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return updateItem(c, batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
 }
 
 export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string): Promise<boolean> {

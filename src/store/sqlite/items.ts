@@ -243,6 +243,7 @@ const FIELD = {
   run_status: 'runStatus',
   text: 'text',
   error: 'error',
+  error_code: 'errorCode',
   hold_reason: 'holdReason',
   started_at: 'startedAt',
   finished_at: 'finishedAt',

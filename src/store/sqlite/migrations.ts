@@ -222,6 +222,17 @@ export const migrations: readonly Migration[] = [
     name: '007_decision_person',
     up: (db) => db.exec('ALTER TABLE decisions ADD COLUMN person TEXT;'),
   },
+  {
+    // A failure says why: the service's error code and message on the failed run and its
+    // item (the item's `error` keeps the message; `error_code` is new).
+    name: '008_error_codes',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE items ADD COLUMN error_code TEXT;
+        ALTER TABLE runs ADD COLUMN error_code TEXT;
+        ALTER TABLE runs ADD COLUMN error TEXT;
+      `),
+  },
 ];
 
 /**

@@ -1,25 +1,47 @@
 import type { ItemAggregate } from '../port.js';
 import type { ModelRunRecord } from '../shapes.js';
-import type { ItemRecord } from '../types.js';
+import type { ItemRecord, ItemState } from '../types.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { modelRunFromRow, type ModelRunRow } from '../rows.js';
 
 /**
- * Export rows a page at a time in one statement: each item with its run ids, decisions and
+ * Export rows a page at a time in one statement: each item with its runs, decisions and
  * files gathered by JSON aggregates (not three queries per item, nor every run's output).
  */
-const AGGREGATES = `
+function aggregatesSql(states: readonly ItemState[] | undefined): string {
+  let from = 'items i';
+  let where = '';
+  if (states) {
+    where = ` AND i.state IN (${states.map(() => '?').join(',')})`;
+    // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
+    if (!states.includes('queued')) {
+      from = 'items AS i INDEXED BY items_state';
+      where += ` AND i.state <> 'queued'`;
+    }
+  }
+  return `
   SELECT i.*,
-    (SELECT json_group_array(id) FROM (SELECT id FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
-    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by))
+    (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at))
+       FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
+    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'reason', reason, 'cost', cost))
        FROM (SELECT * FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
        FROM (SELECT * FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id ORDER BY rowid)) AS agg_files
-  FROM items i WHERE i.batch_id = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`;
+  FROM ${from} WHERE i.batch_id = ? AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+}
 
 type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
+
+/**
+ * Every meta key once, ordered by the first row that has it and its place in that row: the
+ * group keeps one row per key (a few), and SQLite's `min()` hands over that row's position.
+ */
+const META_KEYS = `
+  SELECT j.key AS key, min(i.seq) AS first, j.id AS pos
+  FROM items i, json_each(i.meta) j WHERE i.batch_id = ?
+  GROUP BY j.key ORDER BY first, pos`;
 
 /** Read-side projections of the SQLite adapter that span tables. */
 export class Projections {
@@ -28,14 +50,23 @@ export class Projections {
     this.#db = db;
   }
 
-  aggregates(batchId: string, afterSeq: number, limit: number): ItemAggregate[] {
-    const rows = this.#db.prepare(AGGREGATES).all(batchId, afterSeq, limit) as AggregateRow[];
-    return rows.map((r) => ({
-      item: itemFromRow(r),
-      runIds: JSON.parse(r.agg_runs) as string[],
-      decisions: JSON.parse(r.agg_decisions) as ItemAggregate['decisions'],
-      files: JSON.parse(r.agg_files) as ItemAggregate['files'],
-    }));
+  aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
+    if (states && states.length === 0) return [];
+    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, afterSeq, ...(states ?? []), limit) as AggregateRow[];
+    return rows.map((r) => {
+      const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null }[];
+      return {
+        item: itemFromRow(r),
+        runIds: runs.map((x) => x.id),
+        runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
+        decisions: JSON.parse(r.agg_decisions) as ItemAggregate['decisions'],
+        files: JSON.parse(r.agg_files) as ItemAggregate['files'],
+      };
+    });
+  }
+
+  metaKeys(batchId: string): string[] {
+    return (this.#db.prepare(META_KEYS).all(batchId) as { key: string }[]).map((r) => r.key);
   }
 
   /** A models batch's rows with their model runs, a page at a time in file order. */

@@ -3,6 +3,7 @@ import type { AdmittedRun } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
 import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
+import type { RunErrorColumns } from '../run-failure.js';
 
 
 
@@ -29,12 +30,15 @@ export class RunRepo {
     status: string,
     requiredAction: unknown,
     output: unknown,
+    failure: RunErrorColumns = { error_code: null, error: null },
   ): void {
-    this.#sql.get('UPDATE runs SET status = ?, required_action = ?, output = ?, finished_at = ? WHERE id = ?')
+    this.#sql.get('UPDATE runs SET status = ?, required_action = ?, output = ?, error_code = ?, error = ?, finished_at = ? WHERE id = ?')
       .run(
         status,
         requiredAction == null ? null : JSON.stringify(requiredAction),
         output == null ? null : JSON.stringify(output),
+        failure.error_code,
+        failure.error,
         nowIso(),
         id,
       );

@@ -153,8 +153,8 @@ export class SqliteStore implements Store {
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
     return this.#write((r) => t.redecideHeld(r, batchId, itemId, decide));
   }
-  markError(batchId: string, itemId: string, message: string): Promise<ItemRecord | null> {
-    return this.#write((r) => t.markError(r, batchId, itemId, message));
+  markError(batchId: string, itemId: string, message: string, code?: string | null): Promise<ItemRecord | null> {
+    return this.#write((r) => t.markError(r, batchId, itemId, message, code ?? null));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]> {
     return this.#write((r) => r.claims.requeue(batchId, itemIds, states));
@@ -185,8 +185,11 @@ export class SqliteStore implements Store {
   approvedCost(batchId: string) {
     return this.#read((r) => r.decisions.approvedCost(batchId));
   }
-  aggregates(batchId: string, afterSeq: number, limit: number): Promise<ItemAggregate[]> {
-    return this.#read((r) => r.projections.aggregates(batchId, afterSeq, limit));
+  aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
+    return this.#read((r) => r.projections.aggregates(batchId, afterSeq, limit, states));
+  }
+  metaKeys(batchId: string): Promise<string[]> {
+    return this.#read((r) => r.projections.metaKeys(batchId));
   }
 
   // ---- files

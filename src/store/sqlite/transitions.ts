@@ -5,6 +5,7 @@ import type { ItemRecord } from '../types.js';
 import { nowIso } from './database.js';
 import type { ItemColumn } from './items.js';
 import type { Repos } from './repos.js';
+import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
 /**
  * The item's row as it is now, checked to be still the caller's: a worker whose lease was
@@ -34,7 +35,7 @@ export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): Item
 }
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
-  r.runs.finish(run.id, run.status, run.requiredAction, run.output);
+  r.runs.finish(run.id, run.status, run.requiredAction, run.output, runErrorColumns(run));
   const seen = new Date();
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(item.batchId, item.id, run.id, f, seen, created);
@@ -49,7 +50,7 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
     run_status: run.status,
     text: run.output?.text ?? null,
     thread_id: run.threadId ?? now.threadId,
-    error: state === 'failed' ? `run ${run.id} ended with status ${run.status}` : null,
+    ...itemErrorColumns(run, state),
     finished_at: nowIso(),
     owner: null,
     lease_until: null,
@@ -104,9 +105,9 @@ export function markCancelled(r: Repos, batchId: string, itemId: string): boolea
   return true;
 }
 
-/** A permanent client-side fault: the item ends in `error`. */
-export function markError(r: Repos, batchId: string, itemId: string, message: string): ItemRecord | null {
+/** A permanent client-side fault: the item ends in `error` with the message and, when known, a code. */
+export function markError(r: Repos, batchId: string, itemId: string, message: string, code: string | null = null): ItemRecord | null {
   if (!r.items.get(batchId, itemId)) return null;
-  r.items.update(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  r.items.update(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
   return r.items.get(batchId, itemId);
 }

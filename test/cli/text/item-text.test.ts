@@ -5,7 +5,7 @@ import type { ItemRecord } from '../../../src/store/index.js';
 
 const item: ItemRecord = {
   batchId: 'b', id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held', step: 0,
-  pendingKey: null, pendingAnswer: null, runId: 'r1', threadId: 't', runStatus: 'requires_action', text: 'so far', error: null,
+  pendingKey: null, pendingAnswer: null, runId: 'r1', threadId: 't', runStatus: 'requires_action', text: 'so far', error: null, errorCode: null,
   holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0,
 };
 
@@ -28,7 +28,7 @@ describe('formatItem', () => {
       {
         batch: 'demo',
         item,
-        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 } }, output: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' }],
+        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 } }, output: null, errorCode: null, error: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' }],
         decisions: [],
         files: [],
       },
