@@ -1,3 +1,4 @@
+import type { ItemAggregate } from '../store/port.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState, Store } from '../store/index.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
@@ -12,9 +13,29 @@ export interface ExportRow {
   thread_id: string | null;
   run_ids: string[];
   text: string | null;
-  decisions: { tool: string; input: Record<string, unknown>; answer: Record<string, unknown>; by: 'policy' | 'person' }[];
+  decisions: {
+    tool: string;
+    input: Record<string, unknown>;
+    answer: Record<string, unknown>;
+    by: 'policy' | 'person';
+    /** Why it was decided so (the policy's rule, or a person's note), or null. */
+    reason: string | null;
+    /** Cost the decision approved (0 for a decline). */
+    cost: number;
+  }[];
   files: { id: string; role: string | null; name: string | null; path: string | null; bytes: number | null; sha256: string | null; status: FileStatus }[];
+  /** Why the item failed or errored: the service's message verbatim, or resq's for a client-side fault. */
   error: string | null;
+  /** The service's error code (`agent_error`, …), or null when none was given. */
+  error_code: string | null;
+  /** Cost approved for the item's plans (its decisions' costs added up). */
+  cost: number;
+  /** Seconds its runs ran (each run from admission to its end, added up; time held or stopped not counted), or null before any ended. */
+  duration_seconds: number | null;
+  /** When its first run was admitted (ISO 8601), or null if none was. */
+  created_at: string | null;
+  /** When the item reached its final state (ISO 8601), or null. */
+  finished_at: string | null;
   meta: Record<string, unknown>;
 }
 
@@ -30,59 +51,61 @@ function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
-/** Streams a batch's export rows in file order, a page of aggregates at a time. */
-export async function* exportRows(store: Store, batch: BatchRecord, pageSize = 500): AsyncGenerator<ExportRow> {
-  for (let after = -1; ; ) {
-    const page = await store.aggregates(batch.id, after, pageSize);
-    if (page.length === 0) return;
-    for (const a of page) {
-      const it = a.item;
-      after = it.seq;
-      yield {
-        id: it.id,
-        question: it.question,
-        status: exportStatus(it.state),
-        run_status: it.runStatus,
-        thread_id: it.threadId,
-        run_ids: a.runIds,
-        text: it.text,
-        decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by })),
-        files: a.files.map(exportFile),
-        error: it.error,
-        meta: it.meta,
-      };
-    }
+/** Item states `--failed` exports: failed at the service, or refused (error). */
+export const FAILED_STATES: readonly ItemState[] = ['failed', 'error'];
+
+/** Seconds the runs ran, to the millisecond; null when none has ended. */
+export function runSeconds(times: ItemAggregate['runTimes']): number | null {
+  let ms = 0;
+  let ended = 0;
+  for (const t of times) {
+    if (!t.finishedAt) continue;
+    ms += Math.max(0, Date.parse(t.finishedAt) - Date.parse(t.createdAt));
+    ended++;
   }
+  return ended === 0 ? null : ms / 1000;
 }
 
-/** Column order of the CSV export. */
-export const CSV_COLUMNS = [
-  'id',
-  'question',
-  'status',
-  'run_status',
-  'thread_id',
-  'run_ids',
-  'text',
-  'decisions',
-  'files',
-  'error',
-  'meta',
-] as const;
-
-/** Flattens a row for CSV: lists and objects become JSON text, run ids join with spaces. */
-export function flattenRow(r: ExportRow): Record<(typeof CSV_COLUMNS)[number], string> {
+/** One item's export row from its aggregate. */
+export function exportRow(a: ItemAggregate): ExportRow {
+  const it = a.item;
   return {
-    id: r.id,
-    question: r.question,
-    status: r.status,
-    run_status: r.run_status ?? '',
-    thread_id: r.thread_id ?? '',
-    run_ids: r.run_ids.join(' '),
-    text: r.text ?? '',
-    decisions: JSON.stringify(r.decisions),
-    files: JSON.stringify(r.files),
-    error: r.error ?? '',
-    meta: JSON.stringify(r.meta),
+    id: it.id,
+    question: it.question,
+    status: exportStatus(it.state),
+    run_status: it.runStatus,
+    thread_id: it.threadId,
+    run_ids: a.runIds,
+    text: it.text,
+    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, reason: d.reason ?? null, cost: Number(d.cost ?? 0) })),
+    files: a.files.map(exportFile),
+    error: it.error,
+    error_code: it.errorCode,
+    cost: a.decisions.reduce((sum, d) => sum + Number(d.cost ?? 0), 0),
+    duration_seconds: runSeconds(a.runTimes),
+    created_at: a.runTimes[0]?.createdAt ?? null,
+    finished_at: it.finishedAt,
+    meta: it.meta,
   };
+}
+
+/** What to export. */
+export interface ExportSelection {
+  /** Only items in these states (`FAILED_STATES` for `--failed`). @default every item */
+  states?: readonly ItemState[];
+  /** Items read per store query. @default 500 */
+  pageSize?: number;
+}
+
+/** Streams a batch's export rows in file order, a page of aggregates at a time (never the whole batch in memory). */
+export async function* exportRows(store: Store, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
+  const { states, pageSize = 500 } = typeof sel === 'number' ? { pageSize: sel } : sel;
+  for (let after = -1; ; ) {
+    const page = await store.aggregates(batch.id, after, pageSize, states);
+    if (page.length === 0) return;
+    for (const a of page) {
+      after = a.item.seq;
+      yield exportRow(a);
+    }
+  }
 }

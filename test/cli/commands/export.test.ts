@@ -1,10 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
+
+const JSONL_FIELDS = [
+  'id', 'question', 'status', 'run_status', 'thread_id', 'run_ids', 'text', 'decisions', 'files',
+  'error', 'error_code', 'cost', 'duration_seconds', 'created_at', 'finished_at', 'meta',
+];
 
 describe('resq export', () => {
   let sim: Sim;
@@ -18,7 +23,8 @@ describe('resq export', () => {
       q,
       [
         { id: 'x1', question: 'with "quotes", commas\nand lines @files=md,csv', lab: 'north', n: 3 },
-        { id: 'x2', question: 'plan @confirm=2', lab: 'south' },
+        { id: 'x2', question: 'plan @confirm=2', lab: 'south', formula: '=HYPERLINK("http://x","y")' },
+        { id: 'x3', question: '=1+2 café @fail', lab: '-north', tags: ['a', 'b'] },
       ]
         .map((o) => JSON.stringify(o))
         .join('\n'),
@@ -27,31 +33,90 @@ describe('resq export', () => {
     const policy = join(dir, 'p.yaml');
     writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 5\n');
     const r = await runInProcess(['run', q, '--db', db, '--batch', 'ex', '--policy', policy, '--no-download'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
   });
   afterAll(async () => sim.close());
 
-  it('writes JSONL rows with exactly the documented fields', async () => {
-    const out = join(dir, 'e.jsonl');
-    expect((await runInProcess(['export', 'ex', '--db', db, '--output', out])).code).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(Object.keys(rows[0] ?? {})).toEqual(['id', 'question', 'status', 'run_status', 'thread_id', 'run_ids', 'text', 'decisions', 'files', 'error', 'meta']);
-    expect(rows[0]).toMatchObject({ id: 'x1', status: 'completed', run_status: 'completed', meta: { lab: 'north', n: 3 } });
+  async function exported(args: string[], name: string): Promise<Buffer> {
+    const out = join(dir, name);
+    const r = await runInProcess(['export', 'ex', '--db', db, '--output', out, ...args]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return readFileSync(out);
+  }
+
+  it('writes JSONL rows with exactly the documented fields: errors with their code, cost, duration and times', async () => {
+    const rows = (await exported([], 'e.jsonl')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(rows[0] ?? {})).toEqual(JSONL_FIELDS);
+    expect(rows[0]).toMatchObject({ id: 'x1', status: 'completed', run_status: 'completed', error: null, error_code: null, cost: 0, meta: { lab: 'north', n: 3 } });
     expect((rows[0]?.files as unknown[]).length).toBe(2);
     expect(Object.keys((rows[0]?.files as Record<string, unknown>[])[0] ?? {})).toEqual(['id', 'role', 'name', 'path', 'bytes', 'sha256', 'status']);
-    expect(rows[1]).toMatchObject({ id: 'x2', decisions: [{ tool: 'confirm_scope', answer: { approved: true }, by: 'policy' }] });
+    expect(rows[1]).toMatchObject({ id: 'x2', cost: 2, decisions: [{ tool: 'confirm_scope', answer: { approved: true }, by: 'policy', cost: 2 }] });
+    expect(typeof (rows[1]?.decisions as { reason: unknown }[])[0]?.reason).toBe('string');
     expect((rows[1]?.run_ids as string[]).length).toBe(2);
+    expect(rows[2]).toMatchObject({ id: 'x3', status: 'failed', run_status: 'failed', error_code: 'agent_error', error: 'simulated failure (@fail)' });
+    for (const r of rows) {
+      expect(r.duration_seconds).toBeGreaterThan(0);
+      expect(Date.parse(r.created_at as string)).toBeLessThanOrEqual(Date.parse(r.finished_at as string));
+    }
   });
 
-  it('writes CSV that flattens lists and round-trips through a CSV parser', async () => {
-    const out = join(dir, 'e.csv');
-    expect((await runInProcess(['export', 'ex', '--db', db, '--format', 'csv', '--output', out])).code).toBe(0);
-    const rows = parse(readFileSync(out), { columns: true }) as Record<string, string>[];
-    expect(rows).toHaveLength(2);
-    expect(rows[0]?.question).toBe('with "quotes", commas\nand lines @files=md,csv');
-    expect(JSON.parse(rows[0]?.meta ?? '{}')).toEqual({ lab: 'north', n: 3 });
+  it('writes CSV with one column per meta field, the error, cost, times and reasons; formulas neutralised', async () => {
+    const rows = parse(await exported(['--format', 'csv'], 'e.csv'), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(3);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'id', 'question', 'meta.lab', 'meta.n', 'meta.formula', 'meta.tags', 'status', 'run_status', 'error_code', 'error', 'cost',
+      'duration_seconds', 'created_at', 'finished_at', 'text', 'decision_reasons', 'decisions', 'files', 'run_ids', 'thread_id',
+    ]);
+    expect(rows[0]).toMatchObject({ question: 'with "quotes", commas\nand lines @files=md,csv', 'meta.lab': 'north', 'meta.n': '3', 'meta.formula': '', 'meta.tags': '' });
+    expect(rows[1]?.['meta.formula']).toBe(`'=HYPERLINK("http://x","y")`);
     expect(rows[1]?.run_ids?.split(' ')).toHaveLength(2);
+    expect(rows[1]?.cost).toBe('2');
     expect(JSON.parse(rows[1]?.decisions ?? '[]')[0].by).toBe('policy');
+    expect(JSON.parse(rows[1]?.decision_reasons ?? '[]')).toHaveLength(1);
+    expect(rows[2]).toMatchObject({ question: "'=1+2 café @fail", 'meta.lab': "'-north", 'meta.tags': '["a","b"]', error_code: 'agent_error', error: 'simulated failure (@fail)' });
+    expect(Number(rows[2]?.duration_seconds)).toBeGreaterThan(0);
+    expect(rows[2]?.finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('--raw leaves cells as they are', async () => {
+    const rows = parse(await exported(['--format', 'csv', '--raw'], 'raw.csv'), { columns: true }) as Record<string, string>[];
+    expect(rows[2]).toMatchObject({ question: '=1+2 café @fail', 'meta.lab': '-north' });
+    expect(rows[1]?.['meta.formula']).toBe('=HYPERLINK("http://x","y")');
+  });
+
+  it('--excel writes a UTF-8 byte order mark and CRLF line ends', async () => {
+    const bytes = await exported(['--format', 'csv', '--excel'], 'excel.csv');
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.split('\r\n')[0]).toMatch(/^\ufeffid,question,meta\.lab,/);
+    expect(text.endsWith('\r\n')).toBe(true);
+    const rows = parse(bytes, { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows[2]?.question).toBe("'=1+2 café @fail");
+  });
+
+  it('--failed exports only the failed and errored items, in either format', async () => {
+    const jsonl = (await exported(['--failed'], 'failed.jsonl')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string });
+    expect(jsonl.map((r) => r.id)).toEqual(['x3']);
+    const csv = parse(await exported(['--failed', '--format', 'csv'], 'failed.csv'), { columns: true }) as Record<string, string>[];
+    expect(csv.map((r) => [r.id, r.error_code])).toEqual([['x3', 'agent_error']]);
+    // Every meta column of the batch, so files of several exports line up.
+    expect(Object.keys(csv[0]!)).toContain('meta.formula');
+  });
+
+  it('refuses CSV-only flags with JSONL, and --failed with --invalid, writing nothing', async () => {
+    const out = join(dir, 'never.jsonl');
+    for (const [args, says] of [
+      [['--excel'], '--excel applies to --format csv only'],
+      [['--raw'], '--raw applies to --format csv only'],
+      [['--failed', '--invalid'], '--invalid and --failed'],
+    ] as const) {
+      const r = await runInProcess(['export', 'ex', '--db', db, '--output', out, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(says);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(existsSync(out)).toBe(false);
   });
 
   it('names the batches there are when asked for one that is not', async () => {

@@ -67,7 +67,7 @@ describe('answerFlags', () => {
       {
         batch: 'demo',
         item: { ...item, id: 'booking' },
-        runs: [{ id: 'r1', batchId: 'b', itemId: 'booking', step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'book_instrument', input: { hours: 2 } }, output: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
+        runs: [{ id: 'r1', batchId: 'b', itemId: 'booking', step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'book_instrument', input: { hours: 2 } }, output: null, errorCode: null, error: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
         decisions: [],
         files: [],
       },

@@ -39,6 +39,12 @@ describe('exportLines', () => {
     expect(csv.map((r) => r.id)).toEqual(['b', 'a']);
     expect(csv[1]?.status).toBe('completed');
 
+    expect(Object.keys(csv[0]!).slice(0, 3)).toEqual(['id', 'question', 'meta.topic']);
+    expect(csv.map((r) => r['meta.topic'])).toEqual(['x', 'y']);
+    // Nothing failed: --failed exports no row, and CSV still its header.
+    expect(await collect(exportLines(store, batch, { failed: true }))).toBe('');
+    expect((await collect(exportLines(store, batch, { format: 'csv', failed: true }))).trim().split('\n')).toHaveLength(1);
+
     const invalid = (await collect(exportLines(store, batch, { invalid: true }))).trim().split('\n').map((l) => JSON.parse(l) as object);
     expect(invalid).toEqual([expect.objectContaining({ file: questions, line: 4, field: 'question' })]);
     await client.close();

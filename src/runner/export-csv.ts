@@ -1,0 +1,94 @@
+import { stringify } from 'csv-stringify/sync';
+import type { BatchRecord, Store } from '../store/index.js';
+import { exportRows, type ExportRow, type ExportSelection } from './export-rows.js';
+
+/** How CSV is written. */
+export interface CsvOptions {
+  /** Cells as they are, with no guard against spreadsheet formulas. @default false */
+  raw?: boolean;
+  /** For Excel: a UTF-8 byte order mark first and CRLF line ends. @default false */
+  excel?: boolean;
+}
+
+/** Columns before the meta columns. */
+const LEAD = ['id', 'question'] as const;
+/** Columns after the meta columns; lists (decisions, files, reasons) are JSON text, run ids joined with spaces. */
+const TAIL = [
+  'status',
+  'run_status',
+  'error_code',
+  'error',
+  'cost',
+  'duration_seconds',
+  'created_at',
+  'finished_at',
+  'text',
+  'decision_reasons',
+  'decisions',
+  'files',
+  'run_ids',
+  'thread_id',
+] as const;
+
+/** The first character of a cell a spreadsheet would read as a formula (OWASP's CSV-injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell a spreadsheet shows as text, never runs: one that begins with `=`, `+`, `-`, `@`,
+ * tab or CR gets a single quote before it, as OWASP's CSV-injection guidance says.
+ */
+export function neutralise(cell: string): string {
+  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+}
+
+/** The header of a batch's CSV: fixed columns around one `meta.KEY` column per meta key. */
+export function csvColumns(metaKeys: readonly string[]): string[] {
+  return [...LEAD, ...metaKeys.map((k) => `meta.${k}`), ...TAIL];
+}
+
+/** A meta value as a cell: text as it is, anything else as JSON (numbers keep the file's text), absent or null empty. */
+function metaCell(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** One export row as cells in the order of {@link csvColumns}. */
+export function csvCells(r: ExportRow, metaKeys: readonly string[]): string[] {
+  const tail: Record<(typeof TAIL)[number], string> = {
+    status: r.status,
+    run_status: r.run_status ?? '',
+    error_code: r.error_code ?? '',
+    error: r.error ?? '',
+    cost: String(r.cost),
+    duration_seconds: r.duration_seconds === null ? '' : String(r.duration_seconds),
+    created_at: r.created_at ?? '',
+    finished_at: r.finished_at ?? '',
+    text: r.text ?? '',
+    decision_reasons: JSON.stringify(r.decisions.map((d) => d.reason)),
+    decisions: JSON.stringify(r.decisions),
+    files: JSON.stringify(r.files),
+    run_ids: r.run_ids.join(' '),
+    thread_id: r.thread_id ?? '',
+  };
+  const meta = Object.hasOwn(r, 'meta') ? r.meta : {};
+  return [r.id, r.question, ...metaKeys.map((k) => metaCell(Object.hasOwn(meta, k) ? meta[k] : undefined)), ...TAIL.map((c) => tail[c])];
+}
+
+/** One CSV record (its line end included), every cell guarded unless `raw`. */
+export function csvRecord(cells: readonly string[], o: CsvOptions = {}): string {
+  return stringify([o.raw ? [...cells] : cells.map(neutralise)], { record_delimiter: o.excel ? 'windows' : 'unix' });
+}
+
+/** The byte order mark Excel needs to read UTF-8 ("café", not "cafÃ©"). */
+export const UTF8_BOM = '\ufeff';
+
+/**
+ * A batch's CSV export as text chunks: header first, then one record per item in file order.
+ * Two reads, neither holding the batch: the meta keys (one store query), then the rows a page
+ * at a time.
+ */
+export async function* csvExport(store: Store, batch: BatchRecord, o: CsvOptions & ExportSelection = {}): AsyncGenerator<string> {
+  const keys = await store.metaKeys(batch.id);
+  yield `${o.excel ? UTF8_BOM : ''}${csvRecord(csvColumns(keys), o)}`;
+  for await (const row of exportRows(store, batch, o)) yield csvRecord(csvCells(row, keys), o);
+}
