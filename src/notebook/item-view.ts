@@ -16,6 +16,9 @@ export interface ChainRun {
   status: string;
   /** The tool the run paused on, if it paused. */
   pausedOn: string | null;
+  /** The service's error code and message when the run failed, else null. */
+  errorCode: string | null;
+  error: string | null;
   createdAt: string;
   finishedAt: string | null;
   seconds: number | null;
@@ -33,7 +36,10 @@ export interface ItemDetail {
   question: string;
   /** The answer (Markdown) or the text so far. */
   text: string | null;
+  /** Why it failed: the service's message verbatim, or resq's for a refused request. */
   error: string | null;
+  /** The service's error code (`agent_error`, …), or null. */
+  errorCode: string | null;
   holdReason: string | null;
   threadId: string | null;
   meta: Record<string, unknown>;
@@ -58,6 +64,7 @@ export async function itemDetail(store: Store, batch: BatchRecord, id: string): 
     question: it.question,
     text: it.text,
     error: it.error,
+    errorCode: it.errorCode,
     holdReason: it.holdReason,
     threadId: it.threadId,
     meta: it.meta,
@@ -67,6 +74,8 @@ export async function itemDetail(store: Store, batch: BatchRecord, id: string): 
       parentRunId: r.parentRunId,
       status: r.status,
       pausedOn: r.requiredAction?.tool ?? null,
+      errorCode: r.errorCode,
+      error: r.error,
       createdAt: r.createdAt,
       finishedAt: r.finishedAt,
       seconds: r.finishedAt ? Math.max(0, (Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000) : null,
@@ -106,7 +115,7 @@ export function renderItem(d: ItemDetail, o: FileRenderOptions = {}): MimeBundle
     '',
     quote(d.question),
     ...(meta ? ['', meta] : []),
-    ...(d.error ? ['', `**error**: ${d.error}`] : []),
+    ...(d.error ? ['', `**error**${d.errorCode ? ` (${d.errorCode})` : ''}: ${d.error}`] : []),
     ...(d.holdReason ? ['', `**held**: ${d.holdReason}`] : []),
   ].join('\n');
   const out: MimeBundle[] = [markdown(head)];
@@ -120,7 +129,7 @@ export function renderItem(d: ItemDetail, o: FileRenderOptions = {}): MimeBundle
     );
   out.push(
     table(
-      d.runs.map((r) => ({ step: r.step, run: r.id, status: r.status, paused_on: r.pausedOn, seconds: r.seconds, started: r.createdAt })),
+      d.runs.map((r) => ({ step: r.step, run: r.id, status: r.status, paused_on: r.pausedOn, error_code: r.errorCode, error: r.error, seconds: r.seconds, started: r.createdAt })),
       { caption: 'Runs', empty: 'no run was started' },
     ),
   );

@@ -28,7 +28,10 @@ export interface ItemRow {
   question: string;
   /** The answer (Markdown), or the text so far. */
   text: string | null;
+  /** Why it failed: the service's message verbatim, or resq's for a refused request. */
   error: string | null;
+  /** The service's error code (`agent_error`, …), or null. */
+  error_code: string | null;
   hold_reason: string | null;
   /** Runs in the item's chain. */
   runs: number;
@@ -73,6 +76,7 @@ export function itemRow(it: ItemRecord, stats: ItemStats | undefined): ItemRow {
     question: it.question,
     text: it.text,
     error: it.error,
+    error_code: it.errorCode,
     hold_reason: it.holdReason,
     runs: stats?.runs ?? 0,
     decisions: stats?.decisions ?? 0,

@@ -99,7 +99,9 @@ export interface ExportSelection {
 
 /** Streams a batch's export rows in file order, a page of aggregates at a time (never the whole batch in memory). */
 export async function* exportRows(store: Store, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
-  const { states, pageSize = 500 } = typeof sel === 'number' ? { pageSize: sel } : sel;
+  const o: ExportSelection = typeof sel === 'number' ? { pageSize: sel } : sel;
+  const states = o.states;
+  const pageSize = o.pageSize ?? 500;
   for (let after = -1; ; ) {
     const page = await store.aggregates(batch.id, after, pageSize, states);
     if (page.length === 0) return;

@@ -59,7 +59,10 @@ describe('one item in full', () => {
     expect(out[0]?.['text/markdown']).toContain('**held**: no policy for tool "book_instrument"');
     expect(out.map((b) => b['text/plain'])).toContain('Files: no files');
     const failed = renderItem(await r.item('demo', 'toxicity'));
-    expect(failed[0]?.['text/markdown']).toMatch(/\*\*error\*\*: run .* ended with status failed/);
+    // The service's own code and message, verbatim.
+    expect(failed[0]?.['text/markdown']).toContain('**error** (agent_error): simulated failure (@fail)');
+    const runs = failed.find((b) => b['text/html']?.includes('Runs'));
+    expect(runs?.['text/html']).toContain('agent_error');
   });
 
   it('a file deleted from disk shows why instead of failing', async () => {

@@ -63,6 +63,8 @@ describe('item filters', () => {
 
   it('filters by status, held and failed', async () => {
     expect(await ids({ failed: true })).toEqual(['toxicity']);
+    // The failed table's row: the service's code and message, verbatim.
+    expect((await r.items('demo', { failed: true }))[0]).toMatchObject({ error_code: 'agent_error', error: 'simulated failure (@fail)' });
     expect(await ids({ held: true })).toEqual(['booking']);
     expect(await ids({ status: ['failed', 'held'] })).toEqual(['toxicity', 'booking']);
     expect(await ids({ failed: false, held: false })).toHaveLength(9);
