@@ -141,8 +141,9 @@ export async function attachAndRun(o: AttachOptions): Promise<number> {
     io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir, unknownFinal })}\n`);
     if (files && files.problems.length > 0)
       io.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
-    if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
-    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`resq resume ${o.batch.name}${db}${resumeSim}\`\n`);
+    const resume = `resq resume ${o.batch.name}${db}${resumeSim}`;
+    if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
+    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
   const code = exitCodeForRun(result);

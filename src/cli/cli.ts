@@ -20,6 +20,7 @@ import { cancelCommand } from './commands/cancel.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
+import { isDiskFull } from '../runner/store-fault.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -33,8 +34,19 @@ export interface CommandContext {
   argv?: readonly string[];
 }
 
-/** Prints an error the way a user should see it: no stack for our own errors. */
-function report(err: unknown, io: CliIo): number {
+/** The `--db` a command line gives (else RESQ_DB, else resq.db), read before or without yargs. */
+function dbOf(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  const i = argv.lastIndexOf('--db');
+  const eq = argv.findLast((a) => a.startsWith('--db='));
+  return (i >= 0 ? argv[i + 1] : undefined) ?? eq?.slice('--db='.length) ?? (env.RESQ_DB || 'resq.db');
+}
+
+/** Prints an error the way a user should see it: no stack for our own errors, nor for a full disk. */
+function report(err: unknown, io: CliIo, argv: readonly string[]): number {
+  if (isDiskFull(err)) {
+    io.stderr.write(`resq: ${userMessage(err, { db: dbOf(argv, io.env) })}\n`);
+    return EXIT.failed;
+  }
   if (err instanceof InputError && err.problems.length > 1) {
     const lines = err.problems.map((p) => `  ${formatProblem(p)}`).join('\n');
     io.stderr.write(`resq: ${err.problems.length} problems; nothing was sent or recorded:\n${lines}\n`);
@@ -98,6 +110,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
       return EXIT.usage;
     }
-    return report(err, io);
+    return report(err, io, argv);
   }
 }

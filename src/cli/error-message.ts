@@ -1,15 +1,19 @@
 import { connectReason } from '../api/failure-class.js';
 import { AuthError, NetworkError } from '../api/errors.js';
+import { isDiskFull } from '../runner/store-fault.js';
+import { diskFullMessage, type DiskFullContext } from './disk-full.js';
 
 /**
  * The one line a person sees for an error: an unreachable service as
  * `cannot reach http://… (connection refused)`, a wrong scheme or certificate plainly, a
- * refused key with what to check; anything else as its own message.
+ * refused key with what to check; a database on a full disk as a plain stop with the command
+ * that carries on (see {@link diskFullMessage}); anything else as its own message.
  */
-export function userMessage(err: unknown): string {
+export function userMessage(err: unknown, where: DiskFullContext = {}): string {
+  if (isDiskFull(err)) return diskFullMessage(err, where);
   if (err instanceof NetworkError && err.phase === 'connect') {
-    const where = err.service ?? 'the service';
-    return `cannot reach ${where} (${connectReason(err.causeCode)})`;
+    const service = err.service ?? 'the service';
+    return `cannot reach ${service} (${connectReason(err.causeCode)})`;
   }
   if (err instanceof AuthError)
     return `the service refused the API key (HTTP ${err.status} ${err.method} ${err.path}): check RESQ_API_KEY`;

@@ -12,3 +12,19 @@ export function isStoreFault(err: unknown): boolean {
   const pg = err as { severity?: unknown; routine?: unknown };
   return typeof pg.severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
+
+/**
+ * Whether a store error means the database's disk is full: SQLite's `SQLITE_FULL` ("database
+ * or disk is full") or PostgreSQL's `disk_full` (SQLSTATE 53100), also as another error's
+ * cause. The write it stopped was not kept (its transaction rolled back whole) and nothing
+ * written before it is touched: a plain stop, not a bug.
+ */
+export function isDiskFull(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === '53100') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

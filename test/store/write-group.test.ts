@@ -129,5 +129,26 @@ describe('WriteGroup', () => {
     await w;
     expect(count(other)).toBe(1);
   });
-});
 
+  it('a database that cannot grow (SQLITE_FULL) fails the whole group with that error: nothing of it kept, nothing before it touched', async () => {
+    const { db, other, group } = setup();
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
+    await group.write(() => insert.run('before', 0));
+    // The file may not grow past its pages now (as on a full disk): a big row cannot be stored.
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const big = 'x'.repeat(64 * 1024);
+    const small = group.write(() => insert.run('small', 1));
+    const large = group.write(() => insert.run('large', big));
+    const results = await Promise.allSettled([small, large]);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_FULL' });
+    }
+    expect(db.inTransaction).toBe(false);
+    expect((other.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['before']);
+    // Once there is room again the next group commits.
+    db.pragma('max_page_count = 1000000');
+    await group.write(() => insert.run('after', 2));
+    expect(count(other)).toBe(2);
+  });
+});

@@ -4,6 +4,14 @@ export function isBusy(e: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
+/**
+ * Whether SQLite refused because the database cannot grow (its disk is full, or a size cap):
+ * SQLite may then have rolled the whole transaction back, so nothing of it is kept.
+ */
+export function isFull(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'SQLITE_FULL';
+}
+
 /** Delay before the `attempt`-th retry of a busy operation: 5 ms doubling to 500 ms, full jitter. */
 export function busyDelayMs(attempt: number, random: () => number = Math.random): number {
   return Math.floor(random() * Math.min(500, 5 * 2 ** attempt));

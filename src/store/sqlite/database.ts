@@ -23,6 +23,10 @@ export function openDatabase(path: string, opts: { readonly?: boolean } = {}): D
     db.pragma('foreign_keys = ON');
     retryBusySync(() => migrate(db));
   }
+  // Test-only (never set it otherwise): caps the database's size in pages, so a test fills it
+  // up as a full disk would (SQLITE_FULL) without needing a small disk.
+  const maxPages = Number(process.env.RESQ_TEST_SQLITE_MAX_PAGES);
+  if (Number.isInteger(maxPages) && maxPages > 0) db.pragma(`max_page_count = ${maxPages}`);
   return db;
 }
 

@@ -1,4 +1,4 @@
-import { isBusy, retryBusy } from './busy.js';
+import { isBusy, isFull, retryBusy } from './busy.js';
 
 interface Pending {
   fn: () => unknown;
@@ -116,8 +116,9 @@ export class WriteGroup {
         try {
           outcomes[i] = { failed: false, value: savepoints ? this.#tx.savepoint(group[i]!.fn) : group[i]!.fn() };
         } catch (error) {
-          // A busy statement fails the group: rolled back whole and run again.
-          if (isBusy(error)) throw error;
+          // A busy statement fails the group: rolled back whole and run again. A full database
+          // fails it whole too (SQLite may have rolled the transaction back already): nothing kept.
+          if (isBusy(error) || isFull(error)) throw error;
           if (!savepoints) throw ONE_THREW;
           outcomes[i] = { failed: true, value: error };
         }
