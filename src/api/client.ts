@@ -23,6 +23,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link ServiceClient.openFile}. */
+export interface OpenFileOptions extends CallOptions {
+  /**
+   * Attempts of the request, the first included. The downloader passes 1: it retries a whole
+   * download (request and body) on one budget of its own. @default retry.maxAttempts
+   */
+  attempts?: number;
+}
+
 /** Options of calls that start something: the key makes retries safe. */
 export interface IdempotentCallOptions extends CallOptions {
   /** `Idempotency-Key` (1–200 visible ASCII characters); the same key returns the same run. */
@@ -163,8 +172,8 @@ export class ServiceClient {
   }
 
   /** Opens a file for streaming; the key goes only to the base URL's origin (see `openFile`). */
-  async openFile(url: string, opts: CallOptions = {}): Promise<OpenedFile> {
-    return openFile(this.#transport, url, opts.signal);
+  async openFile(url: string, opts: OpenFileOptions = {}): Promise<OpenedFile> {
+    return openFile(this.#transport, url, opts.signal, opts.attempts);
   }
 
   /** `GET /threads`: the account's threads, newest first, up to fifty. */

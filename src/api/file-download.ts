@@ -24,11 +24,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * origin (decided per hop); redirects are followed by hand so a hop to another origin goes
  * without it. A relative URL is taken as below the base URL. 404/410 → `NotFoundError`.
  */
-export async function openFile(transport: Transport, url: string, signal?: AbortSignal): Promise<OpenedFile> {
+export async function openFile(transport: Transport, url: string, signal?: AbortSignal, maxAttempts?: number): Promise<OpenedFile> {
   let target: URL = transport.target(url).url;
   for (let hop = 0; ; hop++) {
     const res = await transport.send(
-      { method: 'GET', target, accept: '*/*', retryClass: 'idempotent', signal, allowRedirect: true },
+      { method: 'GET', target, accept: '*/*', retryClass: 'idempotent', signal, allowRedirect: true, maxAttempts },
       async (r) => r,
     );
     if (res.status < 300) return toOpenedFile(res, transport.closeSignal, signal);

@@ -6,6 +6,7 @@ import type { Run } from './run-schema.js';
 import { isRunFinished } from './run-status.js';
 import { readEventStream, type StreamProgress } from './sse-stream.js';
 import type { Transport } from './transport.js';
+import { abortReason } from './signals.js';
 
 /** Connections in a row without a new event id before following switches to polling. */
 export const STREAM_FAILURES_BEFORE_POLLING = 3;
@@ -87,6 +88,7 @@ export async function followRun(deps: FollowDeps, runId: string, opts: FollowRun
       : backoffDelay(Math.max(failures, 1), options.retry, options.random);
     options.onLog({ type: 'stream-reconnect', runId, after: after ?? null, delayMs, failures, reason });
     await options.sleep(delayMs, opts.signal);
+    if (opts.signal?.aborted) throw abortReason(opts.signal);
   }
 }
 

@@ -1,6 +1,6 @@
 /** The typed client of the Research Agent and Model Service (re-exports only). */
 export { ServiceClient } from './client.js';
-export type { CallOptions, IdempotentCallOptions, CreateRunBody, RunModelBody, CancelRunOptions } from './client.js';
+export type { CallOptions, IdempotentCallOptions, OpenFileOptions, CreateRunBody, RunModelBody, CancelRunOptions } from './client.js';
 export { DEFAULT_CANCEL_ROUTE, checkCancelRoute } from './client.js';
 export type { ClientOptions } from './options.js';
 export type { ClientLogEvent, ClientLogListener } from './log-events.js';

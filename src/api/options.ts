@@ -1,7 +1,7 @@
+import { type Clock, sleep, systemClock } from '../clock.js';
 import { ConfigError } from '../errors.js';
 import type { ClientLogListener } from './log-events.js';
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './retry-policy.js';
-import { abortableSleep } from './signals.js';
 import { DEFAULT_MAX_EVENT_CHARS } from './sse-decoder.js';
 
 /** Options of {@link ServiceClient}. */
@@ -45,8 +45,10 @@ export interface ClientOptions {
   onLog?: ClientLogListener;
   /** Uniform [0, 1) source for the backoff's full jitter. @default Math.random */
   random?: () => number;
-  /** Waits `ms`, rejecting with the signal's reason when it aborts. @default a timer */
+  /** Waits `ms`, ending early when the signal aborts (resolving or rejecting: either stops the wait). @default clock.sleep */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Time: `Retry-After` dates are read against it, and it sleeps unless `sleep` is given. @default systemClock */
+  clock?: Clock;
 }
 
 /** {@link ClientOptions} with every default filled in and the base URL parsed. */
@@ -68,6 +70,7 @@ export interface ResolvedOptions {
   onLog: ClientLogListener;
   random: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  clock: Clock;
 }
 
 /** Most connections per origin for requests other than event streams, unless told otherwise. */
@@ -97,7 +100,8 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
     modelPollIntervalMs: opts.modelPollIntervalMs ?? 3_000,
     onLog: safeListener(opts.onLog),
     random: opts.random ?? Math.random,
-    sleep: opts.sleep ?? abortableSleep,
+    sleep: opts.sleep ?? (opts.clock ? (ms, signal) => opts.clock!.sleep(ms, signal) : sleep),
+    clock: opts.clock ?? systemClock,
   };
   checkNumber('connectTimeoutMs', resolved.connectTimeoutMs, 1);
   checkNumber('requestTimeoutMs', resolved.requestTimeoutMs, 1);

@@ -1,6 +1,7 @@
 import { ResponseShapeError } from './errors.js';
 import { classifyFailure } from './failure-class.js';
 import type { ClientLogListener } from './log-events.js';
+import { abortReason } from './signals.js';
 
 /** What {@link pollUntil} needs. */
 export interface PollOptions<T> {
@@ -30,7 +31,10 @@ export async function pollUntil<T>(opts: PollOptions<T>): Promise<T> {
   let failures = 0;
   let first = true;
   for (;;) {
-    if (!first || opts.waitFirst) await opts.sleep(opts.intervalMs, opts.signal);
+    if (!first || opts.waitFirst) {
+      await opts.sleep(opts.intervalMs, opts.signal);
+      if (opts.signal?.aborted) throw abortReason(opts.signal);
+    }
     first = false;
     let value: T;
     try {

@@ -1,22 +1,3 @@
-/**
- * Waits `ms` milliseconds; rejects with the signal's reason as soon as it aborts.
- * The timer keeps the process alive: a CLI awaiting a retry or a poll must not exit mid-wait.
- */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    const timer = setTimeout(() => {
-      off();
-      resolve();
-    }, ms);
-    const off = signal ? onAbortOf(signal, onAbort) : () => {};
-  });
-}
-
 const followers = new WeakMap<AbortSignal, Set<() => void>>();
 
 /**

@@ -36,6 +36,11 @@ export interface SendOptions {
   allowRedirect?: boolean;
   /** The request starts work at the service (a run, a respond, a model run): a 429 on it is an admission throttle. @default false */
   admission?: boolean;
+  /**
+   * Attempts of this request, the first included: a caller that retries the whole operation
+   * on its own budget (a download: request and body) passes 1. @default retry.maxAttempts
+   */
+  maxAttempts?: number;
 }
 
 /** A response whose status was accepted; its body is not read yet. */
@@ -149,7 +154,7 @@ export class Transport {
   /** The retry loop of every request: `attempt` is tried until it succeeds or the policy says stop. */
   async #retrying<T>(req: SendOptions, attempt1: (target: RequestTarget, info: RequestInfo, busyAttempts: number) => Promise<T>): Promise<T> {
     const target = this.target(req.target, req.query);
-    const retry = this.#opts.retry;
+    const retry = req.maxAttempts === undefined ? this.#opts.retry : { ...this.#opts.retry, maxAttempts: Math.max(1, req.maxAttempts) };
     let attempt = 1;
     let busyAttempts = 0;
     for (;;) {
@@ -172,7 +177,7 @@ export class Transport {
         aborted: req.signal?.aborted === true || this.#closing.signal.aborted,
         options: retry,
         random: this.#opts.random,
-        now: Date.now(),
+        now: this.#opts.clock.now(),
       });
       if (!decision.retry) throw failure;
       const busy = decision.budget === 'thread-busy';
@@ -326,12 +331,13 @@ export class Transport {
     try {
       await this.#opts.sleep(ms, link.signal);
     } catch (err) {
-      if (signal?.aborted) throw abortReason(signal);
-      if (this.#closing.signal.aborted) throw closedError(info);
-      throw err;
+      // An injected sleep may reject on abort rather than resolve: the abort is what counts.
+      if (!link.signal.aborted) throw err;
     } finally {
       link.dispose();
     }
+    if (signal?.aborted) throw abortReason(signal);
+    if (this.#closing.signal.aborted) throw closedError(info);
   }
 }
 

@@ -1,9 +1,9 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
-import { backoffDelay, type ServiceClient } from '../api/index.js';
+import { ApiError, backoffDelay, retryAfterMs, type ServiceClient } from '../api/index.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { BatchRecord, FileRecord, Store } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
@@ -11,7 +11,10 @@ import { PathBook } from './path-book.js';
 import { batchFolderName, fileNameFor, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
 import { discardStalePartials, writeAtomically, type Written } from './write-file.js';
 
-/** How whole downloads are retried (the client already retries each request before its body). */
+/**
+ * How a download is retried: one budget per file for its request and its body together (the
+ * client's own retries are turned off for it, so a file costs at most `attempts` requests).
+ */
 export interface DownloadRetryOptions {
   /** Attempts per file, the first included. @default 5 */
   attempts?: number;
@@ -35,8 +38,8 @@ export interface DownloaderOptions {
   concurrency?: number;
   /** Progress and problems, as events. */
   onEvent?: (e: DownloadEvent) => void;
-  /** The clock deciding `expired` vs `missing` after a 404. @default () => new Date() */
-  now?: () => Date;
+  /** Time: waits between attempts, scans, and `expired` vs `missing` after a 404. @default systemClock */
+  clock?: Clock;
   retry?: DownloadRetryOptions;
   /** Uniform [0, 1) source for backoff jitter. @default Math.random */
   random?: () => number;
@@ -76,9 +79,11 @@ export class Downloader {
   readonly #readyFolders = new Map<string, Promise<void>>();
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
+  readonly #clock: Clock;
 
   constructor(o: DownloaderOptions) {
     this.#o = o;
+    this.#clock = o.clock ?? systemClock;
     this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? 4) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
   }
@@ -99,7 +104,7 @@ export class Downloader {
     }
     scan.batch = batch;
     for (const s of also) scan.also.add(s);
-    const wait = scan.last + KICK_INTERVAL_MS - Date.now();
+    const wait = scan.last + KICK_INTERVAL_MS - this.#clock.now();
     if (wait <= 0) this.#startScan(scan);
     else if (!scan.timer) {
       const pending = scan;
@@ -138,7 +143,7 @@ export class Downloader {
   async #scan(scan: Scan): Promise<void> {
     if (scan.timer) clearTimeout(scan.timer);
     scan.timer = null;
-    scan.last = Date.now();
+    scan.last = this.#clock.now();
     if (this.#abort.signal.aborted) return;
     const { batch } = scan;
     for (const f of await this.#o.store.filesForBatch(batch.id, ['pending', 'failed', ...scan.also])) {
@@ -226,17 +231,24 @@ export class Downloader {
         if (claimed) (await this.#book(batch.id)).release(claimed, fileId);
         const v = classifyFailure(err, signal.aborted);
         if (v.kind === 'abort') return;
-        if (v.kind === 'gone') return await this.#problem(ref, file, goneStatus(file, (this.#o.now ?? (() => new Date()))()));
+        if (v.kind === 'gone') return await this.#problem(ref, file, goneStatus(file, new Date(this.#clock.now())));
         if (v.kind === 'retry' && attempt < max) {
-          const delayMs = backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
+          const delayMs = this.#delay(attempt, err);
           this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
-          if (!(await sleep(delayMs, true, { signal }).catch(() => false))) return;
+          await this.#clock.sleep(delayMs, signal);
+          if (signal.aborted) return;
           continue;
         }
         const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
         return await this.#problem(ref, file, { status: 'failed', reason });
       }
     }
+  }
+
+  /** The wait before the next attempt: the service's `Retry-After` (capped), else backoff with jitter. */
+  #delay(attempt: number, err: unknown): number {
+    const hinted = err instanceof ApiError ? retryAfterMs(err.retryAfter, this.#clock.now(), this.#retry.maxDelayMs) : null;
+    return hinted ?? backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
   }
 
   async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }): Promise<void> {
@@ -251,7 +263,8 @@ export class Downloader {
     file: FileRecord,
     onClaim: (path: string) => void,
   ): Promise<Written & { mediaType: string | null }> {
-    const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal });
+    // One attempt a call: this loop's budget is the only one (request and body alike).
+    const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal, attempts: 1 });
     // The body may fail while the folder is prepared, before anything reads it: keep that
     // error from going unhandled; writeAtomically still sees it (the stream is `errored`).
     opened.body.on('error', () => {});

@@ -1,4 +1,5 @@
 import { isModelRunFinished, isRunFailure, type ModelRun, type ServiceClient } from '../api/index.js';
+import { type Clock, systemClock } from '../clock.js';
 import { InputError, ResqError } from '../errors.js';
 import { errorKind } from '../runner/error-kind.js';
 import { Scheduler, type StepContext } from '../runner/scheduler.js';
@@ -25,12 +26,14 @@ export interface ModelBatchOptions {
   onFiles?: (itemId: string, files: FileRefInput[]) => void;
   /** When running jobs are read. */
   poll?: PollPlanOptions;
-  /** Delays before a row whose request failed for a passing reason is sent again. @default [2000, 5000, 15000, 30000] */
+  /** Delays before a row whose request failed for a passing reason is sent again (as for agent runs). @default DEFAULT_RETRY_LATER_MS */
   retryLaterMs?: readonly number[];
   /** Failed reads in a row after which a job is left for a later resume. @default 10 */
   maxReadFailures?: number;
   /** Lease length. @default 30000 */
   leaseMs?: number;
+  /** Time: waits, leases, retry-later and the poll plan's job ages. @default systemClock */
+  clock?: Clock;
 }
 
 /** How a model batch run ended. */
@@ -61,6 +64,7 @@ export class ModelBatchRunner {
   readonly #o: ModelBatchOptions;
   readonly #hard = new AbortController();
   readonly #plan: PollPlan;
+  readonly #clock: Clock;
   readonly #admittedAt = new Map<string, number>();
   /** Rows whose last create surely did not arrive (or may be re-sent): their next send is safe. */
   readonly #resendable = new Set<string>();
@@ -73,6 +77,7 @@ export class ModelBatchRunner {
 
   constructor(o: ModelBatchOptions) {
     this.#o = o;
+    this.#clock = o.clock ?? systemClock;
     this.#plan = new PollPlan(o.poll);
   }
 
@@ -126,7 +131,8 @@ export class ModelBatchRunner {
       },
       // Progress after each row, as before the scheduler: the last report is the batch's end state.
       onLeave: () => this.#progress(),
-      retryLaterMs: this.#o.retryLaterMs ?? [2000, 5000, 15000, 30000],
+      retryLaterMs: this.#o.retryLaterMs,
+      clock: this.#clock,
       leaseMs: this.#o.leaseMs,
       takeOver: resubmit ? ['submitting', 'running'] : ['running'],
     });
@@ -183,7 +189,7 @@ export class ModelBatchRunner {
         await this.#finish(item, run, httpStatus, 0);
         return 'finished';
       }
-      this.#admittedAt.set(item.id, Date.now());
+      this.#admittedAt.set(item.id, this.#clock.now());
       await store.markModelAdmitted(item.batchId, item.id, httpStatus, report(run));
       this.#emit({ type: 'item', id: item.id, state: 'running', modelRunId: run.id, status: run.status, credits: run.credits });
       return 'running';
@@ -236,6 +242,7 @@ export class ModelBatchRunner {
       admittedAt: this.#admittedAt.get(item.id) ?? null,
       signal: ctx.signal,
       maxFailures: this.#o.maxReadFailures ?? 10,
+      clock: this.#clock,
     });
     switch (r.kind) {
       case 'finished':

@@ -1,8 +1,8 @@
 import { isModelRunFinished, type ModelRun, type ServiceClient } from '../api/index.js';
+import type { Clock } from '../clock.js';
 import { InputError } from '../errors.js';
 import { readFailure } from './failure-kind.js';
 import type { PollPlan } from './poll-plan.js';
-import { sleepUnlessAborted } from './sleep.js';
 
 /** How reading a running job ended; `reads` counts the reads that got an answer. */
 export type ReadOutcome =
@@ -20,12 +20,14 @@ export interface ReadJobOptions {
   id: string;
   /** Where the service said to read the job; null → `GET /model-runs/{id}`. */
   pollUrl: string | null;
-  /** `Date.now()` when this process saw the job admitted; null when admitted earlier (read at once). */
+  /** `clock.now()` when this process saw the job admitted; null when admitted earlier (read at once). */
   admittedAt: number | null;
   /** Stops reading (the job goes on at the service). */
   signal: AbortSignal;
   /** Failed reads in a row before giving up on the job for now. */
   maxFailures: number;
+  /** Time: the waits between reads and the job's age. */
+  clock: Clock;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function readJob(o: ReadJobOptions): Promise<ReadOutcome> {
   let where = o.pollUrl ?? o.id;
   let reads = 0;
   let failures = 0;
-  await sleepUnlessAborted(o.plan.firstDelay(o.admittedAt === null ? Infinity : Date.now() - o.admittedAt), o.signal);
+  await o.clock.sleep(o.plan.firstDelay(o.admittedAt === null ? Infinity : o.clock.now() - o.admittedAt), o.signal);
   for (;;) {
     if (o.signal.aborted) return { kind: 'stopped', reads };
     let run: ModelRun;
@@ -59,13 +61,13 @@ export async function readJob(o: ReadJobOptions): Promise<ReadOutcome> {
       if (kind === 'gone') return { kind: 'gone', reads, message: `model run ${o.id} is not known to the service (${message})` };
       if (kind === 'bug') throw err;
       if (++failures >= o.maxFailures) return { kind: 'unreadable', reads, message: `model run ${o.id} could not be read (${message})` };
-      await sleepUnlessAborted(o.plan.nextDelay(failures), o.signal);
+      await o.clock.sleep(o.plan.nextDelay(failures), o.signal);
       continue;
     }
     if (isModelRunFinished(run)) {
-      if (o.admittedAt !== null) o.plan.observe(Date.now() - o.admittedAt);
+      if (o.admittedAt !== null) o.plan.observe(o.clock.now() - o.admittedAt);
       return { kind: 'finished', run, reads };
     }
-    await sleepUnlessAborted(o.plan.nextDelay(reads), o.signal);
+    await o.clock.sleep(o.plan.nextDelay(reads), o.signal);
   }
 }

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
 import { type BatchRecord, idempotencyKey, type Store } from '../store/index.js';
-import type { Clock } from './clock.js';
+import { type Clock, systemClock } from '../clock.js';
 import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
 import { driveItem, type DriveContext } from './item-driver.js';
@@ -65,11 +65,14 @@ export class BatchRunner {
   #tally: StateTally | null = null;
   #tallyReadAt = 0;
   #progressAt = -Infinity;
-  #progressLater: NodeJS.Timeout | null = null;
+  /** The wait for the last progress of a burst; aborted at the end. */
+  #progressLater: AbortController | null = null;
   #ended = false;
+  readonly #clock: Clock;
 
   constructor(o: RunnerOptions) {
     this.#o = o;
+    this.#clock = o.clock ?? systemClock;
     this.#scheduler = new Scheduler({
       store: o.store,
       batch: o.batch,
@@ -104,7 +107,7 @@ export class BatchRunner {
       leaseMs: o.leaseMs,
       limit: o.limit,
       wait: o.wait,
-      clock: o.clock,
+      clock: this.#clock,
     });
   }
 
@@ -132,7 +135,7 @@ export class BatchRunner {
 
   /** Counts by state for progress: kept in memory, re-read from the store every few seconds. */
   async #counts(): Promise<StateCounts> {
-    const now = Date.now();
+    const now = this.#clock.now();
     if (!this.#tally || now - this.#tallyReadAt > TALLY_REREAD_MS) {
       this.#tallyReadAt = now;
       const fresh = await this.#o.store.itemCounts(this.#o.batch.id);
@@ -144,15 +147,20 @@ export class BatchRunner {
 
   async #progress(): Promise<void> {
     if (this.#ended) return;
-    const wait = this.#progressAt + PROGRESS_EVERY_MS - Date.now();
+    const wait = this.#progressAt + PROGRESS_EVERY_MS - this.#clock.now();
     if (wait > 0) {
-      this.#progressLater ??= setTimeout(() => {
-        this.#progressLater = null;
-        void this.#progress();
-      }, wait);
+      if (!this.#progressLater) {
+        const later = new AbortController();
+        this.#progressLater = later;
+        void this.#clock.sleep(wait, later.signal).then(() => {
+          if (later.signal.aborted) return;
+          this.#progressLater = null;
+          void this.#progress();
+        });
+      }
       return;
     }
-    this.#progressAt = Date.now();
+    this.#progressAt = this.#clock.now();
     try {
       const counts = await this.#counts();
       this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems });
@@ -194,7 +202,7 @@ export class BatchRunner {
       stopListening?.();
       stopThrottle();
       // The end event carries the final counts: no progress after it.
-      if (this.#progressLater) clearTimeout(this.#progressLater);
+      this.#progressLater?.abort();
       this.#progressLater = null;
       this.#ended = true;
     }

@@ -6,7 +6,7 @@ export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type Expo
 export { csvExport, csvColumns, csvCells, csvRecord, neutralise, UTF8_BOM, type CsvOptions } from './export-csv.js';
 export { batchStatus, type BatchStatus } from './status.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
-export { systemClock, type Clock } from './clock.js';
+export { systemClock, sleep, type Clock } from '../clock.js';
 export { AdaptiveCap } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';
 export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';

@@ -1,5 +1,5 @@
 import type { BatchRecord, ItemRecord, ItemState, Store, WorkerRecord } from '../store/index.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import type { ErrorKind } from './error-kind.js';
 
 /** What a step may do with the scheduler while it drives an item. */

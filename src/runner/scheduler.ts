@@ -3,7 +3,7 @@ import { LeaseLostError } from '../errors.js';
 import { isTerminal } from '../store/item-states.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { BatchCap } from './batch-cap.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { SchedulerOptions, SchedulerResult, StepContext } from './scheduler-options.js';
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';

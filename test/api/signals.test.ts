@@ -1,20 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abortableSleep, linkSignals, onAbortOf } from '../../src/api/signals.js';
-
-describe('abortableSleep', () => {
-  it('resolves after the delay', async () => {
-    await expect(abortableSleep(1)).resolves.toBeUndefined();
-  });
-
-  it('rejects with the signal reason when aborted, before or during the wait', async () => {
-    const reason = new Error('stop');
-    await expect(abortableSleep(10, AbortSignal.abort(reason))).rejects.toBe(reason);
-    const c = new AbortController();
-    const p = abortableSleep(60_000, c.signal);
-    c.abort(reason);
-    await expect(p).rejects.toBe(reason);
-  });
-});
+import { linkSignals, onAbortOf } from '../../src/api/signals.js';
 
 describe('linkSignals', () => {
   it('aborts when any input aborts, with its reason', () => {

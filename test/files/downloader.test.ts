@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Clock, sleep } from '../../src/clock.js';
 import { Downloader, type DownloadEvent } from '../../src/files/index.js';
 import { ALICE, BOB } from '../sim/helpers.js';
 import { finishItems, finishedRun, listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
@@ -204,12 +205,44 @@ describe('Downloader against the simulator', () => {
     expect((await again.drain()).downloaded).toBe(1);
   });
 
+  it('retries a file on one budget: request and body together, with no retries of the client inside it', async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'budget', { a: 'q @files=md' });
+    await runItems(env, batch);
+    const before = env.sim.counters().requestsByRoute['GET /files/:id'] ?? 0;
+    env.sim.faults.set({ error5xxBefore: 1, routes: ['GET /files/:id'] });
+    const d = downloader(env, { retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    d.kick(batch);
+    const summary = await d.drain();
+    expect(summary.failed).toBe(1);
+    expect(summary.problems[0]!.reason).toMatch(/HTTP 5\d\d.*gave up after 3 attempts/);
+    // Three requests in all (the client's own loop would have made up to 6 of each).
+    expect(env.sim.counters().requestsByRoute['GET /files/:id']! - before).toBe(3);
+  });
+
+  it("waits the service's Retry-After between attempts, on the injected clock", async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'later', { a: 'q @files=md' });
+    await runItems(env, batch);
+    env.sim.faults.set({ rate429: 1, retryAfterSeconds: 7, routes: ['GET /files/:id'] });
+    const slept: number[] = [];
+    const clock: Clock = { now: () => Date.now(), sleep: async (ms) => void slept.push(ms) };
+    const events: DownloadEvent[] = [];
+    const d = downloader(env, { clock, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 60_000 }, onEvent: (e) => events.push(e) });
+    d.kick(batch);
+    expect((await d.drain()).failed).toBe(1);
+    expect(slept).toEqual([7000, 7000]);
+    const reasons = events.flatMap((e) => (e.type === 'file-retry' ? [e.reason] : []));
+    expect(reasons).toHaveLength(2);
+    for (const r of reasons) expect(r).toMatch(/^HTTP 429 GET \/files\/\S+: rate limited/);
+  });
+
   it('marks files expired after the simulator clock passed 30 days', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'old', { a: 'q @files=md,csv' });
     await runItems(env, batch);
     env.sim.clock.advance(31 * 86_400_000);
-    const d = downloader(env, { now: () => new Date(env.sim.clock.now()) });
+    const d = downloader(env, { clock: { now: () => env.sim.clock.now(), sleep } });
     d.kick(batch);
     const summary = await d.drain();
     expect(summary).toMatchObject({ downloaded: 0, expired: 2, missing: 0 });

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sleep } from '../../src/clock.js';
 import { pullFiles } from '../../src/files/index.js';
 import { ALICE } from '../sim/helpers.js';
 import { listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
@@ -126,12 +127,12 @@ describe('pullFiles', () => {
     const batch = await newBatch(env.store, 'late', { a: 'q @files=md,csv' });
     await runItems(env, batch);
     env.sim.clock.advance(31 * 86_400_000);
-    const now = () => new Date(env.sim.clock.now());
-    const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, now, ...fast });
+    const clock = { now: () => env.sim.clock.now(), sleep };
+    const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, clock, ...fast });
     expect(first.expired).toBe(2);
     expect(first.notOnDisk.map((f) => f.status)).toEqual(['expired', 'expired']);
     const before = env.sim.counters().requestsByRoute['GET /files/:id'];
-    const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, now, ...fast });
+    const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, clock, ...fast });
     expect(second.notOnDisk).toHaveLength(2);
     expect(env.sim.counters().requestsByRoute['GET /files/:id']).toBe(before);
   });

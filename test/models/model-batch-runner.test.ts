@@ -5,7 +5,9 @@ import { ServiceClient } from '../../src/api/index.js';
 import { Downloader } from '../../src/files/index.js';
 import { ModelBatchRunner, type ModelBatchEvent, type ModelBatchOptions } from '../../src/models/index.js';
 import { openModelBatch } from '../../src/models/load-model-batch.js';
+import { DEFAULT_RETRY_LATER_MS } from '../../src/runner/scheduler.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import type { Clock } from '../../src/clock.js';
 import type { Store } from '../../src/store/index.js';
 import { FAST_POLL, freshStore, settings, simClient, writeInput } from './support/helpers.js';
 
@@ -119,6 +121,19 @@ describe('ModelBatchRunner against the simulator', () => {
     const r = await run({ onEvent: (e) => e.type === 'retry-later' && sim.faults.clear() }).run();
     expect(r.counts.completed).toBe(1);
     expect(admissions() - before).toBe(1);
+  });
+
+  it("sends a throttled row again on the scheduler's retry-later schedule, as agent runs are, then leaves it for later", async () => {
+    const { run } = await load('echo', 'later.csv', 'text\nhello\n');
+    sim.faults.set({ rate429: 1, retryAfterSeconds: 0, routes: ['POST /models/:id/runs'] });
+    // Virtual time: the waits between sends move this clock instead of taking minutes.
+    let t = 1_000_000;
+    const clock: Clock = { now: () => t, sleep: (ms) => new Promise((resolve) => ((t += ms), setImmediate(resolve))) };
+    const events: ModelBatchEvent[] = [];
+    const r = await run({ retryLaterMs: undefined, clock, onEvent: (e) => events.push(e) }).run();
+    expect(events.flatMap((e) => (e.type === 'retry-later' ? [e.delayMs] : []))).toEqual([...DEFAULT_RETRY_LATER_MS]);
+    expect(events.some((e) => e.type === 'warning' && /gave up for now/.test(e.message))).toBe(true);
+    expect(r.stalled).toBe(1);
   });
 
   it('ends a row the service refuses (HTTP 400) in error, with the message', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/index.js';
+import { systemClock } from '../../src/clock.js';
 import { PollPlan } from '../../src/models/poll-plan.js';
 import { readJob } from '../../src/models/read-job.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
@@ -19,7 +20,7 @@ describe('readJob against the simulator', () => {
   });
 
   const start = async () => (await client.runModel('fold', { inputs: { sequence: 'MKV' } })).run;
-  const base = (plan = new PollPlan(FAST_POLL)) => ({ client, plan, signal: new AbortController().signal, maxFailures: 3 });
+  const base = (plan = new PollPlan(FAST_POLL)) => ({ client, plan, signal: new AbortController().signal, maxFailures: 3, clock: systemClock });
 
   it('reads on its poll URL until the job finishes, and teaches the plan its length', async () => {
     const run = await start();

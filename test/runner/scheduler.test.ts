@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResqError } from '../../src/errors.js';
-import type { Clock } from '../../src/runner/clock.js';
+import type { Clock } from '../../src/clock.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
 import { Scheduler, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { sleep } from '../../clock.js';
 import { ResqError } from '../../errors.js';
 import { maskLocation } from '../location.js';
 
@@ -90,7 +91,7 @@ export async function withTx<T>(pool: pg.Pool, fn: (c: Tx) => Promise<T>): Promi
         c.release(isConnectionLoss(e) ? (e as Error) : undefined);
       }
       if (!isRetryable(e) || attempt >= 20 || (committing && isConnectionLoss(e))) throw e;
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * Math.min(500, 5 * 2 ** attempt))));
+      await sleep(Math.floor(Math.random() * Math.min(500, 5 * 2 ** attempt)));
     }
   }
 }

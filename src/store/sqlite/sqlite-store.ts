@@ -1,3 +1,4 @@
+import { sleep } from '../../clock.js';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
@@ -23,8 +24,6 @@ import * as models from './model-ops.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
 import { WriteGroup } from './write-group.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The SQLite adapter of the store port (the embedded default: one file). Every change is
