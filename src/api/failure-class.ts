@@ -119,7 +119,7 @@ export function classifyFailure(input: FailureInput): FailureVerdict {
   return verdict('bug', 'maybe', error);
 }
 
-/** `cannot reach http://host:port/api/v1 (connection refused)`: the sentence for an unreachable service. */
-export function unreachableMessage(baseUrl: string, v: Pick<FailureVerdict, 'reason'>): string {
-  return `cannot reach ${baseUrl} (${v.reason})`;
+/** `cannot reach http://host:port/api/v1 (connection refused)`: the one sentence for an unreachable service. */
+export function cannotReachMessage(service: string, causeCode: string | null): string {
+  return `cannot reach ${service} (${connectReason(causeCode)})`;
 }

@@ -27,7 +27,7 @@ export {
 export type { RequestInfo, NetworkPhase } from './errors.js';
 export { createApiError } from './error-factory.js';
 
-export { classifyFailure, connectReason } from './failure-class.js';
+export { classifyFailure, cannotReachMessage, connectReason } from './failure-class.js';
 export type { FailureInput, FailureVerdict, FailureAction, RequestKind, Arrival } from './failure-class.js';
 export { DEFAULT_RETRY_OPTIONS, decideRetry, backoffDelay, retryAfterMs, isRetryableStatus } from './retry-policy.js';
 export type { RetryOptions, RetryClass, RetryContext, RetryDecision } from './retry-policy.js';

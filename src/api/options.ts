@@ -1,4 +1,5 @@
 import { type Clock, sleep, systemClock } from '../clock.js';
+import { BASE_URL_HINT, checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
 import type { ClientLogListener } from './log-events.js';
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './retry-policy.js';
@@ -115,32 +116,9 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
 }
 
 function parseBaseUrl(raw: unknown): URL {
-  const hint = 'set it to the service address ending in /api/v1, e.g. https://host.example/api/v1';
-  if (typeof raw !== 'string' || raw.trim() === '') {
-    throw new ConfigError(`base URL is missing: ${hint}`);
-  }
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ConfigError(`base URL is not a valid URL: ${hint}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`base URL must use http or https, not ${url.protocol.replace(':', '')}: ${hint}`);
-  }
-  // Credentials in the URL would end up in logs; the key belongs in apiKey.
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigError('base URL must not contain a user name or password; pass the key as the API key');
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new ConfigError(`base URL must not have a query string or fragment: ${hint}`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/api/v1')) {
-    throw new ConfigError(`base URL must end in /api/v1 (got path ${JSON.stringify(url.pathname)}): ${hint}`);
-  }
-  url.pathname = path;
-  return url;
+  const r = checkBaseUrl(raw);
+  if (!r.ok) throw new ConfigError(`base URL ${r.reason}: set it to ${BASE_URL_HINT}`);
+  return new URL(r.baseUrl);
 }
 
 function checkApiKey(key: unknown): void {

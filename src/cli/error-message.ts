@@ -1,4 +1,4 @@
-import { connectReason } from '../api/failure-class.js';
+import { cannotReachMessage } from '../api/failure-class.js';
 import { AuthError, NetworkError } from '../api/errors.js';
 import { isDiskFull } from '../runner/store-fault.js';
 import { diskFullMessage, type DiskFullContext } from './disk-full.js';
@@ -12,8 +12,7 @@ import { diskFullMessage, type DiskFullContext } from './disk-full.js';
 export function userMessage(err: unknown, where: DiskFullContext = {}): string {
   if (isDiskFull(err)) return diskFullMessage(err, where);
   if (err instanceof NetworkError && err.phase === 'connect') {
-    const service = err.service ?? 'the service';
-    return `cannot reach ${service} (${connectReason(err.causeCode)})`;
+    return cannotReachMessage(err.service ?? 'the service', err.causeCode);
   }
   if (err instanceof AuthError)
     return `the service refused the API key (HTTP ${err.status} ${err.method} ${err.path}): check RESQ_API_KEY`;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { existsSync } from 'node:fs';
+import { checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
 
@@ -59,20 +60,11 @@ const HOW_TO =
   'Set RESQ_BASE_URL (the service base URL, ending in /api/v1) and RESQ_API_KEY, ' +
   'or pass --base-url URL; or add --sim to use the built-in simulator (no account needed).';
 
-/** Checks a base URL: http(s), ending in /api/v1. Returns it without a trailing slash. */
-export function checkBaseUrl(raw: string): string {
-  const url = raw.replace(/\/+$/, '');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(`base URL "${raw}" is not a URL. ${HOW_TO}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ConfigError(`base URL "${raw}" must use http or https`);
-  if (!parsed.pathname.endsWith('/api/v1')) throw new ConfigError(`base URL "${raw}" must end in /api/v1`);
-  if (parsed.username || parsed.password) throw new ConfigError('base URL must not carry credentials; use RESQ_API_KEY');
-  return url;
+/** Checks a base URL by the one set of rules (src/base-url.ts). Returns it normalised. */
+function baseUrlOf(raw: string): string {
+  const r = checkBaseUrl(raw);
+  if (!r.ok) throw new ConfigError(`base URL ${r.reason}. ${HOW_TO}`);
+  return r.baseUrl;
 }
 
 /**
@@ -83,7 +75,7 @@ export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv): {
   if (choice.sim) return { kind: 'sim' };
   const raw = choice.baseUrl ?? env.RESQ_BASE_URL;
   if (!raw) throw new ConfigError(`no service configured. ${HOW_TO}`);
-  const baseUrl = checkBaseUrl(raw);
+  const baseUrl = baseUrlOf(raw);
   const apiKey = env.RESQ_API_KEY;
   if (!apiKey) throw new ConfigError(`RESQ_API_KEY is not set. ${HOW_TO}`);
   return { kind: 'url', baseUrl, apiKey };

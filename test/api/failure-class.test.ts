@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, connectReason, type FailureInput } from '../../src/api/failure-class.js';
+import { cannotReachMessage, classifyFailure, connectReason, type FailureInput } from '../../src/api/failure-class.js';
 import { ApiError, AuthError, BadRequestError, ConflictError, NetworkError, NotFoundError, RateLimitError, ResponseShapeError, ServerError, TimeoutError } from '../../src/api/index.js';
 import { InputError } from '../../src/errors.js';
 import { errorKind } from '../../src/runner/error-kind.js';
@@ -38,6 +38,10 @@ describe('classifyFailure (the one taxonomy)', () => {
     expect(v.action).toBe('stop');
     expect(v.reason).toMatch(/http:\/\/ rather than https:\/\//);
     expect(connectReason('DEPTH_ZERO_SELF_SIGNED_CERT')).toMatch(/certificate/);
+  });
+
+  it('says an unreachable service in one sentence, naming it and why', () => {
+    expect(cannotReachMessage('http://127.0.0.1:9/api/v1', 'ECONNREFUSED')).toBe('cannot reach http://127.0.0.1:9/api/v1 (connection refused)');
   });
 
   it('retries what may have arrived only when repeating is safe', () => {

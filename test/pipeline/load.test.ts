@@ -133,9 +133,9 @@ describe('loadPipeline', () => {
     });
     const a = await problemsOf(join(dir, 'a.yaml'));
     expect(a).toEqual([
-      `${join(dir, 'a.yaml')}:2: service: must be a plain base URL without credentials, query or fragment: the API key comes from RESQ_API_KEY`,
+      `${join(dir, 'a.yaml')}:2: service: the base URL must not contain a user name or password: the API key comes from RESQ_API_KEY`,
     ]);
-    expect(await problemsOf(join(dir, 'b.yaml'))).toEqual([`${join(dir, 'b.yaml')}:2: service: must end in /api/v1`]);
+    expect(await problemsOf(join(dir, 'b.yaml'))).toEqual([`${join(dir, 'b.yaml')}:2: service: the base URL must end in /api/v1 (its path is "/api")`]);
   });
 
   it('reports inline policy problems under policy., with lines', async () => {

@@ -17,11 +17,11 @@ describe('parseService', () => {
 
   it.each([
     ['simulator', 'must be "sim" or a base URL ending in /api/v1'],
-    ['ftp://example.com/api/v1', 'must be an http or https URL ending in /api/v1'],
-    ['https://example.com/api/v2', 'must end in /api/v1'],
-    ['https://example.com/', 'must end in /api/v1'],
-    ['https://user:sk-123@example.com/api/v1', 'must be a plain base URL without credentials, query or fragment: the API key comes from RESQ_API_KEY'],
-    ['https://example.com/api/v1?key=sk-123', 'must be a plain base URL without credentials, query or fragment: the API key comes from RESQ_API_KEY'],
+    ['ftp://example.com/api/v1', 'the base URL must use http or https, not ftp'],
+    ['https://example.com/api/v2', 'the base URL must end in /api/v1 (its path is "/api/v2")'],
+    ['https://example.com/', 'the base URL must end in /api/v1 (its path is "/")'],
+    ['https://user:sk-123@example.com/api/v1', 'the base URL must not contain a user name or password: the API key comes from RESQ_API_KEY'],
+    ['https://example.com/api/v1?key=sk-123', 'the base URL must not have a query string or fragment'],
   ])('refuses %s', (value, reason) => {
     expect(parseService(value)).toEqual({ reason });
   });
