@@ -23,6 +23,7 @@ import type {
   BatchRecord,
   BatchSettings,
   DecisionRecord,
+  FileCopy,
   FileRecord,
   FileStatus,
   ItemRecord,
@@ -206,6 +207,13 @@ export interface Store {
   fileCounts(batchId: string): Promise<Record<FileStatus, number>>;
   /** Paths already used by downloads of a batch. */
   filePaths(batchId: string): Promise<{ id: string; path: string }[]>;
+  /**
+   * Records that `host` holds a copy of a downloaded file at `path` (one copy per host;
+   * a later one replaces it). The file's own record, its first copy, is left as it is.
+   */
+  recordFileCopy(batchId: string, fileId: string, copy: { host: string; path: string; bytes: number; sha256: string }): Promise<void>;
+  /** The copies of a batch's files other than their first (see {@link recordFileCopy}), in file order. */
+  fileCopies(batchId: string): Promise<FileCopy[]>;
   expiryReport(batchId: string, warnBefore: string): Promise<{ bytes: number; soonest: string | null; expiring: FileRecord[] }>;
 
   // ---- model batches

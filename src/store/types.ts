@@ -140,6 +140,19 @@ export interface FileRecord {
   host: string | null;
 }
 
+/**
+ * Another host's copy of a downloaded file (`resq files pull` on a machine that lacks it).
+ * The file's own record (`FileRecord.host`, `path`) is the first copy; these are the rest.
+ */
+export interface FileCopy {
+  fileId: string;
+  itemId: string;
+  host: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
 /** A file reference as it appears in a tool result. */
 export interface FileRefInput {
   id: string;

@@ -1072,6 +1072,24 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await store.getFile(B, 'nope')).toBeNull();
       });
 
+      it('recordFileCopy keeps one copy per host (a later one replaces it), apart from the file\'s own record; fileCopies lists them in file order', async () => {
+        await withFiles();
+        await store.markFileDownloaded(B, 'f1', { path: '/a/out/f1.md', bytes: 100, sha256: 'abc', mediaType: null, host: 'box-a' });
+        await store.markFileDownloaded(B, 'f3', { path: '/a/out/f3.md', bytes: 3, sha256: 'h3', mediaType: null, host: 'box-a' });
+        expect(await store.fileCopies(B)).toEqual([]);
+        await store.recordFileCopy(B, 'f3', { host: 'box-b', path: '/b/f3.md', bytes: 3, sha256: 'h3' });
+        await store.recordFileCopy(B, 'f1', { host: 'box-b', path: '/b/old.md', bytes: 100, sha256: 'abc' });
+        await store.recordFileCopy(B, 'f1', { host: 'box-c', path: '/c/f1.md', bytes: 100, sha256: 'abc' });
+        await store.recordFileCopy(B, 'f1', { host: 'box-b', path: '/b/f1.md', bytes: 100, sha256: 'abc' });
+        expect(await store.fileCopies(B)).toEqual([
+          { fileId: 'f1', itemId: 'a', host: 'box-b', path: '/b/f1.md', bytes: 100, sha256: 'abc' },
+          { fileId: 'f1', itemId: 'a', host: 'box-c', path: '/c/f1.md', bytes: 100, sha256: 'abc' },
+          { fileId: 'f3', itemId: 'b', host: 'box-b', path: '/b/f3.md', bytes: 3, sha256: 'h3' },
+        ]);
+        expect(await store.getFile(B, 'f1')).toMatchObject({ host: 'box-a', path: '/a/out/f1.md' });
+        expect(await store.fileCopies('other')).toEqual([]);
+      });
+
       it('markFileStatus sets the status and reason', async () => {
         await withFiles();
         await store.markFileStatus(B, 'f2', 'expired', 'gone at the service');

@@ -32,6 +32,7 @@ describe('migrations', () => {
         'runs',
         'decisions',
         'files',
+        'file_copies',
         'threads',
         'workers',
         'model_runs',

@@ -24,7 +24,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batches', 'decisions', 'files', 'items', 'model_batches', 'model_runs', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batches', 'decisions', 'file_copies', 'files', 'items', 'model_batches', 'model_runs', 'runs', 'threads', 'workers']);
     } finally {
       await c.end();
     }

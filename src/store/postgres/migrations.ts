@@ -87,6 +87,17 @@ export const pgMigrations: readonly PgMigration[] = [
       ALTER TABLE runs ADD COLUMN error TEXT;
     `,
   },
+  {
+    // Copies of downloaded files on other hosts (`files pull` on a machine that lacks them).
+    name: '009_file_copies',
+    sql: `
+      CREATE TABLE file_copies (
+        batch_id TEXT NOT NULL, file_id TEXT NOT NULL, host TEXT NOT NULL, path TEXT NOT NULL,
+        bytes BIGINT NOT NULL, sha256 TEXT NOT NULL, copied_at TEXT NOT NULL,
+        PRIMARY KEY (batch_id, file_id, host),
+        FOREIGN KEY (batch_id, file_id) REFERENCES files(batch_id, id) ON DELETE CASCADE);
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -219,6 +219,16 @@ export class PostgresStore implements Store {
   filePaths(batchId: string) {
     return read.filePaths(this.#pool, batchId);
   }
+  async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
+      [batchId, fileId, c.host, c.path, c.bytes, c.sha256, new Date().toISOString()],
+    );
+  }
+  fileCopies(batchId: string) {
+    return read.fileCopies(this.#pool, batchId);
+  }
   expiryReport(batchId: string, warnBefore: string) {
     return read.expiryReport(this.#pool, batchId, warnBefore);
   }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { ItemAggregate } from '../port.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
 import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
-import type { BatchRecord, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
+import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
 import { all, one, scalar } from './sql.js';
 
 type Q = pg.Pool | pg.ClientBase;
@@ -135,6 +135,17 @@ export async function fileCounts(c: Q, batchId: string): Promise<Record<FileStat
 
 export async function filePaths(c: Q, batchId: string): Promise<{ id: string; path: string }[]> {
   return all(c, 'SELECT id, path FROM files WHERE batch_id = $1 AND path IS NOT NULL', [batchId]);
+}
+
+export async function fileCopies(c: Q, batchId: string): Promise<FileCopy[]> {
+  const rows = await all<FileCopy & { bytes: string | number }>(
+    c,
+    `SELECT cp.file_id AS "fileId", f.item_id AS "itemId", cp.host, cp.path, cp.bytes, cp.sha256
+     FROM file_copies cp JOIN files f ON f.batch_id = cp.batch_id AND f.id = cp.file_id
+     WHERE cp.batch_id = $1 ORDER BY f.ord, cp.host`,
+    [batchId],
+  );
+  return rows.map((r) => ({ ...r, bytes: Number(r.bytes) }));
 }
 
 export async function expiryReport(c: Q, batchId: string, warnBefore: string): Promise<{ bytes: number; soonest: string | null; expiring: FileRecord[] }> {

@@ -1,7 +1,7 @@
 import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
-import type { FileRecord, FileRefInput, FileStatus } from '../types.js';
+import type { FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 
 
@@ -110,6 +110,27 @@ export class FileRepo {
          WHERE batch_id = ? AND id = ?`,
       )
       .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, id);
+  }
+
+  /** Records (or replaces) `host`'s copy of a file. */
+  recordCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): void {
+    this.#db
+      .prepare(
+        `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
+      )
+      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, new Date().toISOString());
+  }
+
+  /** The copies of a batch's files on other hosts, in file order. */
+  copies(batchId: string): FileCopy[] {
+    return this.#db
+      .prepare(
+        `SELECT c.file_id AS fileId, f.item_id AS itemId, c.host, c.path, c.bytes, c.sha256
+         FROM file_copies c JOIN files f ON f.batch_id = c.batch_id AND f.id = c.file_id
+         WHERE c.batch_id = ? ORDER BY f.rowid, c.host`,
+      )
+      .all(batchId) as FileCopy[];
   }
 
   /** Marks a file pending (again), failed, expired or missing, with the reason. */

@@ -233,6 +233,24 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE runs ADD COLUMN error TEXT;
       `),
   },
+  {
+    // Copies of downloaded files on other hosts (`files pull` on a machine that lacks them).
+    name: '009_file_copies',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE file_copies (
+          batch_id TEXT NOT NULL,
+          file_id TEXT NOT NULL,
+          host TEXT NOT NULL,
+          path TEXT NOT NULL,
+          bytes INTEGER NOT NULL,
+          sha256 TEXT NOT NULL,
+          copied_at TEXT NOT NULL,
+          PRIMARY KEY (batch_id, file_id, host),
+          FOREIGN KEY (batch_id, file_id) REFERENCES files(batch_id, id) ON DELETE CASCADE
+        );
+      `),
+  },
 ];
 
 /**

@@ -213,6 +213,12 @@ export class SqliteStore implements Store {
   filePaths(batchId: string) {
     return this.#read((r) => r.files.paths(batchId));
   }
+  recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }) {
+    return this.#write((r) => r.files.recordCopy(batchId, fileId, c));
+  }
+  fileCopies(batchId: string) {
+    return this.#read((r) => r.files.copies(batchId));
+  }
   expiryReport(batchId: string, warnBefore: string) {
     return this.#read((r) => r.files.expiryReport(batchId, warnBefore));
   }
