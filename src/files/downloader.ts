@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { ApiError, backoffDelay, retryAfterMs, type ServiceClient } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import type { BatchRecord, FileRecord, Store } from '../store/index.js';
+import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type Store } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
 import { PathBook } from './path-book.js';
@@ -34,7 +34,7 @@ export interface DownloaderOptions {
    * (`<out>/<batch>/…` for a batch whose files already lie there).
    */
   outDir: string | ((batch: BatchRecord) => string);
-  /** Files downloaded at once. @default 4 */
+  /** Files downloaded at once. @default DEFAULT_DOWNLOAD_CONCURRENCY */
   concurrency?: number;
   /** Progress and problems, as events. */
   onEvent?: (e: DownloadEvent) => void;
@@ -84,7 +84,7 @@ export class Downloader {
   constructor(o: DownloaderOptions) {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
-    this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? 4) });
+    this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
   }
 

@@ -55,7 +55,7 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
   const policy = await resolvePolicy(raw.policy, dir, origin, problems);
   if (problems.length > 0 || secrets.length > 0) throw fail();
 
-  const download = raw.download ?? { enabled: true, concurrency: 4 };
+  const download = raw.download ?? { enabled: true };
   return {
     file,
     name: raw.name ?? null,
@@ -64,7 +64,7 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
     policy,
     download: {
       enabled: download.enabled,
-      concurrency: download.concurrency,
+      concurrency: download.concurrency ?? null,
       out: download.out === undefined ? null : resolve(dir, download.out),
     },
     service,

@@ -7,8 +7,8 @@ const downloadFileSchema = z.preprocess(
   z.strictObject({
     /** @default true */
     enabled: z.boolean().default(true),
-    /** Files downloaded at once. @default 4 */
-    concurrency: z.int().min(1).max(1000).default(4),
+    /** Files downloaded at once. @default DEFAULT_DOWNLOAD_CONCURRENCY (store/types.ts), filled in by whoever runs the batch */
+    concurrency: z.int().min(1).max(1000).optional(),
     /** Download folder, relative to the pipeline file. */
     out: z.string().min(1).optional(),
   }),
@@ -47,7 +47,8 @@ export const pipelineSchema = z.strictObject({
   policy: policySchema.nullable(),
   download: z.strictObject({
     enabled: z.boolean(),
-    concurrency: z.int().positive(),
+    /** Files downloaded at once, when the file gives it. */
+    concurrency: z.int().positive().nullable(),
     /** Absolute download folder, when the file gives one. */
     out: z.string().nullable(),
   }),

@@ -1,6 +1,7 @@
 import type { InputProblem } from '../errors.js';
 import type { ItemState } from './item-states.js';
 
+export { DEFAULT_DOWNLOAD_CONCURRENCY } from './settings-defaults.js';
 export { ACTIVE_STATES, ITEM_STATES, TERMINAL_STATES, UNFINISHED_STATES, isTerminal, type ItemState } from './item-states.js';
 
 /** Settings a batch was started with; `resume` reuses them. */

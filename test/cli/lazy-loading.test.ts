@@ -72,6 +72,7 @@ describe('lazy loading of commands', () => {
       'src/questions/escape-text.ts',
       'src/runner/store-fault.ts',
       'src/store/location.ts',
+      'src/store/settings-defaults.ts',
     ]);
     for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'pg', 'csv-parse'])
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);

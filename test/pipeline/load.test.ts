@@ -67,7 +67,7 @@ describe('loadPipeline', () => {
       questions: join(dir, 'q.jsonl'),
       concurrency: null,
       policy: null,
-      download: { enabled: true, concurrency: 4, out: null },
+      download: { enabled: true, concurrency: null, out: null },
       service: null,
       follow: null,
       cancelRoute: null,
@@ -82,7 +82,7 @@ describe('loadPipeline', () => {
     const p = await loadPipeline(join(dir, 'p.yaml'));
     expect(p.policy).toEqual({ confirm_scope: { approve_max_cost: 5, otherwise: 'hold' } });
     expect(p.service).toEqual({ kind: 'sim' });
-    expect(p.download).toEqual({ enabled: false, concurrency: 4, out: null });
+    expect(p.download).toEqual({ enabled: false, concurrency: null, out: null });
   });
 
   it('loads the demo pipeline of the repository', async () => {

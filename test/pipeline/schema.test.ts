@@ -7,8 +7,8 @@ describe('pipelineFileSchema', () => {
   });
 
   it('reads download as a mapping or as a boolean', () => {
-    expect(pipelineFileSchema.parse({ questions: 'q', download: false }).download).toEqual({ enabled: false, concurrency: 4 });
-    expect(pipelineFileSchema.parse({ questions: 'q', download: { out: 'o' } }).download).toEqual({ enabled: true, concurrency: 4, out: 'o' });
+    expect(pipelineFileSchema.parse({ questions: 'q', download: false }).download).toEqual({ enabled: false });
+    expect(pipelineFileSchema.parse({ questions: 'q', download: { out: 'o' } }).download).toEqual({ enabled: true, out: 'o' });
   });
 
   it('is strict about keys', () => {
@@ -25,7 +25,7 @@ describe('pipelineSchema', () => {
       questions: '/p/q.csv',
       concurrency: null,
       policy: null,
-      download: { enabled: true, concurrency: 4, out: null },
+      download: { enabled: true, concurrency: null, out: null },
       service: { kind: 'url', baseUrl: 'https://x/api/v1' },
       follow: null,
       cancelRoute: null,

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
 import type { BatchRecord } from '../../store/index.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
@@ -82,7 +83,7 @@ export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
         client: service.client,
         batches,
         outDir: a.out ?? null,
-        concurrency: a.concurrency ?? batches[0]?.settings.download?.concurrency ?? 4,
+        concurrency: a.concurrency ?? batches[0]?.settings.download?.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY,
         signal: abort.signal,
         onEvent: a.json ? (e: DownloadEvent) => e.type !== 'file-start' && out(JSON.stringify(e)) : undefined,
       });

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import type { CommandContext } from '../cli.js';
 
 /** Options every files command has. */
@@ -23,7 +24,7 @@ function pullOptions<T>(a: Argv<T>) {
   return a
     .positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' })
     .option('out', { type: 'string', describe: "root folder for files (default: the batch's --out, else out)" })
-    .option('concurrency', { type: 'number', describe: "files downloaded at once (default: the batch's download setting, 4)" })
+    .option('concurrency', { type: 'number', describe: `files downloaded at once (default: the batch's download setting, ${DEFAULT_DOWNLOAD_CONCURRENCY})` })
     .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
     .option('base-url', { type: 'string', describe: "service base URL ending in /api/v1 (default: the batch's, else $RESQ_BASE_URL)" });
 }

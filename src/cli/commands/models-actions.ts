@@ -10,6 +10,7 @@ import { checkDbPath, checkOutputPath } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatch } from '../open-batch.js';
 import { openService, type Service, type ServiceChoice } from '../service.js';
 import type { RunArgs, ServiceArgs } from './models.js';
@@ -117,14 +118,14 @@ async function recordedRun(a: RunArgs, io: CliIo, service: Service, description:
         sourcePath: '(resq models run)',
         sourceSha256: '',
         baseUrl: service.kind === 'sim' ? null : service.baseUrl,
-        settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: 4, out }, pipelineFile: null, service: service.kind === 'sim' ? 'sim' : 'url' },
+        settings: { concurrency: 1, follow: 'poll', download: { enabled: true, concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, out }, pipelineFile: null, service: service.kind === 'sim' ? 'sim' : 'url' },
         policy: null,
       },
       { modelId: a.id, mode: a.mode ?? null, description },
       [{ id: '1', line: 0, inputs, meta: {} }],
     );
     const batch = (await store.findBatch(id))!;
-    const downloader = new Downloader({ store, client: service.client, outDir: out, concurrency: 4 });
+    const downloader = new Downloader({ store, client: service.client, outDir: out, concurrency: DEFAULT_DOWNLOAD_CONCURRENCY });
     const runner = new ModelBatchRunner({ store, client: service.client, batch, concurrency: 1, onFiles: () => downloader.kick(batch) });
     signal.addEventListener('abort', () => {
       runner.stop();

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { Downloader } from '../../files/index.js';
 import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
-import { maskLocation, openStore, type BatchSettings } from '../../store/index.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY, maskLocation, openStore, type BatchSettings } from '../../store/index.js';
 import { checkDbPath, checkOutputPath, dbFlag, removeDatabase } from '../db-path.js';
 import { userMessage } from '../error-message.js';
 import { exitCodeForRun } from '../exit-codes.js';
@@ -44,7 +44,7 @@ export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise
   const settings: BatchSettings = {
     concurrency,
     follow: 'poll',
-    download: { enabled: a.download, concurrency: 4, out },
+    download: { enabled: a.download, concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, out },
     pipelineFile: null,
     service: choice.sim ? 'sim' : 'url',
   };

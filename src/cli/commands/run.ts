@@ -4,6 +4,7 @@ import { BatchExistsError, InputError } from '../../errors.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { Policy } from '../../policy/index.js';
 import type { BatchSettings } from '../../store/index.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { applyOverrides, type Overrides } from '../batch-overrides.js';
 import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
@@ -108,7 +109,7 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
       follow: a.follow ?? pipeline?.follow ?? 'sse',
       download: {
         enabled: a.download && (pipeline?.download.enabled ?? true),
-        concurrency: pipeline?.download.concurrency ?? 4,
+        concurrency: pipeline?.download.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY,
         out: resolve(a.out ?? outFromPipeline ?? 'out'),
       },
       pipelineFile: pipeline ? resolve(pipeline.file) : null,
