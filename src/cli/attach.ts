@@ -1,79 +1,34 @@
-import type { Downloader, DownloadSummary } from '../files/index.js';
-import type { Policy } from '../policy/index.js';
-import { BatchRunner, batchStatus, type RunnerEvent, type RunnerResult } from '../runner/index.js';
-import type { BatchRecord, Store } from '../store/index.js';
+import { runBatchSession, type SessionOptions, type SessionPlan, type SessionResult } from '../runner/session.js';
+import type { Store } from '../store/index.js';
 import { maskLocation } from '../store/open.js';
 import { dbFlag } from './db-path.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
-import { openService, type Service } from './service.js';
+import { openService } from './service.js';
 import { formatStatus } from './summary.js';
 import { listUnknownFinals } from './unknown-status.js';
 
-/** Everything needed to drive a batch from the terminal. */
-export interface AttachOptions {
-  store: Store;
-  batch: BatchRecord;
-  service: Service;
-  policy: Policy | null;
-  json: boolean;
-  dbPath: string;
-  outDir: string | null;
-  /** Send at most this many queued items (`--limit`). */
-  limit?: number | undefined;
-  /** Wait for other workers when nothing is left to claim. @default true */
-  wait?: boolean;
-  /** Where output goes and where stop signals come from. */
-  io: CliIo;
-}
-
-/** Where a batch's runs go: the simulator (kept beside the database) or a base URL. */
-export interface ServiceFor {
-  sim: boolean;
-  baseUrl: string | null;
+/** Where the command line says runs go; what it leaves out comes from the batch and the environment. */
+export interface ServiceFlags {
+  /** `--sim` as given (undefined: the batch's own choice). */
+  sim?: boolean | undefined;
+  /** `--base-url` (or a pipeline's URL) as given. */
+  baseUrl?: string | undefined;
   /** Resuming a `--sim` batch: its simulator state must be there. */
   simStateMustExist?: boolean;
 }
 
-/**
- * Opens the batch's service with connections for its concurrency and downloads, runs the
- * batch attached to the terminal ({@link attachAndRun}), and closes the service.
- */
-export async function attachWithService(o: Omit<AttachOptions, 'service' | 'outDir'> & { service: ServiceFor }): Promise<number> {
-  const s = o.batch.settings;
-  const service = await openService(
-    { sim: o.service.sim, baseUrl: o.service.sim ? null : o.service.baseUrl },
-    {
-      connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
-      dbPath: o.dbPath,
-      env: o.io.env,
-      ...(o.service.simStateMustExist ? { simStateMustExist: true } : {}),
-    },
-  );
-  try {
-    return await attachAndRun({ ...o, service, outDir: s.download.out });
-  } finally {
-    await service.close();
-  }
-}
-
-async function downloaderFor(o: AttachOptions, emit: (e: RunnerEvent) => void): Promise<Downloader | null> {
-  const d = o.batch.settings.download;
-  if (!d.enabled) return null;
-  // Loaded only when the batch downloads: a --no-download run never needs files/.
-  const { Downloader } = await import('../files/index.js');
-  return new Downloader({
-    store: o.store,
-    client: o.service.client,
-    outDir: d.out ?? 'out',
-    concurrency: d.concurrency,
-    onEvent: (e) => {
-      if (e.type === 'file-problem')
-        emit({ type: 'warning', message: `file ${e.fileId} (item ${e.itemId}): ${e.status}: ${e.reason}` });
-    },
-  });
+/** Everything needed to drive a batch session from the terminal. */
+export interface DriveOptions {
+  store: Store;
+  dbPath: string;
+  json: boolean;
+  io: CliIo;
+  service: ServiceFlags;
+  /** The session's own options (what to run, overrides, limits). */
+  session: Omit<SessionOptions, 'store' | 'service' | 'signal' | 'onEvent'>;
 }
 
 /** Lease length: RESQ_LEASE_MS (tests shorten it), else the runner's default. */
@@ -83,70 +38,106 @@ function leaseMsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
- * Runs a batch with progress on the terminal, downloading files as runs make them. The
- * first SIGINT, SIGTERM or SIGHUP stops admitting and lets in-flight writes commit (exit
- * 130 / 143 / 129; `resq resume` picks the batch up); a second exits at once.
+ * The service for a session's plan: `--base-url`, else an explicit RESQ_BASE_URL (it wins
+ * over the batch's stored URL, and says so), else the stored URL; `--sim`, or a batch that
+ * ran on the simulator with no URL given. Connections sized for the concurrency and downloads.
  */
-export async function attachAndRun(o: AttachOptions): Promise<number> {
+function connectFor(o: DriveOptions, note: (line: string) => void) {
+  return async (plan: SessionPlan) => {
+    const flags = o.service;
+    const env = o.io.env;
+    const sim = flags.sim ?? (!flags.baseUrl && plan.settings.service === 'sim');
+    const stored = plan.batch?.baseUrl ?? null;
+    let baseUrl = flags.baseUrl ?? env.RESQ_BASE_URL ?? plan.baseUrl;
+    if (!sim && !flags.baseUrl && env.RESQ_BASE_URL && stored && env.RESQ_BASE_URL.replace(/\/+$/, '') !== stored)
+      note(`RESQ_BASE_URL (${env.RESQ_BASE_URL}) is used, not the batch's stored base URL (${stored})`);
+    if (sim) baseUrl = null;
+    const s = plan.settings;
+    return openService(
+      { sim, baseUrl, ...(baseUrl && baseUrl === stored && !env.RESQ_BASE_URL && !flags.baseUrl ? { storedBaseUrl: true } : {}) },
+      {
+        connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
+        dbPath: o.dbPath,
+        env,
+        ...(flags.simStateMustExist && sim ? { simStateMustExist: true } : {}),
+      },
+    );
+  };
+}
+
+/**
+ * Runs a batch session with progress on the terminal: the first SIGINT, SIGTERM or SIGHUP
+ * stops admitting and lets in-flight writes commit (exit 130 / 143 / 129; `resq resume`
+ * picks the batch up); a second exits at once. Prints the summary; returns the exit code.
+ */
+export async function driveSession(o: DriveOptions): Promise<number> {
   const io = o.io;
-  // Before anything shows as in flight: an unreachable service or a refused key ends here.
-  await o.service.check();
   const renderer = pickRenderer(o.json, io);
-  const emit = (e: RunnerEvent): void => renderer.onEvent(e);
-  const downloads = await downloaderFor(o, emit);
-  // Files left pending by an earlier, interrupted run start again at once.
-  downloads?.kick(o.batch);
-  const runner = new BatchRunner({
-    store: o.store,
-    client: o.service.client,
-    batch: o.batch,
-    policy: o.policy,
-    ...(o.limit !== undefined ? { limit: o.limit } : {}),
-    wait: o.wait ?? true,
-    leaseMs: leaseMsFromEnv(io.env),
-    onEvent: (e) => {
-      // A finished or paused run may have recorded files: the downloader reads the store cheaply.
-      if (e.type === 'item') downloads?.kick(o.batch);
-      emit(e);
-    },
-  });
+  const stop = new AbortController();
   let stoppedBy: StopSignal | null = null;
+  let sim = false;
   const offStop = io.onStop((signal) => {
     if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);
     stoppedBy = signal;
     // Through the renderer: the bar is cleared first and drawn below, never over this line.
     renderer.note(`stopping (${signal}): no new runs are admitted; runs in flight go on at the service (resq resume picks them up)`);
-    runner.stop();
-    downloads?.stop();
+    stop.abort();
   });
-  let result: RunnerResult;
-  let files: DownloadSummary | null = null;
+  let r: SessionResult;
   try {
-    result = await runner.run();
-    if (result.interrupted || result.fatal) downloads?.stop();
-    files = (await downloads?.drain()) ?? null;
+    const connect = connectFor(o, (line) => renderer.note(line));
+    r = await runBatchSession({
+      ...o.session,
+      store: o.store,
+      leaseMs: o.session.leaseMs ?? leaseMsFromEnv(io.env),
+      service: async (plan) => {
+        const service = await connect(plan);
+        sim = service.kind === 'sim';
+        return service;
+      },
+      signal: stop.signal,
+      onEvent: (e) => (e.type === 'notice' ? renderer.note(e.message) : renderer.onEvent(e)),
+    });
   } finally {
     offStop();
     renderer.stop();
   }
-  const status = await batchStatus(o.store, o.batch);
-  const unknownFinal = await listUnknownFinals(o.store, o.batch);
+  return render(o, r, { sim, stoppedBy });
+}
+
+/** The summary after a session, and its exit code. */
+async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; stoppedBy: StopSignal | null }): Promise<number> {
+  const { io, store } = o;
+  const { batch, status } = r;
+  const out = o.session.out ?? batch.settings.download.out;
+  if (!r.run) {
+    const counts = status.counts;
+    const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: maskLocation(o.dbPath) };
+    io.stdout.write(
+      o.json
+        ? `${JSON.stringify(msg)}\n`
+        : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(o.dbPath)}\n`,
+    );
+    return EXIT.ok;
+  }
+  const result = r.run;
+  const unknownFinal = await listUnknownFinals(store, batch);
   const db = dbFlag(o.dbPath);
-  const sim = o.service.kind === 'sim' ? ' --sim' : '';
+  const sim = how.sim ? ' --sim' : '';
   // A batch started with --sim resumes on the simulator by itself: the flag only when it was not.
-  const resumeSim = o.service.kind === 'sim' && o.batch.settings.service !== 'sim' ? ' --sim' : '';
+  const resumeSim = how.sim && batch.settings.service !== 'sim' ? ' --sim' : '';
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out: o.outDir })}\n`);
+    io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out })}\n`);
   } else {
-    io.stdout.write(`${formatStatus(status, { db: o.dbPath, out: o.outDir, unknownFinal })}\n`);
-    if (files && files.problems.length > 0)
-      io.stdout.write(`${files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
-    const resume = `resq resume ${o.batch.name}${db}${resumeSim}`;
+    io.stdout.write(`${formatStatus(status, { db: o.dbPath, out, unknownFinal })}\n`);
+    if (r.files && r.files.problems.length > 0)
+      io.stdout.write(`${r.files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
+    const resume = `resq resume ${batch.name}${db}${resumeSim}`;
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
   const code = exitCodeForRun(result);
   // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
-  return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
+  return result.interrupted && how.stoppedBy ? STOP_SIGNALS[how.stoppedBy] : code;
 }

@@ -9,6 +9,8 @@ import type { Sim } from '../sim/index.js';
 export interface ServiceChoice {
   sim?: boolean;
   baseUrl?: string | null;
+  /** The base URL is the one stored with the batch (nothing given): a missing key is said for it. */
+  storedBaseUrl?: boolean;
 }
 
 /** An open connection to the service (and the simulator behind it, with --sim). */
@@ -77,6 +79,8 @@ export function resolveService(choice: ServiceChoice, env: NodeJS.ProcessEnv): {
   if (!raw) throw new ConfigError(`no service configured. ${HOW_TO}`);
   const baseUrl = baseUrlOf(raw);
   const apiKey = env.RESQ_API_KEY;
+  if (!apiKey && choice.storedBaseUrl)
+    throw new ConfigError(`RESQ_API_KEY is not set: the batch runs on its stored base URL ${baseUrl}, which needs the API key in RESQ_API_KEY`);
   if (!apiKey) throw new ConfigError(`RESQ_API_KEY is not set. ${HOW_TO}`);
   return { kind: 'url', baseUrl, apiKey };
 }

@@ -54,7 +54,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   if (s.workers.length > 0) {
     lines.push(`workers: ${s.workers.length} live`);
     for (const w of s.workers)
-      lines.push(`  pid ${w.pid} on ${p(w.host)}: ${w.items} items held, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
+      lines.push(`  pid ${w.pid} on ${p(w.host)}: ${w.items} items claimed, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
   }
   if (s.invalidRows > 0) {
     lines.push(`rows skipped as invalid (--skip-invalid): ${s.invalidRows}`);

@@ -94,11 +94,14 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   return { batch, invalid: problems, notices };
 }
 
+/** The question set of a batch changed since it was loaded (a bad input: the CLI exits 2). */
+export class SourceChangedError extends InputError {}
+
 /** Refuses to resume a batch whose question file changed since it was loaded. */
 export async function checkUnchanged(batch: BatchRecord, questionsPath: string): Promise<void> {
   const sha = await hashFile(questionsPath);
   if (sha !== batch.sourceSha256)
-    throw new InputError(
+    throw new SourceChangedError(
       `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
         `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +

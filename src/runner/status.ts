@@ -21,7 +21,7 @@ export interface BatchStatus {
   invalidRows: number;
   /** The rows `--skip-invalid` left out, as `file:line: field: reason` (the first 100). */
   skipped: string[];
-  /** Workers attached to the batch now, with their heartbeat age and the items they hold. */
+  /** Workers attached to the batch now, with their heartbeat age and the items they have claimed. */
   workers: { id: string; host: string; pid: number; heartbeatAgeMs: number; items: number }[];
 }
 

@@ -34,7 +34,7 @@ describe('formatStatus', () => {
   it('lists live workers with their items and heartbeat age, and names resq show for held items', () => {
     const text = formatStatus(status(), { db: 'x.db' });
     expect(text).toContain('workers: 1 live');
-    expect(text).toContain('pid 7 on h\\x1b: 2 items held, heartbeat 1.5 s ago');
+    expect(text).toContain('pid 7 on h\\x1b: 2 items claimed, heartbeat 1.5 s ago');
     expect(text).toContain('see one: resq show');
   });
 

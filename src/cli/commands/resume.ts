@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { Policy } from '../../policy/index.js';
-import { applyOverrides, type Overrides } from '../batch-overrides.js';
+import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../cli.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
@@ -41,42 +40,34 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
   );
 }
 
-/** `resq resume`: finds the batch, applies overrides, joins it as one more worker. Returns the exit code. */
+/** `resq resume`: parse, find the batch, then the library's batch session joins it as one more worker. Returns the exit code. */
 export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts).
-  const [{ checkUnchanged }, { attachWithService }, { openBatch }] = await Promise.all([
-    import('../../runner/load-batch.js'),
-    import('../attach.js'),
-    import('../open-batch.js'),
-  ]);
+  const [{ driveSession }, { openBatch }] = await Promise.all([import('../attach.js'), import('../open-batch.js')]);
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : undefined;
-  const { store, batch: found } = await openBatch(a.db, a.batch);
+  const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    await checkUnchanged(found, found.sourcePath);
     const overrides: Overrides = {
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
       ...(policy !== undefined ? { policy } : {}),
-      ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
       ...(a.baseUrl !== undefined ? { baseUrl: a.baseUrl } : {}),
     };
-    const merged = applyOverrides(found, overrides);
-    if (merged.changes.length > 0) await store.updateBatchSettings(found.id, merged.settings, merged.policy, merged.baseUrl);
-    const batch = (await store.findBatch(found.id)) ?? found;
-    if (!a.json) for (const c of merged.changes) io.stderr.write(`${c}\n`);
-    // A --sim batch resumes on the simulator whose state was kept beside the database.
-    const sim = a.sim ?? (!merged.baseUrl && batch.settings.service === 'sim');
-    return await attachWithService({
+    return await driveSession({
       store,
-      batch,
-      service: { sim, baseUrl: merged.baseUrl ?? null, simStateMustExist: sim && batch.settings.service === 'sim' },
-      policy: (batch.policy as Policy | null) ?? null,
-      json: a.json,
       dbPath: a.db,
-      limit: a.limit,
-      wait: a.wait,
+      json: a.json,
       io,
+      // A --sim batch resumes on the simulator whose state was kept beside the database.
+      service: { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' },
+      session: {
+        batch,
+        overrides,
+        ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
+        ...(a.limit !== undefined ? { limit: a.limit } : {}),
+        wait: a.wait,
+      },
     });
   } finally {
     await store.close();

@@ -1,15 +1,13 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { BatchExistsError, InputError } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { Policy } from '../../policy/index.js';
 import type { BatchSettings } from '../../store/index.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
-import { applyOverrides, type Overrides } from '../batch-overrides.js';
+import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../cli.js';
-import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { resolveService } from '../service.js';
 import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq run`. */
@@ -71,6 +69,8 @@ interface Resolved {
   baseUrl: string | undefined;
   /** What was given on the command line or in the pipeline: it overrides an existing batch's settings. */
   overrides: Overrides;
+  /** This worker's download folder, when given (not recorded over an existing batch's). */
+  out: string | null;
 }
 
 async function resolveInputs(a: RunArgs): Promise<Resolved> {
@@ -93,12 +93,12 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
     ...(a.concurrency !== undefined || pipeline?.concurrency !== undefined ? { concurrency } : {}),
     ...((a.follow ?? pipeline?.follow) ? { follow: (a.follow ?? pipeline?.follow)! } : {}),
     ...(a.download === false || pipeline?.download.enabled === false ? { download: false as const } : {}),
-    ...(out ? { out: resolve(out) } : {}),
     ...(a.policy || pipeline?.policy ? { policy } : {}),
     ...(a.baseUrl || service?.kind === 'url' ? { baseUrl: baseUrl ?? null } : {}),
   };
   return {
     overrides,
+    out: out ? resolve(out) : null,
     questions,
     name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
     policy,
@@ -119,99 +119,49 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   };
 }
 
-/** `resq run`: load (or find) the batch, then drive it. Returns the exit code. */
+/** `resq run`: parse, then the library's batch session (load or join, run, download) drives it. Returns the exit code. */
 export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
-  // Loaded when the command runs (see cli.ts). A dry run needs the loader and the store, not
-  // the runner's barrel (client, policy engine), which attach.js brings once runs are submitted.
-  const [{ appendToBatch, checkUnchanged, loadBatch }, { openStore, maskLocation }] = await Promise.all([import('../../runner/load-batch.js'), import('../../store/open.js')]);
+  // Loaded when the command runs (see cli.ts); the session brings the runner when runs are submitted.
+  const [{ openStore }, { driveSession }] = await Promise.all([import('../../store/open.js'), import('../attach.js')]);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
   const r = await resolveInputs(a);
-  // Refuse a missing service before anything is recorded: nothing half-done on a config error.
-  if (!a.dryRun) resolveService({ sim: r.sim, baseUrl: r.baseUrl ?? null }, io.env);
   // A folder, a file that is not a database or a folder that is not there: one plain line.
   const { checkDbPath, removeDatabase } = await import('../db-path.js');
   const { exists: dbExisted } = checkDbPath(a.db);
   const store = await openStore(a.db);
-  let recorded = false;
   try {
-    let batch = await store.findBatch(r.name);
-    let policy = r.policy;
-    let sim = r.sim;
-    if (!batch) {
-      try {
-        const loaded = await loadBatch({
-          store,
+    return await driveSession({
+      store,
+      dbPath: a.db,
+      json: a.json,
+      io,
+      service: { sim: a.sim ?? (r.sim ? true : undefined), baseUrl: r.baseUrl },
+      session: {
+        source: {
           questions: r.questions,
           name: r.name,
           settings: r.settings,
           policy: r.policy,
           baseUrl: r.sim ? null : (r.baseUrl ?? io.env.RESQ_BASE_URL ?? null),
           skipInvalid: a.skipInvalid,
-        });
-        batch = loaded.batch;
-        recorded = true;
-        for (const n of loaded.notices) io.stderr.write(`notice: ${n}\n`);
-        for (const p of loaded.invalid.slice(0, 20))
-          io.stderr.write(`skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.reason}\n`);
-      } catch (e) {
-        // Another process loaded the same batch at the same moment: join it.
-        if (!(e instanceof BatchExistsError)) throw e;
-        batch = await store.findBatch(r.name);
-        if (!batch) throw e;
-        recorded = true;
-      }
-    } else {
-      // Another process recorded it (perhaps in a database it created a moment ago): never ours to remove.
-      recorded = true;
-      if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch; choose another name with --batch`);
-      const found = batch;
-      if (a.append) {
-        // A grown question set: rows the batch has must be unchanged; new ones are appended.
-        const grown = await appendToBatch({ store, batch: found, questions: r.questions, skipInvalid: a.skipInvalid });
-        batch = grown.batch;
-        for (const n of grown.notices) io.stderr.write(`notice: ${n}\n`);
-        io.stderr.write(`batch ${batch.name}: ${grown.appended} new ${grown.appended === 1 ? 'item' : 'items'} appended (${grown.kept} unchanged)\n`);
-      } else
-        await checkUnchanged(found, r.questions).catch(async (e: unknown) => {
-          throw (await import('../same-source.js')).sourceMismatch(found, r.questions, e);
-        });
-      // The batch keeps what it was started with; flags given again override, said aloud.
-      const merged = applyOverrides(batch, r.overrides);
-      await store.updateBatchSettings(batch.id, merged.settings, merged.policy, merged.baseUrl);
-      batch = (await store.findBatch(batch.id)) ?? batch;
-      policy = (merged.policy as Policy | null) ?? null;
-      sim = a.sim ?? (merged.baseUrl ? false : batch.settings.service === 'sim');
-      if (!a.json) {
-        io.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} items)\n`);
-        for (const c of merged.changes) io.stderr.write(`${c}\n`);
-      }
-    }
-    if (a.dryRun) {
-      const counts = await store.itemCounts(batch.id);
-      const msg = { type: 'dry-run', batch: batch.name, batchId: batch.id, items: batch.totalItems, invalid: batch.invalidRows.length, counts, db: maskLocation(a.db) };
-      io.stdout.write(
-        a.json
-          ? `${JSON.stringify(msg)}\n`
-          : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(a.db)}\n`,
-      );
-      return EXIT.ok;
-    }
-    const { attachWithService } = await import('../attach.js');
-    return await attachWithService({
-      store,
-      batch,
-      service: { sim, baseUrl: r.baseUrl ?? batch.baseUrl ?? null },
-      policy,
-      json: a.json,
-      dbPath: a.db,
-      limit: a.limit,
-      wait: a.wait,
-      io,
+          append: a.append ?? false,
+        },
+        overrides: r.overrides,
+        out: r.out,
+        dryRun: a.dryRun,
+        ...(a.limit !== undefined ? { limit: a.limit } : {}),
+        wait: a.wait,
+      },
     });
+  } catch (e) {
+    // A batch of this name from another file, or its file changed: said in the words that fit.
+    const { SourceChangedError } = await import('../../runner/load-batch.js');
+    const found = e instanceof SourceChangedError ? await store.findBatch(r.name).catch(() => null) : null;
+    throw found ? (await import('../same-source.js')).sourceMismatch(found, r.questions, e) : e;
   } finally {
-    // A run refused for bad input leaves no empty database behind; one another process
-    // recorded a batch in meanwhile is not empty, and stays.
-    const empty = !recorded && !dbExisted && (await store.listBatches().catch(() => [null])).length === 0;
+    // A refused run (bad input, a refused key, an unreachable service) leaves no empty database
+    // behind; one another process recorded a batch in meanwhile is not empty, and stays.
+    const empty = !dbExisted && (await store.listBatches().catch(() => [null])).length === 0;
     await store.close();
     if (empty) removeDatabase(a.db);
   }

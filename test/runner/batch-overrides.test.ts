@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOverrides } from '../../src/cli/batch-overrides.js';
+import { applyOverrides } from '../../src/runner/batch-overrides.js';
 
 const batch = {
   settings: { concurrency: 8, follow: 'sse' as const, download: { enabled: true, concurrency: 4, out: '/data/out' }, pipelineFile: null, service: 'url' as const },
@@ -14,15 +14,14 @@ describe('applyOverrides', () => {
   });
 
   it('overrides what is given again and says what changed', () => {
-    const m = applyOverrides(batch, { concurrency: 20, out: '/elsewhere', policy: null, download: false, follow: 'poll', baseUrl: 'http://other/api/v1' });
-    expect(m.settings).toMatchObject({ concurrency: 20, follow: 'poll', download: { enabled: false, out: '/elsewhere' } });
+    const m = applyOverrides(batch, { concurrency: 20, policy: null, download: false, follow: 'poll', baseUrl: 'http://other/api/v1' });
+    expect(m.settings).toMatchObject({ concurrency: 20, follow: 'poll', download: { enabled: false, out: '/data/out' } });
     expect(m.policy).toBeNull();
     expect(m.baseUrl).toBe('http://other/api/v1');
     expect(m.changes).toEqual([
       'concurrency: 8 → 20',
       'follow: sse → poll',
       'download: on → off',
-      'out: /data/out → /elsewhere',
       'policy: replaced (was rules for confirm_scope; now none (every pause held))',
       'base URL: http://svc/api/v1 → http://other/api/v1',
     ]);
@@ -31,6 +30,6 @@ describe('applyOverrides', () => {
   });
 
   it('a value given again that equals the batch\'s is no change', () => {
-    expect(applyOverrides(batch, { concurrency: 8, policy: batch.policy, out: '/data/out' }).changes).toEqual([]);
+    expect(applyOverrides(batch, { concurrency: 8, policy: batch.policy }).changes).toEqual([]);
   });
 });

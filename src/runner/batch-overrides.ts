@@ -6,7 +6,6 @@ export interface Overrides {
   follow?: 'sse' | 'poll';
   /** Only a turned-off download is an override (downloading is the default). */
   download?: false;
-  out?: string;
   /** The policy given again; `undefined` keeps the batch's. */
   policy?: unknown;
   baseUrl?: string | null;
@@ -27,9 +26,10 @@ function describePolicy(p: unknown): string {
 }
 
 /**
- * A batch keeps what it was started with (policy, out folder, concurrency, base URL,
- * follow mode, download); a flag given again overrides it. Pure: the caller records the
- * result and prints the changes.
+ * A batch keeps what it was started with (policy, concurrency, base URL, follow mode,
+ * download); a flag given again overrides it. The out folder is not among them: a worker's
+ * own `--out` is its own (several workers of one batch each download where they run). Pure:
+ * the caller records the result and reports the changes.
  */
 export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 'baseUrl'>, o: Overrides): Merged {
   const was = batch.settings;
@@ -46,10 +46,6 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
   if (o.download === false && was.download.enabled) {
     changes.push('download: on → off');
     settings.download.enabled = false;
-  }
-  if (o.out !== undefined && o.out !== was.download.out) {
-    changes.push(`out: ${was.download.out ?? '(none)'} → ${o.out}`);
-    settings.download.out = o.out;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {
