@@ -62,12 +62,11 @@ describe('lazy loading of commands', () => {
     expect(r.code).toBe(0);
     expect(r.modules).toContain('src/cli/commands/run.ts');
     const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
-    // The error classes, the one failure taxonomy, the full-disk check with what its line
-    // needs and the one base URL check (pure, no dependencies): errors are reported from start-up on.
+    // The error classes, the one failure taxonomy and the full-disk check with what its line
+    // needs (pure, no dependencies): errors are reported from start-up on.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
-      'src/base-url.ts',
       'src/errors.ts',
       'src/questions/escape-text.ts',
       'src/runner/store-fault.ts',
