@@ -1,6 +1,7 @@
 import { maskLocation } from '../store/open.js';
 import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
+import { oneLine } from './text/printable.js';
 import type { DownloadEvent } from '../files/index.js';
 import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/index.js';
 
@@ -90,7 +91,8 @@ export function formatModelStatus(s: ModelBatchStatus, where: { db: string; out?
       `submission outcome unknown (a run may exist; re-send with the stored key: --resubmit-unknown): ${s.unknownSubmission.slice(0, 10).join(', ')}${s.unknownSubmission.length > 10 ? ' …' : ''}`,
     );
   if (s.failures.length > 0) lines.push('failed or refused rows:');
-  for (const f of s.failures.slice(0, 10)) lines.push(`  ${f.id}: ${f.error ?? 'failed'}`);
+  // Ids come from the user's file, errors from the service: escaped, one line each.
+  for (const f of s.failures.slice(0, 10)) lines.push(`  ${oneLine(`${f.id}: ${f.error ?? 'failed'}`, 200)}`);
   const f = s.files;
   const nFiles = f.pending + f.downloaded + f.failed + f.expired + f.missing;
   if (nFiles > 0)

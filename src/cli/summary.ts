@@ -24,6 +24,13 @@ export function heldLine(h: BatchStatus['held'][number]): string {
   return room >= 12 ? `${head} — "${oneLine(h.question, room)}"` : head;
 }
 
+/** `  id (failed): agent_error: the service's message`, escaped, cut so the line fits {@link HELD_LINE}. */
+export function failedLine(f: BatchStatus['failed'][number]): string {
+  const why = [f.errorCode, f.error].filter((x) => x !== null && x !== '').join(': ') || 'no reason given';
+  // oneLine escapes controls itself.
+  return `  ${oneLine(`${f.id} (${f.status}): ${why}`, HELD_LINE - 2)}`;
+}
+
 /** The human summary of a batch: what completed, what is held and how to answer it, where things are. */
 export function formatStatus(s: BatchStatus, where: { db: string; out?: string | null; unknownFinal?: UnknownFinal[] }): string {
   const c = s.counts;
@@ -67,6 +74,13 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${p(s.batch)} --json${dbFlag(where.db)})`);
     lines.push(`  see one: resq show ${p(s.batch)} ITEM${dbFlag(where.db)}`);
     lines.push(`  answer:  resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
+  }
+  if (s.failedTotal > 0) {
+    const all = `resq export ${p(s.batch)} --failed${dbFlag(where.db)}`;
+    lines.push(`failed or errored: ${s.failedTotal}`);
+    for (const f of s.failed) lines.push(failedLine(f));
+    if (s.failedTotal > s.failed.length) lines.push(`  … and ${s.failedTotal - s.failed.length} more; all of them: ${all}`);
+    lines.push(`  see one: resq show ${p(s.batch)} ITEM${dbFlag(where.db)}`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(

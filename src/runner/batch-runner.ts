@@ -93,8 +93,8 @@ export class BatchRunner {
         return driveItem(d, item);
       },
       classify: errorKind,
-      markError: async (item, message) => {
-        const end = await o.store.markError(item.batchId, item.id, message);
+      markError: async (item, message, code) => {
+        const end = await o.store.markError(item.batchId, item.id, message, code ?? null);
         this.#emit({ type: 'item', id: item.id, state: 'error', runId: end?.runId ?? item.runId, detail: message });
       },
       onEvent: (e) => this.#onScheduler(e),

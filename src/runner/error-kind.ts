@@ -1,4 +1,6 @@
+import { ApiError } from '../api/errors.js';
 import { classifyFailure } from '../api/failure-class.js';
+import { ResqError } from '../errors.js';
 
 /** How the runner treats an error from one item's request. */
 export type ErrorKind = 'aborted' | 'fatal' | 'permanent' | 'transient' | 'bug';
@@ -25,4 +27,15 @@ export function errorKind(err: unknown, signal: AbortSignal): ErrorKind {
     case 'bug':
       return 'bug';
   }
+}
+
+/**
+ * The code an item in `error` keeps beside its message: the service's own code from the
+ * error body (verbatim), else `http_STATUS`; resq's error code for its own faults
+ * (`RESQ_INPUT`, …); `internal` for a bug.
+ */
+export function errorCodeOf(err: unknown, kind: ErrorKind): string {
+  if (err instanceof ApiError) return err.apiCode ?? `http_${err.status}`;
+  if (kind === 'bug') return 'internal';
+  return err instanceof ResqError ? err.code : 'internal';
 }

@@ -38,8 +38,8 @@ export interface SchedulerOptions {
   step: Step;
   /** Sorts a step's failure: the one place agent runs and model runs differ. */
   classify: (err: unknown, signal: AbortSignal) => ErrorKind;
-  /** Records a permanent failure as the item's `error`. */
-  markError: (item: ItemRecord, message: string) => Promise<void>;
+  /** Records a permanent failure as the item's `error`; `code` as {@link errorCodeOf} gives it. */
+  markError: (item: ItemRecord, message: string, code?: string) => Promise<void>;
   onEvent?: (e: SchedulerEvent) => void;
   /** Item left this worker (for progress tallies). */
   onLeave?: (item: ItemRecord) => void;

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { SchedulerOptions, SchedulerResult, StepContext } from './scheduler-options.js';
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
+import { errorCodeOf } from './error-kind.js';
 
 export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext } from './scheduler-options.js';
 
@@ -334,7 +335,7 @@ export class Scheduler {
         return this.#setFatal(err);
       case 'permanent':
       case 'bug': {
-        await this.#o.markError(item, kind === 'bug' ? `internal error: ${message}` : message);
+        await this.#o.markError(item, kind === 'bug' ? `internal error: ${message}` : message, errorCodeOf(err, kind));
         const now = await this.#o.store.getItem(item.batchId, item.id);
         if (now) {
           this.#o.onLeave?.(now);

@@ -21,9 +21,30 @@ export interface BatchStatus {
   invalidRows: number;
   /** The rows `--skip-invalid` left out, as `file:line: field: reason` (the first 100). */
   skipped: string[];
+  /**
+   * The first failed and errored items in file order (at most {@link FAILED_LISTED}, read
+   * with a limit: a batch of any size costs one short query), with why each ended so.
+   */
+  failed: FailedItem[];
+  /** How many items failed or errored in all (`resq export BATCH --failed` lists every one). */
+  failedTotal: number;
   /** Workers attached to the batch now, with their heartbeat age and the items they have claimed. */
   workers: { id: string; host: string; pid: number; heartbeatAgeMs: number; items: number }[];
 }
+
+/** A failed or errored item as status lists it. */
+export interface FailedItem {
+  id: string;
+  question: string;
+  status: 'failed' | 'error';
+  /** The service's error code (`agent_error`, …), or null when it gave none. */
+  errorCode: string | null;
+  /** The service's message verbatim (untrusted text), or resq's for a refused request. */
+  error: string | null;
+}
+
+/** How many failed or errored items a status lists by name. */
+export const FAILED_LISTED = 10;
 
 /** Whether a live worker holds the item (its submission is in hand, not unknown). */
 function isLive(it: ItemRecord, nowMs: number): boolean {
@@ -66,6 +87,14 @@ export async function batchStatus(store: Store, batch: BatchRecord, nowMs = Date
     files: o.files,
     invalidRows: batch.invalidRows.length,
     skipped: batch.invalidRows.slice(0, 100).map(formatProblem),
+    failed: (await store.listItems(batch.id, { states: ['failed', 'error'], limit: FAILED_LISTED })).map((it) => ({
+      id: it.id,
+      question: it.question,
+      status: it.state === 'error' ? 'error' : 'failed',
+      errorCode: it.errorCode,
+      error: it.error,
+    })),
+    failedTotal: counts.failed + counts.error,
     workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt), items: w.items })),
   };
 }

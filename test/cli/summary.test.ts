@@ -10,6 +10,8 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     held: [{ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] }, reason: null }],
     unknownSubmission: ['u\u001b'], approvedCost: 0, files: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 }, invalidRows: 0, skipped: [],
     workers: [{ id: 'w', host: 'h\u001b', pid: 7, heartbeatAgeMs: 1500, items: 2 }],
+    failed: [],
+    failedTotal: 0,
     ...over,
   };
 }
@@ -58,5 +60,29 @@ describe('formatStatus', () => {
     expect(itemLines[0]).toMatch(/^  a-rather-long-item-identifier-from-a-spreadsheet-0001: ask_choice options f/);
     expect(itemLines[2]).toMatch(/^  booking: book_instrument — "Book two hours on the cryo-EM microscope and t.*…"$/);
     expect(text).toContain('  see one: resq show b');
+  });
+
+  it('names failed and errored items with the service\'s code and message, escaped, each line within 80 columns', () => {
+    const failed: BatchStatus['failed'] = [
+      { id: 'x3', question: 'q', status: 'failed', errorCode: 'agent_error', error: 'simulated failure (@fail)' },
+      { id: 'e\u001b[2J', question: 'q', status: 'error', errorCode: null, error: `HTTP 400 POST /runs: ${'very long reason '.repeat(10)}\u0007` },
+      { id: 'bare', question: 'q', status: 'failed', errorCode: null, error: null },
+    ];
+    const text = formatStatus(status({ failed, failedTotal: 3, counts: { ...counts, failed: 2, error: 1 } }), { db: 'x.db' });
+    expect(text).toContain('failed or errored: 3');
+    expect(text).toContain('  x3 (failed): agent_error: simulated failure (@fail)');
+    expect(text).toContain('  e\\x1b[2J (error): HTTP 400 POST /runs: very long');
+    expect(text).toContain('  bare (failed): no reason given');
+    expect(text).toContain('see one: resq show b\\x1b]0;owned\\x07 ITEM --db x.db');
+    expect(text).not.toContain('more; all of them');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    for (const line of text.split('\n').filter((l) => l.includes('(failed)') || l.includes('(error)'))) expect(line.length).toBeLessThanOrEqual(79);
+  });
+
+  it('says how many more failed than it lists, and the command that lists them all', () => {
+    const failed = Array.from({ length: 10 }, (_, i) => ({ id: `f${i}`, question: 'q', status: 'failed' as const, errorCode: 'agent_error', error: 'boom' }));
+    const text = formatStatus(status({ failed, failedTotal: 1234 }), { db: 'x.db' });
+    expect(text).toContain('failed or errored: 1234');
+    expect(text).toContain('  … and 1224 more; all of them: resq export b\\x1b]0;owned\\x07 --failed --db x.db');
   });
 });

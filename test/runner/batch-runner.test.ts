@@ -115,7 +115,10 @@ describe('BatchRunner', () => {
     const { store, batch, client } = await setup(sim, `id,question\nbig,${'x'.repeat(1_200_000)}\nok,fine\n`);
     const result = await new BatchRunner({ store, client, batch, policy: null }).run();
     expect(result.counts).toMatchObject({ error: 1, completed: 1 });
-    expect((await store.getItem(batch.id, 'big'))?.error).toMatch(/413|payload/i);
+    const big = await store.getItem(batch.id, 'big');
+    expect(big?.error).toMatch(/413|payload/i);
+    // The refusal's code: the service's own when its body gave one, else the HTTP status.
+    expect(big?.errorCode).toBe('payload_too_large');
     await client.close();
     await store.close();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, BadRequestError, ConflictError, NetworkError, NotFoundError, RateLimitError, ServerError } from '../../src/api/index.js';
 import { InputError } from '../../src/errors.js';
-import { errorKind } from '../../src/runner/error-kind.js';
+import { errorCodeOf, errorKind } from '../../src/runner/error-kind.js';
 
 const req = { method: 'POST', path: '/runs', attempt: 1, maxAttempts: 6 };
 const api = (status: number, apiCode: string | null = null) => ({ ...req, status, apiCode, requestId: null, detail: 'x', retryAfter: null });
@@ -29,5 +29,11 @@ describe('errorKind', () => {
     const c = new AbortController();
     c.abort();
     expect(errorKind(new ServerError(api(503)), c.signal)).toBe('aborted');
+  });
+  it("errorCodeOf keeps the service's code verbatim, else the HTTP status, resq's code, or internal for a bug", () => {
+    expect(errorCodeOf(new BadRequestError(api(400, 'input_too_long')), 'permanent')).toBe('input_too_long');
+    expect(errorCodeOf(new NotFoundError(api(404)), 'permanent')).toBe('http_404');
+    expect(errorCodeOf(new InputError('bad key'), 'permanent')).toBe('RESQ_INPUT');
+    expect(errorCodeOf(new TypeError('x is undefined'), 'bug')).toBe('internal');
   });
 });

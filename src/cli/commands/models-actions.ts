@@ -13,6 +13,7 @@ import { formatModelStatus } from '../models-progress.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatch } from '../open-batch.js';
 import { openService, type Service, type ServiceChoice } from '../service.js';
+import { printable } from '../text/printable.js';
 import type { RunArgs, ServiceArgs } from './models.js';
 
 function choiceOf(a: ServiceArgs): ServiceChoice {
@@ -41,7 +42,8 @@ function showValue(v: unknown): string {
 
 function formatRun(run: ModelRun, httpStatus: number): string {
   const lines = [`model run ${run.id}: ${run.status} (HTTP ${httpStatus}${run.credits !== null ? `, credits ${run.credits}` : ''})`];
-  if (run.error) lines.push(`error: ${run.error}`);
+  // The service's own words: kept verbatim, escaped for the terminal.
+  if (run.error) lines.push(`error: ${printable(run.error)}`);
   if (run.outputs) {
     lines.push('outputs:');
     const rows = Object.entries(run.outputs).map(([k, v]) => [k, showValue(v)]);
@@ -139,7 +141,7 @@ async function recordedRun(a: RunArgs, io: CliIo, service: Service, description:
     if (a.json) io.stdout.write(`${JSON.stringify({ ...row, batch: name, db: maskLocation(a.db) })}\n`);
     else {
       const lines = [`model run ${row.model_run_id ?? '(none)'}: ${row.status}${row.credits !== null ? ` (credits ${row.credits})` : ''}`];
-      if (row.error) lines.push(`error: ${row.error}`);
+      if (row.error) lines.push(`error: ${printable(row.error)}`);
       if (row.outputs) lines.push('outputs:', ...formatTable(['name', 'value'], Object.entries(row.outputs).map(([k, v]) => [k, showValue(v)])).split('\n').map((l) => `  ${l}`));
       for (const f of row.files) lines.push(`file ${f.name ?? f.id}: ${f.status}${f.path ? ` ${f.path}` : ''}`);
       lines.push(`recorded as batch ${name} in ${maskLocation(a.db)} (resq models status ${name})`);

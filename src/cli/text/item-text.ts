@@ -15,6 +15,12 @@ function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => `${by}${l}`).join('\n');
 }
 
+/** `label: text` on one line, or the label alone with the text's lines indented under it. */
+function labelled(label: string, text: string, by = '    '): string {
+  const shown = printable(text);
+  return shown.includes('\n') ? `${label}:\n${indent(shown, by)}` : `${label}: ${shown}`;
+}
+
 /** A pause's input for a person: the plan and its steps, the options with labels, the cost. */
 export function describePause(tool: string, input: Record<string, unknown>): string[] {
   const out: string[] = [];
@@ -54,11 +60,13 @@ export function formatItem(v: ItemView, hint: { db: string }): string {
   const meta = Object.entries(it.meta);
   if (meta.length) lines.push(`meta: ${meta.map(([k, val]) => `${printable(k)}=${printable(JSON.stringify(val))}`).join(', ')}`);
   if (it.text) lines.push('answer:', indent(printable(it.text)));
-  if (it.error) lines.push(`error: ${printable(it.error)}`);
+  // The service's own words, verbatim but escaped; a message of several lines is indented under its label.
+  if (it.error) lines.push(labelled(`error${it.errorCode ? ` (${printable(it.errorCode)})` : ''}`, it.error));
   lines.push(`runs (${v.runs.length}):`);
   for (const r of v.runs) {
     const took = r.finishedAt ? ` in ${((Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000).toFixed(1)} s` : '';
-    lines.push(`  ${r.id} step ${r.step}: ${printable(r.status)}${took}${r.parentRunId ? ` (after ${r.parentRunId})` : ''}`);
+    lines.push(`  ${printable(r.id)} step ${r.step}: ${printable(r.status)}${took}${r.parentRunId ? ` (after ${printable(r.parentRunId)})` : ''}`);
+    if (r.error || r.errorCode) lines.push(`    ${labelled(`failed${r.errorCode ? ` (${printable(r.errorCode)})` : ''}`, r.error ?? '', '      ')}`);
     if (r.requiredAction) {
       lines.push(`    paused on ${printable(r.requiredAction.tool)}:`);
       for (const l of describePause(r.requiredAction.tool, r.requiredAction.input)) lines.push(`      ${l}`);

@@ -76,4 +76,23 @@ describe('answerFlags', () => {
     expect(text).toContain('resq answer demo booking --approve | --decline --db x.db');
     expect(text).not.toContain('--choose');
   });
+
+  it("shows the service's error code and message on the item and its failed run, escaped", () => {
+    const message = 'simulated failure\u001b[31m\nsecond line';
+    const text = formatItem(
+      {
+        batch: 'demo',
+        item: { ...item, state: 'failed', runStatus: 'failed', holdReason: null, text: null, error: message, errorCode: 'agent_error' },
+        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'failed', threadId: 't', requiredAction: null, output: null, errorCode: 'agent_error', error: message, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z' }],
+        decisions: [],
+        files: [],
+      },
+      { db: 'x.db' },
+    );
+    expect(text).toContain('error (agent_error):\n    simulated failure\\x1b[31m\n    second line');
+    expect(text).toContain('  r1 step 0: failed in 1.0 s\n    failed (agent_error):\n      simulated failure\\x1b[31m');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const oneLine = formatItem({ batch: 'demo', item: { ...item, state: 'error', error: 'HTTP 400 POST /runs: bad input', errorCode: null }, runs: [], decisions: [], files: [] }, { db: 'x.db' });
+    expect(oneLine).toContain('\nerror: HTTP 400 POST /runs: bad input\n');
+  });
 });
