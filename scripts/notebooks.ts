@@ -1,13 +1,13 @@
 // `npm run notebooks`: runs the demo batch and a models batch on the simulator into a
-// temporary folder, then executes every notebook in notebooks/ headless (Jupyter + tslab),
-// fails on any cell error, and exports each to HTML to check its charts survive. Installs
-// nothing: says how when something is missing.
+// temporary folder (removed at the end), then executes every notebook in notebooks/ headless
+// (Jupyter + tslab) into .tmp/notebooks/, fails on any cell error, and exports each to HTML
+// to check its charts survive. Installs nothing: says how when something is missing.
 // RESQ_DB (and RESQ_BATCH) point it at a database (and one batch) of your own instead.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ServiceClient } from '../src/api/index.js';
 import { runCli } from '../src/cli/cli.js';
 import { processIo } from '../src/cli/main.js';
@@ -85,7 +85,8 @@ function writeWrapper(): string {
  */
 const KERNEL = {
   name: `resq-tslab-${createHash('sha256').update(ROOT).digest('hex').slice(0, 10)}`,
-  displayName: `TypeScript (resq, ${basename(ROOT)})`,
+  // The checkout's folder (home as ~): two checkouts, or one named resq, are told apart in Jupyter's kernel list.
+  displayName: `TypeScript (resq, ${ROOT.startsWith(`${homedir()}/`) ? `~${ROOT.slice(homedir().length)}` : ROOT})`,
 };
 
 /** Registers this checkout's tslab kernel (per user) and checks Jupyter will start this one. */
@@ -235,6 +236,8 @@ async function main(): Promise<number> {
   say(`jupyter nbconvert ${version.stdout.trim()} (${py})`);
 
   const dir = mkdtempSync(join(tmpdir(), 'resq-notebooks-'));
+  // The data made here goes when the script ends, however it ends (a refusal exits from fail()).
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   // Your database (relative to where you ran npm), or the demo and a models batch made here.
   const given = process.env.RESQ_DB ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.RESQ_DB) : null;
   const batch = process.env.RESQ_BATCH || null;
@@ -247,7 +250,9 @@ async function main(): Promise<number> {
   const { run: toRun, skipped } = await plan(db, batch, notebooks);
   for (const s of skipped) say(`skipped ${s}`);
   say(`database: ${db}${batch ? `, batch ${batch}` : ''}`);
-  const executed = join(dir, 'executed');
+  // Kept for a look after the run (.tmp/ is ignored by git); the previous run's are replaced.
+  const executed = join(ROOT, '.tmp', 'notebooks');
+  rmSync(executed, { recursive: true, force: true });
   const failed: string[] = [];
   const env: NodeJS.ProcessEnv = { ...PY_ENV, RESQ_DB: db };
   if (batch) env.RESQ_BATCH = batch;

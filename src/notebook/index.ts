@@ -8,6 +8,7 @@ export { formatBytes } from '../format-bytes.js';
 export { escapeHtml, markdown, MIME_PREFERENCE, note, pickMime, showWith, type DisplayLike, type Mime, type MimeBundle } from './bundle.js';
 export { cellText, columnsOf, flatten, table, type TableOptions } from './table.js';
 export { listItems, statesFor, statusOf, type ItemFilter, type ItemRow } from './items.js';
+export { exampleWord, metaFields, type MetaField } from './filter-examples.js';
 export { itemDetail, renderItem, type ChainRun, type ItemDecision, type ItemDetail } from './item-view.js';
 export { fileKind, fileLabel, renderFile, whyNotOnDisk, type FileKind, type FileRenderOptions, type FileView } from './file-view.js';
 export { batchSummary, summaryTable, type BatchSummary } from './summary.js';

@@ -1,6 +1,6 @@
-import type { ExportStatus } from '../runner/export-rows.js';
+import { runSeconds, type ExportStatus } from '../runner/export-rows.js';
 import type { Store } from '../store/port.js';
-import type { ItemStats, MetaValue } from '../store/shapes.js';
+import type { ItemStats, MetaValue, RunTime } from '../store/shapes.js';
 import { ITEM_STATES } from '../store/item-states.js';
 import type { ItemRecord, ItemState } from '../store/types.js';
 
@@ -39,7 +39,11 @@ export interface ItemRow {
   /** Cost of the plans approved for this item. */
   cost: number;
   files: number;
-  /** Seconds from first submission to the end, or null while unfinished. */
+  /**
+   * Seconds the item's runs ran (each run from its start to its end, summed over the chain),
+   * not the time between them (a batch stopped and resumed later, a pause waiting for a
+   * person); null while unfinished.
+   */
   seconds: number | null;
   thread_id: string | null;
   meta: Record<string, unknown>;
@@ -62,13 +66,11 @@ export function statesFor(f: ItemFilter): ItemState[] | undefined {
   });
 }
 
-function seconds(from: string | null, to: string | null): number | null {
-  if (!from || !to) return null;
-  return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
-}
+/** The states an item ends in: its runs' time is final. */
+const FINAL: ReadonlySet<ItemState> = new Set(['completed', 'failed', 'error', 'cancelled']);
 
-/** Turns an item and its statistics into a plain row. */
-export function itemRow(it: ItemRecord, stats: ItemStats | undefined): ItemRow {
+/** Turns an item, its statistics and its runs' times into a plain row. */
+export function itemRow(it: ItemRecord, stats: ItemStats | undefined, runTimes: Pick<RunTime, 'createdAt' | 'finishedAt'>[] = []): ItemRow {
   return {
     id: it.id,
     status: statusOf(it.state),
@@ -82,7 +84,7 @@ export function itemRow(it: ItemRecord, stats: ItemStats | undefined): ItemRow {
     decisions: stats?.decisions ?? 0,
     cost: stats?.approvedCost ?? 0,
     files: stats?.files ?? 0,
-    seconds: seconds(it.startedAt, it.finishedAt),
+    seconds: FINAL.has(it.state) ? runSeconds(runTimes) : null,
     thread_id: it.threadId,
     meta: it.meta,
   };
@@ -98,6 +100,12 @@ export async function listItems(store: Store, batchId: string, f: ItemFilter = {
     ...(f.limit !== undefined ? { limit: f.limit } : {}),
   });
   if (items.length === 0) return [];
-  const stats = await store.itemStats(batchId);
-  return items.map((it) => itemRow(it, stats.get(it.id)));
+  const [stats, times] = await Promise.all([store.itemStats(batchId), store.runTimes(batchId)]);
+  const byItem = new Map<string, RunTime[]>();
+  for (const t of times) {
+    const list = byItem.get(t.itemId);
+    if (list) list.push(t);
+    else byItem.set(t.itemId, [t]);
+  }
+  return items.map((it) => itemRow(it, stats.get(it.id), byItem.get(it.id)));
 }

@@ -4,8 +4,10 @@ import { escapeHtml, type MimeBundle } from './bundle.js';
 export interface TableOptions {
   /** Columns to show, in order (dotted names reach into nested objects: `meta.topic`). @default every key, in order of first appearance */
   columns?: readonly string[];
-  /** Most rows shown; a note says how many were left out. @default 200 */
+  /** Rows on a page; a note says which page this is and how to show the next. @default 50 */
   maxRows?: number;
+  /** Which page of `maxRows` rows to show, from 1 (a page past the last shows the last). @default 1 */
+  page?: number;
   /** Longest cell text before it is cut with "…". @default 120 */
   maxCell?: number;
   /** Shown when there are no rows. @default "no rows" */
@@ -49,22 +51,33 @@ export function columnsOf(rows: readonly object[]): string[] {
   return [...seen];
 }
 
+/** `showing 50 of 1700 rows (page 1 of 34; { page: 2 } shows the next)`. */
+function pageNote(page: number, pages: number, from: number, shown: number, total: number): string {
+  const which = page === 1 ? `${shown}` : `rows ${from + 1}–${from + shown}`;
+  const next = page < pages ? `; { page: ${page + 1} } shows the next` : '';
+  return `showing ${which} of ${total} rows (page ${page} of ${pages}${next})`;
+}
+
 /**
  * Renders plain row objects (any objects: interfaces too) as a table: HTML for Jupyter, aligned text otherwise. Cells are
- * escaped; nested objects (such as `meta`) become dotted columns.
+ * escaped; nested objects (such as `meta`) become dotted columns. A long table shows one page of `maxRows` rows and says
+ * how to show the next (`{ page: 2 }`).
  */
 export function table(rows: readonly object[], opts: TableOptions = {}): MimeBundle {
-  const maxRows = opts.maxRows ?? 200;
+  const maxRows = opts.maxRows ?? 50;
   const maxCell = opts.maxCell ?? 120;
   const caption = opts.caption ? `<caption style="text-align:left;font-weight:bold">${escapeHtml(opts.caption)}</caption>` : '';
   if (rows.length === 0) {
     const msg = opts.empty ?? 'no rows';
     return { 'text/html': `<p>${opts.caption ? `<strong>${escapeHtml(opts.caption)}</strong>: ` : ''}<em>${escapeHtml(msg)}</em></p>`, 'text/plain': opts.caption ? `${opts.caption}: ${msg}` : msg };
   }
-  const flat = rows.slice(0, maxRows).map(flatten);
+  const pages = Math.max(1, Math.ceil(rows.length / maxRows));
+  const page = Math.min(pages, Math.max(1, Math.floor(opts.page ?? 1)));
+  const from = (page - 1) * maxRows;
+  const flat = rows.slice(from, from + maxRows).map(flatten);
   const cols = opts.columns ? [...opts.columns] : columnsOf(flat);
   const cells = flat.map((r) => cols.map((c) => cellText(r[c], maxCell)));
-  const more = rows.length > maxRows ? `showing ${maxRows} of ${rows.length} rows` : '';
+  const more = pages > 1 ? pageNote(page, pages, from, flat.length, rows.length) : '';
   const align = (c: number): string => (flat.every((r) => typeof r[cols[c] ?? ''] === 'number' || r[cols[c] ?? ''] == null) ? 'right' : 'left');
   const head = cols.map((c, i) => `<th style="text-align:${align(i)}">${escapeHtml(c)}</th>`).join('');
   const body = cells

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statesFor } from '../../src/notebook/items.js';
+import { itemRow, statesFor } from '../../src/notebook/items.js';
+import type { ItemRecord } from '../../src/store/index.js';
 import { openResults, type Results } from '../../src/notebook/results.js';
 import { loadBatch } from '../../src/runner/load-batch.js';
 import { openStore } from '../../src/store/index.js';
@@ -83,5 +84,26 @@ describe('item filters', () => {
     expect(await ids({ text: 'gallium' })).toEqual(['melting']);
     expect(await ids({ text: 'narrow' })).toEqual(['survey']);
     expect(await ids({ text: "it's 100%_" })).toEqual([]);
+  });
+});
+
+describe('itemRow seconds', () => {
+  const item: ItemRecord = {
+    batchId: 'b', id: 'slow', seq: 0, line: 2, question: 'q', threadKey: null, meta: {}, state: 'completed', step: 1,
+    pendingKey: null, pendingAnswer: null, runId: 'r2', threadId: 't', runStatus: 'completed', text: 'done', error: null, errorCode: null,
+    holdReason: null, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-02T00:00:05Z', updatedAt: '', owner: null, leaseUntil: null, attempt: 0,
+  } as ItemRecord;
+  // A run of 2 s, then the batch sat stopped (or the pause waited for a person) a day, then a run of 3 s.
+  const times = [
+    { createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' },
+    { createdAt: '2026-01-02T00:00:02Z', finishedAt: '2026-01-02T00:00:05Z' },
+  ];
+
+  it('counts the time its runs ran, not the time between them', () => {
+    expect(itemRow(item, undefined, times).seconds).toBe(5);
+  });
+
+  it('is null while the item is unfinished', () => {
+    expect(itemRow({ ...item, state: 'held' }, undefined, times.slice(0, 1)).seconds).toBeNull();
   });
 });

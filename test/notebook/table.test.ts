@@ -29,8 +29,23 @@ describe('notebook tables', () => {
     const rows = Array.from({ length: 5 }, (_, i) => ({ id: String(i), secret: 'x' }));
     const t = table(rows, { columns: ['id'], maxRows: 2 });
     expect(t['text/html']).not.toContain('secret');
-    expect(t['text/html']).toContain('showing 2 of 5 rows');
+    expect(t['text/html']).toContain('showing 2 of 5 rows (page 1 of 3; { page: 2 } shows the next)');
     expect(findAll(parseXml(`<div>${t['text/html']}</div>`), 'tr')).toHaveLength(3);
+  });
+
+  it('pages a long table: 50 rows a page by default, any page on request, the last page when past it', () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({ id: `r${i + 1}` }));
+    const ids = (b: ReturnType<typeof table>) => findAll(parseXml(`<div>${b['text/html']}</div>`), 'td').map(textOf);
+    const first = table(rows);
+    expect(ids(first)).toEqual(rows.slice(0, 50).map((r) => r.id));
+    expect(first['text/plain']).toContain('showing 50 of 120 rows (page 1 of 3; { page: 2 } shows the next)');
+    const second = table(rows, { page: 2 });
+    expect(ids(second)).toEqual(rows.slice(50, 100).map((r) => r.id));
+    expect(second['text/html']).toContain('showing rows 51–100 of 120 rows (page 2 of 3; { page: 3 } shows the next)');
+    const last = table(rows, { page: 9 });
+    expect(ids(last)).toEqual(rows.slice(100).map((r) => r.id));
+    expect(last['text/html']).toContain('showing rows 101–120 of 120 rows (page 3 of 3)');
+    expect(table(rows.slice(0, 50))['text/html']).not.toContain('showing');
   });
 
   it('says so when there are no rows', () => {
