@@ -40,7 +40,7 @@ describe('one item in full', () => {
     expect(out[1]?.['text/markdown']).toContain('## Answer');
     const png = Buffer.from(out[7]?.['image/png'] ?? '', 'base64');
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect(out[5]?.['text/plain']).toMatch(/^structure\.pdb \(structureId\): \/.*\/demo\/fold\/structure\.pdb \(\d+(\.\d)? KiB, chemical\/x-pdb\)$/);
+    expect(out[5]?.['text/plain']).toMatch(/^structure\.pdb \(structureId\): \/.*\/demo(-[0-9a-f]+)?\/fold\/structure\.pdb \(\d+(\.\d)? KiB, chemical\/x-pdb\)$/);
     const runs = parseXml(`<div>${out[3]?.['text/html']}</div>`);
     expect(findAll(runs, 'tbody')[0]?.children).toHaveLength(2);
   });
