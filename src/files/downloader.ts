@@ -113,6 +113,20 @@ export class Downloader {
     }
   }
 
+  /**
+   * Queues this host's own copy of files another host downloaded (`files pull` on a machine
+   * that lacks them): each is written under this downloader's folder and recorded as this
+   * host's copy; the other host's record stays as it is, and a failure marks nothing.
+   */
+  copy(batch: BatchRecord, fileIds: readonly string[]): void {
+    for (const fileId of fileIds) {
+      const key = `${batch.id}\u0000${fileId}\u0000copy`;
+      if (this.#abort.signal.aborted || this.#handled.has(key)) continue;
+      this.#handled.add(key);
+      this.#queue.add(() => this.#download(batch, fileId, true)).catch((err: unknown) => this.#internal(batch, { id: fileId, itemId: '' } as FileRecord, err));
+    }
+  }
+
   /** Resolves when everything queued so far (scheduled scans included) has finished; the summary covers this downloader's life. */
   async drain(): Promise<DownloadSummary> {
     for (const scan of this.#scans.values()) if (scan.timer) this.#startScan(scan);
@@ -184,7 +198,8 @@ export class Downloader {
   async #book(batchId: string): Promise<PathBook> {
     let book = this.#books.get(batchId);
     if (!book) {
-      const paths = await this.#o.store.filePaths(batchId);
+      const copies = (await this.#o.store.fileCopies(batchId)).filter((c) => c.host === this.#host);
+      const paths = [...(await this.#o.store.filePaths(batchId)), ...copies.map((c) => ({ id: c.fileId, path: c.path }))];
       // Another download of the batch may have built it meanwhile: keep the first.
       book = this.#books.get(batchId) ?? new PathBook(paths);
       this.#books.set(batchId, book);
@@ -211,18 +226,22 @@ export class Downloader {
     return folder;
   }
 
-  async #download(batch: BatchRecord, fileId: string): Promise<void> {
+  /** Downloads a file and records it; `copy`: this host's copy of a file another host downloaded. */
+  async #download(batch: BatchRecord, fileId: string, copy = false): Promise<void> {
     const signal = this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
-    if (signal.aborted || !file || file.status === 'downloaded') return;
+    if (signal.aborted || !file || (file.status === 'downloaded') !== copy) return;
+    // A copy's place: where this host's earlier copy was (repaired), else a new one.
+    const current = copy ? ((await this.#o.store.fileCopies(batch.id)).find((c) => c.fileId === fileId && c.host === this.#host)?.path ?? null) : file.path;
     const ref: FileRef = { batchId: batch.id, batch: batch.name, itemId: file.itemId, fileId };
     this.#emit({ ...ref, type: 'file-start', url: file.url });
     const max = Math.max(1, this.#retry.attempts);
     for (let attempt = 1; ; attempt++) {
       let claimed: string | null = null;
       try {
-        const done = await this.#attempt(batch, file, (p) => (claimed = p));
-        await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host });
+        const done = await this.#attempt(batch, file, current, (p) => (claimed = p));
+        if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 });
+        else await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host });
         this.#summary.downloaded++;
         this.#summary.bytes += done.bytes;
         this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });
@@ -231,7 +250,8 @@ export class Downloader {
         if (claimed) (await this.#book(batch.id)).release(claimed, fileId);
         const v = classifyFailure(err, signal.aborted);
         if (v.kind === 'abort') return;
-        if (v.kind === 'gone') return await this.#problem(ref, file, goneStatus(file, new Date(this.#clock.now())));
+        // Another host holds the file: the service's 404 changes nothing of its record.
+        if (v.kind === 'gone') return await this.#problem(ref, file, copy ? { status: 'failed', reason: `${v.reason}; it is on ${file.host}` } : goneStatus(file, new Date(this.#clock.now())), !copy);
         if (v.kind === 'retry' && attempt < max) {
           const delayMs = this.#delay(attempt, err);
           this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
@@ -240,7 +260,7 @@ export class Downloader {
           continue;
         }
         const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
-        return await this.#problem(ref, file, { status: 'failed', reason });
+        return await this.#problem(ref, file, { status: 'failed', reason }, !copy);
       }
     }
   }
@@ -251,8 +271,8 @@ export class Downloader {
     return hinted ?? backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
   }
 
-  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }): Promise<void> {
-    await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason);
+  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }, record = true): Promise<void> {
+    if (record) await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason);
     this.#summary[p.status]++;
     this.#summary.problems.push({ ...ref, ...p });
     this.#emit({ ...ref, type: 'file-problem', ...p });
@@ -261,6 +281,7 @@ export class Downloader {
   async #attempt(
     batch: BatchRecord,
     file: FileRecord,
+    current: string | null,
     onClaim: (path: string) => void,
   ): Promise<Written & { mediaType: string | null }> {
     // One attempt a call: this loop's budget is the only one (request and body alike).
@@ -274,7 +295,7 @@ export class Downloader {
       await this.#prepareFolder(out, folder);
       const name = fileNameFor(file.name, file.id, opened.mediaType);
       const book = await this.#book(batch.id);
-      const path = book.claim(folder, name, file.id, file.path);
+      const path = book.claim(folder, name, file.id, current);
       onClaim(path);
       const inside = (p: string): string => {
         // The last line of defence: whatever the name logic did, nothing lands outside `out`.
@@ -283,7 +304,7 @@ export class Downloader {
       };
       inside(path);
       // Only this file's own copy on this host is replaced (a repair); any other file there is left alone.
-      const own = path === file.path && (file.host === null || file.host === this.#host);
+      const own = path === current && (current !== file.path || file.host === null || file.host === this.#host);
       const nextPath = own
         ? undefined
         : (taken: string): string => {

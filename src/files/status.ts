@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import type { BatchRecord, FileStatus, Store } from '../store/index.js';
 
 /** Files expiring sooner than this and not on disk get a warning. */
@@ -28,8 +30,23 @@ export interface FilesStatus {
   /** Soonest expiry among files not on disk (pending, failed, missing), or null. */
   soonestExpiry: string | null;
   warnings: ExpiryWarning[];
-  /** Downloaded files by the host whose disk holds them (several machines on one batch). */
+  /** Downloaded files by each host whose disk holds them (several machines on one batch; a file two hold counts for both). */
   hosts: Record<string, number>;
+  /** Which host holds which files: per host, how many, their bytes and the batch folders they lie in. */
+  holders: HostFiles[];
+  /** This machine's host name. */
+  thisHost: string;
+  /** Downloaded files this machine holds no copy of (`resq files pull --out DIR` fetches them). */
+  notHere: number;
+}
+
+/** What one host holds. */
+export interface HostFiles {
+  host: string;
+  files: number;
+  bytes: number;
+  /** The batch folders (`<out>/<batch>-<id>`) its files lie in, in the order first met. */
+  folders: string[];
 }
 
 /** `3 d 4 h`, `5 h 10 min`, `12 min`: a duration for a person. */
@@ -46,7 +63,7 @@ export function formatDuration(ms: number): string {
  * Counts files by state, bytes on disk, the soonest expiry among files not on disk, and a
  * warning for each such file expiring within `warnWithinMs` (7 days). No batch → every batch.
  */
-export async function filesStatus(store: Store, batch?: BatchRecord | null, now: Date = new Date(), warnWithinMs = EXPIRY_WARNING_MS): Promise<FilesStatus> {
+export async function filesStatus(store: Store, batch?: BatchRecord | null, now: Date = new Date(), warnWithinMs = EXPIRY_WARNING_MS, thisHost = hostname()): Promise<FilesStatus> {
   const batches = batch ? [batch] : await store.listBatches();
   const out: FilesStatus = {
     batches: batches.map((b) => b.name),
@@ -56,6 +73,22 @@ export async function filesStatus(store: Store, batch?: BatchRecord | null, now:
     soonestExpiry: null,
     warnings: [],
     hosts: {},
+    holders: [],
+    thisHost,
+    notHere: 0,
+  };
+  const holders = new Map<string, HostFiles & { seen: Set<string> }>();
+  const hold = (host: string, path: string | null, bytes: number | null): void => {
+    let h = holders.get(host);
+    if (!h) holders.set(host, (h = { host, files: 0, bytes: 0, folders: [], seen: new Set() }));
+    h.files++;
+    h.bytes += bytes ?? 0;
+    // <out>/<batch folder>/<item>/<name>: the batch folder says where to look.
+    const folder = path ? dirname(dirname(path)) : null;
+    if (folder && !h.seen.has(folder)) {
+      h.seen.add(folder);
+      h.folders.push(folder);
+    }
   };
   const warnBefore = new Date(now.getTime() + warnWithinMs).toISOString();
   for (const b of batches) {
@@ -63,10 +96,15 @@ export async function filesStatus(store: Store, batch?: BatchRecord | null, now:
       out.counts[state] += n;
       out.total += n;
     }
+    const copies = await store.fileCopies(b.id);
+    const copiedHere = new Set(copies.filter((c) => c.host === thisHost).map((c) => c.fileId));
     for (const f of await store.filesForBatch(b.id, ['downloaded'])) {
-      const h = f.host ?? '(this machine)';
-      out.hosts[h] = (out.hosts[h] ?? 0) + 1;
+      // A row from before hosts were recorded was written by the machine that reads it.
+      const h = f.host ?? thisHost;
+      hold(h, f.path, f.bytes);
+      if (h !== thisHost && !copiedHere.has(f.id)) out.notHere++;
     }
+    for (const c of copies) hold(c.host, c.path, c.bytes);
     const r = await store.expiryReport(b.id, warnBefore);
     out.bytesOnDisk += r.bytes;
     if (r.soonest && (out.soonestExpiry === null || r.soonest < out.soonestExpiry)) out.soonestExpiry = r.soonest;
@@ -81,5 +119,7 @@ export async function filesStatus(store: Store, batch?: BatchRecord | null, now:
     }
   }
   out.warnings.sort((a, b) => a.msLeft - b.msLeft);
+  out.holders = [...holders.values()].map(({ seen: _seen, ...h }) => h).sort((a, b) => b.files - a.files || a.host.localeCompare(b.host));
+  for (const h of out.holders) out.hosts[h.host] = h.files;
   return out;
 }

@@ -52,19 +52,26 @@ export interface VerifyReport {
   problems: VerifyProblem[];
 }
 
-/** Visits every downloaded file of the batches with `check`, a few at a time. */
+/**
+ * Visits every downloaded file of the batches on this host's disk with its check, a few at
+ * a time; with `copies`, also this host's copies of files another host downloaded (the
+ * file as the copy has it: its path, size and hash).
+ */
 export async function eachDownloaded(
   store: Store,
   batches: readonly BatchRecord[],
   visit: (batch: BatchRecord, file: FileRecord, result: DiskCheck) => void,
-  concurrency = 4,
-  host = hostname(),
+  o: { concurrency?: number; host?: string; copies?: boolean } = {},
 ): Promise<void> {
-  const queue = new PQueue({ concurrency });
+  const host = o.host ?? hostname();
+  const queue = new PQueue({ concurrency: o.concurrency ?? 4 });
   for (const batch of batches) {
-    for (const file of await store.filesForBatch(batch.id, ['downloaded'])) {
-      // A file on another machine's disk is that machine's to check.
-      if (file.host !== null && file.host !== host) continue;
+    const copies = o.copies ? new Map((await store.fileCopies(batch.id)).filter((c) => c.host === host).map((c) => [c.fileId, c])) : null;
+    for (const stored of await store.filesForBatch(batch.id, ['downloaded'])) {
+      const copy = stored.host !== null && stored.host !== host ? copies?.get(stored.id) : undefined;
+      // A file on another machine's disk is that machine's to check; this machine's copy of it is this one's.
+      if (stored.host !== null && stored.host !== host && !copy) continue;
+      const file = copy ? { ...stored, host, path: copy.path, bytes: copy.bytes, sha256: copy.sha256 } : stored;
       void queue.add(async () => visit(batch, file, await checkOnDisk(file)));
     }
   }
@@ -72,13 +79,14 @@ export async function eachDownloaded(
 }
 
 /**
- * Re-hashes every downloaded file of `batch` (or of every batch) and reports files that are
- * gone or changed. Changes nothing: `files pull` repairs.
+ * Re-hashes every downloaded file of `batch` (or of every batch) on this host's disk (its
+ * copies of other hosts' files included) and reports files that are gone or changed.
+ * Changes nothing: `files pull` repairs.
  */
 export async function verifyFiles(store: Store, batch?: BatchRecord | null): Promise<VerifyReport> {
   const batches = batch ? [batch] : await store.listBatches();
   const report: VerifyReport = { batches: batches.map((b) => b.name), checked: 0, ok: 0, bytes: 0, problems: [] };
-  await eachDownloaded(store, batches, (b, f, r) => {
+  const visit = (b: BatchRecord, f: FileRecord, r: DiskCheck): void => {
     report.checked++;
     if (r.state === 'ok') {
       report.ok++;
@@ -86,6 +94,7 @@ export async function verifyFiles(store: Store, batch?: BatchRecord | null): Pro
     } else {
       report.problems.push({ batch: b.name, batchId: b.id, itemId: f.itemId, fileId: f.id, path: f.path, state: r.state, reason: r.reason });
     }
-  });
+  };
+  await eachDownloaded(store, batches, visit, { copies: true });
   return report;
 }

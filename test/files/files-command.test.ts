@@ -41,10 +41,34 @@ describe('resq files', () => {
     await ready();
     const pull = await files(['pull', 'cli', '--base-url', env.sim.url, '--out', env.out]);
     expect(pull.code).toBe(0);
-    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KiB\), 0 already on disk$/m);
+    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KiB\), 0 already on this machine$/m);
     const verify = await files(['verify']);
     expect(verify).toMatchObject({ code: 0 });
     expect(verify.out).toMatch(/^verified 3 downloaded files: 3 intact/m);
+  });
+
+  it('status says which machine holds which files; pull --out fetches into DIR what only other machines hold, and then this machine holds them too', async () => {
+    await ready();
+    await files(['pull', '--base-url', env.sim.url, '--out', env.out]);
+    // As if two workers on other machines had downloaded them into their own folders.
+    const batch = (await env.store.findBatch('cli'))!;
+    for (const [i, f] of (await env.store.filesForBatch(batch.id)).entries())
+      await env.store.markFileDownloaded(batch.id, f.id, { path: f.path!.replace(env.out, `/scratch/${i === 0 ? 'c' : 'a'}`), bytes: f.bytes!, sha256: f.sha256!, mediaType: f.mediaType, host: i === 0 ? 'box-c' : 'box-a' });
+    const status = await files(['status']);
+    expect(status.out).toMatch(/^held by:\n  box-a: 2 files, [\d.]+ K?i?B in \/scratch\/a\/cli-idcli\n  box-c: 1 file, [\d.]+ K?i?B in \/scratch\/c\/cli-idcli$/m);
+    expect(status.out).toMatch(/^this machine \(.+\) lacks 3 downloaded files other machines hold: resq files pull --out DIR fetches them into DIR$/m);
+    const dir = join(env.dir, 'mine');
+    const pull = await files(['pull', '--base-url', env.sim.url, '--out', dir]);
+    expect(pull.code, pull.err).toBe(0);
+    expect(pull.out).toMatch(/^files of batch cli: 3 downloaded \([\d.]+ KiB\), 3 of them held only by other machines \(box-c: 1, box-a: 2\), 0 already on this machine$/m);
+    expect(readdirSync(join(dir, 'cli-idcli')).sort()).toEqual(['a', 'b']);
+    const again = await files(['status']);
+    expect(again.out).toMatch(/ \(this machine\): 3 files, [\d.]+ KiB in .*mine\/cli-idcli$/m);
+    expect(again.out).not.toContain('lacks');
+    const verify = await files(['verify']);
+    expect(verify.out).toMatch(/^verified 3 downloaded files: 3 intact/m);
+    const second = await files(['pull', '--base-url', env.sim.url, '--out', dir]);
+    expect(second.out).toMatch(/^files of batch cli: 0 downloaded \(0 B\), 3 already on this machine$/m);
   });
 
   it('pull exits 1 with a clear summary when files cannot be fetched', async () => {

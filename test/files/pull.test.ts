@@ -66,6 +66,38 @@ describe('pullFiles', () => {
     expect(statSync(done.path!).size).toBe(truth.bytes);
   });
 
+  it('fetches into --out what only other machines hold, as this machine\'s copy: their records stay, a second pull fetches nothing, a lost copy is fetched again', async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'spread', { a: 'q @files=md,csv', b: 'q @files=png' });
+    await runItems(env, batch);
+    // Two workers on two machines downloaded the files into their own folders.
+    const onA = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: join(env.dir, 'box-a'), host: 'box-a', ...fast });
+    expect(onA.downloaded).toBe(3);
+    const [f1] = await env.store.filesForBatch(batch.id);
+    await env.store.markFileDownloaded(batch.id, f1!.id, { ...(f1 as { path: string; bytes: number; sha256: string }), mediaType: null, host: 'box-c' });
+    const recorded = await env.store.filesForBatch(batch.id);
+
+    const here = join(env.dir, 'here');
+    const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: here, host: 'box-b', ...fast });
+    expect(first).toMatchObject({ downloaded: 3, skipped: 0, fromOtherHosts: { 'box-a': 2, 'box-c': 1 }, notOnDisk: [] });
+    // The other machines' records are as they were; this machine's copies are recorded beside them.
+    expect(await env.store.filesForBatch(batch.id)).toEqual(recorded);
+    const copies = await env.store.fileCopies(batch.id);
+    expect(copies.map((c) => [c.host, c.sha256])).toEqual(recorded.map((f) => ['box-b', f.sha256]));
+    for (const c of copies) {
+      expect(c.path.startsWith(here)).toBe(true);
+      expect(sha(c.path)).toBe(c.sha256);
+    }
+
+    const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: here, host: 'box-b', ...fast });
+    expect(second).toMatchObject({ downloaded: 0, skipped: 3, fromOtherHosts: {}, repaired: [] });
+    unlinkSync(copies[0]!.path);
+    const third = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: here, host: 'box-b', ...fast });
+    expect(third).toMatchObject({ downloaded: 1, skipped: 2 });
+    expect(third.repaired.map((r) => r.reason.split(' (')[0])).toEqual(["this machine's copy is gone from disk"]);
+    expect(sha(copies[0]!.path)).toBe(copies[0]!.sha256);
+  });
+
   it('skips files on disk with the right size and hash, and fetches gone or changed ones again', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'repair', { a: 'q @files=md,csv,png,pdb' });

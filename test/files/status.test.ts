@@ -59,6 +59,23 @@ describe('filesStatus', () => {
     expect(s.warnings.map((w) => w.fileId)).toEqual(['past']);
   });
 
+  it('says which host holds which files (copies included), where, and how many this machine lacks', async () => {
+    const store = await setup();
+    const one = (await store.findBatch('one'))!;
+    await store.markFileDownloaded(one.id, 'later', { path: '/c/out/one-x/b/later.md', bytes: 10, sha256: 'h', mediaType: null, host: 'h2' });
+    await store.recordFileCopy(one.id, 'done', { host: 'here', path: '/mine/one-x/a/done.md', bytes: 1500, sha256: 'h' });
+    const s = await filesStatus(store, null, t0, undefined, 'here');
+    expect(s.thisHost).toBe('here');
+    expect(s.holders).toEqual([
+      { host: 'h1', files: 2, bytes: 2_001_500, folders: ['/'] },
+      { host: 'h2', files: 1, bytes: 10, folders: ['/c/out/one-x'] },
+      { host: 'here', files: 1, bytes: 1500, folders: ['/mine/one-x'] },
+    ]);
+    expect(s.hosts).toEqual({ h1: 2, h2: 1, here: 1 });
+    // big (h1) and later (h2) are on other machines only; done has a copy here.
+    expect(s.notHere).toBe(2);
+  });
+
   it('has no expiry and no warnings when everything is on disk', async () => {
     const store = await openStore(':memory:');
     await newBatch(store, 'empty', { a: 'q' });

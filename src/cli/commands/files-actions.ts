@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 // What `resq files …` runs, loaded only when a files command runs (files.ts registers them).
 import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
@@ -9,6 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { openService } from '../service.js';
 import { formatBytes } from '../../format-bytes.js';
+import { printable } from '../text/printable.js';
 import type { Common, PullArgs } from './files.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -23,9 +23,16 @@ function renderStatus(out: Out, s: FilesStatus, now: Date): void {
   const scope = s.batches.length === 1 ? `batch ${s.batches[0]}` : `${s.batches.length} batches`;
   out(`files of ${scope}: ${s.total} — ${c.downloaded} downloaded, ${c.pending} pending, ${c.failed} failed, ${c.expired} expired, ${c.missing} missing`);
   out(`on disk: ${formatBytes(s.bytesOnDisk)}`);
-  const hosts = Object.entries(s.hosts);
-  if (hosts.length > 1 || (hosts.length === 1 && hosts[0]![0] !== hostname()))
-    out(`where: ${hosts.map(([h, n]) => `${n} on ${h}`).join(', ')} (resq files pull fetches what this machine lacks)`);
+  // Which machine holds which files, and where: shown once more than this machine is involved.
+  if (s.holders.length > 1 || (s.holders.length === 1 && s.holders[0]!.host !== s.thisHost)) {
+    out('held by:');
+    for (const h of s.holders) {
+      const folders = h.folders.slice(0, 3).map(printable).join(', ') + (h.folders.length > 3 ? `, … (${h.folders.length} folders)` : '');
+      out(`  ${printable(h.host)}${h.host === s.thisHost ? ' (this machine)' : ''}: ${h.files} ${h.files === 1 ? 'file' : 'files'}, ${formatBytes(h.bytes)} in ${folders}`);
+    }
+  }
+  if (s.notHere > 0)
+    out(`this machine (${printable(s.thisHost)}) lacks ${s.notHere} downloaded ${s.notHere === 1 ? 'file' : 'files'} other machines hold: resq files pull --out DIR fetches them into DIR`);
   if (s.soonestExpiry) {
     const left = Date.parse(s.soonestExpiry) - now.getTime();
     out(`soonest expiry among files not on disk: ${s.soonestExpiry} (${left > 0 ? `in ${formatDuration(left)}` : `${formatDuration(left)} ago`})`);
@@ -36,7 +43,9 @@ function renderStatus(out: Out, s: FilesStatus, now: Date): void {
 function renderPull(out: Out, r: PullReport): void {
   const scope = r.batches.length === 1 ? `batch ${r.batches[0]}` : `${r.batches.length} batches`;
   const repaired = r.repaired.length ? `, ${r.repaired.length} fetched again (gone or changed on disk)` : '';
-  out(`files of ${scope}: ${r.downloaded} downloaded (${formatBytes(r.bytes)}), ${r.skipped} already on disk${repaired}`);
+  const others = Object.entries(r.fromOtherHosts);
+  const fetched = others.length ? `, ${others.reduce((n, [, k]) => n + k, 0)} of them held only by other machines (${others.map(([h, n]) => `${printable(h)}: ${n}`).join(', ')})` : '';
+  out(`files of ${scope}: ${r.downloaded} downloaded (${formatBytes(r.bytes)})${fetched}, ${r.skipped} already on this machine${repaired}`);
   if (r.interrupted) out('interrupted: run resq files pull again to continue');
   if (r.notOnDisk.length === 0) return;
   const by = (s: string): number => r.notOnDisk.filter((f) => f.status === s).length;
