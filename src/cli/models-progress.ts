@@ -1,74 +1,42 @@
 import { maskLocation } from '../store/open.js';
 import type { CliIo } from './io.js';
-import { liveBar } from './live-bar.js';
+import { done, pickRenderer, type ProgressKind, type ProgressRenderer } from './progress.js';
 import { oneLine } from './text/printable.js';
 import type { DownloadEvent } from '../files/index.js';
 import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/index.js';
 
-/** Renders model batch events (and file downloads): a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
-export interface ModelsRenderer {
-  onEvent(e: ModelBatchEvent | DownloadEvent): void;
-  /** A line for the person that must not be drawn over by the bar. */
-  note(line: string): void;
-  stop(): void;
-}
-
-function done(c: RowCounts): number {
-  return c.completed + c.failed + c.error;
-}
-
-function jsonRenderer(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ModelsRenderer {
-  return {
-    onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`),
-    note: (line) => err.write(`${line}\n`),
-    stop: () => {},
-  };
-}
-
-function startLine(e: Extract<ModelBatchEvent, { type: 'start' }>): string {
-  const unknown = e.unknown ? `, ${e.unknown} with unknown outcome${e.resubmitUnknown ? ' (re-sent with their key)' : ''}` : '';
-  return `batch ${e.batch} (model ${e.model}): ${e.total} rows, ${done(e.counts)} already finished, ${e.resumed} re-attached${unknown}\n`;
-}
-
-function barRenderer(stream: NodeJS.WritableStream, columns: number): ModelsRenderer {
-  const bar = liveBar(stream, 'in flight {inFlight} | failed {failed} | credits {credits}', columns);
-  const notes: string[] = [];
+/** Model-run batches: in flight, failed, credits; file problems kept with the warnings. */
+export function modelProgress(): ProgressKind<ModelBatchEvent | DownloadEvent> {
   const fields = (c: RowCounts, inFlight: number, credits: number) => ({ inFlight, failed: c.failed + c.error, credits });
   return {
-    onEvent: (e) => {
-      if (e.type === 'start') {
-        stream.write(startLine(e));
-        bar.start(e.total, done(e.counts), fields(e.counts, 0, 0));
-      } else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight, e.credits));
-      else if (e.type === 'warning') notes.push(`warning: ${e.message}`);
-      else if (e.type === 'file-problem') notes.push(`file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}`);
-      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, 0, e.credits));
-    },
-    note: (line) => bar.note(line),
-    stop: () => {
-      bar.stop();
-      for (const n of notes) stream.write(`${n}\n`);
+    barFormat: 'in flight {inFlight} | failed {failed} | credits {credits}',
+    read(e) {
+      switch (e.type) {
+        case 'start': {
+          const unknown = e.unknown ? `, ${e.unknown} with unknown outcome${e.resubmitUnknown ? ' (re-sent with their key)' : ''}` : '';
+          const line = `batch ${e.batch} (model ${e.model}): ${e.total} rows, ${done(e.counts)} already finished, ${e.resumed} re-attached${unknown}`;
+          return { kind: 'start', line, aboveBar: true, total: e.total, done: done(e.counts), fields: fields(e.counts, 0, 0) };
+        }
+        case 'progress':
+          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, e.inFlight, e.credits) };
+        case 'end':
+          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, 0, e.credits) };
+        case 'warning':
+          return { kind: 'problem', line: `warning: ${e.message}` };
+        case 'file-problem':
+          return { kind: 'problem', line: `file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}` };
+        case 'cap':
+          return { kind: 'detail', line: `in-flight cap now ${e.cap} (${e.reason})` };
+        default:
+          return null;
+      }
     },
   };
 }
 
-function plainRenderer(stream: NodeJS.WritableStream): ModelsRenderer {
-  return {
-    onEvent: (e) => {
-      if (e.type === 'start') stream.write(startLine(e));
-      else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);
-      else if (e.type === 'file-problem') stream.write(`file ${e.fileId} of row ${e.itemId}: ${e.status}: ${e.reason}\n`);
-    },
-    note: (line) => stream.write(`${line}\n`),
-    stop: () => {},
-  };
-}
-
-/** Picks the renderer for this terminal and flags. */
-export function pickModelsRenderer(json: boolean, io: CliIo): ModelsRenderer {
-  if (json) return jsonRenderer(io.stdout, io.stderr);
-  if (io.isTTY) return barRenderer(io.stderr, io.columns);
-  return plainRenderer(io.stderr);
+/** Picks the renderer for this terminal and flags, reading model batch events (and file downloads). */
+export function pickModelsRenderer(json: boolean, io: CliIo): ProgressRenderer<ModelBatchEvent | DownloadEvent> {
+  return pickRenderer(json, io, modelProgress());
 }
 
 /** The human summary of a models batch: rows by outcome, credits, unknown submissions, failures, files. */

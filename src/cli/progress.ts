@@ -1,17 +1,51 @@
+import { isoNow } from '../clock.js';
+import { type ItemState, TERMINAL_STATES } from '../store/item-states.js';
 import type { RunnerEvent, StateCounts } from '../runner/index.js';
 import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
 
-/** Renders runner events: a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
-export interface ProgressRenderer {
-  onEvent(e: RunnerEvent): void;
+/** The bar's fields after done/total, by name (see {@link ProgressKind.barFormat}). */
+type Fields = Record<string, number>;
+
+/** What one event means for the display, whatever kind of batch sent it. */
+export type ProgressStep =
+  /** The batch starts: the bar begins; `line` says what it starts from (above the bar only when `aboveBar`). */
+  | { kind: 'start'; line: string; aboveBar: boolean; total: number; done: number; fields: Fields }
+  /** The bar moves. */
+  | { kind: 'bar'; done: number; fields: Fields; total?: number }
+  /** Said as it happens (above the bar). */
+  | { kind: 'notice'; line: string }
+  /** Kept for below the bar (said at once without one). */
+  | { kind: 'problem'; line: string }
+  /** Said only without a bar (the bar shows it otherwise, or it would be noise). */
+  | { kind: 'detail'; line: string };
+
+/** How a kind of batch (agent runs, model runs) reads its events for the one renderer. */
+export interface ProgressKind<E> {
+  /** The bar's fields, e.g. `in flight {inFlight} | failed {failed}`. */
+  barFormat: string;
+  /** What an event means for the display; null for events it does not show. */
+  read(e: E): ProgressStep | null;
+}
+
+/** Renders a batch's events: a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
+export interface ProgressRenderer<E = RunnerEvent> {
+  onEvent(e: E): void;
   /** A line for the person (e.g. "stopping: …") that must not be drawn over by the bar. */
   note(line: string): void;
   stop(): void;
 }
 
-function done(c: StateCounts): number {
-  return c.completed + c.failed + c.error + c.cancelled;
+/** Items (or rows) finished for good: the done of done/total. */
+export function done(c: Readonly<Record<ItemState, number>>): number {
+  let n = 0;
+  for (const s of TERMINAL_STATES) n += c[s];
+  return n;
+}
+
+/** Items in flight as the store counts them (what the summary says), not this worker's requests. */
+function inFlightOf(c: StateCounts): number {
+  return c.submitting + c.running + c.waiting;
 }
 
 type Peer = { host: string; pid: number };
@@ -22,82 +56,87 @@ export function describeWorkers(ws: readonly Peer[]): string {
   return `${ws.length} other worker${ws.length === 1 ? '' : 's'} (${list}${ws.length > 5 ? ', …' : ''})`;
 }
 
-/** The lines about other workers (notices, not warnings), or null for events that are not about them. */
-function workerLine(e: RunnerEvent, batch: string): string | null {
-  if (e.type === 'joined' && e.others.length > 0) return `notice: joining batch ${batch}: ${describeWorkers(e.others)}`;
-  if (e.type === 'waiting') return `notice: nothing left to claim: waiting for ${describeWorkers(e.workers)} with ${e.inFlight} items in flight (--no-wait to leave now)`;
-  return null;
-}
-
-/** `batch b: 40 items, 12 already finished, 3 re-attached`: what a run or resume starts from. */
-function startLine(e: Extract<RunnerEvent, { type: 'start' }>): string {
-  return `batch ${e.batch}: ${e.total} item${e.total === 1 ? '' : 's'}, ${done(e.counts)} already finished, ${e.resumed} re-attached`;
-}
-
-/** Items in flight as the store counts them (what the summary says), not this worker's requests. */
-function inFlightOf(c: StateCounts): number {
-  return c.submitting + c.running + c.waiting;
+/** Agent-run batches: in flight, held, failed; other workers as notices; cap moves in plain output. */
+export function agentProgress(): ProgressKind<RunnerEvent> {
+  let batch = '';
+  const fields = (c: StateCounts, inFlight: number): Fields => ({ inFlight, held: c.held, failed: c.failed + c.error });
+  return {
+    barFormat: 'in flight {inFlight} | held {held} | failed {failed}',
+    read(e) {
+      switch (e.type) {
+        case 'start': {
+          batch = e.batch;
+          const line = `batch ${e.batch}: ${e.total} item${e.total === 1 ? '' : 's'}, ${done(e.counts)} already finished, ${e.resumed} re-attached`;
+          // A resume (or a run of a batch under way) says what it starts from above the bar too.
+          return { kind: 'start', line, aboveBar: done(e.counts) > 0 || e.resumed > 0, total: e.total, done: done(e.counts), fields: fields(e.counts, e.resumed) };
+        }
+        case 'progress':
+          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, e.inFlight), total: e.total };
+        // After a stop the runs still going at the service are in flight, as the summary says.
+        case 'end':
+          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, inFlightOf(e.counts)) };
+        case 'joined':
+          return e.others.length > 0 ? { kind: 'notice', line: `notice: joining batch ${batch}: ${describeWorkers(e.others)}` } : null;
+        case 'waiting':
+          return { kind: 'notice', line: `notice: nothing left to claim: waiting for ${describeWorkers(e.workers)} with ${e.inFlight} items in flight (--no-wait to leave now)` };
+        case 'warning':
+          return { kind: 'problem', line: `warning: ${e.message}` };
+        case 'cap':
+          return { kind: 'detail', line: `in-flight cap now ${e.cap} (${e.reason})` };
+        default:
+          return null;
+      }
+    },
+  };
 }
 
 /** One JSON object per event line on stdout. */
-export function jsonRenderer(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ProgressRenderer {
+export function jsonRenderer<E extends object = RunnerEvent>(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ProgressRenderer<E> {
   return {
-    onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`),
+    onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: isoNow() })}\n`),
     note: (line) => err.write(`${line}\n`),
     stop: () => {},
   };
 }
 
-/** A live bar on stderr: done/total, in flight, held, failed, rate, ETA. */
-export function barRenderer(stream: NodeJS.WritableStream, columns: number): ProgressRenderer {
-  const bar = liveBar(stream, 'in flight {inFlight} | held {held} | failed {failed}', columns);
-  const warnings: string[] = [];
-  const fields = (c: StateCounts, inFlight: number) => ({ inFlight, held: c.held, failed: c.failed + c.error });
-  let batch = '';
+/** A live bar on stderr: done/total and the kind's fields, rate, ETA; notices above it, problems below it. */
+export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, columns: number, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
+  const bar = liveBar(stream, kind.barFormat, columns);
+  const problems: string[] = [];
   return {
     onEvent: (e) => {
-      // Notices about other workers go above the bar as they happen; warnings are kept for below it.
-      const line = workerLine(e, batch);
-      if (line) bar.note(line);
-      if (e.type === 'start') {
-        batch = e.batch;
-        // A resume (or a run of a batch under way) says what it starts from: finished, re-attached.
-        if (done(e.counts) > 0 || e.resumed > 0) bar.note(startLine(e));
-        bar.start(e.total, done(e.counts), fields(e.counts, e.resumed));
-      }
-      else if (e.type === 'progress') bar.update(done(e.counts), fields(e.counts, e.inFlight), e.total);
-      else if (e.type === 'warning') warnings.push(e.message);
-      // After a stop the runs still going at the service are in flight, as the summary says.
-      else if (e.type === 'end') bar.update(done(e.counts), fields(e.counts, inFlightOf(e.counts)));
+      const s = kind.read(e);
+      if (!s) return;
+      if (s.kind === 'start') {
+        if (s.aboveBar) bar.note(s.line);
+        bar.start(s.total, s.done, s.fields);
+      } else if (s.kind === 'bar') bar.update(s.done, s.fields, s.total);
+      else if (s.kind === 'notice') bar.note(s.line);
+      else if (s.kind === 'problem') problems.push(s.line);
     },
     note: (line) => bar.note(line),
     stop: () => {
       bar.stop();
-      for (const w of warnings) stream.write(`warning: ${w}\n`);
+      for (const p of problems) stream.write(`${p}\n`);
     },
   };
 }
 
-/** Not a TTY and no --json: a line at start, warnings, and nothing per item. */
-export function plainRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
-  let batch = '';
+/** Not a TTY and no --json: what the batch starts from, notices, problems, and nothing per item. */
+export function plainRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
   return {
     onEvent: (e) => {
-      const line = workerLine(e, batch);
-      if (line) stream.write(`${line}\n`);
-      if (e.type === 'start') batch = e.batch;
-      if (e.type === 'start') stream.write(`${startLine(e)}\n`);
-      else if (e.type === 'warning') stream.write(`warning: ${e.message}\n`);
-      else if (e.type === 'cap') stream.write(`in-flight cap now ${e.cap} (${e.reason})\n`);
+      const s = kind.read(e);
+      if (s && s.kind !== 'bar') stream.write(`${s.line}\n`);
     },
     note: (line) => stream.write(`${line}\n`),
     stop: () => {},
   };
 }
 
-/** Picks the renderer for this terminal and flags. */
-export function pickRenderer(json: boolean, io: CliIo): ProgressRenderer {
-  if (json) return jsonRenderer(io.stdout, io.stderr);
-  if (io.isTTY) return barRenderer(io.stderr, io.columns);
-  return plainRenderer(io.stderr);
+/** Picks the renderer for this terminal and flags; agent runs unless another kind is given. */
+export function pickRenderer<E extends object = RunnerEvent>(json: boolean, io: CliIo, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
+  if (json) return jsonRenderer<E>(io.stdout, io.stderr);
+  if (io.isTTY) return barRenderer(io.stderr, io.columns, kind);
+  return plainRenderer(io.stderr, kind);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySink } from '../../src/cli/io.js';
+import { modelProgress } from '../../src/cli/models-progress.js';
 import { barRenderer, plainRenderer } from '../../src/cli/progress.js';
 import type { StateCounts } from '../../src/runner/index.js';
 
@@ -67,5 +68,30 @@ describe('plainRenderer', () => {
     r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 1, counts: { ...zero, running: 1 }, resumed: 1 });
     r.onEvent({ type: 'joined', workerId: 'w1', others });
     expect(out.text).toBe('batch b: 1 item, 0 already finished, 1 re-attached\nnotice: joining batch b: 1 other worker (pid 42 on host hostb)\n');
+  });
+});
+
+describe('one renderer for model batches', () => {
+  it('draws a model batch with the same bar: its start line above, its file problems and warnings below', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 100, modelProgress());
+    r.onEvent({ type: 'start', batch: 'm', batchId: 'x', model: 'fold', total: 4, counts: { ...zero, queued: 4 }, resumed: 0, unknown: 0, resubmitUnknown: false });
+    r.onEvent({ type: 'file-problem', batchId: 'x', batch: 'm', itemId: 'r1', fileId: 'f1', status: 'missing', reason: 'gone' });
+    r.onEvent({ type: 'progress', counts: { ...zero, completed: 3, cancelled: 1 }, inFlight: 0, total: 4, credits: 12 });
+    r.onEvent({ type: 'warning', message: 'odd' });
+    r.stop();
+    const lines = screen(out.text);
+    expect(lines[0]).toBe('batch m (model fold): 4 rows, 0 already finished, 0 re-attached');
+    expect(lines[1]).toMatch(/^\[#+\] 4\/4 \| in flight 0 \| failed 0 \| credits 12/);
+    expect(lines.slice(2)).toEqual(['file f1 of row r1: missing: gone', 'warning: odd']);
+  });
+
+  it('says cap moves in plain output for agent and model batches alike', () => {
+    const agent = new MemorySink();
+    plainRenderer(agent).onEvent({ type: 'cap', cap: 4, reason: 'HTTP 429' });
+    const model = new MemorySink();
+    plainRenderer(model, modelProgress()).onEvent({ type: 'cap', cap: 4, reason: 'HTTP 429' });
+    expect(agent.text).toBe('in-flight cap now 4 (HTTP 429)\n');
+    expect(model.text).toBe(agent.text);
   });
 });
