@@ -1,19 +1,24 @@
 import { InputError } from '../errors.js';
-import { type BatchRecord, maskLocation, openStore, type Store } from '../store/index.js';
+import { type BatchRecord, maskLocation, openStore, type OpenStoreOptions, type Store } from '../store/index.js';
 import { checkDbPath } from './db-path.js';
 
 /**
  * Opens an existing store (never creating a SQLite file by accident): a folder, a file that
  * is not a database or no file at all is a plain user error before anything is opened.
  */
-export async function openExistingStore(db: string): Promise<Store> {
+export async function openExistingStore(db: string, opts: Pick<OpenStoreOptions, 'onWait'> = {}): Promise<Store> {
   checkDbPath(db, { mustExist: true });
-  return openStore(db);
+  return openStore(db, opts);
 }
 
 /** Opens an existing database and finds a batch: named, or the newest. */
-export async function openBatch(db: string, name: string | undefined, kind: BatchRecord['kind'] = 'runs'): Promise<{ store: Store; batch: BatchRecord }> {
-  const store = await openExistingStore(db);
+export async function openBatch(
+  db: string,
+  name: string | undefined,
+  kind: BatchRecord['kind'] = 'runs',
+  opts: Pick<OpenStoreOptions, 'onWait'> = {},
+): Promise<{ store: Store; batch: BatchRecord }> {
+  const store = await openExistingStore(db, opts);
   try {
     const batch = name ? await store.findBatch(name) : await store.latestBatch(kind);
     if (batch && batch.kind !== kind)

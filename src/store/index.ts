@@ -1,5 +1,5 @@
 export type { Store, Lease, ClaimRequest, Claim, BatchOverview, ItemAggregate } from './port.js';
-export { openStore } from './open.js';
+export { openStore, DEFAULT_DB_WAIT_MS, type OpenStoreOptions } from './open.js';
 export { maskLocation, isPostgresUrl } from './location.js';
 export { idempotencyKey } from './keys.js';
 export { FILE_RETENTION_MS, fileExpiry } from './file-expiry.js';

@@ -32,6 +32,10 @@ export interface PgServer {
   createDatabase(name: string): Promise<string>;
   /** Runs psql with these arguments against the server (as the `postgres` user); returns stdout. */
   psql(args: readonly string[]): Promise<string>;
+  /** Shuts the server down, keeping its data (a restart or an outage). */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port; resolves once it accepts connections. */
+  resume(): Promise<void>;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
 }
@@ -90,6 +94,8 @@ export async function startPgServer(): Promise<PgServer> {
   }
   let started = false;
   let port = 0;
+  const optsOf = (p: number): string => `-p ${p} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = (): Promise<string> => run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', optsOf(port), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], 90_000);
   const stopServer = async (): Promise<void> => {
     if (started) {
       started = false;
@@ -102,9 +108,8 @@ export async function startPgServer(): Promise<PgServer> {
     // A port found free may be taken before the server binds it: try a few.
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
       try {
-        await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], 90_000);
+        await start();
         started = true;
         break;
       } catch (e) {
@@ -125,6 +130,16 @@ export async function startPgServer(): Promise<PgServer> {
       return urlOf(name);
     },
     psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
+    halt: async () => {
+      if (!started) return;
+      await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      started = false;
+    },
+    resume: async () => {
+      if (started) return;
+      await start();
+      started = true;
+    },
     stop: stopServer,
   };
 }

@@ -48,7 +48,8 @@ export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise
     pipelineFile: null,
     service: choice.sim ? 'sim' : 'url',
   };
-  const store = await openStore(a.db);
+  // A PostgreSQL server starting up or restarting is waited on, said on stderr.
+  const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`) });
   let recorded = false;
   try {
     const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16), env: io.env, dbPath: a.db });

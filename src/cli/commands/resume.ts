@@ -47,7 +47,8 @@ export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<numb
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : undefined;
-  const { store, batch } = await openBatch(a.db, a.batch);
+  // A PostgreSQL server starting up or restarting is waited on, said on stderr.
+  const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`) });
   try {
     const overrides: Overrides = {
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),

@@ -128,7 +128,8 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
   // A folder, a file that is not a database or a folder that is not there: one plain line.
   const { checkDbPath, removeDatabase } = await import('../db-path.js');
   const { exists: dbExisted } = checkDbPath(a.db);
-  const store = await openStore(a.db);
+  // A PostgreSQL server starting up or restarting is waited on, said on stderr.
+  const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`) });
   try {
     return await driveSession({
       store,

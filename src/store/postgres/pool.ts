@@ -19,6 +19,12 @@ export type Tx = pg.PoolClient;
 /** The database could not be reached or refused us: said with the URL's password masked. */
 export class PostgresConnectError extends ResqError {
   override readonly code: string = 'RESQ_DATABASE';
+  /** The driver's or server's code of the failure (`ECONNREFUSED`, `57P03`, …), when it had one. */
+  readonly reason: string | null;
+  constructor(message: string, reason: string | null) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 /**
@@ -47,7 +53,8 @@ export function connectError(url: string, e: unknown): Error {
   const password = safePassword(url);
   let msg = e instanceof Error ? e.message : String(e);
   if (password) msg = msg.split(password).join('***');
-  return new PostgresConnectError(`cannot use the database ${masked}: ${msg}`, { cause: undefined });
+  const code = (e as { code?: unknown } | null)?.code;
+  return new PostgresConnectError(`cannot use the database ${masked}: ${msg}`, typeof code === 'string' ? code : null);
 }
 
 function safePassword(url: string): string | null {
