@@ -66,6 +66,12 @@ describe('the whiteboard', () => {
     expect(yaml).toEqual([]);
   });
 
+  it('lets the notebook helpers read only the store (and the shared errors and byte formatter)', () => {
+    const shared = new Set(['src/errors.ts', 'src/format-bytes.ts']);
+    const out = edges.filter((e) => under('src/notebook/')(e.from) && e.to.startsWith('src/') && !under('src/notebook/')(e.to) && !under('src/store/')(e.to) && !shared.has(e.to));
+    expect(out).toEqual([]);
+  });
+
   it('loads nothing of the simulator with the library: it is the subpath resq-cli/sim', () => {
     const loaded = loadedWith('src/index.ts');
     expect(loaded.has('src/runner/index.ts')).toBe(true);

@@ -1,4 +1,4 @@
-import type { ExportStatus } from '../runner/export-rows.js';
+import type { ExportStatus } from '../store/export-rows.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';

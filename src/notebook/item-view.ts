@@ -1,4 +1,4 @@
-import type { ExportStatus } from '../runner/export-rows.js';
+import type { ExportStatus } from '../store/export-rows.js';
 import type { Store } from '../store/port.js';
 import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';

@@ -1,4 +1,4 @@
-import { runSeconds, type ExportStatus } from '../runner/export-rows.js';
+import { exportStatus, runSeconds, type ExportStatus } from '../store/export-rows.js';
 import type { Store } from '../store/port.js';
 import type { ItemStats, MetaValue, RunTime } from '../store/shapes.js';
 import { ITEM_STATES } from '../store/item-states.js';
@@ -49,10 +49,8 @@ export interface ItemRow {
   meta: Record<string, unknown>;
 }
 
-/** The status an export reports for a state: `submitting` shows as `running` (the run may exist). */
-export function statusOf(state: ItemState): ExportStatus {
-  return state === 'submitting' ? 'running' : state;
-}
+/** The status an export reports for a state (the store's export projection decides it). */
+export const statusOf: (state: ItemState) => ExportStatus = exportStatus;
 
 /** The item states a filter allows, or undefined for all of them. */
 export function statesFor(f: ItemFilter): ItemState[] | undefined {

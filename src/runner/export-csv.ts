@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BatchRecord, Store } from '../store/index.js';
-import { exportRows, type ExportRow, type ExportSelection } from './export-rows.js';
+import { exportRows, type ExportRow, type ExportSelection } from '../store/export-rows.js';
 
 /** How CSV is written. */
 export interface CsvOptions {

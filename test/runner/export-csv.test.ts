@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCells, csvColumns, csvRecord, neutralise } from '../../src/runner/export-csv.js';
-import type { ExportRow } from '../../src/runner/export-rows.js';
+import type { ExportRow } from '../../src/store/export-rows.js';
 
 const row: ExportRow = {
   id: 'q1', question: 'Why?', status: 'failed', run_status: 'failed', thread_id: 't1', run_ids: ['r1', 'r2'], text: null,

@@ -1,6 +1,6 @@
 import type { BatchRecord, Store } from '../../store/index.js';
 import { csvExport, csvRecord, UTF8_BOM, type CsvOptions } from '../export-csv.js';
-import { exportRows, FAILED_STATES } from '../export-rows.js';
+import { exportRows, FAILED_STATES } from '../../store/export-rows.js';
 
 /** What to export. */
 export interface ExportOptions extends CsvOptions {

@@ -1,8 +1,10 @@
-import type { ItemAggregate } from '../store/port.js';
-import type { BatchRecord, FileRecord, FileStatus, ItemState, Store } from '../store/index.js';
+// The export projection: a batch's items as export rows, read through the store port only, so
+// the engine's export, the notebook helpers and a script all read one shape.
+import type { ItemAggregate, Store } from './port.js';
+import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
-export type ExportStatus = 'queued' | 'running' | 'waiting' | 'held' | 'completed' | 'failed' | 'error' | 'cancelled';
+export type ExportStatus = Exclude<ItemState, 'submitting'>;
 
 /** One exported row: exactly the fields of DESIGN.md's export row. */
 export interface ExportRow {
@@ -47,7 +49,8 @@ export function exportFile(f: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' |
   return { id: f.id, role: f.role, name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256, status: f.status };
 }
 
-function exportStatus(s: ItemState): ExportStatus {
+/** The status an export reports for a state: `submitting` shows as `running` (the run may exist). */
+export function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
