@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { ServiceClient } from '../../../src/api/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { ROOT, runCliChild, tempDir } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 describe('resq run', () => {
   let sim: Sim;
@@ -159,5 +161,90 @@ describe('resq run', () => {
     const r = await runCliChild(['run', join(ROOT, 'pipelines/demo-questions.csv'), '--db', join(tempDir(), 'r.db'), '--base-url', 'http://127.0.0.1:1/v2'], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('must end in /api/v1');
+  });
+});
+
+describe('resq run: a refused run leaves nothing behind, a worker keeps the batch\'s settings (issues 20.4, 20.6)', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 10 });
+  });
+  afterAll(async () => sim.close());
+
+  /** A loopback URL nothing listens on (the port was free a moment ago). */
+  async function closedUrl(): Promise<string> {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return `http://127.0.0.1:${port}/api/v1`;
+  }
+
+  function questions(): { dir: string; q: string } {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\na,one\nb,two\n');
+    return { dir, q };
+  }
+
+  async function storedBatch(db: string) {
+    const store = await openStore(db);
+    const b = await store.findBatch('q');
+    await store.close();
+    return b;
+  }
+
+  it('a rejected key records no batch and leaves no new database', async () => {
+    const { dir, q } = questions();
+    const db = join(dir, 'resq.db');
+    const r = await runInProcess(['run', q, '--db', db, '--base-url', sim.url], { RESQ_API_KEY: 'wrong-key' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('refused the API key');
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('a mistyped --base-url is not saved into the batch; an explicit RESQ_BASE_URL wins over a stored URL and says so', { timeout: 60_000 }, async () => {
+    const { dir, q } = questions();
+    const db = join(dir, 'resq.db');
+    const typo = await closedUrl();
+    // A dry run asks the service nothing and records the batch with the URL it was given.
+    expect((await runInProcess(['run', q, '--db', db, '--dry-run', '--base-url', typo])).code).toBe(0);
+    expect((await storedBatch(db))?.baseUrl).toBe(typo);
+    // A later run with another unreachable URL and more concurrency: refused, nothing of it stored.
+    const other = await closedUrl();
+    const refused = await runInProcess(['run', q, '--db', db, '--base-url', other, '--concurrency', '3'], { RESQ_API_KEY: sim.keys[0] });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`cannot reach ${other}`);
+    expect(await storedBatch(db)).toMatchObject({ baseUrl: typo, settings: { concurrency: 8 } });
+    // The environment's URL is used over the stored one, said once; the run completes.
+    const ok = await runInProcess(['run', q, '--db', db], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain(`RESQ_BASE_URL (${sim.url}) is used, not the batch's stored base URL (${typo})`);
+    expect(ok.stdout).toContain('2 completed');
+  });
+
+  it('a stored URL used without a key names the missing key', async () => {
+    const { dir, q } = questions();
+    const db = join(dir, 'resq.db');
+    expect((await runInProcess(['run', q, '--db', db, '--dry-run', '--base-url', sim.url])).code).toBe(0);
+    for (const args of [['run', q, '--db', db], ['resume', 'q', '--db', db]]) {
+      const r = await runInProcess(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`RESQ_API_KEY is not set: the batch runs on its stored base URL ${sim.url}, which needs the API key in RESQ_API_KEY`);
+    }
+  });
+
+  it("a worker's own --out is its own: the batch keeps its folder, and status shows the batch's", async () => {
+    const { dir, q } = questions();
+    const db = join(dir, 'resq.db');
+    const env = { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url };
+    expect((await runInProcess(['run', q, '--db', db, '--out', join(dir, 'first'), '--dry-run'], env)).code).toBe(0);
+    const second = await runInProcess(['resume', 'q', '--db', db, '--out', join(dir, 'second')], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('out:');
+    expect((await storedBatch(db))?.settings.download.out).toBe(join(dir, 'first'));
+    const status = await runInProcess(['status', 'q', '--db', db]);
+    expect(status.stdout).toContain(join(dir, 'first'));
+    expect(status.stdout).not.toContain(join(dir, 'second'));
   });
 });
