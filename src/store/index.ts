@@ -5,3 +5,4 @@ export { idempotencyKey } from './keys.js';
 export { FILE_RETENTION_MS, fileExpiry } from './file-expiry.js';
 export * from './shapes.js';
 export * from './types.js';
+export * from './web-shapes.js';

@@ -19,6 +19,7 @@ import type {
   RunSnapshot,
   RunTime,
 } from './shapes.js';
+import type { BatchLive, ItemPage, ItemPageQuery, RunMinute } from './web-shapes.js';
 import type {
   BatchRecord,
   BatchSettings,
@@ -241,4 +242,12 @@ export interface Store {
   itemSeconds(batchId: string): Promise<number[]>;
   runTimes(batchId: string): Promise<RunTime[]>;
   batchDecisions(batchId: string): Promise<BatchDecision[]>;
+
+  // ---- web view projections (resq serve)
+  /** A page of a batch's items, filtered and sorted, walked by a keyset cursor (`next`). */
+  itemPage(batchId: string, q: ItemPageQuery): Promise<ItemPage>;
+  /** Runs in flight, the adaptive cap, the first `heldLimit` held items and the finished span. */
+  batchLive(batchId: string, heldLimit: number): Promise<BatchLive>;
+  /** Runs admitted and finished per minute, oldest first. */
+  runMinutes(batchId: string): Promise<RunMinute[]>;
 }

@@ -98,6 +98,11 @@ export const pgMigrations: readonly PgMigration[] = [
         FOREIGN KEY (batch_id, file_id) REFERENCES files(batch_id, id) ON DELETE CASCADE);
     `,
   },
+  {
+    // The web view's items table sorted by latest change (started items only).
+    name: '010_web_items_updated',
+    sql: `CREATE INDEX items_updated ON items(batch_id, updated_at, seq) WHERE state <> 'queued';`,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -12,6 +12,8 @@ import { connectError, makePool, withTx } from './pool.js';
 import * as read from './reads.js';
 import { getItem, nowIso } from './sql.js';
 import * as t from './transitions.js';
+import * as web from './web-reads.js';
+import type { ItemPageQuery } from '../web-shapes.js';
 
 /**
  * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
@@ -291,5 +293,16 @@ export class PostgresStore implements Store {
   }
   batchDecisions(batchId: string) {
     return read.batchDecisions(this.#pool, batchId);
+  }
+
+  // ---- web view projections
+  itemPage(batchId: string, q: ItemPageQuery) {
+    return web.itemPage(this.#pool, batchId, q);
+  }
+  batchLive(batchId: string, heldLimit: number) {
+    return web.batchLive(this.#pool, batchId, heldLimit);
+  }
+  runMinutes(batchId: string) {
+    return web.runMinutes(this.#pool, batchId);
   }
 }

@@ -251,6 +251,12 @@ export const migrations: readonly Migration[] = [
         );
       `),
   },
+  {
+    // The web view's items table sorted by latest change (started items only, like items_state:
+    // loading a batch adds no entry to it).
+    name: '010_web_items_updated',
+    up: (db) => db.exec(`CREATE INDEX items_updated ON items(batch_id, updated_at, seq) WHERE state <> 'queued';`),
+  },
 ];
 
 /**

@@ -23,7 +23,9 @@ import { type Db, openDatabase } from './database.js';
 import * as models from './model-ops.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
+import { WebReads } from './web-reads.js';
 import { WriteGroup } from './write-group.js';
+import type { ItemPageQuery } from '../web-shapes.js';
 
 /**
  * The SQLite adapter of the store port (the embedded default: one file). Every change is
@@ -35,10 +37,12 @@ export class SqliteStore implements Store {
   readonly #r: Repos;
   /** Writes asked for in one turn share one transaction (see write-group.ts). */
   readonly #group: WriteGroup;
+  readonly #web: WebReads;
 
   constructor(db: Db, location: string) {
     this.#r = reposOf(db);
     this.location = location;
+    this.#web = new WebReads(db);
     // Wrappers made once (making one per call cost a wrapper each time).
     const tx = db.transaction((fn: () => void) => fn());
     const savepoint = db.transaction((fn: () => unknown) => fn());
@@ -279,5 +283,16 @@ export class SqliteStore implements Store {
   }
   batchDecisions(batchId: string) {
     return this.#read((r) => r.notebook.decisions(batchId));
+  }
+
+  // ---- web view projections
+  itemPage(batchId: string, q: ItemPageQuery) {
+    return this.#read(() => this.#web.itemPage(batchId, q));
+  }
+  batchLive(batchId: string, heldLimit: number) {
+    return this.#read(() => this.#web.batchLive(batchId, heldLimit));
+  }
+  runMinutes(batchId: string) {
+    return this.#read(() => this.#web.runMinutes(batchId));
   }
 }

@@ -1,0 +1,99 @@
+import type { Db } from './database.js';
+import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
+import { pageOf, SORT_COLUMN, SUMMARY_COLS, type SummaryRow } from '../web-rows.js';
+import { StatementCache } from './statement-cache.js';
+
+/**
+ * The web view's reads (SELECT only): a page of items by keyset over an index (the same
+ * cost on page 1 and page 10,000 of a 1,000,000-item batch), the live extras of the batch
+ * page, and runs per minute for its chart.
+ */
+export class WebReads {
+  readonly #cache: StatementCache;
+  constructor(db: Db) {
+    this.#cache = new StatementCache(db);
+  }
+
+  /** A page of a batch's items, filtered and sorted; `after` is the previous page's `next`. */
+  itemPage(batchId: string, q: ItemPageQuery): ItemPage {
+    const sort = q.sort ?? 'seq';
+    const col = SORT_COLUMN[sort];
+    const dir = q.desc ? 'DESC' : 'ASC';
+    const cmp = q.desc ? '<' : '>';
+    const where = ['batch_id = ?'];
+    const args: (string | number)[] = [batchId];
+    if (q.states) {
+      if (q.states.length === 0) return { items: [], next: null };
+      where.push(`state IN (${q.states.map(() => '?').join(',')})`);
+      args.push(...q.states);
+    }
+    if (sort === 'updated') where.push(`state <> 'queued'`);
+    if (q.after) {
+      const c = decodeCursor(q.after);
+      if (c) {
+        if (sort === 'seq') {
+          where.push(`seq ${cmp} ?`);
+          args.push(Number(c.v));
+        } else if (sort === 'id') {
+          where.push(`id ${cmp} ?`);
+          args.push(String(c.v));
+        } else {
+          where.push(`(updated_at, seq) ${cmp} (?, ?)`);
+          args.push(String(c.v), c.seq);
+        }
+      }
+    }
+    if (q.meta) {
+      // json_each matches the key exactly whatever it holds; booleans compare as JSON text.
+      where.push(`EXISTS (SELECT 1 FROM json_each(items.meta) j WHERE j.key = ?
+        AND (CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(j.value AS TEXT) END) = ?)`);
+      args.push(q.meta.key, q.meta.value);
+    }
+    if (q.text) {
+      const t = q.text.toLowerCase();
+      where.push(`(instr(lower(id), ?) > 0 OR instr(lower(question), ?) > 0 OR instr(lower(coalesce(text, '')), ?) > 0)`);
+      args.push(t, t, t);
+    }
+    const index = sort === 'updated' ? 'INDEXED BY items_updated ' : '';
+    const order = sort === 'seq' ? `seq ${dir}` : `${col} ${dir}, seq ${dir}`;
+    const sql = `SELECT ${SUMMARY_COLS} FROM items ${index}WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
+    return pageOf(this.#cache.get(sql).all(...args) as SummaryRow[], q);
+  }
+
+  /** Runs in flight, the adaptive cap, the first held items and the finished span. */
+  batchLive(batchId: string, heldLimit: number): BatchLive {
+    const inFlight = this.#cache
+      .get(`SELECT count(*) FROM items INDEXED BY items_active
+        WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`)
+      .pluck()
+      .get(batchId) as number;
+    const capLimit = (this.#cache.get('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
+    const held = (
+      this.#cache
+        .get(
+          `SELECT i.id, substr(i.question, 1, 201) AS question, json_extract(r.required_action, '$.tool') AS tool,
+             i.hold_reason, i.updated_at
+           FROM items i LEFT JOIN runs r ON r.id = i.run_id
+           WHERE i.batch_id = ? AND i.state = 'held' ORDER BY i.seq LIMIT ?`,
+        )
+        .all(batchId, heldLimit) as { id: string; question: string; tool: string | null; hold_reason: string | null; updated_at: string }[]
+    ).map((r): HeldItem => ({ id: r.id, question: cutText(r.question)!, tool: r.tool, holdReason: r.hold_reason, updatedAt: r.updated_at }));
+    const span = this.#cache
+      .get(`SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items WHERE batch_id = ? AND finished_at IS NOT NULL`)
+      .get(batchId) as BatchLive['span'];
+    return { inFlight, capLimit, held, span };
+  }
+
+  /** Runs admitted and finished per minute, oldest first. */
+  runMinutes(batchId: string): RunMinute[] {
+    return this.#cache
+      .get(
+        `SELECT minute, sum(a) AS admitted, sum(f) AS finished FROM (
+           SELECT substr(created_at, 1, 16) AS minute, 1 AS a, 0 AS f FROM runs WHERE batch_id = ?
+           UNION ALL
+           SELECT substr(finished_at, 1, 16), 0, 1 FROM runs WHERE batch_id = ? AND finished_at IS NOT NULL)
+         GROUP BY minute ORDER BY minute`,
+      )
+      .all(batchId, batchId) as RunMinute[];
+  }
+}

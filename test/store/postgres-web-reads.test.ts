@@ -1,0 +1,14 @@
+import { afterAll, beforeAll } from 'vitest';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { webReadsContract } from './web-contract.js';
+
+/** The web projections' contract on the PostgreSQL adapter: a real server, a fresh database per test. */
+let pg: PgServer;
+let n = 0;
+beforeAll(async () => {
+  pg = await startPgServer();
+}, 120_000);
+afterAll(async () => pg?.stop());
+
+webReadsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`web_${n++}`)));
