@@ -17,6 +17,8 @@ import { batchesCommand } from './commands/batches.js';
 import { showCommand } from './commands/show.js';
 import { retryCommand } from './commands/retry.js';
 import { cancelCommand } from './commands/cancel.js';
+import { compareCommand } from './commands/compare.js';
+import { serveCommand } from './commands/serve.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
@@ -78,7 +80,7 @@ export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFall
       if (err) throw err;
       throw new UsageError(msg);
     }) as Argv;
-  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand])
     cli = add(cli, ctx);
   return cli;
 }

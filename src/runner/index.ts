@@ -15,3 +15,5 @@ export { exportLines, type ExportOptions } from './operations/export.js';
 export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent } from './session.js';
 export { applyOverrides, type Overrides, type Merged } from './batch-overrides.js';
 export { SourceChangedError } from './load-batch.js';
+export { compareBatches, compareSummary, compareSides, countComparison, emptyCounts, hasChanges, type CompareCounts, type CompareSide, type ItemComparison } from './compare.js';
+export { lineDiff, type DiffLine } from './text-diff.js';

@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import type { Argv } from 'yargs';
+import { InputError } from '../../errors.js';
+import type { CompareCounts, ItemComparison } from '../../runner/compare.js';
+import type { CommandContext } from '../cli.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `resq compare`. */
+export interface CompareArgs {
+  a: string;
+  b: string;
+  db: string;
+  json: boolean;
+  format?: 'text' | 'jsonl';
+}
+
+/** The counts line: what differs between the two batches. */
+export function countsLine(nameA: string, nameB: string, n: CompareCounts): string {
+  return (
+    `${nameA} → ${nameB}: ${n.both} in both (${n.same} the same), ${n.onlyA} only in ${nameA}, ${n.onlyB} only in ${nameB}; ` +
+    `state changed ${n.stateChanged}, answer changed ${n.answerChanged}, decisions differ ${n.decisionsDiffer}, files changed ${n.filesChanged}`
+  );
+}
+
+/** One changed item as a line of text (service text already made printable by the caller). */
+export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (s: string) => string): string {
+  if (!c.b) return `${p(c.id)}: only in ${nameA}`;
+  if (!c.a) return `${p(c.id)}: only in ${nameB}`;
+  const parts: string[] = [];
+  if (c.stateChanged) parts.push(`${c.a.state} → ${c.b.state}`);
+  if (c.answerChanged) parts.push(`answer changed (${c.diff ? `+${c.diff.filter((l) => l.op === '+').length} -${c.diff.filter((l) => l.op === '-').length} lines` : 'one side has none'})`);
+  if (c.decisionsDiffer) parts.push(`decisions differ: [${c.a.decisions.map(p).join('; ')}] → [${c.b.decisions.map(p).join('; ')}]`);
+  if (c.filesAdded.length) parts.push(`files added: ${c.filesAdded.map(p).join(', ')}`);
+  if (c.filesGone.length) parts.push(`files gone: ${c.filesGone.map(p).join(', ')}`);
+  return `${p(c.id)}: ${parts.join('; ')}`;
+}
+
+/**
+ * `resq compare A B`: the same item ids of two batches side by side. Text: the counts, then
+ * one line per item that differs. `--format jsonl`: one JSON object per item (every item),
+ * the counts on stderr.
+ */
+export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<number> {
+  const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
+    import('../open-batch.js'),
+    import('../../runner/compare.js'),
+    import('../text/printable.js'),
+  ]);
+  const { store, batches } = await openBatches(a.db, a.a);
+  try {
+    const left = batches[0]!;
+    const right = await store.findBatch(a.b);
+    if (!right) throw new InputError(`no batch named "${oneLine(a.b, 80)}" (resq batches lists them)`);
+    const p = (s: string): string => oneLine(s, 200);
+    const [nameA, nameB] = [p(left.name), p(right.name)];
+    const counts = emptyCounts();
+    const jsonl = a.format === 'jsonl' || a.json;
+    const lines: string[] = [];
+    for await (const c of compareBatches(store, left, right)) {
+      countComparison(counts, c);
+      if (jsonl) {
+        if (!io.stdout.write(`${JSON.stringify({ ...c, changed: hasChanges(c) })}\n`)) await once(io.stdout, 'drain');
+      } else if (hasChanges(c)) lines.push(changeLine(c, nameA, nameB, p));
+    }
+    if (jsonl) io.stderr.write(`${countsLine(nameA, nameB, counts)}\n`);
+    else io.stdout.write(`${countsLine(nameA, nameB, counts)}\n${lines.map((l) => `  ${l}\n`).join('')}`);
+  } finally {
+    await store.close();
+  }
+  return EXIT.ok;
+}
+
+/** Registers `resq compare`. */
+export function compareCommand(y: Argv, ctx: CommandContext): Argv {
+  return y.command(
+    'compare <a> <b>',
+    'the same item ids of two batches side by side: state, answer (a diff), decisions, files',
+    (x) =>
+      x
+        .positional('a', { type: 'string', demandOption: true, describe: 'the first batch (name or id)' })
+        .positional('b', { type: 'string', demandOption: true, describe: 'the second batch' })
+        .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, describe: 'jsonl: one JSON object per item, counts on stderr' }),
+    async (argv) => {
+      ctx.code = await compareCommandRun(argv as unknown as CompareArgs, ctx.io);
+    },
+  );
+}

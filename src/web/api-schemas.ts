@@ -1,0 +1,190 @@
+import { z } from 'zod';
+
+/**
+ * The JSON API's shapes, requests and responses alike: every request is parsed with these
+ * before anything is read or written, every response is checked against them before it is
+ * sent (so the README's description and the wire agree). Types come from these schemas.
+ */
+
+const STATES = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'] as const;
+export const ItemStateSchema = z.enum(STATES);
+const Counts = z.record(ItemStateSchema, z.number().int());
+const FileCounts = z.object({ pending: z.number(), downloaded: z.number(), failed: z.number(), expired: z.number(), missing: z.number() });
+
+/** A live worker; `heartbeatAt` in ms since the epoch (the page shows its age). */
+export const WorkerSchema = z.object({ id: z.string(), host: z.string(), pid: z.number(), startedAt: z.string(), heartbeatAt: z.number(), items: z.number() });
+
+/** One batch as the batches page lists it. */
+export const BatchCardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['runs', 'models']),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+  total: z.number(),
+  counts: Counts,
+  approvedCost: z.number(),
+  files: FileCounts,
+  liveWorkers: z.number(),
+});
+export type BatchCard = z.infer<typeof BatchCardSchema>;
+
+export const BatchListSchema = z.object({ batches: z.array(BatchCardSchema) });
+
+/** One batch, live: what the batch page shows and its event stream sends. */
+export const OverviewSchema = BatchCardSchema.extend({
+  concurrency: z.number(),
+  inFlight: z.number(),
+  capLimit: z.number().nullable(),
+  workers: z.array(WorkerSchema),
+  held: z.array(z.object({ id: z.string(), question: z.string(), tool: z.string().nullable(), holdReason: z.string().nullable(), updatedAt: z.string() })),
+  /** Items finished per second since the first one started, or null before any finished. */
+  ratePerS: z.number().nullable(),
+  /** Seconds until the unfinished items are done at that rate, or null. */
+  etaS: z.number().nullable(),
+});
+export type Overview = z.infer<typeof OverviewSchema>;
+
+export const ItemSummarySchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  state: ItemStateSchema,
+  question: z.string(),
+  answer: z.string().nullable(),
+  runStatus: z.string().nullable(),
+  error: z.string().nullable(),
+  holdReason: z.string().nullable(),
+  meta: z.record(z.string(), z.unknown()),
+  step: z.number(),
+  updatedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export const ItemPageSchema = z.object({ items: z.array(ItemSummarySchema), next: z.string().nullable() });
+
+/** The query of GET /api/batches/:batch/items (all optional; filters kept in the page's URL as they are). */
+export const ItemsQuerySchema = z.object({
+  state: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return undefined;
+      const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+      for (const x of list) if (!(STATES as readonly string[]).includes(x)) ctx.addIssue({ code: 'custom', message: `state: "${x}" is not one of ${STATES.join(', ')}` });
+      return list as (typeof STATES)[number][];
+    }),
+  meta: z.string().max(500).optional(),
+  value: z.string().max(2000).optional(),
+  q: z.string().max(500).optional(),
+  sort: z.enum(['seq', 'id', 'updated']).optional(),
+  desc: z.enum(['0', '1']).optional(),
+  after: z.string().max(2000).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+const FileViewSchema = z.enum(['image', 'svg', 'markdown', 'csv', 'text', 'download']);
+export type FileView = z.infer<typeof FileViewSchema>;
+
+export const ItemViewSchema = z.object({
+  batch: z.object({ id: z.string(), name: z.string() }),
+  item: z.object({
+    id: z.string(),
+    seq: z.number(),
+    line: z.number(),
+    state: ItemStateSchema,
+    question: z.string(),
+    meta: z.record(z.string(), z.unknown()),
+    threadKey: z.string().nullable(),
+    threadId: z.string().nullable(),
+    runStatus: z.string().nullable(),
+    error: z.string().nullable(),
+    holdReason: z.string().nullable(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    attempt: z.number(),
+  }),
+  /** The answer rendered from Markdown (raw HTML escaped, http(s)/mailto links only), or null. */
+  answerHtml: z.string().nullable(),
+  answerText: z.string().nullable(),
+  runs: z.array(z.object({ id: z.string(), step: z.number(), status: z.string(), createdAt: z.string(), finishedAt: z.string().nullable(), pausedOn: z.string().nullable() })),
+  pauses: z.array(
+    z.object({
+      runId: z.string(),
+      tool: z.string(),
+      input: z.record(z.string(), z.unknown()),
+      /** The decision, or null while the pause waits for a person. */
+      decision: z
+        .object({ answer: z.record(z.string(), z.unknown()), by: z.enum(['policy', 'person']), person: z.string().nullable(), reason: z.string().nullable(), decidedAt: z.string(), cost: z.number() })
+        .nullable(),
+    }),
+  ),
+  files: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string().nullable(),
+      role: z.string().nullable(),
+      mediaType: z.string().nullable(),
+      status: z.string(),
+      host: z.string().nullable(),
+      bytes: z.number().nullable(),
+      expiresAt: z.string(),
+      /** On this server's disk: it can be shown or downloaded here. */
+      here: z.boolean(),
+      view: FileViewSchema,
+    }),
+  ),
+});
+export type ItemView = z.infer<typeof ItemViewSchema>;
+
+/** A file shown inside the page (text kinds only; images are <img> of the file's URL). */
+export const FilePreviewSchema = z.object({
+  kind: z.enum(['markdown', 'csv', 'text']),
+  html: z.string().optional(),
+  rows: z.array(z.array(z.string())).optional(),
+  text: z.string().optional(),
+  truncated: z.boolean(),
+});
+
+/** POST …/answer: the person's reply and their name. */
+export const AnswerBodySchema = z.object({
+  person: z.string().trim().min(1, 'person: give your name').max(100),
+  reply: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('approve'), note: z.string().max(2000).optional() }),
+    z.object({ kind: z.literal('decline'), note: z.string().max(2000).optional() }),
+    z.object({ kind: z.literal('choose'), ids: z.array(z.string().min(1)).min(1).max(100), note: z.string().max(2000).optional() }),
+  ]),
+});
+export const AnswerResultSchema = z.object({ item: z.string(), answer: z.record(z.string(), z.unknown()), by: z.literal('person'), person: z.string() });
+
+export const RetryBodySchema = z.object({
+  states: z.array(z.enum(['failed', 'error', 'cancelled'])).min(1).optional(),
+  items: z.array(z.string()).max(10_000).optional(),
+});
+export const RetryResultSchema = z.object({ requeued: z.number() });
+export const CancelBodySchema = z.object({}).passthrough();
+export const CancelResultSchema = z.object({ queued: z.number(), cancelled: z.number(), left: z.number(), reason: z.string().nullable() });
+
+/** An error answer: a message for a person; `answeredBy`/`answeredAt` when someone was first. */
+export const ErrorSchema = z.object({ error: z.string(), code: z.string(), answeredBy: z.string().optional(), answeredAt: z.string().optional() });
+
+export const CompareQuerySchema = z.object({ a: z.string().min(1), b: z.string().min(1), limit: z.coerce.number().int().min(1).max(5000).optional() });
+const CompareSideSchema = z.object({ state: z.string(), runStatus: z.string().nullable(), text: z.string().nullable(), decisions: z.array(z.string()), files: z.array(z.string()) });
+export const CompareResultSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  counts: z.object({ both: z.number(), onlyA: z.number(), onlyB: z.number(), same: z.number(), stateChanged: z.number(), answerChanged: z.number(), decisionsDiffer: z.number(), filesChanged: z.number() }),
+  changed: z.array(
+    z.object({
+      id: z.string(),
+      a: CompareSideSchema.nullable(),
+      b: CompareSideSchema.nullable(),
+      stateChanged: z.boolean(),
+      answerChanged: z.boolean(),
+      decisionsDiffer: z.boolean(),
+      filesAdded: z.array(z.string()),
+      filesGone: z.array(z.string()),
+      diff: z.array(z.object({ op: z.enum([' ', '+', '-']), text: z.string() })).nullable(),
+    }),
+  ),
+  more: z.boolean(),
+});
+export const ExportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });
