@@ -2,7 +2,7 @@
 // dist/ from scratch, so no file of a deleted module lingers. Plain JavaScript: it runs
 // before anything else is built.
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,3 +17,6 @@ writeFileSync(
   new URL('../dist/questions/row-batch-worker.mjs', import.meta.url),
   "// Entry of the question reader thread in the built package (written by scripts/build.mjs).\nimport './row-batch-worker.js';\n",
 );
+
+// The web view's page (plain scripts and styles, shipped as they are: nothing is bundled).
+cpSync(new URL('../src/web/static', import.meta.url), new URL('../dist/web/static', import.meta.url), { recursive: true });

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePolicy } from '../../src/policy/index.js';
+import { parsePolicy } from '../../src/config/index.js';
 import { BatchRunner, loadBatch } from '../../src/runner/index.js';
 import type { Sim } from '../../src/sim/index.js';
 import type { BatchRecord, Store } from '../../src/store/index.js';

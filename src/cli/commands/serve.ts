@@ -1,0 +1,71 @@
+import type { Argv } from 'yargs';
+import { InputError } from '../../errors.js';
+import type { CommandContext } from '../cli.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `resq serve`. */
+export interface ServeArgs {
+  db: string;
+  host: string;
+  port: number;
+  allowHost?: string[];
+}
+
+/**
+ * `resq serve`: the web view over a database until SIGINT/SIGTERM. The first stdout line is
+ * `serving http://HOST:PORT/?token=TOKEN` (RESQ_SERVE_TOKEN fixes the token); unexpected
+ * failures of a request go to stderr as one line each.
+ */
+export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
+  if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65_535) throw new InputError(`--port: ${a.port} is not a port (0–65535; 0 picks a free one)`);
+  const envToken = io.env.RESQ_SERVE_TOKEN;
+  if (envToken !== undefined && !/^[A-Za-z0-9._~-]{16,200}$/.test(envToken))
+    throw new InputError('RESQ_SERVE_TOKEN: use 16 to 200 letters, digits or . _ ~ - (it goes in a URL and a cookie)');
+  const [{ openExistingStore }, { startWebServer }] = await Promise.all([import('../open-batch.js'), import('../../web/server.js')]);
+  const store = await openExistingStore(a.db);
+  let server;
+  try {
+    server = await startWebServer({
+      store,
+      host: a.host,
+      port: a.port,
+      ...(envToken ? { token: envToken } : {}),
+      allowHosts: [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)],
+      onError: (e) => io.stderr.write(`resq serve: ${e instanceof Error ? e.message : String(e)}\n`),
+    });
+  } catch (e) {
+    await store.close();
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new InputError(`--port ${a.port}: already in use on ${a.host} (--port 0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`--host ${a.host}: not an address of this machine`);
+    throw e;
+  }
+  io.stdout.write(`serving ${server.url}\n`);
+  io.stderr.write(`database: ${store.location}; stop with Ctrl-C\n`);
+  await new Promise<void>((resolve) => {
+    const off = io.onStop(() => {
+      off();
+      resolve();
+    });
+  });
+  await server.close();
+  await store.close();
+  return EXIT.ok;
+}
+
+/** Registers `resq serve`. */
+export function serveCommand(y: Argv, ctx: CommandContext): Argv {
+  return y.command(
+    'serve',
+    "the team's web view of every batch in the database: live counts, items, answers to pauses, compare",
+    (a) =>
+      a
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (another than loopback opens it to the network)' })
+        .option('port', { type: 'number', default: 8642, describe: 'port (0 picks a free one)' })
+        .option('allow-host', { type: 'string', array: true, describe: 'another Host name to answer, e.g. the reverse proxy\'s (repeatable; also $RESQ_SERVE_HOSTS, comma-separated)' }),
+    async (argv) => {
+      ctx.code = await serve(argv as unknown as ServeArgs, ctx.io);
+    },
+  );
+}

@@ -1,0 +1,142 @@
+import type { Context, Hono } from 'hono';
+import type { BatchRecord, Store } from '../store/index.js';
+import { BatchListSchema, CompareQuerySchema, CompareResultSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
+import { runsOverTimeSvg, stateBarSvg } from './charts.js';
+import type { LiveHub } from './live.js';
+import { metricsText } from './metrics.js';
+import { badRequest, queryOf, sendError, sendJson } from './respond.js';
+import { batchCard, itemViewOf, overviewOf, STALE_MS } from './views.js';
+import type { WebEnv } from './write-routes.js';
+
+/** What the read routes need. */
+export interface ReadDeps {
+  store: Store;
+  live: LiveHub;
+  now: () => number;
+  /** Time between keep-alive comments on an idle event stream. @default 25000 */
+  keepAliveMs?: number;
+}
+
+/** Finds the batch a route names, or answers 404. */
+export async function batchOr404(store: Store, name: string): Promise<BatchRecord | null> {
+  return store.findBatch(name);
+}
+
+const notFound = (c: Context, name: string): Response => sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${name}"`);
+
+/** GET routes of the JSON API, the charts, the event stream and /metrics. */
+export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
+  app.get('/api/batches', async (c) => {
+    const cards = [];
+    for (const b of await d.store.listBatches()) cards.push(batchCard(await d.store.overview(b.id, d.now(), STALE_MS)));
+    return sendJson(c, BatchListSchema, { batches: cards });
+  });
+
+  app.get('/api/batches/:batch', async (c) => {
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    return sendJson(c, OverviewSchema, await overviewOf(d.store, batch, d.now()));
+  });
+
+  app.get('/api/batches/:batch/items', async (c) => {
+    const q = ItemsQuerySchema.safeParse(queryOf(c));
+    if (!q.success) return badRequest(c, 'query', q.error);
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    const v = q.data;
+    if ((v.meta === undefined) !== (v.value === undefined)) return sendError(c, 400, 'RESQ_BAD_REQUEST', 'query: meta and value go together (meta=FIELD&value=TEXT)');
+    const page = await d.store.itemPage(batch.id, {
+      limit: v.limit ?? 50,
+      ...(v.state ? { states: v.state } : {}),
+      ...(v.meta !== undefined && v.value !== undefined ? { meta: { key: v.meta, value: v.value } } : {}),
+      ...(v.q ? { text: v.q } : {}),
+      ...(v.sort ? { sort: v.sort } : {}),
+      desc: v.desc === '1',
+      after: v.after ?? null,
+    });
+    return sendJson(c, ItemPageSchema, page);
+  });
+
+  app.get('/api/batches/:batch/items/:item', async (c) => {
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    const view = await itemViewOf(d.store, batch, c.req.param('item'));
+    if (!view) return sendError(c, 404, 'RESQ_NOT_FOUND', `batch "${batch.name}" has no item "${c.req.param('item')}"`);
+    return sendJson(c, ItemViewSchema, view);
+  });
+
+  const svg = (body: string) => new Response(body, { headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-store' } });
+  app.get('/api/batches/:batch/charts/states.svg', async (c) => {
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    return svg(stateBarSvg(batch.name, await d.store.itemCounts(batch.id)));
+  });
+  app.get('/api/batches/:batch/charts/runs.svg', async (c) => {
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    return svg(runsOverTimeSvg(await d.store.runMinutes(batch.id)));
+  });
+
+  app.get('/api/batches/:batch/events', async (c) => {
+    const batch = await batchOr404(d.store, c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    const keepAliveMs = d.keepAliveMs ?? 25_000;
+    const enc = new TextEncoder();
+    let stop: (() => void) | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    // Only the newest snapshot waits while a reader is slow: an open page never makes the server hold more.
+    let latest: string | null = null;
+    const frame = (json: string) => enc.encode(`event: overview\ndata: ${json}\n\n`);
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(ctl) {
+          ctl.enqueue(enc.encode('retry: 3000\n\n'));
+          stop = d.live.subscribe(batch, (json) => {
+            try {
+              if ((ctl.desiredSize ?? 1) > 0) ctl.enqueue(frame(json));
+              else latest = json;
+            } catch {
+              stop?.();
+            }
+          });
+          timer = setInterval(() => {
+            try {
+              if ((ctl.desiredSize ?? 1) > 0) ctl.enqueue(enc.encode(': keep-alive\n\n'));
+            } catch {
+              /* closed */
+            }
+          }, keepAliveMs);
+        },
+        pull(ctl) {
+          if (latest !== null) {
+            ctl.enqueue(frame(latest));
+            latest = null;
+          }
+        },
+        cancel() {
+          stop?.();
+          if (timer) clearInterval(timer);
+        },
+      },
+      { highWaterMark: 2 },
+    );
+    c.req.raw.signal.addEventListener('abort', () => {
+      stop?.();
+      if (timer) clearInterval(timer);
+    });
+    return new Response(body, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' } });
+  });
+
+  app.get('/api/compare', async (c) => {
+    const q = CompareQuerySchema.safeParse(queryOf(c));
+    if (!q.success) return badRequest(c, 'query', q.error);
+    const [a, b] = await Promise.all([d.store.findBatch(q.data.a), d.store.findBatch(q.data.b)]);
+    if (!a) return notFound(c, q.data.a);
+    if (!b) return notFound(c, q.data.b);
+    const { compareSummary } = await import('../runner/compare.js');
+    const s = await compareSummary(d.store, a, b, q.data.limit ?? 500);
+    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s });
+  });
+
+  app.get('/metrics', async () => new Response(await metricsText(d.store, d.now()), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' } }));
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Store } from '../store/index.js';
+import { libraryActions, type WebActions } from './actions.js';
+import { buildApp } from './app.js';
+import { LiveHub } from './live.js';
+import { allowedHosts, urlHost } from './security.js';
+
+/** Options of {@link startWebServer}. */
+export interface WebServerOptions {
+  store: Store;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 8642 */
+  port?: number;
+  /** The token every request must carry. @default a new random one */
+  token?: string;
+  /** More Host names to answer (a reverse proxy's public name). @default none */
+  allowHosts?: readonly string[];
+  /** The writes; @default the library's operations on `store` */
+  actions?: WebActions;
+  /** Least time between two live snapshots of a batch. @default 1000 */
+  tickMs?: number;
+  now?: () => number;
+  /** Unexpected failures (bugs, a database gone away). */
+  onError?: (e: unknown) => void;
+}
+
+/** A running web view. */
+export interface WebServer {
+  /** Address to open, with the token: `http://HOST:PORT/?token=TOKEN`. */
+  url: string;
+  /** `http://HOST:PORT` without the token. */
+  origin: string;
+  host: string;
+  port: number;
+  token: string;
+  /** Stops listening, ends open event streams, stops the live pollers (the store stays open). */
+  close(): Promise<void>;
+}
+
+/** A new token: 32 random bytes, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Starts `resq serve`'s HTTP server over a store. */
+export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
+  const host = o.host ?? '127.0.0.1';
+  const token = o.token ?? newToken();
+  const now = o.now ?? Date.now;
+  const live = new LiveHub({ store: o.store, now, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
+  let hostAllowed: (h: string | undefined) => boolean = () => false;
+  const app = buildApp({
+    store: o.store,
+    token,
+    hostAllowed: (h) => hostAllowed(h),
+    actions: o.actions ?? libraryActions(o.store),
+    live,
+    now,
+    ...(o.onError ? { onError: o.onError } : {}),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 8642, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  hostAllowed = allowedHosts(host, port, o.allowHosts ?? []);
+  const origin = `http://${urlHost(host)}:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    host,
+    port,
+    token,
+    close: async () => {
+      live.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}

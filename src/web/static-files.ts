@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import type { WebEnv } from './write-routes.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Where the page's files are: beside this module (src/web/static, or dist/web/static in the package). */
+export const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** The page's files, read once: URL path (/static/…) → type and bytes. */
+export function loadStatic(dir = STATIC_DIR): Map<string, { type: string; body: Buffer }> {
+  const out = new Map<string, { type: string; body: Buffer }>();
+  for (const file of walk(dir)) {
+    const type = TYPES[extname(file)];
+    if (!type) continue;
+    out.set(`/static/${relative(dir, file).split(sep).join('/')}`, { type, body: readFileSync(file) });
+  }
+  return out;
+}
+
+/** Paths of the page itself (one document; its script shows the view the path names). */
+const PAGE_PATHS = ['/', '/b/*', '/compare'];
+
+/** Serves the page's document and its scripts and styles (shipped in the package: no CDN, nothing built at install). */
+export function staticRoutes(app: Hono<WebEnv>, files = loadStatic()): void {
+  const index = files.get('/static/index.html');
+  if (!index) throw new Error(`the page's files are missing from ${STATIC_DIR}`);
+  for (const p of PAGE_PATHS) app.get(p, () => new Response(new Uint8Array(index.body), { headers: { 'Content-Type': index.type, 'Cache-Control': 'no-store' } }));
+  app.get('/static/*', (c) => {
+    const f = files.get(new URL(c.req.url).pathname);
+    if (!f) return c.text('not found\n', 404);
+    return new Response(new Uint8Array(f.body), { headers: { 'Content-Type': f.type, 'Cache-Control': 'no-cache' } });
+  });
+}

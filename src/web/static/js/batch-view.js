@@ -1,0 +1,108 @@
+import { batchApi, postJson } from './api.js';
+import { confirmIn } from './confirm.js';
+import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
+import { itemsTable } from './items-table.js';
+
+const ORDER = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'];
+
+/** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
+export async function showBatch(main, name) {
+  document.title = `resq — ${name}`;
+  const stats = h('div', { id: 'stats' }, h('p', { class: 'muted' }, 'Connecting…'));
+  const workers = h('div', { id: 'workers' });
+  const held = h('div', { id: 'held' });
+  const stateChart = h('img', { id: 'state-chart', class: 'chart', alt: 'items by state' });
+  const runsChart = h('img', { id: 'runs-chart', class: 'chart', alt: 'runs admitted and finished per minute' });
+  const actionBox = h('div', { class: 'action-box' });
+  const message = h('p', { class: 'message', role: 'status' });
+  const actions = h(
+    'div',
+    { class: 'actions' },
+    h('a', { class: 'button', href: `${batchApi(name, 'export')}?format=jsonl`, download: '' }, 'Export JSONL'),
+    ' ',
+    h('a', { class: 'button', href: `${batchApi(name, 'export')}?format=csv`, download: '' }, 'Export CSV'),
+    ' ',
+    h('button', { type: 'button', id: 'retry', onclick: () => act('Retry every failed and errored item as a new run?', 'retry', { states: ['failed', 'error'] }, (r) => `${r.requeued} item(s) queued again; a worker attached to the batch (resq resume) runs them.`) }, 'Retry failed/errored'),
+    ' ',
+    h('button', { type: 'button', id: 'cancel', class: 'danger', onclick: () => act('Cancel the batch? Nothing queued will be sent.', 'cancel', {}, (r) => `Cancelled: ${r.queued} queued item(s) will not be sent; ${r.cancelled} run(s) cancelled at the service.${r.left ? ` ${r.left} left to finish: ${r.reason}` : ''}`) }, 'Cancel batch'),
+    actionBox,
+    message,
+  );
+  async function act(question, what, body, done) {
+    if (!(await confirmIn(actionBox, question))) return;
+    try {
+      fill(message, done(await postJson(batchApi(name, what), body)));
+    } catch (e) {
+      fill(message, h('span', { class: 'error' }, e.message));
+    }
+  }
+  const items = h('section', { id: 'items' });
+  fill(
+    main,
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Batches'), ' / ', name),
+    h('h1', {}, name),
+    stats,
+    actions,
+    h('div', { class: 'charts' }, stateChart, runsChart),
+    h('h2', {}, 'Held for a person'),
+    held,
+    h('h2', {}, 'Workers'),
+    workers,
+    h('h2', {}, 'Items'),
+    items,
+  );
+  let lastChart = 0;
+  let lastRuns = 0;
+  const render = (o) => {
+    const unfinished = o.counts.queued + o.counts.submitting + o.counts.running + o.counts.waiting;
+    const cap = o.capLimit !== null && o.capLimit < o.concurrency ? `${o.concurrency} (lowered to ${o.capLimit} after HTTP 429)` : String(o.concurrency);
+    fill(
+      stats,
+      stateBar(o.counts, o.total),
+      h('p', { class: 'chips', id: 'counts' }, ORDER.filter((s) => o.counts[s]).map((s) => [chip(s, o.counts[s]), ' '])),
+      h(
+        'p',
+        {},
+        h('span', { id: 'in-flight' }, `${o.inFlight} in flight of ${cap}`),
+        ' · ',
+        `rate ${o.ratePerS === null ? '—' : `${o.ratePerS.toFixed(2)} items/s`}`,
+        ' · ',
+        `ETA ${unfinished === 0 ? 'done' : duration(o.etaS)}`,
+        ' · ',
+        `approved cost ${o.approvedCost}`,
+        ' · ',
+        `files ${Object.entries(o.files).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
+        o.cancelledAt ? [' · ', h('strong', {}, `cancelled ${when(o.cancelledAt)}`)] : null,
+      ),
+    );
+    fill(
+      held,
+      o.held.length === 0
+        ? h('p', { class: 'muted', id: 'held-empty' }, 'Nothing is waiting for a person.')
+        : h('ul', { id: 'held-list' }, o.held.map((x) => h('li', {}, h('a', { href: path('b', name, 'i', x.id) }, x.id), ' ', h('span', { class: 'tag' }, x.tool ?? '?'), ' ', h('span', { class: 'muted' }, x.question)))),
+      o.counts.held > o.held.length ? h('p', { class: 'muted' }, `…and ${o.counts.held - o.held.length} more (filter the items by state held).`) : null,
+    );
+    const now = Date.now();
+    fill(
+      workers,
+      o.workers.length === 0
+        ? h('p', { class: 'muted' }, 'No live worker.')
+        : h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Host', 'PID', 'Heartbeat', 'Items held', 'Started'].map((t) => h('th', {}, t)))), h('tbody', {}, o.workers.map((w) => h('tr', {}, h('td', {}, w.host), h('td', { class: 'num' }, String(w.pid)), h('td', {}, `${duration(Math.max(0, (now - w.heartbeatAt) / 1000))} ago`), h('td', { class: 'num' }, String(w.items)), h('td', {}, when(w.startedAt)))))),
+    );
+    // Charts are images of this site's SVG; redrawn at most every 5 s (states) and 30 s (runs).
+    if (now - lastChart > 5000) {
+      stateChart.src = `${batchApi(name, 'charts', 'states.svg')}?t=${now}`;
+      lastChart = now;
+    }
+    if (now - lastRuns > 30000) {
+      runsChart.src = `${batchApi(name, 'charts', 'runs.svg')}?t=${now}`;
+      lastRuns = now;
+    }
+  };
+  const events = new EventSource(batchApi(name, 'events'));
+  events.addEventListener('overview', (ev) => render(JSON.parse(ev.data)));
+  events.addEventListener('error', () => stats.classList.add('stale'));
+  events.addEventListener('open', () => stats.classList.remove('stale'));
+  window.addEventListener('pagehide', () => events.close());
+  await itemsTable(items, name);
+}

@@ -1,0 +1,100 @@
+import { batchApi, postJson } from './api.js';
+import { fill, h, when } from './dom.js';
+import { personName } from './person.js';
+
+/** A value of a pause's input as text (objects as JSON). */
+const text = (v) => (v === undefined || v === null ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The full input of a pause, laid out by tool: the plan, the choice with its options, the image request. */
+function inputView(p) {
+  const i = p.input;
+  if (p.tool === 'confirm_scope')
+    return h(
+      'dl',
+      { class: 'input' },
+      h('dt', {}, 'Objective'), h('dd', {}, text(i.objective)),
+      h('dt', {}, 'Steps'), h('dd', {}, Array.isArray(i.steps) ? h('ol', {}, i.steps.map((s) => h('li', {}, text(s)))) : text(i.steps)),
+      h('dt', {}, 'Cost'), h('dd', { class: 'cost' }, text(i.cost)),
+      h('dt', {}, 'Narrow alternative (if declined)'), h('dd', {}, text(i.instead)),
+    );
+  if (p.tool === 'ask_choice')
+    return h(
+      'div',
+      { class: 'input' },
+      h('p', { class: 'choice-q' }, text(i.question)),
+      h('ul', {}, (Array.isArray(i.options) ? i.options : []).map((o) => h('li', {}, h('strong', {}, text(o?.label)), ` (${text(o?.id)})`, o?.description ? ` — ${text(o.description)}` : ''))),
+      h('p', { class: 'muted' }, i.allowMultiple === true ? 'Several options may be chosen.' : 'One option.'),
+    );
+  if (p.tool === 'request_quality_image') return h('dl', { class: 'input' }, h('dt', {}, 'Prompt'), h('dd', {}, text(i.prompt)), h('dt', {}, 'Reason'), h('dd', {}, text(i.reason)));
+  return h('pre', { class: 'input' }, JSON.stringify(i, null, 2));
+}
+
+function decisionView(d) {
+  const who = d.by === 'person' ? `a person${d.person ? `: ${d.person}` : ''}` : 'the policy';
+  return h('p', { class: 'decision' }, `Answered by ${who}, ${when(d.decidedAt)}: `, h('code', {}, JSON.stringify(d.answer)), d.reason ? ` — ${d.reason}` : '', d.cost ? ` (cost ${d.cost})` : '');
+}
+
+/** The form that answers a held pause; posts the reply with the person's name, then calls `done`. */
+function answerForm(batch, itemId, p, done) {
+  const status = h('p', { class: 'answer-status', role: 'status' });
+  const note = h('input', { name: 'note', class: 'note', placeholder: 'note (optional)', maxlength: 2000 });
+  const send = async (reply) => {
+    const person = personName();
+    if (!person) {
+      fill(status, h('span', { class: 'error' }, 'Write your name in the field at the top first: it is recorded with the answer.'));
+      document.getElementById('person')?.focus();
+      return;
+    }
+    if (note.value.trim()) reply.note = note.value.trim();
+    fill(status, 'Sending…');
+    try {
+      await postJson(batchApi(batch, 'items', itemId, 'answer'), { person, reply });
+      fill(status, 'Recorded: the worker carrying the batch sends it.');
+      await done();
+    } catch (e) {
+      const who = e.body?.answeredBy ? ` (answered by ${e.body.answeredBy}${e.body.answeredAt ? `, ${when(e.body.answeredAt)}` : ''})` : '';
+      fill(status, h('span', { class: 'error refused' }, `${e.message}${who}`));
+    }
+  };
+  const form = h('form', { class: 'answer', 'data-tool': p.tool });
+  if (p.tool === 'ask_choice') {
+    const multi = p.input.allowMultiple === true;
+    const opts = Array.isArray(p.input.options) ? p.input.options : [];
+    form.append(
+      h('div', { class: 'options' }, opts.map((o) => h('label', {}, h('input', { type: multi ? 'checkbox' : 'radio', name: 'option', value: String(o?.id ?? '') }), ` ${text(o?.label)} `))),
+      note,
+      ' ',
+      h('button', { type: 'submit', class: 'choose' }, 'Choose'),
+      ' ',
+      h('button', { type: 'button', class: 'decline', onclick: () => send({ kind: 'decline' }) }, 'Decline'),
+    );
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const ids = [...form.querySelectorAll('input[name=option]:checked')].map((x) => x.value);
+      if (ids.length === 0) fill(status, h('span', { class: 'error' }, 'Pick an option first.'));
+      else void send({ kind: 'choose', ids });
+    });
+  } else {
+    form.append(note, ' ', h('button', { type: 'button', class: 'approve', onclick: () => send({ kind: 'approve' }) }, 'Approve'), ' ', h('button', { type: 'button', class: 'decline', onclick: () => send({ kind: 'decline' }) }, 'Decline'));
+    form.addEventListener('submit', (ev) => ev.preventDefault());
+  }
+  return h('div', {}, form, status);
+}
+
+/** Every pause of the chain: its full input and its decision, or the answer form while it waits for a person. */
+export function pausesView(view, done) {
+  if (view.pauses.length === 0) return h('p', { class: 'muted' }, 'No pause.');
+  return h(
+    'ol',
+    { class: 'pauses' },
+    view.pauses.map((p) =>
+      h(
+        'li',
+        { class: 'pause', 'data-tool': p.tool },
+        h('h3', {}, p.tool),
+        inputView(p),
+        p.decision ? decisionView(p.decision) : view.item.state === 'held' ? answerForm(view.batch.name, view.item.id, p, done) : h('p', { class: 'muted' }, 'Answer recorded; waiting to be sent.'),
+      ),
+    ),
+  );
+}
