@@ -1,9 +1,10 @@
-import type { PersonReply } from '../runner/answer.js';
+import type { PersonReply } from '../runner/operations/answer.js';
+import type { CancelService } from '../runner/operations/cancel.js';
 import type { BatchRecord, ItemState, Store } from '../store/index.js';
 
 /** What the page may change, each through the library's batch operation the CLI calls. */
 export interface WebActions {
-  /** Records a person's answer to a held item; returns the answer as it will be sent. */
+  /** Records a person's answer to a held item (with their name); returns the answer as it will be sent. */
   answer(batch: BatchRecord, itemId: string, person: string, reply: PersonReply): Promise<Record<string, unknown>>;
   /** Puts finished items back in the queue for the batch's workers; returns how many. */
   retry(batch: BatchRecord, o: { states?: ItemState[]; items?: string[] }): Promise<number>;
@@ -11,19 +12,38 @@ export interface WebActions {
   cancel(batch: BatchRecord): Promise<{ queued: number; cancelled: number; left: number; reason: string | null }>;
 }
 
-/** The library's operations over one store. */
-export function libraryActions(store: Store): WebActions {
+/** Options of {@link libraryActions}. */
+export interface LibraryActionsOptions {
+  /**
+   * Opens the service of a batch, to cancel its runs in flight (the API key stays in the
+   * server). Without it, a cancel stops the batch and leaves runs in flight to finish.
+   */
+  connect?: (batch: BatchRecord) => Promise<CancelService>;
+}
+
+/** The library's operations (src/runner/operations) over one store: the same checks as the CLI's. */
+export function libraryActions(store: Store, o: LibraryActionsOptions = {}): WebActions {
   return {
-    async answer(batch, itemId, _person, reply) {
-      const { answerHeldItem } = await import('../runner/answer.js');
-      return answerHeldItem(store, batch, itemId, reply);
+    async answer(batch, itemId, person, reply) {
+      const { answerHeldItem } = await import('../runner/operations/answer.js');
+      return (await answerHeldItem(store, batch, itemId, reply, { person })).answer;
     },
-    async retry(batch, o) {
-      return (await store.requeue(batch.id, o.items ?? null, o.states ?? ['failed', 'error'])).length;
+    async retry(batch, s) {
+      const { retryItems } = await import('../runner/operations/retry.js');
+      const states = s.states ?? ['failed', 'error'];
+      const report = await retryItems(store, batch, {
+        failed: states.includes('failed'),
+        errored: states.includes('error'),
+        cancelled: states.includes('cancelled'),
+        ...(s.items ? { items: s.items } : {}),
+      });
+      return report.moved.length;
     },
     async cancel(batch) {
-      const queued = await store.cancelBatch(batch.id);
-      return { queued, cancelled: 0, left: 0, reason: null };
+      const { cancelBatch } = await import('../runner/operations/cancel.js');
+      const connect = o.connect;
+      const r = await cancelBatch(store, batch, connect ? { connect: () => connect(batch) } : {});
+      return { queued: r.queued, cancelled: r.cancelled.length, left: r.left.length, reason: r.reason };
     },
   };
 }

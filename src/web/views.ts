@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { BatchOverview } from '../store/port.js';
-import type { BatchRecord, DecisionRecord, FileRecord, Store } from '../store/index.js';
+import type { BatchRecord, FileRecord, Store } from '../store/index.js';
 import type { BatchCard, FileView, ItemView, Overview } from './api-schemas.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -71,11 +71,6 @@ export function isHere(f: Pick<FileRecord, 'status' | 'path' | 'host'>): boolean
   return f.status === 'downloaded' && f.path !== null && (f.host === null || f.host === hostname());
 }
 
-function personOf(d: DecisionRecord): string | null {
-  const p = (d as DecisionRecord & { person?: unknown }).person;
-  return typeof p === 'string' ? p : null;
-}
-
 /** One item in full for its page: the answer rendered, every run, every pause with its decision, every file. */
 export async function itemViewOf(store: Store, batch: BatchRecord, itemId: string): Promise<ItemView | null> {
   const item = await store.getItem(batch.id, itemId);
@@ -111,7 +106,7 @@ export async function itemViewOf(store: Store, batch: BatchRecord, itemId: strin
           runId: r.id,
           tool: r.requiredAction!.tool,
           input: r.requiredAction!.input,
-          decision: d ? { answer: d.answer, by: d.by, person: personOf(d), reason: d.reason, decidedAt: d.decidedAt, cost: d.cost } : null,
+          decision: d ? { answer: d.answer, by: d.by, person: d.person ?? null, reason: d.reason, decidedAt: d.decidedAt, cost: d.cost } : null,
         };
       }),
     files: files.map((f) => ({

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
-import { ResqError } from '../errors.js';
+import { AlreadyAnsweredError, ItemNotHeldError, ResqError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
@@ -26,14 +26,14 @@ async function jsonBody(c: Context): Promise<{ ok: true; value: unknown } | { ok
   }
 }
 
-/** Maps a library error to its answer: a user's mistake is 400, someone answering first 409; anything else is a bug (500, logged). */
+/** Maps a library error to its answer: someone answered first 409 (who and when), a user's mistake 400, an item not held 409; anything else is a bug (thrown: 500, logged). */
 function failure(c: Context, e: unknown): Response {
+  if (e instanceof AlreadyAnsweredError) {
+    const who = e.by === 'policy' ? 'the policy' : (e.person ?? 'a person');
+    return sendError(c, 409, e.code, e.message, { answeredBy: who, answeredAt: e.answeredAt });
+  }
+  if (e instanceof ItemNotHeldError) return sendError(c, 409, e.code, e.message);
   if (e instanceof ResqError) {
-    const who = e as ResqError & { answeredBy?: unknown; answeredAt?: unknown; person?: unknown; decidedAt?: unknown };
-    const by = who.answeredBy ?? who.person;
-    const at = who.answeredAt ?? who.decidedAt;
-    if (typeof by === 'string' || e.code === 'RESQ_ALREADY_ANSWERED')
-      return sendError(c, 409, e.code, e.message, { ...(typeof by === 'string' ? { answeredBy: by } : {}), ...(typeof at === 'string' ? { answeredAt: at } : {}) });
     if (e.code === 'RESQ_INPUT' || e.code === 'RESQ_CONFIG') return sendError(c, 400, e.code, e.message);
     return sendError(c, 502, e.code, e.message);
   }

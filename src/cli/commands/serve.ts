@@ -22,14 +22,28 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
   const envToken = io.env.RESQ_SERVE_TOKEN;
   if (envToken !== undefined && !/^[A-Za-z0-9._~-]{16,200}$/.test(envToken))
     throw new InputError('RESQ_SERVE_TOKEN: use 16 to 200 letters, digits or . _ ~ - (it goes in a URL and a cookie)');
-  const [{ openExistingStore }, { startWebServer }] = await Promise.all([import('../open-batch.js'), import('../../web/server.js')]);
+  const [{ openExistingStore }, { startWebServer }, { libraryActions }, { openService }] = await Promise.all([
+    import('../open-batch.js'),
+    import('../../web/server.js'),
+    import('../../web/actions.js'),
+    import('../service.js'),
+  ]);
   const store = await openExistingStore(a.db);
+  // Cancelling runs in flight needs the service: opened in this process, with the key from its
+  // environment, only when a cancel needs it (the key never reaches the browser).
+  const actions = libraryActions(store, {
+    connect: (batch) => {
+      const sim = batch.settings.service === 'sim';
+      return openService({ sim, baseUrl: sim ? null : (batch.baseUrl ?? null) }, { env: io.env, dbPath: a.db });
+    },
+  });
   let server;
   try {
     server = await startWebServer({
       store,
       host: a.host,
       port: a.port,
+      actions,
       ...(envToken ? { token: envToken } : {}),
       allowHosts: [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)],
       onError: (e) => io.stderr.write(`resq serve: ${e instanceof Error ? e.message : String(e)}\n`),
