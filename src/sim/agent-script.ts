@@ -1,5 +1,6 @@
 import { parseScript, type FileKind, type PauseSpec, type Script } from './directives.js';
 import type { Chain } from './records.js';
+import { HOSTILE_FILE_NAME, hostileMarkdown, hostileText } from './hostile.js';
 import { hashString } from './rng.js';
 
 /** A tool the simulated agent calls during a run; `file` when it makes one. */
@@ -29,6 +30,8 @@ export const FILE_TOOLS: Record<FileKind, { tool: string; role: string; base: st
   png: { tool: 'make_figure', role: 'figure', base: 'figure' },
   csv: { tool: 'write_table', role: 'table', base: 'table' },
   md: { tool: 'write_report', role: 'report', base: 'report' },
+  svg: { tool: 'make_figure', role: 'figure', base: 'figure' },
+  html: { tool: 'write_report', role: 'report', base: 'page' },
 };
 
 /** Residue count of the structures made for a question (stable per question). */
@@ -54,19 +57,21 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
       text: `${lead} Before going further I need a decision (${pause.tool}).`,
       deltas: s.deltas,
       tools: [search],
-      end: { kind: 'pause', tool: pause.tool, input: pauseInput(pause, question) },
+      end: { kind: 'pause', tool: pause.tool, input: s.hostile ? hostilePause(pauseInput(pause, question)) : pauseInput(pause, question) },
     };
   }
 
   const tools: PlannedTool[] = [search];
   const used = new Map<string, number>();
-  s.files.forEach((f, i) => {
+  const files = s.hostile ? [...s.files, { kind: 'md' as const, named: true }, { kind: 'svg' as const, named: true }, { kind: 'html' as const, named: true }] : s.files;
+  files.forEach((f, i) => {
     const meta = FILE_TOOLS[f.kind];
     let name: string | undefined;
     if (f.named) {
       const n = (used.get(f.kind) ?? 0) + 1;
       used.set(f.kind, n);
       name = i === 0 && s.filename !== undefined ? s.filename : `${meta.base}${n > 1 ? `-${n}` : ''}.${f.kind}`;
+      if (s.hostile && i === s.files.length) name = HOSTILE_FILE_NAME;
     }
     tools.push({ tool: meta.tool, input: toolInput(f.kind, question), file: { kind: f.kind, role: meta.role, name } });
   });
@@ -74,6 +79,7 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
   const lines = [`## Answer`, '', `Simulated answer to: "${question}".${context}`];
   if (chain.answers.length) lines.push('', `Decisions: ${chain.answers.join('; ')}.`);
   if (chain.narrow) lines.push('', 'Narrow answer: the scope was declined, so this answer keeps to the literature only.');
+  if (s.hostile) lines.push('', hostileMarkdown());
   const names = tools.filter((t) => t.file).map((t) => t.file?.name ?? `(unnamed ${t.file?.kind})`);
   if (names.length) lines.push('', `Files: ${names.join(', ')}.`);
 
@@ -124,8 +130,23 @@ function toolInput(kind: FileKind, question: string): Record<string, unknown> {
     case 'csv':
       return { columns: ['index', 'residue', 'plddt'] };
     case 'md':
+    case 'html':
       return { title: question };
+    case 'svg':
+      return { kind: 'vector', title: question };
   }
+}
+
+/** A pause's input with a payload in each text a page shows (the plan, the choice and its labels, the prompt). */
+function hostilePause(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'string') out[k] = hostileText(v);
+    else if (k === 'options' && Array.isArray(v)) out[k] = v.map((o: Record<string, unknown>) => ({ ...o, label: hostileText(String(o.label)) }));
+    else if (k === 'steps' && Array.isArray(v)) out[k] = v.map((x) => hostileText(String(x)));
+    else out[k] = v;
+  }
+  return out;
 }
 
 const AMINO = 'ACDEFGHIKLMNPQRSTVWY';

@@ -6,7 +6,8 @@ export type PauseSpec =
   | { tool: string; unknown: true };
 
 /** Kinds of files the final run can make. */
-export type FileKind = 'md' | 'csv' | 'png' | 'pdb';
+/** `svg` and `html` files carry script payloads: they exist for hostile-content tests (see hostile.ts). */
+export type FileKind = 'md' | 'csv' | 'png' | 'pdb' | 'svg' | 'html';
 
 /** One file the final run makes. */
 export interface FileSpec {
@@ -27,9 +28,11 @@ export interface Script {
   fail: boolean;
   status: string | undefined;
   deltas: number;
+  /** `@hostile`: the answer, pauses, file names and files carry script payloads (hostile.ts). */
+  hostile: boolean;
 }
 
-const FILE_KINDS: readonly string[] = ['md', 'csv', 'png', 'pdb'];
+const FILE_KINDS: readonly string[] = ['md', 'csv', 'png', 'pdb', 'svg', 'html'];
 const TOKEN = /^@([a-z_]+)(?:=(\S*))?$/;
 
 /**
@@ -48,6 +51,7 @@ export function parseScript(input: string): Script {
     fail: false,
     status: undefined,
     deltas: 4,
+    hostile: false,
   };
   const kept: string[] = [];
   for (const token of input.split(/\s+/)) {
@@ -112,6 +116,10 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
     case 'fail':
       if (value !== undefined) return false;
       s.fail = true;
+      return true;
+    case 'hostile':
+      if (value !== undefined) return false;
+      s.hostile = true;
       return true;
     case 'status':
       if (!value) return false;

@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { FileKind } from './directives.js';
 import type { FileRecord } from './records.js';
+import { HOSTILE_FILE_NAME, HOSTILE_HTML, HOSTILE_SVG, hostileMarkdown } from './hostile.js';
 import { PNG_IEND, PNG_PAD_TYPE, pngBody } from './png.js';
 import { hashString } from './rng.js';
 import { sequenceFor } from './agent-script.js';
@@ -11,6 +12,8 @@ export const MEDIA_TYPES: Record<FileKind, string> = {
   csv: 'text/csv; charset=utf-8',
   png: 'image/png',
   pdb: 'chemical/x-pdb',
+  svg: 'image/svg+xml',
+  html: 'text/html; charset=utf-8',
 };
 
 const BLOCK = 64 * 1024;
@@ -98,13 +101,19 @@ function natural(f: FileRecord): Buffer {
 function textParts(f: FileRecord): { head: string; rows: string[]; line: (i: number) => string } {
   const seed = seedOf(f);
   switch (f.kind) {
+    case 'svg':
+      return { head: HOSTILE_SVG, rows: [], line: (i) => `<!-- padding ${i} -->\n` };
+    case 'html':
+      return { head: HOSTILE_HTML, rows: [], line: (i) => `<!-- padding ${i} -->\n` };
     case 'csv': {
       const line = (i: number) => `${i},${sequenceFor(f.residues)[i % f.residues]},${plddt(seed, i).toFixed(2)}\n`;
       return { head: 'index,residue,plddt\n', rows: Array.from({ length: f.residues }, (_, i) => line(i)), line };
     }
     case 'md': {
       const line = (i: number) => `- Finding ${i + 1}: residue ${(i % f.residues) + 1} has pLDDT ${plddt(seed, i).toFixed(1)}.\n`;
-      const head = `# Report\n\nSimulated report (file ${f.id}).\n\n## Findings\n\n`;
+      const report = `# Report\n\nSimulated report (file ${f.id}).\n\n## Findings\n\n`;
+      // The hostile-named report (`@hostile`) carries the answer's payloads too.
+      const head = f.name === HOSTILE_FILE_NAME ? `${report}${hostileMarkdown()}\n\n` : report;
       return { head, rows: [...Array.from({ length: 8 }, (_, i) => line(i)), '\n## Method\n\nSimulated.\n'], line };
     }
     default: {

@@ -103,6 +103,9 @@ function fileToolOutput(kind: FileKind, fileId: string, residues: number): Recor
     case 'csv':
       return { ok: true, table: fileId, rows: residues, columns: 3 };
     case 'md':
+    case 'html':
       return { ok: true, report: fileId, words: 120 + (h % 400) };
+    case 'svg':
+      return { ok: true, figure: fileId, format: 'svg' };
   }
 }

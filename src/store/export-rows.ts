@@ -20,6 +20,8 @@ export interface ExportRow {
     input: Record<string, unknown>;
     answer: Record<string, unknown>;
     by: 'policy' | 'person';
+    /** The name of the person who answered, when one was given. */
+    person?: string;
     /** Why it was decided so (the policy's rule, or a person's note), or null. */
     reason: string | null;
     /** Cost the decision approved (0 for a decline). */
@@ -80,7 +82,7 @@ export function exportRow(a: ItemAggregate): ExportRow {
     thread_id: it.threadId,
     run_ids: a.runIds,
     text: it.text,
-    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, reason: d.reason ?? null, cost: Number(d.cost ?? 0) })),
+    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, ...(d.by === 'person' && d.person ? { person: d.person } : {}), reason: d.reason ?? null, cost: Number(d.cost ?? 0) })),
     files: a.files.map(exportFile),
     error: it.error,
     error_code: it.errorCode,

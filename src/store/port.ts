@@ -89,7 +89,7 @@ export interface ItemAggregate {
   runIds: string[];
   /** When each run of the chain was recorded as admitted and as ended (null: not ended), first to last. */
   runTimes: { createdAt: string; finishedAt: string | null }[];
-  decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by' | 'reason' | 'cost'>[];
+  decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by' | 'person' | 'reason' | 'cost'>[];
   files: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' | 'bytes' | 'sha256' | 'status' | 'host'>[];
 }
 

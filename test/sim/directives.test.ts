@@ -35,6 +35,7 @@ describe('parseScript', () => {
       fail: false,
       status: undefined,
       deltas: 4,
+      hostile: false,
     });
   });
 

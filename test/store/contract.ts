@@ -1014,7 +1014,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         const page = await store.aggregates(B, -1, 2);
         expect(page.map((r) => r.item.id)).toEqual(['a', 'b']);
         expect(page[0]!.runIds).toEqual(['r-a0', 'r-a1']);
-        expect(page[0]!.decisions).toEqual([{ tool: 'confirm_scope', input: { cost: 3 }, answer: { approve: true }, by: 'policy', reason: 'cheap', cost: 3 }]);
+        expect(page[0]!.decisions).toEqual([{ tool: 'confirm_scope', input: { cost: 3 }, answer: { approve: true }, by: 'policy', person: null, reason: 'cheap', cost: 3 }]);
         expect(page[0]!.runTimes).toHaveLength(2);
         expect(page[0]!.runTimes.every((t) => typeof t.createdAt === 'string' && typeof t.finishedAt === 'string')).toBe(true);
         expect(Date.parse(page[0]!.runTimes[1]!.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(page[0]!.runTimes[1]!.createdAt));

@@ -75,7 +75,7 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
     `SELECT i.*,
        (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at) ORDER BY r.ord)
           FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id) AS agg_runs,
-       (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by,
+       (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by, 'person', d.person,
                                           'reason', d.reason, 'cost', d.cost) ORDER BY d.id)
           FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id) AS agg_decisions,
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,

@@ -24,7 +24,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
   SELECT i.*,
     (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at))
        FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
-    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'reason', reason, 'cost', cost))
+    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'person', person, 'reason', reason, 'cost', cost))
        FROM (SELECT * FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
