@@ -19,7 +19,7 @@ export function badRequest(c: Context, where: 'query' | 'body', e: z.ZodError): 
   const path = first?.path.length ? `${first.path.join('.')}: ` : '';
   const msg = first?.message ?? 'invalid';
   // A custom issue already names its field.
-  return sendError(c, 400, 'RESQ_BAD_REQUEST', `${where}: ${msg.includes(': ') ? msg : `${path}${msg}`}`);
+  return sendError(c, 400, 'RESQ_BAD_REQUEST', `${where}: ${first?.code === 'custom' ? msg : `${path}${msg}`}`);
 }
 
 /** The query string as an object of its first values. */

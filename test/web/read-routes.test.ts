@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchListSchema, ItemPageSchema, ItemViewSchema, OverviewSchema } from '../../src/web/api-schemas.js';
+import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
+
+describe('the JSON API: reads', () => {
+  let f: WebFixture;
+  beforeAll(async () => {
+    f = await webFixture();
+  }, 60_000);
+  afterAll(async () => f?.close());
+
+  const get = async (p: string) => {
+    const r = await fetch(`${f.server.origin}${p}`, { headers: bearer(f.server) });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+
+  it('GET /api/batches lists every batch with counts, cost, files and live workers', async () => {
+    const { status, body } = await get('/api/batches');
+    expect(status).toBe(200);
+    const list = BatchListSchema.parse(body);
+    expect(list.batches.map((b) => b.name)).toEqual(['web']);
+    expect(list.batches[0]!.counts).toMatchObject({ completed: 2, held: 3, failed: 1 });
+    expect(list.batches[0]!.files.downloaded).toBeGreaterThan(0);
+  });
+
+  it('GET /api/batches/:batch is the live overview: held queue, cap, rate', async () => {
+    const o = OverviewSchema.parse((await get('/api/batches/web')).body);
+    expect(o.held.map((h) => [h.id, h.tool])).toEqual([['plan', 'confirm_scope'], ['multi', 'ask_choice'], ['image', 'request_quality_image']]);
+    expect(o.concurrency).toBe(4);
+    expect(o.inFlight).toBe(0);
+    expect(o.ratePerS).toBeGreaterThan(0);
+  });
+
+  it('items: filters by state, meta field and text; pages by cursor', async () => {
+    const held = ItemPageSchema.parse((await get('/api/batches/web/items?state=held')).body);
+    expect(held.items.map((i) => i.id)).toEqual(['plan', 'multi', 'image']);
+    const north = ItemPageSchema.parse((await get('/api/batches/web/items?meta=lab&value=north')).body);
+    expect(north.items.map((i) => i.id)).toEqual(['plain', 'multi']);
+    const text = ItemPageSchema.parse((await get('/api/batches/web/items?q=routes')).body);
+    expect(text.items.map((i) => i.id)).toEqual(['multi']);
+    const ids: string[] = [];
+    let after = '';
+    for (;;) {
+      const page = ItemPageSchema.parse((await get(`/api/batches/web/items?limit=4${after ? `&after=${after}` : ''}`)).body);
+      ids.push(...page.items.map((i) => i.id));
+      if (!page.next) break;
+      after = page.next;
+    }
+    expect(ids).toEqual(['plain', 'plan', 'multi', 'image', 'bad', 'doomed']);
+  });
+
+  it('a bad query is a 400 naming the field, nothing read', async () => {
+    expect(await get('/api/batches/web/items?state=nope')).toEqual({ status: 400, body: { error: expect.stringContaining('query: state: "nope" is not one of'), code: 'RESQ_BAD_REQUEST' } });
+    expect((await get('/api/batches/web/items?limit=9999')).body.error).toMatch(/^query: limit: /);
+    expect((await get('/api/batches/web/items?meta=lab')).body.error).toBe('query: meta and value go together (meta=FIELD&value=TEXT)');
+    expect(await get('/api/batches/nope')).toEqual({ status: 404, body: { error: 'no batch named "nope"', code: 'RESQ_NOT_FOUND' } });
+  });
+
+  it('an item: the answer rendered from Markdown without raw HTML or script links, pauses with full input, files', async () => {
+    const v = ItemViewSchema.parse((await get('/api/batches/web/items/bad')).body);
+    expect(v.answerHtml).toContain('&lt;script&gt;');
+    expect(v.answerHtml).not.toMatch(/<script|<img|<iframe|<svg|href="javascript|href="data/i);
+    expect(v.answerHtml).toContain('<a href="https://example.org/paper" rel="noopener noreferrer nofollow" target="_blank">');
+    expect(v.files.map((x) => [x.view, x.here])).toEqual([['image', true], ['markdown', true], ['svg', true], ['download', true]]);
+    const plan = ItemViewSchema.parse((await get('/api/batches/web/items/plan')).body);
+    expect(plan.pauses).toEqual([{ runId: expect.any(String), tool: 'confirm_scope', input: expect.objectContaining({ cost: 50, objective: expect.any(String), steps: expect.any(Array), instead: expect.any(String) }), decision: null }]);
+    expect((await get('/api/batches/web/items/zzz')).status).toBe(404);
+  });
+
+  it('charts are SVG images drawn by the notebook chart code, without script', async () => {
+    for (const c of ['states', 'runs']) {
+      const r = await fetch(`${f.server.origin}/api/batches/web/charts/${c}.svg`, { headers: bearer(f.server) });
+      expect(r.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      const svg = await r.text();
+      expect(svg).toMatch(/^<svg xmlns/);
+      expect(svg).not.toContain('<script');
+    }
+  });
+
+  it('compare: counts and the items that differ', async () => {
+    const { status, body } = await get('/api/compare?a=web&b=web');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ a: 'web', b: 'web', counts: { both: 6, same: 6 }, changed: [], more: false });
+    expect((await get('/api/compare?a=web')).status).toBe(400);
+  });
+});
