@@ -36,7 +36,7 @@ describe('the @hostile directive', () => {
 
   it('writes payloads into the pause inputs a page shows', () => {
     const p = planStep(chain('x @hostile @choice=multi'), 0);
-    const input = (p.end as { input: { question: string; options: { label: string }[] } }).input;
+    const input = (p.end as unknown as { input: { question: string; options: { label: string }[] } }).input;
     expect(input.question).toContain('onerror=');
     expect(input.options.every((o) => o.label.includes('onerror='))).toBe(true);
   });
