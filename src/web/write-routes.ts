@@ -98,14 +98,10 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
     if (!q.success) return badRequest(c, 'query', q.error);
     const batch = await batchOf(c);
     if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${c.req.param('batch')}"`);
-    const [{ exportRows, flattenRow, CSV_COLUMNS }, { stringify }] = await Promise.all([import('../runner/export-rows.js'), import('csv-stringify/sync')]);
+    const { exportLines } = await import('../runner/operations/export.js');
     const csv = q.data.format === 'csv';
-    const store = d.store;
-    async function* lines(): AsyncGenerator<string> {
-      if (csv) yield stringify([CSV_COLUMNS as unknown as string[]]);
-      for await (const row of exportRows(store, batch!)) yield csv ? stringify([CSV_COLUMNS.map((k) => flattenRow(row)[k])]) : `${JSON.stringify(row)}\n`;
-    }
-    const body = Readable.toWeb(Readable.from(lines())) as ReadableStream<Uint8Array>;
+    const lines = exportLines(d.store, batch, { format: q.data.format });
+    const body = Readable.toWeb(Readable.from(lines)) as ReadableStream<Uint8Array>;
     return new Response(body, {
       headers: {
         'Content-Type': csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',

@@ -32,8 +32,8 @@ describe('export rows', () => {
         { createdAt: '2026-01-01T00:00:05.000Z', finishedAt: null },
       ],
       decisions: [
-        { tool: 'confirm_scope', input: {}, answer: { approved: true }, by: 'policy', reason: 'cheap', cost: 2.5 },
-        { tool: 'ask_choice', input: {}, answer: { decision: 'declined' }, by: 'person', reason: null, cost: 0 },
+        { tool: 'confirm_scope', input: {}, answer: { approved: true }, by: 'policy', person: null, reason: 'cheap', cost: 2.5 },
+        { tool: 'ask_choice', input: {}, answer: { decision: 'declined' }, by: 'person', person: null, reason: null, cost: 0 },
       ],
       files: [],
     };
