@@ -38,6 +38,7 @@ export function staticRoutes(app: Hono<WebEnv>, files = loadStatic()): void {
   const index = files.get('/static/index.html');
   if (!index) throw new Error(`the page's files are missing from ${STATIC_DIR}`);
   for (const p of PAGE_PATHS) app.get(p, () => new Response(new Uint8Array(index.body), { headers: { 'Content-Type': index.type, 'Cache-Control': 'no-store' } }));
+  app.get('/favicon.ico', () => new Response(null, { status: 204 }));
   app.get('/static/*', (c) => {
     const f = files.get(new URL(c.req.url).pathname);
     if (!f) return c.text('not found\n', 404);
