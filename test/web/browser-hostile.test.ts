@@ -15,7 +15,7 @@ const CSV = [
   'plain,Plain @files=md,ok',
 ].join('\n');
 
-const pwned = () => (window as unknown as { __resqPwned?: string }).__resqPwned ?? null;
+const pwned = () => (globalThis as unknown as { __resqPwned?: string }).__resqPwned ?? null;
 
 describe('hostile content in a real browser', () => {
   let f: WebFixture;
@@ -69,7 +69,7 @@ describe('hostile content in a real browser', () => {
     expect(await page.locator('#answer a[href="https://example.org/paper"]').count()).toBe(1);
     expect(await page.locator('img.file-img[alt="figure.svg"]').count()).toBe(1);
     expect(await page.locator('.files h3').allTextContents()).toContain(`<img src=x onerror="window.__resqPwned='name';alert('name')">.md`);
-    await until(async () => (await page.locator('img.file-img[alt="figure.svg"]').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)) || null, 10_000, 'the SVG drawn as an image');
+    await until(async () => (await page.locator('img.file-img[alt="figure.svg"]').evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)) || null, 10_000, 'the SVG drawn as an image');
     await screenshot(page, 'item-hostile');
     expect(await page.evaluate(pwned)).toBeNull();
     // The pause's hostile labels are text in the form.
