@@ -55,14 +55,16 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`--host ${a.host}: not an address of this machine`);
     throw e;
   }
-  io.stdout.write(`serving ${server.url}\n`);
-  io.stderr.write(`database: ${store.location}; stop with Ctrl-C\n`);
-  await new Promise<void>((resolve) => {
+  // Listening for a stop before the address is printed: whoever reads it may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
     const off = io.onStop(() => {
       off();
       resolve();
     });
   });
+  io.stdout.write(`serving ${server.url}\n`);
+  io.stderr.write(`database: ${store.location}; stop with Ctrl-C\n`);
+  await stopped;
   await server.close();
   await store.close();
   return EXIT.ok;
