@@ -72,6 +72,13 @@ describe('the whiteboard', () => {
     expect(out).toEqual([]);
   });
 
+  it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {
+    const direct = sourceFiles('src')
+      .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')
+      .filter((f) => /Date\.now\(\)|new Date\(\)|from 'node:timers\/promises'/.test(readFileSync(join(root, f), 'utf8')));
+    expect(direct).toEqual([]);
+  });
+
   it('loads nothing of the simulator with the library: it is the subpath resq-cli/sim', () => {
     const loaded = loadedWith('src/index.ts');
     expect(loaded.has('src/runner/index.ts')).toBe(true);

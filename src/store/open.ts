@@ -15,7 +15,7 @@ export interface OpenStoreOptions {
   waitMs?: number;
   /** Told once, in a line for a person, when the server is not ready and the open waits. */
   onWait?: (message: string) => void;
-  /** Time, for tests. @default the system clock */
+  /** Time: the wait for a server, and the store's leases and heartbeats. @default systemClock */
   clock?: Clock;
 }
 
@@ -43,7 +43,7 @@ export async function openStore(location: string, opts: OpenStoreOptions = {}): 
     let said = false;
     for (;;) {
       try {
-        return await PostgresStore.open(location);
+        return await PostgresStore.open(location, { clock });
       } catch (e) {
         if (!(e instanceof PostgresConnectError) || !NOT_READY.has(e.reason ?? '')) throw e;
         const waited = clock.now() - start;
@@ -57,5 +57,5 @@ export async function openStore(location: string, opts: OpenStoreOptions = {}): 
     }
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  return SqliteStore.open(location, opts.readonly ? { readonly: true } : {});
+  return SqliteStore.open(location, { readonly: opts.readonly ?? false, clock: opts.clock ?? systemClock });
 }

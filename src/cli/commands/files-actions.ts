@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 // What `resq files …` runs, loaded only when a files command runs (files.ts registers them).
 import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
@@ -114,7 +115,7 @@ export async function statusCommand(a: Common, io: CliIo): Promise<number> {
   const out = writer(io);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
-    const now = new Date();
+    const now = new Date(systemClock.now());
     const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
     if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
     else renderStatus(out, s, now);

@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 // What `resq models …` runs, loaded only when a models command runs (models.ts registers them;
@@ -111,7 +112,7 @@ async function recordedRun(a: RunArgs, io: CliIo, service: Service, description:
   try {
     const out = resolve(a.out ?? 'out');
     const id = randomUUID();
-    const name = `${a.id}-run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const name = `${a.id}-run-${isoNow().replace(/[:.]/g, '-')}`;
     await store.loadModelBatch(
       {
         id,

@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
@@ -183,7 +184,7 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
          run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
        WHERE batch_id = $2 AND id = $3 AND state IN ${sqlStates(TERMINAL_STATES)}`,
-      [new Date().toISOString(), batchId, p.id],
+      [isoNow(), batchId, p.id],
     );
     if (r.rowCount === 1) done.push(p.id);
   }

@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import type pg from 'pg';
 
 /** One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a new one. */
@@ -120,7 +121,7 @@ export async function migratePg(client: pg.ClientBase, list: readonly PgMigratio
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO _migrations (name, applied_at) VALUES ($1, $2)', [m.name, new Date().toISOString()]);
+        await client.query('INSERT INTO _migrations (name, applied_at) VALUES ($1, $2)', [m.name, isoNow()]);
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK');

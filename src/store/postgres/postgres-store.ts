@@ -1,3 +1,4 @@
+import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
@@ -27,14 +28,18 @@ export class PostgresStore implements Store {
   readonly #url: string;
   #listener: AnswersListener | null = null;
 
-  private constructor(url: string, pool: pg.Pool) {
+  /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
+  readonly #clock: Clock;
+
+  private constructor(url: string, pool: pg.Pool, clock: Clock) {
+    this.#clock = clock;
     this.#pool = pool;
     this.#url = url;
     this.location = maskLocation(url);
   }
 
   /** Connects (the password never reaches a message) and applies pending migrations under an advisory lock. */
-  static async open(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
+  static async open(url: string, opts: { poolSize?: number; clock?: Clock } = {}): Promise<PostgresStore> {
     const pool = makePool(url, opts.poolSize ?? 10);
     try {
       const c = await pool.connect();
@@ -47,7 +52,7 @@ export class PostgresStore implements Store {
       await pool.end().catch(() => {});
       throw connectError(url, e);
     }
-    return new PostgresStore(url, pool);
+    return new PostgresStore(url, pool, opts.clock ?? systemClock);
   }
 
   #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -84,10 +89,10 @@ export class PostgresStore implements Store {
       JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
     ]);
   }
-  cancelBatch(batchId: string, nowMs = Date.now()): Promise<number> {
+  cancelBatch(batchId: string, nowMs = this.#clock.now()): Promise<number> {
     return this.#tx((c) => claims.cancel(c, batchId, nowMs));
   }
-  async overview(batchId: string, nowMs = Date.now(), staleMs = 60_000): Promise<BatchOverview> {
+  async overview(batchId: string, nowMs = this.#clock.now(), staleMs = 60_000): Promise<BatchOverview> {
     const batch = await read.findBatch(this.#pool, batchId);
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
@@ -100,25 +105,25 @@ export class PostgresStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = Date.now()) {
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
     return this.#tx((c) => claims.register(c, batchId, w, nowMs));
   }
-  heartbeat(lease: Lease, nowMs = Date.now()) {
+  heartbeat(lease: Lease, nowMs = this.#clock.now()) {
     return this.#tx((c) => claims.heartbeat(c, lease, nowMs));
   }
   async setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
     await this.#pool.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
   }
-  retireWorker(workerId: string, nowMs = Date.now()): Promise<void> {
+  retireWorker(workerId: string, nowMs = this.#clock.now()): Promise<void> {
     return this.#tx((c) => claims.retire(c, workerId, nowMs));
   }
-  liveWorkers(batchId: string, staleMs: number, nowMs = Date.now()) {
+  liveWorkers(batchId: string, staleMs: number, nowMs = this.#clock.now()) {
     return claims.live(this.#pool, batchId, staleMs, nowMs);
   }
-  claimItems(batchId: string, req: ClaimRequest, nowMs = Date.now()): Promise<Claim> {
+  claimItems(batchId: string, req: ClaimRequest, nowMs = this.#clock.now()): Promise<Claim> {
     return this.#tx((c) => claims.claim(c, batchId, req, nowMs));
   }
-  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = Date.now()) {
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = this.#clock.now()) {
     return this.#tx((c) => claims.claimNextInThread(c, batchId, threadKey, afterSeq, req, nowMs));
   }
   releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {
@@ -225,7 +230,7 @@ export class PostgresStore implements Store {
     await this.#pool.query(
       `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
-      [batchId, fileId, c.host, c.path, c.bytes, c.sha256, new Date().toISOString()],
+      [batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock)],
     );
   }
   fileCopies(batchId: string) {

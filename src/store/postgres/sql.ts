@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import type pg from 'pg';
 import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
@@ -21,7 +22,7 @@ export async function scalar<T>(c: pg.ClientBase | pg.Pool, text: string, params
 
 /** Current time as ISO 8601, the one timestamp format in the database. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return isoNow();
 }
 
 /** One item, locked for the rest of the transaction when `lock`. */

@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import type pg from 'pg';
 import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
@@ -40,7 +41,7 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot): 
     nowIso(),
     run.id,
   ]);
-  const seen = new Date();
+  const seen = new Date(systemClock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, item.batchId, item.id, run.id, f, seen, created);
 }
@@ -158,7 +159,7 @@ export async function markModelFinished(c: pg.ClientBase, batchId: string, itemI
     'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
     [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, nowIso(), batchId, itemId],
   );
-  const seen = new Date();
+  const seen = new Date(systemClock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, batchId, itemId, run.id, f, seen, created);
   await updateItem(c, batchId, itemId, {

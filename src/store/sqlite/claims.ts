@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../keys.js';
@@ -193,7 +194,7 @@ export class Claims {
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
        WHERE batch_id = ? AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
     );
-    for (const p of pick) if (states.includes(p.state) && upd.run(new Date().toISOString(), batchId, p.id).changes === 1) done.push(p.id);
+    for (const p of pick) if (states.includes(p.state) && upd.run(isoNow(), batchId, p.id).changes === 1) done.push(p.id);
     if (done.length > 0) this.#stmt('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
     return done;
   }

@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -32,5 +33,5 @@ export function openDatabase(path: string, opts: { readonly?: boolean } = {}): D
 
 /** Current time as ISO 8601, the one timestamp format in the database. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return isoNow();
 }

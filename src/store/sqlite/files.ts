@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
@@ -119,7 +120,7 @@ export class FileRepo {
         `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
       )
-      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, new Date().toISOString());
+      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow());
   }
 
   /** The copies of a batch's files on other hosts, in file order. */

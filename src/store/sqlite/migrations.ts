@@ -1,3 +1,4 @@
+import { isoNow } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
 
 /** One schema change. Shipped migrations are never edited: append a new one. */
@@ -273,7 +274,7 @@ export function migrate(db: Database, list: readonly Migration[] = migrations): 
     for (const m of list) {
       if (done.has(m.name)) continue;
       m.up(db);
-      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, new Date().toISOString());
+      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, isoNow());
       applied.push(m.name);
     }
     db.exec('COMMIT');

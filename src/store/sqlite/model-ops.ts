@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import type { FinishedModelRun, ModelBatchRecord, ModelRunReport, NewBatch, NewModelRow } from '../shapes.js';
 import { nowIso } from './database.js';
 import type { Repos } from './repos.js';
@@ -42,7 +43,7 @@ export function markModelAdmitted(r: Repos, batchId: string, itemId: string, htt
 export function markModelFinished(r: Repos, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }): void {
   if (o.httpStatus !== null) r.modelRuns.setAdmitted(batchId, itemId, o.httpStatus, run);
   r.modelRuns.setFinished(batchId, itemId, run, o.polls);
-  const seen = new Date();
+  const seen = new Date(systemClock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(batchId, itemId, run.id, f, seen, created);
   r.items.update(batchId, itemId, {

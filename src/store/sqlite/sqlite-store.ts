@@ -1,4 +1,4 @@
-import { sleep } from '../../clock.js';
+import { type Clock, systemClock } from '../../clock.js';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
@@ -39,19 +39,23 @@ export class SqliteStore implements Store {
   readonly #group: WriteGroup;
   readonly #web: WebReads;
 
-  constructor(db: Db, location: string) {
+  /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
+  readonly #clock: Clock;
+
+  constructor(db: Db, location: string, clock: Clock = systemClock) {
+    this.#clock = clock;
     this.#r = reposOf(db);
     this.location = location;
     this.#web = new WebReads(db);
     // Wrappers made once (making one per call cost a wrapper each time).
     const tx = db.transaction((fn: () => void) => fn());
     const savepoint = db.transaction((fn: () => unknown) => fn());
-    this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, sleep);
+    this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, (ms) => clock.sleep(ms));
   }
 
   /** Opens a database file (created and migrated when needed). */
-  static open(path: string, opts: { readonly?: boolean } = {}): SqliteStore {
-    return new SqliteStore(openDatabase(path, opts), path);
+  static open(path: string, opts: { readonly?: boolean; clock?: Clock } = {}): SqliteStore {
+    return new SqliteStore(openDatabase(path, opts), path, opts.clock);
   }
 
   /** The connection, for the adapter's own tests and migrations only. */
@@ -64,7 +68,7 @@ export class SqliteStore implements Store {
   }
 
   #read<T>(fn: (r: Repos) => T): Promise<T> {
-    return retryBusy(() => fn(this.#r), sleep);
+    return retryBusy(() => fn(this.#r), (ms) => this.#clock.sleep(ms));
   }
 
   async close(): Promise<void> {
@@ -74,10 +78,10 @@ export class SqliteStore implements Store {
 
   // ---- batches
   async beginBatchLoad(batch: NewBatch, opts: { bulk?: boolean } = {}): Promise<BatchLoader> {
-    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), sleep);
+    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), (ms) => this.#clock.sleep(ms));
   }
   async beginBatchAppend(batchId: string): Promise<BatchAppender> {
-    return retryBusy(() => beginBatchAppend(this.#r, batchId), sleep);
+    return retryBusy(() => beginBatchAppend(this.#r, batchId), (ms) => this.#clock.sleep(ms));
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#write((r) => models.loadModelBatch(r, batch, model, rows));
@@ -94,10 +98,10 @@ export class SqliteStore implements Store {
   updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
     return this.#write((r) => r.batches.updateSettings(id, settings, policy, baseUrl));
   }
-  cancelBatch(batchId: string, nowMs = Date.now()): Promise<number> {
+  cancelBatch(batchId: string, nowMs = this.#clock.now()): Promise<number> {
     return this.#write((r) => r.claims.cancel(batchId, nowMs));
   }
-  overview(batchId: string, nowMs = Date.now(), staleMs = 60_000): Promise<BatchOverview> {
+  overview(batchId: string, nowMs = this.#clock.now(), staleMs = 60_000): Promise<BatchOverview> {
     return this.#read((r) => {
       const batch = r.batches.find(batchId);
       if (!batch) throw new Error(`batch ${batchId} not found`);
@@ -112,25 +116,25 @@ export class SqliteStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = Date.now()) {
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
     return this.#write((r) => r.claims.register(batchId, w, nowMs));
   }
-  heartbeat(lease: Lease, nowMs = Date.now()): Promise<{ cancelled: boolean; capLimit: number | null }> {
+  heartbeat(lease: Lease, nowMs = this.#clock.now()): Promise<{ cancelled: boolean; capLimit: number | null }> {
     return this.#write((r) => r.claims.heartbeat(lease, nowMs));
   }
   setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
     return this.#write((r) => r.claims.setCapLimit(batchId, capLimit));
   }
-  retireWorker(workerId: string, nowMs = Date.now()): Promise<void> {
+  retireWorker(workerId: string, nowMs = this.#clock.now()): Promise<void> {
     return this.#write((r) => r.claims.retire(workerId, nowMs));
   }
-  liveWorkers(batchId: string, staleMs: number, nowMs = Date.now()) {
+  liveWorkers(batchId: string, staleMs: number, nowMs = this.#clock.now()) {
     return this.#read((r) => r.claims.live(batchId, staleMs, nowMs));
   }
-  claimItems(batchId: string, req: ClaimRequest, nowMs = Date.now()): Promise<Claim> {
+  claimItems(batchId: string, req: ClaimRequest, nowMs = this.#clock.now()): Promise<Claim> {
     return this.#write((r) => r.claims.claim(batchId, req, nowMs));
   }
-  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = Date.now()): Promise<ItemRecord | null> {
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = this.#clock.now()): Promise<ItemRecord | null> {
     return this.#write((r) => r.claims.claimNextInThread(batchId, threadKey, afterSeq, req, nowMs));
   }
   releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { isTerminal } from '../item-states.js';
@@ -36,7 +37,7 @@ export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): Item
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
   r.runs.finish(run.id, run.status, run.requiredAction, run.output, runErrorColumns(run));
-  const seen = new Date();
+  const seen = new Date(systemClock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(item.batchId, item.id, run.id, f, seen, created);
 }
