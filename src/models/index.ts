@@ -10,3 +10,4 @@ export { openModelBatch, defaultModelBatchName, type OpenModelBatchOptions, type
 export { ModelBatchRunner, type ModelBatchOptions, type ModelBatchResult } from './model-batch-runner.js';
 export { modelResultRows, writeModelResults, modelBatchStatus, type ModelResultRow, type ModelBatchStatus } from './results.js';
 export type { ModelBatchEvent, RowCounts } from './events.js';
+export { runModelSession, type ModelSessionOptions, type ModelSessionResult, type ModelSessionService } from './model-session.js';

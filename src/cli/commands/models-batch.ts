@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
-import { Downloader } from '../../files/index.js';
-import { ModelBatchRunner, modelBatchStatus, openModelBatch, writeModelResults, type ModelBatchResult } from '../../models/index.js';
+import { runModelSession, type ModelSessionResult } from '../../models/model-session.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY, maskLocation, openStore, type BatchSettings } from '../../store/index.js';
 import { checkDbPath, checkOutputPath, dbFlag, removeDatabase } from '../db-path.js';
 import { userMessage } from '../error-message.js';
@@ -52,66 +51,49 @@ export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise
   const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`) });
   let recorded = false;
   try {
-    const service = await openService(choice, { connections: Math.max(128, concurrency * 2 + 16), env: io.env, dbPath: a.db });
+    const renderer = pickModelsRenderer(a.json, io);
+    const stop = new AbortController();
+    let stoppedBy: StopSignal | null = null;
+    const offStop = io.onStop((signal) => {
+      if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);
+      stoppedBy = signal;
+      renderer.note(`stopping (${signal}): nothing new is sent; jobs in flight go on at the service (run the same command again to pick them up)`);
+      stop.abort();
+    });
+    let r: ModelSessionResult;
     try {
-      await service.check();
-      const { batch, resumed } = await openModelBatch({
+      r = await runModelSession({
         store,
-        client: service.client,
+        service: () => openService(choice, { connections: Math.max(128, concurrency * 2 + 16), env: io.env, dbPath: a.db }),
         modelId: a.id,
         file: a.file,
         name: a.batch ?? null,
         settings,
         mode: a.mode ?? null,
-        baseUrl: choice.sim ? null : service.baseUrl,
-      });
-      recorded = true;
-      if (resumed && !a.json) io.stderr.write(`resuming batch ${batch.name} (${batch.totalItems} rows)\n`);
-      const renderer = pickModelsRenderer(a.json, io);
-      const downloader = a.download
-        ? new Downloader({ store, client: service.client, outDir: out, concurrency: settings.download.concurrency, onEvent: (e) => renderer.onEvent(e) })
-        : null;
-      const runner = new ModelBatchRunner({
-        store,
-        client: service.client,
-        batch,
-        concurrency,
         resubmitUnknown: a.resubmitUnknown,
+        output: a.output ?? null,
+        signal: stop.signal,
+        onOpened: (batch, resumed) => {
+          recorded = true;
+          if (resumed && !a.json) renderer.note(`resuming batch ${batch.name} (${batch.totalItems} rows)`);
+        },
         onEvent: (e) => renderer.onEvent(e),
-        onFiles: () => downloader?.kick(batch),
       });
-      let stoppedBy: StopSignal | null = null;
-      const offStop = io.onStop((signal) => {
-        if (stoppedBy) return io.exitNow(STOP_SIGNALS[signal]);
-        stoppedBy = signal;
-        renderer.note(`stopping (${signal}): nothing new is sent; jobs in flight go on at the service (run the same command again to pick them up)`);
-        runner.stop();
-        downloader?.stop();
-      });
-      let result: ModelBatchResult;
-      try {
-        downloader?.kick(batch);
-        result = await runner.run();
-        if (downloader && !result.interrupted) await downloader.drain();
-      } finally {
-        offStop();
-        renderer.stop();
-      }
-      if (a.output) await writeModelResults(store, batch, a.output);
-      const status = await modelBatchStatus(store, batch);
-      if (status) {
-        if (a.json) io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: maskLocation(a.db), out, output: a.output ?? null })}\n`);
-        else io.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
-      }
-      if (!a.json) {
-        if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
-        else if (result.interrupted)
-          io.stderr.write(`interrupted: run the same command again to continue (resq models batch ${a.id} ${a.file}${dbFlag(a.db)}${a.sim ? ' --sim' : ''})\n`);
-      }
-      return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : exitCodeForRun({ ...result, cancelled: false });
     } finally {
-      await service.close();
+      offStop();
+      renderer.stop();
     }
+    const { run: result, status } = r;
+    if (status) {
+      if (a.json) io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, db: maskLocation(a.db), out, output: a.output ?? null })}\n`);
+      else io.stdout.write(`${formatModelStatus(status, { db: a.db, out: a.download ? out : null, output: a.output ?? null })}\n`);
+    }
+    if (!a.json) {
+      if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
+      else if (result.interrupted)
+        io.stderr.write(`interrupted: run the same command again to continue (resq models batch ${a.id} ${a.file}${dbFlag(a.db)}${a.sim ? ' --sim' : ''})\n`);
+    }
+    return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : exitCodeForRun({ ...result, cancelled: false });
   } finally {
     await store.close();
     // A batch refused before anything was recorded leaves no empty database behind.
