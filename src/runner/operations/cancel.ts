@@ -1,4 +1,5 @@
 import { CancelUnsupportedError } from '../../api/errors.js';
+import { type Clock, systemClock } from '../../clock.js';
 import type { ServiceClient } from '../../api/index.js';
 import { ACTIVE_STATES } from '../../store/item-states.js';
 import type { BatchRecord, ItemRecord, Store } from '../../store/index.js';
@@ -31,8 +32,8 @@ export interface CancelOptions {
   connect?: () => Promise<CancelService>;
   /** Where runs are cancelled, `{id}` for the run id. @default the batch's cancel route, else the client's */
   route?: string;
-  /** Milliseconds since the epoch, for lease checks. @default Date.now */
-  now?: () => number;
+  /** Time, for lease checks. @default the system clock */
+  clock?: Clock;
 }
 
 /** No live worker holds the item: nobody else will record its end. */
@@ -48,7 +49,8 @@ function isOrphan(it: ItemRecord, nowMs: number): boolean {
  * without a cancel route (404, 405) is reported in `reason`, and those runs finish on their own.
  */
 export async function cancelBatch(store: Store, batch: BatchRecord, o: CancelOptions = {}): Promise<CancelReport> {
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? systemClock;
+  const now = (): number => clock.now();
   const queued = await store.cancelBatch(batch.id);
   const report: CancelReport = { batch: batch.name, queued, cancelled: [], left: [], reason: null };
   const inFlight = await store.listItems(batch.id, { states: ACTIVE_STATES });
