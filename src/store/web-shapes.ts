@@ -64,8 +64,8 @@ export interface BatchLive {
   capLimit: number | null;
   /** The first held items in file order. */
   held: HeldItem[];
-  /** Start and end of the finished items, for rate and ETA. */
-  span: { first: string | null; last: string | null; n: number };
+  /** The first and last finish of the batch's items (from an index: no count), for rate and ETA. */
+  span: { first: string | null; last: string | null };
 }
 
 /** Runs admitted and finished in one minute (UTC, `YYYY-MM-DDTHH:MM`). */

@@ -29,9 +29,11 @@ export async function overviewOf(store: Store, batch: BatchRecord, nowMs: number
   const [o, live] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, heldLimit)]);
   const c = o.counts;
   const unfinished = c.queued + c.submitting + c.running + c.waiting;
-  const { first, last, n } = live.span;
+  const { first, last } = live.span;
+  const n = c.completed + c.failed + c.error + c.cancelled;
   const spanS = first && last ? (Date.parse(last) - Date.parse(first)) / 1000 : 0;
-  const ratePerS = n > 0 && spanS > 0 ? n / spanS : null;
+  // Finishes per second between the first and the last one.
+  const ratePerS = n > 1 && spanS > 0 ? (n - 1) / spanS : null;
   return {
     ...batchCard(o),
     concurrency: batch.settings.concurrency,

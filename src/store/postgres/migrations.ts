@@ -104,6 +104,11 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '010_web_items_updated',
     sql: `CREATE INDEX items_updated ON items(batch_id, updated_at, seq) WHERE state <> 'queued';`,
   },
+  {
+    // The web view's rate: the first and last finish and their count read from an index.
+    name: '011_web_items_finished',
+    sql: `CREATE INDEX items_finished ON items(batch_id, finished_at) WHERE finished_at IS NOT NULL;`,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -58,9 +58,10 @@ export async function batchLive(c: Q, batchId: string, heldLimit: number): Promi
        FROM items i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_id = $1 AND i.state = 'held' ORDER BY i.seq LIMIT $2`,
       [batchId, heldLimit],
     ),
-    one<{ first: string | null; last: string | null; n: string | number }>(
+    one<{ first: string | null; last: string | null }>(
       c,
-      'SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL',
+      `SELECT (SELECT min(finished_at) FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL) AS first,
+              (SELECT max(finished_at) FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL) AS last`,
       [batchId],
     ),
   ]);
@@ -68,7 +69,7 @@ export async function batchLive(c: Q, batchId: string, heldLimit: number): Promi
     inFlight: Number(inFlight),
     capLimit: capRow?.cap_limit ?? null,
     held: held.map((r) => ({ id: r.id, question: cutText(r.question)!, tool: r.tool, holdReason: r.hold_reason, updatedAt: r.updated_at })),
-    span: { first: span?.first ?? null, last: span?.last ?? null, n: Number(span?.n ?? 0) },
+    span: { first: span?.first ?? null, last: span?.last ?? null },
   };
 }
 

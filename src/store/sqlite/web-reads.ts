@@ -73,14 +73,16 @@ export class WebReads {
         .get(
           `SELECT i.id, substr(i.question, 1, 201) AS question, json_extract(r.required_action, '$.tool') AS tool,
              i.hold_reason, i.updated_at
-           FROM items i LEFT JOIN runs r ON r.id = i.run_id
-           WHERE i.batch_id = ? AND i.state = 'held' ORDER BY i.seq LIMIT ?`,
+           FROM items i INDEXED BY items_state LEFT JOIN runs r ON r.id = i.run_id
+           WHERE i.batch_id = ? AND i.state = 'held' AND i.state <> 'queued' ORDER BY i.seq LIMIT ?`,
         )
         .all(batchId, heldLimit) as { id: string; question: string; tool: string | null; hold_reason: string | null; updated_at: string }[]
     ).map((r): HeldItem => ({ id: r.id, question: cutText(r.question)!, tool: r.tool, holdReason: r.hold_reason, updatedAt: r.updated_at }));
     const span = this.#cache
-      .get(`SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items WHERE batch_id = ? AND finished_at IS NOT NULL`)
-      .get(batchId) as BatchLive['span'];
+      // Two subqueries: min and max in one SELECT would scan the index instead of seeking its ends.
+      .get(`SELECT (SELECT min(finished_at) FROM items INDEXED BY items_finished WHERE batch_id = @b AND finished_at IS NOT NULL) AS first,
+                   (SELECT max(finished_at) FROM items INDEXED BY items_finished WHERE batch_id = @b AND finished_at IS NOT NULL) AS last`)
+      .get({ b: batchId }) as BatchLive['span'];
     return { inFlight, capLimit, held, span };
   }
 
