@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { csvCells, csvColumns, csvRecord, neutralise } from '../../src/runner/export-csv.js';
 import type { ExportRow } from '../../src/store/export-rows.js';
@@ -41,5 +42,12 @@ describe('CSV export cells', () => {
     expect(csvRecord(['=1', 'a,b'])).toBe(`'=1,"a,b"\n`);
     expect(csvRecord(['=1'], { raw: true })).toBe('=1\n');
     expect(csvRecord(['x', 'y'], { excel: true })).toBe('x,y\r\n');
+    expect(csvRecord(['say "hi"', 'a\nb', 'c\rd', ' plain '])).toBe('"say ""hi""","a\nb","c\rd", plain \n');
+  });
+
+  it('writes what csv-parse reads back cell for cell', () => {
+    const cells = ['q,1', '"quoted"', 'line\nbreak', 'café', '', 'end'];
+    expect(parse(csvRecord(cells, { raw: true }))).toEqual([cells]);
+    expect(parse(csvRecord(cells, { raw: true, excel: true }))).toEqual([cells]);
   });
 });

@@ -32,7 +32,7 @@ export async function showStatus(a: { batch?: string; db: string; json: boolean 
 export function statusCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'status [batch]',
-    'counts by state, rate, ETA, held items, unknown submissions, cost, files, live workers',
+    'counts by state, rate, ETA, held items, failed items with why, unknown submissions, cost, files, live workers',
     (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: the newest)' }),
     async (argv) => {
       ctx.code = await showStatus(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
