@@ -57,6 +57,7 @@ describe('hostile content in a real browser', () => {
       await page.goto(`${f.server.origin}${p}`);
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(pwned), p).toBeNull();
+      if (p.startsWith('/compare')) await screenshot(page, 'compare');
     }
     // The hostile item's page: the payloads are shown as text, the SVG only as an image.
     await page.goto(`${f.server.origin}/b/hostile/i/${encodeURIComponent(hostileId)}`);
