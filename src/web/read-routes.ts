@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { BatchRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
 import { runsOverTimeSvg, stateBarSvg } from './charts.js';
 import type { LiveHub } from './live.js';
@@ -17,11 +17,6 @@ export interface ReadDeps {
   keepAliveMs?: number;
 }
 
-/** Finds the batch a route names, or answers 404. */
-export async function batchOr404(store: Store, name: string): Promise<BatchRecord | null> {
-  return store.findBatch(name);
-}
-
 const notFound = (c: Context, name: string): Response => sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${name}"`);
 
 /** GET routes of the JSON API, the charts, the event stream and /metrics. */
@@ -33,7 +28,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   });
 
   app.get('/api/batches/:batch', async (c) => {
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     return sendJson(c, OverviewSchema, await overviewOf(d.store, batch, d.now()));
   });
@@ -41,7 +36,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch/items', async (c) => {
     const q = ItemsQuerySchema.safeParse(queryOf(c));
     if (!q.success) return badRequest(c, 'query', q.error);
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     const v = q.data;
     if ((v.meta === undefined) !== (v.value === undefined)) return sendError(c, 400, 'RESQ_BAD_REQUEST', 'query: meta and value go together (meta=FIELD&value=TEXT)');
@@ -58,7 +53,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   });
 
   app.get('/api/batches/:batch/items/:item', async (c) => {
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     const view = await itemViewOf(d.store, batch, c.req.param('item'));
     if (!view) return sendError(c, 404, 'RESQ_NOT_FOUND', `batch "${batch.name}" has no item "${c.req.param('item')}"`);
@@ -67,18 +62,18 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
 
   const svg = (body: string) => new Response(body, { headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-store' } });
   app.get('/api/batches/:batch/charts/states.svg', async (c) => {
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     return svg(stateBarSvg(batch.name, await d.store.itemCounts(batch.id)));
   });
   app.get('/api/batches/:batch/charts/runs.svg', async (c) => {
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     return svg(runsOverTimeSvg(await d.store.runMinutes(batch.id)));
   });
 
   app.get('/api/batches/:batch/events', async (c) => {
-    const batch = await batchOr404(d.store, c.req.param('batch'));
+    const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
     const keepAliveMs = d.keepAliveMs ?? 25_000;
     const enc = new TextEncoder();
