@@ -23,9 +23,13 @@ interface Entry {
   stopListening: (() => void) | null;
 }
 
+/** A tick may take at most this share of the time between ticks: a slow overview (a huge batch) is read less often. */
+const TICK_SHARE = 0.1;
+
 /**
- * One poller per watched batch, shared by every open page: at most one overview a `tickMs`,
- * sent only when it differs from the last one sent. On PostgreSQL an answer from any machine
+ * One poller per watched batch, shared by every open page: at most one overview a `tickMs`
+ * (longer when reading it is slow: a tick never takes more than a tenth of the time), sent
+ * only when it differs from the last one sent. On PostgreSQL an answer from any machine
  * (NOTIFY) asks for a tick at once. A batch nobody watches is not read.
  */
 export class LiveHub {
@@ -43,7 +47,6 @@ export class LiveHub {
       e = { batch, subscribers: new Set(), last: null, timer: null, busy: false, again: false, stopListening: null };
       this.#entries.set(batch.id, e);
       const entry = e;
-      entry.timer = setInterval(() => void this.#tick(entry), this.#o.tickMs);
       entry.stopListening = this.#o.store.onAnswered?.(batch.id, () => void this.#tick(entry)) ?? null;
       void this.#tick(entry);
     } else if (e.last !== null) send(e.last);
@@ -61,7 +64,8 @@ export class LiveHub {
   }
 
   #drop(e: Entry): void {
-    if (e.timer) clearInterval(e.timer);
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = null;
     e.stopListening?.();
     this.#entries.delete(e.batch.id);
   }
@@ -72,6 +76,8 @@ export class LiveHub {
       return;
     }
     e.busy = true;
+    if (e.timer) clearTimeout(e.timer);
+    const t0 = performance.now();
     try {
       const json = JSON.stringify(OverviewSchema.parse(await overviewOf(this.#o.store, e.batch, this.#o.now())));
       if (json !== e.last && this.#entries.get(e.batch.id) === e) {
@@ -83,6 +89,9 @@ export class LiveHub {
     } finally {
       e.busy = false;
     }
+    if (this.#entries.get(e.batch.id) !== e) return;
+    const next = Math.max(this.#o.tickMs, (performance.now() - t0) / TICK_SHARE);
+    e.timer = setTimeout(() => void this.#tick(e), next);
     if (e.again) {
       e.again = false;
       void this.#tick(e);
