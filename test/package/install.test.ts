@@ -166,5 +166,6 @@ describe(`npm install <tarball> (a dependency)`, () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/completed: 2/);
     expect(r.stdout).toContain("q2: completed [ 'confirm_scope answered by policy' ]");
-  });
+    // A type check of the installed declarations and a batch: minutes on a busy shared machine.
+  }, 180_000);
 });
