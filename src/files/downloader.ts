@@ -1,4 +1,3 @@
-import { mkdir, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import PQueue from 'p-queue';
@@ -8,8 +7,9 @@ import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type S
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
 import { PathBook } from './path-book.js';
-import { batchFolderName, fileNameFor, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
-import { discardStalePartials, writeAtomically, type Written } from './write-file.js';
+import { OutFolders } from './out-folders.js';
+import { fileNameFor, isInside, UnsafePathError } from './safe-name.js';
+import { writeAtomically, type Written } from './write-file.js';
 
 /**
  * How a download is retried: one budget per file for its request and its body together (the
@@ -72,17 +72,17 @@ export class Downloader {
   readonly #scans = new Map<string, Scan>();
   readonly #scanning = new Set<Promise<void>>();
   readonly #books = new Map<string, PathBook>();
-  readonly #batchFolders = new Map<string, Promise<string>>();
   get #host(): string {
     return this.#o.host ?? hostname();
   }
-  readonly #readyFolders = new Map<string, Promise<void>>();
+  readonly #folders: OutFolders;
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
   readonly #clock: Clock;
 
   constructor(o: DownloaderOptions) {
     this.#o = o;
+    this.#folders = new OutFolders(o.store);
     this.#clock = o.clock ?? systemClock;
     this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
@@ -207,25 +207,6 @@ export class Downloader {
     return book;
   }
 
-  /**
-   * The folder of a batch's files under `out`: `<name>-<start of id>`, unique across
-   * databases; a batch with files already in the older `<out>/<name>/` keeps that folder.
-   */
-  #batchFolder(batch: BatchRecord, out: string): Promise<string> {
-    const key = `${batch.id}\u0000${out}`;
-    let folder = this.#batchFolders.get(key);
-    if (!folder) {
-      folder = (async () => {
-        const legacy = resolveInside(out, safeFolderName(batch.name, 'batch'));
-        const paths = await this.#o.store.filePaths(batch.id);
-        return paths.some((p) => isInside(legacy, p.path)) ? legacy : resolveInside(out, batchFolderName(batch.name, batch.id));
-      })();
-      folder.catch(() => this.#batchFolders.delete(key));
-      this.#batchFolders.set(key, folder);
-    }
-    return folder;
-  }
-
   /** Downloads a file and records it; `copy`: this host's copy of a file another host downloaded. */
   async #download(batch: BatchRecord, fileId: string, copy = false): Promise<void> {
     const signal = this.#abort.signal;
@@ -291,8 +272,7 @@ export class Downloader {
     opened.body.on('error', () => {});
     try {
       const out = this.#outDir(batch);
-      const folder = resolveInside(await this.#batchFolder(batch, out), safeFolderName(file.itemId, 'item'));
-      await this.#prepareFolder(out, folder);
+      const folder = await this.#folders.itemFolder(batch, out, file.itemId);
       const name = fileNameFor(file.name, file.id, opened.mediaType);
       const book = await this.#book(batch.id);
       const path = book.claim(folder, name, file.id, current);
@@ -317,22 +297,6 @@ export class Downloader {
     } finally {
       if (!opened.body.destroyed) opened.body.destroy();
     }
-  }
-
-  /** Creates the item folder once, proves (symlinks resolved) it is inside `out`, and discards stale temp files. */
-  #prepareFolder(out: string, folder: string): Promise<void> {
-    let ready = this.#readyFolders.get(folder);
-    if (!ready) {
-      ready = (async () => {
-        await mkdir(folder, { recursive: true });
-        const [realOut, realFolder] = await Promise.all([realpath(out), realpath(folder)]);
-        if (!isInside(realOut, realFolder)) throw new UnsafePathError(`refusing to write into ${JSON.stringify(folder)}: it resolves outside ${JSON.stringify(out)}`);
-        await discardStalePartials(folder);
-      })();
-      ready.catch(() => this.#readyFolders.delete(folder));
-      this.#readyFolders.set(folder, ready);
-    }
-    return ready;
   }
 }
 
