@@ -32,7 +32,7 @@ export interface RunnerOptions {
   onEvent?: (e: RunnerEvent) => void;
   /** How often to look for work (items a person answered, expired leases). @default 1000 */
   answeredPollMs?: number;
-  /** Delays before an item whose request kept failing is tried again. @default [2000, 5000, 15000, 30000, 60000] */
+  /** Delays before an item whose request kept failing is tried again. @default DEFAULT_RETRY_LATER_MS (the scheduler's, for agent and model batches alike) */
   retryLaterMs?: readonly number[];
   /** Lease length. @default 30000 */
   leaseMs?: number;
