@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchExistsError, LeaseLostError } from '../../src/errors.js';
+import { BatchExistsError, ItemNotHeldError, LeaseLostError } from '../../src/errors.js';
 import { idempotencyKey } from '../../src/store/keys.js';
 import type { Lease, Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, NewItem, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
@@ -876,16 +876,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await item('a')).toMatchObject({ error: 'HTTP 400 POST /runs: input too long', errorCode: 'input_too_long' });
       });
 
-      it('answerHeld records the person\'s answer and makes the item wait for any worker; refused on an item not held', async () => {
+      it('answerHeld records the person\'s answer (and name) and makes the item wait for any worker; refused on an item not held with ItemNotHeldError', async () => {
         await load(store, ['a', 'b']);
         const w = await worker();
         const a = await running(w, 'a', 'r-a');
         await store.markPaused(a, snap('r-a', { status: 'requires_action' }), () => ({ kind: 'hold', reason: 'person' }));
-        await store.answerHeld(B, 'a', decision('r-a', { by: 'person', answer: { approve: false }, reason: null, cost: 0 }), 'key-a1');
+        await store.answerHeld(B, 'a', decision('r-a', { by: 'person', person: 'alice', answer: { approve: false }, reason: null, cost: 0 }), 'key-a1');
         expect(await item('a')).toMatchObject({ state: 'waiting', step: 1, pendingKey: 'key-a1', pendingAnswer: { approve: false }, holdReason: null, owner: null });
-        expect((await store.decisionsForItem(B, 'a')).map((d) => [d.by, d.reason])).toEqual([['person', null]]);
-        await expect(store.answerHeld(B, 'a', decision('r-a'), 'k')).rejects.toThrow();
-        await expect(store.answerHeld(B, 'b', decision('r-a'), 'k')).rejects.toThrow();
+        expect((await store.decisionsForItem(B, 'a')).map((d) => [d.by, d.person, d.reason])).toEqual([['person', 'alice', null]]);
+        await expect(store.answerHeld(B, 'a', decision('r-a'), 'k')).rejects.toThrow(ItemNotHeldError);
+        await expect(store.answerHeld(B, 'b', decision('r-a'), 'k')).rejects.toThrow(ItemNotHeldError);
         expect(await store.decisionsForItem(B, 'a')).toHaveLength(1);
       });
 
