@@ -76,15 +76,30 @@ class EventReader implements StreamBody {
   readonly #decoder: SseDecoder;
   #done = false;
 
+  readonly transport: Transport;
+  readonly opts: RunEventStreamOptions;
+  readonly progress: StreamProgress;
+  readonly open: OpenStream;
+  readonly onEvent: (event: RunEvent) => boolean;
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
+
   constructor(
-    readonly transport: Transport,
-    readonly opts: RunEventStreamOptions,
-    readonly progress: StreamProgress,
-    readonly open: OpenStream,
-    readonly onEvent: (event: RunEvent) => boolean,
-    readonly resolve: () => void,
-    readonly reject: (err: unknown) => void,
+    transport: Transport,
+    opts: RunEventStreamOptions,
+    progress: StreamProgress,
+    open: OpenStream,
+    onEvent: (event: RunEvent) => boolean,
+    resolve: () => void,
+    reject: (err: unknown) => void,
   ) {
+    this.transport = transport;
+    this.opts = opts;
+    this.progress = progress;
+    this.open = open;
+    this.onEvent = onEvent;
+    this.resolve = resolve;
+    this.reject = reject;
     this.#decoder = new SseDecoder({ maxEventChars: opts.maxEventChars, request: { method: open.request.method, path: open.request.path } });
   }
 

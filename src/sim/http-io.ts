@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** An error answered as `{ error: { code, message }, request_id }`. */
 export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
   }
 }
 
