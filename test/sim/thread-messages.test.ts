@@ -15,7 +15,8 @@ describe('thread transcript', () => {
     const paused = await finish(sim, first.id);
     const r = await respond(sim, first.id, { approved: true });
     const answered = await finish(sim, r.body.id);
-    const second = await createRun(sim, 'and then?', { threadId: first.thread_id });
+    // Long enough that the read below meets it running, however busy the machine.
+    const second = await createRun(sim, 'and then? @duration=5000ms', { threadId: first.thread_id });
     const running = (await call(sim, 'GET', `/threads/${first.thread_id}`)).body;
     const last = await finish(sim, second.id);
     const t = (await call(sim, 'GET', `/threads/${first.thread_id}`)).body;
@@ -23,7 +24,7 @@ describe('thread transcript', () => {
       ['user', 'plan this @confirm @files=md'],
       ['assistant', paused.output.text],
       ['assistant', answered.output.text],
-      ['user', 'and then?'],
+      ['user', 'and then? @duration=5000ms'],
       ['assistant', last.output.text],
     ]);
     expect(t.messages[2].tool_results).toEqual(answered.output.tool_results);
