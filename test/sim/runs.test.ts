@@ -43,7 +43,8 @@ describe('POST /runs', () => {
   });
 
   it('answers 409 thread_busy while the thread has a run going, and admits after', async () => {
-    const run = await createRun(sim, 'busy @duration=60ms');
+    // Long enough that the second request meets it running, however busy the machine.
+    const run = await createRun(sim, 'busy @duration=3000ms');
     const r = await call(sim, 'POST', '/runs', { body: { input: 'again', thread_id: run.thread_id } });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe('thread_busy');
@@ -74,7 +75,7 @@ describe('POST /runs', () => {
   });
 
   it('replays a key even when the thread is now busy', async () => {
-    const a = await createRun(sim, 'slow @duration=80ms');
+    const a = await createRun(sim, 'slow @duration=2000ms');
     const b = await call(sim, 'POST', '/runs', { body: { input: 'x', thread_id: a.thread_id }, headers: { 'idempotency-key': 'k-busy' } });
     expect(b.status).toBe(409);
     const c = await createRun(sim, 'y', { idem: 'k-run' });
@@ -96,7 +97,7 @@ describe('POST /runs', () => {
 
 describe('GET /runs/{id}', () => {
   it('shows what has been written so far, then the final state', async () => {
-    const run = await createRun(sim, 'partial @duration=40ms @deltas=2');
+    const run = await createRun(sim, 'partial @duration=2000ms @deltas=2');
     const early = await call(sim, 'GET', `/runs/${run.id}`);
     expect(early.status).toBe(200);
     expect(early.body.status).toBe('running');
@@ -255,7 +256,7 @@ describe('POST /runs/{id}/respond', () => {
   });
 
   it('answers 409 run_not_waiting for a running run and 404 for unknown or foreign runs', async () => {
-    const run = await createRun(sim, 'not paused @duration=40ms');
+    const run = await createRun(sim, 'not paused @duration=2000ms');
     const r = await respond(sim, run.id, { approved: true });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe('run_not_waiting');
