@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { AlreadyAnsweredError, ItemNotHeldError, ResqError } from '../errors.js';
-import type { Store } from '../store/index.js';
+import type { z } from 'zod';
+import type { BatchRecord, Store } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
@@ -48,50 +49,37 @@ function safeFileName(name: string): string {
 export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
   const batchOf = async (c: Context) => d.store.findBatch(c.req.param('batch') ?? '');
 
-  app.post('/api/batches/:batch/items/:item/answer', async (c) => {
-    const body = await jsonBody(c);
-    if (!body.ok) return body.res;
-    const parsed = AnswerBodySchema.safeParse(body.value);
-    if (!parsed.success) return badRequest(c, 'body', parsed.error);
-    const batch = await batchOf(c);
-    if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${c.req.param('batch')}"`);
-    const { person, reply } = parsed.data;
-    try {
-      const answer = await d.actions.answer(batch, c.req.param('item'), person, reply);
-      return sendJson(c, AnswerResultSchema, { item: c.req.param('item'), answer, by: 'person', person });
-    } catch (e) {
-      return failure(c, e);
-    }
+  /**
+   * One write: its JSON body checked against `schema`, the batch found (404 otherwise), then
+   * `act` through the library; a library error is answered by {@link failure}.
+   */
+  const write = <S extends z.ZodType>(path: string, schema: S, act: (c: Context, batch: BatchRecord, body: z.infer<S>) => Promise<Response>): void => {
+    app.post(path, async (c) => {
+      const body = await jsonBody(c);
+      if (!body.ok) return body.res;
+      const parsed = schema.safeParse(body.value);
+      if (!parsed.success) return badRequest(c, 'body', parsed.error);
+      const batch = await batchOf(c);
+      if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${c.req.param('batch')}"`);
+      try {
+        return await act(c, batch, parsed.data);
+      } catch (e) {
+        return failure(c, e);
+      }
+    });
+  };
+
+  write('/api/batches/:batch/items/:item/answer', AnswerBodySchema, async (c, batch, { person, reply }) => {
+    const answer = await d.actions.answer(batch, c.req.param('item') ?? '', person, reply);
+    return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person });
   });
 
-  app.post('/api/batches/:batch/retry', async (c) => {
-    const body = await jsonBody(c);
-    if (!body.ok) return body.res;
-    const parsed = RetryBodySchema.safeParse(body.value);
-    if (!parsed.success) return badRequest(c, 'body', parsed.error);
-    const batch = await batchOf(c);
-    if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${c.req.param('batch')}"`);
-    try {
-      const requeued = await d.actions.retry(batch, { ...(parsed.data.states ? { states: parsed.data.states } : {}), ...(parsed.data.items ? { items: parsed.data.items } : {}) });
-      return sendJson(c, RetryResultSchema, { requeued });
-    } catch (e) {
-      return failure(c, e);
-    }
+  write('/api/batches/:batch/retry', RetryBodySchema, async (c, batch, body) => {
+    const requeued = await d.actions.retry(batch, { ...(body.states ? { states: body.states } : {}), ...(body.items ? { items: body.items } : {}) });
+    return sendJson(c, RetryResultSchema, { requeued });
   });
 
-  app.post('/api/batches/:batch/cancel', async (c) => {
-    const body = await jsonBody(c);
-    if (!body.ok) return body.res;
-    const parsed = CancelBodySchema.safeParse(body.value);
-    if (!parsed.success) return badRequest(c, 'body', parsed.error);
-    const batch = await batchOf(c);
-    if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', `no batch named "${c.req.param('batch')}"`);
-    try {
-      return sendJson(c, CancelResultSchema, await d.actions.cancel(batch));
-    } catch (e) {
-      return failure(c, e);
-    }
-  });
+  write('/api/batches/:batch/cancel', CancelBodySchema, async (c, batch) => sendJson(c, CancelResultSchema, await d.actions.cancel(batch)));
 
   app.get('/api/batches/:batch/export', async (c) => {
     const q = ExportQuerySchema.safeParse(queryOf(c));
