@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type StoredRow, changedRow } from '../changed-row.js';
 import type { BatchAppender, ChangedRow, NewItem } from '../shapes.js';
 import { insertItems } from './batch-load.js';
-import { nowIso } from './sql.js';
+import { nowIso, transactionEnd } from './sql.js';
 
 /**
  * Starts appending a grown question set to a batch on a client of its own: one
@@ -10,16 +10,7 @@ import { nowIso } from './sql.js';
  */
 export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<BatchAppender> {
   const c = await pool.connect();
-  let open = true;
-  const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
-    if (!open) return;
-    open = false;
-    try {
-      await c.query(sql);
-    } finally {
-      c.release();
-    }
-  };
+  const end = transactionEnd(c);
   let next: number;
   try {
     await c.query('BEGIN');

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
-import { nowIso } from './sql.js';
+import { nowIso, transactionEnd } from './sql.js';
 
 const CHUNK = 500;
 
@@ -57,16 +57,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<Ba
   const now = nowIso();
   let n = 0;
   let buffer: NewItem[] = [];
-  let open = true;
-  const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
-    if (!open) return;
-    open = false;
-    try {
-      await c.query(sql);
-    } finally {
-      c.release();
-    }
-  };
+  const end = transactionEnd(c);
   try {
     await c.query('BEGIN');
     await insertBatch(c, batch);

@@ -20,6 +20,23 @@ export async function scalar<T>(c: pg.ClientBase | pg.Pool, text: string, params
   return r.rows[0]?.[0] as T;
 }
 
+/**
+ * Ends a client's transaction once (COMMIT or ROLLBACK) and gives the client back to its
+ * pool; later calls do nothing, so an error path and a caller's rollback cannot end it twice.
+ */
+export function transactionEnd(c: pg.PoolClient): (sql: 'COMMIT' | 'ROLLBACK') => Promise<void> {
+  let open = true;
+  return async (sql) => {
+    if (!open) return;
+    open = false;
+    try {
+      await c.query(sql);
+    } finally {
+      c.release();
+    }
+  };
+}
+
 /** Current time as ISO 8601, the one timestamp format in the database. */
 export function nowIso(): string {
   return isoNow();
