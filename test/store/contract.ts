@@ -423,6 +423,21 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await store.liveWorkers(B, 10_000, NOW + 26_000)).toEqual([]);
       });
 
+      it('a claim is a sign of life: a worker is not judged gone while a lease it set still runs', async () => {
+        await load(store, ['a', 'b']);
+        const w = await worker(B, NOW);
+        const other = await worker(B, NOW);
+        // Its last heartbeat at NOW; it claims 4 s later (leases to NOW + 4 s + LEASE_MS), then freezes.
+        await claim(w, { max: 1 }, NOW + 4_000);
+        expect((await item('a')).leaseUntil).toBe(NOW + 4_000 + LEASE_MS);
+        const stale = NOW + 4_000 + LEASE_MS - 1;
+        expect((await store.liveWorkers(B, LEASE_MS, stale)).map((x) => [x.id, x.items])).toContainEqual([w, 1]);
+        // Once gone by its heartbeat, its item is there to take over on the same look.
+        const gone = NOW + 4_000 + LEASE_MS + 1;
+        expect(ids(await store.liveWorkers(B, LEASE_MS, gone))).not.toContain(w);
+        expect(ids((await claim(other, { max: 1 }, gone)).items)).toEqual(['a']);
+      });
+
       it('retireWorker ends its leases at once: another worker takes its items without waiting', async () => {
         await load(store, ['a', 'b']);
         const w1 = await worker();
@@ -556,6 +571,8 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         await store.markFinished(a, snap('r-a', { threadId: 'th-1' }), 'completed');
         const b = await store.claimNextInThread(B, 't', 0, { ...leaseOf(w), cap: 10 }, NOW + 5);
         expect(b).toMatchObject({ id: 'b', state: 'submitting', threadId: 'th-1', owner: w, leaseUntil: NOW + 5 + LEASE_MS, pendingKey: idempotencyKey(B, 'b', 0) });
+        // A thread's next item is a claim too: a sign of life.
+        expect((await store.liveWorkers(B, LEASE_MS, NOW + 5)).find((x) => x.id === w)?.heartbeatAt).toBe(NOW + 5);
         expect((await item('b')).threadId).toBe('th-1');
         expect((await item('x')).state).toBe('queued');
         // c waits for b; and not past the cap either

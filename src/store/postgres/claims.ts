@@ -143,6 +143,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   }
   // Orphans first, then the queued items in file order.
   out.push(...[...threaded, ...(await submitAll(c, batchId, plain, req, now))].sort((a, b) => a.seq - b.seq));
+  if (out.length > 0) await alive(c, req.workerId, now);
   return { items: out, cursor, fresh, inFlight: count, cancelled: false };
 }
 
@@ -159,7 +160,17 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
   if (await hasUnfinishedBefore(c, batchId, threadKey, next.seq)) return null;
   const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
   if ((await inFlight(c, batchId)) >= cap) return null;
+  await alive(c, req.workerId, now);
   return submit(c, next, req, now);
+}
+
+/**
+ * A claim is a sign of life: the worker's heartbeat is never older than a lease it set, so
+ * a worker judged gone by its heartbeat holds no lease still running (a waiting worker
+ * that saw it go takes its items over on its next look, instead of leaving them behind).
+ */
+async function alive(c: pg.ClientBase, workerId: string, now: number): Promise<void> {
+  await c.query('UPDATE workers SET heartbeat_at = $1 WHERE id = $2 AND heartbeat_at < $1', [now, workerId]);
 }
 
 export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string): Promise<void> {

@@ -159,7 +159,17 @@ export class Claims {
         fresh++;
       }
     }
+    if (out.length > 0) this.#alive(req.workerId, now);
     return { items: out, cursor, fresh, inFlight, cancelled: false };
+  }
+
+  /**
+   * A claim is a sign of life: the worker's heartbeat is never older than a lease it set, so
+   * a worker judged gone by its heartbeat holds no lease still running (a waiting worker
+   * that saw it go takes its items over on its next look, instead of leaving them behind).
+   */
+  #alive(workerId: string, now: number): void {
+    this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ? AND heartbeat_at < ?').run(now, workerId, now);
   }
 
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {
@@ -167,6 +177,7 @@ export class Claims {
     const next = this.#items.nextQueuedInThread(batchId, threadKey, afterSeq);
     if (!next || this.#items.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
     if (this.inFlight(batchId) >= Math.min(req.cap, this.#capLimit(batchId) ?? Infinity)) return null;
+    this.#alive(req.workerId, now);
     return this.#submit(next, req, now);
   }
 
