@@ -3,7 +3,7 @@
 // which has src/, runs the TypeScript sources through tsx, so an edit needs no build.
 import { existsSync, readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
-import { HEAP_FLAGS } from './heap-flags.js';
+import { heapFlagsFor } from './heap-flags.js';
 
 // `resq --version` alone answers before the re-exec and before the CLI's modules load: often a
 // user's first command, held to 100 ms. (The CLI's own --version reads the same file.)
@@ -15,9 +15,11 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
 
 async function startCli() {
   // V8 heap flags count only when given at start, so the bin re-executes itself with them
-  // (execve: the same process, pid and stdio, before anything is loaded; ~30 ms).
+  // (execve: the same process, pid and stdio, before anything is loaded; ~30 ms). The command
+  // chooses them: one that keeps runs in flight takes a larger young generation.
   if (typeof process.execve === 'function' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
-    process.execve(process.execPath, [process.execPath, ...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+    const flags = heapFlagsFor(process.argv.slice(2));
+    process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], process.env);
   }
 
   // V8's code cache on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE): a module

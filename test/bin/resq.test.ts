@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HEAP_FLAGS } from '../../bin/heap-flags.js';
+import { HEAP_FLAGS, heapFlagsFor, RUNS_HEAP_FLAGS } from '../../bin/heap-flags.js';
 import { collect, ROOT, spawnCli, tempDir } from '../support/cli.js';
 import { cleanEnv, projectPath, run } from '../support/package.js';
 
@@ -30,6 +30,30 @@ describe('bin/resq.js', () => {
     const seen = JSON.parse(readFileSync(out, 'utf8')) as { pid: number; execArgv: string[] };
     expect(seen.pid).toBe(child.pid);
     for (const f of HEAP_FLAGS) expect(seen.execArgv).toContain(f);
+  });
+
+  it('a command that keeps runs in flight runs with the larger young generation', async () => {
+    const dir = tempDir();
+    const hook = join(dir, 'hook.mjs');
+    writeFileSync(hook, HOOK);
+    const out = join(dir, 'proc.json');
+    writeFileSync(join(dir, 'q.csv'), 'id,question\na,What is 2 + 2?\n');
+    const r = await collect(
+      spawnCli(['run', join(dir, 'q.csv'), '--db', join(dir, 'r.db'), '--dry-run'], { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, RESQ_TEST_PROC: out }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const seen = JSON.parse(readFileSync(out, 'utf8')) as { execArgv: string[] };
+    for (const f of RUNS_HEAP_FLAGS) expect(seen.execArgv).toContain(f);
+    expect(RUNS_HEAP_FLAGS).not.toEqual(HEAP_FLAGS);
+  });
+
+  it('heapFlagsFor: the first word of the command line decides', () => {
+    expect(heapFlagsFor(['run', 'q.csv'])).toBe(RUNS_HEAP_FLAGS);
+    expect(heapFlagsFor(['--json', 'resume', 'b'])).toBe(RUNS_HEAP_FLAGS);
+    expect(heapFlagsFor(['models', 'batch', 'q.jsonl'])).toBe(RUNS_HEAP_FLAGS);
+    expect(heapFlagsFor(['files', 'pull'])).toBe(HEAP_FLAGS);
+    expect(heapFlagsFor(['status'])).toBe(HEAP_FLAGS);
+    expect(heapFlagsFor([])).toBe(HEAP_FLAGS);
   });
 });
 
