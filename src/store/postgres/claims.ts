@@ -122,10 +122,13 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   const maxQueued = req.maxQueued ?? req.max;
   const taken = (): number => out.length + plain.length + threaded.length;
   scan: while (taken() < req.max && count < cap && fresh < maxQueued) {
+    // The rows this claim can take and a few more (later thread items are passed over): a
+    // claim for a few freed slots locks a few rows, not a whole page other workers must skip.
+    const want = Math.min(req.max - taken(), cap - count, maxQueued - fresh);
     const rows = await all<ItemRow>(
       c,
-      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE} FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, cursor],
+      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
+      [batchId, cursor, Math.min(QUEUED_PAGE, want + 8)],
     );
     if (rows.length === 0) break;
     for (const row of rows) {

@@ -85,12 +85,14 @@ export class Claims {
   /** How many of these items the store still counts in flight. */
   #stillActive(batchId: string, ids: readonly string[]): number {
     if (ids.length === 0) return 0;
-    return this.#stmt(
-      `SELECT count(*) FROM items WHERE batch_id = ? AND id IN (SELECT value FROM json_each(?))
+    // One primary-key lookup per id: an IN over json_each walked the batch's active items.
+    const one = this.#stmt(
+      `SELECT 1 FROM items WHERE batch_id = ? AND id = ?
          AND state IN ${sqlStates(ACTIVE_STATES)} AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
-    )
-      .pluck()
-      .get(batchId, JSON.stringify(ids)) as number;
+    ).pluck();
+    let n = 0;
+    for (const id of ids) if (one.get(batchId, id) !== undefined) n++;
+    return n;
   }
 
   inFlight(batchId: string): number {
@@ -144,9 +146,12 @@ export class Claims {
     let cursor = req.afterSeq;
     let fresh = 0;
     const maxQueued = req.maxQueued ?? req.max;
-    const page = this.#stmt(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ${QUEUED_PAGE}`);
+    const page = this.#stmt(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ?`);
     scan: while (out.length < req.max && inFlight < req.cap && fresh < maxQueued) {
-      const rows = page.all(batchId, cursor) as ItemRow[];
+      // The rows this claim can take and a few more (later thread items are passed over):
+      // a claim for a few freed slots reads a few rows, not a whole page.
+      const want = Math.min(req.max - out.length, req.cap - inFlight, maxQueued - fresh);
+      const rows = page.all(batchId, cursor, Math.min(QUEUED_PAGE, want + 8)) as ItemRow[];
       if (rows.length === 0) break;
       for (const row of rows) {
         if (out.length >= req.max || inFlight >= req.cap || fresh >= maxQueued) break scan;

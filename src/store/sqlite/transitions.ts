@@ -19,20 +19,31 @@ export function current(r: Repos, item: ItemRecord): ItemRecord {
   return now;
 }
 
+/**
+ * {@link ItemRepo.patchOwned} of the caller's item, or the error {@link current} gives when
+ * it is no longer the caller's: the row is read only then.
+ */
+function patchHeld(r: Repos, item: ItemRecord, patch: Parameters<Repos['items']['patch']>[1]): ItemRecord {
+  const next = r.items.patchOwned(item, patch);
+  if (next) return next;
+  current(r, item);
+  throw new LeaseLostError(`item ${item.id} changed hands while being written`);
+}
+
 /** Records an admitted run (first or after a respond) and moves the item to `running`. */
 export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): ItemRecord {
-  const now = current(r, item);
-  r.runs.insert(now.batchId, now.id, run);
-  if (now.threadKey && run.threadId) r.threads.set(now.batchId, now.threadKey, run.threadId);
-  return r.items.patch(now, {
+  const next = patchHeld(r, item, {
     state: 'running',
     run_id: run.id,
-    thread_id: run.threadId ?? now.threadId,
+    thread_id: run.threadId ?? item.threadId,
     run_status: run.status,
     pending_key: null,
     pending_answer: null,
     hold_reason: null,
   });
+  r.runs.insert(item.batchId, item.id, run);
+  if (item.threadKey && run.threadId) r.threads.set(item.batchId, item.threadKey, run.threadId);
+  return next;
 }
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
@@ -44,18 +55,18 @@ function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
 
 /** Records a finished run and the item's final state; the lease ends with it. */
 export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): ItemRecord {
-  const now = current(r, item);
-  recordRun(r, now, run);
-  return r.items.patch(now, {
+  const next = patchHeld(r, item, {
     state,
     run_status: run.status,
     text: run.output?.text ?? null,
-    thread_id: run.threadId ?? now.threadId,
+    thread_id: run.threadId ?? item.threadId,
     ...itemErrorColumns(run, state),
     finished_at: nowIso(),
     owner: null,
     lease_until: null,
   });
+  recordRun(r, item, run);
+  return next;
 }
 
 /** Records a decision and moves the item to `waiting` with the key of the respond that carries it. */
