@@ -101,6 +101,51 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('012 fills the counts by state from the items a database already has, and its triggers keep them exact', async () => {
+    const before012 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('012_')));
+    const path = join(tempDir(), 'before-012.db');
+    const db = new Database(path);
+    migrate(db, before012);
+    db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 5, 'now', 'now'), ('b2', 'other', '/r.csv', 'abc', 1, 'now', 'now')").run();
+    db.prepare(
+      `INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES
+         ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'completed', 'now'), ('b1', 'c', 2, 4, 'q?', 'held', 'now'),
+         ('b1', 'd', 3, 5, 'q?', 'queued', 'now'), ('b1', 'e', 4, 6, 'q?', 'failed', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
+    ).run();
+    expect(migrate(db)).toEqual(migrations.slice(before012.length).map((m) => m.name));
+    expect(db.prepare("SELECT state, n FROM item_counts WHERE batch_id = 'b1' ORDER BY state").all()).toEqual([
+      { state: 'completed', n: 2 },
+      { state: 'failed', n: 1 },
+      { state: 'held', n: 1 },
+      { state: 'queued', n: 1 },
+    ]);
+    // Rows changed, added and deleted behind the store's back are counted too.
+    db.prepare("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')").run();
+    db.prepare("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'f', 5, 7, 'q?', 'running', 'now')").run();
+    db.prepare("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'").run();
+    db.close();
+    const store = SqliteStore.open(path);
+    const fresh = (id: string) => store.db.prepare('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(id) as { state: string; n: number }[];
+    for (const id of ['b1', 'b2']) {
+      const counts = await store.itemCounts(id);
+      expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(Object.fromEntries(fresh(id).map((r) => [r.state, r.n])));
+    }
+    expect(await store.itemCounts('b1')).toMatchObject({ queued: 4, running: 1, held: 0, completed: 0 });
+    await store.close();
+  });
+
+  it('a file from before 012 opened read-only (not migrated) still counts its items', async () => {
+    const path = join(tempDir(), 'readonly-011.db');
+    const db = new Database(path);
+    migrate(db, migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('012_'))));
+    db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 2, 'now', 'now')").run();
+    db.prepare("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'queued', 'now')").run();
+    db.close();
+    const store = SqliteStore.open(path, { readonly: true });
+    expect(await store.itemCounts('b1')).toMatchObject({ completed: 1, queued: 1 });
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

@@ -24,7 +24,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batches', 'decisions', 'file_copies', 'files', 'items', 'model_batches', 'model_runs', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batches', 'decisions', 'file_copies', 'files', 'item_counts', 'items', 'model_batches', 'model_runs', 'runs', 'threads', 'workers']);
     } finally {
       await c.end();
     }
@@ -78,6 +78,74 @@ describe('PostgreSQL migrations', () => {
       expect(await store.getItem('b1', 'a')).toMatchObject({ error: 'run r1 ended with status failed', errorCode: null });
     } finally {
       await store.close();
+    }
+  });
+
+  it('012 fills the counts by state from the items a database already has, and its triggers keep them exact', async () => {
+    const url = await server.createDatabase('mig_012');
+    const c = await client(url);
+    try {
+      const before = pgMigrations.findIndex((m) => m.name.startsWith('012_'));
+      await migratePg(c, pgMigrations.slice(0, before));
+      await c.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 'now', 'now'), ('b2', 'other', '/r.csv', 'abc', 'now', 'now')");
+      await c.query(
+        `INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES
+           ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'completed', 'now'), ('b1', 'c', 2, 4, 'q?', 'held', 'now'),
+           ('b1', 'd', 3, 5, 'q?', 'queued', 'now'), ('b1', 'e', 4, 6, 'q?', 'failed', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
+      );
+      expect(await migratePg(c)).toEqual(pgMigrations.slice(before).map((m) => m.name));
+      const kept = await c.query("SELECT state, n::int AS n FROM item_counts WHERE batch_id = 'b1' ORDER BY state");
+      expect(kept.rows).toEqual([
+        { state: 'completed', n: 2 },
+        { state: 'failed', n: 1 },
+        { state: 'held', n: 1 },
+        { state: 'queued', n: 1 },
+      ]);
+      // Rows changed, added and deleted behind the store's back are counted too.
+      await c.query("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')");
+      await c.query("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'f', 5, 7, 'q?', 'running', 'now')");
+      await c.query("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'");
+    } finally {
+      await c.end();
+    }
+    const store = await PostgresStore.open(url);
+    const check = await client(url);
+    try {
+      for (const id of ['b1', 'b2']) {
+        const fresh = await check.query('SELECT state, count(*)::int AS n FROM items WHERE batch_id = $1 GROUP BY state', [id]);
+        const counts = await store.itemCounts(id);
+        expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(Object.fromEntries(fresh.rows.map((r) => [r.state, r.n])));
+      }
+      expect(await store.itemCounts('b1')).toMatchObject({ queued: 4, running: 1, held: 0, completed: 0 });
+    } finally {
+      await check.end();
+      await store.close();
+    }
+  });
+
+  it('two transactions changing one batch\'s states at once never wait on each other for the counts', async () => {
+    const url = await server.createDatabase('mig_012_together');
+    const store = await PostgresStore.open(url);
+    await store.close();
+    const [c1, c2] = [await client(url), await client(url)];
+    try {
+      await c1.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'b', '/q.csv', 'abc', 'now', 'now')");
+      await c1.query("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) SELECT 'b1', 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM generate_series(0, 3) g");
+      // Any wait for a lock fails at once: a shared count row would make the second one wait.
+      for (const c of [c1, c2]) await c.query("BEGIN; SET LOCAL lock_timeout = '200ms'");
+      await c1.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i0'");
+      await c2.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i1'");
+      await c2.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i2'");
+      await c1.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i3'");
+      await c1.query('COMMIT');
+      await c2.query('COMMIT');
+      const sums = await c1.query("SELECT state, sum(n)::int AS n FROM item_counts WHERE batch_id = 'b1' GROUP BY state HAVING sum(n) <> 0 ORDER BY state");
+      expect(sums.rows).toEqual([
+        { state: 'completed', n: 2 },
+        { state: 'failed', n: 2 },
+      ]);
+    } finally {
+      await Promise.all([c1.end(), c2.end()]);
     }
   });
 

@@ -4,6 +4,7 @@ import { afterAll } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { storeContract } from './contract.js';
+import { countsContract } from './counts-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -11,3 +12,4 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+countsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

@@ -109,6 +109,53 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '011_web_items_finished',
     sql: `CREATE INDEX items_finished ON items(batch_id, finished_at) WHERE finished_at IS NOT NULL;`,
   },
+  {
+    // Counts by state kept beside the items (issue 22): counting a 1,000,000-item batch's items
+    // for its overview took 392 ms. Triggers keep them exact on every insert, delete and change
+    // of state, whichever path makes it. Many workers change one batch's items at once, so each
+    // server backend adds its changes to rows of its own (slot = its pid; a reader sums the
+    // slots): two transactions running together never write the same count row, so a count
+    // never makes one wait for another and can take part in no deadlock. No foreign key to
+    // batches: its check would lock the batch row (KEY SHARE) from inside a transition. Loads
+    // and deletes count once per statement (transition tables); a change of state once per row.
+    // Writers are held off while the rows are filled from the items already here (the lock).
+    name: '012_item_counts',
+    sql: `
+      LOCK TABLE items IN SHARE ROW EXCLUSIVE MODE;
+      CREATE TABLE item_counts (
+        batch_id TEXT NOT NULL, state TEXT NOT NULL, slot INTEGER NOT NULL, n BIGINT NOT NULL,
+        PRIMARY KEY (batch_id, state, slot));
+      INSERT INTO item_counts (batch_id, state, slot, n) SELECT batch_id, state, 0, count(*) FROM items GROUP BY batch_id, state;
+      CREATE FUNCTION item_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO item_counts (batch_id, state, slot, n)
+          SELECT batch_id, state, pg_backend_pid(), count(*) FROM added GROUP BY batch_id, state
+          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION item_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO item_counts (batch_id, state, slot, n)
+          SELECT batch_id, state, pg_backend_pid(), -count(*) FROM removed GROUP BY batch_id, state
+          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION item_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO item_counts (batch_id, state, slot, n)
+          VALUES (OLD.batch_id, OLD.state, pg_backend_pid(), -1), (NEW.batch_id, NEW.state, pg_backend_pid(), 1)
+          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER item_counts_insert AFTER INSERT ON items REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION item_counts_added();
+      CREATE TRIGGER item_counts_delete AFTER DELETE ON items REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION item_counts_removed();
+      CREATE TRIGGER item_counts_state AFTER UPDATE OF state, batch_id ON items FOR EACH ROW
+        WHEN (OLD.state IS DISTINCT FROM NEW.state OR OLD.batch_id IS DISTINCT FROM NEW.batch_id)
+        EXECUTE FUNCTION item_counts_moved();
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -41,7 +41,8 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 
 export async function itemCounts(c: Q, batchId: string): Promise<Record<ItemState, number>> {
   const out: Record<ItemState, number> = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
-  for (const r of await all<{ state: ItemState; n: number }>(c, 'SELECT state, count(*) AS n FROM items WHERE batch_id = $1 GROUP BY state', [batchId])) out[r.state] = r.n;
+  // The rows the triggers of migration 012 keep, one per server backend that changed the batch: summed.
+  for (const r of await all<{ state: ItemState; n: number }>(c, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_id = $1 GROUP BY state', [batchId])) out[r.state] = r.n;
   return out;
 }
 

@@ -167,7 +167,7 @@ export class ItemRepo {
     return r ? itemFromRow(r) : null;
   }
 
-  /** Item counts by state. */
+  /** Item counts by state: the rows the triggers of migration 012 keep, not a count of the items. */
   counts(batchId: string): Record<ItemState, number> {
     const out: Record<ItemState, number> = {
       queued: 0,
@@ -180,19 +180,15 @@ export class ItemRepo {
       error: 0,
       cancelled: 0,
     };
-    // Queued items are not in the state index: they are the rest of the batch.
-    const rows = this.#stmt(
-      `SELECT state, count(*) AS n FROM items WHERE batch_id = ? AND state <> 'queued' GROUP BY state`,
-    ).all(batchId) as { state: ItemState; n: number }[];
-    let others = 0;
-    for (const r of rows) {
-      out[r.state] = r.n;
-      others += r.n;
-    }
-    const all = this.#stmt('SELECT count(*) FROM items WHERE batch_id = ?').pluck().get(batchId) as number;
-    out.queued = all - others;
+    this.#kept ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'item_counts'").pluck().get() === 1;
+    // A file from before 012 opened read-only (not migrated) has no kept counts: count its items.
+    const sql = this.#kept ? 'SELECT state, n FROM item_counts WHERE batch_id = ?' : 'SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state';
+    for (const r of this.#stmt(sql).all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
     return out;
   }
+
+  /** Whether the database has migration 012's item_counts (null until first asked). */
+  #kept: boolean | null = null;
 
   /** Start and end of finished items, for rate and ETA. */
   finishedSpan(batchId: string): { first: string | null; last: string | null; n: number } {

@@ -264,6 +264,38 @@ export const migrations: readonly Migration[] = [
     name: '011_web_items_finished',
     up: (db) => db.exec(`CREATE INDEX items_finished ON items(batch_id, finished_at) WHERE finished_at IS NOT NULL;`),
   },
+  {
+    // Counts by state kept beside the items (issue 22): the overview of a 1,000,000-item batch
+    // read every entry of an index to count them (169 ms). Triggers keep one row per (batch,
+    // state) exact on every insert, delete and change of state, whichever path makes it;
+    // the rows are filled from the items already here. One writer at a time (SQLite), so one
+    // row per state is no hot spot.
+    name: '012_item_counts',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE item_counts (
+          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+          state TEXT NOT NULL,
+          n INTEGER NOT NULL,
+          PRIMARY KEY (batch_id, state)
+        ) WITHOUT ROWID;
+        INSERT INTO item_counts (batch_id, state, n) SELECT batch_id, state, count(*) FROM items GROUP BY batch_id, state;
+        CREATE TRIGGER item_counts_insert AFTER INSERT ON items BEGIN
+          INSERT INTO item_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
+            ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
+        END;
+        -- The item was counted, so its row exists (unless its batch is being deleted: then nothing to do).
+        CREATE TRIGGER item_counts_delete AFTER DELETE ON items BEGIN
+          UPDATE item_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
+        END;
+        CREATE TRIGGER item_counts_state AFTER UPDATE OF state, batch_id ON items
+          WHEN old.state IS NOT new.state OR old.batch_id IS NOT new.batch_id BEGIN
+          UPDATE item_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
+          INSERT INTO item_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
+            ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
+        END;
+      `),
+  },
 ];
 
 /**
