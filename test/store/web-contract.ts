@@ -139,6 +139,28 @@ export function webReadsContract(name: string, makeStore: () => Promise<Store>):
       expect(await store.batchLive(B, 0)).toMatchObject({ held: [] });
     });
 
+    it('batchLive in flight: submitting, running and waiting under a lease; not held, nor answered and not yet sent', async () => {
+      await load(store, 6);
+      const w = (await store.registerWorker(B, { host: 'h', pid: 1 }, NOW)).id;
+      const [a, b, c, d] = (await store.claimItems(B, { workerId: w, leaseMs: 60_000, max: 4, cap: 10, afterSeq: -1 }, NOW)).items;
+      expect((await store.batchLive(B, 5)).inFlight).toBe(4);
+      const admit = (it: typeof a) => store.markAdmitted(it!, { id: `r-${it!.id}`, status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it!.pendingKey! });
+      const [ra, rb, rc] = [await admit(a), await admit(b), await admit(c)];
+      const pause = snap('x', { status: 'requires_action', requiredAction: { tool: 'confirm_scope', input: { cost: 1 } } });
+      // Answered by the policy at once: waiting, still under its worker's lease.
+      await store.markPaused(ra, { ...pause, id: 'r-i000' }, () => ({ kind: 'answer', decision: { runId: 'r-i000', tool: 'confirm_scope', input: {}, answer: { approve: true }, by: 'policy', reason: null, cost: 1 }, nextKey: 'k1' }));
+      expect((await store.batchLive(B, 5)).inFlight).toBe(4);
+      // Held for a person: out of flight; answered by the person: waiting with no lease, still out.
+      await store.markPaused(rb, { ...pause, id: 'r-i001' }, () => ({ kind: 'hold', reason: 'person' }));
+      expect((await store.batchLive(B, 5)).inFlight).toBe(3);
+      await store.answerHeld(B, 'i001', { runId: 'r-i001', tool: 'confirm_scope', input: {}, answer: { approve: true }, by: 'person', reason: null, cost: 1 }, 'k2');
+      expect((await store.getItem(B, 'i001'))!).toMatchObject({ state: 'waiting', leaseUntil: null });
+      expect((await store.batchLive(B, 5)).inFlight).toBe(3);
+      await store.markFinished(rc, snap('r-i002'), 'completed');
+      expect(await store.markError(B, d!.id, 'bad')).toMatchObject({ state: 'error' });
+      expect((await store.batchLive(B, 5)).inFlight).toBe(1);
+    });
+
     it('runMinutes counts runs admitted and finished per minute', async () => {
       await load(store, 6);
       expect(await store.runMinutes(B)).toEqual([]);

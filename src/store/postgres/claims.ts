@@ -190,18 +190,17 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
   const picked = ids
     ? await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND id = ANY($2) ORDER BY seq', [batchId, ids])
     : await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND state = ANY($2) ORDER BY seq', [batchId, states]);
-  const done: string[] = [];
-  for (const p of picked) {
-    if (!states.includes(p.state)) continue;
-    const r = await c.query(
-      `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
-         run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
-         thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
-       WHERE batch_id = $2 AND id = $3 AND state IN ${sqlStates(TERMINAL_STATES)}`,
-      [isoNow(), batchId, p.id],
-    );
-    if (r.rowCount === 1) done.push(p.id);
-  }
+  const wanted = picked.filter((p) => states.includes(p.state)).map((p) => p.id);
+  // One statement for them all: the counts' trigger then writes its rows once, not once per item.
+  const back = wanted.length === 0 ? [] : await all<{ id: string; seq: number }>(
+    c,
+    `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
+       run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
+       thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
+     WHERE batch_id = $2 AND id = ANY($3) AND state IN ${sqlStates(TERMINAL_STATES)} RETURNING id, seq`,
+    [isoNow(), batchId, wanted],
+  );
+  const done = back.sort((a, b) => a.seq - b.seq).map((r) => r.id);
   if (done.length > 0) await c.query('UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
   return done;
 }

@@ -46,9 +46,13 @@ export async function itemPage(c: Q, batchId: string, q: ItemPageQuery): Promise
 /** Runs in flight, the adaptive cap, the first held items and the finished span. */
 export async function batchLive(c: Q, batchId: string, heldLimit: number): Promise<BatchLive> {
   const [inFlight, capRow, held, span] = await Promise.all([
+    // The kept counts of the active states, less the answered items no worker has sent yet:
+    // one statement (one snapshot) that reads the few waiting items, not every item in flight
+    // (30,000 running items of a 1,000,000-item batch took 30 ms to count row by row).
     scalar<string | number>(
       c,
-      `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
+      `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = $1 AND state IN ('submitting', 'running', 'waiting')), 0)
+         - (SELECT count(*) FROM items WHERE batch_id = $1 AND state = 'waiting' AND lease_until IS NULL)`,
       [batchId],
     ),
     one<{ cap_limit: number | null }>(c, 'SELECT cap_limit FROM batches WHERE id = $1', [batchId]),
