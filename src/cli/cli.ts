@@ -62,7 +62,7 @@ function report(err: unknown, io: CliIo, argv: readonly string[]): number {
 }
 
 /** Builds the CLI parser; exported for tests. */
-export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFallback(), code: null }): Argv {
+export function buildCli(argv: string[], ctx: CommandContext): Argv {
   let cli = yargs(argv)
     .scriptName('resq')
     .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
@@ -83,10 +83,6 @@ export function buildCli(argv: string[], ctx: CommandContext = { io: ambientFall
   for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand])
     cli = add(cli, ctx);
   return cli;
-}
-
-function ambientFallback(): CliIo {
-  throw new Error('buildCli needs a CommandContext (runCli builds one)');
 }
 
 /** A usage mistake yargs caught (unknown flag, missing argument). */
