@@ -1,8 +1,8 @@
 import { isModelRunFinished, isRunFailure, type ModelRun, type ServiceClient } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import { InputError, ResqError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { errorKind } from '../runner/error-kind.js';
-import { Scheduler, type StepContext } from '../runner/scheduler.js';
+import { Scheduler, tryLater, type StepContext, type TryLater } from '../runner/scheduler.js';
 import { StateTally } from '../runner/state-tally.js';
 import { type BatchRecord, type CreditTotals, type FileRefInput, idempotencyKey, type ItemRecord, type ModelBatchRecord, type Store } from '../store/index.js';
 import type { ModelBatchEvent, RowCounts } from './events.js';
@@ -47,11 +47,6 @@ export interface ModelBatchResult {
   /** Rows whose create request may or may not have started a run (not re-sent without resubmitUnknown). */
   unknown: string[];
   credits: CreditTotals;
-}
-
-/** A create request that did not start a run (or whose re-send is allowed): try again later. */
-class SendLater extends ResqError {
-  override readonly code: string = 'RESQ_SEND_LATER';
 }
 
 /**
@@ -120,7 +115,7 @@ export class ModelBatchRunner {
       batch,
       cap: this.#o.concurrency ?? batch.settings.concurrency,
       step: (item, ctx) => this.#step(item, ctx),
-      classify: (err, signal) => (err instanceof SendLater ? 'transient' : errorKind(err, signal)),
+      classify: errorKind,
       markError: async (item, message) => {
         await store.markModelError(item.batchId, item.id, message);
         this.#emit({ type: 'item', id: item.id, state: 'error', modelRunId: null, status: null, credits: null, detail: message });
@@ -159,11 +154,13 @@ export class ModelBatchRunner {
     this.#emit({ type: 'progress', counts: this.#tally.counts, inFlight: this.#scheduler.inFlight, total: this.#o.batch.totalItems, credits: this.#credits });
   }
 
-  async #step(item: ItemRecord, ctx: StepContext): Promise<ItemRecord | null> {
+  async #step(item: ItemRecord, ctx: StepContext): Promise<ItemRecord | TryLater | null> {
     this.#tally?.track(item.id, ctx.fresh ? 'queued' : item.state);
     if (ctx.fresh) this.#emit({ type: 'item', id: item.id, state: 'submitting', modelRunId: null, status: null, credits: null });
     if (item.state === 'submitting') {
       const sent = await this.#submit(item, ctx.fresh || this.#resendable.has(item.id));
+      // A create the service did not act on (or may be sent again) is tried later.
+      if (typeof sent !== 'string') return sent;
       if (sent !== 'running') return sent === 'left' ? null : this.#o.store.getItem(item.batchId, item.id);
     }
     const now = await this.#o.store.getItem(item.batchId, item.id);
@@ -172,7 +169,7 @@ export class ModelBatchRunner {
   }
 
   /** Sends a row's create request once (its key stored first); returns where the row is now. */
-  async #submit(item: ItemRecord, safe: boolean): Promise<'running' | 'finished' | 'left'> {
+  async #submit(item: ItemRecord, safe: boolean): Promise<'running' | 'finished' | 'left' | TryLater> {
     const { store, client } = this.#o;
     const model = this.#model!;
     const mr = await store.modelRun(item.batchId, item.id);
@@ -198,7 +195,7 @@ export class ModelBatchRunner {
     }
   }
 
-  async #submitFailed(item: ItemRecord, err: unknown): Promise<'left' | 'finished'> {
+  async #submitFailed(item: ItemRecord, err: unknown): Promise<'left' | 'finished' | TryLater> {
     const { store } = this.#o;
     const message = err instanceof Error ? err.message : String(err);
     switch (submitFailure(err, this.#hard.signal.aborted)) {
@@ -211,11 +208,11 @@ export class ModelBatchRunner {
         throw err;
       case 'unsent':
         this.#resendable.add(item.id);
-        throw new SendLater(message, { cause: err });
+        return tryLater(message);
       case 'unknown':
         if (this.#o.resubmitUnknown && !this.#stopped) {
           this.#resendable.add(item.id);
-          throw new SendLater(message, { cause: err });
+          return tryLater(message);
         }
         this.#emit({ type: 'item', id: item.id, state: 'submitting', modelRunId: null, status: null, credits: null, detail: `outcome unknown: ${message}` });
         return 'left';

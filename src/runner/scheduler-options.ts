@@ -14,10 +14,29 @@ export interface StepContext {
 }
 
 /**
- * Drives one claimed item until it leaves this worker (finished, held, error) or a request
- * fails (it throws; the scheduler classifies). Returns the item as it left, or null.
+ * A step's answer that its item is to be sent again later, on the retry-later schedule a
+ * transient failure takes (a model-run create the service provably did not act on).
  */
-export type Step = (item: ItemRecord, ctx: StepContext) => Promise<ItemRecord | null>;
+export interface TryLater {
+  tryLater: string;
+}
+
+/** The answer {@link TryLater}, with its reason (said in the `retry-later` event). */
+export function tryLater(reason: string): TryLater {
+  return { tryLater: reason };
+}
+
+/** Whether a step's answer is {@link TryLater}. */
+export function isTryLater(end: ItemRecord | TryLater | null): end is TryLater {
+  return end !== null && 'tryLater' in end;
+}
+
+/**
+ * Drives one claimed item until it leaves this worker (finished, held, error), asks to be
+ * tried later ({@link TryLater}), or a request fails (it throws; the scheduler classifies).
+ * Returns the item as it left, or null.
+ */
+export type Step = (item: ItemRecord, ctx: StepContext) => Promise<ItemRecord | TryLater | null>;
 
 /** What the scheduler tells its owner. */
 export type SchedulerEvent =

@@ -4,12 +4,13 @@ import { isTerminal } from '../store/item-states.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { BatchCap } from './batch-cap.js';
 import { systemClock, type Clock } from '../clock.js';
-import type { SchedulerOptions, SchedulerResult, StepContext } from './scheduler-options.js';
+import { isTryLater, type SchedulerOptions, type SchedulerResult, type StepContext } from './scheduler-options.js';
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
 
-export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext } from './scheduler-options.js';
+export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext, TryLater } from './scheduler-options.js';
+export { tryLater } from './scheduler-options.js';
 
 /** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -303,7 +304,8 @@ export class Scheduler {
     const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : earlyRelease };
     try {
       const end = await this.#o.step(item, ctx);
-      if (end) {
+      if (isTryLater(end)) await this.#retryLater(item, tries, end.tryLater);
+      else if (end) {
         this.#o.onLeave?.(end);
         if (end.threadKey && isTerminal(end.state)) this.#threads.set(end.threadKey, end.seq);
       }
@@ -343,20 +345,24 @@ export class Scheduler {
         }
         return;
       }
-      case 'transient': {
-        const delays = this.#o.retryLaterMs ?? DEFAULT_RETRY_LATER_MS;
-        if (tries >= delays.length) {
-          this.#stalled++;
-          await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId);
-          this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${message}); resume later` });
-          return;
-        }
-        const delayMs = delays[tries] ?? 60_000;
-        const fresh = (await this.#o.store.getItem(item.batchId, item.id)) ?? item;
-        this.#later.set(item.id, { at: this.#clock.now() + delayMs, tries: tries + 1, item: fresh });
-        this.#o.onEvent?.({ type: 'retry-later', id: item.id, delayMs, reason: message });
-      }
+      case 'transient':
+        return this.#retryLater(item, tries, message);
     }
+  }
+
+  /** Tries the item again after the next delay of the retry-later schedule, or leaves it for a resume once the schedule is spent. */
+  async #retryLater(item: ItemRecord, tries: number, reason: string): Promise<void> {
+    const delays = this.#o.retryLaterMs ?? DEFAULT_RETRY_LATER_MS;
+    if (tries >= delays.length) {
+      this.#stalled++;
+      await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId);
+      this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${reason}); resume later` });
+      return;
+    }
+    const delayMs = delays[tries] ?? 60_000;
+    const fresh = (await this.#o.store.getItem(item.batchId, item.id)) ?? item;
+    this.#later.set(item.id, { at: this.#clock.now() + delayMs, tries: tries + 1, item: fresh });
+    this.#o.onEvent?.({ type: 'retry-later', id: item.id, delayMs, reason });
   }
 
   #setFatal(err: unknown): void {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ResqError } from '../../src/errors.js';
 import type { Clock } from '../../src/clock.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
-import { Scheduler, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
+import { Scheduler, tryLater, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
@@ -185,6 +185,32 @@ describe('Scheduler', () => {
     }).run();
     expect(r.stalled).toBe(0);
     expect(events).toEqual(['2000', '5000']);
+    expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(2000);
+    expect(tries[2]! - tries[1]!).toBeGreaterThanOrEqual(5000);
+    expect((await store.getItem(batch.id, 'i0'))?.state).toBe('completed');
+  });
+
+  it('a step that answers tryLater is sent again on the retry-later schedule with its reason, in virtual time, and is never marked as failed', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 1);
+    const clock = manualClock();
+    const tries: number[] = [];
+    const { step: ok } = gatedStep(store);
+    const step: Step = async (item, ctx) => {
+      tries.push(clock.now());
+      if (tries.length < 3) return tryLater(`not sent (#${tries.length})`);
+      return ok(item, ctx);
+    };
+    const events: string[] = [];
+    const r = await scheduler(store, batch, {
+      step,
+      clock,
+      // A tryLater is no failure: classify is never asked (it would call it a bug).
+      retryLaterMs: [2000, 5000],
+      onEvent: (e) => e.type === 'retry-later' && events.push(`${e.id} ${e.delayMs} ${e.reason}`),
+    }).run();
+    expect(r).toMatchObject({ stalled: 0, fatal: null });
+    expect(events).toEqual(['i0 2000 not sent (#1)', 'i0 5000 not sent (#2)']);
     expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(2000);
     expect(tries[2]! - tries[1]!).toBeGreaterThanOrEqual(5000);
     expect((await store.getItem(batch.id, 'i0'))?.state).toBe('completed');
