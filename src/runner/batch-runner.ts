@@ -67,6 +67,9 @@ export class BatchRunner {
   #progressAt = -Infinity;
   /** The wait for the last progress of a burst; aborted at the end. */
   #progressLater: AbortController | null = null;
+  /** A progress is being read (its counts); another asked for meanwhile follows it. */
+  #progressBusy = false;
+  #progressAgain = false;
   #ended = false;
   readonly #clock: Clock;
 
@@ -147,6 +150,11 @@ export class BatchRunner {
 
   async #progress(): Promise<void> {
     if (this.#ended) return;
+    // One at a time: a change while one is being read asks for another after it.
+    if (this.#progressBusy) {
+      this.#progressAgain = true;
+      return;
+    }
     const wait = this.#progressAt + PROGRESS_EVERY_MS - this.#clock.now();
     if (wait > 0) {
       if (!this.#progressLater) {
@@ -160,12 +168,21 @@ export class BatchRunner {
       }
       return;
     }
-    this.#progressAt = this.#clock.now();
+    this.#progressBusy = true;
     try {
       const counts = await this.#counts();
+      if (this.#ended) return;
+      // Spaced by when they are sent, not by when their counts were asked for.
+      this.#progressAt = this.#clock.now();
       this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems });
     } catch {
       // Progress is best effort: a busy or closing database skips one update.
+    } finally {
+      this.#progressBusy = false;
+      if (this.#progressAgain) {
+        this.#progressAgain = false;
+        void this.#progress();
+      }
     }
   }
 

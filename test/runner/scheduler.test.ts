@@ -1,26 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResqError } from '../../src/errors.js';
-import type { Clock } from '../../src/clock.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
 import { Scheduler, tryLater, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
-
-/** Virtual time: sleeping moves the clock instead of waiting. */
-function manualClock(start = 1_000_000): Clock & { advance(ms: number): void } {
-  let t = start;
-  return {
-    now: () => t,
-    advance: (ms) => void (t += ms),
-    sleep: (ms) =>
-      new Promise((resolve) => {
-        t += ms;
-        setImmediate(resolve);
-      }),
-  };
-}
+import { virtualClock } from '../support/virtual-clock.js';
+import type { Clock } from '../../src/clock.js';
 
 const settings = { concurrency: 3, follow: 'poll' as const, download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'url' as const };
 
@@ -86,7 +73,7 @@ describe('Scheduler', () => {
     const store = await open();
     const batch = await batchOf(store, 20);
     const { step, state } = gatedStep(store);
-    const r = await scheduler(store, batch, { step, clock: manualClock() }).run();
+    const r = await scheduler(store, batch, { step, clock: virtualClock() }).run();
     expect(r).toMatchObject({ interrupted: false, cancelled: false, stalled: 0, fatal: null });
     expect([...state.seen].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `i${i}`).sort());
     expect(state.peak).toBeGreaterThan(1);
@@ -120,7 +107,7 @@ describe('Scheduler', () => {
     const store = await open();
     const batch = await batchOf(store, 30);
     const { step, state } = gatedStep(store);
-    const clock = manualClock();
+    const clock = virtualClock();
     const [a, b] = await Promise.all([scheduler(store, batch, { step, clock, cap: 4 }).run(), scheduler(store, batch, { step, clock, cap: 4 }).run()]);
     expect(a.fatal ?? b.fatal).toBeNull();
     expect(state.seen).toHaveLength(30);
@@ -132,7 +119,7 @@ describe('Scheduler', () => {
     const store = await open();
     const batch = await batchOf(store, 24);
     const { step, state } = gatedStep(store);
-    const clock = manualClock();
+    const clock = virtualClock();
     const a = scheduler(store, batch, { step, clock, cap: 8 });
     const b = scheduler(store, batch, { step, clock, cap: 8 });
     const caps: number[] = [];
@@ -148,7 +135,7 @@ describe('Scheduler', () => {
   it('takes over the items of a worker whose lease expired, and only then', async () => {
     const store = await open();
     const batch = await batchOf(store, 3);
-    const clock = manualClock();
+    const clock = virtualClock();
     // A worker that claims everything and dies (no heartbeat).
     const dead = await store.registerWorker(batch.id, { host: 'gone', pid: 9 }, clock.now());
     const claim = await store.claimItems(batch.id, { workerId: dead.id, leaseMs: 10_000, max: 3, cap: 3, afterSeq: -1 }, clock.now());
@@ -166,7 +153,7 @@ describe('Scheduler', () => {
   it('retries a transient failure on the schedule, in virtual time', async () => {
     const store = await open();
     const batch = await batchOf(store, 1);
-    const clock = manualClock();
+    const clock = virtualClock();
     const tries: number[] = [];
     const { step: ok } = gatedStep(store);
     class Flaky extends ResqError {}
@@ -193,7 +180,7 @@ describe('Scheduler', () => {
   it('a step that answers tryLater is sent again on the retry-later schedule with its reason, in virtual time, and is never marked as failed', async () => {
     const store = await open();
     const batch = await batchOf(store, 1);
-    const clock = manualClock();
+    const clock = virtualClock();
     const tries: number[] = [];
     const { step: ok } = gatedStep(store);
     const step: Step = async (item, ctx) => {
@@ -220,7 +207,7 @@ describe('Scheduler', () => {
     const store = await open();
     const batch = await batchOf(store, 2);
     const fault = Object.assign(new Error('disk I/O error'), { name: 'SqliteError', code: 'SQLITE_IOERR' });
-    const r = await scheduler(store, batch, { step: async () => Promise.reject(fault), clock: manualClock() }).run();
+    const r = await scheduler(store, batch, { step: async () => Promise.reject(fault), clock: virtualClock() }).run();
     expect(r.fatal?.message).toBe('disk I/O error');
     const counts = await store.itemCounts(batch.id);
     expect(counts.error).toBe(0);
@@ -230,7 +217,7 @@ describe('Scheduler', () => {
     const store = await open();
     const batch = await batchOf(store, 10);
     const { step, state } = gatedStep(store);
-    await scheduler(store, batch, { step, clock: manualClock(), limit: 4 }).run();
+    await scheduler(store, batch, { step, clock: virtualClock(), limit: 4 }).run();
     expect(state.seen.sort()).toEqual(['i0', 'i1', 'i2', 'i3']);
     expect((await store.itemCounts(batch.id)).queued).toBe(6);
   });
@@ -253,7 +240,7 @@ describe('Scheduler', () => {
         if (item.threadKey) inThread--;
       }
     };
-    await scheduler(store, batch, { step, clock: manualClock() }).run();
+    await scheduler(store, batch, { step, clock: virtualClock() }).run();
     expect(order).toEqual(['i0', 'i2', 'i4']);
   });
 });
