@@ -4,9 +4,7 @@
 // to check its charts survive. Installs nothing: says how when something is missing.
 // RESQ_DB (and RESQ_BATCH) point it at a database (and one batch) of your own instead.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ServiceClient } from '../src/api/index.js';
 import { runCli } from '../src/cli/cli.js';
@@ -15,6 +13,7 @@ import { pullFiles } from '../src/files/index.js';
 import { NotebookError, openResults } from '../src/notebook/index.js';
 import { startSim } from '../src/sim/index.js';
 import { openStore } from '../src/store/index.js';
+import { checkoutKernel, inTemporaryFolder, writeKernelSpec } from './notebooks-setup.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const APT = 'apt-get update && apt-get install -y --no-install-recommends jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-client';
@@ -79,28 +78,16 @@ function writeWrapper(): string {
   return path;
 }
 
-/**
- * This checkout's kernel: a name of its own (a hash of the checkout's path), so registering
- * it never repoints the user's `tslab` kernel or another checkout's.
- */
-const KERNEL = {
-  name: `resq-tslab-${createHash('sha256').update(ROOT).digest('hex').slice(0, 10)}`,
-  // The checkout's folder (home as ~): two checkouts, or one named resq, are told apart in Jupyter's kernel list.
-  displayName: `TypeScript (resq, ${ROOT.startsWith(`${homedir()}/`) ? `~${ROOT.slice(homedir().length)}` : ROOT})`,
-};
+/** This checkout's kernel (its folder in the name Jupyter shows). */
+const KERNEL = checkoutKernel(ROOT);
 
 /** Registers this checkout's tslab kernel (per user) and checks Jupyter will start this one. */
 function registerKernel(py: string): void {
   const tslab = join(ROOT, 'node_modules', '.bin', 'tslab');
   if (!existsSync(tslab)) fail(['resq: tslab is not installed: run `npm ci` (tslab is a devDependency)']);
   const wrapper = writeWrapper();
-  // What `tslab install` writes, under this checkout's name (tslab's own names are fixed: tslab, jslab).
   const spec = join(ROOT, '.tmp', 'tslab-kernel', 'spec');
-  mkdirSync(spec, { recursive: true });
-  writeFileSync(
-    join(spec, 'kernel.json'),
-    `${JSON.stringify({ argv: [wrapper, 'kernel', '--config-path', '{connection_file}'], display_name: KERNEL.displayName, language: 'typescript' }, null, 1)}\n`,
-  );
+  writeKernelSpec(spec, wrapper, KERNEL);
   const r = run(py, ['-m', 'jupyter', 'kernelspec', 'install', '--user', '--name', KERNEL.name, spec]);
   if (r.status !== 0) fail([`resq: \`jupyter kernelspec install\` failed (exit ${r.status})`]);
   const list = run(py, ['-m', 'jupyter', 'kernelspec', 'list', '--json']);
@@ -222,7 +209,7 @@ async function plan(db: string, batch: string | null, notebooks: string[]): Prom
   return { run: runs, skipped };
 }
 
-async function main(): Promise<number> {
+async function main(dir: string): Promise<number> {
   const py = findPython();
   if (!py)
     fail([
@@ -235,9 +222,6 @@ async function main(): Promise<number> {
   if (version.status !== 0) fail([`resq: \`${py} -m jupyter nbconvert --version\` failed; install Jupyter with:`, `  ${APT}`]);
   say(`jupyter nbconvert ${version.stdout.trim()} (${py})`);
 
-  const dir = mkdtempSync(join(tmpdir(), 'resq-notebooks-'));
-  // The data made here goes when the script ends, however it ends (a refusal exits from fail()).
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   // Your database (relative to where you ran npm), or the demo and a models batch made here.
   const given = process.env.RESQ_DB ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.RESQ_DB) : null;
   const batch = process.env.RESQ_BATCH || null;
@@ -302,4 +286,5 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+// The data made here goes when the script ends, however it ends (a refusal exits from fail()).
+process.exitCode = await inTemporaryFolder('resq-notebooks-', main);
