@@ -56,7 +56,8 @@ interface Scan {
   batch: BatchRecord;
   also: Set<'missing' | 'expired'>;
   last: number;
-  timer: NodeJS.Timeout | null;
+  /** The wait (on the downloader's clock) for a scan scheduled for later; aborting it drops that scan. */
+  later: AbortController | null;
 }
 
 /**
@@ -99,17 +100,20 @@ export class Downloader {
     if (this.#abort.signal.aborted) return;
     let scan = this.#scans.get(batch.id);
     if (!scan) {
-      scan = { batch, also: new Set(), last: 0, timer: null };
+      scan = { batch, also: new Set(), last: 0, later: null };
       this.#scans.set(batch.id, scan);
     }
     scan.batch = batch;
     for (const s of also) scan.also.add(s);
     const wait = scan.last + KICK_INTERVAL_MS - this.#clock.now();
     if (wait <= 0) this.#startScan(scan);
-    else if (!scan.timer) {
+    else if (!scan.later) {
       const pending = scan;
-      scan.timer = setTimeout(() => this.#startScan(pending), wait);
-      scan.timer.unref();
+      const later = new AbortController();
+      scan.later = later;
+      void this.#clock.sleep(wait, later.signal).then(() => {
+        if (!later.signal.aborted) this.#startScan(pending);
+      });
     }
   }
 
@@ -129,7 +133,7 @@ export class Downloader {
 
   /** Resolves when everything queued so far (scheduled scans included) has finished; the summary covers this downloader's life. */
   async drain(): Promise<DownloadSummary> {
-    for (const scan of this.#scans.values()) if (scan.timer) this.#startScan(scan);
+    for (const scan of this.#scans.values()) if (scan.later) this.#startScan(scan);
     while (this.#scanning.size > 0) await Promise.all(this.#scanning);
     await this.#queue.onIdle();
     return { ...this.#summary, problems: [...this.#summary.problems] };
@@ -137,7 +141,7 @@ export class Downloader {
 
   /** Aborts downloads in flight (their rows stay as they were; their temp files are removed) and queues nothing more. */
   stop(): void {
-    for (const scan of this.#scans.values()) if (scan.timer) clearTimeout(scan.timer);
+    for (const scan of this.#scans.values()) scan.later?.abort();
     this.#queue.clear();
     this.#abort.abort(new Error('downloads stopped'));
   }
@@ -155,8 +159,8 @@ export class Downloader {
   }
 
   async #scan(scan: Scan): Promise<void> {
-    if (scan.timer) clearTimeout(scan.timer);
-    scan.timer = null;
+    scan.later?.abort();
+    scan.later = null;
     scan.last = this.#clock.now();
     if (this.#abort.signal.aborted) return;
     const { batch } = scan;

@@ -7,6 +7,8 @@ import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Clock, sleep } from '../../src/clock.js';
 import { Downloader, type DownloadEvent } from '../../src/files/index.js';
+import { KICK_INTERVAL_MS } from '../../src/files/downloader.js';
+import { virtualClock } from '../support/virtual-clock.js';
 import { ALICE, BOB } from '../sim/helpers.js';
 import { finishItems, finishedRun, listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
 
@@ -320,6 +322,24 @@ describe('Downloader against the simulator', () => {
     const summary = await d.drain();
     expect(summary.downloaded).toBe(2);
     expect(scans).toBeLessThanOrEqual(2);
+  });
+
+  it('spaces the scans of a batch by KICK_INTERVAL_MS of its own clock, not the wall clock', async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'spaced', { a: 'q @files=md' });
+    await runItems(env, batch);
+    const clock = virtualClock();
+    const at: number[] = [];
+    const forBatch = env.store.filesForBatch.bind(env.store);
+    env.store.filesForBatch = (...a) => (at.push(clock.now()), forBatch(...a));
+    const d = downloader(env, { clock });
+    d.kick(batch);
+    d.kick(batch);
+    // The second scan waits on the clock: a virtual wait ends within a few turns of the loop.
+    for (let i = 0; i < 50 && at.length < 2; i++) await new Promise((r) => setImmediate(r));
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBe(KICK_INTERVAL_MS);
+    expect((await d.drain()).downloaded).toBe(1);
   });
 
   it('reports a store failure as an internal problem instead of an unhandled rejection', async () => {
