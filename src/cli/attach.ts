@@ -1,5 +1,5 @@
 import { runBatchSession, type SessionOptions, type SessionPlan, type SessionResult } from '../runner/session.js';
-import type { Store } from '../store/index.js';
+import type { SessionStore } from '../runner/session.js';
 import { maskLocation } from '../store/open.js';
 import { dbFlag } from './db-path.js';
 import { userMessage } from './error-message.js';
@@ -22,7 +22,7 @@ export interface ServiceFlags {
 
 /** Everything needed to drive a batch session from the terminal. */
 export interface DriveOptions {
-  store: Store;
+  store: SessionStore;
   dbPath: string;
   json: boolean;
   io: CliIo;

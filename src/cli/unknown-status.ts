@@ -1,4 +1,4 @@
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, ReadStore } from '../store/index.js';
 
 /** An item whose run ended in a status resq does not know, kept verbatim. */
 export interface UnknownFinal {
@@ -22,7 +22,7 @@ export function unknownFinals(items: Iterable<{ id: string; state: string; runSt
  * than `completed` are read (reading every completed item held a million-item batch's
  * answers in memory at the end of a run: 900 MiB).
  */
-export async function listUnknownFinals(store: Store, batch: Pick<BatchRecord, 'id'>): Promise<UnknownFinal[]> {
+export async function listUnknownFinals(store: ReadStore, batch: Pick<BatchRecord, 'id'>): Promise<UnknownFinal[]> {
   return unknownFinals(await store.listItems(batch.id, { states: ['completed'], runStatusOtherThan: 'completed' }));
 }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { ApiError, backoffDelay, retryAfterMs, type ServiceClient } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type Store } from '../store/index.js';
+import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type FileStore } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
 import { PathBook } from './path-book.js';
@@ -26,7 +26,7 @@ export interface DownloadRetryOptions {
 
 /** Options of {@link Downloader}. */
 export interface DownloaderOptions {
-  store: Store;
+  store: FileStore;
   /** Only `openFile` is used: it sends the key to the base URL's origin only. */
   client: Pick<ServiceClient, 'openFile'>;
   /**

@@ -1,5 +1,5 @@
 import { mkdir, realpath } from 'node:fs/promises';
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, FileStore } from '../store/index.js';
 import { batchFolderName, isInside, resolveInside, safeFolderName, UnsafePathError } from './safe-name.js';
 import { discardStalePartials } from './write-file.js';
 
@@ -8,11 +8,11 @@ import { discardStalePartials } from './write-file.js';
  * proved (symlinks resolved) to lie inside `out`, stale temp files discarded.
  */
 export class OutFolders {
-  readonly #store: Pick<Store, 'filePaths'>;
+  readonly #store: FileStore;
   readonly #batchFolders = new Map<string, Promise<string>>();
   readonly #ready = new Map<string, Promise<void>>();
 
-  constructor(store: Pick<Store, 'filePaths'>) {
+  constructor(store: FileStore) {
     this.#store = store;
   }
 

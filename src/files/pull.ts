@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { BatchRecord, FileStatus, Store } from '../store/index.js';
+import type { BatchRecord, FileStatus, FileStore } from '../store/index.js';
 import { Downloader, type DownloaderOptions } from './downloader.js';
 import type { DownloadSummary, FileRef } from './events.js';
 import { checkOnDisk, eachDownloaded } from './verify.js';
@@ -103,7 +103,7 @@ export async function pullFiles(o: PullOptions): Promise<PullReport> {
   }
 }
 
-async function notOnDisk(store: Store, batches: readonly BatchRecord[]): Promise<NotOnDisk[]> {
+async function notOnDisk(store: FileStore, batches: readonly BatchRecord[]): Promise<NotOnDisk[]> {
   const out: NotOnDisk[] = [];
   for (const b of batches)
     for (const f of await store.filesForBatch(b.id, ['pending', 'failed', 'expired', 'missing']))

@@ -1,7 +1,7 @@
 import { systemClock } from '../clock.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import type { BatchRecord, FileStatus, Store } from '../store/index.js';
+import type { BatchRecord, BatchStore, FileStatus, FileStore } from '../store/index.js';
 
 /** Files expiring sooner than this and not on disk get a warning. */
 export const EXPIRY_WARNING_MS = 7 * 24 * 3600 * 1000;
@@ -64,7 +64,7 @@ export function formatDuration(ms: number): string {
  * Counts files by state, bytes on disk, the soonest expiry among files not on disk, and a
  * warning for each such file expiring within `warnWithinMs` (7 days). No batch → every batch.
  */
-export async function filesStatus(store: Store, batch?: BatchRecord | null, now: Date = new Date(systemClock.now()), warnWithinMs = EXPIRY_WARNING_MS, thisHost = hostname()): Promise<FilesStatus> {
+export async function filesStatus(store: BatchStore & FileStore, batch?: BatchRecord | null, now: Date = new Date(systemClock.now()), warnWithinMs = EXPIRY_WARNING_MS, thisHost = hostname()): Promise<FilesStatus> {
   const batches = batch ? [batch] : await store.listBatches();
   const out: FilesStatus = {
     batches: batches.map((b) => b.name),

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { stat } from 'node:fs/promises';
 import PQueue from 'p-queue';
-import type { BatchRecord, FileRecord, Store } from '../store/index.js';
+import type { BatchRecord, BatchStore, FileRecord, FileStore } from '../store/index.js';
 import { hashFile } from './write-file.js';
 
 /** How a downloaded file compares with what was recorded when it was downloaded. */
@@ -58,7 +58,7 @@ export interface VerifyReport {
  * file as the copy has it: its path, size and hash).
  */
 export async function eachDownloaded(
-  store: Store,
+  store: FileStore,
   batches: readonly BatchRecord[],
   visit: (batch: BatchRecord, file: FileRecord, result: DiskCheck) => void,
   o: { concurrency?: number; host?: string; copies?: boolean } = {},
@@ -83,7 +83,7 @@ export async function eachDownloaded(
  * copies of other hosts' files included) and reports files that are gone or changed.
  * Changes nothing: `files pull` repairs.
  */
-export async function verifyFiles(store: Store, batch?: BatchRecord | null): Promise<VerifyReport> {
+export async function verifyFiles(store: BatchStore & FileStore, batch?: BatchRecord | null): Promise<VerifyReport> {
   const batches = batch ? [batch] : await store.listBatches();
   const report: VerifyReport = { batches: batches.map((b) => b.name), checked: 0, ok: 0, bytes: 0, problems: [] };
   const visit = (b: BatchRecord, f: FileRecord, r: DiskCheck): void => {

@@ -3,12 +3,12 @@ import { basename, extname, resolve } from 'node:path';
 import type { ServiceClient } from '../api/index.js';
 import { InputError } from '../errors.js';
 import { checkUnchanged } from '../runner/load-batch.js';
-import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, ModelStore } from '../store/index.js';
 import { readModelInputs } from './input-file.js';
 
 /** What opening a `models` batch needs. */
 export interface OpenModelBatchOptions {
-  store: Store;
+  store: BatchStore & ModelStore;
   client: ServiceClient;
   modelId: string;
   /** CSV or JSONL file of inputs, one row per model run. */

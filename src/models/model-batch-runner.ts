@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import { errorKind } from '../runner/error-kind.js';
 import { Scheduler, tryLater, type StepContext, type TryLater } from '../runner/scheduler.js';
 import { StateTally } from '../runner/state-tally.js';
-import { type BatchRecord, type CreditTotals, type FileRefInput, idempotencyKey, type ItemRecord, type ModelBatchRecord, type Store } from '../store/index.js';
+import { type BatchRecord, type CreditTotals, type FileRefInput, idempotencyKey, type ItemRecord, type ModelBatchRecord, type ModelStore, type ReadStore, type WorkerStore } from '../store/index.js';
 import type { ModelBatchEvent, RowCounts } from './events.js';
 import { submitFailure } from './failure-kind.js';
 import { fileOutputs } from './file-outputs.js';
@@ -13,7 +13,7 @@ import { readJob } from './read-job.js';
 
 /** Options of a model batch run. */
 export interface ModelBatchOptions {
-  store: Store;
+  store: ModelStore & WorkerStore & ReadStore;
   client: ServiceClient;
   batch: BatchRecord;
   /** Most model runs in flight (submitted and not yet read finished) over all workers. @default batch.settings.concurrency */

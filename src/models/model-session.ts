@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { DownloadEvent, DownloadSummary } from '../files/index.js';
-import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, ReadStore, WorkerStore } from '../store/index.js';
 import type { ModelBatchEvent } from './events.js';
 import { openModelBatch } from './load-model-batch.js';
 import { ModelBatchRunner, type ModelBatchResult } from './model-batch-runner.js';
@@ -18,7 +18,7 @@ export interface ModelSessionService {
 
 /** Options of {@link runModelSession}. */
 export interface ModelSessionOptions {
-  store: Store;
+  store: BatchStore & ModelStore & WorkerStore & ReadStore & FileStore;
   /** The service: a client, or a function that opens one (its `check` runs before anything is recorded). */
   service: ServiceClient | (() => Promise<ModelSessionService>);
   modelId: string;

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { once } from 'node:events';
-import type { BatchRecord, CreditTotals, FileStatus, ItemRecord, Store } from '../store/index.js';
+import type { BatchRecord, CreditTotals, FileStatus, FileStore, ItemRecord, ModelStore, ReadStore } from '../store/index.js';
 import type { RowCounts } from './events.js';
 import { exportFile } from '../store/export-rows.js';
 
@@ -36,7 +36,7 @@ function rowStatus(item: ItemRecord, serviceStatus: string | null): string {
 }
 
 /** A batch's result rows in file order, streamed from the database a page at a time. */
-export async function* modelResultRows(store: Store, batch: BatchRecord, pageSize = 500): AsyncGenerator<ModelResultRow> {
+export async function* modelResultRows(store: ReadStore & ModelStore, batch: BatchRecord, pageSize = 500): AsyncGenerator<ModelResultRow> {
   for (let after = -1; ; ) {
     const [runs, aggs] = await Promise.all([store.modelRuns(batch.id, after, pageSize), store.aggregates(batch.id, after, pageSize)]);
     if (aggs.length === 0) return;
@@ -63,7 +63,7 @@ export async function* modelResultRows(store: Store, batch: BatchRecord, pageSiz
  * Writes every result row as JSON lines to `path`, through a temporary name and a rename,
  * so a reader never sees half a file. Returns the number of rows.
  */
-export async function writeModelResults(store: Store, batch: BatchRecord, path: string): Promise<number> {
+export async function writeModelResults(store: ReadStore & ModelStore, batch: BatchRecord, path: string): Promise<number> {
   const tmp = `${path}.partial`;
   const out = createWriteStream(tmp);
   let n = 0;
@@ -100,7 +100,7 @@ export interface ModelBatchStatus {
 }
 
 /** Summarises a `models` batch from the store; null when the batch is of another kind. */
-export async function modelBatchStatus(store: Store, batch: BatchRecord): Promise<ModelBatchStatus | null> {
+export async function modelBatchStatus(store: ReadStore & ModelStore & FileStore, batch: BatchRecord): Promise<ModelBatchStatus | null> {
   const mb = await store.modelBatch(batch.id);
   if (!mb) return null;
   return {

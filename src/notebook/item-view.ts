@@ -1,5 +1,5 @@
 import type { ExportStatus } from '../store/export-rows.js';
-import type { Store } from '../store/port.js';
+import type { FileStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
 import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
@@ -49,7 +49,7 @@ export interface ItemDetail {
 }
 
 /** Reads one item in full; a clear error names a few ids when there is no such item. */
-export async function itemDetail(store: Store, batch: BatchRecord, id: string): Promise<ItemDetail> {
+export async function itemDetail(store: ReadStore & FileStore, batch: BatchRecord, id: string): Promise<ItemDetail> {
   const it = await store.getItem(batch.id, id);
   if (!it) {
     const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);

@@ -1,5 +1,5 @@
 import { exportStatus, runSeconds, type ExportStatus } from '../store/export-rows.js';
-import type { Store } from '../store/port.js';
+import type { NotebookStore } from '../store/port.js';
 import type { ItemStats, MetaValue, RunTime } from '../store/shapes.js';
 import { ITEM_STATES } from '../store/item-states.js';
 import type { ItemRecord, ItemState } from '../store/types.js';
@@ -89,7 +89,7 @@ export function itemRow(it: ItemRecord, stats: ItemStats | undefined, runTimes: 
 }
 
 /** A batch's items as plain rows, in file order, filtered in SQL. */
-export async function listItems(store: Store, batchId: string, f: ItemFilter = {}): Promise<ItemRow[]> {
+export async function listItems(store: NotebookStore, batchId: string, f: ItemFilter = {}): Promise<ItemRow[]> {
   const states = statesFor(f);
   const items = await store.queryItems(batchId, {
     ...(states ? { states } : {}),

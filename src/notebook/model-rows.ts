@@ -1,4 +1,4 @@
-import type { Store } from '../store/port.js';
+import type { ModelStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import type { MimeBundle } from './bundle.js';
 import { STATUS_COLORS } from './charts.js';
@@ -25,7 +25,7 @@ function rowStatus(item: ItemRecord, serviceStatus: string | null): string {
 }
 
 /** A `models` batch's rows in file order (the lines `resq models batch --output` writes, plus inputs). */
-export async function modelRows(store: Store, batch: BatchRecord): Promise<ModelRow[]> {
+export async function modelRows(store: ReadStore & ModelStore, batch: BatchRecord): Promise<ModelRow[]> {
   const rows: ModelRow[] = [];
   for (let after = -1; ; ) {
     const [page, aggs] = await Promise.all([store.modelRuns(batch.id, after, 1000), store.aggregates(batch.id, after, 1000)]);

@@ -1,5 +1,5 @@
 import type { ExportStatus } from '../store/export-rows.js';
-import type { Store } from '../store/port.js';
+import type { FileStore, ModelStore, NotebookStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
 import { type MimeBundle } from './bundle.js';
@@ -47,7 +47,7 @@ function budgetOf(policy: unknown): number | null {
 }
 
 /** Summarises a batch from the store. */
-export async function batchSummary(store: Store, batch: BatchRecord): Promise<BatchSummary> {
+export async function batchSummary(store: NotebookStore & ReadStore & FileStore & ModelStore, batch: BatchRecord): Promise<BatchSummary> {
   const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
   for (const [state, n] of Object.entries(await store.itemCounts(batch.id))) counts[statusOf(state as ItemState)] += n;
   const totals = await store.batchTotals(batch.id);

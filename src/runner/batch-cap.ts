@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { WorkerStore } from '../store/index.js';
 import { AdaptiveCap } from './adaptive-cap.js';
 
 /** Longest a freed slot waits to be claimed together with others: 10 ms per thousand slots, at most 100 ms. */
@@ -12,7 +12,7 @@ const GATHER_MS_MAX = 100;
  */
 export class BatchCap {
   readonly #cap: AdaptiveCap;
-  readonly #store: Store;
+  readonly #store: WorkerStore;
   readonly #batchId: string;
   readonly #onChange: (cap: number, reason: string) => void;
   /** Live workers of the batch, this one included (from the last heartbeat). */
@@ -20,7 +20,7 @@ export class BatchCap {
   /** The batch's stored cap limit as this worker last saw or wrote it. */
   #seen: number | null = null;
 
-  constructor(o: { cap: number; store: Store; batchId: string; onChange: (cap: number, reason: string) => void }) {
+  constructor(o: { cap: number; store: WorkerStore; batchId: string; onChange: (cap: number, reason: string) => void }) {
     this.#cap = new AdaptiveCap(o.cap);
     this.#store = o.store;
     this.#batchId = o.batchId;

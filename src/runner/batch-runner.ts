@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../api/index.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
-import { type BatchRecord, idempotencyKey, type Store } from '../store/index.js';
+import { type BatchRecord, idempotencyKey, type ReadStore, type TransitionStore, type WorkerStore } from '../store/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
@@ -19,7 +19,8 @@ const PROGRESS_EVERY_MS = 200;
 
 /** Options of a batch run. */
 export interface RunnerOptions {
-  store: Store;
+  /** Claims through the workers role, moves items through the transitions role, reads counts and held items. */
+  store: WorkerStore & TransitionStore & ReadStore;
   client: ServiceClient;
   batch: BatchRecord;
   /** Auto-answer policy; null holds every pause. */

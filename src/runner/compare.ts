@@ -1,4 +1,4 @@
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, ReadStore } from '../store/index.js';
 import type { ItemAggregate } from '../store/port.js';
 import { lineDiff, type DiffLine } from './text-diff.js';
 
@@ -89,7 +89,7 @@ export function compareSides(id: string, a: CompareSide | null, b: CompareSide |
   };
 }
 
-async function* aggregatesOf(store: Store, batch: BatchRecord, pageSize: number): AsyncGenerator<ItemAggregate> {
+async function* aggregatesOf(store: ReadStore, batch: BatchRecord, pageSize: number): AsyncGenerator<ItemAggregate> {
   let after = -1;
   for (;;) {
     const page = await store.aggregates(batch.id, after, pageSize);
@@ -104,7 +104,7 @@ async function* aggregatesOf(store: Store, batch: BatchRecord, pageSize: number)
  * those only B has, in B's order. B's side is read first and kept in memory (its decisions,
  * file names and answer text), A's is streamed.
  */
-export async function* compareBatches(store: Store, a: BatchRecord, b: BatchRecord, pageSize = 500): AsyncGenerator<ItemComparison> {
+export async function* compareBatches(store: ReadStore, a: BatchRecord, b: BatchRecord, pageSize = 500): AsyncGenerator<ItemComparison> {
   const right = new Map<string, CompareSide>();
   for await (const g of aggregatesOf(store, b, pageSize)) right.set(g.item.id, sideOf(g));
   for await (const g of aggregatesOf(store, a, pageSize)) {
@@ -135,7 +135,7 @@ export function emptyCounts(): CompareCounts {
 }
 
 /** A whole comparison: the counts, and the items that differ (at most `limit` of them, in order). */
-export async function compareSummary(store: Store, a: BatchRecord, b: BatchRecord, limit = 1000): Promise<{ counts: CompareCounts; changed: ItemComparison[]; more: boolean }> {
+export async function compareSummary(store: ReadStore, a: BatchRecord, b: BatchRecord, limit = 1000): Promise<{ counts: CompareCounts; changed: ItemComparison[]; more: boolean }> {
   const counts = emptyCounts();
   const changed: ItemComparison[] = [];
   let more = false;

@@ -1,4 +1,4 @@
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, ReadStore } from '../store/index.js';
 import { exportRows, type ExportRow, type ExportSelection } from '../store/export-rows.js';
 
 /** How CSV is written. */
@@ -96,7 +96,7 @@ export const UTF8_BOM = '\ufeff';
  * Two reads, neither holding the batch: the meta keys (one store query), then the rows a page
  * at a time.
  */
-export async function* csvExport(store: Store, batch: BatchRecord, o: CsvOptions & ExportSelection = {}): AsyncGenerator<string> {
+export async function* csvExport(store: ReadStore, batch: BatchRecord, o: CsvOptions & ExportSelection = {}): AsyncGenerator<string> {
   const keys = await store.metaKeys(batch.id);
   yield `${o.excel ? UTF8_BOM : ''}${csvRecord(csvColumns(keys), o)}`;
   for await (const row of exportRows(store, batch, o)) yield csvRecord(csvCells(row, keys), o);

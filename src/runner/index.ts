@@ -12,7 +12,7 @@ export { fileRefs, toSnapshot } from './run-snapshot.js';
 export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';
 export { retryItems, retryStates, type RetrySelection, type RetryReport } from './operations/retry.js';
 export { exportLines, type ExportOptions } from './operations/export.js';
-export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent } from './session.js';
+export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent, type SessionStore } from './session.js';
 export { applyOverrides, type Overrides, type Merged } from './batch-overrides.js';
 export { SourceChangedError } from './load-batch.js';
 export { compareBatches, compareSummary, compareSides, countComparison, emptyCounts, hasChanges, type CompareCounts, type CompareSide, type ItemComparison } from './compare.js';

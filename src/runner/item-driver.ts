@@ -2,14 +2,14 @@ import type { ServiceClient } from '../api/index.js';
 import { isRunFailure } from '../api/index.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, ItemRecord, Store } from '../store/index.js';
+import type { BatchRecord, ItemRecord, TransitionStore } from '../store/index.js';
 import type { RunnerEvent } from './events.js';
 import { idempotencyKey } from '../store/keys.js';
 import { toSnapshot } from './run-snapshot.js';
 
 /** What one item's driver needs. */
 export interface DriveContext {
-  store: Store;
+  store: TransitionStore;
   client: ServiceClient;
   batch: BatchRecord;
   policy: Policy | null;

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../questions/index.js';
-import type { BatchRecord, BatchSettings, ChangedRow, DuplicateItem, Store } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, ChangedRow, DuplicateItem } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;
 
 /** What a new batch needs besides its question set. */
 export interface LoadOptions {
-  store: Store;
+  store: BatchStore;
   /** Path of the question set (CSV or JSONL). */
   questions: string;
   /** Batch name. @default the question file's name without extension */
@@ -131,7 +131,7 @@ export interface AppendResult {
  * order. On any refusal nothing is added and an InputError names each changed row's line.
  * @throws {InputError} for a changed or missing row, a bad row (unless skipInvalid), or a model batch.
  */
-export async function appendToBatch(o: { store: Store; batch: BatchRecord; questions: string; skipInvalid?: boolean }): Promise<AppendResult> {
+export async function appendToBatch(o: { store: BatchStore; batch: BatchRecord; questions: string; skipInvalid?: boolean }): Promise<AppendResult> {
   const { batch, questions } = o;
   if (batch.kind !== 'runs') throw new InputError(`batch "${batch.name}" is a model batch: --append grows question sets only`);
   const appender = await o.store.beginBatchAppend(batch.id);

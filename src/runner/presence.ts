@@ -1,4 +1,4 @@
-import type { BatchRecord, Store, WorkerRecord } from '../store/index.js';
+import type { BatchRecord, WorkerRecord, WorkerStore } from '../store/index.js';
 
 /** What a heartbeat learnt about the batch. */
 export interface Beat {
@@ -15,14 +15,14 @@ export interface Beat {
  * once on this host when their process is gone).
  */
 export class Presence {
-  readonly #store: Store;
+  readonly #store: WorkerStore;
   readonly #batch: BatchRecord;
   readonly #host: string;
   readonly #pid: number;
   readonly #leaseMs: number;
   #worker: WorkerRecord | null = null;
 
-  constructor(o: { store: Store; batch: BatchRecord; host: string; pid: number; leaseMs: number }) {
+  constructor(o: { store: WorkerStore; batch: BatchRecord; host: string; pid: number; leaseMs: number }) {
     this.#store = o.store;
     this.#batch = o.batch;
     this.#host = o.host;

@@ -1,4 +1,4 @@
-import type { BatchRecord, ItemRecord, ItemState, Store, WorkerRecord } from '../store/index.js';
+import type { BatchRecord, ItemRecord, ItemState, ReadStore, WorkerRecord, WorkerStore } from '../store/index.js';
 import type { Clock } from '../clock.js';
 import type { ErrorKind } from './error-kind.js';
 
@@ -50,7 +50,7 @@ export type SchedulerEvent =
 
 /** Options of the one scheduler of question and model batches. */
 export interface SchedulerOptions {
-  store: Store;
+  store: WorkerStore & ReadStore;
   batch: BatchRecord;
   /** The batch's cap on runs in flight over all workers. */
   cap: number;

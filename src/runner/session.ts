@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import { BatchExistsError, formatProblem, InputError, type InputProblem } from '../errors.js';
 import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchSettings, Store } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, ReadStore, TransitionStore, WorkerStore } from '../store/index.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
 import type { RunnerEvent } from './events.js';
@@ -51,9 +51,12 @@ export interface SessionService {
 /** What a session reports besides the runner's events. */
 export type SessionEvent = RunnerEvent | { type: 'notice'; message: string };
 
+/** The store roles a session uses: a batch loaded or found, its items claimed and moved, its files downloaded, its status read. */
+export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore;
+
 /** Options of {@link runBatchSession}. */
 export interface SessionOptions {
-  store: Store;
+  store: SessionStore;
   /** A question set: a new batch, or the one of its name joined. Give this or `batch`. */
   source?: SessionSource;
   /** A recorded batch (its name or id) to resume or join. */
@@ -103,7 +106,7 @@ export interface SessionResult {
   existed: boolean;
 }
 
-async function findBatch(store: Store, o: SessionOptions, name: string): Promise<BatchRecord | null> {
+async function findBatch(store: BatchStore, o: SessionOptions, name: string): Promise<BatchRecord | null> {
   const b = typeof o.batch === 'object' ? o.batch : await store.findBatch(name);
   if (b && b.kind !== 'runs') throw new InputError(`batch "${b.name}" is a model batch; choose another name with --batch`);
   return b;

@@ -1,6 +1,6 @@
 import { systemClock } from '../clock.js';
 import { formatProblem } from '../errors.js';
-import type { BatchRecord, FileStatus, ItemRecord, Store } from '../store/index.js';
+import type { BatchRecord, FileStatus, ItemRecord, ReadStore } from '../store/index.js';
 import type { StateCounts } from './events.js';
 
 /** A batch's state for `resq status` and notebooks. */
@@ -53,7 +53,7 @@ function isLive(it: ItemRecord, nowMs: number): boolean {
 }
 
 /** Summarises a batch from the store. */
-export async function batchStatus(store: Store, batch: BatchRecord, nowMs = systemClock.now()): Promise<BatchStatus> {
+export async function batchStatus(store: ReadStore, batch: BatchRecord, nowMs = systemClock.now()): Promise<BatchStatus> {
   const o = await store.overview(batch.id, nowMs);
   const counts = o.counts;
   const span = await store.finishedSpan(batch.id);

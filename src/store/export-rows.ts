@@ -1,6 +1,6 @@
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
-import type { ItemAggregate, Store } from './port.js';
+import type { ItemAggregate, ReadStore } from './port.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
@@ -103,7 +103,7 @@ export interface ExportSelection {
 }
 
 /** Streams a batch's export rows in file order, a page of aggregates at a time (never the whole batch in memory). */
-export async function* exportRows(store: Store, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
+export async function* exportRows(store: ReadStore, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
   const o: ExportSelection = typeof sel === 'number' ? { pageSize: sel } : sel;
   const states = o.states;
   const pageSize = o.pageSize ?? 500;

@@ -1,4 +1,22 @@
-export type { Store, Lease, ClaimRequest, Claim, BatchOverview, ItemAggregate } from './port.js';
+export type {
+  Store,
+  StoreLifecycle,
+  BatchStore,
+  WorkerStore,
+  TransitionStore,
+  ReadStore,
+  FileStore,
+  ModelStore,
+  NotebookStore,
+  StoreRoles,
+  StoreMember,
+  Lease,
+  ClaimRequest,
+  Claim,
+  BatchOverview,
+  ItemAggregate,
+} from './port.js';
+export { STORE_ROLES, OPTIONAL_STORE_MEMBERS, STORE_VALUE_MEMBERS } from './port.js';
 export { openStore, DEFAULT_DB_WAIT_MS, type OpenStoreOptions } from './open.js';
 export { maskLocation, isPostgresUrl } from './location.js';
 export { idempotencyKey } from './keys.js';

@@ -1,6 +1,6 @@
 import type { PersonReply } from '../runner/operations/answer.js';
 import type { CancelService } from '../runner/operations/cancel.js';
-import type { BatchRecord, ItemState, Store } from '../store/index.js';
+import type { BatchRecord, ItemState, ReadStore, TransitionStore } from '../store/index.js';
 
 /** What the page may change, each through the library's batch operation the CLI calls. */
 export interface WebActions {
@@ -22,7 +22,7 @@ export interface LibraryActionsOptions {
 }
 
 /** The library's operations (src/runner/operations) over one store: the same checks as the CLI's. */
-export function libraryActions(store: Store, o: LibraryActionsOptions = {}): WebActions {
+export function libraryActions(store: ReadStore & TransitionStore, o: LibraryActionsOptions = {}): WebActions {
   return {
     async answer(batch, itemId, person, reply) {
       const { answerHeldItem } = await import('../runner/operations/answer.js');

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Store } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, TransitionStore } from '../store/index.js';
 import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
@@ -9,9 +9,12 @@ import { guard, securityHeaders } from './security.js';
 import { staticRoutes } from './static-files.js';
 import { type WebEnv, writeRoutes } from './write-routes.js';
 
+/** The store roles `resq serve` uses: batches found, reads, files, and a person's answers, cancels and retries. */
+export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore;
+
 /** What the web app is made of. */
 export interface AppDeps {
-  store: Store;
+  store: WebStore;
   token: string;
   hostAllowed: (host: string | undefined) => boolean;
   actions: WebActions;

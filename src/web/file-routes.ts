@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
-import type { FileRecord, Store } from '../store/index.js';
+import type { BatchStore, FileRecord, FileStore } from '../store/index.js';
 import { FilePreviewSchema } from './api-schemas.js';
 import { renderMarkdown } from './markdown.js';
 import { sendError, sendJson } from './respond.js';
@@ -22,7 +22,7 @@ export function dispositionOf(kind: 'inline' | 'attachment', name: string | null
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(n)}`;
 }
 
-async function fileOr404(c: Context, store: Store): Promise<FileRecord | Response> {
+async function fileOr404(c: Context, store: BatchStore & FileStore): Promise<FileRecord | Response> {
   const batch = await store.findBatch(c.req.param('batch') ?? '');
   if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', 'no such batch');
   const f = await store.getFile(batch.id, c.req.param('file') ?? '');
@@ -37,7 +37,7 @@ async function fileOr404(c: Context, store: Store): Promise<FileRecord | Respons
  * (application/octet-stream, attachment); all under a sandbox CSP. Preview: text kinds read
  * (bounded) for the page — Markdown rendered safely, CSV as rows, the rest as text.
  */
-export function fileRoutes(app: Hono<WebEnv>, store: Store): void {
+export function fileRoutes(app: Hono<WebEnv>, store: BatchStore & FileStore): void {
   app.get('/api/batches/:batch/items/:item/files/:file', async (c) => {
     const f = await fileOr404(c, store);
     if (f instanceof Response) return f;

@@ -1,10 +1,10 @@
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, ReadStore } from '../store/index.js';
 import { OverviewSchema } from './api-schemas.js';
 import { overviewOf } from './views.js';
 
 /** What the live hub needs: the store, the tick and a clock (tests pass their own). */
 export interface LiveHubOptions {
-  store: Store;
+  store: ReadStore;
   /** Least time between two snapshots of a batch. @default 1000 */
   tickMs?: number;
   now?: () => number;

@@ -1,5 +1,5 @@
 import { systemClock } from '../clock.js';
-import type { Store } from '../store/index.js';
+import type { BatchStore, ReadStore } from '../store/index.js';
 import { STALE_MS } from './views.js';
 
 /** A label value in the Prometheus text format: backslash, quote and line break escaped. */
@@ -19,7 +19,7 @@ interface Family {
  * so one `resq serve` reports a batch worked by many machines. Names carry the `resq_`
  * prefix, counters end in `_total`, and units are base units.
  */
-export async function metricsText(store: Store, nowMs = systemClock.now()): Promise<string> {
+export async function metricsText(store: BatchStore & ReadStore, nowMs = systemClock.now()): Promise<string> {
   const fam = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, samples: [] });
   const items = fam('resq_items', 'gauge', 'Items by batch and state.');
   const inFlight = fam('resq_runs_in_flight', 'gauge', 'Runs in flight at the service over every worker of the batch.');

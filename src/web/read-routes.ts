@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { Store } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
 import { runsOverTimeSvg, stateBarSvg } from './charts.js';
 import type { LiveHub } from './live.js';
@@ -10,7 +10,7 @@ import type { WebEnv } from './write-routes.js';
 
 /** What the read routes need. */
 export interface ReadDeps {
-  store: Store;
+  store: BatchStore & ReadStore & FileStore;
   live: LiveHub;
   now: () => number;
   /** Time between keep-alive comments on an idle event stream. @default 25000 */

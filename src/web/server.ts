@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Store } from '../store/index.js';
+import type { WebStore } from './app.js';
 import { libraryActions, type WebActions } from './actions.js';
 import { buildApp } from './app.js';
 import { LiveHub } from './live.js';
@@ -9,7 +9,7 @@ import { allowedHosts, urlHost } from './security.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
-  store: Store;
+  store: WebStore;
   /** @default '127.0.0.1' */
   host?: string;
   /** 0 picks a free port. @default 8642 */

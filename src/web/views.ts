@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { BatchOverview } from '../store/port.js';
-import type { BatchRecord, FileRecord, Store } from '../store/index.js';
+import type { BatchRecord, FileRecord, FileStore, ReadStore } from '../store/index.js';
 import type { BatchCard, FileView, ItemView, Overview } from './api-schemas.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -25,7 +25,7 @@ export function batchCard(o: BatchOverview): BatchCard {
 }
 
 /** The batch page's live overview: counts, in flight against the cap, workers, held queue, rate and ETA. */
-export async function overviewOf(store: Store, batch: BatchRecord, nowMs: number, heldLimit = 50): Promise<Overview> {
+export async function overviewOf(store: ReadStore, batch: BatchRecord, nowMs: number, heldLimit = 50): Promise<Overview> {
   const [o, live] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, heldLimit)]);
   const c = o.counts;
   const unfinished = c.queued + c.submitting + c.running + c.waiting;
@@ -74,7 +74,7 @@ export function isHere(f: Pick<FileRecord, 'status' | 'path' | 'host'>): boolean
 }
 
 /** One item in full for its page: the answer rendered, every run, every pause with its decision, every file. */
-export async function itemViewOf(store: Store, batch: BatchRecord, itemId: string): Promise<ItemView | null> {
+export async function itemViewOf(store: ReadStore & FileStore, batch: BatchRecord, itemId: string): Promise<ItemView | null> {
   const item = await store.getItem(batch.id, itemId);
   if (!item) return null;
   const [runs, decisions, files] = await Promise.all([store.runChain(batch.id, itemId), store.decisionsForItem(batch.id, itemId), store.filesForItem(batch.id, itemId)]);

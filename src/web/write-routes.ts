@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { AlreadyAnsweredError, ItemNotHeldError, ResqError } from '../errors.js';
 import type { z } from 'zod';
-import type { BatchRecord, Store } from '../store/index.js';
+import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
@@ -13,7 +13,7 @@ export type WebEnv = { Variables: { authVia: AuthVia } };
 
 /** What the write routes need. */
 export interface WriteDeps {
-  store: Store;
+  store: BatchStore & ReadStore;
   actions: WebActions;
 }
 

@@ -1,5 +1,5 @@
 import { AlreadyAnsweredError, InputError, ItemNotHeldError } from '../../errors.js';
-import type { BatchRecord, Store } from '../../store/index.js';
+import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
 import { idempotencyKey } from '../../store/keys.js';
 
 /** A person's reply to a held pause. */
@@ -56,7 +56,7 @@ export interface AnswerResult {
 }
 
 /** Refuses an answer to an item that is not held: who answered it and when, if someone did. */
-async function notHeld(store: Store, batch: BatchRecord, itemId: string): Promise<never> {
+async function notHeld(store: ReadStore, batch: BatchRecord, itemId: string): Promise<never> {
   const item = await store.getItem(batch.id, itemId);
   if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
   const last = (await store.decisionsForItem(batch.id, itemId)).at(-1);
@@ -72,7 +72,7 @@ async function notHeld(store: Store, batch: BatchRecord, itemId: string): Promis
  * does not fit the pause throws {@link InputError}. Nothing is sent from here.
  */
 export async function answerHeldItem(
-  store: Store,
+  store: ReadStore & TransitionStore,
   batch: BatchRecord,
   itemId: string,
   reply: PersonReply,

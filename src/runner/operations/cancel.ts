@@ -2,7 +2,7 @@ import { CancelUnsupportedError } from '../../api/errors.js';
 import { type Clock, systemClock } from '../../clock.js';
 import type { ServiceClient } from '../../api/index.js';
 import { ACTIVE_STATES } from '../../store/item-states.js';
-import type { BatchRecord, ItemRecord, Store } from '../../store/index.js';
+import type { BatchRecord, ItemRecord, ReadStore, TransitionStore } from '../../store/index.js';
 
 /** What cancelling a batch did. */
 export interface CancelReport {
@@ -48,7 +48,7 @@ function isOrphan(it: ItemRecord, nowMs: number): boolean {
  * live worker holds is left to that worker, which records the cancelled run's end. A service
  * without a cancel route (404, 405) is reported in `reason`, and those runs finish on their own.
  */
-export async function cancelBatch(store: Store, batch: BatchRecord, o: CancelOptions = {}): Promise<CancelReport> {
+export async function cancelBatch(store: ReadStore & TransitionStore, batch: BatchRecord, o: CancelOptions = {}): Promise<CancelReport> {
   const clock = o.clock ?? systemClock;
   const now = (): number => clock.now();
   const queued = await store.cancelBatch(batch.id);

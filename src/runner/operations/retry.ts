@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { TERMINAL_STATES } from '../../store/item-states.js';
-import type { BatchRecord, ItemState, Store } from '../../store/index.js';
+import type { BatchRecord, ItemState, ReadStore, TransitionStore } from '../../store/index.js';
 
 /** Which finished items a retry takes. */
 export interface RetrySelection {
@@ -36,7 +36,7 @@ export interface RetryReport {
  * history); a runner on the batch (a session, `resq resume`) then runs them. Named items
  * the batch does not have are refused, all of them in one {@link InputError}, before anything changes.
  */
-export async function retryItems(store: Store, batch: BatchRecord, s: RetrySelection = {}): Promise<RetryReport> {
+export async function retryItems(store: ReadStore & TransitionStore, batch: BatchRecord, s: RetrySelection = {}): Promise<RetryReport> {
   const ids = s.items?.length ? [...s.items] : null;
   if (ids) {
     const missing: string[] = [];

@@ -1,0 +1,22 @@
+import type { FileCopy, FileRecord, FileStatus } from '../types.js';
+
+/** The files role: what the runs made, where it is on disk (and on which host), and what is about to expire. */
+export interface FileStore {
+  /** Records that a file is on this host's disk. */
+  markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void>;
+  markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void>;
+  getFile(batchId: string, fileId: string): Promise<FileRecord | null>;
+  filesForBatch(batchId: string, statuses?: readonly FileStatus[]): Promise<FileRecord[]>;
+  filesForItem(batchId: string, itemId: string): Promise<FileRecord[]>;
+  fileCounts(batchId: string): Promise<Record<FileStatus, number>>;
+  /** Paths already used by downloads of a batch. */
+  filePaths(batchId: string): Promise<{ id: string; path: string }[]>;
+  /**
+   * Records that `host` holds a copy of a downloaded file at `path` (one copy per host;
+   * a later one replaces it). The file's own record, its first copy, is left as it is.
+   */
+  recordFileCopy(batchId: string, fileId: string, copy: { host: string; path: string; bytes: number; sha256: string }): Promise<void>;
+  /** The copies of a batch's files other than their first (see {@link recordFileCopy}), in file order. */
+  fileCopies(batchId: string): Promise<FileCopy[]>;
+  expiryReport(batchId: string, warnBefore: string): Promise<{ bytes: number; soonest: string | null; expiring: FileRecord[] }>;
+}

@@ -1,0 +1,62 @@
+import type { ItemFilter } from '../shapes.js';
+import type { BatchLive, ItemPage, ItemPageQuery, RunMinute } from '../web-shapes.js';
+import type { BatchRecord, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
+
+/** A batch's counts and live workers, for `batches` and `status`. */
+export interface BatchOverview {
+  batch: BatchRecord;
+  counts: Record<ItemState, number>;
+  approvedCost: number;
+  files: Record<FileStatus, number>;
+  workers: WorkerRecord[];
+}
+
+/** One exported item with everything its row shows, read in one aggregate query. */
+export interface ItemAggregate {
+  item: ItemRecord;
+  runIds: string[];
+  /** When each run of the chain was recorded as admitted and as ended (null: not ended), first to last. */
+  runTimes: { createdAt: string; finishedAt: string | null }[];
+  decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by' | 'person' | 'reason' | 'cost'>[];
+  files: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' | 'bytes' | 'sha256' | 'status' | 'host'>[];
+}
+
+/**
+ * The reads role: a batch's items, runs and decisions as status, the item view, export rows
+ * and the web view read them (and the news that a person answered, to read again).
+ */
+export interface ReadStore {
+  /** Counts, cost, files and live workers of a batch. */
+  overview(batchId: string, nowMs?: number, staleMs?: number): Promise<BatchOverview>;
+  getItem(batchId: string, itemId: string): Promise<ItemRecord | null>;
+  /** Items in file order, filtered (a page: use `afterSeq` and `limit` to walk a large batch). */
+  listItems(batchId: string, f?: ItemFilter): Promise<ItemRecord[]>;
+  /** Item counts by state. */
+  itemCounts(batchId: string): Promise<Record<ItemState, number>>;
+  /** Start and end of finished items, for rate and ETA. */
+  finishedSpan(batchId: string): Promise<{ first: string | null; last: string | null; n: number }>;
+  getRun(runId: string): Promise<RunRecord | null>;
+  /** An item's runs, first to last. */
+  runChain(batchId: string, itemId: string): Promise<RunRecord[]>;
+  decisionsForItem(batchId: string, itemId: string): Promise<DecisionRecord[]>;
+  /** Cost approved so far in a batch. */
+  approvedCost(batchId: string): Promise<number>;
+  /** Export rows: items with their runs, decisions and files, a page at a time, in file order; only items in `states` when given. */
+  aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]>;
+  /** Every meta key of a batch's items, each once, in the order they first appear (by file order, then within the row). */
+  metaKeys(batchId: string): Promise<string[]>;
+  /**
+   * Calls `cb` at once when a person answers an item of the batch on any machine (PostgreSQL:
+   * LISTEN/NOTIFY). Optional: without it the runner finds answers by its regular poll.
+   * Returns what stops listening.
+   */
+  onAnswered?(batchId: string, cb: () => void): () => void;
+
+  // ---- web view projections (resq serve)
+  /** A page of a batch's items, filtered and sorted, walked by a keyset cursor (`next`). */
+  itemPage(batchId: string, q: ItemPageQuery): Promise<ItemPage>;
+  /** Runs in flight, the adaptive cap, the first `heldLimit` held items and the finished span. */
+  batchLive(batchId: string, heldLimit: number): Promise<BatchLive>;
+  /** Runs admitted and finished per minute, oldest first. */
+  runMinutes(batchId: string): Promise<RunMinute[]>;
+}

@@ -1,0 +1,57 @@
+import type { BatchStore } from './batches.js';
+import type { FileStore } from './files.js';
+import type { StoreLifecycle } from './lifecycle.js';
+import type { ModelStore } from './models.js';
+import type { NotebookStore } from './notebook.js';
+import type { ReadStore } from './reads.js';
+import type { TransitionStore } from './transitions.js';
+import type { WorkerStore } from './workers.js';
+
+/** The store port's roles by name: `Store` is all of them, each method in exactly one. */
+export interface StoreRoles {
+  lifecycle: StoreLifecycle;
+  batches: BatchStore;
+  workers: WorkerStore;
+  transitions: TransitionStore;
+  reads: ReadStore;
+  files: FileStore;
+  models: ModelStore;
+  notebook: NotebookStore;
+}
+
+/** Every member name of every role (the port's whole surface). */
+export type StoreMember = { [N in keyof StoreRoles]: keyof StoreRoles[N] }[keyof StoreRoles];
+
+/**
+ * Each role's member names at run time (a test holds every adapter to them). The compiler
+ * keeps the lists whole: a name not in its role fails `satisfies`, a member left out fails
+ * {@link everyMemberListed}.
+ */
+export const STORE_ROLES = {
+  lifecycle: ['location', 'close'],
+  batches: ['beginBatchLoad', 'beginBatchAppend', 'findBatch', 'listBatches', 'latestBatch', 'updateBatchSettings'],
+  workers: ['registerWorker', 'heartbeat', 'setCapLimit', 'retireWorker', 'liveWorkers', 'claimItems', 'claimNextInThread', 'releaseItem'],
+  transitions: ['markAdmitted', 'markFinished', 'markCancelled', 'markPaused', 'answerHeld', 'redecideHeld', 'markError', 'requeue', 'cancelBatch'],
+  reads: [
+    'overview', 'getItem', 'listItems', 'itemCounts', 'finishedSpan', 'getRun', 'runChain', 'decisionsForItem', 'approvedCost',
+    'aggregates', 'metaKeys', 'onAnswered', 'itemPage', 'batchLive', 'runMinutes',
+  ],
+  files: ['markFileDownloaded', 'markFileStatus', 'getFile', 'filesForBatch', 'filesForItem', 'fileCounts', 'filePaths', 'recordFileCopy', 'fileCopies', 'expiryReport'],
+  models: [
+    'loadModelBatch', 'modelBatch', 'modelRun', 'modelRuns', 'markModelSubmitting', 'markModelAdmitted', 'markModelFinished',
+    'markModelError', 'markModelUnsent', 'addModelPolls', 'modelCredits', 'modelPolls', 'setModelMode',
+  ],
+  notebook: ['queryItems', 'itemStats', 'batchTotals', 'itemSeconds', 'runTimes', 'batchDecisions'],
+} as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
+
+/** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */
+export type UnlistedMember = { [N in keyof StoreRoles]: Exclude<keyof StoreRoles[N], (typeof STORE_ROLES)[N][number]> }[keyof StoreRoles];
+
+// A member added to a role but not to its list above fails to compile here, naming the member.
+const everyMemberListed: [UnlistedMember] extends [never] ? true : UnlistedMember = true;
+
+/** Members an adapter may leave out (optional in their role). */
+export const OPTIONAL_STORE_MEMBERS = ['onAnswered'] as const satisfies readonly StoreMember[];
+
+/** Members that are values, not methods. */
+export const STORE_VALUE_MEMBERS = ['location'] as const satisfies readonly StoreMember[];
