@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, screenshot, until, watchedPage } from './support/browser.js';
@@ -33,6 +34,15 @@ describe('the batch page in a real browser (live)', () => {
     expect(await page.locator('#held-list').textContent()).toContain('confirm_scope');
     expect(await page.evaluate(() => (globalThis as unknown as { __mark: number }).__mark)).toBe(42);
     expect(await page.textContent('#in-flight')).toMatch(/in flight of 2/);
+    // Rate and ETA beside it, and the worker carrying the batch (this test process) with its heartbeat and items.
+    const stats = page.locator('#in-flight').locator('xpath=..');
+    await until(async () => /rate \d+\.\d\d items\/s · ETA \d+ (s|min|h)/.test((await stats.textContent()) ?? ''), 30_000, 'a rate and an ETA');
+    const worker = page.locator('#workers tbody tr');
+    expect(await worker.count()).toBe(1);
+    const cells = await worker.locator('td').allTextContents();
+    expect(cells.slice(0, 2)).toEqual([hostname(), String(process.pid)]);
+    expect(cells[2]).toMatch(/ ago$/);
+    expect(Number(cells[3])).toBeGreaterThanOrEqual(0);
     await until(async () => (await page.locator('#items-table tbody tr').count()) === 12, 10_000, 'the items table');
     await screenshot(page, 'batch-live');
     expect(dialogs).toEqual([]);
