@@ -144,7 +144,7 @@ export class LiveHub {
   async #poll(e: Entry): Promise<void> {
     while (this.#watched(e)) {
       e.again = false;
-      const t0 = performance.now();
+      const t0 = this.#clock.now();
       try {
         const json = JSON.stringify(OverviewSchema.parse(await overviewOf(this.#store, e.batch, this.#clock.now())));
         if (json !== e.last && this.#watched(e)) {
@@ -156,7 +156,7 @@ export class LiveHub {
       }
       if (!this.#watched(e) || e.again) continue;
       if (e.wake.signal.aborted) e.wake = new AbortController();
-      await this.#clock.sleep(Math.max(this.#tickMs, (performance.now() - t0) / TICK_SHARE), e.wake.signal);
+      await this.#clock.sleep(Math.max(this.#tickMs, (this.#clock.now() - t0) / TICK_SHARE), e.wake.signal);
     }
   }
 
