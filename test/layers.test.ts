@@ -130,9 +130,6 @@ describe('the whiteboard', () => {
       // An event stream's `: keep-alive` comments to the browser: for proxies on a real
       // connection, wall time, cleared when the stream closes.
       'src/web/read-routes.ts',
-      // TODO (src/web is another helper's): the live hub's next tick — its spacing is measured
-      // with performance.now(); move both to the injected clock.
-      'src/web/live.ts',
     ]);
     const bare = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')

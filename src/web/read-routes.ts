@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
 import { runsOverTimeSvg, stateBarSvg } from './charts.js';
-import type { LiveHub } from './live.js';
+import type { LiveHub, LiveSubscription } from './live.js';
 import { metricsText } from './metrics.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import { batchCard, itemViewOf, overviewOf, STALE_MS } from './views.js';
@@ -77,22 +77,27 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     if (!batch) return notFound(c, c.req.param('batch'));
     const keepAliveMs = d.keepAliveMs ?? 25_000;
     const enc = new TextEncoder();
-    let stop: (() => void) | null = null;
+    let sub: LiveSubscription | null = null;
     let timer: NodeJS.Timeout | null = null;
-    // Only the newest snapshot waits while a reader is slow: an open page never makes the server hold more.
-    let latest: string | null = null;
+    const end = () => {
+      sub?.stop();
+      if (timer) clearInterval(timer);
+    };
     const frame = (json: string) => enc.encode(`event: overview\ndata: ${json}\n\n`);
     const body = new ReadableStream<Uint8Array>(
       {
         start(ctl) {
           ctl.enqueue(enc.encode('retry: 3000\n\n'));
-          stop = d.live.subscribe(batch, (json) => {
-            try {
-              if ((ctl.desiredSize ?? 1) > 0) ctl.enqueue(frame(json));
-              else latest = json;
-            } catch {
-              stop?.();
-            }
+          // Only the newest overview waits while the reader is slow (the hub keeps it): an open page never makes the server hold more.
+          sub = d.live.subscribe(batch, {
+            ready: () => (ctl.desiredSize ?? 1) > 0,
+            send: (json) => {
+              try {
+                ctl.enqueue(frame(json));
+              } catch {
+                end();
+              }
+            },
           });
           timer = setInterval(() => {
             try {
@@ -102,23 +107,14 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
             }
           }, keepAliveMs);
         },
-        pull(ctl) {
-          if (latest !== null) {
-            ctl.enqueue(frame(latest));
-            latest = null;
-          }
+        pull() {
+          sub?.drain();
         },
-        cancel() {
-          stop?.();
-          if (timer) clearInterval(timer);
-        },
+        cancel: end,
       },
       { highWaterMark: 2 },
     );
-    c.req.raw.signal.addEventListener('abort', () => {
-      stop?.();
-      if (timer) clearInterval(timer);
-    });
+    c.req.raw.signal.addEventListener('abort', end);
     return new Response(body, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' } });
   });
 

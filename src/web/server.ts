@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { systemClock, type Clock } from '../clock.js';
 import type { WebStore } from './app.js';
 import { libraryActions, type WebActions } from './actions.js';
 import { buildApp } from './app.js';
@@ -22,7 +23,8 @@ export interface WebServerOptions {
   actions?: WebActions;
   /** Least time between two live snapshots of a batch. @default 1000 */
   tickMs?: number;
-  now?: () => number;
+  /** Time, and the live pollers' wait between ticks. @default systemClock */
+  clock?: Clock;
   /** Unexpected failures (bugs, a database gone away). */
   onError?: (e: unknown) => void;
 }
@@ -49,8 +51,9 @@ export function newToken(): string {
 export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const host = o.host ?? '127.0.0.1';
   const token = o.token ?? newToken();
-  const now = o.now ?? Date.now;
-  const live = new LiveHub({ store: o.store, now, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
+  const clock = o.clock ?? systemClock;
+  const now = () => clock.now();
+  const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
   let hostAllowed: (h: string | undefined) => boolean = () => false;
   const app = buildApp({
     store: o.store,

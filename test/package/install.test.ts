@@ -1,10 +1,10 @@
 // The package as a user gets it: `npm pack` (dist/ built by prepack), installed globally into
 // a temporary prefix and as a dependency of a new project, run from folders that have nothing
 // of the checkout. Packed and installed once for the whole file.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanEnv,
@@ -63,6 +63,15 @@ describe('npm pack', () => {
     const outside = files.filter((f) => !/^package\/(dist\/|bin\/(resq|launch|heap-flags)\.js$|package\.json$|README\.md$)/.test(f));
     expect(outside).toEqual([]);
   });
+
+  it("ships the web view's page: every file of src/web/static under dist/web/static", () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    const page = readdirSync(join(ROOT, 'src', 'web', 'static'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `package/dist/web/static/${relative(join(ROOT, 'src', 'web', 'static'), join(e.parentPath, e.name)).split(sep).join('/')}`);
+    for (const f of ['index.html', 'app.js', 'style.css', 'js/confirm.js']) expect(page).toContain(`package/dist/web/static/${f}`);
+    expect(files.filter((f) => f.startsWith('package/dist/web/static/')).sort()).toEqual(page.sort());
+  });
 });
 
 describe('npm install -g <tarball>', () => {
@@ -105,6 +114,52 @@ describe('npm install -g <tarball>', () => {
     const status = await resq(['status', 'q', '--json'], cwd);
     expect(status.code).toBe(0);
   });
+});
+
+describe('resq serve from the installed package', () => {
+  it('answers GET / with the page, and serves the scripts and styles the page loads', async () => {
+    const cwd = temp('resq-serve-');
+    writeFileSync(join(cwd, 'q.csv'), 'id,question\na,What is 2 + 2?\n');
+    expect((await resq(['run', 'q.csv', '--sim', '--dry-run'], cwd)).code).toBe(0);
+    const child = spawn(join(prefix, 'bin', 'resq'), ['serve', '--db', 'resq.db', '--port', '0'], {
+      cwd,
+      env: cleanEnv([join(prefix, 'bin'), PROJECT_NODE_BIN, ...(process.env.PATH ?? '').split(delimiter)]),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', (code) => reject(new Error(`resq serve exited ${code} before serving`)));
+      });
+      const m = /^serving (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const [, origin, token] = m!;
+      const auth = { headers: { Authorization: `Bearer ${token}` } };
+      const index = await fetch(`${origin}/`, auth);
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await index.text();
+      expect(html).toBe(readFileSync(join(ROOT, 'src', 'web', 'static', 'index.html'), 'utf8'));
+      const loaded = [...html.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)].map((x) => x[1]!);
+      expect(loaded.sort()).toEqual(['/static/app.js', '/static/style.css']);
+      for (const path of [...loaded, '/static/js/confirm.js']) {
+        const r = await fetch(`${origin}${path}`, auth);
+        expect(r.status, path).toBe(200);
+        expect(await r.text(), path).toBe(readFileSync(join(ROOT, 'src', 'web', path), 'utf8'));
+      }
+      expect(((await (await fetch(`${origin}/api/batches`, auth)).json()) as { batches: { name: string }[] }).batches.map((b) => b.name)).toEqual(['q']);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('close', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 60_000);
 });
 
 describe('the installed bin on an old Node', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
@@ -94,5 +94,40 @@ describe('several workers on one PostgreSQL batch', () => {
     const status = await runCliChild(['status', '--db', url], {});
     expect(status.stdout).toContain('postgres://postgres:***@');
     for (const out of [r.stdout, r.stderr, status.stdout, status.stderr]) expect(out).not.toContain('hunter2-secret');
+  }, 120_000);
+
+  it('a worker started while the server is down waits for it, saying so with the bound, then runs the batch: every run admitted once', async () => {
+    const url = await pg.createDatabase('starting');
+    const dir = tempDir();
+    const questions = join(dir, 'starting.csv');
+    const texts = ['Started early one', 'Started early two', 'Started early three', 'Started early four'];
+    writeFileSync(questions, `id,question\n${texts.map((q, i) => `q${i},${q}`).join('\n')}\n`);
+    await pg.halt();
+    let resumed: Promise<void> | null = null;
+    try {
+      const worker = spawnCli(['run', questions, '--db', url, '--base-url', sim.url, '--batch', 'starting', '--no-download', '--concurrency', '2'], { RESQ_API_KEY: 'sim-key-alice' });
+      const done = collect(worker);
+      // The server starts once the worker has said it waits (a condition, not a timing).
+      await new Promise<void>((resolve, reject) => {
+        let err = '';
+        worker.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          if (err.includes('is not accepting connections')) resolve();
+        });
+        worker.on('close', (code) => reject(new Error(`exited ${code} before waiting:\n${err}`)));
+      });
+      resumed = pg.resume();
+      await resumed;
+      const r = await done;
+      expect(r.code, r.stderr).toBe(0);
+      const said = r.stderr.split('\n').filter((l) => l.includes('is not accepting connections'));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/^the database postgres:\/\/postgres@127\.0\.0\.1:\d+\/starting is not accepting connections \((ECONNREFUSED|57P03)[^)]*\): waiting up to 60 s$/);
+      expect(r.stdout).toContain('4 completed');
+    } finally {
+      await (resumed ?? pg.resume());
+    }
+    const c = sim.counters();
+    for (const q of texts) expect(c.admissionsByInput[q] ?? 0, q).toBe(1);
   }, 120_000);
 });

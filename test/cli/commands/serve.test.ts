@@ -4,6 +4,7 @@ import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { collect, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { startPgServer, type PgServer } from '../../support/pg-server.js';
 import { runCsvBatch } from '../../support/two-batches.js';
 
 /** Starts `resq serve` as a child process; resolves with its first stdout line. */
@@ -64,5 +65,40 @@ describe('resq serve', () => {
     const r = await runInProcess(['serve', '--db', join(tempDir(), 'none.db'), '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('resq serve --db postgres://…', () => {
+  let sim: Sim;
+  let pg: PgServer;
+  let url: string;
+  beforeAll(async () => {
+    [sim, pg] = await Promise.all([startSim({ defaultDurationMs: 20 }), startPgServer()]);
+    url = await pg.createDatabase('served');
+    const store = await openStore(url);
+    await runCsvBatch(sim, store, tempDir(), 'shared', 'id,question\na,plain\nb,plan @confirm=3\n', null);
+    await store.close();
+  }, 120_000);
+  afterAll(async () => {
+    await sim?.close();
+    await pg?.stop();
+  });
+
+  it('serves the batches of a PostgreSQL database with the token it prints, stops on SIGTERM', { timeout: 60_000 }, async () => {
+    const { child, first } = serve(['--db', url, '--port', '0']);
+    const done = collect(child);
+    const line = await first;
+    const m = /^serving (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]{43})$/.exec(line);
+    expect(m, line).not.toBeNull();
+    const [, origin, token] = m!;
+    const r = await fetch(`${origin}/api/batches`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(r.status).toBe(200);
+    const { batches } = (await r.json()) as { batches: { name: string; counts: Record<string, number> }[] };
+    expect(batches.map((b) => b.name)).toEqual(['shared']);
+    expect(batches[0]!.counts).toMatchObject({ completed: 1, held: 1 });
+    child.kill('SIGTERM');
+    const res = await done;
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^database: postgres:\/\/postgres@127\.0\.0\.1:\d+\/served; stop with Ctrl-C$/m);
   });
 });

@@ -30,8 +30,8 @@ export interface WebFixture {
 }
 
 /** Starts the simulator, runs {@link WEB_CSV} to the end (held pauses stay held), downloads its files and serves the database. */
-export async function webFixture(o: { csv?: string; name?: string } = {}): Promise<WebFixture> {
-  const sim = await startSim({ defaultDurationMs: 20 });
+export async function webFixture(o: { csv?: string; name?: string; /** The simulator's API keys (key → account). */ keys?: Record<string, string> } = {}): Promise<WebFixture> {
+  const sim = await startSim({ defaultDurationMs: 20, ...(o.keys ? { keys: o.keys } : {}) });
   const dir = tempDir('resq-web-');
   const store = await openStore(join(dir, 'resq.db'));
   const batch = await runCsvBatch(sim, store, dir, o.name ?? 'web', o.csv ?? WEB_CSV, null);
