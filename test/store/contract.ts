@@ -4,6 +4,7 @@ import { idempotencyKey } from '../../src/store/keys.js';
 import type { Lease, Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, NewItem, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
 import type { BatchSettings, FileRefInput, ItemRecord } from '../../src/store/types.js';
+import { snap } from './snapshot.js';
 
 /**
  * The contract of the store port, written against `Store` only: every adapter (SQLite,
@@ -53,19 +54,6 @@ async function load(store: Store, rows: readonly Row[], batchId = B, over: Parti
   for (const [i, r] of rows.entries()) await loader.add(rowItem(r, i));
   expect(await loader.flush()).toEqual([]);
   await loader.commit([]);
-}
-
-function snap(id: string, over: Partial<RunSnapshot> = {}): RunSnapshot {
-  return {
-    id,
-    status: 'completed',
-    threadId: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    requiredAction: null,
-    output: { text: `answer of ${id}`, tool_results: [] },
-    files: [],
-    ...over,
-  };
 }
 
 function fileRef(id: string, over: Partial<FileRefInput> = {}): FileRefInput {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
 import type { ItemRecord, ItemState } from '../../src/store/types.js';
+import { snap } from './snapshot.js';
 
 /**
  * The counts by state that overview and itemCounts give, kept by the database beside the items
@@ -25,17 +26,6 @@ function newBatch(id: string, kind: NewBatch['kind'] = 'runs'): NewBatch {
     policy: null,
   };
 }
-
-const snap = (id: string, over: Partial<RunSnapshot> = {}): RunSnapshot => ({
-  id,
-  status: 'completed',
-  threadId: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  requiredAction: null,
-  output: { text: `answer of ${id}`, tool_results: [] },
-  files: [],
-  ...over,
-});
 
 const decision = (runId: string): NewDecision => ({ runId, tool: 'confirm_scope', input: { cost: 1 }, answer: { approve: true }, by: 'person', reason: null, cost: 1 });
 const hold = (): PauseOutcome => ({ kind: 'hold', reason: 'a person decides' });

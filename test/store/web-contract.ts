@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
 import type { NewBatch, RunSnapshot } from '../../src/store/shapes.js';
 import type { ItemPageQuery } from '../../src/store/web-shapes.js';
+import { snap } from './snapshot.js';
 
 /**
  * The contract of the web view's read projections (itemPage, batchLive, runMinutes), written
@@ -32,17 +33,6 @@ async function load(store: Store, n: number): Promise<void> {
   await loader.flush();
   await loader.commit([]);
 }
-
-const snap = (id: string, over: Partial<RunSnapshot> = {}): RunSnapshot => ({
-  id,
-  status: 'completed',
-  threadId: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  requiredAction: null,
-  output: { text: `answer of ${id}`, tool_results: [] },
-  files: [],
-  ...over,
-});
 
 /** Walks every page of a query; returns the ids in the order shown. */
 async function walk(store: Store, q: Omit<ItemPageQuery, 'after'>): Promise<string[]> {
