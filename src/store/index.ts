@@ -16,7 +16,7 @@ export type {
   BatchOverview,
   ItemAggregate,
 } from './port.js';
-export { STORE_ROLES, OPTIONAL_STORE_MEMBERS, STORE_VALUE_MEMBERS } from './port.js';
+export { STORE_ROLES, OPTIONAL_STORE_MEMBERS, STORE_VALUE_MEMBERS, missingStoreMembers } from './port.js';
 export { openStore, DEFAULT_DB_WAIT_MS, type OpenStoreOptions } from './open.js';
 export { maskLocation, isPostgresUrl } from './location.js';
 export { idempotencyKey } from './keys.js';

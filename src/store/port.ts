@@ -15,7 +15,7 @@ export type { NotebookStore } from './roles/notebook.js';
 export type { BatchOverview, ItemAggregate, ReadStore } from './roles/reads.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
-export { OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_MEMBERS, type StoreMember, type StoreRoles, type UnlistedMember } from './roles/role-methods.js';
+export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_MEMBERS, type StoreMember, type StoreRoles, type UnlistedMember } from './roles/role-methods.js';
 
 /**
  * The store port: every state change resq makes is one of these operations, each one

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchExistsError, ItemNotHeldError, LeaseLostError } from '../../src/errors.js';
 import { idempotencyKey } from '../../src/store/keys.js';
-import type { Lease, Store } from '../../src/store/port.js';
+import { missingStoreMembers, type Lease, type Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, NewItem, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
 import type { BatchSettings, FileRefInput, ItemRecord } from '../../src/store/types.js';
 import { snap } from './snapshot.js';
@@ -81,6 +81,10 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     });
     afterEach(async () => {
       await store.close();
+    });
+
+    it('carries every member of every role of the port (missingStoreMembers)', () => {
+      expect(missingStoreMembers(store)).toEqual([]);
     });
 
     async function item(itemId: string, batchId = B): Promise<ItemRecord> {

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  missingStoreMembers,
   OPTIONAL_STORE_MEMBERS,
   openStore,
   STORE_ROLES,
@@ -22,10 +23,10 @@ import type { UnlistedMember } from '../../src/store/port.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
 
 // The store port is the sum of its roles (issue 21.6): each member in exactly one role, the
-// runtime lists equal to the roles, and every adapter carrying every member.
+// runtime lists equal to the roles, and every adapter carrying every member (the SQLite one
+// here; both in the store contract, test/store/contract.ts).
 
 type RoleName = keyof StoreRoles;
 /** Members two different roles of `R` share (never when the roles are disjoint). */
@@ -88,22 +89,6 @@ describe('the store port by role: the runtime lists', () => {
   });
 });
 
-/** Every member of every role on `store`: a function (a string for a value member); an optional one absent or a function. */
-function missingMembers(store: Store): string[] {
-  const optional = new Set<string>(OPTIONAL_STORE_MEMBERS);
-  const values = new Set<string>(STORE_VALUE_MEMBERS);
-  const bag = store as unknown as Record<string, unknown>;
-  const missing: string[] = [];
-  for (const role of roleNames)
-    for (const m of STORE_ROLES[role]) {
-      const v = bag[m];
-      const want = values.has(m) ? 'string' : 'function';
-      if (typeof v === want || (optional.has(m) && v === undefined)) continue;
-      missing.push(`${role}.${m}: ${typeof v}`);
-    }
-  return missing;
-}
-
 describe('the store port by role: the SQLite adapter', () => {
   const dir = tempDir('resq-port-');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,7 +97,7 @@ describe('the store port by role: the SQLite adapter', () => {
     const store = await openStore(join(dir, 'port.db'));
     try {
       expect(store).toBeInstanceOf(SqliteStore);
-      expect(missingMembers(store)).toEqual([]);
+      expect(missingStoreMembers(store)).toEqual([]);
       // A role-typed view of the store is the store itself, and it works.
       const batches: BatchStore = store;
       expect(await batches.findBatch('no-such-batch')).toBeNull();
@@ -125,30 +110,9 @@ describe('the store port by role: the SQLite adapter', () => {
     const store = await openStore(join(dir, 'port-broken.db'));
     try {
       const broken = Object.create(store, { heartbeat: { value: undefined }, onAnswered: { value: 'not a function' } }) as Store;
-      expect(missingMembers(broken)).toEqual(['workers.heartbeat: undefined', 'reads.onAnswered: string']);
+      expect(missingStoreMembers(broken)).toEqual(['workers.heartbeat: undefined', 'reads.onAnswered: string']);
     } finally {
       await store.close();
     }
   });
-});
-
-describe('the store port by role: the PostgreSQL adapter', () => {
-  let pg: PgServer;
-  beforeAll(async () => {
-    pg = await startPgServer();
-  }, 120_000);
-  afterAll(async () => pg?.stop());
-
-  it('has every member of every role (opened with openStore on a real server)', async () => {
-    const store = await openStore(await pg.createDatabase('port_roles'));
-    try {
-      expect(store).toBeInstanceOf(PostgresStore);
-      expect(missingMembers(store)).toEqual([]);
-      expect(typeof store.onAnswered).toBe('function');
-      const batches: BatchStore = store;
-      expect(await batches.findBatch('no-such-batch')).toBeNull();
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
 });

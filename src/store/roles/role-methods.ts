@@ -55,3 +55,23 @@ export const OPTIONAL_STORE_MEMBERS = ['onAnswered'] as const satisfies readonly
 
 /** Members that are values, not methods. */
 export const STORE_VALUE_MEMBERS = ['location'] as const satisfies readonly StoreMember[];
+
+/**
+ * What `store` lacks of the port, as `role.member: typeof` lines (empty when it is whole): every
+ * member a function (a value member a string), an optional one absent or a function. The
+ * compiler checks a store's type; this checks the object a store adapter hands back.
+ */
+export function missingStoreMembers(store: object): string[] {
+  const optional = new Set<string>(OPTIONAL_STORE_MEMBERS);
+  const values = new Set<string>(STORE_VALUE_MEMBERS);
+  const bag = store as Record<string, unknown>;
+  const missing: string[] = [];
+  for (const [role, members] of Object.entries(STORE_ROLES))
+    for (const m of members) {
+      const v = bag[m];
+      const want = values.has(m) ? 'string' : 'function';
+      if (typeof v === want || (optional.has(m) && v === undefined)) continue;
+      missing.push(`${role}.${m}: ${typeof v}`);
+    }
+  return missing;
+}
