@@ -2,7 +2,7 @@ import { isModelRunFinished, isRunFailure, type ModelRun, type ServiceClient } f
 import { type Clock, systemClock } from '../clock.js';
 import { InputError } from '../errors.js';
 import { errorKind } from '../runner/error-kind.js';
-import { Scheduler, tryLater, type StepContext, type TryLater } from '../runner/scheduler.js';
+import { isTryLater, Scheduler, tryLater, type StepContext, type TryLater } from '../runner/scheduler.js';
 import { StateTally } from '../runner/state-tally.js';
 import { type BatchRecord, type CreditTotals, type FileRefInput, idempotencyKey, type ItemRecord, type ModelBatchRecord, type ModelStore, type ReadStore, type WorkerStore } from '../store/index.js';
 import type { ModelBatchEvent, RowCounts } from './events.js';
@@ -160,7 +160,7 @@ export class ModelBatchRunner {
     if (item.state === 'submitting') {
       const sent = await this.#submit(item, ctx.fresh || this.#resendable.has(item.id));
       // A create the service did not act on (or may be sent again) is tried later.
-      if (typeof sent !== 'string') return sent;
+      if (isTryLater(sent)) return sent;
       if (sent !== 'running') return sent === 'left' ? null : this.#o.store.getItem(item.batchId, item.id);
     }
     const now = await this.#o.store.getItem(item.batchId, item.id);

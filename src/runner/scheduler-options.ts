@@ -27,8 +27,8 @@ export function tryLater(reason: string): TryLater {
 }
 
 /** Whether a step's answer is {@link TryLater}. */
-export function isTryLater(end: ItemRecord | TryLater | null): end is TryLater {
-  return end !== null && 'tryLater' in end;
+export function isTryLater(end: unknown): end is TryLater {
+  return typeof end === 'object' && end !== null && 'tryLater' in end;
 }
 
 /**

@@ -10,7 +10,7 @@ import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
 
 export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext, TryLater } from './scheduler-options.js';
-export { tryLater } from './scheduler-options.js';
+export { isTryLater, tryLater } from './scheduler-options.js';
 
 /** How long a claim keeps an item: a worker silent this long is taken for dead. @default 30000 */
 export const DEFAULT_LEASE_MS = 30_000;
