@@ -32,7 +32,7 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Longest pause in the response body. @default requestTimeoutMs */
   bodyTimeoutMs?: number;
-  /** Hand 3xx responses to `consume` instead of failing (manual redirects). @default false */
+  /** Hand 3xx responses to `consume` instead of failing (manual redirects; `send` only). @default false */
   allowRedirect?: boolean;
   /** The request starts work at the service (a run, a respond, a model run): a 429 on it is an admission throttle. @default false */
   admission?: boolean;
@@ -196,12 +196,70 @@ export class Transport {
     }
   }
 
-  /** Sends and parses a JSON body (empty body → null). A non-JSON body is a `ResponseShapeError`. */
+  /**
+   * Sends and parses a JSON body (empty body → null). A non-JSON body is a `ResponseShapeError`.
+   * With the retries of {@link send}, over a dispatch handler that gathers the body: no
+   * Readable, no linked AbortController and no promise per chunk for the short requests
+   * every run makes (its admission; a resume's read of each run).
+   */
   sendJson(req: SendOptions): Promise<JsonResponse> {
-    return this.send(req, async (res) => {
-      const text = await res.body.text();
-      return { status: res.status, headers: res.headers, data: parseJson(text, res.request), request: res.request };
+    return this.#retrying(req, (target, info, busyAttempts) => this.#attemptJson(req, target, info, busyAttempts));
+  }
+
+  /** One attempt of {@link sendJson}: the head, then the whole body as text, parsed. */
+  async #attemptJson(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<JsonResponse> {
+    const { attempt, opened } = this.#dispatch(req, target, this.#agent, () => {}, req.json === undefined ? null : JSON.stringify(req.json));
+    // The body is gathered from the head on; a failure of it is awaited below, after the head.
+    const body = new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      attempt.attach({ data: (c) => chunks.push(c), end: () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')), error: reject });
     });
+    body.catch(() => {});
+    const head = await opened;
+    // A 3xx is an error here: manual redirects (allowRedirect) are for `send`'s file downloads.
+    if (!head.ok) throw this.#errorOf(head.error, req, info, busyAttempts);
+    return { status: head.status, headers: head.headers, data: parseJson(await body, info), request: info };
+  }
+
+  /**
+   * Dispatches one attempt to `dispatcher` with a {@link StreamAttempt} as its handler: the
+   * caller's signal and the client's close end it with their reason until it is over, then
+   * `over` runs and the listeners go.
+   */
+  #dispatch(req: SendOptions, target: RequestTarget, dispatcher: Dispatcher, over: () => void, body: string | null): { attempt: StreamAttempt; opened: Promise<Opened> } {
+    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
+    const offs: (() => void)[] = [];
+    const done = (): void => {
+      over();
+      for (const off of offs) off();
+    };
+    let attempt!: StreamAttempt;
+    const opened = new Promise<Opened>((settle, fail) => {
+      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, done);
+    });
+    for (const signal of [req.signal, this.#closing.signal]) {
+      if (signal) offs.push(onAbortOf(signal, () => attempt.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'))));
+    }
+    const url = target.url;
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers: this.#headers(req, target),
+          body,
+          headersTimeout: this.#opts.requestTimeoutMs,
+          bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
+        },
+        attempt,
+      );
+    } catch (err) {
+      // Refused before it started (a closed dispatcher): the attempt will hear nothing more.
+      done();
+      throw err;
+    }
+    return { attempt, opened };
   }
 
   /** Aborts everything in flight (streams included) and closes the connection pool. */
@@ -251,39 +309,10 @@ export class Transport {
 
   /** One attempt at a long-lived response, over a stream shard (see {@link openStream}). */
   async #attemptStream(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<OpenStream> {
-    const signals = [req.signal, this.#closing.signal].filter((s) => s !== undefined);
-    for (const signal of signals) if (signal.aborted) throw signal.reason;
+    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
     const slot = this.#streams.acquire();
-    // The caller's signal and the client's close end the attempt (opening or reading) with
-    // their reason, until it is over: then its slot and these listeners go together.
-    const offs: (() => void)[] = [];
-    const over = (): void => {
-      slot.release();
-      for (const off of offs) off();
-    };
-    let attempt!: StreamAttempt;
-    const opened = new Promise<Opened>((settle, fail) => {
-      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, over);
-    });
-    for (const signal of signals) offs.push(onAbortOf(signal, () => attempt.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'))));
-    const url = target.url;
-    try {
-      slot.dispatcher.dispatch(
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method,
-          headers: this.#headers(req, target),
-          headersTimeout: this.#opts.requestTimeoutMs,
-          bodyTimeout: req.bodyTimeoutMs ?? this.#opts.requestTimeoutMs,
-        },
-        attempt,
-      );
-    } catch (err) {
-      // Refused before it started (a closed dispatcher): the attempt will hear nothing more.
-      over();
-      throw err;
-    }
+    // Its slot goes with the attempt's end, whatever it is.
+    const { attempt, opened } = this.#dispatch(req, target, slot.dispatcher, slot.release, null);
     const head = await opened;
     if (!head.ok) throw this.#errorOf(head.error, req, info, busyAttempts);
     return {
