@@ -16,13 +16,19 @@ import type { ThreadRepo } from './threads.js';
 const QUEUED_PAGE = 64;
 
 /**
- * Runs in flight over every worker: items whose run is (or may be) going at the service.
- * An answered (`waiting`) item counts once a worker has held it, since its respond may have
+ * Runs in flight over every worker (bind the batch id twice): items whose run is (or may be)
+ * going at the service. An answered (`waiting`) item counts once a worker has held it, since its respond may have
  * been sent (a worker that held it and died leaves `lease_until` set, owner gone). One a
  * person answered and no worker held yet waits for a slot like a queued one: its run ended.
+ * Read from the counts the triggers of migration 012 keep by state (claims run on a migrated
+ * file), less those answered items: a walk of the batch's `waiting` entries only (items_state,
+ * which the query must name with its `<> 'queued'` for SQLite to take it; items_active's
+ * IN list made SQLite walk every active entry). Counting the active items walked every
+ * one on each claim: 0.1 ms at 400 in flight, 0.4 ms at 3,000, ms at 10,000.
  */
-const IN_FLIGHT = `SELECT count(*) FROM items INDEXED BY items_active
-  WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)} AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
+  - (SELECT count(*) FROM items INDEXED BY items_state
+       WHERE batch_id = ? AND state <> 'queued' AND state = 'waiting' AND lease_until IS NULL)`;
 
 /** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
 const orphaned = (states: readonly ItemState[]): string => `SELECT * FROM items INDEXED BY items_active
@@ -96,7 +102,7 @@ export class Claims {
   }
 
   inFlight(batchId: string): number {
-    return this.#stmt(IN_FLIGHT).pluck().get(batchId) as number;
+    return this.#stmt(IN_FLIGHT).pluck().get(batchId, batchId) as number;
   }
 
   #capLimit(batchId: string): number | null {
@@ -147,18 +153,23 @@ export class Claims {
     let fresh = 0;
     const maxQueued = req.maxQueued ?? req.max;
     const page = this.#stmt(`SELECT * FROM items WHERE batch_id = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT ?`);
+    // Rows passed over so far (later items of a thread): each page reads as many more.
+    let passed = 0;
     scan: while (out.length < req.max && inFlight < req.cap && fresh < maxQueued) {
-      // The rows this claim can take and a few more (later thread items are passed over):
-      // a claim for a few freed slots reads a few rows, not a whole page.
+      // The rows this claim can take, and as many more as it passed over: a claim for a few
+      // freed slots reads a few rows, not a whole page (each row read costs ~5 µs).
       const want = Math.min(req.max - out.length, req.cap - inFlight, maxQueued - fresh);
-      const rows = page.all(batchId, cursor, Math.min(QUEUED_PAGE, want + 8)) as ItemRow[];
+      const rows = page.all(batchId, cursor, Math.min(QUEUED_PAGE, want + passed)) as ItemRow[];
       if (rows.length === 0) break;
       for (const row of rows) {
         if (out.length >= req.max || inFlight >= req.cap || fresh >= maxQueued) break scan;
         cursor = row.seq;
         const it = itemFromRow(row);
         // Later items of a thread are reached through the thread once the earlier ones end.
-        if (it.threadKey && this.#items.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) continue;
+        if (it.threadKey && this.#items.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) {
+          passed++;
+          continue;
+        }
         out.push(this.#submit(it, req, now));
         inFlight++;
         fresh++;

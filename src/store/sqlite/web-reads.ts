@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
 import { pageOf, SORT_COLUMN, SUMMARY_COLS, type SummaryRow } from '../web-rows.js';
 import { StatementCache } from './statement-cache.js';
+import { IN_FLIGHT } from './claims.js';
 
 /**
  * The web view's reads (SELECT only): a page of items by keyset over an index (the same
@@ -62,11 +63,7 @@ export class WebReads {
 
   /** Runs in flight, the adaptive cap, the first held items and the finished span. */
   batchLive(batchId: string, heldLimit: number): BatchLive {
-    const inFlight = this.#cache
-      .get(`SELECT count(*) FROM items INDEXED BY items_active
-        WHERE batch_id = ? AND state IN ('submitting', 'running', 'waiting') AND (state <> 'waiting' OR lease_until IS NOT NULL)`)
-      .pluck()
-      .get(batchId) as number;
+    const inFlight = this.#cache.get(IN_FLIGHT).pluck().get(batchId, batchId) as number;
     const capLimit = (this.#cache.get('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
     const held = (
       this.#cache
