@@ -90,12 +90,31 @@ export function agentProgress(): ProgressKind<RunnerEvent> {
   };
 }
 
-/** One JSON object per event line on stdout. */
+/**
+ * One JSON object per event line on stdout. The lines of one turn (a write group's commit
+ * settles many transitions in one go) go out as one write when that turn's microtasks are
+ * done: stdout to a file is a write(2) per call, three per run. Nothing waits for a timer,
+ * so a reader sees each line as soon as before; a note or the stop writes what is pending
+ * first, so the order on the terminal is kept.
+ */
 export function jsonRenderer<E extends object = RunnerEvent>(out: NodeJS.WritableStream, err: NodeJS.WritableStream): ProgressRenderer<E> {
+  let pending = '';
+  const flush = (): void => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    out.write(text);
+  };
   return {
-    onEvent: (e) => out.write(`${JSON.stringify({ ...e, at: isoNow() })}\n`),
-    note: (line) => err.write(`${line}\n`),
-    stop: () => {},
+    onEvent: (e) => {
+      if (pending === '') queueMicrotask(flush);
+      pending += `${JSON.stringify({ ...e, at: isoNow() })}\n`;
+    },
+    note: (line) => {
+      flush();
+      err.write(`${line}\n`);
+    },
+    stop: flush,
   };
 }
 

@@ -34,7 +34,14 @@ export interface DriveContext {
  * come before, not after, the bookkeeping of every completion in the burst.
  */
 const yieldToIo = (): Promise<void> =>
-  new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+  (nextTurn ??= new Promise((resolve) =>
+    setImmediate(() => {
+      nextTurn = null;
+      setImmediate(resolve);
+    }),
+  ));
+/** The wait of {@link yieldToIo} that the transitions of this turn share (two immediates for a burst, not two each). */
+let nextTurn: Promise<void> | null = null;
 
 /**
  * Drives one item through the state machine until it is finished, held, or a request
