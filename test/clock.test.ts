@@ -28,4 +28,18 @@ describe('systemClock', () => {
     const fixed: Clock = { now: () => Date.UTC(2026, 0, 2, 3, 4, 5, 6), sleep: async () => {} };
     expect(isoNow(fixed)).toBe('2026-01-02T03:04:05.006Z');
   });
+
+  it('gives each millisecond its own text, whichever clock asks in turn', () => {
+    let t = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+    const moving: Clock = { now: () => t, sleep: async () => {} };
+    const other: Clock = { now: () => Date.UTC(2030, 5, 6, 7, 8, 9, 10), sleep: async () => {} };
+    expect(isoNow(moving)).toBe('2026-01-02T03:04:05.006Z');
+    expect(isoNow(moving)).toBe('2026-01-02T03:04:05.006Z');
+    t += 1;
+    expect(isoNow(moving)).toBe('2026-01-02T03:04:05.007Z');
+    expect(isoNow(other)).toBe('2030-06-06T07:08:09.010Z');
+    expect(isoNow(moving)).toBe('2026-01-02T03:04:05.007Z');
+    t = 0;
+    expect(isoNow(moving)).toBe('1970-01-01T00:00:00.000Z');
+  });
 });
