@@ -12,7 +12,6 @@ import { atMs, runCli, type CliResult } from '../lib/cli-process.js';
 import { writeQuestions } from '../lib/questions.js';
 import { emitRows, fmt, row, type BenchRow } from '../lib/report.js';
 import { startSimProcess, type SimProcess } from '../lib/sim-process.js';
-import { startupCost } from '../lib/workload.js';
 
 const FLOOR = fileURLToPath(new URL('../floor-client.ts', import.meta.url));
 const MiB = 2 ** 20;
@@ -37,6 +36,15 @@ async function floorRun(sim: SimProcess, questions: string, c: number): Promise<
   return r;
 }
 
+async function resqRun(sim: SimProcess, questions: string, db: string, c: number): Promise<CliResult> {
+  const r = await runCli({
+    args: ['run', questions, '--db', db, '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
+    env: { RESQ_API_KEY: sim.key },
+  });
+  if (r.code !== 0) throw new Error(`resq exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return r;
+}
+
 const rows: BenchRow[] = [];
 for (const [n, c, d] of configs) {
   const name = `floor N=${n} C=${c} D=${d / 1000}s`;
@@ -47,18 +55,16 @@ for (const [n, c, d] of configs) {
     writeQuestions(one, 1, () => 'one @duration=1ms');
     const questions = join(dir, 'q.csv');
     writeQuestions(questions, n, (i) => `Question ${i} @duration=${d}ms`);
-    // Each side's idle: the same process doing one run (start-up, modules, one connection).
+    // Each side's idle: the same process doing one run (start-up, modules, one connection,
+    // its database). A dry run (no client, no service) left resq's HTTP stack, its schemas
+    // and the first writes' start-up in its per-run figure: ~0.2 ms a run at N=4,000.
     const floorIdle = await floorRun(sim, one, 1);
-    const resqIdle = await startupCost(dir);
+    const resqIdle = await resqRun(sim, one, join(dir, 'one.db'), 1);
     await sim.reset();
     const floorFull = await floorRun(sim, questions, c);
     const floorAdmitted = (await sim.counters()).runsAdmitted;
     await sim.reset();
-    const resqFull = await runCli({
-      args: ['run', questions, '--db', join(dir, 'r.db'), '--base-url', sim.url, '--concurrency', String(c), '--no-download', '--json'],
-      env: { RESQ_API_KEY: sim.key },
-    });
-    if (resqFull.code !== 0) throw new Error(`resq exited ${resqFull.code}: ${resqFull.stderr.slice(-2000)}`);
+    const resqFull = await resqRun(sim, questions, join(dir, 'r.db'), c);
     const resqAdmitted = (await sim.counters()).runsAdmitted;
     if (floorAdmitted !== n || resqAdmitted !== n) throw new Error(`runs admitted: floor ${floorAdmitted}, resq ${resqAdmitted}, of ${n}`);
     const floor: Side = { cpuMs: (floorFull.cpuMs - floorIdle.cpuMs) / n, maxRssBytes: (floorFull.maxRssBytes - floorIdle.maxRssBytes) / c, makespanMs: span(floorFull) };
