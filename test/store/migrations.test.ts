@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { OWNED_BY } from '../../src/store/sqlite/claims.js';
 import { migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
@@ -144,6 +145,18 @@ describe('migrations', () => {
     const store = SqliteStore.open(path, { readonly: true });
     expect(await store.itemCounts('b1')).toMatchObject({ completed: 1, queued: 1 });
     await store.close();
+  });
+
+  it('013 drops the index on the owner alone: the reads by owner walk items_active', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'").pluck().all();
+    expect(indexes).not.toContain('items_owner');
+    expect(indexes).toContain('items_active');
+    const plan = (sql: string): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('w1') as { detail: string }[]).map((r) => r.detail).join(' | ');
+    // The heartbeat's and the retirement's statements (src/store/sqlite/claims.ts): a search, not a scan.
+    expect(plan(`UPDATE items INDEXED BY items_active SET lease_until = 1 WHERE ${OWNED_BY}`)).toMatch(/SEARCH items USING COVERING INDEX items_active \(batch_id=\? AND state=\? AND owner=\?\)/);
   });
 
   it('applies nothing twice', () => {

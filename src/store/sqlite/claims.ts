@@ -30,6 +30,14 @@ export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE 
   - (SELECT count(*) FROM items INDEXED BY items_state
        WHERE batch_id = ? AND state <> 'queued' AND state = 'waiting' AND lease_until IS NULL)`;
 
+/**
+ * The items a worker holds. Only items with work at the service have an owner (a claim gives
+ * one, every way out of those states takes it), so items_active finds them, a probe per batch
+ * of the file and state: migration 013 dropped the index on the owner alone, whose two
+ * entries (claimed, ended) every run wrote.
+ */
+export const OWNED_BY = `batch_id IN (SELECT id FROM batches) AND state IN ${sqlStates(ACTIVE_STATES)} AND owner = ?`;
+
 /** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
 const orphaned = (states: readonly ItemState[]): string => `SELECT * FROM items INDEXED BY items_active
   WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)} AND state IN ${sqlStates(states)}
@@ -63,7 +71,7 @@ export class Claims {
 
   heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
     this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
-    this.#stmt('UPDATE items SET lease_until = ? WHERE owner = ?').run(now + lease.leaseMs, lease.workerId);
+    this.#stmt(`UPDATE items INDEXED BY items_active SET lease_until = ? WHERE ${OWNED_BY}`).run(now + lease.leaseMs, lease.workerId);
     const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = ?')
       .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
     return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
@@ -75,13 +83,14 @@ export class Claims {
 
   retire(workerId: string, now: number): void {
     // lease_until 0: held before (an answered item's respond may be out), free to take now.
-    this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = ?').run(workerId);
+    this.#stmt(`UPDATE items INDEXED BY items_active SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run(workerId);
     this.#stmt('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
   }
 
   live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
     const rows = this.#stmt(
-        `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
+        `SELECT w.*, (SELECT count(*) FROM items i INDEXED BY items_active
+             WHERE i.batch_id = w.batch_id AND i.state IN ${sqlStates(ACTIVE_STATES)} AND i.owner = w.id) AS n FROM workers w
          WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
       )
       .all(batchId, now - staleMs) as { id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }[];

@@ -296,6 +296,13 @@ export const migrations: readonly Migration[] = [
         END;
       `),
   },
+  {
+    // Issue 23: each run wrote and removed an entry of items_owner (claimed, then ended) for
+    // the few reads by owner (a heartbeat, a retirement, a worker's count), which items_active
+    // serves: only items with work at the service have an owner.
+    name: '013_drop_items_owner',
+    up: (db) => db.exec('DROP INDEX items_owner;'),
+  },
 ];
 
 /**
