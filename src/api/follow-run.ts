@@ -59,7 +59,8 @@ export async function followRun(deps: FollowDeps, runId: string, opts: FollowRun
       let final: RunEvent | null = null;
       await readEventStream(
         deps.transport,
-        { runId, after, signal: opts.signal, idleTimeoutMs: options.streamIdleTimeoutMs, maxEventChars: options.maxEventChars, progress },
+        // Nobody sees the events but this loop: only the final `run` event's data is parsed.
+        { runId, after, signal: opts.signal, idleTimeoutMs: options.streamIdleTimeoutMs, maxEventChars: options.maxEventChars, progress, parse: opts.onEvent ? 'all' : 'run' },
         (event) => {
           opts.onEvent?.(event);
           if (!isFinalRunEvent(event)) return false;

@@ -32,6 +32,12 @@ export interface RunEventStreamOptions {
   progress?: StreamProgress;
   /** Bound of one event, in characters (see SseDecoderOptions). @default DEFAULT_MAX_EVENT_CHARS */
   maxEventChars?: number;
+  /**
+   * `run`: only `run` events have their data parsed; the others carry it as the raw text (a
+   * follower that looks at nothing but the final run skips a JSON.parse per text delta).
+   * @default 'all'
+   */
+  parse?: 'all' | 'run';
 }
 
 /**
@@ -142,8 +148,9 @@ class EventReader implements StreamBody {
 
   /** Hands messages over as events; true once one said stop. */
   #deliver(messages: readonly SseMessage[]): boolean {
+    const all = this.opts.parse !== 'run';
     for (const message of messages) {
-      const event = toRunEvent(message);
+      const event = all || message.event === 'run' ? toRunEvent(message) : { id: parseEventId(message.id), event: message.event, data: message.data };
       if (event.id !== null) this.progress.lastEventId = event.id;
       this.progress.events += 1;
       if (this.onEvent(event)) return true;

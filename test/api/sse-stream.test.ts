@@ -57,6 +57,17 @@ describe('runEventStream', () => {
     await waitFor(() => closed);
   });
 
+  it("with parse: 'run' parses only the run events' data; the others keep their raw text", async () => {
+    const { transport } = await setup((_req, res) => {
+      openSse(res);
+      res.write(sseEvent(4, 'text.delta', { text: 'a' }));
+      res.write(sseEvent(5, 'run', runBody('r1', 'completed')));
+    });
+    const events = await collect(runEventStream(transport, { runId: 'r1', idleTimeoutMs: 5000, parse: 'run' }));
+    expect(events[0]).toEqual({ id: 4, event: 'text.delta', data: JSON.stringify({ text: 'a' }) });
+    expect(events[1]).toMatchObject({ id: 5, event: 'run', data: { id: 'r1', status: 'completed' } });
+  });
+
   it('lets the stream end after the final run event instead of hanging up, so its connection can be reused', async () => {
     let closedBeforeEnd: boolean | null = null;
     let closed = false;
