@@ -6,12 +6,49 @@ export type Query = Record<string, string | number | undefined>;
 /** Where one request goes, and how it is named in messages. */
 export interface RequestTarget {
   /** The full URL, query included. */
-  url: URL;
+  readonly url: URL;
+  /** Its origin (`https://host:port`). */
+  readonly origin: string;
+  /** Its path and query, as sent on the request line. */
+  readonly path: string;
   /** Whether the URL is on the base URL's origin: only then is the key sent. */
-  sameOrigin: boolean;
+  readonly sameOrigin: boolean;
   /** Name for messages: path relative to the base URL, or origin + path elsewhere; no query. */
-  label: string;
+  readonly label: string;
 }
+
+/**
+ * A path below the base URL made only of characters a URL keeps as they are (what
+ * {@link segment} and the client's own paths give): its URL is made only when asked for.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+(?:\.[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)*)+$/;
+
+/** A target below the base URL: two strings per request (its two requests per run made a URL each, origin strings and a query object). */
+class BelowBase implements RequestTarget {
+  readonly origin: string;
+  readonly path: string;
+  readonly label: string;
+  readonly sameOrigin = true;
+  constructor(origin: string, path: string, label: string) {
+    this.origin = origin;
+    this.path = path;
+    this.label = label;
+  }
+  get url(): URL {
+    return new URL(`${this.origin}${this.path}`);
+  }
+}
+
+/** The base URL's origin, kept (URL's getter makes a new string at every read). */
+function originOf(base: URL): string {
+  if (base !== lastBase) {
+    lastBase = base;
+    lastOrigin = base.origin;
+  }
+  return lastOrigin;
+}
+let lastBase: URL | null = null;
+let lastOrigin = '';
 
 /**
  * Resolves `target` against the base URL. A string starting with `http:`/`https:` is taken
@@ -19,12 +56,21 @@ export interface RequestTarget {
  * (`/runs/abc` → `{base}/runs/abc`).
  */
 export function resolveTarget(base: URL, basePath: string, target: string | URL, query?: Query): RequestTarget {
+  if (typeof target === 'string' && PLAIN_PATH.test(target)) {
+    let search = '';
+    if (query) {
+      const pairs: [string, string][] = [];
+      for (const key in query) if (query[key] !== undefined) pairs.push([key, String(query[key])]);
+      if (pairs.length > 0) search = `?${new URLSearchParams(pairs).toString()}`;
+    }
+    return new BelowBase(originOf(base), `${basePath}${target}${search}`, target);
+  }
   const url = target instanceof URL ? new URL(target.href) : absoluteOrBelow(base, basePath, target);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
   const sameOrigin = url.origin === base.origin;
-  return { url, sameOrigin, label: labelOf(url, base, basePath) };
+  return { url, origin: url.origin, path: `${url.pathname}${url.search}`, sameOrigin, label: labelOf(url, base, basePath) };
 }
 
 function absoluteOrBelow(base: URL, basePath: string, target: string): URL {

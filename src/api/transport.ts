@@ -240,12 +240,11 @@ export class Transport {
     for (const signal of [req.signal, this.#closing.signal]) {
       if (signal) offs.push(onAbortOf(signal, () => attempt.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'))));
     }
-    const url = target.url;
     try {
       dispatcher.dispatch(
         {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          origin: target.origin,
+          path: target.path,
           method: req.method,
           headers: this.#headers(req, target),
           body,
@@ -351,7 +350,7 @@ export class Transport {
   #normalize(err: unknown, req: SendOptions, info: RequestInfo, target: RequestTarget): unknown {
     if (req.signal?.aborted) return abortReason(req.signal);
     if (this.#closing.signal.aborted) return closedError(info);
-    const service = target.sameOrigin ? this.#opts.baseUrl.href.replace(/\/+$/, '') : target.url.origin;
+    const service = target.sameOrigin ? this.#opts.baseUrl.href.replace(/\/+$/, '') : target.origin;
     return toNetworkError(err, info, service) ?? err;
   }
 

@@ -29,6 +29,35 @@ describe('resolveTarget', () => {
   });
 });
 
+describe('resolveTarget below the base URL', () => {
+  const viaUrl = (path: string, search = ''): string => new URL(`https://svc.example/api/v1${path}${search}`).href;
+
+  it('gives what the URL would for the client\'s own paths: url, origin, path, label', () => {
+    for (const [path, query, search] of [
+      ['/runs', undefined, ''],
+      [`/runs/${segment('r 1/ü?', 'run id')}/events`, { after: -1 }, '?after=-1'],
+      ['/runs/r1/events', { after: undefined }, ''],
+      ['/model-runs/m.1', { a: 'x y', b: 2 }, '?a=x+y&b=2'],
+    ] as const) {
+      const t = resolveTarget(base, '/api/v1', path, query);
+      expect(t.url.href).toBe(viaUrl(path, search));
+      expect(t.origin).toBe('https://svc.example');
+      expect(t.path).toBe(`/api/v1${path}${search}`);
+      expect(t.label).toBe(path);
+      expect(t.sameOrigin).toBe(true);
+    }
+  });
+
+  it('leaves a path a URL would change (dot segments, spaces, a query of its own) to the URL', () => {
+    for (const path of ['/runs/../files/x', '/runs/./r1', '/runs/a b', '/runs?x=1', 'runs/r1']) {
+      const t = resolveTarget(base, '/api/v1', path, { after: 3 });
+      expect(t.path).toBe(`${t.url.pathname}${t.url.search}`);
+      expect(t.origin).toBe(t.url.origin);
+    }
+    expect(resolveTarget(base, '/api/v1', '/runs/../files/x').url.href).toBe('https://svc.example/api/v1/files/x');
+  });
+});
+
 describe('segment', () => {
   it('percent-encodes ids so they stay one segment', () => {
     expect(segment('a/b?c', 'run id')).toBe('a%2Fb%3Fc');
