@@ -38,6 +38,8 @@ export class Scheduler {
   #cursor = -1;
   #sent = 0;
   #stalled = 0;
+  /** Items this worker gave up on and released for a resume: never taken over again by it. */
+  readonly #gaveUp = new Set<string>();
   #fatal: Error | null = null;
   #cancelled = false;
   #wakeSleep: (() => void) | null = null;
@@ -212,7 +214,7 @@ export class Scheduler {
     if (scan) this.#orphanScanAt = now;
     const claim = await this.#o.store.claimItems(
       this.#o.batch.id,
-      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: [...this.#ended] },
+      { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: [...this.#ended], skip: [...this.#gaveUp] },
       now,
     );
     this.#cursor = claim.cursor;
@@ -355,6 +357,9 @@ export class Scheduler {
     const delays = this.#o.retryLaterMs ?? DEFAULT_RETRY_LATER_MS;
     if (tries >= delays.length) {
       this.#stalled++;
+      // Released, its lease gone: without the skip this worker's next look for items to take
+      // over would find it again and run the schedule anew, for ever, instead of ending.
+      this.#gaveUp.add(item.id);
       await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId);
       this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${reason}); resume later` });
       return;

@@ -177,6 +177,37 @@ describe('Scheduler', () => {
     expect((await store.getItem(batch.id, 'i0'))?.state).toBe('completed');
   });
 
+  it('gives up on an item once its schedule is spent and leaves it for a resume: this worker does not take it over again, and the run ends', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 2);
+    const clock = virtualClock();
+    const { step: ok } = gatedStep(store);
+    class Flaky extends ResqError {}
+    const calls: string[] = [];
+    const step: Step = async (item, ctx) => {
+      calls.push(item.id);
+      if (item.id === 'i0') throw new Flaky('HTTP 503');
+      return ok(item, ctx);
+    };
+    const warnings: string[] = [];
+    const r = await scheduler(store, batch, {
+      step,
+      clock,
+      classify: (e) => (e instanceof Flaky ? 'transient' : 'bug'),
+      retryLaterMs: [2000],
+      onEvent: (e) => e.type === 'warning' && warnings.push(e.message),
+    }).run();
+    expect(r).toMatchObject({ stalled: 1, fatal: null, interrupted: false });
+    // The first try and the one retry of the schedule: then left alone.
+    expect(calls.filter((id) => id === 'i0')).toEqual(['i0', 'i0']);
+    expect(warnings).toEqual(['item i0: gave up for now (HTTP 503); resume later']);
+    expect(await store.getItem(batch.id, 'i0')).toMatchObject({ state: 'submitting', owner: null });
+    expect((await store.getItem(batch.id, 'i1'))?.state).toBe('completed');
+    // Another worker (a resume) takes it over as before.
+    const later = await store.claimItems(batch.id, { workerId: 'w2', leaseMs: 60_000, max: 5, cap: 3, afterSeq: -1 }, clock.now());
+    expect(later.items.map((i) => i.id)).toEqual(['i0']);
+  });
+
   it('a step that answers tryLater is sent again on the retry-later schedule with its reason, in virtual time, and is never marked as failed', async () => {
     const store = await open();
     const batch = await batchOf(store, 1);

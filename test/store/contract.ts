@@ -618,6 +618,18 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(ids((await claim(w2, { takeOver: ['submitting'] }, later)).items)).toEqual(['b']);
       });
 
+      it('skip leaves those items alone although their lease is gone; the others are taken over', async () => {
+        await load(store, ['a', 'b', 'c']);
+        const w1 = await worker();
+        const w2 = await worker();
+        await claim(w1, { max: 2 });
+        const later = NOW + LEASE_MS + 1;
+        const c = await claim(w2, { max: 1, skip: ['a'] }, later);
+        expect(ids(c.items)).toEqual(['b']);
+        expect((await item('a')).owner).toBe(w1);
+        expect(ids((await claim(w2, { max: 1 }, later)).items)).toEqual(['a']);
+      });
+
       it('orphans come before queued items and count toward max', async () => {
         await load(store, ['a', 'b', 'c']);
         const w1 = await worker();

@@ -102,8 +102,9 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     const orphans = await all<ItemRow>(
       c,
       `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2) AND (owner IS NULL OR lease_until < $3)
+         AND NOT (id = ANY($5))
        ORDER BY seq LIMIT $4 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, states, now, req.max],
+      [batchId, states, now, req.max, req.skip ?? []],
     );
     for (const row of orphans) {
       const it = itemFromRow(row);

@@ -25,6 +25,11 @@ export interface ClaimRequest extends Lease {
    * not a count, so an outcome that lands meanwhile is not subtracted twice). @default none
    */
   ended?: readonly string[];
+  /**
+   * Items not to take over although their lease is gone: the ones this worker gave up on
+   * (its retry-later schedule spent) and released for a resume. @default none
+   */
+  skip?: readonly string[];
 }
 
 /** What a claim hands back. */

@@ -148,7 +148,13 @@ export class Claims {
     const out: ItemRecord[] = [];
     const states = (req.takeOver ?? ACTIVE_STATES).filter((s) => ACTIVE_STATES.includes(s));
     // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
-    const orphans = states.length ? (this.#stmt(orphaned(states)).all(batchId, now, req.max) as ItemRow[]).sort((a, b) => a.seq - b.seq) : [];
+    const skip = req.skip?.length ? new Set(req.skip) : null;
+    const orphans = states.length
+      ? (this.#stmt(orphaned(states)).all(batchId, now, req.max + (skip?.size ?? 0)) as ItemRow[])
+          .filter((r) => !skip?.has(r.id))
+          .slice(0, req.max)
+          .sort((a, b) => a.seq - b.seq)
+      : [];
     for (const row of orphans) {
       const it = itemFromRow(row);
       // An answered item no worker has held has no run going: sending it takes a slot.
