@@ -224,10 +224,16 @@ export class Transport {
   /**
    * Dispatches one attempt to `dispatcher` with a {@link StreamAttempt} as its handler: the
    * caller's signal and the client's close end it with their reason until it is over, then
-   * `over` runs and the listeners go.
+   * `over` runs and the listeners go. `over` runs also when the attempt never starts (a signal
+   * already aborted, a closed dispatcher).
    */
   #dispatch(req: SendOptions, target: RequestTarget, dispatcher: Dispatcher, over: () => void, body: string | null): { attempt: StreamAttempt; opened: Promise<Opened> } {
-    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
+    for (const signal of [req.signal, this.#closing.signal]) {
+      if (signal?.aborted) {
+        over();
+        throw signal.reason;
+      }
+    }
     const offs: (() => void)[] = [];
     const done = (): void => {
       over();
@@ -308,9 +314,8 @@ export class Transport {
 
   /** One attempt at a long-lived response, over a stream shard (see {@link openStream}). */
   async #attemptStream(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<OpenStream> {
-    for (const signal of [req.signal, this.#closing.signal]) if (signal?.aborted) throw signal.reason;
     const slot = this.#streams.acquire();
-    // Its slot goes with the attempt's end, whatever it is.
+    // Its slot goes with the attempt's end, whatever it is (one that never starts included).
     const { attempt, opened } = this.#dispatch(req, target, slot.dispatcher, slot.release, null);
     const head = await opened;
     if (!head.ok) throw this.#errorOf(head.error, req, info, busyAttempts);

@@ -286,6 +286,17 @@ describe('Transport', () => {
     stream.abort(new Error('done'));
   });
 
+  it('a request or stream whose signal is already aborted rejects with its reason and sends nothing', async () => {
+    const { server, transport } = await setup((_req, res) => sendJson(res, 200, { ok: true }));
+    const reason = new Error('stopped before sending');
+    const signal = AbortSignal.abort(reason);
+    await expect(transport.sendJson({ method: 'POST', target: '/runs', json: {}, retryClass: 'unsafe', signal })).rejects.toBe(reason);
+    await expect(transport.openStream({ method: 'GET', target: '/runs/r1/events', retryClass: 'idempotent', signal })).rejects.toBe(reason);
+    // Nothing half-started is left behind: the next request goes out as usual.
+    await transport.sendJson({ method: 'GET', target: '/runs/r1', retryClass: 'idempotent' });
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/runs/r1']);
+  });
+
   it('rejects requests in flight when closed', async () => {
     const { server, transport } = await setup(() => {});
     const caught = failure(transport.sendJson({ method: 'GET', target: '/runs/r', retryClass: 'idempotent' }));
