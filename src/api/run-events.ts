@@ -27,9 +27,12 @@ export interface ToolResultEvent extends RunEvent {
   data: { tool: string; status: string; [key: string]: unknown };
 }
 
-/** Turns a framed SSE message into a {@link RunEvent}. */
-export function toRunEvent(message: SseMessage): RunEvent {
-  return { id: parseEventId(message.id), event: message.event, data: parseData(message.data) };
+/**
+ * Turns a framed SSE message into a {@link RunEvent}; with `parse` false its data stays the
+ * raw text (a reader that looks only at `run` events skips a JSON.parse per text delta).
+ */
+export function toRunEvent(message: SseMessage, parse = true): RunEvent {
+  return { id: parseEventId(message.id), event: message.event, data: parse ? parseData(message.data) : message.data };
 }
 
 /** Parses an SSE id as an integer; null for absent, empty or non-integer ids. */

@@ -150,7 +150,7 @@ class EventReader implements StreamBody {
   #deliver(messages: readonly SseMessage[]): boolean {
     const all = this.opts.parse !== 'run';
     for (const message of messages) {
-      const event = all || message.event === 'run' ? toRunEvent(message) : { id: parseEventId(message.id), event: message.event, data: message.data };
+      const event = toRunEvent(message, all || message.event === 'run');
       if (event.id !== null) this.progress.lastEventId = event.id;
       this.progress.events += 1;
       if (this.onEvent(event)) return true;
