@@ -39,17 +39,6 @@ class BelowBase implements RequestTarget {
   }
 }
 
-/** The base URL's origin, kept (URL's getter makes a new string at every read). */
-function originOf(base: URL): string {
-  if (base !== lastBase) {
-    lastBase = base;
-    lastOrigin = base.origin;
-  }
-  return lastOrigin;
-}
-let lastBase: URL | null = null;
-let lastOrigin = '';
-
 /**
  * Resolves `target` against the base URL. A string starting with `http:`/`https:` is taken
  * as an absolute URL (file URLs, poll URLs); anything else is a path below the base URL
@@ -63,7 +52,7 @@ export function resolveTarget(base: URL, basePath: string, target: string | URL,
       for (const key in query) if (query[key] !== undefined) pairs.push([key, String(query[key])]);
       if (pairs.length > 0) search = `?${new URLSearchParams(pairs).toString()}`;
     }
-    return new BelowBase(originOf(base), `${basePath}${target}${search}`, target);
+    return new BelowBase(base.origin, `${basePath}${target}${search}`, target);
   }
   const url = target instanceof URL ? new URL(target.href) : absoluteOrBelow(base, basePath, target);
   for (const [key, value] of Object.entries(query ?? {})) {
