@@ -16,7 +16,7 @@ import type { ThreadRepo } from './threads.js';
 const QUEUED_PAGE = 64;
 
 /**
- * Runs in flight over every worker (bind the batch id twice): items whose run is (or may be)
+ * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
  * going at the service. An answered (`waiting`) item counts once a worker has held it, since its respond may have
  * been sent (a worker that held it and died leaves `lease_until` set, owner gone). One a
  * person answered and no worker held yet waits for a slot like a queued one: its run ended.
@@ -26,9 +26,9 @@ const QUEUED_PAGE = 64;
  * IN list made SQLite walk every active entry). Counting the active items walked every
  * one on each claim: 0.1 ms at 400 in flight, 0.4 ms at 3,000, ms at 10,000.
  */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
   - (SELECT count(*) FROM items INDEXED BY items_state
-       WHERE batch_id = ? AND state <> 'queued' AND state = 'waiting' AND lease_until IS NULL)`;
+       WHERE batch_id = @batch AND state <> 'queued' AND state = 'waiting' AND lease_until IS NULL)`;
 
 /**
  * The items a worker holds. Only items with work at the service have an owner (a claim gives
@@ -111,7 +111,7 @@ export class Claims {
   }
 
   inFlight(batchId: string): number {
-    return this.#stmt(IN_FLIGHT).pluck().get(batchId, batchId) as number;
+    return this.#stmt(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
   }
 
   #capLimit(batchId: string): number | null {

@@ -63,7 +63,7 @@ export class WebReads {
 
   /** Runs in flight, the adaptive cap, the first held items and the finished span. */
   batchLive(batchId: string, heldLimit: number): BatchLive {
-    const inFlight = this.#cache.get(IN_FLIGHT).pluck().get(batchId, batchId) as number;
+    const inFlight = this.#cache.get(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
     const capLimit = (this.#cache.get('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
     const held = (
       this.#cache
