@@ -3,6 +3,7 @@
 // them re-attached (its end recorded) within 2 s of the spawn of `resq resume`. Runs last
 // 60 s so the first wave is all in flight before the kill (admitting 10,000 took 8-33 s on
 // a loaded 2-core machine). One round (each takes ~3 minutes); --rounds N for a median.
+// Beside it (issue 23) the floor: a new process that only reads each of those runs once.
 import { benchArgs } from '../lib/args.js';
 import { emitRows, fmt, quantile, row } from '../lib/report.js';
 import { resumeRound, type Round } from '../lib/resume-round.js';
@@ -22,6 +23,9 @@ const name = `resume ${n / 1000}k items, ${inFlight} in flight, median of ${roun
 const reattach = med('reattachMs');
 emitRows([
   row(name, `all ${inFlight} in-flight runs re-attached`, fmt(reattach / 1000, 2, 's'), `rounds: ${all('reattachMs')} s`, 2000 / reattach, '<= 2 s', args.quick ? null : reattach <= 2000),
+  row(name, 'the floor: a new process reads each of them (GET, no state)', fmt(med('floorMs') / 1000, 2, 's'), `resq / floor ${fmt(reattach / med('floorMs'), 2)}`, null),
+  row(name, 'of the floor: spawn → modules loaded', fmt(med('floorStartMs') / 1000, 2, 's'), 'resq: CLI start → runner start, below'),
+  row(name, 'simulator CPU per run read: floor / resq', `${fmt(med('simPerReadFloorMs') * 1000, 0)} / ${fmt(med('simPerReadResqMs') * 1000, 0)} µs`, 'resq: its new admissions meanwhile included'),
   row(name, 'first new submission', fmt(med('firstNewMs') / 1000, 2, 's'), `rounds: ${all('firstNewMs')} s`),
   row(name, 'CLI start → runner start event', fmt(med('startMs') / 1000, 2, 's'), 'of the above: node, tsx, modules, database'),
 ]);
