@@ -28,6 +28,17 @@ interface Run {
   status: string;
 }
 
+/** `send`, sent again (at most twice more) when the server closed the connection before answering. */
+export async function again<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (attempt >= 3 || (err as { code?: string }).code !== 'UND_ERR_SOCKET') throw err;
+    }
+  }
+}
+
 /** Runs every question to its final event the bare way; resolves when all are done. */
 export async function runFloorClient(o: FloorClientOptions): Promise<FloorClientResult> {
   const dispatcher = new Agent({ keepAliveTimeout: 60_000, connections: null });
@@ -38,13 +49,13 @@ export async function runFloorClient(o: FloorClientOptions): Promise<FloorClient
   const out: FloorClientResult = { runs: 0, completed: 0 };
 
   const submit = async (input: string, key: string): Promise<Run> => {
-    const res = await dispatcher.request({
+    const res = await again(() => dispatcher.request({
       origin,
       path: `${base}/runs`,
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ input }),
-    });
+    }));
     if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`POST /runs: HTTP ${res.statusCode}`);
     return (await res.body.json()) as Run;
   };
@@ -53,12 +64,12 @@ export async function runFloorClient(o: FloorClientOptions): Promise<FloorClient
   const follow = async (id: string): Promise<string> => {
     let after = -1;
     for (;;) {
-      const res = await dispatcher.request({
+      const res = await again(() => dispatcher.request({
         origin,
         path: `${base}/runs/${id}/events?after=${after}`,
         method: 'GET',
         headers: { authorization: auth, accept: 'text/event-stream' },
-      });
+      }));
       if (res.statusCode !== 200) throw new Error(`GET /runs/${id}/events: HTTP ${res.statusCode}`);
       let final: string | null = null;
       const parser = createParser({

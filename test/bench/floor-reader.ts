@@ -1,11 +1,13 @@
 // The floor of a resume (issue 23): a new process that reads each run once and nothing else,
 // as the reference `resq resume` is measured against. For each run id: `GET /runs/{id}`,
-// JSON parsed, its status checked. undici underneath (as many connections as resq's own
+// JSON parsed, its status checked (sent again if the server hung up first, as the floor
+// client does). undici underneath (as many connections as resq's own
 // requests use), no state, no validation, no claims, no progress.
 //   npx tsx test/bench/floor-reader.ts BASE_URL KEY RUN_IDS_FILE CONNECTIONS
 // prints a JSON `start` line (modules loaded), then a JSON `end` line: { type, at, runs, finished }.
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
+import { again } from './floor-client.js';
 
 const FINISHED = new Set(['completed', 'failed', 'error', 'cancelled']);
 const [baseUrl, apiKey, file, connections] = process.argv.slice(2);
@@ -18,7 +20,7 @@ const dispatcher = new Agent({ connections: Number(connections), keepAliveTimeou
 let finished = 0;
 await Promise.all(
   ids.map(async (id) => {
-    const res = await dispatcher.request({ origin: url.origin, path: `${base}/runs/${id}`, method: 'GET', headers });
+    const res = await again(() => dispatcher.request({ origin: url.origin, path: `${base}/runs/${id}`, method: 'GET', headers }));
     if (res.statusCode !== 200) throw new Error(`GET /runs/${id}: HTTP ${res.statusCode}`);
     if (FINISHED.has(((await res.body.json()) as { status: string }).status)) finished++;
   }),
