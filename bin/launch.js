@@ -1,6 +1,7 @@
 // Starts the CLI once bin/resq.js has checked the Node version. An installed package runs
 // the compiled JavaScript in dist/ (built by `npm pack`; no loader at start); a checkout,
-// which has src/, runs the TypeScript sources through tsx, so an edit needs no build.
+// which has src/, runs the TypeScript sources, their types stripped by Node itself
+// (src/run-sources.mjs), so an edit needs no build.
 import { existsSync, readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { heapFlagsFor } from './heap-flags.js';
@@ -33,8 +34,7 @@ async function startCli() {
 
   const sources = new URL('../src/cli/main.ts', import.meta.url);
   if (existsSync(sources)) {
-    const { register } = await import('tsx/esm/api');
-    register();
+    await import('../src/run-sources.mjs');
     await (await import(sources.href)).main();
   } else {
     // Stack traces (an internal error's report) then name the TypeScript lines: the maps carry

@@ -76,8 +76,9 @@ describe('the whiteboard', () => {
   });
 
   it('keeps policy and questions pure: of src they import only config/, errors, clock and the leaf modules listed', () => {
-    // Leaf modules (no imports of src themselves) they may use besides; none today.
-    const leaves: string[] = [];
+    // Leaf modules (no imports of src themselves) they may use besides: the hook that lets
+    // Node run the sources in a checkout (the question reader thread's entry registers it).
+    const leaves: string[] = ['src/run-sources.mjs'];
     const allowed = (to: string) => under('src/config/')(to) || to === 'src/errors.ts' || to === 'src/clock.ts' || leaves.includes(to);
     for (const part of ['src/policy/', 'src/questions/']) {
       const out = edges.filter((e) => under(part)(e.from) && e.to.startsWith('src/') && !under(part)(e.to) && !allowed(e.to));

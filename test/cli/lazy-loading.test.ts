@@ -63,18 +63,28 @@ describe('lazy loading of commands', () => {
     expect(r.modules).toContain('src/cli/commands/run.ts');
     const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
     // The error classes, the one failure taxonomy and the full-disk check with what its line
-    // needs (pure, no dependencies): errors are reported from start-up on.
+    // needs (pure, no dependencies): errors are reported from start-up on. And, in a checkout,
+    // the hook that lets Node run the TypeScript sources.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
       'src/errors.ts',
       'src/questions/escape-text.ts',
+      'src/run-sources.mjs',
       'src/runner/store-fault.ts',
       'src/store/location.ts',
       'src/store/settings-defaults.ts',
     ]);
     for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'pg', 'csv-parse'])
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
+  });
+
+  it('a checkout runs its TypeScript sources with Node stripping the types: no tsx, no warning', async () => {
+    const r = await loaded(['status', '--db', join(dir, 'none.db')]);
+    expect(r.code).toBe(2);
+    expect(r.modules).toContain('src/cli/main.ts');
+    expect(under(r.modules, 'node_modules/tsx/')).toEqual([]);
+    expect(r.stderr).not.toMatch(/ExperimentalWarning|Type Stripping/);
   });
 
   it('status and a dry run load neither the client nor the simulator', async () => {

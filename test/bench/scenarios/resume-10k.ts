@@ -27,5 +27,5 @@ emitRows([
   row(name, 'of the floor: spawn → modules loaded', fmt(med('floorStartMs') / 1000, 2, 's'), 'resq: CLI start → runner start, below'),
   row(name, 'simulator CPU per run read: floor / resq', `${fmt(med('simPerReadFloorMs') * 1000, 0)} / ${fmt(med('simPerReadResqMs') * 1000, 0)} µs`, 'resq: its new admissions meanwhile included'),
   row(name, 'first new submission', fmt(med('firstNewMs') / 1000, 2, 's'), `rounds: ${all('firstNewMs')} s`),
-  row(name, 'CLI start → runner start event', fmt(med('startMs') / 1000, 2, 's'), 'of the above: node, tsx, modules, database'),
+  row(name, 'CLI start → runner start event', fmt(med('startMs') / 1000, 2, 's'), 'of the above: node, modules, database'),
 ]);
