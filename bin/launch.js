@@ -34,6 +34,10 @@ async function startCli() {
 
   const sources = new URL('../src/cli/main.ts', import.meta.url);
   if (existsSync(sources)) {
+    if (!process.features.typescript) {
+      process.stderr.write("resq: this checkout runs its TypeScript sources through Node's type stripping, which is turned off here (--no-experimental-strip-types); run it without that flag, or install the package (npm pack)\n");
+      process.exit(1);
+    }
     await import('../src/run-sources.mjs');
     await (await import(sources.href)).main();
   } else {

@@ -47,6 +47,13 @@ describe('bin/resq.js', () => {
     expect(RUNS_HEAP_FLAGS).not.toEqual(HEAP_FLAGS);
   });
 
+  it('a checkout in a Node with type stripping turned off says so in one line, and nothing runs', async () => {
+    const dir = tempDir();
+    const r = await collect(spawnCli(['status', '--db', join(dir, 'none.db')], { NODE_OPTIONS: '--no-experimental-strip-types' }));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^resq: this checkout runs its TypeScript sources through Node's type stripping, which is turned off here/)]);
+  });
+
   it('heapFlagsFor: the first word of the command line decides', () => {
     expect(heapFlagsFor(['run', 'q.csv'])).toBe(RUNS_HEAP_FLAGS);
     expect(heapFlagsFor(['--json', 'resume', 'b'])).toBe(RUNS_HEAP_FLAGS);
