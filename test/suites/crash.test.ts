@@ -22,7 +22,10 @@ describe('crash and resume', () => {
 
   it('survives 20 SIGKILLs with no run admitted twice and nothing lost', async () => {
     const dir = tempDir();
-    const items = fixtureItems('150ms', 3);
+    // Enough work that every one of the 20 kills lands mid-batch: with 3 copies of the
+    // fixture the batch could end after 19 (its last items finishing between two kills).
+    const copies = 5;
+    const items = fixtureItems('150ms', copies);
     const { questions, policy } = writeFixture(dir, items);
     const db = join(dir, 'resq.db');
     const env = { RESQ_API_KEY: sim.keys[0] };
@@ -65,7 +68,7 @@ describe('crash and resume', () => {
       for await (const r of exportRows(store, batch)) rows.push(r);
       expectBatchWhole(rows, items);
       const fileCount = rows.reduce((n, r) => n + r.files.length, 0);
-      expect(fileCount).toBe(3 * 8); // md, pdb, png, csv, png, md, csv, pdb per copy of the fixture
+      expect(fileCount).toBe(copies * 8); // md, pdb, png, csv, png, md, csv, pdb per copy of the fixture
       // No temporary file survives the kills.
       const leftovers = readdirSync(join(dir, 'out'), { recursive: true }).filter((p) => String(p).endsWith('.partial'));
       expect(leftovers).toEqual([]);
