@@ -20,6 +20,10 @@ async function batchOf(store: Store, n: number, threads: (i: number) => string |
   return (await store.findBatch(name))!;
 }
 
+/** A failure the retry-later tests' steps throw, and the classifier that calls it (and only it) transient. */
+class Flaky extends ResqError {}
+const flakyIsTransient = (e: unknown): ErrorKind => (e instanceof Flaky ? 'transient' : 'bug');
+
 /** A step that admits a run, lets the test decide when it ends, and records the peak of concurrent steps. */
 function gatedStep(store: Store) {
   let running = 0;
@@ -156,7 +160,6 @@ describe('Scheduler', () => {
     const clock = virtualClock();
     const tries: number[] = [];
     const { step: ok } = gatedStep(store);
-    class Flaky extends ResqError {}
     const step: Step = async (item, ctx) => {
       tries.push(clock.now());
       if (tries.length < 3) throw new Flaky('HTTP 503');
@@ -166,7 +169,7 @@ describe('Scheduler', () => {
     const r = await scheduler(store, batch, {
       step,
       clock,
-      classify: (e) => (e instanceof Flaky ? 'transient' : 'bug'),
+      classify: flakyIsTransient,
       retryLaterMs: [2000, 5000],
       onEvent: (e) => e.type === 'retry-later' && events.push(`${e.delayMs}`),
     }).run();
@@ -182,7 +185,6 @@ describe('Scheduler', () => {
     const batch = await batchOf(store, 2);
     const clock = virtualClock();
     const { step: ok } = gatedStep(store);
-    class Flaky extends ResqError {}
     const calls: string[] = [];
     const step: Step = async (item, ctx) => {
       calls.push(item.id);
@@ -193,7 +195,7 @@ describe('Scheduler', () => {
     const r = await scheduler(store, batch, {
       step,
       clock,
-      classify: (e) => (e instanceof Flaky ? 'transient' : 'bug'),
+      classify: flakyIsTransient,
       retryLaterMs: [2000],
       onEvent: (e) => e.type === 'warning' && warnings.push(e.message),
     }).run();
