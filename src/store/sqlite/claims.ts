@@ -17,14 +17,15 @@ const QUEUED_PAGE = 64;
 
 /**
  * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
- * going at the service. An answered (`waiting`) item counts once a worker has held it, since its respond may have
- * been sent (a worker that held it and died leaves `lease_until` set, owner gone). One a
- * person answered and no worker held yet waits for a slot like a queued one: its run ended.
- * Read from the counts the triggers of migration 012 keep by state (claims run on a migrated
- * file), less those answered items: a walk of the batch's `waiting` entries only (items_state,
- * which the query must name with its `<> 'queued'` for SQLite to take it; items_active's
- * IN list made SQLite walk every active entry). Counting the active items walked every
- * one on each claim: 0.1 ms at 400 in flight, 0.4 ms at 3,000, ms at 10,000.
+ * going at the service. An answered (`waiting`) item counts once a worker has held it, since
+ * its respond may have been sent (a worker that held it and died leaves `lease_until` set,
+ * owner gone). One a person answered and no worker held yet waits for a slot like a queued
+ * one: its run ended. Read from the counts the triggers of migration 012 keep by state
+ * (claims run on a migrated file), less those answered items: a walk of the batch's
+ * `waiting` entries only (items_state, which the query must name with its `<> 'queued'` for
+ * SQLite to take it; items_active's IN list made SQLite walk every active entry). Counting
+ * the active items walked every one on each claim: 0.1 ms at 400 in flight, 0.4 ms at
+ * 3,000, ms at 10,000.
  */
 export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
   - (SELECT count(*) FROM items INDEXED BY items_state
