@@ -86,6 +86,7 @@ async function resqRun(sim: SimProcess, questions: string, db: string, c: number
 const rows: BenchRow[] = [];
 for (const [n, c, d] of configs) {
   const rounds = Number(args.get('rounds', c > 1000 ? '1' : '3'));
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a whole number of at least 1, not ${args.get('rounds', '')}`);
   const name = `floor N=${n} C=${c} D=${d / 1000}s${rounds > 1 ? `, median of ${rounds}` : ''}`;
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-floor-'));
   const sim = await startSimProcess();
