@@ -25,7 +25,7 @@ export interface ChainRun {
 }
 
 /** One answer to a pause: the stored decision without its keys. */
-export type ItemDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'itemId' | 'runId'>;
+export type ItemDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'itemId' | 'runId' | 'respondKey'>;
 
 /** Everything about one item: question, answer, every run of its chain, decisions, files. */
 export interface ItemDetail {

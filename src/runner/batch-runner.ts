@@ -98,7 +98,7 @@ export class BatchRunner {
       },
       classify: errorKind,
       markError: async (item, message, code) => {
-        const end = await o.store.markError(item.batchId, item.id, message, code ?? null);
+        const end = await o.store.markError(item.batchId, item.id, message, code ?? null, item);
         this.#emit({ type: 'item', id: item.id, state: 'error', runId: end?.runId ?? item.runId, detail: message });
       },
       onEvent: (e) => this.#onScheduler(e),

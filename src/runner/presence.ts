@@ -42,25 +42,25 @@ export class Presence {
   }
 
   /** Registers; returns the other live workers (after giving up dead local ones). */
-  async register(now: number): Promise<WorkerRecord[]> {
+  async register(now?: number): Promise<WorkerRecord[]> {
     this.#worker = await this.#store.registerWorker(this.#batch.id, { host: this.#host, pid: this.#pid }, now);
     await this.reapDeadLocal(now);
     return (await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)).filter((w) => w.id !== this.worker.id);
   }
 
   /** Renews the heartbeat and this worker's leases. */
-  async beat(now: number): Promise<Beat> {
+  async beat(now?: number): Promise<Beat> {
     const b = await this.#store.heartbeat(this.lease, now);
     return { ...b, workers: await this.countLive(now) };
   }
 
   /** Live workers of the batch, this one included. */
-  async countLive(now: number): Promise<number> {
+  async countLive(now?: number): Promise<number> {
     return Math.max(1, (await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)).length);
   }
 
   /** Other live workers that hold items. */
-  async busyOthers(now: number): Promise<WorkerRecord[]> {
+  async busyOthers(now?: number): Promise<WorkerRecord[]> {
     return (await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)).filter((w) => w.id !== this.worker.id && w.items > 0);
   }
 
@@ -69,7 +69,7 @@ export class Presence {
    * once instead of after their lease: a resume right after a kill -9 re-attaches without
    * waiting. Another host's workers are judged by their heartbeat alone. Returns how many.
    */
-  async reapDeadLocal(now: number): Promise<number> {
+  async reapDeadLocal(now?: number): Promise<number> {
     let n = 0;
     for (const w of await this.#store.liveWorkers(this.#batch.id, this.#leaseMs, now)) {
       if (w.id === this.worker.id || w.host !== this.#host || isAlive(w.pid, this.#pid)) continue;
@@ -80,7 +80,7 @@ export class Presence {
   }
 
   /** Leaves: this worker's leases end now. */
-  async retire(now: number): Promise<void> {
+  async retire(now?: number): Promise<void> {
     if (this.#worker) await this.#store.retireWorker(this.#worker.id, now);
   }
 }

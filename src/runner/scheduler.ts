@@ -107,7 +107,7 @@ export class Scheduler {
     const signal = this.#abort.signal;
     const presence = new Presence({ store, batch, host: this.#o.host ?? hostname(), pid: this.#o.pid ?? process.pid, leaseMs: this.#leaseMs });
     this.#presence = presence;
-    const others = await presence.register(this.#clock.now());
+    const others = await presence.register(this.#storeNow());
     this.#cap.workers = others.length + 1;
     this.#o.onEvent?.({ type: 'joined', worker: presence.worker, others });
     const heartbeatMs = this.#o.heartbeatMs ?? Math.floor(this.#leaseMs / 3);
@@ -121,14 +121,14 @@ export class Scheduler {
         const now = this.#clock.now();
         if (now - lastBeat >= heartbeatMs) {
           lastBeat = now;
-          const beat = await presence.beat(now);
+          const beat = await presence.beat(this.#storeNow());
           if (beat.cancelled) this.#cancel();
           await this.#cap.sync(beat.capLimit);
           this.#cap.workers = beat.workers;
         } else if (now - lastCount >= (this.#o.pollMs ?? 1000)) {
           // Workers that joined since: this one's share shrinks within a second, not a heartbeat.
           lastCount = now;
-          this.#cap.workers = await presence.countLive(now);
+          this.#cap.workers = await presence.countLive(this.#storeNow());
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());
@@ -147,7 +147,7 @@ export class Scheduler {
           }
           // Nothing here: stay only while live workers hold items (their runs may still
           // need taking over if they die); dead workers' items come back through claims.
-          const busy = await presence.busyOthers(this.#clock.now());
+          const busy = await presence.busyOthers(this.#storeNow());
           if (busy.length === 0 || this.#o.wait === false || this.#cancelled) {
             // One last look for items to take over (a worker just gone stale leaves them).
             if (!lastLook && !this.#cancelled) {
@@ -158,7 +158,7 @@ export class Scheduler {
             break;
           }
           lastLook = false;
-          if (await presence.reapDeadLocal(this.#clock.now())) continue;
+          if (await presence.reapDeadLocal(this.#storeNow())) continue;
           if (!announcedWait) {
             announcedWait = true;
             const inFlight = busy.reduce((n, w) => n + w.items, 0);
@@ -176,8 +176,17 @@ export class Scheduler {
       this.#setFatal(e);
     }
     while (this.#drives.size > 0) await Promise.all(this.#drives);
-    await presence.retire(this.#clock.now());
+    await presence.retire(this.#storeNow());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
+  }
+
+  /**
+   * The time the store writes leases and heartbeats with: none in production (the database's
+   * own clock, as each statement runs: a lease written after a stall is never already
+   * expired), an injected clock's in tests.
+   */
+  #storeNow(): number | undefined {
+    return this.#clock === systemClock ? undefined : this.#clock.now();
   }
 
   #lease(): { workerId: string; leaseMs: number } {
@@ -215,7 +224,7 @@ export class Scheduler {
     const claim = await this.#o.store.claimItems(
       this.#o.batch.id,
       { ...this.#lease(), max: free, cap: this.#cap.current, afterSeq: this.#cursor, maxQueued: Math.max(0, left), takeOver: scan ? this.#o.takeOver : [], ended: [...this.#ended], skip: [...this.#gaveUp] },
-      now,
+      this.#storeNow(),
     );
     this.#cursor = claim.cursor;
     this.#dry = claim.items.length < free;
@@ -234,7 +243,7 @@ export class Scheduler {
     for (const [key, seq] of [...this.#threads]) {
       if (this.inFlight >= this.#cap.share || this.#cancelled || this.#abort.signal.aborted) break;
       this.#threads.delete(key);
-      const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#clock.now());
+      const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#storeNow());
       if (next) {
         this.#sent++;
         this.#start(next, 0, true);
@@ -326,7 +335,9 @@ export class Scheduler {
     const signal = this.#abort.signal;
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof LeaseLostError) {
-      this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: taken over by another worker (${message}); left to it` });
+      // Its write found another owner or fencing token: nothing of it was kept, and this
+      // worker sends nothing more for the item.
+      this.#o.onEvent?.({ type: 'warning', message: `${message}: this worker stopped driving it` });
       return;
     }
     // The database, not the item, failed: stop this worker and leave the item as stored.
@@ -339,7 +350,13 @@ export class Scheduler {
         return this.#setFatal(err);
       case 'permanent':
       case 'bug': {
-        await this.#o.markError(item, kind === 'bug' ? `internal error: ${message}` : message, errorCodeOf(err, kind));
+        try {
+          await this.#o.markError(item, kind === 'bug' ? `internal error: ${message}` : message, errorCodeOf(err, kind));
+        } catch (e) {
+          if (!(e instanceof LeaseLostError)) throw e;
+          this.#o.onEvent?.({ type: 'warning', message: `${e.message}: this worker stopped driving it` });
+          return;
+        }
         const now = await this.#o.store.getItem(item.batchId, item.id);
         if (now) {
           this.#o.onLeave?.(now);
@@ -360,12 +377,17 @@ export class Scheduler {
       // Released, its lease gone: without the skip this worker's next look for items to take
       // over would find it again and run the schedule anew, for ever, instead of ending.
       this.#gaveUp.add(item.id);
-      await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId);
+      await this.#o.store.releaseItem(item.batchId, item.id, this.#lease().workerId, item.fence);
       this.#o.onEvent?.({ type: 'warning', message: `item ${item.id}: gave up for now (${reason}); resume later` });
       return;
     }
     const delayMs = delays[tries] ?? 60_000;
     const fresh = (await this.#o.store.getItem(item.batchId, item.id)) ?? item;
+    if (fresh.owner !== item.owner || fresh.fence !== item.fence) {
+      // Claimed by another worker while this one failed: its driver is the item's now.
+      this.#o.onEvent?.({ type: 'warning', message: `item ${item.id} was claimed by ${fresh.owner ?? 'no worker'} meanwhile: this worker stopped driving it` });
+      return;
+    }
     this.#later.set(item.id, { at: this.#clock.now() + delayMs, tries: tries + 1, item: fresh });
     this.#o.onEvent?.({ type: 'retry-later', id: item.id, delayMs, reason });
   }

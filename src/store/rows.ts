@@ -139,6 +139,8 @@ export interface DecisionRow {
   reason: string | null;
   cost: number;
   decided_at: string;
+  /** Added by migration 014. */
+  respond_key?: string | null;
 }
 
 export interface ModelRunRow {
@@ -211,6 +213,8 @@ export interface ItemRow {
   owner: string | null;
   lease_until: number | null;
   attempt: number;
+  /** Added by migration 014. */
+  fence: number;
 }
 
 /** Turns an items row into the record the rest of resq uses. */
@@ -241,6 +245,7 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     owner: r.owner,
     leaseUntil: r.lease_until,
     attempt: r.attempt,
+    fence: r.fence ?? 0,
   };
 }
 
@@ -259,5 +264,6 @@ export function decisionFromRow(r: DecisionRow): DecisionRecord {
     reason: r.reason,
     cost: r.cost,
     decidedAt: r.decided_at,
+    respondKey: r.respond_key ?? null,
   };
 }

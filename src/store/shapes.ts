@@ -63,7 +63,7 @@ export interface AdmittedRun {
 }
 
 /** A decision about to be recorded. */
-export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId' | 'person'> & { person?: string | null };
+export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId' | 'person' | 'respondKey'> & { person?: string | null };
 
 /** How a `models` batch was set up: the model and the description its rows were checked against. */
 export interface ModelBatchRecord {

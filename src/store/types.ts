@@ -73,6 +73,12 @@ export interface ItemRecord {
   owner: string | null;
   /** When that lease ends (ms since the epoch), or null. */
   leaseUntil: number | null;
+  /**
+   * The fencing token of the item's latest claim: it only grows, one step per claim. Every
+   * write a driver makes is conditioned on its owner and this token, so a driver whose item
+   * was claimed again (its lease lost in a stall) can no longer write anything for it.
+   */
+  fence: number;
   /** Attempts after the first (`resq retry`); part of the idempotency key from 1 on. */
   attempt: number;
 }
@@ -116,6 +122,8 @@ export interface DecisionRecord {
   reason: string | null;
   cost: number;
   decidedAt: string;
+  /** The idempotency key of the respond that carries the answer (stored before it is sent); null in rows from before migration 014. */
+  respondKey: string | null;
 }
 
 export type FileStatus = 'pending' | 'downloaded' | 'failed' | 'expired' | 'missing';

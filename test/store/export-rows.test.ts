@@ -6,7 +6,7 @@ import type { ItemRecord } from '../../src/store/types.js';
 const item: ItemRecord = {
   batchId: 'b', id: 'a', seq: 0, line: 2, question: 'q?', threadKey: null, meta: { topic: 'x' }, state: 'submitting', step: 1,
   pendingKey: null, pendingAnswer: null, runId: 'r2', threadId: 't', runStatus: 'running', text: null, error: null, errorCode: null,
-  holdReason: null, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0,
+  holdReason: null, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0, fence: 0,
 };
 
 describe('export rows', () => {

@@ -9,7 +9,8 @@ import { startPgServer, type PgServer } from '../support/pg-server.js';
 // connection neither keeps the store from closing nor crashes the process when it breaks.
 
 const settings: BatchSettings = { concurrency: 2, follow: 'sse', download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'url' };
-const decision = { runId: 'r1', tool: 'x', input: {}, answer: { approved: true }, by: 'person' as const, reason: null, cost: 0 };
+/** A person's answer to item `id`'s paused run (one decision per paused run). */
+const decision = (id: string) => ({ runId: `r-${id}`, tool: 'x', input: {}, answer: { approved: true }, by: 'person' as const, reason: null, cost: 0 });
 
 let server: PgServer;
 let n = 0;
@@ -54,7 +55,7 @@ describe('PostgreSQL: answers announced with LISTEN/NOTIFY', () => {
       store.onAnswered('b1', also.cb);
       store.onAnswered('b2', elsewhere.cb);
       await store.listening();
-      await other.answerHeld('b1', 'q0', decision, 'k1');
+      await other.answerHeld('b1', 'q0', decision('q0'), 'k1');
       await Promise.all([mine.done, also.done]);
       expect([mine.count(), also.count(), elsewhere.count()]).toEqual([1, 1, 0]);
     } finally {
@@ -84,7 +85,7 @@ describe('PostgreSQL: answers announced with LISTEN/NOTIFY', () => {
       const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'resq-listen'");
       expect(killed.rowCount).toBe(1);
       // Lost while no connection listens: the runner's poll would find it.
-      await other.answerHeld('b1', 'q0', decision, 'k1');
+      await other.answerHeld('b1', 'q0', decision('q0'), 'k1');
       // The listener comes back after a pause; announce until it hears.
       const deadline = Date.now() + 20_000;
       while (heard.count() === 0 && Date.now() < deadline) {
@@ -95,7 +96,7 @@ describe('PostgreSQL: answers announced with LISTEN/NOTIFY', () => {
       // And a real answer is heard on the new connection.
       const again = calls(1);
       store.onAnswered('b1', again.cb);
-      await other.answerHeld('b1', 'q1', decision, 'k2');
+      await other.answerHeld('b1', 'q1', decision('q1'), 'k2');
       await again.done;
     } finally {
       await admin.end();

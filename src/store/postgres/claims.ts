@@ -6,12 +6,21 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord } from '../types.js';
-import { all, hasUnfinishedBefore, one, scalar, updateItem } from './sql.js';
+import { all, hasUnfinishedBefore, nowIso, one, scalar } from './sql.js';
 
 /** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
 const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ${sqlStates(ACTIVE_STATES)}
   AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
 const QUEUED_PAGE = 64;
+
+/**
+ * The time a lease or heartbeat is written with, in ms since the epoch: the database's own
+ * clock as the statement runs (clock_timestamp(), not the transaction's start), unless the
+ * caller gives a time of its own ($n, a test's clock). Never a time read on the worker before
+ * the statement: after a stall (a black-holed connection, a frozen process) a lease written
+ * so would land already expired, and the worker's items would go to another worker at once.
+ */
+export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
 export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonly string[] = []): Promise<number> {
   const n = await scalar<number>(c, IN_FLIGHT, [batchId]);
@@ -19,16 +28,21 @@ export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonl
   return n - (await scalar<number>(c, `${IN_FLIGHT} AND id = ANY($2)`, [batchId, ended]));
 }
 
-export async function register(c: pg.ClientBase, batchId: string, w: { host: string; pid: number }, now: number): Promise<WorkerRecord> {
+export async function register(c: pg.ClientBase, batchId: string, w: { host: string; pid: number }, now: number | null): Promise<WorkerRecord> {
   const id = `${w.host}:${w.pid}:${randomUUID().slice(0, 8)}`;
-  const startedAt = new Date(now).toISOString();
-  await c.query('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6)', [id, batchId, w.host, w.pid, startedAt, now]);
-  return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
+  const at = await scalar<number>(
+    c,
+    `INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at)
+     SELECT $1, $2, $3, $4, to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t
+       FROM (SELECT ${dbNow('$5')} AS t) n RETURNING heartbeat_at`,
+    [id, batchId, w.host, w.pid, now],
+  );
+  return { id, batchId, host: w.host, pid: w.pid, startedAt: new Date(at).toISOString(), heartbeatAt: at, items: 0 };
 }
 
-export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number): Promise<{ cancelled: boolean; capLimit: number | null }> {
-  await c.query('UPDATE workers SET heartbeat_at = $1 WHERE id = $2', [now, lease.workerId]);
-  await c.query('UPDATE items SET lease_until = $1 WHERE owner = $2', [now + lease.leaseMs, lease.workerId]);
+export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | null): Promise<{ cancelled: boolean; capLimit: number | null }> {
+  await c.query(`UPDATE workers SET heartbeat_at = ${dbNow('$1')} WHERE id = $2`, [now, lease.workerId]);
+  await c.query(`UPDATE items SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(
     c,
     'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = $1',
@@ -37,48 +51,62 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number): Pr
   return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
 }
 
-export async function retire(c: pg.ClientBase, workerId: string, now: number): Promise<void> {
+export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
   await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
-  await c.query('UPDATE workers SET stopped_at = $1, heartbeat_at = $2 WHERE id = $3', [new Date(now).toISOString(), now, workerId]);
+  await c.query(
+    `UPDATE workers SET stopped_at = to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), heartbeat_at = t
+     FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2`,
+    [now, workerId],
+  );
 }
 
-export async function live(c: pg.ClientBase | pg.Pool, batchId: string, staleMs: number, now: number): Promise<WorkerRecord[]> {
+export async function live(c: pg.ClientBase | pg.Pool, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
   const rows = await all<{ id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }>(
     c,
     `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
-     WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= $2 ORDER BY w.started_at`,
-    [batchId, now - staleMs],
+     WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
+    [batchId, now, staleMs],
   );
   return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
 }
 
-async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number): Promise<ItemRecord> {
-  await updateItem(c, it.batchId, it.id, { owner: lease.workerId, lease_until: now + lease.leaseMs });
-  return { ...it, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+/** Takes an item over under the worker's lease (database time) with the next fencing token. */
+async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number | null): Promise<ItemRecord> {
+  const row = await one<ItemRow>(
+    c,
+    `UPDATE items SET owner = $3, lease_until = ${dbNow('$4')} + $5, fence = fence + 1, updated_at = $6
+     WHERE batch_id = $1 AND id = $2 RETURNING *`,
+    [it.batchId, it.id, lease.workerId, now, lease.leaseMs, nowIso()],
+  );
+  return itemFromRow(row!);
 }
 
-/** Moves a queued item to `submitting` under the worker's lease, its key stored. */
-async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number): Promise<ItemRecord> {
+/** Moves a queued item to `submitting` under the worker's lease, its key stored, with the next fencing token. */
+async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number | null): Promise<ItemRecord> {
   const threadId = it.threadKey
     ? await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_id = $1 AND thread_key = $2', [it.batchId, it.threadKey]) ?? null
     : null;
   const key = idempotencyKey(it.batchId, it.id, it.step, it.attempt);
-  const startedAt = it.startedAt ?? new Date(now).toISOString();
-  await updateItem(c, it.batchId, it.id, { state: 'submitting', pending_key: key, thread_id: threadId, started_at: startedAt, owner: lease.workerId, lease_until: now + lease.leaseMs });
-  return { ...it, state: 'submitting', pendingKey: key, threadId, startedAt, owner: lease.workerId, leaseUntil: now + lease.leaseMs };
+  const row = await one<ItemRow>(
+    c,
+    `UPDATE items SET state = 'submitting', pending_key = $3, thread_id = $4, started_at = coalesce(started_at, $5), owner = $6,
+            lease_until = ${dbNow('$7')} + $8, fence = fence + 1, updated_at = $5
+     WHERE batch_id = $1 AND id = $2 RETURNING *`,
+    [it.batchId, it.id, key, threadId, nowIso(), lease.workerId, now, lease.leaseMs],
+  );
+  return itemFromRow(row!);
 }
 
 /** Moves queued items with no thread to `submitting` under the lease, their keys stored, in one statement. */
-async function submitAll(c: pg.ClientBase, batchId: string, items: readonly ItemRecord[], lease: Lease, now: number): Promise<ItemRecord[]> {
+async function submitAll(c: pg.ClientBase, batchId: string, items: readonly ItemRecord[], lease: Lease, now: number | null): Promise<ItemRecord[]> {
   if (items.length === 0) return [];
   const keys = items.map((it) => idempotencyKey(it.batchId, it.id, it.step, it.attempt));
-  const started = new Date(now).toISOString();
   const rows = await all<ItemRow>(
     c,
     `UPDATE items AS i SET state = 'submitting', pending_key = v.key, thread_id = NULL, started_at = coalesce(i.started_at, $3),
-            owner = $4, lease_until = $5, updated_at = $3
+            owner = $4, lease_until = ${dbNow('$5')} + $7, fence = i.fence + 1, updated_at = $3
      FROM unnest($2::text[], $6::text[]) AS v(id, key) WHERE i.batch_id = $1 AND i.id = v.id RETURNING i.*`,
-    [batchId, items.map((it) => it.id), started, lease.workerId, now + lease.leaseMs, keys],
+    [batchId, items.map((it) => it.id), nowIso(), lease.workerId, now, keys, lease.leaseMs],
   );
   return rows.map(itemFromRow).sort((a, b) => a.seq - b.seq);
 }
@@ -91,7 +119,7 @@ async function submitAll(c: pg.ClientBase, batchId: string, items: readonly Item
  * take it). Item rows are read FOR NO KEY UPDATE SKIP LOCKED: a claim never waits on an item
  * another worker is writing.
  */
-export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number): Promise<Claim> {
+export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number | null): Promise<Claim> {
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   let count = await inFlight(c, batchId, req.ended ?? []);
   if (!b || b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: b !== null };
@@ -101,10 +129,12 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   if (states.length > 0) {
     const orphans = await all<ItemRow>(
       c,
-      `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2) AND (owner IS NULL OR lease_until < $3)
+      // Never an item the claimer holds itself (see the SQLite adapter's claims.ts).
+      `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2)
+         AND (owner IS NULL OR (lease_until < ${dbNow('$3')} AND owner <> $6))
          AND NOT (id = ANY($5))
        ORDER BY seq LIMIT $4 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, states, now, req.max, req.skip ?? []],
+      [batchId, states, now, req.max, req.skip ?? [], req.workerId],
     );
     for (const row of orphans) {
       const it = itemFromRow(row);
@@ -151,7 +181,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
   return { items: out, cursor, fresh, inFlight: count, cancelled: false };
 }
 
-export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): Promise<ItemRecord | null> {
+export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number | null): Promise<ItemRecord | null> {
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   if (!b || b.cancelled_at !== null) return null;
   const row = await one<ItemRow>(
@@ -173,16 +203,17 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
  * a worker judged gone by its heartbeat holds no lease still running (a waiting worker
  * that saw it go takes its items over on its next look, instead of leaving them behind).
  */
-async function alive(c: pg.ClientBase, workerId: string, now: number): Promise<void> {
-  await c.query('UPDATE workers SET heartbeat_at = $1 WHERE id = $2 AND heartbeat_at < $1', [now, workerId]);
+async function alive(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
+  await c.query(`UPDATE workers SET heartbeat_at = t FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2 AND heartbeat_at < t`, [now, workerId]);
 }
 
-export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string): Promise<void> {
-  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = $1 AND id = $2 AND owner = $3', [batchId, itemId, workerId]);
+/** Gives an item's lease up while the worker holds it (by the token of its claim, when given). */
+export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
+  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = $1 AND id = $2 AND owner = $3 AND fence = coalesce($4, fence)', [batchId, itemId, workerId, fence ?? null]);
 }
 
-export async function cancel(c: pg.ClientBase, batchId: string, now: number): Promise<number> {
-  const at = new Date(now).toISOString();
+export async function cancel(c: pg.ClientBase, batchId: string, now: number | null): Promise<number> {
+  const at = new Date(now ?? Date.now()).toISOString();
   await c.query('UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
   return (await c.query(`UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
 }

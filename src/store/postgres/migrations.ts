@@ -159,6 +159,17 @@ export const pgMigrations: readonly PgMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION item_counts_moved();
     `,
   },
+  {
+    // Issue 28: fenced ownership and one decision per paused run (as the SQLite adapter's 014).
+    name: '014_fencing',
+    sql: `
+      ALTER TABLE items ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE decisions ADD COLUMN respond_key TEXT;
+      DELETE FROM decisions d WHERE EXISTS (
+        SELECT 1 FROM decisions e WHERE e.batch_id = d.batch_id AND e.run_id = d.run_id AND e.id < d.id);
+      CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

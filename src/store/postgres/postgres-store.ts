@@ -15,6 +15,7 @@ import { getItem, nowIso } from './sql.js';
 import * as t from './transitions.js';
 import * as web from './web-reads.js';
 import type { ItemPageQuery } from '../web-shapes.js';
+import type { Holding } from '../fencing.js';
 
 /**
  * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
@@ -55,6 +56,14 @@ export class PostgresStore implements Store {
     return new PostgresStore(url, pool, opts.clock ?? systemClock);
   }
 
+  /**
+   * The time a lease or heartbeat is written with: the caller's, a test clock's, or null —
+   * the database's own clock as the statement runs (claims.ts `dbNow`), as in production.
+   */
+  #at(nowMs: number | undefined): number | null {
+    return nowMs ?? (this.#clock === systemClock ? null : this.#clock.now());
+  }
+
   #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     return withTx(this.#pool, fn);
   }
@@ -89,45 +98,45 @@ export class PostgresStore implements Store {
       JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
     ]);
   }
-  cancelBatch(batchId: string, nowMs = this.#clock.now()): Promise<number> {
-    return this.#tx((c) => claims.cancel(c, batchId, nowMs));
+  cancelBatch(batchId: string, nowMs?: number): Promise<number> {
+    return this.#tx((c) => claims.cancel(c, batchId, this.#at(nowMs)));
   }
-  async overview(batchId: string, nowMs = this.#clock.now(), staleMs = 60_000): Promise<BatchOverview> {
+  async overview(batchId: string, nowMs?: number, staleMs = 60_000): Promise<BatchOverview> {
     const batch = await read.findBatch(this.#pool, batchId);
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
       read.itemCounts(this.#pool, batchId),
       t.approvedCost(this.#pool, batchId),
       read.fileCounts(this.#pool, batchId),
-      claims.live(this.#pool, batchId, staleMs, nowMs),
+      claims.live(this.#pool, batchId, staleMs, this.#at(nowMs)),
     ]);
     return { batch, counts, approvedCost, files, workers };
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
-    return this.#tx((c) => claims.register(c, batchId, w, nowMs));
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number) {
+    return this.#tx((c) => claims.register(c, batchId, w, this.#at(nowMs)));
   }
-  heartbeat(lease: Lease, nowMs = this.#clock.now()) {
-    return this.#tx((c) => claims.heartbeat(c, lease, nowMs));
+  heartbeat(lease: Lease, nowMs?: number) {
+    return this.#tx((c) => claims.heartbeat(c, lease, this.#at(nowMs)));
   }
   async setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
     await this.#pool.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
   }
-  retireWorker(workerId: string, nowMs = this.#clock.now()): Promise<void> {
-    return this.#tx((c) => claims.retire(c, workerId, nowMs));
+  retireWorker(workerId: string, nowMs?: number): Promise<void> {
+    return this.#tx((c) => claims.retire(c, workerId, this.#at(nowMs)));
   }
-  liveWorkers(batchId: string, staleMs: number, nowMs = this.#clock.now()) {
-    return claims.live(this.#pool, batchId, staleMs, nowMs);
+  liveWorkers(batchId: string, staleMs: number, nowMs?: number) {
+    return claims.live(this.#pool, batchId, staleMs, this.#at(nowMs));
   }
-  claimItems(batchId: string, req: ClaimRequest, nowMs = this.#clock.now()): Promise<Claim> {
-    return this.#tx((c) => claims.claim(c, batchId, req, nowMs));
+  claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim> {
+    return this.#tx((c) => claims.claim(c, batchId, req, this.#at(nowMs)));
   }
-  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = this.#clock.now()) {
-    return this.#tx((c) => claims.claimNextInThread(c, batchId, threadKey, afterSeq, req, nowMs));
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs?: number) {
+    return this.#tx((c) => claims.claimNextInThread(c, batchId, threadKey, afterSeq, req, this.#at(nowMs)));
   }
-  releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {
-    return this.#tx((c) => claims.release(c, batchId, itemId, workerId));
+  releaseItem(batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
+    return this.#tx((c) => claims.release(c, batchId, itemId, workerId, fence));
   }
   onAnswered(batchId: string, cb: () => void): () => void {
     this.#listener ??= new AnswersListener(this.#url);
@@ -162,8 +171,8 @@ export class PostgresStore implements Store {
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
     return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide));
   }
-  markError(batchId: string, itemId: string, message: string, code?: string | null) {
-    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null));
+  markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding) {
+    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null, held));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]) {
     return this.#tx((c) => claims.requeue(c, batchId, itemIds, states));

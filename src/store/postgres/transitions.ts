@@ -1,10 +1,12 @@
 import { systemClock } from '../../clock.js';
 import type pg from 'pg';
-import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
+import { ItemNotHeldError } from '../../errors.js';
+import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
 import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
-import type { FileRefInput, ItemRecord } from '../types.js';
+import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
+import { decisionFromRow, type DecisionRow } from '../rows.js';
 import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
@@ -13,11 +15,13 @@ import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
  * item's row locked (FOR NO KEY UPDATE); the same rules as the SQLite adapter's transitions.ts.
  */
 
-/** The item's row, locked, checked to be still the caller's (a stale worker must not write over a takeover). */
+/**
+ * The item's row, locked, checked to be still the caller's by its owner and fencing token (a
+ * stale driver must not write over a takeover, nor a second driver of one worker over the first).
+ */
 async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> {
   const now = await getItem(c, item.batchId, item.id, true);
-  if (!now) throw new Error(`item ${item.id} vanished from the database`);
-  if (now.owner !== item.owner) throw new LeaseLostError(`item ${item.id} is now held by ${now.owner ?? 'no worker'}`);
+  if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
 }
 
@@ -44,6 +48,12 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot): 
   const seen = new Date(systemClock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, item.batchId, item.id, run.id, f, seen, created);
+}
+
+/** The decision of a paused run, or null when it has none. */
+async function decisionForRun(c: pg.ClientBase, batchId: string, runId: string): Promise<DecisionRecord | null> {
+  const row = (await c.query<DecisionRow>('SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
+  return row ? decisionFromRow(row) : null;
 }
 
 export async function approvedCost(c: pg.ClientBase | pg.Pool, batchId: string): Promise<number> {
@@ -79,17 +89,25 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
   });
 }
 
-async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<ItemRecord> {
-  await c.query(
-    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, nowIso()],
+/**
+ * Records a decision with the key of the respond that carries it and moves the item to
+ * `waiting`; null (nothing changed) when the paused run was decided already.
+ */
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<ItemRecord | null> {
+  const added = await c.query(
+    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_id, run_id) DO NOTHING`,
+    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, nowIso(), nextKey],
   );
+  if (added.rowCount !== 1) return null;
   return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
 }
 
 export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
   const now = await current(c, item);
+  // Decided already (one decision per paused run): nothing recorded, the first decision stands.
+  const prior = await decisionForRun(c, now.batchId, run.id);
+  if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   await recordRun(c, now, run);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
   await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
@@ -97,7 +115,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   const after =
     outcome.kind === 'answer'
-      ? await answer(c, now, outcome.decision, outcome.nextKey, seen)
+      ? (await answer(c, now, outcome.decision, outcome.nextKey, seen))!
       : await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
   return { outcome, item: after };
 }
@@ -105,7 +123,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
 export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string): Promise<void> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
-  await answer(c, now, d, nextKey);
+  if (!(await answer(c, now, d, nextKey))) throw new ItemNotHeldError(itemId, 'decided');
 }
 
 export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
@@ -113,12 +131,14 @@ export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: st
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
   await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   const outcome = decide(await approvedCost(c, batchId));
-  if (outcome.kind === 'answer') await answer(c, now, outcome.decision, outcome.nextKey);
+  if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey))) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }
 
-export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string, code: string | null = null): Promise<ItemRecord | null> {
-  if (!(await getItem(c, batchId, itemId, true))) return null;
+export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding): Promise<ItemRecord | null> {
+  const now = await getItem(c, batchId, itemId, true);
+  if (!now) return null;
+  if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
   return updateItem(c, batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
 }
 

@@ -1,3 +1,4 @@
+import type { Holding } from '../fencing.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { ItemRecord, ItemState } from '../types.js';
 
@@ -15,8 +16,12 @@ export interface TransitionStore {
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void>;
   /** A held item looked at again under a (new) policy. */
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome>;
-  /** A permanent client-side fault: the item ends in `error` with its message and, when known, a code (`http_400`, the service's code, …). */
-  markError(batchId: string, itemId: string, message: string, code?: string | null): Promise<ItemRecord | null>;
+  /**
+   * A permanent client-side fault: the item ends in `error` with its message and, when known,
+   * a code (`http_400`, the service's code, …). With `held` (a driver's owner and fencing
+   * token), only while the item is still held so: else LeaseLostError and nothing changes.
+   */
+  markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding): Promise<ItemRecord | null>;
   /** Puts finished items back to `queued` for a new attempt (`resq retry`); returns how many. */
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]>;
   /** Marks a batch cancelled and every queued item `cancelled`; returns the items moved. */

@@ -70,6 +70,9 @@ export interface WorkerStore {
   claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim>;
   /** Claims the next queued item of a thread after `afterSeq` (the thread's predecessor just finished). */
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs?: number): Promise<ItemRecord | null>;
-  /** Gives an item's lease up without changing its state (a stopping worker, a retry later). */
-  releaseItem(batchId: string, itemId: string, workerId: string): Promise<void>;
+  /**
+   * Gives an item's lease up without changing its state (a stopping worker, a retry later),
+   * while `workerId` holds it — and, with `fence`, still by the token of its claim.
+   */
+  releaseItem(batchId: string, itemId: string, workerId: string, fence?: number): Promise<void>;
 }

@@ -39,10 +39,15 @@ export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE 
  */
 export const OWNED_BY = `batch_id IN (SELECT id FROM batches) AND state IN ${sqlStates(ACTIVE_STATES)} AND owner = ?`;
 
-/** Items in a state with work at the service whose lease is gone (owner dead, stopped, or none). */
+/**
+ * Items in a state with work at the service whose lease is gone (owner dead, stopped, or
+ * none), and which the claiming worker does not hold itself: a worker whose own leases ran
+ * out in a stall is still driving those items, and a second driver of its own would record
+ * a second decision for one pause.
+ */
 const orphaned = (states: readonly ItemState[]): string => `SELECT * FROM items INDEXED BY items_active
   WHERE batch_id = ? AND state IN ${sqlStates(ACTIVE_STATES)} AND state IN ${sqlStates(states)}
-    AND (owner IS NULL OR lease_until < ?)
+    AND (owner IS NULL OR (lease_until < ? AND owner <> ?))
   LIMIT ?`;
 
 /** The worker and lease bookkeeping of the SQLite adapter; every function runs inside a write transaction. */
@@ -123,8 +128,9 @@ export class Claims {
     return this.#stmt('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
   }
 
+  /** Takes an item over under the worker's lease with the next fencing token. */
   #own(it: ItemRecord, lease: Lease, now: number): ItemRecord {
-    return this.#items.patch(it, { owner: lease.workerId, lease_until: now + lease.leaseMs });
+    return this.#items.patch(it, { owner: lease.workerId, lease_until: now + lease.leaseMs, fence: it.fence + 1 });
   }
 
   /** Moves a queued item to `submitting` under the worker's lease, its key stored. */
@@ -137,6 +143,7 @@ export class Claims {
       started_at: it.startedAt ?? new Date(now).toISOString(),
       owner: lease.workerId,
       lease_until: now + lease.leaseMs,
+      fence: it.fence + 1,
     });
   }
 
@@ -151,7 +158,7 @@ export class Claims {
     // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
     const skip = req.skip?.length ? new Set(req.skip) : null;
     const orphans = states.length
-      ? (this.#stmt(orphaned(states)).all(batchId, now, req.max + (skip?.size ?? 0)) as ItemRow[])
+      ? (this.#stmt(orphaned(states)).all(batchId, now, req.workerId, req.max + (skip?.size ?? 0)) as ItemRow[])
           .filter((r) => !skip?.has(r.id))
           .slice(0, req.max)
           .sort((a, b) => a.seq - b.seq)
@@ -218,8 +225,10 @@ export class Claims {
     return this.#submit(next, req, now);
   }
 
-  release(batchId: string, itemId: string, workerId: string): void {
-    this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = ? AND id = ? AND owner = ?').run(batchId, itemId, workerId);
+  /** Gives an item's lease up, while the worker still holds it (by the token of its claim, when given). */
+  release(batchId: string, itemId: string, workerId: string, fence?: number): void {
+    if (fence === undefined) this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = ? AND id = ? AND owner = ?').run(batchId, itemId, workerId);
+    else this.#stmt('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = ? AND id = ? AND owner = ? AND fence = ?').run(batchId, itemId, workerId, fence);
   }
 
   /** Marks the batch cancelled and ends every queued item; returns how many. */

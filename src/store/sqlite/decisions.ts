@@ -13,11 +13,14 @@ export class DecisionRepo {
     this.#sql = new StatementCache(db);
   }
 
-  /** Records one decision. */
-  insert(batchId: string, itemId: string, d: NewDecision): void {
-    this.#sql.get(
-        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  /**
+   * Records the decision of a paused run with the key of the respond that carries it; false
+   * (nothing recorded) when the run was decided already: one decision per paused run.
+   */
+  insert(batchId: string, itemId: string, d: NewDecision, respondKey: string): boolean {
+    return this.#sql.get(
+        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, run_id) DO NOTHING`,
       )
       .run(
         batchId,
@@ -31,7 +34,14 @@ export class DecisionRepo {
         d.reason,
         d.cost,
         nowIso(),
-      );
+        respondKey,
+      ).changes === 1;
+  }
+
+  /** The decision of a paused run, or null when it has none. */
+  forRun(batchId: string, runId: string): DecisionRecord | null {
+    const row = this.#sql.get('SELECT * FROM decisions WHERE batch_id = ? AND run_id = ?').get(batchId, runId) as DecisionRow | undefined;
+    return row ? decisionFromRow(row) : null;
   }
 
   /** Total cost approved in a batch (by policy and by people): what counts against batch_budget. */

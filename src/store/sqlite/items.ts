@@ -222,8 +222,9 @@ export class ItemRepo {
 
   /**
    * {@link patch} of an item the caller holds, without reading it first: the update applies
-   * only while the item's owner is still `item.owner`, and returns false (nothing changed)
-   * when it is not or the item is gone. Saves a read of the whole row per state change.
+   * only while the item's owner and fencing token are still `item.owner` and `item.fence`,
+   * and returns null (nothing changed) when they are not or the item is gone. Saves a read
+   * of the whole row per state change.
    */
   patchOwned(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord | null {
     const cols = Object.keys(patch) as ItemColumn[];
@@ -232,8 +233,8 @@ export class ItemRepo {
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
     const updatedAt = nowIso();
-    const sql = `UPDATE items SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE batch_id = ? AND id = ? AND owner IS ?`;
-    if (this.#stmt(sql).run(...values, updatedAt, item.batchId, item.id, item.owner).changes !== 1) return null;
+    const sql = `UPDATE items SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE batch_id = ? AND id = ? AND owner IS ? AND fence = ?`;
+    if (this.#stmt(sql).run(...values, updatedAt, item.batchId, item.id, item.owner, item.fence).changes !== 1) return null;
     return this.#patched(item, patch, updatedAt);
   }
 
@@ -266,6 +267,7 @@ const FIELD = {
   owner: 'owner',
   lease_until: 'leaseUntil',
   attempt: 'attempt',
+  fence: 'fence',
 } as const satisfies Record<string, keyof ItemRecord>;
 
 /** Columns the runner may change. */

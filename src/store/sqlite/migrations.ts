@@ -303,6 +303,23 @@ export const migrations: readonly Migration[] = [
     name: '013_drop_items_owner',
     up: (db) => db.exec('DROP INDEX items_owner;'),
   },
+  {
+    // Issue 28: fenced ownership and one decision per paused run. Each claim of an item gives
+    // it a fencing token one higher (items.fence); every write of a driver is conditioned on
+    // its owner and that token. A paused run is decided once (decisions_run): a second attempt
+    // records nothing and takes the first. A database where a stalled worker recorded a second
+    // decision for one run keeps the first of them (the lowest id: the one the budget counted
+    // first), so the cost of one pause is counted once from now on. The respond's key is kept
+    // with the decision that it carries.
+    name: '014_fencing',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE items ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE decisions ADD COLUMN respond_key TEXT;
+        DELETE FROM decisions WHERE id NOT IN (SELECT min(id) FROM decisions GROUP BY batch_id, run_id);
+        CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
+      `),
+  },
 ];
 
 /**

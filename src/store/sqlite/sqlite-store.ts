@@ -26,11 +26,15 @@ import * as t from './transitions.js';
 import { WebReads } from './web-reads.js';
 import { WriteGroup } from './write-group.js';
 import type { ItemPageQuery } from '../web-shapes.js';
+import type { Holding } from '../fencing.js';
 
 /**
  * The SQLite adapter of the store port (the embedded default: one file). Every change is
  * one IMMEDIATE transaction, so the busy timeout applies and two processes never deadlock
  * on a lock upgrade; a busy file is waited on (see busy.ts), never reported as an item's fault.
+ * Leases and heartbeats take their time inside the write transaction, under the file's write
+ * lock (never a time read before a wait for the lock): a worker that waited on a busy file
+ * does not write a lease already expired.
  */
 export class SqliteStore implements Store {
   readonly location: string;
@@ -98,10 +102,10 @@ export class SqliteStore implements Store {
   updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
     return this.#write((r) => r.batches.updateSettings(id, settings, policy, baseUrl));
   }
-  cancelBatch(batchId: string, nowMs = this.#clock.now()): Promise<number> {
-    return this.#write((r) => r.claims.cancel(batchId, nowMs));
+  cancelBatch(batchId: string, nowMs?: number): Promise<number> {
+    return this.#write((r) => r.claims.cancel(batchId, nowMs ?? this.#clock.now()));
   }
-  overview(batchId: string, nowMs = this.#clock.now(), staleMs = 60_000): Promise<BatchOverview> {
+  overview(batchId: string, nowMs?: number, staleMs = 60_000): Promise<BatchOverview> {
     return this.#read((r) => {
       const batch = r.batches.find(batchId);
       if (!batch) throw new Error(`batch ${batchId} not found`);
@@ -110,35 +114,35 @@ export class SqliteStore implements Store {
         counts: r.items.counts(batchId),
         approvedCost: r.decisions.approvedCost(batchId),
         files: r.files.counts(batchId),
-        workers: r.claims.live(batchId, staleMs, nowMs),
+        workers: r.claims.live(batchId, staleMs, nowMs ?? this.#clock.now()),
       };
     });
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
-    return this.#write((r) => r.claims.register(batchId, w, nowMs));
+  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number) {
+    return this.#write((r) => r.claims.register(batchId, w, nowMs ?? this.#clock.now()));
   }
-  heartbeat(lease: Lease, nowMs = this.#clock.now()): Promise<{ cancelled: boolean; capLimit: number | null }> {
-    return this.#write((r) => r.claims.heartbeat(lease, nowMs));
+  heartbeat(lease: Lease, nowMs?: number): Promise<{ cancelled: boolean; capLimit: number | null }> {
+    return this.#write((r) => r.claims.heartbeat(lease, nowMs ?? this.#clock.now()));
   }
   setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
     return this.#write((r) => r.claims.setCapLimit(batchId, capLimit));
   }
-  retireWorker(workerId: string, nowMs = this.#clock.now()): Promise<void> {
-    return this.#write((r) => r.claims.retire(workerId, nowMs));
+  retireWorker(workerId: string, nowMs?: number): Promise<void> {
+    return this.#write((r) => r.claims.retire(workerId, nowMs ?? this.#clock.now()));
   }
-  liveWorkers(batchId: string, staleMs: number, nowMs = this.#clock.now()) {
-    return this.#read((r) => r.claims.live(batchId, staleMs, nowMs));
+  liveWorkers(batchId: string, staleMs: number, nowMs?: number) {
+    return this.#read((r) => r.claims.live(batchId, staleMs, nowMs ?? this.#clock.now()));
   }
-  claimItems(batchId: string, req: ClaimRequest, nowMs = this.#clock.now()): Promise<Claim> {
-    return this.#write((r) => r.claims.claim(batchId, req, nowMs));
+  claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim> {
+    return this.#write((r) => r.claims.claim(batchId, req, nowMs ?? this.#clock.now()));
   }
-  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs = this.#clock.now()): Promise<ItemRecord | null> {
-    return this.#write((r) => r.claims.claimNextInThread(batchId, threadKey, afterSeq, req, nowMs));
+  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs?: number): Promise<ItemRecord | null> {
+    return this.#write((r) => r.claims.claimNextInThread(batchId, threadKey, afterSeq, req, nowMs ?? this.#clock.now()));
   }
-  releaseItem(batchId: string, itemId: string, workerId: string): Promise<void> {
-    return this.#write((r) => r.claims.release(batchId, itemId, workerId));
+  releaseItem(batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
+    return this.#write((r) => r.claims.release(batchId, itemId, workerId, fence));
   }
 
   // ---- agent runs
@@ -160,8 +164,8 @@ export class SqliteStore implements Store {
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
     return this.#write((r) => t.redecideHeld(r, batchId, itemId, decide));
   }
-  markError(batchId: string, itemId: string, message: string, code?: string | null): Promise<ItemRecord | null> {
-    return this.#write((r) => t.markError(r, batchId, itemId, message, code ?? null));
+  markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding): Promise<ItemRecord | null> {
+    return this.#write((r) => t.markError(r, batchId, itemId, message, code ?? null, held));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]> {
     return this.#write((r) => r.claims.requeue(batchId, itemIds, states));

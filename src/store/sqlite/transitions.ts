@@ -1,5 +1,6 @@
 import { systemClock } from '../../clock.js';
-import { ItemNotHeldError, LeaseLostError } from '../../errors.js';
+import { ItemNotHeldError } from '../../errors.js';
+import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
@@ -9,13 +10,13 @@ import type { Repos } from './repos.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
 /**
- * The item's row as it is now, checked to be still the caller's: a worker whose lease was
- * taken over while it was stopped must not write over the new owner's work.
+ * The item's row as it is now, checked to be still the caller's (its owner and fencing
+ * token): a worker whose lease was taken over while it was stopped must not write over the
+ * new owner's work.
  */
 export function current(r: Repos, item: ItemRecord): ItemRecord {
   const now = r.items.get(item.batchId, item.id);
-  if (!now) throw new Error(`item ${item.id} vanished from the database`);
-  if (now.owner !== item.owner) throw new LeaseLostError(`item ${item.id} is now held by ${now.owner ?? 'no worker'}`);
+  if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
 }
 
@@ -26,8 +27,7 @@ export function current(r: Repos, item: ItemRecord): ItemRecord {
 function patchHeld(r: Repos, item: ItemRecord, patch: Parameters<Repos['items']['patch']>[1]): ItemRecord {
   const next = r.items.patchOwned(item, patch);
   if (next) return next;
-  current(r, item);
-  throw new LeaseLostError(`item ${item.id} changed hands while being written`);
+  throw leaseLost(item.id, r.items.get(item.batchId, item.id), item);
 }
 
 /** Records an admitted run (first or after a respond) and moves the item to `running`. */
@@ -69,9 +69,12 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
   return next;
 }
 
-/** Records a decision and moves the item to `waiting` with the key of the respond that carries it. */
-function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, also: Partial<Record<ItemColumn, unknown>> = {}): void {
-  r.decisions.insert(item.batchId, item.id, decision);
+/**
+ * Records a decision with the key of the respond that carries it and moves the item to
+ * `waiting`; false (nothing changed) when the paused run was decided already.
+ */
+function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, also: Partial<Record<ItemColumn, unknown>> = {}): boolean {
+  if (!r.decisions.insert(item.batchId, item.id, decision, nextKey)) return false;
   r.items.update(item.batchId, item.id, {
     state: 'waiting',
     step: item.step + 1,
@@ -80,11 +83,15 @@ function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: stri
     hold_reason: null,
     ...also,
   });
+  return true;
 }
 
 /** Records a paused run and what `decide` makes of it: answered (the worker keeps it) or held (no lease). */
 export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): { outcome: PauseOutcome; item: ItemRecord } {
   const now = current(r, item);
+  // Decided already (one decision per paused run): nothing recorded, the first decision stands.
+  const prior = r.decisions.forRun(now.batchId, run.id);
+  if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   recordRun(r, now, run);
   const outcome = decide(r.decisions.approvedCost(now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
@@ -97,7 +104,7 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
 export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
   const now = r.items.get(batchId, itemId);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
-  answer(r, now, decision, nextKey);
+  if (!answer(r, now, decision, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
 }
 
 /** A held item under a (new) policy: an answer moves it to `waiting`, a hold changes nothing. */
@@ -105,7 +112,7 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
   const now = r.items.get(batchId, itemId);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
   const outcome = decide(r.decisions.approvedCost(batchId));
-  if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey);
+  if (outcome.kind === 'answer' && !answer(r, now, outcome.decision, outcome.nextKey)) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }
 
@@ -117,9 +124,14 @@ export function markCancelled(r: Repos, batchId: string, itemId: string): boolea
   return true;
 }
 
-/** A permanent client-side fault: the item ends in `error` with the message and, when known, a code. */
-export function markError(r: Repos, batchId: string, itemId: string, message: string, code: string | null = null): ItemRecord | null {
-  if (!r.items.get(batchId, itemId)) return null;
+/**
+ * A permanent client-side fault: the item ends in `error` with the message and, when known, a
+ * code. With `held` (a driver's holding), only while the item is still held so.
+ */
+export function markError(r: Repos, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding): ItemRecord | null {
+  const now = r.items.get(batchId, itemId);
+  if (!now) return null;
+  if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
   r.items.update(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
   return r.items.get(batchId, itemId);
 }

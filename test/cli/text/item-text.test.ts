@@ -6,7 +6,7 @@ import type { ItemRecord } from '../../../src/store/index.js';
 const item: ItemRecord = {
   batchId: 'b', id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held', step: 0,
   pendingKey: null, pendingAnswer: null, runId: 'r1', threadId: 't', runStatus: 'requires_action', text: 'so far', error: null, errorCode: null,
-  holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0,
+  holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0, fence: 0,
 };
 
 describe('describePause', () => {
