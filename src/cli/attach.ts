@@ -1,4 +1,5 @@
 import { runBatchSession, type SessionOptions, type SessionPlan, type SessionResult } from '../runner/session.js';
+import { leaseMsFromEnv } from './lease-env.js';
 import type { SessionStore } from '../runner/session.js';
 import { maskLocation } from '../store/open.js';
 import { dbFlag } from './db-path.js';
@@ -31,11 +32,6 @@ export interface DriveOptions {
   session: Omit<SessionOptions, 'store' | 'service' | 'signal' | 'onEvent'>;
 }
 
-/** Lease length: RESQ_LEASE_MS (tests shorten it), else the runner's default. */
-function leaseMsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const v = Number(env.RESQ_LEASE_MS);
-  return Number.isInteger(v) && v >= 100 ? v : undefined;
-}
 
 /**
  * The service for a session's plan: `--base-url`, else an explicit RESQ_BASE_URL (it wins

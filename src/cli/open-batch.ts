@@ -6,7 +6,7 @@ import { checkDbPath } from './db-path.js';
  * Opens an existing store (never creating a SQLite file by accident): a folder, a file that
  * is not a database or no file at all is a plain user error before anything is opened.
  */
-export async function openExistingStore(db: string, opts: Pick<OpenStoreOptions, 'onWait'> = {}): Promise<Store> {
+export async function openExistingStore(db: string, opts: Pick<OpenStoreOptions, 'onWait' | 'leaseMs'> = {}): Promise<Store> {
   checkDbPath(db, { mustExist: true });
   return openStore(db, opts);
 }
@@ -16,7 +16,7 @@ export async function openBatch(
   db: string,
   name: string | undefined,
   kind: BatchRecord['kind'] = 'runs',
-  opts: Pick<OpenStoreOptions, 'onWait'> = {},
+  opts: Pick<OpenStoreOptions, 'onWait' | 'leaseMs'> = {},
 ): Promise<{ store: Store; batch: BatchRecord }> {
   const store = await openExistingStore(db, opts);
   try {

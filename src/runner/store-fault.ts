@@ -7,6 +7,8 @@ export function isStoreFault(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'SqliteError') return true;
   const code = (err as { code?: unknown }).code;
+  // The store waited out a failing database to its bound (db-wait.ts), or could not reach it.
+  if (code === 'RESQ_DATABASE') return true;
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return true;
   // node-postgres errors carry the server's severity and a five-character SQLSTATE.
   const pg = err as { severity?: unknown; routine?: unknown };

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../clock.js';
 import { isPostgresUrl, maskLocation } from './location.js';
+import { DEFAULT_DB_WAIT_MS } from './db-wait.js';
 import type { Store } from './port.js';
 
 export { isPostgresUrl, maskLocation } from './location.js';
@@ -17,10 +18,12 @@ export interface OpenStoreOptions {
   onWait?: (message: string) => void;
   /** Time: the wait for a server, and the store's leases and heartbeats. @default systemClock */
   clock?: Clock;
+  /** PostgreSQL: the lease this process's workers claim with, which its connection timeouts are tied to. @default the runner's */
+  leaseMs?: number;
 }
 
-/** Default bound on waiting for a PostgreSQL server that is starting up or restarting. */
-export const DEFAULT_DB_WAIT_MS = 60_000;
+/** Default bound on waiting for a PostgreSQL server that is starting up or restarting (and on any later outage: db-wait.ts). */
+export { DEFAULT_DB_WAIT_MS } from './db-wait.js';
 
 /** Codes of a server not (yet) taking connections: starting up, shutting down, restarting, refused, reset. */
 const NOT_READY = new Set(['57P03', '57P01', '57P02', '08001', '08006', 'ECONNREFUSED', 'ECONNRESET']);
@@ -43,7 +46,12 @@ export async function openStore(location: string, opts: OpenStoreOptions = {}): 
     let said = false;
     for (;;) {
       try {
-        return await PostgresStore.open(location, { clock });
+        return await PostgresStore.open(location, {
+          clock,
+          waitMs,
+          ...(opts.onWait ? { onWait: opts.onWait } : {}),
+          ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}),
+        });
       } catch (e) {
         if (!(e instanceof PostgresConnectError) || !NOT_READY.has(e.reason ?? '')) throw e;
         const waited = clock.now() - start;
@@ -57,5 +65,5 @@ export async function openStore(location: string, opts: OpenStoreOptions = {}): 
     }
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  return SqliteStore.open(location, { readonly: opts.readonly ?? false, clock: opts.clock ?? systemClock });
+  return SqliteStore.open(location, { readonly: opts.readonly ?? false, clock: opts.clock ?? systemClock, waitMs: opts.waitMs ?? DEFAULT_DB_WAIT_MS, ...(opts.onWait ? { onWait: opts.onWait } : {}) });
 }

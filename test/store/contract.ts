@@ -982,6 +982,90 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await item('a')).toMatchObject({ state: 'running', owner: w2, runId: 'r-new' });
         expect((await store.getRun('r-new'))!.finishedAt).toBeNull();
       });
+
+      it('each claim gives the item a fencing token one higher; a driver of an older token, same worker or not, changes nothing and is told who holds it', async () => {
+        await load(store, ['a']);
+        const w1 = await worker();
+        const w2 = await worker();
+        const first = (await claim(w1)).items[0]!;
+        const admitted = await store.markAdmitted(first, { id: 'r-a', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: first.pendingKey! });
+        const second = (await claim(w2, {}, NOW + LEASE_MS + 1)).items[0]!;
+        expect(second.fence).toBe(first.fence + 1);
+        // w1 dies, w2 stalls; w1 comes back and takes it again: the token grows again.
+        const third = (await claim(w1, {}, NOW + 3 * LEASE_MS)).items[0]!;
+        expect([third.owner, third.fence]).toEqual([w1, second.fence + 1]);
+        // w1's first driver (same owner, older token) is refused, naming the holder's token.
+        const refused = store.markPaused(admitted, snap('r-a', { status: 'requires_action', requiredAction: { tool: 'confirm_scope', input: { cost: 3 } } }), () => answerWith(decision('r-a'), 'k1'));
+        await expect(refused).rejects.toBeInstanceOf(LeaseLostError);
+        await expect(refused).rejects.toThrow(`token ${third.fence}, this driver's ${first.fence}`);
+        await expect(store.markFinished(admitted, snap('r-a'), 'completed')).rejects.toThrow(`claimed by worker ${w1}`);
+        await expect(store.markError(B, 'a', 'boom', null, admitted)).rejects.toBeInstanceOf(LeaseLostError);
+        await store.releaseItem(B, 'a', w1, first.fence);
+        expect(await store.decisionsForItem(B, 'a')).toEqual([]);
+        expect(await item('a')).toMatchObject({ state: 'running', owner: w1, fence: third.fence, step: 0 });
+        // The current token writes.
+        expect((await store.markError(B, 'a', 'boom', null, third))!.state).toBe('error');
+      });
+
+      it('a claim never takes an item the claiming worker holds itself, even with its lease run out (a second driver in one worker)', async () => {
+        await load(store, ['a', 'b']);
+        const w1 = await worker();
+        const w2 = await worker();
+        await running(w1, 'a', 'r-a');
+        const again = await claim(w1, { afterSeq: 5 }, NOW + LEASE_MS + 1);
+        expect(again.items).toEqual([]);
+        const other = await claim(w2, { afterSeq: 5 }, NOW + LEASE_MS + 1);
+        expect(other.items.map((i) => [i.id, i.owner])).toEqual([['a', w2]]);
+      });
+
+      it('a lease written with no time given runs from the database clock as the statement runs', async () => {
+        await load(store, ['a']);
+        const w = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
+        const before = Date.now();
+        const it = (await store.claimItems(B, { ...leaseOf(w, 5_000), max: 1, cap: 1, afterSeq: -1 })).items[0]!;
+        await store.heartbeat(leaseOf(w, 5_000));
+        const after = Date.now();
+        const lease = (await item('a')).leaseUntil!;
+        expect(it.leaseUntil).toBeGreaterThanOrEqual(before + 5_000 - 50);
+        expect(lease).toBeGreaterThanOrEqual(it.leaseUntil!);
+        expect(lease).toBeLessThanOrEqual(after + 5_000 + 50);
+      });
+    });
+
+    describe('one decision per paused run', () => {
+      const paused = (runId: string, cost = 3): RunSnapshot =>
+        snap(runId, { status: 'requires_action', requiredAction: { tool: 'confirm_scope', input: { cost } } });
+
+      it('a second markPaused of one run records nothing and hands back the first decision and its key; the budget counts it once', async () => {
+        await load(store, ['a']);
+        const w = await worker();
+        const it = await running(w, 'a', 'r-a');
+        const seen: number[] = [];
+        const decide = (key: string, answer: Record<string, unknown>) => (approved: number): PauseOutcome => {
+          seen.push(approved);
+          return answerWith(decision('r-a', { answer }), key);
+        };
+        const one = await store.markPaused(it, paused('r-a'), decide('k-1', { approve: true }));
+        // A replay of the same transition (its commit lost on the way back) or a second driver of the same token.
+        const two = await store.markPaused(it, paused('r-a'), decide('k-2', { approve: false }));
+        expect(seen).toEqual([0]);
+        expect(two.outcome).toMatchObject({ kind: 'answer', nextKey: 'k-1', decision: { answer: { approve: true }, cost: 3 } });
+        expect(two.item).toMatchObject({ state: 'waiting', step: one.item.step, pendingKey: 'k-1', pendingAnswer: { approve: true } });
+        expect((await store.decisionsForItem(B, 'a')).map((d) => [d.runId, d.respondKey])).toEqual([['r-a', 'k-1']]);
+        expect(await store.approvedCost(B)).toBe(3);
+      });
+
+      it('a person and a policy deciding one held pause: one decision, the second refused', async () => {
+        await load(store, ['a']);
+        const w = await worker();
+        const it = await running(w, 'a', 'r-a');
+        await store.markPaused(it, paused('r-a'), () => ({ kind: 'hold', reason: 'a person decides' }));
+        await store.answerHeld(B, 'a', decision('r-a', { by: 'person', person: 'ana' }), 'k-1');
+        await expect(store.answerHeld(B, 'a', decision('r-a', { by: 'person', person: 'bo' }), 'k-x')).rejects.toBeInstanceOf(ItemNotHeldError);
+        expect((await store.redecideHeld(B, 'a', () => answerWith(decision('r-a'), 'k-y'))).kind).toBe('hold');
+        expect((await store.decisionsForItem(B, 'a')).map((d) => [d.person, d.respondKey])).toEqual([['ana', 'k-1']]);
+        expect(await item('a')).toMatchObject({ state: 'waiting', pendingKey: 'k-1', step: 1 });
+      });
     });
 
     // ------------------------------------------------------------------ reads

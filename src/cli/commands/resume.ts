@@ -47,8 +47,10 @@ export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<numb
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : undefined;
-  // A PostgreSQL server starting up or restarting is waited on, said on stderr.
-  const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`) });
+  // A PostgreSQL server starting up or restarting, or failing in passing later, is waited on, said on stderr.
+  const { leaseMsFromEnv } = await import('../lease-env.js');
+  const leaseMs = leaseMsFromEnv(io.env);
+  const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
     const overrides: Overrides = {
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),

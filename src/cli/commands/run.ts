@@ -128,8 +128,10 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
   // A folder, a file that is not a database or a folder that is not there: one plain line.
   const { checkDbPath, removeDatabase } = await import('../db-path.js');
   const { exists: dbExisted } = checkDbPath(a.db);
-  // A PostgreSQL server starting up or restarting is waited on, said on stderr.
-  const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`) });
+  // A PostgreSQL server starting up or restarting, or failing in passing later, is waited on, said on stderr.
+  const { leaseMsFromEnv } = await import('../lease-env.js');
+  const leaseMs = leaseMsFromEnv(io.env);
+  const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
     return await driveSession({
       store,

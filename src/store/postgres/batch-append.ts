@@ -10,6 +10,8 @@ import { nowIso, transactionEnd } from './sql.js';
  */
 export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<BatchAppender> {
   const c = await pool.connect();
+  // A reset between two statements is the next statement's error, not an unhandled event.
+  c.on('error', () => {});
   const end = transactionEnd(c);
   let next: number;
   try {

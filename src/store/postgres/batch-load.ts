@@ -54,6 +54,8 @@ export async function insertItems(c: pg.ClientBase, batchId: string, items: read
 /** Starts loading a batch on a client of its own: everything in one transaction, or nothing. */
 export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<BatchLoader> {
   const c = await pool.connect();
+  // A reset between two statements is the next statement's error, not an unhandled event.
+  c.on('error', () => {});
   const now = nowIso();
   let n = 0;
   let buffer: NewItem[] = [];

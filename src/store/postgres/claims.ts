@@ -1,3 +1,4 @@
+import type { Queryable } from './pool.js';
 import { isoNow } from '../../clock.js';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -60,7 +61,7 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
   );
 }
 
-export async function live(c: pg.ClientBase | pg.Pool, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
+export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
   const rows = await all<{ id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }>(
     c,
     `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { sleep } from '../../clock.js';
 import { ResqError } from '../../errors.js';
 import { maskLocation } from '../location.js';
+import { DatabaseWaitError, type DbWait } from '../db-wait.js';
 
 /**
  * int8 (count(*), BIGINT, BIGSERIAL) and numeric (sum of BIGINT) as numbers: every such value
@@ -28,23 +29,143 @@ export class PostgresConnectError extends ResqError {
 }
 
 /**
- * Run it again: a transaction the server gave up on for concurrency (serialization failure,
- * deadlock, lock not available), or a connection lost or refused while the server restarts
- * (admin shutdown, connection failures, a reset socket). A busy or restarting database is
- * waited on, never an item's failure.
+ * Failures worth waiting out, by code: a transaction the server gave up on for concurrency
+ * (serialization failure, deadlock, lock not available), a server starting up, shutting down
+ * or shut down by an administrator, a connection lost, refused, reset or timed out.
  */
-const RETRY = new Set(['40001', '40P01', '55P03', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
+const TRANSIENT = new Set([
+  '40001', '40P01', '55P03', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '25P03',
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED',
+]);
 
-function isRetryable(e: unknown): boolean {
-  return RETRY.has(String((e as { code?: unknown } | null)?.code ?? ''));
+/** Messages node-postgres gives a lost or timed-out connection without a code. */
+const LOST = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+
+/** The code of a failure worth waiting out (see {@link TRANSIENT}), or null. */
+export function transientReason(e: unknown): string | null {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  if (TRANSIENT.has(code)) return code;
+  const msg = e instanceof Error ? e.message : '';
+  if (!code && LOST.test(msg)) return msg.toLowerCase().includes('timeout') ? 'timeout' : 'connection lost';
+  // Thrown again by resq itself with the driver's reason kept (the pool's connect).
+  if (e instanceof PostgresConnectError && e.reason && TRANSIENT.has(e.reason)) return e.reason;
+  return null;
 }
 
-/** A pool for one database URL; sized to the work (a worker's claims, transitions and reads). */
-export function makePool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, types });
+/** Whether the error is of a lost, refused or timed-out connection (not a concurrency abort): the client is dropped. */
+function isConnectionLoss(e: unknown): boolean {
+  const r = transientReason(e);
+  return r !== null && !r.startsWith('40') && r !== '55P03';
+}
+
+/**
+ * How soon a connection that stopped answering is noticed: within the lease (at least 5 s).
+ * A black-holed connection (bytes held both ways, the socket open) would otherwise wait for
+ * TCP's own retransmission timeout — a quarter of an hour — while the worker's leases run out.
+ */
+export function connectionBoundMs(leaseMs: number): number {
+  return Math.max(5_000, leaseMs);
+}
+
+/**
+ * A pool for one database URL; sized to the work (a worker's claims, transitions and reads).
+ * Timeouts tied to the lease (see README, "Several machines"): TCP keepalive from a third of
+ * the bound, a connect and every statement given up client-side after the bound, and on the
+ * server a transaction left idle (its client cut off mid-transaction, holding row locks) and
+ * unacknowledged data (tcp_user_timeout) ended after the bound, so the locks of a worker cut
+ * off never hold the others up for longer.
+ */
+export function makePool(url: string, o: { max?: number; leaseMs?: number } = {}): pg.Pool {
+  const bound = connectionBoundMs(o.leaseMs ?? 30_000);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: o.max ?? 10,
+    idleTimeoutMillis: 10_000,
+    types,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: Math.max(1_000, Math.floor(bound / 3)),
+    connectionTimeoutMillis: bound,
+    query_timeout: bound,
+    idle_in_transaction_session_timeout: bound,
+    options: `-c tcp_user_timeout=${bound}`,
+  });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * Takes a client from the pool with an error listener for as long as it is out: the pool
+ * removes its own on checkout, and a connection reset between two statements of a
+ * transaction would otherwise be an unhandled `error` event (a crashed worker).
+ */
+export async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; done: (err?: unknown) => void }> {
+  const client = await pool.connect();
+  let broken: unknown = null;
+  const onError = (e: unknown): void => {
+    broken = e;
+  };
+  client.on('error', onError);
+  let released = false;
+  return {
+    client,
+    done: (err?: unknown) => {
+      if (released) return;
+      released = true;
+      client.removeListener('error', onError);
+      // A broken connection is dropped, not handed back to the pool.
+      const lost = err !== undefined && err !== null ? isConnectionLoss(err) : broken !== null;
+      client.release(lost ? ((err ?? broken) as Error) : undefined);
+    },
+  };
+}
+
+/**
+ * Runs `fn` in one transaction (READ COMMITTED; the claim takes row locks of its own), again
+ * whole when it failed in passing (see {@link transientReason}), waited out by `wait` (its
+ * bound, said once). A connection lost during COMMIT leaves the outcome unknown: the
+ * transaction's id, read with BEGIN, is looked up once the database answers again
+ * (txid_status) — committed: done, its result handed back; aborted: run again. So a
+ * transaction is never applied twice (a decision recorded twice) nor lost.
+ */
+export async function withTx<T>(pool: pg.Pool, fn: (c: Tx) => Promise<T>, wait: DbWait): Promise<T> {
+  return wait.run(async () => {
+    const { client: c, done } = await checkout(pool);
+    let xid: string | null = null;
+    let out: T;
+    try {
+      const begun = (await c.query('BEGIN; SELECT txid_current()::text AS x')) as unknown as pg.QueryResult<{ x: string }>[];
+      xid = begun[1]!.rows[0]!.x;
+      out = await fn(c);
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => {});
+      done(e);
+      throw e;
+    }
+    try {
+      await c.query('COMMIT');
+      done();
+      return out;
+    } catch (e) {
+      done(e);
+      if (!isConnectionLoss(e)) throw e;
+      if ((await commitOutcome(pool, xid, wait)) === 'committed') return out;
+      throw e;
+    }
+  }, transientReason);
+}
+
+/** Whether a transaction whose COMMIT got no answer was committed, once the database answers. */
+async function commitOutcome(pool: pg.Pool, xid: string | null, wait: DbWait): Promise<'committed' | 'aborted'> {
+  if (xid === null) return 'aborted';
+  for (let looks = 0; ; looks++) {
+    const status = await wait.run(async () => (await pool.query<{ s: string | null }>('SELECT txid_status($1::bigint) AS s', [xid])).rows[0]?.s ?? null, transientReason);
+    if (status === 'committed') return 'committed';
+    if (status !== 'in progress') return 'aborted';
+    // Still running on the server (it has not yet seen the connection go): look again shortly.
+    if (looks >= 600) throw new DatabaseWaitError(`the database kept a transaction in progress after its connection was lost (transaction ${xid})`, 'in progress');
+    await sleep(100);
+  }
 }
 
 /** Rewrites a connection failure so no password reaches a message. */
@@ -66,39 +187,15 @@ function safePassword(url: string): string | null {
   }
 }
 
-/** Whether the error is of a lost or refused connection (not a concurrency abort). */
-function isConnectionLoss(e: unknown): boolean {
-  const code = String((e as { code?: unknown } | null)?.code ?? '');
-  return code.startsWith('08') || code.startsWith('57P') || code.startsWith('E');
+/**
+ * A pool whose every statement waits out failures in passing (see {@link transientReason}):
+ * what the store's reads and single-statement writes run on. A statement is run again whole;
+ * each of them may be (reads, and writes that set values).
+ */
+export function waitingQueries(pool: pg.Pool, wait: DbWait): Queryable {
+  const query = ((...args: unknown[]) => wait.run(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args), transientReason)) as pg.Pool['query'];
+  return { query };
 }
 
-/**
- * Runs `fn` in one transaction (READ COMMITTED; the claim takes row locks of its own), and
- * again when the server aborted it for a deadlock or a serialization failure, or the
- * connection was lost before COMMIT was sent: a busy or restarting database is waited on,
- * never an item's failure. A connection lost during COMMIT is not retried (the commit may
- * have happened; running the change twice could record a decision twice): it is thrown.
- */
-export async function withTx<T>(pool: pg.Pool, fn: (c: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    let c: pg.PoolClient | null = null;
-    let committing = false;
-    try {
-      c = await pool.connect();
-      await c.query('BEGIN');
-      const out = await fn(c);
-      committing = true;
-      await c.query('COMMIT');
-      c.release();
-      return out;
-    } catch (e) {
-      if (c) {
-        await c.query('ROLLBACK').catch(() => {});
-        // A broken connection is dropped, not returned to the pool.
-        c.release(isConnectionLoss(e) ? (e as Error) : undefined);
-      }
-      if (!isRetryable(e) || attempt >= 20 || (committing && isConnectionLoss(e))) throw e;
-      await sleep(Math.floor(Math.random() * Math.min(500, 5 * 2 ** attempt)));
-    }
-  }
-}
+/** What the store's reads need of a connection: a query. */
+export type Queryable = Pick<pg.Pool, 'query'>;

@@ -1,5 +1,5 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
-import type pg from 'pg';
+import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
@@ -9,7 +9,8 @@ import * as load from './batch-load.js';
 import * as claims from './claims.js';
 import { AnswersListener, ANSWERED_CHANNEL as ANSWERED } from './answers-listener.js';
 import { migratePg } from './migrations.js';
-import { connectError, makePool, withTx } from './pool.js';
+import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
+import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
 import { getItem, nowIso } from './sql.js';
 import * as t from './transitions.js';
@@ -17,43 +18,62 @@ import * as web from './web-reads.js';
 import type { ItemPageQuery } from '../web-shapes.js';
 import type { Holding } from '../fencing.js';
 
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions extends DbWaitOptions {
+  poolSize?: number;
+  /** Time for leases and heartbeats given by a test; none: the database's own clock. */
+  clock?: Clock;
+  /** The lease the workers of this process claim with: the bound its timeouts are tied to (pool.ts). */
+  leaseMs?: number;
+}
+
 /**
  * The PostgreSQL adapter of the store port: several machines on one batch. Every change is
- * one transaction (retried on deadlock or serialization failure); claims lock the batch row
+ * one transaction, every read one statement, each waited out and run again whole when the
+ * database fails in passing (db-wait.ts: a reset, refused or stalled connection, a restart, a
+ * serialization failure or deadlock), up to a bound said once; claims lock the batch row
  * so the cap holds across machines, and items FOR NO KEY UPDATE SKIP LOCKED. A person's answer is
  * announced with NOTIFY so the worker that carries it on wakes at once.
  */
 export class PostgresStore implements Store {
   readonly location: string;
   readonly #pool: pg.Pool;
+  /** The pool's statements, each waited out when the database fails in passing. */
+  readonly #q: Queryable;
+  readonly #wait: DbWait;
   readonly #url: string;
   #listener: AnswersListener | null = null;
 
   /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
   readonly #clock: Clock;
 
-  private constructor(url: string, pool: pg.Pool, clock: Clock) {
-    this.#clock = clock;
+  private constructor(url: string, pool: pg.Pool, opts: PostgresStoreOptions) {
+    this.#clock = opts.clock ?? systemClock;
     this.#pool = pool;
     this.#url = url;
     this.location = maskLocation(url);
+    this.#wait = new DbWait(this.location, opts);
+    this.#q = waitingQueries(pool, this.#wait);
   }
 
-  /** Connects (the password never reaches a message) and applies pending migrations under an advisory lock. */
-  static async open(url: string, opts: { poolSize?: number; clock?: Clock } = {}): Promise<PostgresStore> {
-    const pool = makePool(url, opts.poolSize ?? 10);
+  /**
+   * Connects (the password never reaches a message) and applies pending migrations under an
+   * advisory lock, on a connection of their own: no statement timeout cuts a long migration short.
+   */
+  static async open(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const pool = makePool(url, { max: opts.poolSize ?? 10, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) });
+    const c = new pg.Client({ connectionString: url });
+    c.on('error', () => {});
     try {
-      const c = await pool.connect();
-      try {
-        await migratePg(c);
-      } finally {
-        c.release();
-      }
+      await c.connect();
+      await migratePg(c);
     } catch (e) {
       await pool.end().catch(() => {});
       throw connectError(url, e);
+    } finally {
+      await c.end().catch(() => {});
     }
-    return new PostgresStore(url, pool, opts.clock ?? systemClock);
+    return new PostgresStore(url, pool, opts);
   }
 
   /**
@@ -65,7 +85,7 @@ export class PostgresStore implements Store {
   }
 
   #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    return withTx(this.#pool, fn);
+    return withTx(this.#pool, fn, this.#wait);
   }
 
   async close(): Promise<void> {
@@ -85,16 +105,16 @@ export class PostgresStore implements Store {
     return this.#tx((c) => load.loadModelBatch(c, batch, model, rows));
   }
   findBatch(nameOrId: string) {
-    return read.findBatch(this.#pool, nameOrId);
+    return read.findBatch(this.#q, nameOrId);
   }
   listBatches(kind?: BatchRecord['kind']) {
-    return read.listBatches(this.#pool, kind);
+    return read.listBatches(this.#q, kind);
   }
   async latestBatch(kind?: BatchRecord['kind']) {
-    return (await read.listBatches(this.#pool, kind))[0] ?? null;
+    return (await read.listBatches(this.#q, kind))[0] ?? null;
   }
   async updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
-    await this.#pool.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
+    await this.#q.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
       JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
     ]);
   }
@@ -102,13 +122,13 @@ export class PostgresStore implements Store {
     return this.#tx((c) => claims.cancel(c, batchId, this.#at(nowMs)));
   }
   async overview(batchId: string, nowMs?: number, staleMs = 60_000): Promise<BatchOverview> {
-    const batch = await read.findBatch(this.#pool, batchId);
+    const batch = await read.findBatch(this.#q, batchId);
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
-      read.itemCounts(this.#pool, batchId),
-      t.approvedCost(this.#pool, batchId),
-      read.fileCounts(this.#pool, batchId),
-      claims.live(this.#pool, batchId, staleMs, this.#at(nowMs)),
+      read.itemCounts(this.#q, batchId),
+      t.approvedCost(this.#q, batchId),
+      read.fileCounts(this.#q, batchId),
+      claims.live(this.#q, batchId, staleMs, this.#at(nowMs)),
     ]);
     return { batch, counts, approvedCost, files, workers };
   }
@@ -121,13 +141,13 @@ export class PostgresStore implements Store {
     return this.#tx((c) => claims.heartbeat(c, lease, this.#at(nowMs)));
   }
   async setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
-    await this.#pool.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
+    await this.#q.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
   }
   retireWorker(workerId: string, nowMs?: number): Promise<void> {
     return this.#tx((c) => claims.retire(c, workerId, this.#at(nowMs)));
   }
   liveWorkers(batchId: string, staleMs: number, nowMs?: number) {
-    return claims.live(this.#pool, batchId, staleMs, this.#at(nowMs));
+    return claims.live(this.#q, batchId, staleMs, this.#at(nowMs));
   }
   claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim> {
     return this.#tx((c) => claims.claim(c, batchId, req, this.#at(nowMs)));
@@ -180,84 +200,84 @@ export class PostgresStore implements Store {
 
   // ---- reads
   getItem(batchId: string, itemId: string) {
-    return getItem(this.#pool, batchId, itemId);
+    return getItem(this.#q, batchId, itemId);
   }
   listItems(batchId: string, f?: ItemFilter) {
-    return read.listItems(this.#pool, batchId, f);
+    return read.listItems(this.#q, batchId, f);
   }
   itemCounts(batchId: string) {
-    return read.itemCounts(this.#pool, batchId);
+    return read.itemCounts(this.#q, batchId);
   }
   finishedSpan(batchId: string) {
-    return read.finishedSpan(this.#pool, batchId);
+    return read.finishedSpan(this.#q, batchId);
   }
   getRun(runId: string) {
-    return read.getRun(this.#pool, runId);
+    return read.getRun(this.#q, runId);
   }
   runChain(batchId: string, itemId: string) {
-    return read.runChain(this.#pool, batchId, itemId);
+    return read.runChain(this.#q, batchId, itemId);
   }
   decisionsForItem(batchId: string, itemId: string) {
-    return read.decisionsForItem(this.#pool, batchId, itemId);
+    return read.decisionsForItem(this.#q, batchId, itemId);
   }
   approvedCost(batchId: string) {
-    return t.approvedCost(this.#pool, batchId);
+    return t.approvedCost(this.#q, batchId);
   }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
-    return read.aggregates(this.#pool, batchId, afterSeq, limit, states);
+    return read.aggregates(this.#q, batchId, afterSeq, limit, states);
   }
   metaKeys(batchId: string): Promise<string[]> {
-    return read.metaKeys(this.#pool, batchId);
+    return read.metaKeys(this.#q, batchId);
   }
 
   // ---- files
   async markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void> {
-    await this.#pool.query(
+    await this.#q.query(
       `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL WHERE batch_id = $6 AND id = $7`,
       [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId],
     );
   }
   async markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void> {
-    await this.#pool.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
+    await this.#q.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
   }
   getFile(batchId: string, fileId: string) {
-    return read.getFile(this.#pool, batchId, fileId);
+    return read.getFile(this.#q, batchId, fileId);
   }
   filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
-    return read.filesForBatch(this.#pool, batchId, statuses);
+    return read.filesForBatch(this.#q, batchId, statuses);
   }
   filesForItem(batchId: string, itemId: string) {
-    return read.filesForItem(this.#pool, batchId, itemId);
+    return read.filesForItem(this.#q, batchId, itemId);
   }
   fileCounts(batchId: string) {
-    return read.fileCounts(this.#pool, batchId);
+    return read.fileCounts(this.#q, batchId);
   }
   filePaths(batchId: string) {
-    return read.filePaths(this.#pool, batchId);
+    return read.filePaths(this.#q, batchId);
   }
   async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
-    await this.#pool.query(
+    await this.#q.query(
       `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
       [batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock)],
     );
   }
   fileCopies(batchId: string) {
-    return read.fileCopies(this.#pool, batchId);
+    return read.fileCopies(this.#q, batchId);
   }
   expiryReport(batchId: string, warnBefore: string) {
-    return read.expiryReport(this.#pool, batchId, warnBefore);
+    return read.expiryReport(this.#q, batchId, warnBefore);
   }
 
   // ---- models
   modelBatch(batchId: string) {
-    return read.modelBatch(this.#pool, batchId);
+    return read.modelBatch(this.#q, batchId);
   }
   modelRun(batchId: string, itemId: string) {
-    return read.modelRun(this.#pool, batchId, itemId);
+    return read.modelRun(this.#q, batchId, itemId);
   }
   modelRuns(batchId: string, afterSeq: number, limit: number) {
-    return read.modelRuns(this.#pool, batchId, afterSeq, limit);
+    return read.modelRuns(this.#q, batchId, afterSeq, limit);
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
     return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend));
@@ -277,46 +297,46 @@ export class PostgresStore implements Store {
     });
   }
   async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
-    if (polls > 0) await this.#pool.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
+    if (polls > 0) await this.#q.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
   }
   modelCredits(batchId: string) {
-    return read.modelCredits(this.#pool, batchId);
+    return read.modelCredits(this.#q, batchId);
   }
   async modelPolls(batchId: string): Promise<number> {
-    return Number((await this.#pool.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
+    return Number((await this.#q.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
   }
   async setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void> {
-    await this.#pool.query('UPDATE model_batches SET mode = $1 WHERE batch_id = $2', [mode, batchId]);
+    await this.#q.query('UPDATE model_batches SET mode = $1 WHERE batch_id = $2', [mode, batchId]);
   }
 
   // ---- notebook projections
   queryItems(batchId: string, q?: ItemQuery) {
-    return read.queryItems(this.#pool, batchId, q);
+    return read.queryItems(this.#q, batchId, q);
   }
   itemStats(batchId: string) {
-    return read.itemStats(this.#pool, batchId);
+    return read.itemStats(this.#q, batchId);
   }
   batchTotals(batchId: string) {
-    return read.batchTotals(this.#pool, batchId);
+    return read.batchTotals(this.#q, batchId);
   }
   itemSeconds(batchId: string) {
-    return read.itemSeconds(this.#pool, batchId);
+    return read.itemSeconds(this.#q, batchId);
   }
   runTimes(batchId: string) {
-    return read.runTimes(this.#pool, batchId);
+    return read.runTimes(this.#q, batchId);
   }
   batchDecisions(batchId: string) {
-    return read.batchDecisions(this.#pool, batchId);
+    return read.batchDecisions(this.#q, batchId);
   }
 
   // ---- web view projections
   itemPage(batchId: string, q: ItemPageQuery) {
-    return web.itemPage(this.#pool, batchId, q);
+    return web.itemPage(this.#q, batchId, q);
   }
   batchLive(batchId: string, heldLimit: number) {
-    return web.batchLive(this.#pool, batchId, heldLimit);
+    return web.batchLive(this.#q, batchId, heldLimit);
   }
   runMinutes(batchId: string) {
-    return web.runMinutes(this.#pool, batchId);
+    return web.runMinutes(this.#q, batchId);
   }
 }

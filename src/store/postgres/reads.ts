@@ -1,3 +1,4 @@
+import type { Queryable } from './pool.js';
 import type pg from 'pg';
 import type { ItemAggregate } from '../port.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
@@ -5,7 +6,7 @@ import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, I
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
 import { all, one, scalar } from './sql.js';
 
-type Q = pg.Pool | pg.ClientBase;
+type Q = Queryable;
 
 /**
  * The read projections of the PostgreSQL adapter: the same answers as the SQLite adapter's

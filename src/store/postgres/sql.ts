@@ -1,3 +1,4 @@
+import type { Queryable } from './pool.js';
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
 import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
@@ -5,17 +6,17 @@ import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 
 /** Rows of a query. */
-export async function all<T>(c: pg.ClientBase | pg.Pool, text: string, params: unknown[] = []): Promise<T[]> {
+export async function all<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T[]> {
   return (await c.query(text, params)).rows as T[];
 }
 
 /** The first row of a query, or null. */
-export async function one<T>(c: pg.ClientBase | pg.Pool, text: string, params: unknown[] = []): Promise<T | null> {
+export async function one<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T | null> {
   return ((await c.query(text, params)).rows[0] as T | undefined) ?? null;
 }
 
 /** The first column of the first row. */
-export async function scalar<T>(c: pg.ClientBase | pg.Pool, text: string, params: unknown[] = []): Promise<T> {
+export async function scalar<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T> {
   const r = await c.query({ text, values: params, rowMode: 'array' });
   return r.rows[0]?.[0] as T;
 }
@@ -43,7 +44,7 @@ export function nowIso(): string {
 }
 
 /** One item, locked for the rest of the transaction when `lock`. */
-export async function getItem(c: pg.ClientBase | pg.Pool, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
+export async function getItem(c: Queryable, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
   const r = await one<ItemRow>(c, `SELECT * FROM items WHERE batch_id = $1 AND id = $2${lock ? ' FOR NO KEY UPDATE' : ''}`, [batchId, id]);
   return r ? itemFromRow(r) : null;
 }

@@ -1,3 +1,4 @@
+import type { Queryable } from './pool.js';
 import { systemClock } from '../../clock.js';
 import type pg from 'pg';
 import { ItemNotHeldError } from '../../errors.js';
@@ -56,7 +57,7 @@ async function decisionForRun(c: pg.ClientBase, batchId: string, runId: string):
   return row ? decisionFromRow(row) : null;
 }
 
-export async function approvedCost(c: pg.ClientBase | pg.Pool, batchId: string): Promise<number> {
+export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
   return Number((await c.query('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0].c);
 }
 

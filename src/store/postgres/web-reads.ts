@@ -1,9 +1,10 @@
+import type { Queryable } from './pool.js';
 import type pg from 'pg';
 import { pageOf, SORT_COLUMN, SUMMARY_COLS, type SummaryRow } from '../web-rows.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
 import { all, one, scalar } from './sql.js';
 
-type Q = pg.Pool | pg.ClientBase;
+type Q = Queryable;
 
 /**
  * The web view's reads of the PostgreSQL adapter: the same answers as the SQLite adapter's

@@ -1,3 +1,5 @@
+import { DbWait } from '../db-wait.js';
+
 /** Whether SQLite refused for a lock another connection holds (wait and try again). */
 export function isBusy(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -17,12 +19,19 @@ export function busyDelayMs(attempt: number, random: () => number = Math.random)
   return Math.floor(random() * Math.min(500, 5 * 2 ** attempt));
 }
 
+/** `SQLITE_BUSY` (or `_LOCKED`) for a busy file, else null: what {@link DbWait} waits out. */
+export function busyReason(e: unknown): string | null {
+  return isBusy(e) ? String((e as { code: string }).code) : null;
+}
+
 /**
  * Runs `fn` until it does not fail busy. The busy timeout already waits inside SQLite; this
  * covers what it cannot (a lock upgrade refused at once, a timeout passed under heavy
- * load): a busy database is waited on, never an item's failure.
+ * load): a busy database is waited on, never an item's failure. Given a {@link DbWait}, the
+ * wait is the store's one policy (db-wait.ts): bounded, said once.
  */
-export async function retryBusy<T>(fn: () => T, sleep: (ms: number) => Promise<void>): Promise<T> {
+export async function retryBusy<T>(fn: () => T, sleep: ((ms: number) => Promise<void>) | DbWait): Promise<T> {
+  if (sleep instanceof DbWait) return sleep.run(async () => fn(), busyReason);
   for (let attempt = 0; ; attempt++) {
     try {
       return fn();

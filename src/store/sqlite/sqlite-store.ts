@@ -19,6 +19,7 @@ import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } fr
 import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
+import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as models from './model-ops.js';
 import { type Repos, reposOf } from './repos.js';
@@ -46,20 +47,24 @@ export class SqliteStore implements Store {
   /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
   readonly #clock: Clock;
 
-  constructor(db: Db, location: string, clock: Clock = systemClock) {
+  /** A busy file is waited on up to a bound, said once (db-wait.ts). */
+  readonly #wait: DbWait;
+
+  constructor(db: Db, location: string, clock: Clock = systemClock, wait: DbWaitOptions = {}) {
     this.#clock = clock;
+    this.#wait = new DbWait(location, { clock, ...wait });
     this.#r = reposOf(db);
     this.location = location;
     this.#web = new WebReads(db);
     // Wrappers made once (making one per call cost a wrapper each time).
     const tx = db.transaction((fn: () => void) => fn());
     const savepoint = db.transaction((fn: () => unknown) => fn());
-    this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, (ms) => clock.sleep(ms));
+    this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, this.#wait);
   }
 
   /** Opens a database file (created and migrated when needed). */
-  static open(path: string, opts: { readonly?: boolean; clock?: Clock } = {}): SqliteStore {
-    return new SqliteStore(openDatabase(path, opts), path, opts.clock);
+  static open(path: string, opts: { readonly?: boolean; clock?: Clock } & DbWaitOptions = {}): SqliteStore {
+    return new SqliteStore(openDatabase(path, opts), path, opts.clock, opts);
   }
 
   /** The connection, for the adapter's own tests and migrations only. */
@@ -72,7 +77,7 @@ export class SqliteStore implements Store {
   }
 
   #read<T>(fn: (r: Repos) => T): Promise<T> {
-    return retryBusy(() => fn(this.#r), (ms) => this.#clock.sleep(ms));
+    return retryBusy(() => fn(this.#r), this.#wait);
   }
 
   async close(): Promise<void> {
@@ -82,10 +87,10 @@ export class SqliteStore implements Store {
 
   // ---- batches
   async beginBatchLoad(batch: NewBatch, opts: { bulk?: boolean } = {}): Promise<BatchLoader> {
-    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), (ms) => this.#clock.sleep(ms));
+    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), this.#wait);
   }
   async beginBatchAppend(batchId: string): Promise<BatchAppender> {
-    return retryBusy(() => beginBatchAppend(this.#r, batchId), (ms) => this.#clock.sleep(ms));
+    return retryBusy(() => beginBatchAppend(this.#r, batchId), this.#wait);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#write((r) => models.loadModelBatch(r, batch, model, rows));

@@ -1,4 +1,5 @@
 import { isBusy, isFull, retryBusy } from './busy.js';
+import type { DbWait } from '../db-wait.js';
 
 interface Pending {
   fn: () => unknown;
@@ -36,13 +37,14 @@ export interface GroupTx {
  */
 export class WriteGroup {
   readonly #tx: GroupTx;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sleep: ((ms: number) => Promise<void>) | DbWait;
   #queue: Pending[] = [];
   #scheduled: NodeJS.Immediate | null = null;
   /** Groups taken from the queue and not settled yet (one waiting out a busy file, say). */
   readonly #flushing = new Set<Promise<void>>();
 
-  constructor(tx: GroupTx, sleep: (ms: number) => Promise<void>) {
+  /** `sleep`: the pause between tries of a busy file, or the store's bounded wait (db-wait.ts). */
+  constructor(tx: GroupTx, sleep: ((ms: number) => Promise<void>) | DbWait) {
     this.#tx = tx;
     this.#sleep = sleep;
   }
