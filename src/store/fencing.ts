@@ -19,9 +19,14 @@ export function stillHeld(stored: Holding, held: Holding): boolean {
 }
 
 /** The error a driver gets when its item is no longer its own, naming who holds it now. */
-export function leaseLost(itemId: string, stored: Holding | null, held: Holding): LeaseLostError {
+export function leaseLost(itemId: string, stored: (Holding & { state: string }) | null, held: Holding): LeaseLostError {
   if (!stored) return new LeaseLostError(`item ${itemId} vanished from the database`);
-  const who = stored.owner === null ? 'released by its holder (no worker holds it now)' : `claimed by worker ${stored.owner}`;
+  const who =
+    stored.owner !== null
+      ? `claimed by worker ${stored.owner}`
+      : stored.fence !== held.fence
+        ? `claimed again and is ${stored.state} now, held by no worker`
+        : `let go (${stored.state} now)`;
   return new LeaseLostError(`item ${itemId} was ${who}; token ${stored.fence}, this driver's ${held.fence}`);
 }
 
