@@ -80,11 +80,14 @@ class Pipe {
   #timer: NodeJS.Timeout | null = null;
   #lastDue = 0;
   #ended = false;
-  constructor(
-    readonly to: Socket,
-    readonly proxy: ProxyState,
-    readonly count: (n: number) => void,
-  ) {}
+  readonly to: Socket;
+  readonly proxy: ProxyState;
+  readonly count: (n: number) => void;
+  constructor(to: Socket, proxy: ProxyState, count: (n: number) => void) {
+    this.to = to;
+    this.proxy = proxy;
+    this.count = count;
+  }
 
   push(buf: Buffer): void {
     const p = this.proxy;
