@@ -206,6 +206,15 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       v.p.heal();
       note(`${v.w.name} black-holed holding ${held.length} items, healed`);
     }
+    // 1b. Shorter and longer partitions, healed each time (1 s inside the lease, 3.5 s and 6 s past it).
+    for (const ms of [1000, 3500, 6000]) {
+      v = await victimHolding();
+      if (!v) break;
+      v.p.blackhole();
+      await sleep(ms);
+      v.p.heal();
+      note(`${v.w.name} black-holed ${ms} ms, healed`);
+    }
     // 2. Every connection of the victim reset, twice.
     v = await victimHolding();
     if (v) {
@@ -266,7 +275,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
     try {
       console.log(`partition suite: ${victims} victim(s); faults applied: ${applied.join('; ')}; watcher polls ${watcher.polls()}; warnings:\n${warnings.join('\n')}`);
       // Every fault was in force while the victim held work (else this run proved little).
-      expect.soft(applied.filter((a) => !a.startsWith('workers done')), 'faults applied').toHaveLength(6);
+      expect.soft(applied.filter((a) => !a.startsWith('workers done')), 'faults applied').toHaveLength(9);
 
       // No crash: every worker ended by itself with 0 or by our SIGKILL, and said no internal error.
       for (const [i, r] of results.entries()) {
