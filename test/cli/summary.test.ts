@@ -9,7 +9,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     batch: 'b\u001b]0;owned\u0007', batchId: 'x', total: 2, counts, rate: null, etaSeconds: null,
     held: [{ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] }, reason: null }],
     unknownSubmission: ['u\u001b'], approvedCost: 0, files: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 }, invalidRows: 0, skipped: [],
-    workers: [{ id: 'w', host: 'h\u001b', pid: 7, heartbeatAgeMs: 1500, items: 2 }],
+    workers: [{ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 }],
     failed: [],
     failedTotal: 0,
     ...over,

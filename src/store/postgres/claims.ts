@@ -5,7 +5,7 @@ import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
-import type { ItemRecord, WorkerRecord } from '../types.js';
+import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { all, hasUnfinishedBefore, one, scalar, updateItem } from './sql.js';
 
 /** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
@@ -19,11 +19,12 @@ export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonl
   return n - (await scalar<number>(c, `${IN_FLIGHT} AND id = ANY($2)`, [batchId, ended]));
 }
 
-export async function register(c: pg.ClientBase, batchId: string, w: { host: string; pid: number }, now: number): Promise<WorkerRecord> {
+export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number): Promise<WorkerRecord> {
   const id = `${w.host}:${w.pid}:${randomUUID().slice(0, 8)}`;
   const startedAt = new Date(now).toISOString();
-  await c.query('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6)', [id, batchId, w.host, w.pid, startedAt, now]);
-  return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
+  const pidStart = w.pidStart ?? null;
+  await c.query('INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [id, batchId, w.host, w.pid, pidStart, startedAt, now]);
+  return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt, heartbeatAt: now, items: 0 };
 }
 
 export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number): Promise<{ cancelled: boolean; capLimit: number | null }> {
@@ -43,13 +44,22 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number): P
 }
 
 export async function live(c: pg.ClientBase | pg.Pool, batchId: string, staleMs: number, now: number): Promise<WorkerRecord[]> {
-  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }>(
+  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; pid_start: string | null; started_at: string; heartbeat_at: number; n: number }>(
     c,
     `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
      WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= $2 ORDER BY w.started_at`,
     [batchId, now - staleMs],
   );
-  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
+  return rows.map((r) => ({
+    id: r.id,
+    batchId: r.batch_id,
+    host: r.host,
+    pid: r.pid,
+    pidStart: r.pid_start,
+    startedAt: r.started_at,
+    heartbeatAt: r.heartbeat_at,
+    items: r.n,
+  }));
 }
 
 async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number): Promise<ItemRecord> {

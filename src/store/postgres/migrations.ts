@@ -159,6 +159,11 @@ export const pgMigrations: readonly PgMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION item_counts_moved();
     `,
   },
+  {
+    // The start identity of a worker's process (as in the SQLite adapter: see its migration 015).
+    name: '015_worker_pid_start',
+    sql: 'ALTER TABLE workers ADD COLUMN pid_start TEXT;',
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

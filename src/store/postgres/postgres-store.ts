@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
@@ -105,7 +105,7 @@ export class PostgresStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
+  registerWorker(batchId: string, w: WorkerStart, nowMs = this.#clock.now()) {
     return this.#tx((c) => claims.register(c, batchId, w, nowMs));
   }
   heartbeat(lease: Lease, nowMs = this.#clock.now()) {

@@ -15,7 +15,7 @@ import type {
   PauseOutcome,
   RunSnapshot,
 } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
@@ -116,7 +116,7 @@ export class SqliteStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs = this.#clock.now()) {
+  registerWorker(batchId: string, w: WorkerStart, nowMs = this.#clock.now()) {
     return this.#write((r) => r.claims.register(batchId, w, nowMs));
   }
   heartbeat(lease: Lease, nowMs = this.#clock.now()): Promise<{ cancelled: boolean; capLimit: number | null }> {

@@ -10,7 +10,7 @@ describe('batches table', () => {
       counts,
       approvedCost: 12,
       files: { pending: 1, downloaded: 3, failed: 0, expired: 0, missing: 0 },
-      workers: [{ id: 'w', batchId: 'i', host: 'h', pid: 1, startedAt: '', heartbeatAt: 0, items: 1 }],
+      workers: [{ id: 'w', batchId: 'i', host: 'h', pid: 1, pidStart: null, startedAt: '', heartbeatAt: 0, items: 1 }],
     });
     const text = formatBatches([line]);
     expect(text.split('\n')[1]).toBe('demo   runs  2026-11-23 07:39  10     5 done, 1 failed, 1 held, 1 in flight, 2 queued  12    3/4    1');
