@@ -40,6 +40,18 @@ describe('formatStatus', () => {
     expect(text).toContain('see one: resq show');
   });
 
+  it('a worker of this host whose process ended is listed gone, with no heartbeat age, and not counted live', () => {
+    const workers = [
+      { id: 'a', host: 'h', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 },
+      { id: 'b', host: 'h', pid: 8, gone: true, heartbeatAgeMs: 7100, items: 3 },
+    ];
+    const text = formatStatus(status({ workers }), { db: 'x.db' });
+    expect(text).toContain('workers: 1 live, 1 gone\n');
+    expect(text).toContain('  pid 7 on h: 2 items claimed, heartbeat 1.5 s ago');
+    expect(text).toContain('  pid 8 on h: gone (its process ended), 3 items claimed, free for the other workers to take');
+    expect(text).not.toContain('7.1 s ago');
+  });
+
   it('says 1 item, not 1 items', () => {
     const text = formatStatus(status({ batch: 'one', total: 1, counts: { ...counts, held: 0 }, held: [] }), { db: 'x.db' });
     expect(text.split('\n')[0]).toBe('batch one: 1 item — 1 completed');
