@@ -59,9 +59,14 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   }
   if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
   if (s.workers.length > 0) {
-    lines.push(`workers: ${s.workers.length} live`);
+    const gone = s.workers.filter((w) => w.gone).length;
+    lines.push(`workers: ${s.workers.length - gone} live${gone > 0 ? `, ${gone} gone` : ''}`);
     for (const w of s.workers)
-      lines.push(`  pid ${w.pid} on ${p(w.host)}: ${w.items} items claimed, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`);
+      lines.push(
+        w.gone
+          ? `  pid ${w.pid} on ${p(w.host)}: gone (its process ended), ${w.items} items claimed, free for the other workers to take`
+          : `  pid ${w.pid} on ${p(w.host)}: ${w.items} items claimed, heartbeat ${(w.heartbeatAgeMs / 1000).toFixed(1)} s ago`,
+      );
   }
   if (s.invalidRows > 0) {
     lines.push(`rows skipped as invalid (--skip-invalid): ${s.invalidRows}`);

@@ -125,10 +125,15 @@ export class Scheduler {
           if (beat.cancelled) this.#cancel();
           await this.#cap.sync(beat.capLimit);
           this.#cap.workers = beat.workers;
+          if (beat.reaped > 0) this.#orphanScanAt = -Infinity;
         } else if (now - lastCount >= (this.#o.pollMs ?? 1000)) {
           // Workers that joined since: this one's share shrinks within a second, not a heartbeat.
+          // Workers of this host whose process is gone are given up on the same tick, and
+          // their items looked for at once (not after their lease, nor once this one is idle).
           lastCount = now;
-          this.#cap.workers = await presence.countLive(this.#storeNow());
+          const census = await presence.census(this.#storeNow());
+          this.#cap.workers = census.workers;
+          if (census.reaped > 0) this.#orphanScanAt = -Infinity;
         }
         if (signal.aborted) break;
         const got = (await this.#continueThreads()) + (await this.#claim());

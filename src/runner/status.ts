@@ -2,6 +2,7 @@ import { systemClock } from '../clock.js';
 import { formatProblem } from '../errors.js';
 import type { BatchRecord, FileStatus, ItemRecord, ReadStore } from '../store/index.js';
 import type { StateCounts } from './events.js';
+import { isGoneHere } from './local-process.js';
 
 /** A batch's state for `resq status` and notebooks. */
 export interface BatchStatus {
@@ -29,8 +30,13 @@ export interface BatchStatus {
   failed: FailedItem[];
   /** How many items failed or errored in all (`resq export BATCH --failed` lists every one). */
   failedTotal: number;
-  /** Workers attached to the batch now, with their heartbeat age and the items they have claimed. */
-  workers: { id: string; host: string; pid: number; heartbeatAgeMs: number; items: number }[];
+  /**
+   * Workers attached to the batch now, with their heartbeat age and the items they have
+   * claimed. `gone`: a worker of this host whose process ended (killed, crashed) or whose pid
+   * another program now has; its items go to the other workers at their next look, whatever
+   * its heartbeat's age. Another host's worker is live while its heartbeat is fresh.
+   */
+  workers: { id: string; host: string; pid: number; gone: boolean; heartbeatAgeMs: number; items: number }[];
 }
 
 /** A failed or errored item as status lists it. */
@@ -96,6 +102,6 @@ export async function batchStatus(store: ReadStore, batch: BatchRecord, nowMs = 
       error: it.error,
     })),
     failedTotal: counts.failed + counts.error,
-    workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt), items: w.items })),
+    workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, gone: isGoneHere(w), heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt), items: w.items })),
   };
 }

@@ -38,11 +38,23 @@ export interface WorkerRecord {
   batchId: string;
   host: string;
   pid: number;
+  /**
+   * The start identity of its process on its host (on Linux the boot id and the process's
+   * start time), telling its pid apart from the same pid reused later; null when unknown.
+   */
+  pidStart: string | null;
   startedAt: string;
   /** Last heartbeat (ms since the epoch). */
   heartbeatAt: number;
   /** Items it holds a lease on. */
   items: number;
+}
+
+/** What a worker registers with: its host, its pid, and its process's start identity when known. */
+export interface WorkerStart {
+  host: string;
+  pid: number;
+  pidStart?: string | null;
 }
 
 export interface ItemRecord {

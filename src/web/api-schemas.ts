@@ -11,8 +11,11 @@ export const ItemStateSchema = z.enum(STATES);
 const Counts = z.record(ItemStateSchema, z.number().int());
 const FileCounts = z.object({ pending: z.number(), downloaded: z.number(), failed: z.number(), expired: z.number(), missing: z.number() });
 
-/** A live worker; `heartbeatAt` in ms since the epoch (the page shows its age). */
-export const WorkerSchema = z.object({ id: z.string(), host: z.string(), pid: z.number(), startedAt: z.string(), heartbeatAt: z.number(), items: z.number() });
+/**
+ * A worker with a fresh heartbeat; `heartbeatAt` in ms since the epoch (the page shows its
+ * age). `gone`: a worker of the server's host whose process ended, its items free to take.
+ */
+export const WorkerSchema = z.object({ id: z.string(), host: z.string(), pid: z.number(), gone: z.boolean(), startedAt: z.string(), heartbeatAt: z.number(), items: z.number() });
 
 /** One batch as the batches page lists it. */
 export const BatchCardSchema = z.object({

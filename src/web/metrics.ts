@@ -1,4 +1,5 @@
 import { systemClock } from '../clock.js';
+import { isGoneHere } from '../runner/local-process.js';
 import type { BatchStore, ReadStore } from '../store/index.js';
 import { STALE_MS } from './views.js';
 
@@ -25,7 +26,7 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
   const inFlight = fam('resq_runs_in_flight', 'gauge', 'Runs in flight at the service over every worker of the batch.');
   const cap = fam('resq_concurrency_cap', 'gauge', 'The batch concurrency: most runs in flight.');
   const adaptive = fam('resq_adaptive_cap', 'gauge', 'The lowered cap after HTTP 429 (equal to the cap when not lowered).');
-  const workers = fam('resq_workers_live', 'gauge', 'Workers whose heartbeat is younger than 60 seconds.');
+  const workers = fam('resq_workers_live', 'gauge', 'Workers whose heartbeat is younger than 60 seconds, less those of this host whose process ended.');
   const held = fam('resq_items_held', 'gauge', 'Items waiting for a person to answer a pause.');
   const files = fam('resq_files', 'gauge', 'Files by batch and state.');
   const cost = fam('resq_approved_cost_credits_total', 'counter', 'Cost of the plans approved, in credits.');
@@ -36,7 +37,7 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
     inFlight.samples.push(`resq_runs_in_flight{${l}} ${live.inFlight}`);
     cap.samples.push(`resq_concurrency_cap{${l}} ${b.settings.concurrency}`);
     adaptive.samples.push(`resq_adaptive_cap{${l}} ${live.capLimit ?? b.settings.concurrency}`);
-    workers.samples.push(`resq_workers_live{${l}} ${o.workers.length}`);
+    workers.samples.push(`resq_workers_live{${l}} ${o.workers.filter((w) => !isGoneHere(w)).length}`);
     held.samples.push(`resq_items_held{${l}} ${o.counts.held}`);
     for (const [state, n] of Object.entries(o.files)) files.samples.push(`resq_files{${l},state="${state}"} ${n}`);
     cost.samples.push(`resq_approved_cost_credits_total{${l}} ${o.approvedCost}`);

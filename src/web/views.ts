@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { isGoneHere } from '../runner/local-process.js';
 import type { BatchOverview } from '../store/port.js';
 import type { BatchRecord, FileRecord, FileStore, ReadStore } from '../store/index.js';
 import type { BatchCard, FileView, ItemView, Overview } from './api-schemas.js';
@@ -20,7 +21,7 @@ export function batchCard(o: BatchOverview): BatchCard {
     counts: o.counts,
     approvedCost: o.approvedCost,
     files: o.files,
-    liveWorkers: o.workers.length,
+    liveWorkers: o.workers.filter((w) => !isGoneHere(w)).length,
   };
 }
 
@@ -39,7 +40,7 @@ export async function overviewOf(store: ReadStore, batch: BatchRecord, nowMs: nu
     concurrency: batch.settings.concurrency,
     inFlight: live.inFlight,
     capLimit: live.capLimit,
-    workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, startedAt: w.startedAt, heartbeatAt: w.heartbeatAt, items: w.items })),
+    workers: o.workers.map((w) => ({ id: w.id, host: w.host, pid: w.pid, gone: isGoneHere(w), startedAt: w.startedAt, heartbeatAt: w.heartbeatAt, items: w.items })),
     held: live.held,
     ratePerS: ratePerS === null ? null : Number(ratePerS.toFixed(3)),
     etaS: ratePerS && unfinished > 0 ? Math.round(unfinished / ratePerS) : unfinished === 0 ? 0 : null,

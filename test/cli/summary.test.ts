@@ -9,7 +9,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     batch: 'b\u001b]0;owned\u0007', batchId: 'x', total: 2, counts, rate: null, etaSeconds: null,
     held: [{ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] }, reason: null }],
     unknownSubmission: ['u\u001b'], approvedCost: 0, files: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 }, invalidRows: 0, skipped: [],
-    workers: [{ id: 'w', host: 'h\u001b', pid: 7, heartbeatAgeMs: 1500, items: 2 }],
+    workers: [{ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 }],
     failed: [],
     failedTotal: 0,
     ...over,
@@ -38,6 +38,18 @@ describe('formatStatus', () => {
     expect(text).toContain('workers: 1 live');
     expect(text).toContain('pid 7 on h\\x1b: 2 items claimed, heartbeat 1.5 s ago');
     expect(text).toContain('see one: resq show');
+  });
+
+  it('a worker of this host whose process ended is listed gone, with no heartbeat age, and not counted live', () => {
+    const workers = [
+      { id: 'a', host: 'h', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 },
+      { id: 'b', host: 'h', pid: 8, gone: true, heartbeatAgeMs: 7100, items: 3 },
+    ];
+    const text = formatStatus(status({ workers }), { db: 'x.db' });
+    expect(text).toContain('workers: 1 live, 1 gone\n');
+    expect(text).toContain('  pid 7 on h: 2 items claimed, heartbeat 1.5 s ago');
+    expect(text).toContain('  pid 8 on h: gone (its process ended), 3 items claimed, free for the other workers to take');
+    expect(text).not.toContain('7.1 s ago');
   });
 
   it('says 1 item, not 1 items', () => {

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResqError } from '../../src/errors.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
+import { processStart } from '../../src/runner/local-process.js';
 import { Scheduler, tryLater, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -152,6 +154,54 @@ describe('Scheduler', () => {
     expect(state.seen.sort()).toEqual(['i0', 'i1', 'i2']);
     // Its keys were the dead worker's: a takeover re-posts with the stored key.
     expect((await store.runChain(batch.id, 'i0'))[0]?.idempotencyKey).toBe(claim.items[0]!.pendingKey);
+  });
+
+  it.runIf(process.platform === 'linux')('a worker of this host killed with SIGKILL: its items are taken over at once, while this one is busy, not after its lease', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 6);
+    const LEASE = 600_000;
+    // The dead-to-be worker: a real process of this host (a `sleep`), registered with its start
+    // identity, holding two items under a ten-minute lease.
+    const victim = spawn('sleep', ['60'], { stdio: 'ignore' });
+    await new Promise((r) => victim.once('spawn', r));
+    try {
+      const w = await store.registerWorker(batch.id, { host: 'test', pid: victim.pid!, pidStart: processStart(victim.pid!) });
+      const held = await store.claimItems(batch.id, { workerId: w.id, leaseMs: LEASE, max: 2, cap: 4, afterSeq: -1 });
+      expect(held.items.map((i) => i.id)).toEqual(['i0', 'i1']);
+      // This worker's runs last until the test lets them end: it stays busy, never idle.
+      const { step: ok } = gatedStep(store);
+      const seen: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const step: Step = async (item, ctx) => {
+        seen.push(item.id);
+        await gate;
+        return ok(item, ctx);
+      };
+      const s = scheduler(store, batch, { step, cap: 4, leaseMs: LEASE, pid: process.pid });
+      const done = s.run();
+      const until = async (what: string, check: () => boolean) => {
+        for (const end = Date.now() + 5_000; !check(); await new Promise((r) => setTimeout(r, 20)))
+          if (Date.now() > end) throw new Error(`gave up waiting for ${what} (seen ${seen.join(',')})`);
+      };
+      // Its share while the other lives: half the cap.
+      await until('this worker busy with its own items', () => seen.length === 2);
+      expect(seen).toEqual(['i2', 'i3']);
+      const exited = new Promise((r) => victim.once('exit', r));
+      victim.kill('SIGKILL');
+      await exited;
+      // Its items come to this worker while this one's own runs are still going.
+      await until("the killed worker's items taken over", () => seen.includes('i0') && seen.includes('i1'));
+      expect(seen.slice(0, 4).sort()).toEqual(['i0', 'i1', 'i2', 'i3']);
+      release();
+      const r = await done;
+      expect(r.fatal).toBeNull();
+      expect((await store.itemCounts(batch.id)).completed).toBe(6);
+      // Given up as a worker, not waited out.
+      expect((await store.liveWorkers(batch.id, LEASE)).map((x) => x.id)).not.toContain(w.id);
+    } finally {
+      victim.kill('SIGKILL');
+    }
   });
 
   it('retries a transient failure on the schedule, in virtual time', async () => {

@@ -365,6 +365,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(w1.id).not.toBe(w2.id);
       });
 
+      it("registerWorker keeps the process's start identity; reads return it (null when none was given)", async () => {
+        await load(store, ['a']);
+        const w1 = await store.registerWorker(B, { host: 'h1', pid: 11, pidStart: 'boot-1:4242' }, NOW);
+        const w2 = await store.registerWorker(B, { host: 'h1', pid: 12 }, NOW);
+        expect(w1.pidStart).toBe('boot-1:4242');
+        expect(w2.pidStart).toBeNull();
+        expect((await store.liveWorkers(B, 10_000, NOW)).map((x) => [x.pid, x.pidStart])).toEqual([[11, 'boot-1:4242'], [12, null]]);
+        expect((await store.overview(B, NOW, 10_000)).workers.map((x) => x.pidStart)).toEqual(['boot-1:4242', null]);
+      });
+
       it('heartbeat renews the leases of the items the worker owns (only those)', async () => {
         await load(store, ['a', 'b', 'c']);
         const w1 = await worker();

@@ -102,6 +102,22 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it("015 adds the worker's process start identity; workers registered before it read with none", async () => {
+    const before015 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('015_')));
+    const path = join(tempDir(), 'before-015.db');
+    const db = new Database(path);
+    migrate(db, before015);
+    expect(columns(db, 'workers')).not.toContain('pid_start');
+    db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 0, 'now', 'now')").run();
+    db.prepare("INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ('w1', 'b1', 'h', 7, 'now', 1000)").run();
+    expect(migrate(db)).toEqual(migrations.slice(before015.length).map((m) => m.name));
+    expect(columns(db, 'workers')).toContain('pid_start');
+    db.close();
+    const store = SqliteStore.open(path);
+    expect(await store.liveWorkers('b1', 60_000, 1000)).toEqual([expect.objectContaining({ id: 'w1', pid: 7, pidStart: null })]);
+    await store.close();
+  });
+
   it('012 fills the counts by state from the items a database already has, and its triggers keep them exact', async () => {
     const before012 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('012_')));
     const path = join(tempDir(), 'before-012.db');

@@ -81,6 +81,28 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it("015 adds the worker's process start identity; workers registered before it read with none", async () => {
+    const url = await server.createDatabase('mig_015');
+    const c = await client(url);
+    try {
+      const before = pgMigrations.findIndex((m) => m.name.startsWith('015_'));
+      await migratePg(c, pgMigrations.slice(0, before));
+      await c.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'old', '/q.csv', 'abc', 'now', 'now')");
+      await c.query("INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ('w1', 'b1', 'h', 7, 'now', 1000)");
+      expect(await migratePg(c)).toEqual(pgMigrations.slice(before).map((m) => m.name));
+    } finally {
+      await c.end();
+    }
+    const store = await PostgresStore.open(url);
+    try {
+      expect(await store.liveWorkers('b1', 60_000, 1000)).toEqual([expect.objectContaining({ id: 'w1', pid: 7, pidStart: null })]);
+      const w = await store.registerWorker('b1', { host: 'h', pid: 8, pidStart: 'boot:99' }, 1000);
+      expect((await store.liveWorkers('b1', 60_000, 1000)).find((x) => x.id === w.id)?.pidStart).toBe('boot:99');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('012 fills the counts by state from the items a database already has, and its triggers keep them exact', async () => {
     const url = await server.createDatabase('mig_012');
     const c = await client(url);

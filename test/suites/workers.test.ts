@@ -7,6 +7,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
 import { expectBatchWhole } from '../support/expect-batch.js';
 import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 // Several processes on one batch: real CLI children on one SQLite file, the simulator over
 // HTTP, real SIGKILL and SIGSTOP. Every question must reach the service once, the batch's
@@ -160,5 +161,45 @@ describe('several workers on one batch', () => {
     for (let i = 0; i < n; i++) expect(c.admissionsByInput[q(i)] ?? 0, `s${i}`).toBe((before.admissionsByInput[q(i)] ?? 0) + 1);
     const rows = await exported(db, 'q');
     expect(rows.map((r) => [r.id, r.status, r.run_ids.length])).toEqual(Array.from({ length: n }, (_, i) => [`s${i}`, 'completed', 1]));
+  }, 120_000);
+
+  it('a worker killed with SIGKILL on this host: the other worker of the host takes its items at once, while busy, under a ten-minute lease', async () => {
+    const dir = tempDir();
+    const n = 6;
+    const questions = join(dir, 'q.csv');
+    const q = (i: number) => `Killed worker ${dir} ${i} @duration=6s`;
+    writeFileSync(questions, `id,question\n${Array.from({ length: n }, (_, i) => `k${i},${q(i)}`).join('\n')}\n`);
+    const db = join(dir, 'resq.db');
+    // A lease that never ends within the test: only the judgement of the dead process frees its items.
+    const env = { RESQ_API_KEY: 'sim-key-alice', RESQ_LEASE_MS: '600000' };
+    const args = ['run', questions, '--db', db, '--base-url', sim.url, '--concurrency', '4', '--no-download', '--json'];
+    const workers = async () =>
+      ((JSON.parse((await runInProcess(['status', 'q', '--db', db, '--json'])).stdout) as { workers: { pid: number; items: number; gone: boolean }[] }).workers);
+    const until = async (what: string, check: (w: Awaited<ReturnType<typeof workers>>) => boolean, ms: number) => {
+      for (const end = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 100))) {
+        const w = await workers().catch(() => null);
+        if (w && check(w)) return;
+        if (Date.now() > end) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(w)}`);
+      }
+    };
+    const before = sim.counters();
+    // The victim sends two items (--limit 2), the other worker two more: both hold runs of 6 s.
+    const victim = spawnCli([...args, '--limit', '2'], env);
+    const victimDone = collect(victim);
+    await until('the victim holding 2 items', (w) => w.some((x) => x.pid === victim.pid && x.items === 2), 30_000);
+    const other = spawnCli(args, env);
+    const otherDone = collect(other);
+    await until('the other worker holding 2 items', (w) => w.some((x) => x.pid === other.pid && x.items === 2), 30_000);
+    victim.kill('SIGKILL');
+    expect((await victimDone).signal).toBe('SIGKILL');
+    // Well within its own runs' 6 s: the victim's items are the other worker's now.
+    await until("the victim's items taken over", (w) => w.length === 1 && w[0]!.pid === other.pid && w[0]!.items === 4, 4_000);
+    const r = await otherDone;
+    expectNoDatabaseErrors([r]);
+    expect(r.code, `${r.stderr}\n${r.stdout.slice(-3000)}`).toBe(0);
+    const c = sim.counters();
+    for (let i = 0; i < n; i++) expect(c.admissionsByInput[q(i)] ?? 0, `k${i}`).toBe((before.admissionsByInput[q(i)] ?? 0) + 1);
+    const rows = await exported(db, 'q');
+    expect(rows.map((x) => [x.id, x.status])).toEqual(Array.from({ length: n }, (_, i) => [`k${i}`, 'completed']));
   }, 120_000);
 });

@@ -1,8 +1,18 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, screenshot, until, watchedPage } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
+import { loadBatch } from '../../src/runner/index.js';
+import { processStart } from '../../src/runner/local-process.js';
+import { openStore } from '../../src/store/index.js';
+import { BatchListSchema, OverviewSchema } from '../../src/web/api-schemas.js';
+import { startWebServer } from '../../src/web/server.js';
+import { tempDir } from '../support/cli.js';
+import { testSettings } from '../support/in-process.js';
 
 // Twelve questions of 3 s each, two at a time (about 18 s), and plans held for a person on the way.
 const CSV = ['id,question,lab', ...Array.from({ length: 12 }, (_, i) => `q${i},"Question ${i} @duration=3s${i % 4 === 1 ? ' @confirm=50' : ''}",lab${i % 2}`)].join('\n');
@@ -61,4 +71,50 @@ describe('the batch page in a real browser (live)', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   });
+});
+
+describe('the batch page in a real browser: a worker of this host killed with SIGKILL', () => {
+  it('its row turns from a heartbeat age to gone with no reload, and it leaves the live count, although its heartbeat is fresh', async () => {
+    const dir = tempDir('resq-web-gone-');
+    const questions = join(dir, 'gone.csv');
+    writeFileSync(questions, 'id,question\na,First\nb,Second\n');
+    const store = await openStore(join(dir, 'resq.db'));
+    const { batch } = await loadBatch({ store, questions, name: 'gone', settings: testSettings(2), policy: null, baseUrl: 'http://127.0.0.1:9' });
+    // The worker: a real process of this host (a `sleep`) registered with its start identity, two items held for ten minutes.
+    const victim = spawn('sleep', ['60'], { stdio: 'ignore' });
+    await new Promise((r) => victim.once('spawn', r));
+    const server = await startWebServer({ store, port: 0, tickMs: 250 });
+    const browser = await launch();
+    try {
+      const w = await store.registerWorker(batch.id, { host: hostname(), pid: victim.pid!, pidStart: processStart(victim.pid!) });
+      await store.claimItems(batch.id, { workerId: w.id, leaseMs: 600_000, max: 2, cap: 2, afterSeq: -1 });
+      const ctx = await browser.newContext();
+      const { page, errors } = await watchedPage(ctx);
+      await page.goto(server.url);
+      await page.goto(`${server.origin}/b/gone`);
+      const row = page.locator('#workers tbody tr');
+      await until(async () => (await row.count()) === 1, 10_000, 'the worker row');
+      expect((await row.locator('td').allTextContents()).slice(0, 4)).toEqual([hostname(), String(victim.pid), expect.stringMatching(/ ago$/), '2']);
+      const exited = new Promise((r) => victim.once('exit', r));
+      victim.kill('SIGKILL');
+      await exited;
+      await until(async () => (await row.locator('td').nth(2).textContent()) === 'gone', 10_000, 'the worker shown gone');
+      expect(await row.locator('.tag.gone').count()).toBe(1);
+      await screenshot(page, 'batch-worker-gone');
+      expect(errors).toEqual([]);
+      await ctx.close();
+      // The API says the same: listed, gone, not a live worker.
+      const headers = { authorization: `Bearer ${server.token}` };
+      const o = OverviewSchema.parse(await (await fetch(`${server.origin}/api/batches/gone`, { headers })).json());
+      expect(o.workers).toEqual([expect.objectContaining({ pid: victim.pid, gone: true, items: 2 })]);
+      expect(o.liveWorkers).toBe(0);
+      const list = BatchListSchema.parse(await (await fetch(`${server.origin}/api/batches`, { headers })).json());
+      expect(list.batches[0]!.liveWorkers).toBe(0);
+    } finally {
+      victim.kill('SIGKILL');
+      await browser.close();
+      await server.close();
+      await store.close();
+    }
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { isGoneHere } from '../../runner/local-process.js';
 import type { BatchOverview } from '../../store/index.js';
 import { oneLine } from './printable.js';
 
@@ -27,7 +28,8 @@ export function batchLine(o: BatchOverview): BatchLine {
     cost: o.approvedCost,
     files: f.pending + f.downloaded + f.failed + f.expired + f.missing,
     filesOnDisk: f.downloaded,
-    workers: o.workers.length,
+    // Live ones: a worker of this host whose process ended is not.
+    workers: o.workers.filter((w) => !isGoneHere(w)).length,
     cancelled: o.batch.cancelledAt !== null,
   };
 }

@@ -6,7 +6,7 @@ import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
-import type { ItemRecord, WorkerRecord } from '../types.js';
+import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { all, hasUnfinishedBefore, nowIso, one, scalar } from './sql.js';
 
 /** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
@@ -29,16 +29,17 @@ export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonl
   return n - (await scalar<number>(c, `${IN_FLIGHT} AND id = ANY($2)`, [batchId, ended]));
 }
 
-export async function register(c: pg.ClientBase, batchId: string, w: { host: string; pid: number }, now: number | null): Promise<WorkerRecord> {
+export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number | null): Promise<WorkerRecord> {
   const id = `${w.host}:${w.pid}:${randomUUID().slice(0, 8)}`;
+  const pidStart = w.pidStart ?? null;
   const at = await scalar<number>(
     c,
-    `INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at)
-     SELECT $1, $2, $3, $4, to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t
+    `INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at)
+     SELECT $1, $2, $3, $4, $6, to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t
        FROM (SELECT ${dbNow('$5')} AS t) n RETURNING heartbeat_at`,
-    [id, batchId, w.host, w.pid, now],
+    [id, batchId, w.host, w.pid, now, pidStart],
   );
-  return { id, batchId, host: w.host, pid: w.pid, startedAt: new Date(at).toISOString(), heartbeatAt: at, items: 0 };
+  return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt: new Date(at).toISOString(), heartbeatAt: at, items: 0 };
 }
 
 export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | null): Promise<{ cancelled: boolean; capLimit: number | null }> {
@@ -62,13 +63,22 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
 }
 
 export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
-  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }>(
+  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; pid_start: string | null; started_at: string; heartbeat_at: number; n: number }>(
     c,
     `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
      WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
     [batchId, now, staleMs],
   );
-  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
+  return rows.map((r) => ({
+    id: r.id,
+    batchId: r.batch_id,
+    host: r.host,
+    pid: r.pid,
+    pidStart: r.pid_start,
+    startedAt: r.started_at,
+    heartbeatAt: r.heartbeat_at,
+    items: r.n,
+  }));
 }
 
 /** Takes an item over under the worker's lease (database time) with the next fencing token. */

@@ -170,6 +170,11 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
     `,
   },
+  {
+    // The start identity of a worker's process (as in the SQLite adapter: see its migration 015).
+    name: '015_worker_pid_start',
+    sql: 'ALTER TABLE workers ADD COLUMN pid_start TEXT;',
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

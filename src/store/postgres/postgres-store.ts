@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
@@ -134,7 +134,7 @@ export class PostgresStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number) {
+  registerWorker(batchId: string, w: WorkerStart, nowMs?: number) {
     return this.#tx((c) => claims.register(c, batchId, w, this.#at(nowMs)));
   }
   heartbeat(lease: Lease, nowMs?: number) {

@@ -1,4 +1,4 @@
-import type { ItemRecord, ItemState, WorkerRecord } from '../types.js';
+import type { ItemRecord, ItemState, WorkerRecord, WorkerStart } from '../types.js';
 
 /** Who is asking: the worker that holds an item's lease. */
 export interface Lease {
@@ -48,8 +48,8 @@ export interface Claim {
 
 /** The workers-and-claims role: a worker's presence on a batch, its leases, and the items it claims. */
 export interface WorkerStore {
-  /** Registers a worker on a batch. */
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number): Promise<WorkerRecord>;
+  /** Registers a worker on a batch (with its process's start identity when known: see WorkerRecord.pidStart). */
+  registerWorker(batchId: string, w: WorkerStart, nowMs?: number): Promise<WorkerRecord>;
   /**
    * Renews the worker's heartbeat and the lease of every item it owns; returns whether the
    * batch was cancelled and the batch's adaptive cap (lowered after HTTP 429), if any.

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { ACTIVE_STATES, type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
-import type { ItemRecord, WorkerRecord } from '../types.js';
+import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
@@ -67,12 +67,13 @@ export class Claims {
     return this.#sql.get(sql);
   }
 
-  register(batchId: string, w: { host: string; pid: number }, now: number): WorkerRecord {
+  register(batchId: string, w: WorkerStart, now: number): WorkerRecord {
     const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
     const startedAt = new Date(now).toISOString();
-    this.#stmt('INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, batchId, w.host, w.pid, startedAt, now);
-    return { id, batchId, host: w.host, pid: w.pid, startedAt, heartbeatAt: now, items: 0 };
+    const pidStart = w.pidStart ?? null;
+    this.#stmt('INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(id, batchId, w.host, w.pid, pidStart, startedAt, now);
+    return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt, heartbeatAt: now, items: 0 };
   }
 
   heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
@@ -99,8 +100,17 @@ export class Claims {
              WHERE i.batch_id = w.batch_id AND i.state IN ${sqlStates(ACTIVE_STATES)} AND i.owner = w.id) AS n FROM workers w
          WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
       )
-      .all(batchId, now - staleMs) as { id: string; batch_id: string; host: string; pid: number; started_at: string; heartbeat_at: number; n: number }[];
-    return rows.map((r) => ({ id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n }));
+      .all(batchId, now - staleMs) as { id: string; batch_id: string; host: string; pid: number; pid_start: string | null; started_at: string; heartbeat_at: number; n: number }[];
+    return rows.map((r) => ({
+      id: r.id,
+      batchId: r.batch_id,
+      host: r.host,
+      pid: r.pid,
+      pidStart: r.pid_start,
+      startedAt: r.started_at,
+      heartbeatAt: r.heartbeat_at,
+      items: r.n,
+    }));
   }
 
   /** How many of these items the store still counts in flight. */

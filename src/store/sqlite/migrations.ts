@@ -320,6 +320,13 @@ export const migrations: readonly Migration[] = [
         CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
       `),
   },
+  {
+    // Issue 28.5: the start identity of a worker's process (boot id and start time on Linux),
+    // so a worker of this host whose pid is gone, or reused after a reboot or by another
+    // program, is known dead at once. Null: an older worker, or a host that does not tell.
+    name: '015_worker_pid_start',
+    up: (db) => db.exec('ALTER TABLE workers ADD COLUMN pid_start TEXT;'),
+  },
 ];
 
 /**

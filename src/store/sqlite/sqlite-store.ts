@@ -15,7 +15,7 @@ import type {
   PauseOutcome,
   RunSnapshot,
 } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState } from '../types.js';
+import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
@@ -125,7 +125,7 @@ export class SqliteStore implements Store {
   }
 
   // ---- workers and claims
-  registerWorker(batchId: string, w: { host: string; pid: number }, nowMs?: number) {
+  registerWorker(batchId: string, w: WorkerStart, nowMs?: number) {
     return this.#write((r) => r.claims.register(batchId, w, nowMs ?? this.#clock.now()));
   }
   heartbeat(lease: Lease, nowMs?: number): Promise<{ cancelled: boolean; capLimit: number | null }> {

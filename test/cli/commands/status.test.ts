@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILED_LISTED } from '../../../src/runner/status.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
-import { tempDir } from '../../support/cli.js';
+import { collect, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 
 /** 13 items that fail at the service and 2 that complete, in file order. */
@@ -78,4 +79,53 @@ describe('resq status and the run summary: failed items named with why', () => {
     const s = JSON.parse((await runInProcess(['status', '--db', okDb, '--json'])).stdout) as { failed: unknown[]; failedTotal: number };
     expect(s).toMatchObject({ failed: [], failedTotal: 0 });
   });
+});
+
+describe('resq status: a worker of this host killed with SIGKILL', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 10 });
+  });
+  afterAll(async () => sim.close());
+
+  interface StatusWorker {
+    pid: number;
+    host: string;
+    gone: boolean;
+    items: number;
+  }
+  const statusOf = async (db: string) => JSON.parse((await runInProcess(['status', 'k', '--db', db, '--json'])).stdout) as { workers: StatusWorker[] };
+
+  it('is shown gone at once, not live with a fresh heartbeat, although its lease has ten minutes to run', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, ['id,question', ...Array.from({ length: 4 }, (_, i) => `k${i},Long question ${i} @duration=60s`)].join('\n'));
+    const db = join(dir, 'r.db');
+    const env = { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url, RESQ_LEASE_MS: '600000' };
+    const worker = spawnCli(['run', q, '--db', db, '--batch', 'k', '--no-download', '--concurrency', '2', '--json'], env);
+    const ended = collect(worker);
+    try {
+      // Until the worker holds its items.
+      for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > end) throw new Error('the worker never claimed its items');
+        const s = await statusOf(db).catch(() => null);
+        if (s?.workers[0]?.items === 2) break;
+      }
+      const live = await statusOf(db);
+      expect(live.workers).toEqual([expect.objectContaining({ pid: worker.pid, host: hostname(), gone: false, items: 2 })]);
+      expect((await runInProcess(['status', 'k', '--db', db])).stdout).toContain('workers: 1 live\n');
+    } finally {
+      worker.kill('SIGKILL');
+    }
+    expect((await ended).signal).toBe('SIGKILL');
+    const s = await statusOf(db);
+    expect(s.workers).toEqual([expect.objectContaining({ pid: worker.pid, gone: true, items: 2 })]);
+    const text = (await runInProcess(['status', 'k', '--db', db])).stdout;
+    expect(text).toContain('workers: 0 live, 1 gone');
+    expect(text).toContain(`  pid ${worker.pid} on ${hostname()}: gone (its process ended), 2 items claimed, free for the other workers to take`);
+    expect(text).not.toMatch(/heartbeat [\d.]+ s ago/);
+    // resq batches counts it out of the live workers.
+    const line = JSON.parse((await runInProcess(['batches', '--db', db, '--json'])).stdout) as { workers: number };
+    expect(line.workers).toBe(0);
+  }, 60_000);
 });

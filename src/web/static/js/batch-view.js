@@ -87,7 +87,7 @@ export async function showBatch(main, name) {
       workers,
       o.workers.length === 0
         ? h('p', { class: 'muted' }, 'No live worker.')
-        : h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Host', 'PID', 'Heartbeat', 'Items claimed', 'Started'].map((t) => h('th', {}, t)))), h('tbody', {}, o.workers.map((w) => h('tr', {}, h('td', {}, w.host), h('td', { class: 'num' }, String(w.pid)), h('td', {}, `${duration(Math.max(0, (now - w.heartbeatAt) / 1000))} ago`), h('td', { class: 'num' }, String(w.items)), h('td', {}, when(w.startedAt)))))),
+        : h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Host', 'PID', 'Heartbeat', 'Items claimed', 'Started'].map((t) => h('th', {}, t)))), h('tbody', {}, o.workers.map((w) => h('tr', {}, h('td', {}, w.host), h('td', { class: 'num' }, String(w.pid)), h('td', {}, w.gone ? h('span', { class: 'tag gone', title: 'its process on this host ended: its items are free for the other workers' }, 'gone') : `${duration(Math.max(0, (now - w.heartbeatAt) / 1000))} ago`), h('td', { class: 'num' }, String(w.items)), h('td', {}, when(w.startedAt)))))),
     );
     // Charts are images of this site's SVG; redrawn at most every 5 s (states) and 30 s (runs).
     if (now - lastChart > 5000) {
