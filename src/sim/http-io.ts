@@ -40,8 +40,8 @@ export function errorReply(e: HttpError, requestId: string): Reply {
 
 const MAX_BODY = 1024 * 1024;
 
-/** Reads and parses a JSON body; an empty body reads as undefined. */
-export function readJson(req: IncomingMessage): Promise<unknown> {
+/** Reads and parses a JSON body; an empty body reads as undefined. `seen` gets the body's text as received. */
+export function readJson(req: IncomingMessage, seen?: (text: string) => void): Promise<unknown> {
   // Plain events rather than `for await`: the async iterator cost 1.4% of the simulator's CPU.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -62,6 +62,7 @@ export function readJson(req: IncomingMessage): Promise<unknown> {
     req.once('end', () => {
       if (size > MAX_BODY) return;
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      seen?.(text);
       if (text.trim() === '') return resolve(undefined);
       try {
         resolve(JSON.parse(text));

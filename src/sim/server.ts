@@ -6,6 +6,7 @@ import { resolveOptions, type SimDeps } from './deps.js';
 import { FaultPlan } from './faults.js';
 import { errorReply, HttpError, sendJson, type Reply } from './http-io.js';
 import { newRequestId } from './ids.js';
+import { RequestLedger } from './ledger.js';
 import { ModelJobs } from './model-jobs.js';
 import { matchRoute, type RouteContext } from './router.js';
 import { control } from './routes/control.js';
@@ -28,10 +29,11 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const counters = new CounterBook();
   const faults = new FaultPlan(opts.seed);
   const store = new SimStore();
+  const ledger = new RequestLedger();
   const baseUrl = (): string => `${origin}${API_PREFIX}`;
   const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs });
   const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs });
-  const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, baseUrl, origin: () => origin };
+  const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, ledger, baseUrl, origin: () => origin };
   const handle = requestHandler(deps);
 
   const server = createServer((req, res) => {
@@ -96,6 +98,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     counters: () => counters.snapshot(),
     resetCounters: () => counters.reset(),
+    ledger: () => ledger.read(store),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         save();

@@ -96,6 +96,56 @@ export interface Sim {
   counters(): SimCounters;
   /** Sets every counter back to zero. */
   resetCounters(): void;
+  /** The simulator's own record of runs, idempotency keys and files (as GET /_sim/ledger gives it). */
+  ledger(): SimLedger;
   /** Closes the server, every connection and stream, and clears every timer. */
   close(): Promise<void>;
+}
+
+/** A research run as the simulator recorded it. */
+export interface LedgerRun {
+  id: string;
+  account: string;
+  threadId: string;
+  /** The question as POST /runs received it (the same for every run of a chain). */
+  input: string;
+  /** The run a respond answered to make this one; null for a run made by POST /runs. */
+  parentId: string | null;
+  /** The Idempotency-Key of the request that made it, or null when it carried none. */
+  idempotencyKey: string | null;
+  status: string;
+  /** The files it made, in order. */
+  fileIds: string[];
+}
+
+/** The requests that carried one idempotency key on one route. */
+export interface LedgerKey {
+  account: string;
+  /** Method and concrete path, e.g. `POST /api/v1/runs/<id>/respond`. */
+  scope: string;
+  key: string;
+  /** Requests with the key that reached the route (not those an injected fault answered first). */
+  requests: number;
+  /** The sha256 (hex) of each distinct body those requests carried, as received. */
+  bodies: string[];
+  /** The id of the run or model run the key made, or null when none was made. */
+  madeId: string | null;
+}
+
+/** A file and the bytes GET /files/{id} serves for it. */
+export interface LedgerFile {
+  id: string;
+  /** The research run that made it; null for a model run's file. */
+  runId: string | null;
+  /** sha256 (hex) of the exact bytes served. */
+  sha256: string;
+  /** Their length. */
+  bytes: number;
+}
+
+/** What GET /_sim/ledger answers: the simulator's own record, in order of creation. */
+export interface SimLedger {
+  runs: LedgerRun[];
+  keys: LedgerKey[];
+  files: LedgerFile[];
 }

@@ -19,6 +19,8 @@ interface Started {
   attempt: StreamAttempt;
   opened: Promise<Opened>;
   done: () => number;
+  /** Resolves when the attempt calls its done callback. */
+  over: Promise<void>;
 }
 
 async function start(handler: Handler, errorLimit = 1024): Promise<Started> {
@@ -26,38 +28,55 @@ async function start(handler: Handler, errorLimit = 1024): Promise<Started> {
   agent = new Agent({ connections: 1 });
   let attempt!: StreamAttempt;
   let doneCalls = 0;
+  let isOver!: () => void;
+  const over = new Promise<void>((r) => (isOver = r));
   const opened = new Promise<Opened>((settle, fail) => {
-    attempt = new StreamAttempt(settle, fail, errorLimit, () => doneCalls++);
+    attempt = new StreamAttempt(settle, fail, errorLimit, () => {
+      doneCalls++;
+      isOver();
+    });
   });
   agent.dispatch({ origin: server.origin, path: '/events', method: 'GET', headers: {} }, attempt);
-  return { attempt, opened, done: () => doneCalls };
+  return { attempt, opened, done: () => doneCalls, over };
 }
 
-/** A body that records what it was given. */
-function recorder(): StreamBody & { text: string; ended: Promise<'end' | Error> } {
+/** A body that records what it was given; `got(text)` resolves once it holds `text`. */
+function recorder(): StreamBody & { text: string; ended: Promise<'end' | Error>; got(text: string): Promise<void> } {
   let settle!: (v: 'end' | Error) => void;
+  const waiting: { text: string; resolve: () => void }[] = [];
   const r = {
     text: '',
     ended: new Promise<'end' | Error>((s) => (settle = s)),
-    data: (chunk: Buffer) => void (r.text += chunk.toString()),
+    data: (chunk: Buffer) => {
+      r.text += chunk.toString();
+      for (const w of waiting.filter((x) => r.text.includes(x.text))) w.resolve();
+    },
     end: () => settle('end'),
     error: (err: unknown) => settle(err as Error),
+    got: (text: string) => (r.text.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ text, resolve }))),
   };
   return r;
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A promise and its resolve, for a server handler to say what it did. */
+function signal<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 describe('StreamAttempt', () => {
   it('opens paused and delivers the body, chunk by chunk, only once a body is attached', async () => {
+    const sent = signal();
     const { attempt, opened, done } = await start((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('one;');
-      setTimeout(() => res.end('two'), 20);
+      res.end('two', () => sent.resolve());
     });
     const head = await opened;
     expect(head).toMatchObject({ ok: true, status: 200 });
-    await delay(60);
+    // The whole body has left the server before a body is attached: none of it is lost.
+    await sent.promise;
     const body = recorder();
     attempt.attach(body);
     expect(await body.ended).toBe('end');
@@ -85,14 +104,18 @@ describe('StreamAttempt', () => {
   });
 
   it('reports a body cut mid-way to the attached body', async () => {
+    const response = signal<import('node:http').ServerResponse>();
     const { attempt, opened } = await start((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('part');
-      setTimeout(() => res.socket?.destroy(), 20);
+      response.resolve(res);
     });
     await opened;
     const body = recorder();
     attempt.attach(body);
+    // Cut once the first part has arrived.
+    await body.got('part');
+    (await response.promise).socket?.destroy();
     expect(await body.ended).toBeInstanceOf(Error);
     expect(body.text).toBe('part');
   });
@@ -108,44 +131,52 @@ describe('StreamAttempt', () => {
     await late.opened;
     const body = recorder();
     late.attempt.attach(body);
-    await delay(20);
+    // While reading: the body has had its first chunk.
+    await body.got('x');
     late.attempt.abort(new Error('stop late'));
     expect(await body.ended).toMatchObject({ message: 'stop late' });
   });
 
   it('finish lets the rest of the body end so the connection is kept, and hangs up after the grace', async () => {
-    let closed = false;
+    const response = signal<import('node:http').ServerResponse>();
     const kept = await start((req, res) => {
-      req.socket.on('close', () => (closed = true));
+      if (req.url !== '/events') return void res.end('again');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('final');
-      setTimeout(() => res.end('tail'), 30);
+      response.resolve(res);
     });
     await kept.opened;
     const body = recorder();
     kept.attempt.attach(body);
-    await delay(10);
-    kept.attempt.finish(1000);
-    await delay(80);
+    await body.got('final');
+    kept.attempt.finish(60_000);
+    // The rest of the body comes after finish, then the response ends: the attempt is over.
+    (await response.promise).end('tail');
+    await kept.over;
     expect(kept.done()).toBe(1);
-    expect(closed).toBe(false);
     // Nothing after finish reaches the body.
     expect(body.text).toBe('final');
+    // The connection went back to the pool: the next request on the agent (one connection) reuses it.
+    const again = await agent!.request({ origin: server!.origin, path: '/again', method: 'GET' });
+    expect(await again.body.text()).toBe('again');
+    expect(server!.connections()).toBe(1);
     await agent!.close();
     await server!.close();
 
-    let hungUp = false;
+    const hungUp = signal();
     const silent = await start((req, res) => {
-      req.socket.on('close', () => (hungUp = true));
+      req.socket.on('close', () => hungUp.resolve());
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('final');
     });
     await silent.opened;
-    silent.attempt.attach(recorder());
-    await delay(10);
+    const quiet = recorder();
+    silent.attempt.attach(quiet);
+    await quiet.got('final');
+    // The server never ends the body: after the grace the client hangs up (the server sees the close).
     silent.attempt.finish(30);
-    await delay(150);
-    expect(hungUp).toBe(true);
+    await hungUp.promise;
+    await silent.over;
     expect(silent.done()).toBe(1);
   });
 });

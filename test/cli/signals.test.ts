@@ -92,9 +92,29 @@ describe('signals, pipes and the terminal (real child processes)', () => {
       spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...process.env, ...extraEnv, COLUMNS: '80', LINES: '24' }, stdio: ['pipe', 'pipe', 'pipe'] });
 
     it('restores the cursor and line wrap at start (after a kill -9 of an earlier one) and at exit', { timeout: 30_000 }, async () => {
-      const r = await collect(inPty(`"${process.execPath}" "${BIN}" status --db /nonexistent-folder/x.db`));
-      expect(r.stdout.startsWith('\x1b[?25h\x1b[?7h')).toBe(true);
-      expect(r.stdout.trimEnd().endsWith('\x1b[?25h\x1b[?7h')).toBe(true);
+      // One terminal, two resq in turn: a run showing its bar (cursor hidden) is killed with
+      // SIGKILL by its pid, so it restores nothing; the next resq on that terminal must.
+      const dir = tempDir();
+      const q = join(dir, 'k9.csv');
+      writeFileSync(q, `id,question\n${Array.from({ length: 4 }, (_, i) => `k${i},killed ${i} @duration=20s`).join('\n')}\n`);
+      const pidFile = join(dir, 'pid');
+      const node = process.execPath;
+      const child = inPty(
+        `stty cols 80; "${node}" "${BIN}" run "${q}" --db "${join(dir, 'r.db')}" --concurrency 2 & echo $! > "${pidFile}"; wait $!; echo "exit $?"; "${node}" "${BIN}" status --db /nonexistent-folder/x.db`,
+        env,
+      );
+      const done = collect(child);
+      await waitFor(child.stdout!, /\] 0\/4/);
+      process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+      const r = await done;
+      const [killed, after] = r.stdout.split(/exit 137\r?\n/);
+      expect(after, r.stdout).toBeDefined();
+      // The killed run hid the cursor and never showed it again.
+      expect(killed).toContain('\x1b[?25l');
+      expect(killed!.slice(killed!.lastIndexOf('\x1b[?25l'))).not.toContain('\x1b[?25h');
+      // The next resq on that terminal restores both first thing, and again at its exit.
+      expect(after!.startsWith('\x1b[?25h\x1b[?7h'), JSON.stringify(after!.slice(0, 40))).toBe(true);
+      expect(after!.trimEnd().endsWith('\x1b[?25h\x1b[?7h')).toBe(true);
     });
 
     it('after Ctrl-C with the bar live, the stopping line and the summary do not overwrite each other; the bar fits 80 columns', { timeout: 30_000 }, async () => {

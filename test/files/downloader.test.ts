@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { createReadStream, readFileSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -146,21 +146,27 @@ describe('Downloader against the simulator', () => {
     expect(listFiles(env.out)).toEqual([join('coll-idcoll', 'x', 'report-2 (2).md'), join('coll-idcoll', 'x', 'report-2.md')]);
   });
 
-  it('streams a 200 MB file to disk with bounded memory', async () => {
+  // Its memory bound (peak RSS <= 150 MiB for a 1 GiB file) is a target of the bench's
+  // `downloads` scenario (npm run bench -- --only downloads), measured in a process of its own.
+  it('streams a 200 MB file to disk whole: the bytes the simulator serves', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'big', { big: 'large @files=csv @size=200mb' });
     await runItems(env, batch);
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const d = downloader(env);
     d.kick(batch);
     const summary = await d.drain();
-    clearInterval(timer);
     expect(summary.downloaded).toBe(1);
-    const [f] = (await env.store.filesForBatch(batch.id));
-    expect(f!.bytes).toBe(200 * 1024 * 1024);
-    expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+    const [f] = await env.store.filesForBatch(batch.id);
+    const want = env.sim.ledger().files.find((x) => x.id === f!.id);
+    expect(want?.bytes).toBe(200 * 1024 * 1024);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const c of createReadStream(f!.path!) as AsyncIterable<Buffer>) {
+      hash.update(c);
+      bytes += c.length;
+    }
+    expect({ bytes, sha256: hash.digest('hex') }).toEqual({ bytes: want!.bytes, sha256: want!.sha256 });
+    expect(f).toMatchObject({ bytes: want!.bytes, sha256: want!.sha256 });
   });
 
   it('retries 5xx answers and connections dropped mid-body until every hash matches', async () => {

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../../src/clock.js';
 import { pullFiles } from '../../src/files/index.js';
-import { ALICE } from '../sim/helpers.js';
+import { ServiceClient } from '../../src/api/index.js';
+import { ALICE, BOB } from '../sim/helpers.js';
 import { listFiles, newBatch, newEnv, runItems, type Env } from './helpers.js';
 
 let env: Env;
@@ -154,18 +155,35 @@ describe('pullFiles', () => {
     expect(readFileSync(file!.path!).length).toBe(file!.bytes);
   });
 
-  it('reports expired and missing files as not on disk, and does not ask for expired ones again', async () => {
+  it('reports expired and missing files as not on disk, asks for missing ones again, and not for expired ones', async () => {
     env = await newEnv();
     const batch = await newBatch(env.store, 'late', { a: 'q @files=md,csv' });
     await runItems(env, batch);
+    const requests = (): number => env.sim.counters().requestsByRoute['GET /files/:id'] ?? 0;
+    // Missing: within their 30 days, the service answers 404 (pulled with another account's key).
+    const bob = new ServiceClient({ baseUrl: env.sim.url, apiKey: BOB, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    try {
+      const clock = { now: () => env.sim.clock.now(), sleep };
+      const missing = await pullFiles({ store: env.store, client: bob, batches: [batch], outDir: env.out, clock, ...fast });
+      expect(missing).toMatchObject({ downloaded: 0, missing: 2, expired: 0 });
+      expect(missing.notOnDisk.map((f) => f.status)).toEqual(['missing', 'missing']);
+      expect((await env.store.filesForBatch(batch.id)).map((f) => f.status)).toEqual(['missing', 'missing']);
+      expect(listFiles(env.out)).toEqual([]);
+    } finally {
+      await bob.close();
+    }
+
+    // Expired: 31 days later the service answers 404 again. The missing files were asked for again.
     env.sim.clock.advance(31 * 86_400_000);
     const clock = { now: () => env.sim.clock.now(), sleep };
+    const asked = requests();
     const first = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, clock, ...fast });
+    expect(requests() - asked).toBe(2);
     expect(first.expired).toBe(2);
     expect(first.notOnDisk.map((f) => f.status)).toEqual(['expired', 'expired']);
-    const before = env.sim.counters().requestsByRoute['GET /files/:id'];
+    const before = requests();
     const second = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, clock, ...fast });
     expect(second.notOnDisk).toHaveLength(2);
-    expect(env.sim.counters().requestsByRoute['GET /files/:id']).toBe(before);
+    expect(requests()).toBe(before);
   });
 });

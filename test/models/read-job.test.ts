@@ -4,6 +4,7 @@ import { systemClock } from '../../src/clock.js';
 import { PollPlan } from '../../src/models/poll-plan.js';
 import { readJob } from '../../src/models/read-job.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { virtualClock } from '../support/virtual-clock.js';
 import { FAST_POLL, simClient } from './support/helpers.js';
 
 describe('readJob against the simulator', () => {
@@ -25,10 +26,14 @@ describe('readJob against the simulator', () => {
   it('reads on its poll URL until the job finishes, and teaches the plan its length', async () => {
     const run = await start();
     const plan = new PollPlan(FAST_POLL);
-    const r = await readJob({ ...base(plan), id: run.id, pollUrl: run.poll_url, admittedAt: Date.now() });
+    // Its own clock, moved by its sleeps: the length it learns is the one that clock measured.
+    const clock = virtualClock();
+    const admittedAt = clock.now();
+    const r = await readJob({ ...base(plan), clock, id: run.id, pollUrl: run.poll_url, admittedAt });
     expect(r).toMatchObject({ kind: 'finished', run: { status: 'succeeded', credits: 11 } });
     expect(r.reads).toBeGreaterThan(0);
-    expect(plan.estimateMs).toBeGreaterThanOrEqual(100);
+    expect(clock.now()).toBeGreaterThan(admittedAt);
+    expect(plan.estimateMs).toBe(clock.now() - admittedAt);
   });
 
   it('says gone for a run the service does not know', async () => {

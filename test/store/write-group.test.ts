@@ -13,7 +13,30 @@ function open(path: string): Database.Database {
   return db;
 }
 
-function setup(): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number; savepoints: () => number } {
+/**
+ * The group's sleep between busy retries, held by the test: `slept()` resolves when the group
+ * next sleeps (it found the file busy); `wake()` ends every sleep, now and after.
+ */
+function heldSleep(): { sleep: (ms: number) => Promise<void>; slept: () => Promise<void>; wake: () => void } {
+  const sleeping: (() => void)[] = [];
+  let onSleep: (() => void) | null = null;
+  let awake = false;
+  return {
+    sleep: () =>
+      new Promise<void>((resolve) => {
+        if (awake) return resolve();
+        sleeping.push(resolve);
+        onSleep?.();
+      }),
+    slept: () => (sleeping.length ? Promise.resolve() : new Promise<void>((r) => (onSleep = r))),
+    wake: () => {
+      awake = true;
+      for (const r of sleeping.splice(0)) r();
+    },
+  };
+}
+
+function setup(held: { sleep: (ms: number) => Promise<void> } = { sleep: () => Promise.resolve() }): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number; savepoints: () => number } {
   const path = join(tempDir('resq-group-'), 'g.db');
   const db = open(path);
   db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
@@ -30,7 +53,7 @@ function setup(): { db: Database.Database; other: Database.Database; group: Writ
       },
       savepoint: sp as <T>(fn: () => T) => T,
     },
-    (ms) => new Promise((r) => setTimeout(r, ms)),
+    held.sleep,
   );
   return { db, other, group, commits: () => commits, savepoints: () => savepoints };
 }
@@ -80,14 +103,17 @@ describe('WriteGroup', () => {
   });
 
   it('waits out a database another connection holds, then commits the whole group once', async () => {
-    const { db, other, group, commits } = setup();
+    const held = heldSleep();
+    const { db, other, group, commits } = setup(held);
     other.exec('BEGIN IMMEDIATE');
     const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
     let runs = 0;
     const writes = [group.write(() => (runs++, insert.run('x', 1))), group.write(() => insert.run('y', 2))];
-    await new Promise((r) => setTimeout(r, 30));
+    // The group found the file busy and sleeps before trying again.
+    await held.slept();
     expect(count(db)).toBe(0);
     other.exec('COMMIT');
+    held.wake();
     await Promise.all(writes);
     expect(count(other)).toBe(2);
     expect(commits()).toBe(1);
@@ -114,17 +140,21 @@ describe('WriteGroup', () => {
   });
 
   it('drain also waits for a group that is waiting out a busy database', async () => {
-    const { db, other, group } = setup();
+    const held = heldSleep();
+    const { db, other, group } = setup(held);
     other.exec('BEGIN IMMEDIATE');
     const w = group.write(() => db.prepare('INSERT INTO t VALUES (?, ?)').run('late', 1));
     // Its group has been taken from the queue and is sleeping between busy retries.
-    await new Promise((r) => setTimeout(r, 20));
+    await held.slept();
     expect(group.pending).toBe(0);
     let drained = false;
     const draining = group.drain().then(() => (drained = true));
-    await new Promise((r) => setTimeout(r, 20));
+    // Every turn the drain could take passes while the group sleeps: it does not settle.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
     expect(drained).toBe(false);
     other.exec('COMMIT');
+    held.wake();
     await draining;
     await w;
     expect(count(other)).toBe(1);

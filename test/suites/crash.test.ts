@@ -66,7 +66,7 @@ describe('crash and resume', () => {
       if (!batch) throw new Error('no batch');
       const rows: ExportRow[] = [];
       for await (const r of exportRows(store, batch)) rows.push(r);
-      expectBatchWhole(rows, items);
+      expectBatchWhole(rows, items, sim.ledger());
       const fileCount = rows.reduce((n, r) => n + r.files.length, 0);
       expect(fileCount).toBe(copies * 8); // md, pdb, png, csv, png, md, csv, pdb per copy of the fixture
       // No temporary file survives the kills.

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { fixtureItems, type FixtureItem } from '../support/batch-fixture.js';
+import { expectedFiles, fixtureItems, type FixtureItem } from '../support/batch-fixture.js';
+import { expectBatchWhole } from '../support/expect-batch.js';
 import { runFixture } from '../support/in-process.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -14,20 +15,19 @@ async function checkOutcome(sim: Sim, store: Store, batchId: string, items: Fixt
   expect(c.runsAdmitted).toBe(items.length);
   for (const it of items) expect(c.admissionsByInput[it.question], it.id).toBe(1);
   expect(c.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+  // Downloads are on: every file was asked for at least once.
+  expect(c.requestsByRoute['GET /files/:id'] ?? 0).toBeGreaterThanOrEqual(items.reduce((n, it) => n + expectedFiles(it), 0));
   const batch = await store.findBatch(batchId);
   if (!batch) throw new Error('no batch');
   const rows: ExportRow[] = [];
   for await (const r of exportRows(store, batch)) rows.push(r);
-  for (const it of items) {
-    const row = rows.find((r) => r.id === it.id);
-    expect(row?.status, it.id).toBe(it.state);
-    expect(row?.decisions, it.id).toHaveLength(it.pauses);
-    for (const s of it.expect) expect(row?.text, it.id).toContain(s);
-  }
+  expectBatchWhole(rows, items, sim.ledger());
 }
 
-// Fault suite: the same batch through every kind of fault the simulator injects must end
-// exactly as it does on a clean service.
+// Fault suite: the same batch through every kind of fault the simulator injects (GET /files
+// included: downloads are on) must end exactly as it does on a clean service, checked against
+// the simulator's own record: each question admitted once, its run ids the simulator's chain,
+// every file on disk with the bytes the simulator serves.
 describe('faults', () => {
   let sim: Sim;
   beforeEach(async () => {

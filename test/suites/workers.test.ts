@@ -91,7 +91,7 @@ describe('several workers on one batch', () => {
     expect(c.respondRuns - before.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
     expect(c.peakConcurrentRuns.bob).toBeGreaterThan(1);
     expect(c.peakConcurrentRuns.bob).toBeLessThanOrEqual(cap);
-    expectBatchWhole(await exported(db, 'shared'), items);
+    expectBatchWhole(await exported(db, 'shared'), items, sim.ledger());
   }, 180_000);
 
   it('the same resq run started twice at once: both finish, nothing sent twice, nothing lost', async () => {

@@ -56,6 +56,12 @@ export function fixtureItems(dur = '120ms', copies = 1): FixtureItem[] {
   return items;
 }
 
+/** Files the item's runs make: one per entry of its question's `@files=` directive. */
+export function expectedFiles(it: FixtureItem): number {
+  const m = /@files=(\S+)/.exec(it.question);
+  return m ? m[1]!.split(',').length : 0;
+}
+
 function csvField(v: string): string {
   return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }

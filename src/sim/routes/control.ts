@@ -5,7 +5,8 @@ import { HttpError, readJson, type Reply } from '../http-io.js';
 import type { Faults } from '../types.js';
 
 /**
- * The unauthenticated control surface under /_sim: counters, faults, clock, reset.
+ * The unauthenticated control surface under /_sim: counters, faults, clock, reset, and the
+ * read-only ledger (the simulator's own record of runs, idempotency keys and files).
  * Answers undefined for a path it does not know.
  */
 export async function control(req: IncomingMessage, path: string, d: SimDeps): Promise<Reply | undefined> {
@@ -40,6 +41,9 @@ export async function control(req: IncomingMessage, path: string, d: SimDeps): P
       }
       return { status: 200, body: { now: d.clock.iso() } };
     }
+    case '/_sim/ledger':
+      only(['GET']);
+      return { status: 200, body: d.ledger.read(d.store) };
     case '/_sim/reset':
       only(['POST']);
       d.counters.reset();

@@ -14,7 +14,7 @@ export async function describe(ctx: RouteContext, d: SimDeps): Promise<Reply> {
 /** POST /models/{id}/runs: runs a model inline (200) or as a background job (202). */
 export async function runModel(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   const key = idempotencyKeyOf(ctx.req);
-  const body = await readJson(ctx.req);
+  const body = await readJson(ctx.req, (text) => d.ledger.keyed(ctx.account, ctx.scope, key, text));
   const def = findModel(ctx);
   if (key !== undefined) {
     const id = d.store.idempotency.get(`${ctx.account} ${ctx.scope} ${key}`);

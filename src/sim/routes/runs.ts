@@ -8,7 +8,7 @@ import { threadMessageCount } from '../thread-messages.js';
 /** POST /runs: admits a run on a new or existing thread. */
 export async function createRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   const key = idempotencyKeyOf(ctx.req);
-  const body = await readJson(ctx.req);
+  const body = await readJson(ctx.req, (text) => d.ledger.keyed(ctx.account, ctx.scope, key, text));
   const replay = replayOf(ctx, d, key);
   if (replay) return replay;
 
@@ -53,7 +53,7 @@ export async function getRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
 /** POST /runs/{id}/respond: answers a paused run with a new run that carries on. */
 export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   const key = idempotencyKeyOf(ctx.req);
-  const body = await readJson(ctx.req);
+  const body = await readJson(ctx.req, (text) => d.ledger.keyed(ctx.account, ctx.scope, key, text));
   const run = findRun(ctx, d);
   const replay = replayOf(ctx, d, key);
   if (replay) return replay;
