@@ -224,7 +224,7 @@ export async function release(c: pg.ClientBase, batchId: string, itemId: string,
 }
 
 export async function cancel(c: pg.ClientBase, batchId: string, now: number | null): Promise<number> {
-  const at = new Date(now ?? Date.now()).toISOString();
+  const at = now === null ? isoNow() : new Date(now).toISOString();
   await c.query('UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
   return (await c.query(`UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
 }
