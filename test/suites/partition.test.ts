@@ -341,6 +341,10 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       expect.soft(c.respondRuns, 'responds').toBe(list.length);
       expect.soft(Object.entries(c.admissionsByKey).filter(([, n]) => n !== 1), 'keys with more than one run').toEqual([]);
       expect.soft(Object.keys(c.admissionsByKey).filter((k) => k.includes('respond')).length, 'respond keys').toBe(list.length);
+      // ... and, by the simulator's own record, every key (a run's, a respond's) with one body.
+      const ledger = sim.ledger();
+      expect.soft(ledger.keys.filter((k) => k.bodies.length !== 1).map((k) => `${k.scope} ${k.key}: ${k.bodies.length} bodies`), 'keys sent with more than one body').toEqual([]);
+      expect.soft(ledger.keys.filter((k) => k.scope.endsWith('/respond')).length, 'respond keys at the simulator').toBe(list.length);
 
       // Every file downloaded somewhere.
       const files = await admin.query<{ id: string; status: string }>(`SELECT id, status FROM files WHERE batch_id = $1 AND status <> 'downloaded'`, [batchId]);

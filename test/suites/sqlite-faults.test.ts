@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type Sim, type SimCounters } from '../../src/sim/index.js';
+import { startSim, type Sim, type SimCounters, type SimLedger } from '../../src/sim/index.js';
 import { BATCH_BUDGET, budgetItems, expectedApproved, writeBudgetFixture, type BudgetItem } from '../support/budget-fixture.js';
 import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
 
@@ -46,7 +46,7 @@ function expectNoCrash(name: string, r: CliResult): void {
 const WAIT_NOTICE = /^the database \S+ failed \(SQLITE_BUSY\w*\): waiting for it up to \d+ s$/;
 
 /** The checks both faults share: decisions, runs, items and the simulator's counters. */
-function expectWhole(dbPath: string, batch: string, list: readonly BudgetItem[], before: SimCounters, after: SimCounters): void {
+function expectWhole(dbPath: string, batch: string, list: readonly BudgetItem[], before: SimCounters, after: SimCounters, ledger: SimLedger): void {
   const db = new Database(dbPath, { readonly: true });
   try {
     const batchId = (db.prepare('SELECT id FROM batches WHERE name = ?').get(batch) as { id: string }).id;
@@ -74,6 +74,12 @@ function expectWhole(dbPath: string, batch: string, list: readonly BudgetItem[],
   for (const it of list) expect.soft((after.admissionsByInput[it.question] ?? 0) - (before.admissionsByInput[it.question] ?? 0), `admissions of ${it.id}`).toBe(1);
   expect.soft(after.respondRuns - before.respondRuns, 'responds').toBe(list.length);
   expect.soft(Object.entries(after.admissionsByKey).filter(([, n]) => n !== 1), 'keys with more than one run').toEqual([]);
+  // By the simulator's own record: every key of these items carried one body.
+  const questions = new Set(list.map((i) => i.question));
+  const mine = new Set(ledger.runs.filter((r) => questions.has(r.input)).map((r) => r.id));
+  const keys = ledger.keys.filter((k) => k.madeId !== null && mine.has(k.madeId));
+  expect.soft(keys.filter((k) => k.bodies.length !== 1).map((k) => `${k.scope} ${k.key}`), 'keys sent with more than one body').toEqual([]);
+  expect.soft(keys.filter((k) => k.scope.endsWith('/respond')).length, 'respond keys at the simulator').toBe(list.length);
 }
 
 describe('SQLite workers under the faults that apply to one file (issue 28)', () => {
@@ -120,7 +126,7 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
     expect.soft(woke.code, woke.stderr).toBe(0);
     // It left what was taken over to the new owner.
     expect.soft(woke.stdout).toMatch(/item \S+ was claimed (by worker [^;]+|again and is \w+ now, held by no worker); token \d+, this driver's \d+: this worker stopped driving it/);
-    expectWhole(db, 'stop', list, before, sim.counters());
+    expectWhole(db, 'stop', list, before, sim.counters(), sim.ledger());
   }, 180_000);
 
   it('a database another connection holds a write lock on past the busy timeout: waited on, never an item failure, no crash, nothing sent twice', async () => {
@@ -152,6 +158,6 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
     expect.soft(lockedFor).toBeGreaterThanOrEqual(12_000);
     expectNoCrash('worker', r);
     expect.soft(r.code, r.stderr).toBe(0);
-    expectWhole(db, 'busy', list, before, sim.counters());
+    expectWhole(db, 'busy', list, before, sim.counters(), sim.ledger());
   }, 180_000);
 });
