@@ -1,7 +1,7 @@
 import type { InputProblem } from '../errors.js';
 import { parseStoredJson } from '../questions/json-text.js';
 import type { ModelRunRecord } from './shapes.js';
-import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord } from './types.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from './types.js';
 
 /**
  * Rows as both adapters read them (the same columns, JSON kept as text) and the records the
@@ -247,6 +247,22 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     attempt: r.attempt,
     fence: r.fence ?? 0,
   };
+}
+
+/** A workers row with the count of items it holds (`n`), as both adapters' live-worker reads return it. */
+export interface WorkerRow {
+  id: string;
+  batch_id: string;
+  host: string;
+  pid: number;
+  pid_start: string | null;
+  started_at: string;
+  heartbeat_at: number;
+  n: number;
+}
+
+export function workerFromRow(r: WorkerRow): WorkerRecord {
+  return { id: r.id, batchId: r.batch_id, host: r.host, pid: r.pid, pidStart: r.pid_start, startedAt: r.started_at, heartbeatAt: r.heartbeat_at, items: r.n };
 }
 
 /** A decisions row as the record. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
+import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { all, hasUnfinishedBefore, nowIso, one, scalar } from './sql.js';
@@ -63,22 +63,13 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
 }
 
 export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
-  const rows = await all<{ id: string; batch_id: string; host: string; pid: number; pid_start: string | null; started_at: string; heartbeat_at: number; n: number }>(
+  const rows = await all<WorkerRow>(
     c,
     `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
      WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
     [batchId, now, staleMs],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    batchId: r.batch_id,
-    host: r.host,
-    pid: r.pid,
-    pidStart: r.pid_start,
-    startedAt: r.started_at,
-    heartbeatAt: r.heartbeat_at,
-    items: r.n,
-  }));
+  return rows.map(workerFromRow);
 }
 
 /** Takes an item over under the worker's lease (database time) with the next fencing token. */

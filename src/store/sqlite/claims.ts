@@ -9,7 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
 import { type ItemRepo, UNFINISHED } from './items.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
+import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
 
 /** How many queued rows a claim reads at a time while looking for claimable ones. */
@@ -100,17 +100,8 @@ export class Claims {
              WHERE i.batch_id = w.batch_id AND i.state IN ${sqlStates(ACTIVE_STATES)} AND i.owner = w.id) AS n FROM workers w
          WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
       )
-      .all(batchId, now - staleMs) as { id: string; batch_id: string; host: string; pid: number; pid_start: string | null; started_at: string; heartbeat_at: number; n: number }[];
-    return rows.map((r) => ({
-      id: r.id,
-      batchId: r.batch_id,
-      host: r.host,
-      pid: r.pid,
-      pidStart: r.pid_start,
-      startedAt: r.started_at,
-      heartbeatAt: r.heartbeat_at,
-      items: r.n,
-    }));
+      .all(batchId, now - staleMs) as WorkerRow[];
+    return rows.map(workerFromRow);
   }
 
   /** How many of these items the store still counts in flight. */
