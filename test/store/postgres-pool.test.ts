@@ -4,6 +4,7 @@ import { DatabaseWaitError, DbWait } from '../../src/store/db-wait.js';
 import { makePool, transientReason, withTx } from '../../src/store/postgres/pool.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 // The PostgreSQL adapter's connections under the faults of a network and a restarting server
 // (issue 28, point 3): a real server, its connections ended under the statements.
@@ -78,6 +79,40 @@ describe('PostgreSQL pool: a database that drops, refuses and restarts connectio
     } finally {
       await store.close();
       await short.close();
+    }
+  });
+
+  it('a COMMIT whose answer is lost (the server committed, the network failed) is looked up by its transaction id, not run again', async () => {
+    const url = await server.createDatabase(`pool_${n++}`);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const proxy = await startTcpProxy(server.port);
+    // The smallest bound (5 s): the lost answer is given up on after it.
+    const pool = makePool(proxy.urlFor(url), { leaseMs: 100 });
+    try {
+      await admin.query('CREATE TABLE t (id INT PRIMARY KEY)');
+      let runs = 0;
+      const done = withTx(
+        pool,
+        async (c) => {
+          runs++;
+          await c.query('INSERT INTO t (id) VALUES ($1)', [runs]);
+          // From here the server's answers are held: COMMIT goes out and is applied, its answer never comes.
+          proxy.deaf();
+          return runs;
+        },
+        new DbWait('db'),
+      );
+      // The client gives the COMMIT up and connects again to look the transaction up: let that through.
+      await proxy.until((c) => c.accepted >= 2, 30_000);
+      proxy.heal({ drop: true });
+      expect(await done).toBe(1);
+      expect(runs).toBe(1);
+      expect((await admin.query('SELECT id FROM t')).rows).toEqual([{ id: 1 }]);
+    } finally {
+      await pool.end();
+      await proxy.close();
+      await admin.end();
     }
   });
 

@@ -102,6 +102,21 @@ describe('tcp proxy', () => {
     expect(proxy.counters()).toMatchObject({ droppedBytes: 4, reset: 1, heldBytes: 0 });
   });
 
+  it('deaf: requests reach the server, its answers are held until a heal', async () => {
+    const c = await client();
+    let heard = '';
+    proxy.deaf();
+    c.sock.write('ask');
+    // The echo server got the request (it answered), and the answer is held.
+    await proxy.until((k) => k.bytesUp === 3 && k.heldBytes === 3);
+    for (const s of serverSide) s.on('data', (d: Buffer) => (heard += d.toString()));
+    expect(c.got()).toBe('');
+    proxy.heal();
+    await until(() => c.got() === 'ask');
+    expect(heard).toBe('');
+    expect(proxy.counters()).toMatchObject({ heldBytes: 0, bytesDown: 3, reset: 0 });
+  });
+
   it('reset: every open connection is destroyed with an RST, both sides; new ones pass', async () => {
     const a = await client();
     const b = await client();

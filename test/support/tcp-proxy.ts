@@ -21,7 +21,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * or check that a fault was in force, instead of guessing at timings.
  */
 
-export type ProxyMode = 'pass' | 'blackhole' | 'refuse' | 'delay';
+export type ProxyMode = 'pass' | 'blackhole' | 'deaf' | 'refuse' | 'delay';
 
 export interface ProxyCounters {
   /** Connections accepted and forwarded (not counting refused ones). */
@@ -55,6 +55,11 @@ export interface TcpProxy {
   urlFor(url: string): string;
   pass(): void;
   blackhole(): void;
+  /**
+   * Requests pass, answers are held (target → client): what a client sees when the network
+   * fails just after its COMMIT went out — the server commits, the answer never arrives.
+   */
+  deaf(): void;
   /** Leaves `blackhole` (or any mode) for `pass`: held bytes flushed in order, or dropped. */
   heal(o?: { drop?: boolean }): void;
   /** Destroys every open connection now with an RST; returns how many. */
@@ -83,10 +88,18 @@ class Pipe {
   readonly to: Socket;
   readonly proxy: ProxyState;
   readonly count: (n: number) => void;
-  constructor(to: Socket, proxy: ProxyState, count: (n: number) => void) {
+  /** Whether this pipe carries answers (target → client): held in `deaf` mode too. */
+  readonly answers: boolean;
+  constructor(to: Socket, proxy: ProxyState, count: (n: number) => void, answers = false) {
     this.to = to;
     this.proxy = proxy;
     this.count = count;
+    this.answers = answers;
+  }
+
+  /** Whether bytes are held in this direction now. */
+  get #held(): boolean {
+    return this.proxy.mode === 'blackhole' || (this.proxy.mode === 'deaf' && this.answers);
   }
 
   push(buf: Buffer): void {
@@ -98,7 +111,7 @@ class Pipe {
       this.#lastDue = due;
       p.c.delayedChunks++;
     }
-    if (p.mode === 'blackhole') p.c.heldChunks++;
+    if (this.#held) p.c.heldChunks++;
     this.queue.push({ buf, due });
     p.c.heldBytes += buf.length;
     if (p.c.heldBytes > p.c.maxHeldBytes) p.c.maxHeldBytes = p.c.heldBytes;
@@ -116,7 +129,7 @@ class Pipe {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
-    if (this.proxy.mode === 'blackhole' || this.to.destroyed) return;
+    if (this.#held || this.to.destroyed) return;
     const now = Date.now();
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
@@ -219,7 +232,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       client,
       upstream,
       up: new Pipe(upstream, state, (n) => (state.c.bytesUp += n)),
-      down: new Pipe(client, state, (n) => (state.c.bytesDown += n)),
+      down: new Pipe(client, state, (n) => (state.c.bytesDown += n), true),
       done: false,
     };
     conns.add(conn);
@@ -280,6 +293,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     },
     pass: () => setMode('pass'),
     blackhole: () => setMode('blackhole'),
+    deaf: () => setMode('deaf'),
     heal(o = {}) {
       if (o.drop) {
         const lost = [...conns].filter((c) => c.up.queue.length + c.down.queue.length > 0);
