@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
-import { collect, spawnCli, tempDir } from '../../support/cli.js';
+import { collect, ROOT, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 import { startPgServer, type PgServer } from '../../support/pg-server.js';
 import { runCsvBatch } from '../../support/two-batches.js';
@@ -99,6 +101,43 @@ describe('resq serve', () => {
       }
       const byName = await fetch(`http://127.0.0.1:${port}/api/batches`, { headers: { Authorization: `Bearer ${token}` } });
       expect(byName.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      expect((await done).code).toBe(0);
+    }
+  });
+
+  it("the README's reverse-proxy example works as written: its token, its --allow-host, the headers its nginx sets, a login proxy's Basic", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('**Behind a reverse proxy, for a team.**'));
+    const cmd = /```bash\nRESQ_SERVE_TOKEN=\$\((openssl rand -hex \d+)\) resq serve --db \S+ \\\n\s+(--host 127\.0\.0\.1 --port 8642 --allow-host (\S+))\n```/.exec(section);
+    expect(cmd, 'the README\'s serve command').not.toBeNull();
+    const nginx = /```nginx\n([\s\S]*?)```/.exec(section)![1]!;
+    const sets = Object.fromEntries([...nginx.matchAll(/proxy_set_header (\S+) (\S+);/g)].map((m) => [m[1]!, m[2]!]));
+    const name = /server_name (\S+);/.exec(nginx)![1]!;
+    expect(cmd![3]).toBe(name);
+    const headers = { Host: sets.Host === '$host' ? name : sets.Host!, 'X-Forwarded-Proto': sets['X-Forwarded-Proto']! };
+    const token = execFileSync('sh', ['-c', cmd![1]!], { encoding: 'utf8' }).trim();
+    const args = cmd![2]!.split(' ').map((a) => (a === '8642' ? '0' : a));
+    const { child, lines } = serve(['--db', db, ...args], { RESQ_SERVE_TOKEN: token });
+    const done = collect(child);
+    try {
+      const [first] = await lines(2);
+      const origin = /^serving (http:\/\/[^/]+)\//.exec(first!)![1]!;
+      const { rawRequest } = await import('../../web/support/web-fixture.js');
+      const visit = await rawRequest(`${origin}/b/served?token=${token}`, { headers });
+      expect(visit.status).toBe(303);
+      expect(visit.headers.location).toBe('/b/served');
+      const set = String(visit.headers['set-cookie']);
+      expect(set.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict']));
+      expect(set).not.toContain(token);
+      const cookie = set.split(';')[0]!;
+      const basic = `Basic ${Buffer.from('ada:proxy-login').toString('base64')}`;
+      expect((await rawRequest(`${origin}/api/batches`, { headers: { ...headers, Cookie: cookie, Authorization: basic } })).status).toBe(200);
+      const write = (o: string) => rawRequest(`${origin}/api/batches/served/items/b/answer`, { method: 'POST', headers: { ...headers, Cookie: cookie, Authorization: basic, Origin: o, 'Content-Type': 'application/json' }, body: '{}' });
+      expect((await write(`https://${name}`)).status).toBe(400);
+      expect((await write(`http://${name}`)).status).toBe(403);
+      expect((await rawRequest(`${origin}/api/batches`, { headers: { ...headers, Authorization: `Bearer ${token}` } })).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
       expect((await done).code).toBe(0);
