@@ -3,7 +3,6 @@ import { InputError } from '../../errors.js';
 import type { CommandContext } from '../cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { weakTokenReason } from '../../web/token-strength.js';
 
 /** Flags of `resq serve`. */
 export interface ServeArgs {
@@ -23,8 +22,11 @@ export interface ServeArgs {
 export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
   if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65_535) throw new InputError(`--port: ${a.port} is not a port (0–65535; 0 picks a free one)`);
   const envToken = io.env.RESQ_SERVE_TOKEN;
-  const weak = envToken === undefined ? null : weakTokenReason(envToken);
-  if (weak !== null) throw new InputError(`RESQ_SERVE_TOKEN: ${weak}`);
+  if (envToken !== undefined) {
+    const { weakTokenReason } = await import('../../web/token-strength.js');
+    const weak = weakTokenReason(envToken);
+    if (weak !== null) throw new InputError(`RESQ_SERVE_TOKEN: ${weak}`);
+  }
   const [{ openExistingStore }, { startWebServer }, { libraryActions }, { openService }] = await Promise.all([
     import('../open-batch.js'),
     import('../../web/server.js'),
