@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeCursor } from '../store/index.js';
 
 /**
  * The JSON API's shapes, requests and responses alike: every request is parsed with these
@@ -80,7 +81,11 @@ export const ItemsQuerySchema = z.object({
   q: z.string().max(500).optional(),
   sort: z.enum(['seq', 'id', 'updated']).optional(),
   desc: z.enum(['0', '1']).optional(),
-  after: z.string().max(2000).optional(),
+  after: z
+    .string()
+    .max(2000)
+    .refine((s) => decodeCursor(s) !== null, 'after: not a cursor this server gave (a page\'s `next`)')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { BatchStore, FileStore, ReadStore, TransitionStore } from '../store/index.js';
 import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
@@ -6,8 +7,14 @@ import type { LiveHub } from './live.js';
 import { readRoutes } from './read-routes.js';
 import { sendError } from './respond.js';
 import { guard, securityHeaders } from './security.js';
+import { sessionRoutes } from './session-routes.js';
+import type { SessionBook } from './sessions.js';
 import { staticRoutes } from './static-files.js';
+import type { Throttle } from './throttle.js';
 import { type WebEnv, writeRoutes } from './write-routes.js';
+
+/** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
+export const BODY_LIMIT = 64 * 1024;
 
 /** The store roles `resq serve` uses: batches found, reads, files, and a person's answers, cancels and retries. */
 export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore;
@@ -16,27 +23,37 @@ export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore;
 export interface AppDeps {
   store: WebStore;
   token: string;
+  /** Signs the session cookies. */
+  sessionKey: string;
+  /** The session cookie's name (it carries the port). */
+  cookieName: string;
+  sessions: SessionBook;
+  throttle: Throttle;
   hostAllowed: (host: string | undefined) => boolean;
   actions: WebActions;
   live: LiveHub;
   now: () => number;
   /** An unexpected failure of a route (a bug, or the database gone): the route answers 500. */
   onError?: (e: unknown) => void;
+  /** One line for whoever runs the server (a file refused, guessing throttled); never a secret. */
+  log?: (line: string) => void;
   keepAliveMs?: number;
 }
 
 /**
- * The web view as a Hono app: security headers and the token/Host/Origin guard in front of
- * everything, then the JSON API, the files, /metrics and the page. Thin like the CLI: each
+ * The web view as a Hono app: security headers, the token/session/Host/Origin guard and the
+ * body limit in front of everything, then the JSON API, the files, /metrics and the page. Thin like the CLI: each
  * route parses, calls the store's reads or the library's operations, and renders.
  */
 export function buildApp(d: AppDeps): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   app.use('*', securityHeaders);
-  app.use('*', guard({ token: d.token, hostAllowed: d.hostAllowed }));
+  app.use('*', guard({ token: d.token, sessionKey: d.sessionKey, cookieName: d.cookieName, sessions: d.sessions, throttle: d.throttle, hostAllowed: d.hostAllowed }));
+  app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
+  sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName });
   readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
   writeRoutes(app, { store: d.store, actions: d.actions });
-  fileRoutes(app, d.store);
+  fileRoutes(app, d.store, d.log ?? (() => undefined));
   staticRoutes(app);
   app.notFound((c) => (c.req.path.startsWith('/api/') ? sendError(c, 404, 'RESQ_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`) : c.text('not found\n', 404)));
   app.onError((e, c) => {

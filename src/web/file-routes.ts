@@ -1,9 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import type { BatchStore, FileRecord, FileStore } from '../store/index.js';
 import { FilePreviewSchema } from './api-schemas.js';
+import { openRecordedFile } from './file-on-disk.js';
 import { renderMarkdown } from './markdown.js';
 import { sendError, sendJson } from './respond.js';
 import { FILE_CSP } from './security.js';
@@ -22,13 +22,19 @@ export function dispositionOf(kind: 'inline' | 'attachment', name: string | null
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(n)}`;
 }
 
-async function fileOr404(c: Context, store: BatchStore & FileStore): Promise<FileRecord | Response> {
+/** A file of the request, open for reading: on this host, and where resq put it ({@link openRecordedFile}); else a 404 (and a log line when the file on disk is refused). */
+async function fileOr404(c: Context, store: BatchStore & FileStore, log: (line: string) => void): Promise<{ f: FileRecord; handle: FileHandle } | Response> {
   const batch = await store.findBatch(c.req.param('batch') ?? '');
   if (!batch) return sendError(c, 404, 'RESQ_NOT_FOUND', 'no such batch');
   const f = await store.getFile(batch.id, c.req.param('file') ?? '');
   if (!f || f.itemId !== c.req.param('item')) return sendError(c, 404, 'RESQ_NOT_FOUND', 'no such file');
   if (!isHere(f)) return sendError(c, 404, 'RESQ_NOT_HERE', f.status === 'downloaded' ? `the file is on host "${f.host}", not this one` : `the file is ${f.status}, not on disk`);
-  return f;
+  const opened = await openRecordedFile(batch, f);
+  if (!opened.ok) {
+    log(`file ${JSON.stringify(f.id)} of item ${JSON.stringify(f.itemId)} (batch ${JSON.stringify(batch.name)}) not served: ${opened.why}`);
+    return sendError(c, 404, 'RESQ_NOT_HERE', 'the file is not where resq put it (the server logged why)');
+  }
+  return { f, handle: opened.handle };
 }
 
 /**
@@ -37,30 +43,34 @@ async function fileOr404(c: Context, store: BatchStore & FileStore): Promise<Fil
  * (application/octet-stream, attachment); all under a sandbox CSP. Preview: text kinds read
  * (bounded) for the page — Markdown rendered safely, CSV as rows, the rest as text.
  */
-export function fileRoutes(app: Hono<WebEnv>, store: BatchStore & FileStore): void {
+export function fileRoutes(app: Hono<WebEnv>, store: BatchStore & FileStore, log: (line: string) => void): void {
   app.get('/api/batches/:batch/items/:item/files/:file', async (c) => {
-    const f = await fileOr404(c, store);
-    if (f instanceof Response) return f;
+    const found = await fileOr404(c, store, log);
+    if (found instanceof Response) return found;
+    const { f, handle } = found;
     const view = fileView(f);
     const inline = view === 'image' || view === 'svg';
     const type = inline ? fileType(f) : 'application/octet-stream';
-    const body = Readable.toWeb(createReadStream(f.path!)) as ReadableStream<Uint8Array>;
+    const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
     return new Response(body, {
       headers: {
         'Content-Type': type,
         'Content-Disposition': dispositionOf(inline ? 'inline' : 'attachment', f.name, f.id),
         'Content-Security-Policy': FILE_CSP,
-        'Cache-Control': 'private, max-age=300',
+        'Cache-Control': 'no-store',
       },
     });
   });
 
   app.get('/api/batches/:batch/items/:item/files/:file/preview', async (c) => {
-    const f = await fileOr404(c, store);
-    if (f instanceof Response) return f;
+    const found = await fileOr404(c, store, log);
+    if (found instanceof Response) return found;
+    const { f, handle: fh } = found;
     const view = fileView(f);
-    if (view !== 'markdown' && view !== 'csv' && view !== 'text') return sendError(c, 400, 'RESQ_BAD_REQUEST', 'this file is not text: download it');
-    const fh = await open(f.path!, 'r');
+    if (view !== 'markdown' && view !== 'csv' && view !== 'text') {
+      await fh.close();
+      return sendError(c, 400, 'RESQ_BAD_REQUEST', 'this file is not text: download it');
+    }
     let text: string;
     let truncated: boolean;
     try {

@@ -1,8 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import { getSignedCookie, serializeSessionCookie } from './session-cookie.js';
+import type { SessionBook } from './sessions.js';
+import type { Throttle } from './throttle.js';
 
-/** Name of the cookie the `?token=` visit sets. */
-export const TOKEN_COOKIE = 'resq_token';
+export { allowedHosts, isLoopback, urlHost } from './hosts.js';
 
 /** Content-Security-Policy of every page and API answer: no inline script, no framing. */
 export const PAGE_CSP =
@@ -11,122 +14,136 @@ export const PAGE_CSP =
 /** Content-Security-Policy of a user's or the service's file: nothing in it may run. */
 export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** Whether a host the server binds to is a loopback address. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host);
-}
-
-/** A host as it appears in a URL or a Host header (IPv6 in brackets). */
-export function urlHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-/**
- * The Host headers the server answers (DNS rebinding guard): the bound host and port, every
- * loopback name when bound to loopback, and the names given with `--allow-host` (a name
- * without a port: any port, for a reverse proxy that forwards its own Host).
- */
-export function allowedHosts(bound: string, port: number, extra: readonly string[]): (host: string | undefined) => boolean {
-  const exact = new Set<string>([`${urlHost(bound)}:${port}`.toLowerCase()]);
-  if (isLoopback(bound)) for (const h of ['127.0.0.1', 'localhost', '[::1]']) exact.add(`${h}:${port}`);
-  const anyPort = new Set<string>();
-  for (const e of extra) {
-    const h = e.trim().toLowerCase();
-    if (!h) continue;
-    if (/:\d+$/.test(h)) exact.add(h);
-    else anyPort.add(h);
-  }
-  return (host) => {
-    if (!host) return false;
-    const h = host.toLowerCase();
-    if (exact.has(h)) return true;
-    return anyPort.has(h.replace(/:\d+$/, ''));
-  };
-}
-
 function sameToken(given: string, token: string): boolean {
   const a = Buffer.from(given, 'utf8');
   const b = Buffer.from(token, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(header: string | undefined): string | null {
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === TOKEN_COOKIE) return v.join('=');
+function plain(c: Context, status: 401 | 403 | 421 | 429, text: string, headers: Record<string, string> = {}): Response {
+  return c.text(`${text}\n`, status, { 'Cache-Control': 'no-store', ...headers });
+}
+
+/** How a request proved who it is: the token (a script's Bearer header) or a session cookie. */
+export type AuthVia = 'bearer' | 'session';
+
+/** The address a request came from (the socket's; behind a proxy, the proxy's). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
-  return null;
 }
 
-function plain(c: Context, status: 401 | 403 | 421, text: string): Response {
-  return c.text(`${text}\n`, status, { 'Cache-Control': 'no-store' });
+/** A path on this server to send a login visit on to: never `//host` or `/\host` (another site). */
+export function samePath(url: URL): string {
+  url.searchParams.delete('token');
+  url.searchParams.delete('code');
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
 }
 
-/** How a request proved it holds the token. */
-export type AuthVia = 'bearer' | 'cookie';
+/** The origin a write from this page carries: the Host it was asked by, https when the proxy in front says so. */
+function expectedOrigin(c: Context, host: string): string | null {
+  const scheme = c.req.header('x-forwarded-proto') === 'https' ? 'https' : 'http';
+  try {
+    return new URL(`${scheme}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** What the guard checks against. */
+export interface GuardOptions {
+  token: string;
+  /** The key that signs session cookies. */
+  sessionKey: string;
+  cookieName: string;
+  sessions: SessionBook;
+  throttle: Throttle;
+  hostAllowed: (host: string | undefined) => boolean;
+}
 
 /**
- * The guard in front of every route: a foreign Host is refused (421), a request without the
- * token is refused (401), a `?token=` visit sets the HttpOnly SameSite=Strict cookie and is
- * sent on without the token in its URL (303), and a write authenticated by the cookie must
- * come from the page's own origin (403). Scripts send `Authorization: Bearer TOKEN`: a
- * browser never adds that header on its own, so those writes need no Origin.
+ * The guard in front of every route: a foreign Host is refused (421); a script proves itself
+ * with `Authorization: Bearer TOKEN`, a browser with its session cookie (other schemes, such as
+ * a login proxy's Basic, are left alone). A visit with the one-time `?code=` or with `?token=`
+ * opens a session — the cookie holds its random id, never the token — and is sent on to the
+ * same path on this server without the secret in its URL (303). Wrong tokens and codes are
+ * throttled per client address (429). A write by a session must carry this page's exact
+ * Origin, scheme, host and port (403).
  */
-export function guard(o: { token: string; hostAllowed: (host: string | undefined) => boolean }): MiddlewareHandler<{ Variables: { authVia: AuthVia } }> {
+export function guard(o: GuardOptions): MiddlewareHandler<{ Variables: { authVia: AuthVia; session: string | null } }> {
   return async (c, next) => {
     const host = c.req.header('host');
     if (!o.hostAllowed(host)) return plain(c, 421, 'this server does not answer for that Host (start resq serve with --allow-host NAME to add one)');
-    const auth = c.req.header('authorization');
-    const url = new URL(c.req.url);
-    const queryToken = url.searchParams.get('token');
+    const address = clientAddress(c);
+    const wait = (): Response | null => {
+      const s = o.throttle.waitS(address);
+      if (s === 0) return null;
+      o.throttle.fail(address, false);
+      return plain(c, 429, `too many wrong tokens or login codes from this address: wait ${s} s`, { 'Retry-After': String(s) });
+    };
+    const wrong = (text: string): Response => {
+      o.throttle.fail(address);
+      return plain(c, 401, text);
+    };
+
     let via: AuthVia | null = null;
-    if (auth !== undefined) {
-      const m = /^Bearer\s+(\S+)$/i.exec(auth);
-      if (m && sameToken(m[1]!, o.token)) via = 'bearer';
-      else return plain(c, 401, 'wrong token');
+    let session: string | null = null;
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    if (bearer) {
+      const refused = wait();
+      if (refused) return refused;
+      if (!sameToken(bearer[1]!, o.token)) return wrong('wrong token');
+      via = 'bearer';
     } else {
-      const cookie = cookieToken(c.req.header('cookie'));
-      if (cookie !== null && sameToken(cookie, o.token)) via = 'cookie';
-    }
-    if (queryToken !== null && c.req.method === 'GET') {
-      if (!sameToken(queryToken, o.token)) return plain(c, 401, 'wrong token');
-      url.searchParams.delete('token');
-      const secure = c.req.header('x-forwarded-proto') === 'https' ? '; Secure' : '';
-      return new Response(null, {
-        status: 303,
-        headers: {
-          Location: `${url.pathname}${url.search}`,
-          'Set-Cookie': `${TOKEN_COOKIE}=${o.token}; HttpOnly; SameSite=Strict; Path=/${secure}`,
-          'Cache-Control': 'no-store',
-          'Referrer-Policy': 'no-referrer',
-        },
-      });
-    }
-    if (via === null)
-      return plain(c, 401, 'token required: open the address resq serve printed (…/?token=…), or send Authorization: Bearer TOKEN');
-    if (via === 'cookie' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const origin = c.req.header('origin');
-      let originHost: string | null = null;
-      try {
-        originHost = origin ? new URL(origin).host : null;
-      } catch {
-        originHost = null;
+      const id = await getSignedCookie(c, o.sessionKey, o.cookieName);
+      if (typeof id === 'string' && o.sessions.use(id)) {
+        via = 'session';
+        session = id;
       }
-      if (originHost === null || originHost.toLowerCase() !== host!.toLowerCase()) return plain(c, 403, 'a write must come from this page (Origin differs)');
+    }
+
+    const url = new URL(c.req.url);
+    const code = url.searchParams.get('code');
+    const token = url.searchParams.get('token');
+    if ((code !== null || token !== null) && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
+      const headers: Record<string, string> = { Location: samePath(url), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+      // A login link opened again by a browser already signed in goes to the page.
+      const spent = code !== null && o.sessions.spendCode(code);
+      if (via !== 'session') {
+        if (!spent) {
+          const refused = wait();
+          if (refused) return refused;
+          if (code !== null) return wrong('this login link was used already or has expired: open the address with ?token=TOKEN (the token is the second line resq serve printed), or restart resq serve for a new link');
+          if (!sameToken(token!, o.token)) return wrong('wrong token');
+        }
+        const id = o.sessions.open();
+        headers['Set-Cookie'] = await serializeSessionCookie(o.cookieName, id, o.sessionKey, c.req.header('x-forwarded-proto') === 'https');
+      }
+      return new Response(null, { status: 303, headers });
+    }
+
+    if (via === null)
+      return plain(c, 401, 'token required: open the address resq serve printed (…/?code=…), or send Authorization: Bearer TOKEN');
+    if (via === 'session' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const origin = c.req.header('origin');
+      const expected = expectedOrigin(c, host!);
+      if (origin === undefined || expected === null || origin.toLowerCase() !== expected.toLowerCase()) return plain(c, 403, 'a write must come from this page (Origin differs)');
     }
     c.set('authVia', via);
+    c.set('session', session);
     await next();
   };
 }
 
-/** Headers every answer carries: the page CSP, no sniffing, no referrer, no framing. */
+/** Headers every answer carries: the page CSP, no sniffing, no referrer, no framing, and nothing kept in a cache unless the route says so. */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const h = c.res.headers;
   if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', PAGE_CSP);
+  if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
   h.set('X-Content-Type-Options', 'nosniff');
   h.set('Referrer-Policy', 'no-referrer');
   h.set('X-Frame-Options', 'DENY');

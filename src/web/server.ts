@@ -6,7 +6,9 @@ import type { WebStore } from './app.js';
 import { libraryActions, type WebActions } from './actions.js';
 import { buildApp } from './app.js';
 import { LiveHub } from './live.js';
-import { allowedHosts, urlHost } from './security.js';
+import { allowedHosts, isLoopback, ownHosts, urlHost } from './hosts.js';
+import { SessionBook, sessionCookieName, sessionKey } from './sessions.js';
+import { Throttle } from './throttle.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -27,17 +29,26 @@ export interface WebServerOptions {
   clock?: Clock;
   /** Unexpected failures (bugs, a database gone away). */
   onError?: (e: unknown) => void;
+  /** One line for whoever runs the server: a file refused and why, wrong tokens counted (at most once a minute). Never a secret. */
+  log?: (line: string) => void;
 }
 
 /** A running web view. */
 export interface WebServer {
-  /** Address to open, with the token: `http://HOST:PORT/?token=TOKEN`. */
+  /** Address to open once: `http://HOST:PORT/?code=CODE`, a login code spent by its first visit (or after a few minutes unused). */
   url: string;
+  /** Another one-time login address (a new code). */
+  loginUrl(): string;
   /** `http://HOST:PORT` without the token. */
   origin: string;
   host: string;
   port: number;
+  /** The token: scripts send `Authorization: Bearer TOKEN`; `?token=TOKEN` also opens a session. */
   token: string;
+  /** The Host names the server answers by itself (beyond loopback: the machine's names and addresses). */
+  hosts: string[];
+  /** Whether it is bound beyond loopback (reachable from the network, over plain HTTP). */
+  network: boolean;
   /** Stops listening, ends open event streams, stops the live pollers (the store stays open). */
   close(): Promise<void>;
 }
@@ -54,17 +65,10 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const clock = o.clock ?? systemClock;
   const now = () => clock.now();
   const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
-  let hostAllowed: (h: string | undefined) => boolean = () => false;
-  const app = buildApp({
-    store: o.store,
-    token,
-    hostAllowed: (h) => hostAllowed(h),
-    actions: o.actions ?? libraryActions(o.store),
-    live,
-    now,
-    ...(o.onError ? { onError: o.onError } : {}),
-  });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  const sessions = new SessionBook({ now });
+  const throttle = new Throttle({ now, report: (line) => o.log?.(line) });
+  let app: ReturnType<typeof buildApp> | null = null;
+  const server = createAdaptorServer({ fetch: (req, env) => app!.fetch(req, env), hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 8642, host, () => {
@@ -73,14 +77,31 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  hostAllowed = allowedHosts(host, port, o.allowHosts ?? []);
+  app = buildApp({
+    store: o.store,
+    token,
+    sessionKey: sessionKey(token),
+    cookieName: sessionCookieName(port),
+    sessions,
+    throttle,
+    hostAllowed: allowedHosts(host, port, o.allowHosts ?? []),
+    actions: o.actions ?? libraryActions(o.store),
+    live,
+    now,
+    ...(o.onError ? { onError: o.onError } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  });
   const origin = `http://${urlHost(host)}:${port}`;
+  const loginUrl = () => `${origin}/?code=${sessions.newCode()}`;
   return {
-    url: `${origin}/?token=${token}`,
+    url: loginUrl(),
+    loginUrl,
     origin,
     host,
     port,
     token,
+    hosts: ownHosts(host, port),
+    network: !isLoopback(host),
     close: async () => {
       live.close();
       await new Promise<void>((resolve) => {

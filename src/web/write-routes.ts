@@ -9,7 +9,7 @@ import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import type { AuthVia } from './security.js';
 
 /** The variables the guard leaves for the routes. */
-export type WebEnv = { Variables: { authVia: AuthVia } };
+export type WebEnv = { Variables: { authVia: AuthVia; /** The session id of a browser's request, null for a script's. */ session: string | null } };
 
 /** What the write routes need. */
 export interface WriteDeps {
@@ -17,9 +17,12 @@ export interface WriteDeps {
   actions: WebActions;
 }
 
+/** `application/json`, exactly, with at most a UTF-8 charset parameter. */
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*("utf-8"|utf-8)\s*)?$/i;
+
 async function jsonBody(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; res: Response }> {
-  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json'))
-    return { ok: false, res: sendError(c, 415, 'RESQ_BAD_REQUEST', 'body: send JSON (Content-Type: application/json)') };
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? ''))
+    return { ok: false, res: sendError(c, 415, 'RESQ_BAD_REQUEST', 'body: send JSON (Content-Type: application/json, charset utf-8 if any)') };
   try {
     return { ok: true, value: await c.req.json() };
   } catch {

@@ -131,11 +131,12 @@ describe('resq serve from the installed package', () => {
         let out = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => {
           out += d;
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+          const lines = out.split('\n');
+          if (lines.length > 2) resolve(`${lines[0]}\n${lines[1]}`);
         });
         child.on('exit', (code) => reject(new Error(`resq serve exited ${code} before serving`)));
       });
-      const m = /^serving (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)$/.exec(line);
+      const m = /^serving (http:\/\/127\.0\.0\.1:\d+)\/\?code=\S+\ntoken: (\S+) /.exec(line);
       expect(m, line).not.toBeNull();
       const [, origin, token] = m!;
       const auth = { headers: { Authorization: `Bearer ${token}` } };

@@ -30,7 +30,7 @@ describe('retry and cancel from the batch page, with confirmation (real browser)
     w.page.on('request', (r) => {
       if (r.method() === 'POST') posts.push(new URL(r.url()).pathname);
     });
-    await w.page.goto(b.server.url);
+    await w.page.goto(b.server.loginUrl());
     await w.page.goto(`${b.server.origin}/b/acts`);
     await w.page.waitForSelector('#counts');
     return { ...w, posts };

@@ -22,7 +22,7 @@ describe('answering pauses in a real browser', () => {
   /** A signed-in page with the person's name typed in the header. */
   async function pageAs(person: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
     const w = await watchedPage(await browser.newContext());
-    await w.page.goto(b.server.url);
+    await w.page.goto(b.server.loginUrl());
     await w.page.fill('#person', person);
     await w.page.locator('#person').dispatchEvent('change');
     return w;

@@ -43,7 +43,7 @@ describe('hostile content in a real browser', () => {
   it('no payload runs anywhere: batches, batch, item (answer, pause, files), compare — no flag set, no dialog', async () => {
     const ctx = await browser.newContext();
     const { page, dialogs, errors } = await watchedPage(ctx);
-    await page.goto(f.server.url);
+    await page.goto(f.server.loginUrl());
     const hostileId = `x<script>window.__resqPwned='id'</script>`;
     const pages = [
       '/',
@@ -92,7 +92,7 @@ describe('hostile content in a real browser', () => {
   it('a write from a page of another origin is refused (403): nothing recorded', async () => {
     const ctx = await browser.newContext();
     const { page, dialogs } = await watchedPage(ctx);
-    await page.goto(f.server.url); // the person's cookie is set
+    await page.goto(f.server.loginUrl()); // the person's cookie is set
     const refused = page.waitForResponse((r) => r.url().endsWith('/items/pick/answer') && r.request().method() === 'POST' && r.status() === 403);
     await page.goto(evilUrl);
     await refused;

@@ -31,7 +31,7 @@ describe('the batch page in a real browser (live)', () => {
   it('counts and the held queue change while the batch runs, with no reload', async () => {
     const ctx = await browser.newContext();
     const { page, dialogs, errors } = await watchedPage(ctx);
-    await page.goto(b.server.url);
+    await page.goto(b.server.loginUrl());
     await page.goto(`${b.server.origin}/b/live`);
     await page.waitForSelector('#counts');
     // A mark on this document: a reload would lose it.
@@ -63,7 +63,7 @@ describe('the batch page in a real browser (live)', () => {
   it('the batches page lists the batch with its bar of states', async () => {
     const ctx = await browser.newContext();
     const { page, errors } = await watchedPage(ctx);
-    await page.goto(b.server.url);
+    await page.goto(b.server.loginUrl());
     await page.waitForSelector('#batches');
     expect(await page.textContent('#batches')).toContain('live');
     expect(await page.locator('#batches .statebar .seg').count()).toBeGreaterThan(0);

@@ -49,7 +49,7 @@ describe('a 100,000-item batch in a real browser', () => {
 
   it('pages by cursor (kept in the URL across a reload), and filters by a meta field and by text', async () => {
     const { page, errors } = await watchedPage(await browser.newContext());
-    await page.goto(server.url);
+    await page.goto(server.loginUrl());
     await page.goto(`${server.origin}/b/big`);
     const firstIds = async () => page.locator('#items-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
     await page.waitForSelector('#items-table');

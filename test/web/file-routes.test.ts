@@ -1,6 +1,13 @@
+import { appendFileSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileRecord } from '../../src/store/index.js';
 import { FILE_CSP } from '../../src/web/security.js';
 import { ItemViewSchema } from '../../src/web/api-schemas.js';
+import { startWebServer, type WebServer } from '../../src/web/server.js';
+import { fileView } from '../../src/web/views.js';
+import { tempDir } from '../support/cli.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
 describe('files in the web view', () => {
@@ -57,5 +64,85 @@ describe('files in the web view', () => {
     expect(p.rows[0]).toEqual(['index', 'residue', 'plddt']);
     expect((await raw(csv.id)).status).toBe(404);
     expect((await raw('nope')).status).toBe(404);
+  });
+});
+
+describe('files only from where resq put them', () => {
+  let f: WebFixture;
+  let server: WebServer;
+  const lines: string[] = [];
+  let files: FileRecord[];
+  beforeAll(async () => {
+    f = await webFixture();
+    server = await startWebServer({ store: f.store, port: 0, log: (l) => lines.push(l) });
+    files = (await f.store.filesForItem(f.batch.id, 'plain')).filter((x) => x.status === 'downloaded');
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await f?.close();
+  });
+
+  const get = (file: FileRecord, suffix = '') => fetch(`${server.origin}/api/batches/web/items/${file.itemId}/files/${encodeURIComponent(file.id)}${suffix}`, { headers: bearer(server) });
+  const byType = (t: string) => files.find((x) => fileView(x) === t)!;
+  /** Points the file's row at `path` with `bytes` (as a worker writing the database could). */
+  const repoint = (file: FileRecord, path: string, bytes: number) => f.store.markFileDownloaded(f.batch.id, file.id, { path, bytes, sha256: file.sha256 ?? '', mediaType: file.mediaType, host: hostname() });
+  const refused = async (file: FileRecord, why: RegExp) => {
+    lines.length = 0;
+    for (const suffix of ['', '/preview']) {
+      const r = await get(file, suffix);
+      expect(r.status, suffix).toBe(404);
+      const body = await r.text();
+      expect(body).toContain('not where resq put it');
+      expect(body).not.toMatch(/root:|RESQ_API_KEY|PATH=/);
+    }
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+  };
+
+  it('serves a file in the out folder with its recorded size, bytes and preview alike, never kept in a cache', async () => {
+    const csv = byType('csv');
+    const r = await get(csv);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(Buffer.from(await r.arrayBuffer())).toEqual(readFileSync(csv.path!));
+    const p = await get(csv, '/preview');
+    expect(p.status).toBe(200);
+    expect(p.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a symlink in the out folder to /etc/passwd is refused, page and preview, with one log line naming the item and why', async () => {
+    const md = byType('markdown');
+    rmSync(md.path!);
+    symlinkSync('/etc/passwd', md.path!);
+    await repoint(md, md.path!, statSync('/etc/passwd').size);
+    await refused(md, /a part of its path is a symlink/);
+  });
+
+  it('a file whose size on disk is not the size resq recorded is refused', async () => {
+    const png = byType('image');
+    appendFileSync(png.path!, 'more');
+    await refused(png, /its size on disk \(\d+ bytes\) is not the size resq recorded \(\d+\)/);
+  });
+
+  it('a row whose path is outside the out folder is refused: /proc/self/environ, a file elsewhere of the recorded size, ../ in the path', async () => {
+    const txt = byType('text');
+    await repoint(txt, '/proc/self/environ', 0);
+    await refused(txt, /its recorded path is outside the batch's out folder/);
+    const elsewhere = join(tempDir('resq-web-elsewhere-'), 'secret.txt');
+    writeFileSync(elsewhere, 'RESQ_API_KEY=stolen\n');
+    await repoint(txt, elsewhere, statSync(elsewhere).size);
+    await refused(txt, /its recorded path is outside the batch's out folder/);
+    await repoint(txt, join(f.dir, 'out', '..', 'elsewhere', '..', '..', basename(elsewhere)), statSync(elsewhere).size);
+    await refused(txt, /its recorded path is outside the batch's out folder/);
+  });
+
+  // Last: it moves the item's folder.
+  it('a symlinked folder on the way is refused, even when the file behind it is the right size', async () => {
+    const csv = byType('csv');
+    const outside = tempDir('resq-web-outside-');
+    const itemDir = dirname(csv.path!);
+    renameSync(itemDir, join(outside, 'moved'));
+    symlinkSync(join(outside, 'moved'), itemDir);
+    await refused(csv, /a part of its path is a symlink/);
   });
 });

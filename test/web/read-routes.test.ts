@@ -56,6 +56,25 @@ describe('the JSON API: reads', () => {
     expect(await get('/api/batches/nope')).toEqual({ status: 404, body: { error: 'no batch named "nope"', code: 'RESQ_NOT_FOUND' } });
   });
 
+  it('a malformed cursor, filter or limit is a 400 naming the field, never silently the first page', async () => {
+    for (const [q, field] of [
+      ['after=garbage', 'after'],
+      [`after=${Buffer.from('[1]').toString('base64url')}`, 'after'],
+      [`after=${Buffer.from('{"v":1}').toString('base64url')}`, 'after'],
+      ['limit=abc', 'limit'],
+      ['limit=0', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['sort=evil', 'sort'],
+      ['desc=yes', 'desc'],
+      ['state=held,nope', 'state'],
+      [`q=${'x'.repeat(501)}`, 'q'],
+    ] as const) {
+      const r = await get(`/api/batches/web/items?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.body.error, q).toMatch(new RegExp(`^query: ${field}: `));
+    }
+  });
+
   it('an item: the answer rendered from Markdown without raw HTML or script links, pauses with full input, files', async () => {
     const v = ItemViewSchema.parse((await get('/api/batches/web/items/bad')).body);
     expect(v.answerHtml).toContain('&lt;script&gt;');

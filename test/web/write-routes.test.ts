@@ -1,4 +1,6 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT } from '../../src/web/app.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
 describe('the JSON API: writes through the library operations', () => {
@@ -36,6 +38,58 @@ describe('the JSON API: writes through the library operations', () => {
     expect((await post('/api/batches/web/items/multi/answer', { person: 'A', reply: { kind: 'maybe' } })).body.error).toMatch(/^body: reply.kind: /);
     expect((await post('/api/batches/web/items/multi/answer', '{not json')).body.error).toBe('body: not valid JSON');
     expect((await post('/api/batches/web/items/multi/answer', '{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('Content-Type must be application/json exactly (a UTF-8 charset allowed): look-alikes are 415, nothing recorded', async () => {
+    const body = { person: 'Mallory', reply: { kind: 'choose', ids: ['zz'] } };
+    for (const type of ['application/jsonfoo', 'application/json-patch+json', 'application/json, text/plain', 'application/json; charset=latin1', 'text/json', 'application/x-www-form-urlencoded'])
+      expect((await post('/api/batches/web/items/multi/answer', body, { 'Content-Type': type })).status, type).toBe(415);
+    for (const type of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset=UTF-8'])
+      expect((await post('/api/batches/web/items/multi/answer', body, { 'Content-Type': type })).status, type).toBe(400);
+    expect((await f.store.getItem(f.batch.id, 'multi'))!.state).toBe('held');
+  });
+
+  it(`a body over ${BODY_LIMIT / 1024} KiB is 413 before it is read: a 400 MB answer stops after its first bytes, with little memory used`, async () => {
+    const total = 400 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const { status, sent, body } = await new Promise<{ status: number; sent: number; body: string }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const req = request(`${f.server.origin}/api/batches/web/items/multi/answer`, { method: 'POST', headers: { ...bearer(f.server), 'Content-Type': 'application/json', 'Content-Length': String(total) } }, (res) => {
+        answered = true;
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, sent, body: text });
+          req.destroy();
+        });
+      });
+      req.on('error', (e) => (answered ? undefined : reject(e)));
+      const write = () => {
+        while (!answered && sent < total) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', write);
+        }
+      };
+      write();
+    });
+    clearInterval(sampler);
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toEqual({ error: `body: more than ${BODY_LIMIT / 1024} KiB`, code: 'RESQ_TOO_LARGE' });
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    expect(peak - rssBefore).toBeLessThan(128 * 1024 * 1024);
+    // The same without a Content-Length (chunked): refused once past the limit.
+    const chunked = await fetch(`${f.server.origin}/api/batches/web/retry`, {
+      method: 'POST',
+      headers: { ...bearer(f.server), 'Content-Type': 'application/json' },
+      body: new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(64 * 1024).fill(0x20)) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await f.store.getItem(f.batch.id, 'multi'))!.state).toBe('held');
   });
 
   it('retry queues the failed items again; the export records by: person with the name', async () => {

@@ -14,14 +14,19 @@ export interface ServeArgs {
 
 /**
  * `resq serve`: the web view over a database until SIGINT/SIGTERM. The first stdout line is
- * `serving http://HOST:PORT/?token=TOKEN` (RESQ_SERVE_TOKEN fixes the token); unexpected
- * failures of a request go to stderr as one line each.
+ * `serving http://HOST:PORT/?code=CODE` (a one-time login link), the next `token: TOKEN` for
+ * scripts (RESQ_SERVE_TOKEN fixes the token; a weak one is refused); beyond loopback, lines
+ * saying the view is on the network over plain HTTP and which Host names it answers. Unexpected
+ * failures, files refused and wrong tokens counted go to stderr as one line each.
  */
 export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
   if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65_535) throw new InputError(`--port: ${a.port} is not a port (0–65535; 0 picks a free one)`);
   const envToken = io.env.RESQ_SERVE_TOKEN;
-  if (envToken !== undefined && !/^[A-Za-z0-9._~-]{16,200}$/.test(envToken))
-    throw new InputError('RESQ_SERVE_TOKEN: use 16 to 200 letters, digits or . _ ~ - (it goes in a URL and a cookie)');
+  if (envToken !== undefined) {
+    const { weakTokenReason } = await import('../../web/token-strength.js');
+    const weak = weakTokenReason(envToken);
+    if (weak !== null) throw new InputError(`RESQ_SERVE_TOKEN: ${weak}`);
+  }
   const [{ openExistingStore }, { startWebServer }, { libraryActions }, { openService }] = await Promise.all([
     import('../open-batch.js'),
     import('../../web/server.js'),
@@ -37,6 +42,7 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
       return openService({ sim, baseUrl: sim ? null : (batch.baseUrl ?? null) }, { env: io.env, dbPath: a.db });
     },
   });
+  const allowHosts = [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)];
   let server;
   try {
     server = await startWebServer({
@@ -45,8 +51,9 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
       port: a.port,
       actions,
       ...(envToken ? { token: envToken } : {}),
-      allowHosts: [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)],
+      allowHosts,
       onError: (e) => io.stderr.write(`resq serve: ${e instanceof Error ? e.message : String(e)}\n`),
+      log: (line) => io.stderr.write(`resq serve: ${line}\n`),
     });
   } catch (e) {
     await store.close();
@@ -63,6 +70,11 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
     });
   });
   io.stdout.write(`serving ${server.url}\n`);
+  io.stdout.write(`token: ${server.token} (scripts: Authorization: Bearer TOKEN; the link above works once)\n`);
+  if (server.network) {
+    io.stdout.write(`on the network over plain HTTP (no TLS): anyone on the way can read the pages and the token; for TLS put a reverse proxy in front (README: "Behind a reverse proxy")\n`);
+    io.stdout.write(`answers the Host names ${[...server.hosts, ...allowHosts].join(', ')} (--allow-host NAME adds one)\n`);
+  }
   io.stderr.write(`database: ${store.location}; stop with Ctrl-C\n`);
   await stopped;
   await server.close();

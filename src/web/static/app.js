@@ -6,6 +6,7 @@ import { showBatch } from './js/batch-view.js';
 import { showItem } from './js/item-view.js';
 import { showCompare } from './js/compare-view.js';
 import { setupPerson } from './js/person.js';
+import { setupSignOut } from './js/sign-out.js';
 
 async function route() {
   const main = document.getElementById('main');
@@ -22,4 +23,5 @@ async function route() {
 }
 
 setupPerson();
+setupSignOut();
 void route();

@@ -16,7 +16,7 @@ import { startSimProcess } from '../lib/sim-process.js';
 const args = benchArgs();
 const [n, c, d] = args.quick ? [120, 60, 1000] : [600, 60, 1000];
 const name = `serve beside a batch N=${n} C=${c} D=${d}ms`;
-const TOKEN = 'bench-token-0123456789';
+const TOKEN = 'bench-3f9a1c77e0b24d5e8a6b1f02c4d9e7a3';
 
 interface Served {
   url: string;
@@ -35,7 +35,7 @@ async function serveWithPage(db: string, batch: string): Promise<Served> {
     let buf = '';
     child.stdout!.on('data', (b: Buffer) => {
       buf += b.toString();
-      const m = /serving (http:\/\/\S+?)\/\?token=/.exec(buf);
+      const m = /serving (http:\/\/\S+?)\/\?code=/.exec(buf);
       if (m) resolve(m[1]!);
     });
     child.once('exit', (code) => reject(new Error(`resq serve exited ${code}`)));

@@ -4,7 +4,7 @@ import { collect, spawnCli, type CliResult } from '../../support/cli.js';
 /** A real `resq serve` child process, once it has printed its address. */
 export interface ServeChild {
   child: ChildProcess;
-  /** The first line's address, with the token. */
+  /** The first line's address, with its one-time login code. */
   url: string;
   origin: string;
   token: string;
@@ -12,20 +12,21 @@ export interface ServeChild {
   stop(): Promise<CliResult>;
 }
 
-/** Starts `resq serve ARGS` (the CLI's own bin) with `env`; resolves once its first line `serving URL` is read. */
+/** Starts `resq serve ARGS` (the CLI's own bin) with `env`; resolves once its lines `serving URL` and `token: TOKEN` are read. */
 export async function serveChild(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeChild> {
   const child = spawnCli(['serve', ...args], env);
   const done = collect(child);
-  const line = await new Promise<string>((resolve, reject) => {
+  const lines = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer | string) => {
       out += d.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+      const lines = out.split('\n');
+      if (lines.length > 2) resolve(`${lines[0]}\n${lines[1]}`);
     });
     void done.then((r) => reject(new Error(`resq serve exited ${r.code} before serving:\n${r.stderr}`)));
   });
-  const m = /^serving ((http:\/\/[^/]+)\/\?token=(\S+))$/.exec(line);
-  if (!m) throw new Error(`resq serve's first line is not its address: ${line}`);
+  const m = /^serving ((http:\/\/[^/]+)\/\?code=\S+)\ntoken: (\S+) /.exec(lines);
+  if (!m) throw new Error(`resq serve's first lines are not its address and token: ${lines}`);
   return {
     child,
     url: m[1]!,

@@ -34,9 +34,12 @@ export async function webFixture(o: { csv?: string; name?: string; /** The simul
   const sim = await startSim({ defaultDurationMs: 20, ...(o.keys ? { keys: o.keys } : {}) });
   const dir = tempDir('resq-web-');
   const store = await openStore(join(dir, 'resq.db'));
-  const batch = await runCsvBatch(sim, store, dir, o.name ?? 'web', o.csv ?? WEB_CSV, null);
+  const ran = await runCsvBatch(sim, store, dir, o.name ?? 'web', o.csv ?? WEB_CSV, null);
+  // The out folder is recorded with the batch, as `resq run` records it: the web view serves files only from there.
+  await store.updateBatchSettings(ran.id, { ...ran.settings, download: { ...ran.settings.download, out: join(dir, 'out') } }, ran.policy, ran.baseUrl);
+  const batch = (await store.findBatch(ran.id))!;
   const client = testClient(sim);
-  await pullFiles({ store, client, batches: [batch], outDir: join(dir, 'out') });
+  await pullFiles({ store, client, batches: [batch] });
   await client.close();
   const server = await startWebServer({ store, port: 0 });
   return {
