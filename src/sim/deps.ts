@@ -1,6 +1,7 @@
 import type { SimClock } from './clock.js';
 import type { CounterBook } from './counters.js';
 import type { FaultPlan } from './faults.js';
+import type { SimJournal } from './journal.js';
 import type { ModelJobs } from './model-jobs.js';
 import type { RunEngine } from './run-engine.js';
 import type { SimStore } from './store.js';
@@ -20,6 +21,8 @@ export interface SimDeps {
   clock: SimClock;
   timers: TimerSet;
   faults: FaultPlan;
+  /** The state file's journal (null without a state file): acknowledged changes are written there before the reply. */
+  journal: SimJournal | null;
   /** Base URL ending in /api/v1. */
   baseUrl(): string;
   /** Scheme, host and port. */
