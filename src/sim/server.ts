@@ -84,13 +84,19 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   let savedVersion = -1;
+  let nextSaveAt = 0;
   // Compaction: the whole state to the snapshot (renamed into place), then the journal emptied.
-  // Changes in between are in the journal, written before each reply that acknowledges one.
-  const save = (): void => {
+  // Changes in between are in the journal, written before each reply that acknowledges one, so
+  // a large state is compacted less often: at most 5% of the time goes to writing it.
+  const save = (force = true): void => {
     if (!statePath || !journal || store.version === savedVersion) return;
+    const t = performance.now();
+    if (!force && t < nextSaveAt) return;
     savedVersion = store.version;
     writeSnapshot(statePath, takeSnapshot(store, clock, origin, journal.seq));
     journal.truncate();
+    const now = performance.now();
+    nextSaveAt = now + 19 * (now - t);
   };
   if (saved) restoreSnapshot(saved, { store, clock, engine, models, origin }, replay);
   if (journal) {
@@ -100,7 +106,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       store.touch();
     };
     save();
-    timers.interval(save, 500);
+    timers.interval(() => save(false), 500);
   }
   if (lock && opts.serveState) lock.serve({ url: baseUrl(), key: Object.keys(opts.keys)[0] ?? '' });
 
