@@ -79,5 +79,5 @@ export function dbFlag(db: string, defaultDb = 'resq.db'): string {
 /** Removes a database file a refused command created (with its journal files and simulator state). */
 export function removeDatabase(db: string): void {
   if (isDatabaseUrl(db)) return;
-  for (const suffix of ['', '-wal', '-shm', '-journal', '.sim.json']) rmSync(`${db}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal', '.sim.json', '.sim.json.journal']) rmSync(`${db}${suffix}`, { force: true });
 }

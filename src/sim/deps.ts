@@ -2,6 +2,7 @@ import type { SimClock } from './clock.js';
 import type { CounterBook } from './counters.js';
 import type { FaultPlan } from './faults.js';
 import type { RequestLedger } from './ledger.js';
+import type { SimJournal } from './journal.js';
 import type { ModelJobs } from './model-jobs.js';
 import type { RunEngine } from './run-engine.js';
 import type { SimStore } from './store.js';
@@ -23,6 +24,8 @@ export interface SimDeps {
   faults: FaultPlan;
   /** Requests per idempotency key, for GET /_sim/ledger. */
   ledger: RequestLedger;
+  /** The state file's journal (null without a state file): acknowledged changes are written there before the reply. */
+  journal: SimJournal | null;
   /** Base URL ending in /api/v1. */
   baseUrl(): string;
   /** Scheme, host and port. */

@@ -1,5 +1,6 @@
 import type { SimClock } from './clock.js';
 import type { CounterBook } from './counters.js';
+import type { SimJournal } from './journal.js';
 import type { FileRecord, ModelRunRecord } from './records.js';
 import { pageUrl, type MakeFile, type ModelDef, type ModelResult } from './model-catalog.js';
 import { newFileId, newModelRunId, type SimStore } from './store.js';
@@ -14,6 +15,8 @@ export interface ModelJobsDeps {
   baseUrl: () => string;
   origin: () => string;
   modelJobMs: number;
+  /** Where model runs are written as they are admitted and done (with a state file). */
+  journal?: SimJournal | null;
 }
 
 /** Creates model runs: inline for fast models, as timed background jobs otherwise. */
@@ -26,9 +29,18 @@ export class ModelJobs {
 
   /**
    * Starts a model run. `background` makes it a job of modelJobMs; `pollable` gives it a
-   * poll_url (the answer is a 202).
+   * poll_url (the answer is a 202). `key` is the request's idempotency key (counted);
+   * `remember`, the idempotency entry to find the run under.
    */
-  start(account: string, def: ModelDef, inputs: Record<string, unknown>, background: boolean, pollable: boolean, key: string | undefined): ModelRunRecord {
+  start(
+    account: string,
+    def: ModelDef,
+    inputs: Record<string, unknown>,
+    background: boolean,
+    pollable: boolean,
+    key: string | undefined,
+    remember?: string,
+  ): ModelRunRecord {
     const id = newModelRunId();
     let settle = (): void => {};
     const run: ModelRunRecord = {
@@ -48,15 +60,26 @@ export class ModelJobs {
       }),
     };
     this.#d.store.modelRuns.set(id, run);
+    if (remember !== undefined) this.#d.store.idempotency.set(remember, id);
     this.#d.counters.modelRun(key);
-    const finish = (): void => {
-      apply(run, def.run(inputs, this.#fileMaker(account)));
+    const finish = (): FileRecord[] => {
+      const made: FileRecord[] = [];
+      apply(run, def.run(inputs, this.#fileMaker(account, made)));
       this.#d.store.touch();
       settle();
+      return made;
     };
     this.#d.store.touch();
-    if (background) this.#d.timers.timeout(finish, this.#d.modelJobMs);
-    else finish();
+    if (background) {
+      this.#d.journal?.modelRun(run, [], remember ?? null);
+      this.#d.timers.timeout(() => {
+        const made = finish();
+        this.#d.journal?.modelRun(run, made, null);
+      }, this.#d.modelJobMs);
+    } else {
+      const made = finish();
+      this.#d.journal?.modelRun(run, made, remember ?? null);
+    }
     return run;
   }
 
@@ -68,17 +91,21 @@ export class ModelJobs {
       settle = resolve;
     });
     this.#d.timers.timeout(() => {
-      if (def) apply(run, def.run(run.inputs, this.#fileMaker(run.account)));
+      const made: FileRecord[] = [];
+      if (def) apply(run, def.run(run.inputs, this.#fileMaker(run.account, made)));
       else apply(run, { status: 'failed', outputs: null, error: 'model no longer known', credits: 0 });
+      this.#d.journal?.modelRun(run, made, null);
       this.#d.store.touch();
       settle();
     }, this.#d.modelJobMs);
   }
 
-  #fileMaker(account: string): MakeFile {
+  /** Makes the files of a model run, each also pushed to `made`. */
+  #fileMaker(account: string, made: FileRecord[]): MakeFile {
     return (name, residues) => {
       const rec: FileRecord = { id: newFileId(), account, kind: 'pdb', name, sizeBytes: undefined, residues, createdAt: this.#d.clock.now() };
       this.#d.store.files.set(rec.id, rec);
+      made.push(rec);
       return { id: rec.id, role: 'structure', url: `${this.#d.baseUrl()}/files/${rec.id}`, name };
     };
   }

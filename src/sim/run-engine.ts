@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { residuesFor, scriptOf } from './agent-script.js';
 import type { SimClock } from './clock.js';
 import type { CounterBook } from './counters.js';
+import type { SimJournal } from './journal.js';
 import type { Chain, FileRecord, RunRecord, SimEvent, ThreadRecord } from './records.js';
 import { eventsOf, runState, stepEvent, timelineOfRun, type RunState } from './run-state.js';
 import { timelineOf } from './run-timeline.js';
@@ -18,6 +19,8 @@ export interface RunEngineDeps {
   /** Base URL ending in /api/v1, for file URLs. */
   baseUrl: () => string;
   defaultDurationMs: number;
+  /** Where changes that cannot be worked out again are written as they happen (with a state file). */
+  journal?: SimJournal | null;
 }
 
 /** What a new run starts from. */
@@ -96,6 +99,7 @@ export class RunEngine {
   cancel(run: RunRecord): boolean {
     if (run.status !== 'running') return false;
     this.#leaveRunning(run, 'cancelling');
+    this.#d.journal?.cancelled(run);
     this.#d.store.touch();
     this.#cancelLater(run, Math.min(CANCEL_MS, this.#durationOf(run)));
     return true;
@@ -179,7 +183,10 @@ export class RunEngine {
       createdAt: this.#d.clock.now(),
     };
     this.#d.store.files.set(rec.id, rec);
-    (run.fileIds ??= []).push(rec.id);
+    const ids = (run.fileIds ??= []);
+    ids.push(rec.id);
+    // Its id is in what the run shows from now on: it must outlive a kill.
+    this.#d.journal?.fileMade(run, ids.length - 1, rec);
   }
 
   #cancelLater(run: RunRecord, ms: number): void {
@@ -199,6 +206,8 @@ export class RunEngine {
     if (status === 'requires_action') run.pausedAt = performance.now();
     const thread = this.#d.store.threads.get(run.threadId);
     if (thread) thread.updatedAt = run.completedAt;
+    // A pause is answered and a final status read: neither may go back to running after a kill.
+    this.#d.journal?.ended(run);
     this.#d.store.touch();
     if (run.listeners) {
       const steps = timelineOfRun(run).steps.length;

@@ -7,6 +7,7 @@ import { FaultPlan } from './faults.js';
 import { errorReply, HttpError, sendJson, type Reply } from './http-io.js';
 import { newRequestId } from './ids.js';
 import { RequestLedger } from './ledger.js';
+import { journalPathOf, readJournal, SimJournal, type JournalRecord } from './journal.js';
 import { ModelJobs } from './model-jobs.js';
 import { matchRoute, type RouteContext } from './router.js';
 import { control } from './routes/control.js';
@@ -23,6 +24,23 @@ const API_PREFIX = '/api/v1';
 /** Starts the simulator on `opts.port` (0 = a free port) and resolves once it listens. */
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const opts = resolveOptions(options);
+  const statePath = opts.statePath;
+  // One process at a time keeps a state file: each saves its whole state, so two would lose each other's runs.
+  const lock = statePath ? lockState(statePath) : null;
+  let saved: ReturnType<typeof readSnapshot> = null;
+  let replay: JournalRecord[] = [];
+  let journal: SimJournal | null = null;
+  try {
+    if (statePath) {
+      saved = readSnapshot(statePath);
+      // The journal holds what was acknowledged after the snapshot; a snapshot from before journals has none to follow.
+      if (saved?.journalSeq !== undefined) replay = readJournal(journalPathOf(statePath), saved.journalSeq);
+      journal = new SimJournal(journalPathOf(statePath), Math.max(saved?.journalSeq ?? 0, replay.at(-1)?.n ?? 0));
+    }
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   let origin = '';
   const timers = new TimerSet();
   const clock = new SimClock();
@@ -31,9 +49,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const store = new SimStore();
   const ledger = new RequestLedger();
   const baseUrl = (): string => `${origin}${API_PREFIX}`;
-  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs });
-  const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs });
-  const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, ledger, baseUrl, origin: () => origin };
+  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs, journal });
+  const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs, journal });
+  const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, ledger, journal, baseUrl, origin: () => origin };
   const handle = requestHandler(deps);
 
   const server = createServer((req, res) => {
@@ -43,15 +61,6 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       else res.destroy();
     });
   });
-  // One process at a time keeps a state file: each saves its whole state, so two would lose each other's runs.
-  const lock = opts.statePath ? lockState(opts.statePath) : null;
-  let saved: ReturnType<typeof readSnapshot>;
-  try {
-    saved = opts.statePath ? readSnapshot(opts.statePath) : null;
-  } catch (e) {
-    lock?.release();
-    throw e;
-  }
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -70,22 +79,36 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       await listen(0);
     }
   } catch (e) {
+    journal?.close();
     lock?.release();
     throw e;
   }
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-  const statePath = opts.statePath;
   let savedVersion = -1;
-  const save = (): void => {
-    if (!statePath || store.version === savedVersion) return;
+  let nextSaveAt = 0;
+  // Compaction: the whole state to the snapshot (renamed into place), then the journal emptied.
+  // Changes in between are in the journal, written before each reply that acknowledges one, so
+  // a large state is compacted less often: at most 5% of the time goes to writing it.
+  const save = (force = true): void => {
+    if (!statePath || !journal || store.version === savedVersion) return;
+    const t = performance.now();
+    if (!force && t < nextSaveAt) return;
     savedVersion = store.version;
-    writeSnapshot(statePath, takeSnapshot(store, clock, origin));
+    writeSnapshot(statePath, takeSnapshot(store, clock, origin, journal.seq));
+    journal.truncate();
+    const now = performance.now();
+    nextSaveAt = now + 19 * (now - t);
   };
-  if (saved) restoreSnapshot(saved, { store, clock, engine, models, origin });
-  if (statePath) {
+  if (saved) restoreSnapshot(saved, { store, clock, engine, models, origin }, replay);
+  if (journal) {
+    const j = journal;
+    clock.onAdvance = (offsetMs) => {
+      j.clockMoved(offsetMs);
+      store.touch();
+    };
     save();
-    timers.interval(save, 500);
+    timers.interval(() => save(false), 500);
   }
   if (lock && opts.serveState) lock.serve({ url: baseUrl(), key: Object.keys(opts.keys)[0] ?? '' });
 
@@ -102,6 +125,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         save();
+        // The snapshot holds everything: the journal goes (it stays when the save failed, and the error is thrown).
+        journal?.close(true);
         lock?.release();
         timers.closeAll();
         server.close(() => resolve());

@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { SimClock } from './clock.js';
+import { applyJournal, savedRun, type JournalRecord } from './journal.js';
 import { MODELS } from './model-catalog.js';
 import type { ModelJobs } from './model-jobs.js';
 import type { FileRecord, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
@@ -10,7 +11,7 @@ import type { SimStore } from './store.js';
 /** A run as saved: everything but its live timeline and listeners. */
 export type SavedRun = Omit<RunRecord, 'listeners' | 'live'>;
 /** A model run as saved: everything but its promise. */
-type SavedModelRun = Omit<ModelRunRecord, 'done'>;
+export type SavedModelRun = Omit<ModelRunRecord, 'done'>;
 
 /**
  * The simulator's whole state as JSON: what `--sim` keeps beside the database. Version 2
@@ -28,21 +29,29 @@ export interface SimSnapshot {
   files: FileRecord[];
   modelRuns: SavedModelRun[];
   idempotency: [string, string][];
+  /**
+   * Number of the last journal record (journal.ts) this snapshot holds: the journal's later
+   * records are applied on top of it. Absent in files written before the journal (their
+   * journal, if any, is not read).
+   */
+  journalSeq?: number;
 }
 
-/** Takes a snapshot of the state (plain data, safe to serialise). */
-export function takeSnapshot(store: SimStore, clock: SimClock, origin: string): SimSnapshot {
-  return {
+/** Takes a snapshot of the state (plain data, safe to serialise); `journalSeq` names the last journal record it holds. */
+export function takeSnapshot(store: SimStore, clock: SimClock, origin: string, journalSeq?: number): SimSnapshot {
+  const snap: SimSnapshot = {
     version: 2,
     origin,
     clockOffsetMs: clock.offsetMs,
     threadSeq: store.threadSeq,
-    runs: [...store.runs.values()].map(({ listeners: _l, live: _t, ...r }) => ({ ...r, pausedAt: null })),
+    runs: [...store.runs.values()].map(savedRun),
     threads: [...store.threads.values()],
     files: [...store.files.values()],
     modelRuns: [...store.modelRuns.values()].map(({ done: _d, ...m }) => m),
     idempotency: [...store.idempotency.entries()],
   };
+  if (journalSeq !== undefined) snap.journalSeq = journalSeq;
+  return snap;
 }
 
 /** Reads a snapshot file (converting a version 1 one); null when there is none. A file that is not a snapshot is an error. */
@@ -68,13 +77,16 @@ export function writeSnapshot(path: string, snap: SimSnapshot): void {
 
 /**
  * Puts a snapshot back into an empty simulator served at `origin` (URLs are moved there when
- * the port changed) and carries on with the runs and jobs that were going.
+ * the port changed), applies the journal records written after it (served at the same
+ * origin), and carries on with the runs and jobs that were going.
  */
 export function restoreSnapshot(
   snap: SimSnapshot,
   into: { store: SimStore; clock: SimClock; engine: RunEngine; models: ModelJobs; origin: string },
+  journal: readonly JournalRecord[] = [],
 ): void {
-  const s = snap.origin === into.origin ? snap : (JSON.parse(JSON.stringify(snap).split(snap.origin).join(into.origin)) as SimSnapshot);
+  const moved = <T>(x: T): T => (snap.origin === into.origin ? x : (JSON.parse(JSON.stringify(x).split(snap.origin).join(into.origin)) as T));
+  const s = moved(snap);
   const { store } = into;
   into.clock.restoreOffset(s.clockOffsetMs);
   store.restoreThreadSeq(s.threadSeq);
@@ -84,6 +96,10 @@ export function restoreSnapshot(
   const runs: RunRecord[] = s.runs.map((r) => ({ ...r, callIds: r.callIds ?? null, fileIds: r.fileIds ?? null, live: null, listeners: null }));
   for (const r of runs) store.runs.set(r.id, r);
   for (const m of s.modelRuns) store.modelRuns.set(m.id, { ...m, done: Promise.resolve() });
-  for (const r of runs) into.engine.resume(r);
+  if (journal.length) {
+    const { clockOffsetMs } = applyJournal(store, moved(journal));
+    if (clockOffsetMs !== null) into.clock.restoreOffset(clockOffsetMs);
+  }
+  for (const r of store.runs.values()) into.engine.resume(r);
   for (const m of store.modelRuns.values()) into.models.resume(m, Object.hasOwn(MODELS, m.modelId) ? MODELS[m.modelId] : undefined);
 }

@@ -21,7 +21,9 @@ export interface SimOptions {
   /**
    * Keep the whole state in this JSON file: loaded at start when it exists (runs that were
    * going carry on, on the same port when it is free), saved when it changed (at most twice a
-   * second) and on close. `resq … --sim` keeps it beside the database. @default null (memory only)
+   * second; a large state less often) and on close. In between, each acknowledged change is appended to
+   * `<statePath>.journal` before the reply, so a killed process loses none of them.
+   * `resq … --sim` keeps it beside the database. @default null (memory only)
    */
   statePath?: string | null;
   /**

@@ -31,8 +31,8 @@ export async function runModel(ctx: RouteContext, d: SimDeps): Promise<Reply> {
 
   const background = mode === 'async' || def.gpu;
   const answersLater = mode === 'async' || (def.gpu && mode !== 'sync');
-  const run = d.models.start(ctx.account, def, checked, background, answersLater, key);
-  if (key !== undefined) d.store.idempotency.set(`${ctx.account} ${ctx.scope} ${key}`, run.id);
+  // Remembered under its key by the start (one journal record with the run).
+  const run = d.models.start(ctx.account, def, checked, background, answersLater, key, key === undefined ? undefined : `${ctx.account} ${ctx.scope} ${key}`);
   if (!answersLater) await run.done;
   return reply(run);
 }

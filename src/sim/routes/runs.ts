@@ -39,6 +39,7 @@ export async function createRun(ctx: RouteContext, d: SimDeps): Promise<Reply> {
     parentId: null,
   });
   remember(ctx, d, key, run);
+  d.journal?.runStarted(run, thread, key === undefined ? null : scopeKey(ctx, key));
   d.counters.runAdmitted(input, ctx.routeKey, key);
   return { status: 200, body: d.engine.view(run) };
 }
@@ -84,6 +85,8 @@ export async function respond(ctx: RouteContext, d: SimDeps): Promise<Reply> {
   });
   run.answeredBy = next.id;
   remember(ctx, d, key, next);
+  // One record: the new run, its parent answered, the key (a kill never keeps half of them).
+  d.journal?.runStarted(next, thread, key === undefined ? null : scopeKey(ctx, key));
   d.counters.respondRun(ctx.routeKey, key);
   if (run.pausedAt !== null) d.counters.answered(ctx.arrivedAt - run.pausedAt);
   return { status: 200, body: d.engine.view(next) };

@@ -28,6 +28,7 @@ export async function deleteThread(ctx: RouteContext, d: SimDeps): Promise<Reply
   const t = d.store.thread(ctx.account, id);
   if (!t) throw new HttpError(404, 'not_found', `thread ${id} not found`);
   d.store.deleteThread(id);
+  d.journal?.threadDeleted(id);
   return { status: 200, body: { id, object: 'thread', deleted: true } };
 }
 
