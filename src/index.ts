@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './api/index.js';
 export * from './store/index.js';
 export * from './runner/index.js';
+export * from './read/index.js';
 export {
   Downloader,
   pullFiles,

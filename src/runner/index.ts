@@ -4,7 +4,6 @@ export { loadBatch, checkUnchanged, appendToBatch, type AppendResult, defaultBat
 export { answerHeldItem, answerFor, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../store/export-rows.js';
 export { csvExport, csvColumns, csvCells, csvRecord, neutralise, UTF8_BOM, type CsvOptions } from './export-csv.js';
-export { batchStatus, type BatchStatus } from './status.js';
 export { isGoneHere, localProcessAlive, processStart } from './local-process.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
 export { systemClock, sleep, type Clock } from '../clock.js';

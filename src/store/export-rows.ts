@@ -56,8 +56,7 @@ export function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
-/** Item states `--failed` exports: failed at the service, or refused (error). */
-export const FAILED_STATES: readonly ItemState[] = ['failed', 'error'];
+export { FAILED_STATES } from './item-states.js';
 
 /** Seconds the runs ran, to the millisecond; null when none has ended. */
 export function runSeconds(times: ItemAggregate['runTimes']): number | null {

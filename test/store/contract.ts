@@ -1105,17 +1105,20 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(Object.values(await store.itemCounts('nope')).every((n) => n === 0)).toBe(true);
       });
 
-      it('finishedSpan spans the finished items', async () => {
-        await load(store, ['a', 'b', 'c']);
-        expect(await store.finishedSpan(B)).toEqual({ first: null, last: null, n: 0 });
+      it('recentFinishes: the latest ended items (cancelled left out), newest first, with their runs\' times', async () => {
+        await load(store, ['a', 'b', 'c', 'd']);
+        expect(await store.recentFinishes(B, 10)).toEqual({ finishedAt: [], runs: [] });
         const w = await worker();
         const a = await running(w, 'a', 'r-a');
-        const done = await store.markFinished(a, snap('r-a'), 'completed');
+        await store.markFinished(a, snap('r-a'), 'completed');
         await store.markError(B, 'b', 'x');
-        const span = await store.finishedSpan(B);
-        expect(span.n).toBe(2);
-        expect(span.first).toBe(done.startedAt);
-        expect(span.last).toBe((await item('b')).finishedAt);
+        await store.markCancelled(B, 'c');
+        const r = await store.recentFinishes(B, 10);
+        expect(r.finishedAt).toEqual([(await item('b')).finishedAt, (await item('a')).finishedAt]);
+        expect(r.runs).toHaveLength(1);
+        expect(r.runs[0]!.finishedAt >= r.runs[0]!.createdAt).toBe(true);
+        expect((await store.recentFinishes(B, 1)).finishedAt).toEqual([(await item('b')).finishedAt]);
+        expect((await store.recentFinishes(B, 1)).runs).toEqual([]);
       });
 
       it('aggregates: export rows with run ids, decisions and files, a page at a time', async () => {

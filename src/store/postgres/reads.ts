@@ -1,6 +1,7 @@
 import type { Queryable } from './pool.js';
 import type pg from 'pg';
-import type { ItemAggregate } from '../port.js';
+import type { ItemAggregate, RecentFinishes } from '../port.js';
+import { ENDED_STATES, sqlStates } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
 import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
@@ -47,12 +48,17 @@ export async function itemCounts(c: Q, batchId: string): Promise<Record<ItemStat
   return out;
 }
 
-export async function finishedSpan(c: Q, batchId: string): Promise<{ first: string | null; last: string | null; n: number }> {
-  return (await one<{ first: string | null; last: string | null; n: number }>(
+export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
+  const latest = `SELECT id, finished_at FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
+                  ORDER BY finished_at DESC, seq DESC LIMIT $2`;
+  const items = await all<{ id: string; finished_at: string }>(c, latest, [batchId, limit]);
+  const runs = await all<{ createdAt: string; finishedAt: string }>(
     c,
-    'SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL',
-    [batchId],
-  ))!;
+    `SELECT created_at AS "createdAt", finished_at AS "finishedAt" FROM runs
+     WHERE batch_id = $1 AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}) AS latest)`,
+    [batchId, limit],
+  );
+  return { finishedAt: items.map((r) => r.finished_at), runs };
 }
 
 export async function getRun(c: Q, id: string) {
