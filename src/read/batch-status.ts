@@ -67,6 +67,15 @@ export function nextStepOf(batch: BatchRecord, unfinished: number, liveWorkers: 
   return { why: 'no-worker', text: `no worker running: ${command}`, command };
 }
 
+/**
+ * What must happen for the batch to go on, read now: null while a live worker carries it (an
+ * answer is sent at once) or nothing is left; else `no worker running: resq resume NAME`.
+ */
+export async function readNextStep(store: ReadStore, batch: BatchRecord, nowMs: number): Promise<NextStep | null> {
+  const ov = await store.overview(batch.id, nowMs, STALE_MS);
+  return nextStepOf(batch, unfinishedOf(ov.counts), batchCard(ov).liveWorkers);
+}
+
 /** Whether a live worker holds the item (its submission is in hand, not unknown). */
 function isLive(it: ItemRecord, nowMs: number): boolean {
   return it.owner !== null && (it.leaseUntil ?? 0) >= nowMs;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeciderSchema, ItemStateSchema } from './status-schema.js';
+import { DeciderSchema, ItemStateSchema, NextStepSchema } from './status-schema.js';
 
 // One item in full as every window shows it (`resq show`, the page's item view and its JSON
 // API, the notebook's `item`): types come from these schemas.
@@ -75,6 +75,8 @@ export const ItemViewSchema = z.object({
   }),
   runs: z.array(ChainRunSchema),
   pauses: z.array(PauseSchema),
+  /** What sends the item on when no live worker carries its batch (e.g. an answer recorded, not sent); null otherwise. */
+  next: NextStepSchema.nullable(),
   files: z.array(ItemFileSchema),
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;

@@ -1,7 +1,9 @@
 import { InputError } from '../errors.js';
 import type { FileStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, RunRecord } from '../store/types.js';
+import { readNextStep } from './batch-status.js';
 import { deciderOf } from './decider.js';
+import { isTerminal } from '../store/item-states.js';
 import type { ItemView } from './item-schema.js';
 
 function seconds(r: Pick<RunRecord, 'createdAt' | 'finishedAt'>): number | null {
@@ -11,9 +13,10 @@ function seconds(r: Pick<RunRecord, 'createdAt' | 'finishedAt'>): number | null 
 /**
  * One item in full, read once for every window: the question and meta, the chain of runs,
  * each pause with its input and its decision (by whom, when, why, the note), the files.
- * An item the batch does not have is an {@link InputError} naming a few it has.
+ * `next`: the step that sends it on when no live worker carries the batch (an answer
+ * recorded, not sent). An item the batch does not have is an {@link InputError} naming a few it has.
  */
-export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string): Promise<ItemView> {
+export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number }): Promise<ItemView> {
   const it = await store.getItem(batch.id, itemId);
   if (!it) {
     const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
@@ -22,6 +25,8 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
   const [runs, decisions, files] = await Promise.all([store.runChain(batch.id, it.id), store.decisionsForItem(batch.id, it.id), store.filesForItem(batch.id, it.id)]);
   const byRun = new Map(decisions.map((d) => [d.runId, d]));
   const last = runs.at(-1);
+  // Only an item that waits for a worker (not for a person, not finished) can be stuck without one.
+  const next = isTerminal(it.state) || it.state === 'held' ? null : await readNextStep(store, batch, o.nowMs);
   return {
     batch: { id: batch.id, name: batch.name },
     item: {
@@ -67,6 +72,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
           waiting: !latest ? null : !d && it.state === 'held' ? 'person' : d && it.state === 'waiting' ? 'send' : null,
         };
       }),
+    next,
     files: files.map((f) => ({
       id: f.id,
       name: f.name,

@@ -17,7 +17,7 @@ describe('the JSON API: writes through the library operations', () => {
 
   it('answers a held plan with the person recorded; a second answer is 409 naming who and when, nothing recorded twice', async () => {
     const first = await post('/api/batches/web/items/plan/answer', { person: 'Ada', reply: { kind: 'approve', note: 'worth it' } });
-    expect(first).toEqual({ status: 200, body: { item: 'plan', answer: { approved: true }, by: 'person', person: 'Ada' } });
+    expect(first).toEqual({ status: 200, body: { item: 'plan', answer: { approved: true }, by: 'person', person: 'Ada', next: { why: 'no-worker', text: 'no worker running: resq resume web', command: 'resq resume web' } } });
     const second = await post('/api/batches/web/items/plan/answer', { person: 'Bob', reply: { kind: 'decline' } });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'RESQ_ALREADY_ANSWERED', answeredBy: 'Ada', answeredAt: expect.any(String) });

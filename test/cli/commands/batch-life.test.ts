@@ -64,10 +64,10 @@ describe('a batch from the terminal', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('paused on confirm_scope:');
     expect(show.stdout).toContain('cost: 50');
-    expect(show.stdout).toMatch(/decided by policy: \{"approved":false\}/);
+    expect(show.stdout).toMatch(/decided declined by the policy \(.+\), \d{4}-/);
     const missing = await runInProcess(['show', 'q', 'zz', '--db', s.db], s.env);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('has no item "zz" (items include a, b)');
+    expect(missing.stderr).toContain('has no item "zz"; its items include a, b');
   });
 
   it('retry runs failed items again as new runs and keeps the earlier ones in the history', async () => {
