@@ -12,6 +12,7 @@ export { exampleWord, metaFields, type MetaField } from './filter-examples.js';
 export { itemDetail, renderItem, type ChainRun, type ItemDetail } from './item-view.js';
 export { fileKind, fileLabel, renderFile, whyNotOnDisk, type FileKind, type FileRenderOptions, type FileView } from './file-view.js';
 export { batchSummary, summaryTable, type BatchSummary } from './summary.js';
+export { decisionRows, decisionsTable, statusTable, type DecisionRow } from './status-view.js';
 export { durationChart, mediaTypeChart, mediaTypeOf, planCostChart, planCosts, runDurations, statusChart, STATUS_COLORS, type PlanCost, type RunDuration } from './charts.js';
 export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from './svg-chart.js';
 export { modelChart, modelRows, type ModelChartOptions, type ModelRow } from './model-rows.js';

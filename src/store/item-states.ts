@@ -34,3 +34,8 @@ export function isTerminal(state: ItemState): boolean {
 export function sqlStates(states: readonly ItemState[]): string {
   return `(${states.map((s) => `'${s}'`).join(', ')})`;
 }
+
+/** A count of 0 for every item state. */
+export function zeroCounts(): Record<ItemState, number> {
+  return Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<ItemState, number>;
+}

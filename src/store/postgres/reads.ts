@@ -1,7 +1,7 @@
 import type { Queryable } from './pool.js';
 import type pg from 'pg';
 import type { ItemAggregate, RecentFinishes } from '../port.js';
-import { ENDED_STATES, sqlStates } from '../item-states.js';
+import { ENDED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
 import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
@@ -42,7 +42,7 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 }
 
 export async function itemCounts(c: Q, batchId: string): Promise<Record<ItemState, number>> {
-  const out: Record<ItemState, number> = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
+  const out = zeroCounts();
   // The rows the triggers of migration 012 keep, one per server backend that changed the batch: summed.
   for (const r of await all<{ state: ItemState; n: number }>(c, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_id = $1 GROUP BY state', [batchId])) out[r.state] = r.n;
   return out;

@@ -1,4 +1,4 @@
-import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import type { RecentFinishes } from '../roles/reads.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
@@ -170,17 +170,7 @@ export class ItemRepo {
 
   /** Item counts by state: the rows the triggers of migration 012 keep, not a count of the items. */
   counts(batchId: string): Record<ItemState, number> {
-    const out: Record<ItemState, number> = {
-      queued: 0,
-      submitting: 0,
-      running: 0,
-      waiting: 0,
-      held: 0,
-      completed: 0,
-      failed: 0,
-      error: 0,
-      cancelled: 0,
-    };
+    const out = zeroCounts();
     this.#kept ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'item_counts'").pluck().get() === 1;
     // A file from before 012 opened read-only (not migrated) has no kept counts: count its items.
     const sql = this.#kept ? 'SELECT state, n FROM item_counts WHERE batch_id = ?' : 'SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state';

@@ -3,7 +3,6 @@ import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
 import { itemsTable } from './items-table.js';
 
-const ORDER = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'];
 
 /** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
 export async function showBatch(main, name) {
@@ -58,7 +57,7 @@ export async function showBatch(main, name) {
     fill(
       stats,
       stateBar(o.counts, o.total),
-      h('p', { class: 'chips', id: 'counts' }, ORDER.filter((s) => o.counts[s]).map((s) => [chip(s, o.counts[s]), ' '])),
+      h('p', { class: 'chips', id: 'counts' }, Object.keys(o.counts).filter((s) => o.counts[s]).map((s) => [chip(s, o.counts[s]), ' '])),
       h(
         'p',
         {},
