@@ -10,7 +10,7 @@ export { systemClock, sleep, type Clock } from '../clock.js';
 export { AdaptiveCap } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';
 export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';
-export { retryItems, retryStates, type RetrySelection, type RetryReport } from './operations/retry.js';
+export { retryItems, retryStates, retrySelection, type RetrySelection, type RetryReport, type RetryState } from './operations/retry.js';
 export { exportLines, type ExportOptions } from './operations/export.js';
 export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent, type SessionStore } from './session.js';
 export { applyOverrides, type Overrides, type Merged } from './batch-overrides.js';
