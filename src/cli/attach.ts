@@ -118,6 +118,7 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     return EXIT.ok;
   }
   const result = r.run;
+  const limit = o.session.limit;
   const unknownFinal = await listUnknownFinals(store, batch);
   const db = dbFlag(o.dbPath);
   const sim = how.sim ? ' --sim' : '';
@@ -132,9 +133,11 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     const resume = `resq resume ${batch.name}${db}${resumeSim}`;
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
+    else if (limit !== undefined && status.counts.queued > 0)
+      io.stdout.write(`--limit ${limit}: done as asked; ${status.counts.queued} item${status.counts.queued === 1 ? '' : 's'} left queued: go on with \`${resume}\` (or run again with --limit N)\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
-  const code = exitCodeForRun(result);
+  const code = exitCodeForRun(result, { limited: limit !== undefined });
   // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
   return result.interrupted && how.stoppedBy ? STOP_SIGNALS[how.stoppedBy] : code;
 }
