@@ -23,25 +23,30 @@ export function coveredMs(intervals: readonly { start: number; end: number }[], 
   return total;
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length === 0 ? 0 : s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /**
  * Items ended per second over the time runs were running. The window runs from the oldest to
- * the newest of the latest ended items; the ends after the first are counted, over the part of
+ * the newest of the latest ended items; the ends after the first are counted over the part of
  * the window when at least one of their runs ran, so time when nothing ran (a batch stopped
- * and resumed later, workers waiting for a person) is not counted. Null before two ended, or
- * when no run time lies between them.
+ * and resumed later, workers waiting for a person) is not counted. A window shorter than a
+ * typical run (items that ended together) says little: then the items are counted over all
+ * the time their runs ran. Null before two ended, or when no run time is known.
  */
 export function ratePerSecond(recent: RecentFinishes): number | null {
   const ends = recent.finishedAt.map((t) => Date.parse(t));
   if (ends.length < 2) return null;
+  const runs = recent.runs.map((r) => ({ start: Date.parse(r.createdAt), end: Date.parse(r.finishedAt) }));
   const from = Math.min(...ends);
   const to = Math.max(...ends);
-  const busy = coveredMs(
-    recent.runs.map((r) => ({ start: Date.parse(r.createdAt), end: Date.parse(r.finishedAt) })),
-    from,
-    to,
-  );
-  if (busy <= 0) return null;
-  return (ends.length - 1) / (busy / 1000);
+  const busy = coveredMs(runs, from, to);
+  if (busy > 0 && busy >= median(runs.map((r) => r.end - r.start))) return (ends.length - 1) / (busy / 1000);
+  const all = coveredMs(runs, -Infinity, Infinity);
+  return all > 0 ? ends.length / (all / 1000) : null;
 }
 
 /**

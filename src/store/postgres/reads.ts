@@ -273,7 +273,7 @@ export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
 export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecision[]> {
   const rows = await all<Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string }>(
     c,
-    `SELECT item_id AS "itemId", tool, input, answer, by, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
+    `SELECT item_id AS "itemId", tool, input, answer, by, person, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
     [batchId],
   );
   return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));
