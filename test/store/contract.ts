@@ -1431,7 +1431,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         await new Promise((r) => setTimeout(r, 5));
         const b = await running(w, 'b', 'r-b0');
         await store.markPaused(b, snap('r-b0', { status: 'requires_action', requiredAction: { tool: 'ask_choice', input: {} } }), () => ({ kind: 'hold', reason: 'person' }));
-        await store.answerHeld(B, 'b', decision('r-b0', { tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', reason: null, cost: 0.5 }), 'kb');
+        await store.answerHeld(B, 'b', decision('r-b0', { tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', person: 'Ana', reason: null, cost: 0.5 }), 'kb');
       }
 
       it('itemStats: runs, decisions, approved cost, files and run seconds per item', async () => {
@@ -1471,12 +1471,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(rt.every((r) => typeof r.createdAt === 'string' && typeof r.finishedAt === 'string')).toBe(true);
       });
 
-      it('batchDecisions: every decision with its item, in the order made', async () => {
+      it('batchDecisions: every decision with its item and who made it, in the order made', async () => {
         await history();
         const ds = await store.batchDecisions(B);
         expect(ds.map(({ decidedAt, ...rest }) => (expect(typeof decidedAt).toBe('string'), rest))).toEqual([
-          { itemId: 'a', tool: 'confirm_scope', input: { cost: 2 }, answer: { approve: true }, by: 'policy', reason: 'cheap', cost: 2 },
-          { itemId: 'b', tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', reason: null, cost: 0.5 },
+          { itemId: 'a', tool: 'confirm_scope', input: { cost: 2 }, answer: { approve: true }, by: 'policy', person: null, reason: 'cheap', cost: 2 },
+          { itemId: 'b', tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', person: 'Ana', reason: null, cost: 0.5 },
         ]);
       });
     });
