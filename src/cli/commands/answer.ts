@@ -55,7 +55,7 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
     const r = await answerHeldItem(store, batch, a.item, reply, { person });
     const next = await readNextStep(store, batch, (io.clock ?? systemClock).now());
     const how = next
-      ? `not sent yet: ${printable(next.text)}${dbFlag(a.db)} sends it`
+      ? `not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends it`
       : 'the worker carrying the batch sends it now';
     io.stdout.write(
       a.json

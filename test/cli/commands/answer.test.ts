@@ -36,8 +36,7 @@ describe('resq answer, then resume', () => {
 
     const first = await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db, '--by', 'alice']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('recorded for hb/plan (by alice): approved; not sent yet: no worker running: resq resume hb');
-    expect(first.stdout).toContain(`--db ${db} sends it`);
+    expect(first.stdout).toContain(`recorded for hb/plan (by alice): approved; not sent yet (no worker running): \`resq resume hb --db ${db}\` sends it`);
     expect((await runInProcess(['answer', 'hb', 'pick', '--choose', 'a,c', '--note', 'both please', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'pic', '--decline', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'odd', '--approve', '--db', db])).code).toBe(0);
