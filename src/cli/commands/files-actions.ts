@@ -72,7 +72,9 @@ async function serviceFor(a: PullArgs, batches: BatchRecord[], io: CliIo) {
       'some of these batches ran on the built-in simulator and some on a service: pull them one at a time, ' +
         'or pass --sim (the simulator state kept beside the database) or --base-url',
     );
-  return openService(choiceFor(chooseService({ sim: a.sim, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL, batches })), { env: io.env, dbPath: a.db });
+  const choice = chooseService({ sim: a.sim, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL, batches });
+  // A simulator batch's files are in the simulator state kept beside the database: without it they are unknown.
+  return openService(choiceFor(choice), { env: io.env, dbPath: a.db, ...(choice.sim && a.sim === undefined ? { simStateMustExist: true } : {}) });
 }
 
 /** `resq files pull [BATCH]`. */
