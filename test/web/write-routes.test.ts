@@ -98,7 +98,7 @@ describe('the JSON API: writes through the library operations', () => {
     const r = await fetch(`${f.server.origin}/api/batches/web/export?format=jsonl`, { headers: bearer(f.server) });
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="web.jsonl"');
     const rows = (await r.text()).trim().split('\n').map((l) => JSON.parse(l) as { id: string; decisions: unknown[] });
-    expect(rows.find((x) => x.id === 'plan')!.decisions).toEqual([{ tool: 'confirm_scope', input: expect.any(Object), answer: { approved: true }, by: 'person', person: 'Ada', reason: 'worth it', cost: 50 }]);
+    expect(rows.find((x) => x.id === 'plan')!.decisions).toEqual([{ tool: 'confirm_scope', input: expect.any(Object), answer: { approved: true }, by: 'person', person: 'Ada', reason: 'worth it', note: 'worth it', cost: 50 }]);
     const csv = await (await fetch(`${f.server.origin}/api/batches/web/export?format=csv`, { headers: bearer(f.server) })).text();
     expect(csv.split("\n")[0]).toMatch(/^id,question,meta.lab,status/);
   });
