@@ -103,9 +103,15 @@ describe('the JSON API: writes through the library operations', () => {
     expect(csv.split("\n")[0]).toMatch(/^id,question,meta.lab,status/);
   });
 
+
   it('cancel stops the batch: queued items are cancelled', async () => {
     const r = await post('/api/batches/web/cancel', {});
     expect(r).toEqual({ status: 200, body: { queued: 1, cancelled: 0, left: 0, reason: null } });
     expect((await f.store.getItem(f.batch.id, 'doomed'))!.state).toBe('cancelled');
+  });
+  it('retry of named items takes them whatever they ended in, as `resq retry --items` does', async () => {
+    expect((await f.store.getItem(f.batch.id, 'plain'))!.state).toBe('completed');
+    expect(await post('/api/batches/web/retry', { items: ['plain'] })).toEqual({ status: 200, body: { requeued: 1 } });
+    expect((await f.store.getItem(f.batch.id, 'plain'))!).toMatchObject({ state: 'queued', attempt: 1 });
   });
 });
