@@ -7,6 +7,8 @@ export * from './errors.js';
 export * from './api/index.js';
 export * from './store/index.js';
 export * from './runner/index.js';
+export * from './read/index.js';
+export { chooseService, overrideNote, type ServiceChoiceResult, type ServiceSources, type StoredService } from './service-choice.js';
 export {
   Downloader,
   pullFiles,

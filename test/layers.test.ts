@@ -102,9 +102,17 @@ describe('the whiteboard', () => {
     expect(yaml).toEqual([]);
   });
 
-  it('lets the notebook helpers read only the store (and the shared errors and byte formatter)', () => {
-    const shared = new Set(['src/errors.ts', 'src/format-bytes.ts']);
-    const out = edges.filter((e) => under('src/notebook/')(e.from) && e.to.startsWith('src/') && !under('src/notebook/')(e.to) && !under('src/store/')(e.to) && !shared.has(e.to));
+  it('lets the notebook helpers read only the store and the read model (and the shared errors, clock and byte formatter)', () => {
+    const shared = new Set(['src/errors.ts', 'src/format-bytes.ts', 'src/clock.ts']);
+    const out = edges.filter(
+      (e) => under('src/notebook/')(e.from) && e.to.startsWith('src/') && !under('src/notebook/')(e.to) && !under('src/store/')(e.to) && !under('src/read/')(e.to) && !shared.has(e.to),
+    );
+    expect(out).toEqual([]);
+  });
+
+  it('keeps the read model over the store: it imports the store, errors, the clock and the local process check, nothing that renders', () => {
+    const shared = new Set(['src/errors.ts', 'src/clock.ts', 'src/runner/local-process.ts']);
+    const out = edges.filter((e) => under('src/read/')(e.from) && e.to.startsWith('src/') && !under('src/read/')(e.to) && !under('src/store/')(e.to) && !shared.has(e.to));
     expect(out).toEqual([]);
   });
 

@@ -7,7 +7,8 @@ import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
 import { pickRenderer } from './progress.js';
-import { openService } from './service.js';
+import { choiceFor, openService } from './service.js';
+import { chooseService, overrideNote } from '../service-choice.js';
 import { formatStatus } from './summary.js';
 import { listUnknownFinals } from './unknown-status.js';
 
@@ -34,30 +35,30 @@ export interface DriveOptions {
 
 
 /**
- * The service for a session's plan: `--base-url`, else an explicit RESQ_BASE_URL (it wins
- * over the batch's stored URL, and says so), else the stored URL; `--sim`, or a batch that
- * ran on the simulator with no URL given. Connections sized for the concurrency and downloads.
+ * The service for a session's plan, by the library's one rule ({@link chooseService}): `--sim`
+ * or a simulator batch; else `--base-url`, RESQ_BASE_URL (said when it differs from the
+ * batch's stored URL), the stored URL. Connections sized for the concurrency and downloads.
  */
 function connectFor(o: DriveOptions, note: (line: string) => void) {
   return async (plan: SessionPlan) => {
     const flags = o.service;
     const env = o.io.env;
-    const sim = flags.sim ?? (!flags.baseUrl && plan.settings.service === 'sim');
-    const stored = plan.batch?.baseUrl ?? null;
-    let baseUrl = flags.baseUrl ?? env.RESQ_BASE_URL ?? plan.baseUrl;
-    if (!sim && !flags.baseUrl && env.RESQ_BASE_URL && stored && env.RESQ_BASE_URL.replace(/\/+$/, '') !== stored)
-      note(`RESQ_BASE_URL (${env.RESQ_BASE_URL}) is used, not the batch's stored base URL (${stored})`);
-    if (sim) baseUrl = null;
+    const choice = chooseService({
+      sim: flags.sim,
+      baseUrl: flags.baseUrl,
+      envBaseUrl: env.RESQ_BASE_URL,
+      batches: plan.batch ? [plan.batch] : [{ settings: plan.settings, baseUrl: null }],
+      planned: plan.baseUrl,
+    });
+    const said = overrideNote(choice);
+    if (said) note(said);
     const s = plan.settings;
-    return openService(
-      { sim, baseUrl, ...(baseUrl && baseUrl === stored && !env.RESQ_BASE_URL && !flags.baseUrl ? { storedBaseUrl: true } : {}) },
-      {
-        connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
-        dbPath: o.dbPath,
-        env,
-        ...(flags.simStateMustExist && sim ? { simStateMustExist: true } : {}),
-      },
-    );
+    return openService(choiceFor(choice), {
+      connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
+      dbPath: o.dbPath,
+      env,
+      ...(flags.simStateMustExist && choice.sim ? { simStateMustExist: true } : {}),
+    });
   };
 }
 
@@ -117,6 +118,7 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     return EXIT.ok;
   }
   const result = r.run;
+  const limit = o.session.limit;
   const unknownFinal = await listUnknownFinals(store, batch);
   const db = dbFlag(o.dbPath);
   const sim = how.sim ? ' --sim' : '';
@@ -131,9 +133,11 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     const resume = `resq resume ${batch.name}${db}${resumeSim}`;
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
+    else if (limit !== undefined && status.counts.queued > 0)
+      io.stdout.write(`--limit ${limit}: done as asked; ${status.counts.queued} item${status.counts.queued === 1 ? '' : 's'} left queued: go on with \`${resume}\` (or run again with --limit N)\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
-  const code = exitCodeForRun(result);
+  const code = exitCodeForRun(result, { limited: limit !== undefined });
   // SIGTERM and SIGHUP stop like Ctrl-C but say which signal it was: 143 / 129.
   return result.interrupted && how.stoppedBy ? STOP_SIGNALS[how.stoppedBy] : code;
 }

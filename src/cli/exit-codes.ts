@@ -31,10 +31,13 @@ export function exitCodeForCounts(counts: StateCounts): number {
   return EXIT.ok;
 }
 
-/** Exit code after a runner returned. */
-export function exitCodeForRun(r: RunnerResult): number {
+/**
+ * Exit code after a runner returned. With `--limit`, items left queued are what was not
+ * asked for: a run that completed what it was asked exits 0 (it says how to go on).
+ */
+export function exitCodeForRun(r: RunnerResult, o: { limited?: boolean } = {}): number {
   if (r.fatal) return exitCodeForError(r.fatal);
   if (r.interrupted) return EXIT.interrupted;
   if (r.stalled > 0) return EXIT.failed;
-  return exitCodeForCounts(r.counts);
+  return exitCodeForCounts(o.limited ? { ...r.counts, queued: 0 } : r.counts);
 }

@@ -22,6 +22,8 @@ export interface CliIo {
   isTTY: boolean;
   /** Width of the terminal in columns (80 when unknown). */
   columns: number;
+  /** The time status and heartbeat ages are read at (tests inject one). @default the system clock */
+  clock?: { now(): number };
   /** Calls `handler` on SIGINT, SIGTERM or SIGHUP until the returned function is called. */
   onStop(handler: (signal: StopSignal) => void): () => void;
   /** Ends the process at once (a second Ctrl-C). In memory: throws. */
@@ -49,7 +51,7 @@ export interface MemoryIo extends CliIo {
 }
 
 /** Builds an in-memory {@link CliIo}. */
-export function memoryIo(opts: { env?: NodeJS.ProcessEnv; isTTY?: boolean; columns?: number } = {}): MemoryIo {
+export function memoryIo(opts: { env?: NodeJS.ProcessEnv; isTTY?: boolean; columns?: number; clock?: { now(): number } } = {}): MemoryIo {
   const handlers = new Set<(s: StopSignal) => void>();
   return {
     stdout: new MemorySink(),
@@ -57,6 +59,7 @@ export function memoryIo(opts: { env?: NodeJS.ProcessEnv; isTTY?: boolean; colum
     env: opts.env ?? {},
     isTTY: opts.isTTY ?? false,
     columns: opts.columns ?? 80,
+    ...(opts.clock ? { clock: opts.clock } : {}),
     onStop: (h) => {
       handlers.add(h);
       return () => handlers.delete(h);

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
+import type { ServiceChoiceResult } from '../service-choice.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
 export interface ServiceChoice {
@@ -11,6 +12,11 @@ export interface ServiceChoice {
   baseUrl?: string | null;
   /** The base URL is the one stored with the batch (nothing given): a missing key is said for it. */
   storedBaseUrl?: boolean;
+}
+
+/** The library's choice ({@link chooseService}) as what {@link openService} takes. */
+export function choiceFor(c: ServiceChoiceResult): ServiceChoice {
+  return { sim: c.sim, baseUrl: c.baseUrl, ...(c.from === 'stored' ? { storedBaseUrl: true } : {}) };
 }
 
 /** An open connection to the service (and the simulator behind it, with --sim). */

@@ -1,4 +1,6 @@
-import type { BatchStatus } from '../runner/index.js';
+import { deciderLine } from '../read/decider.js';
+import type { BatchStatus } from '../read/status-schema.js';
+import { ACTIVE_STATES } from '../store/item-states.js';
 import { maskLocation } from '../store/open.js';
 import { escapeControls } from '../questions/escape-text.js';
 import { dbFlag } from './db-path.js';
@@ -12,7 +14,7 @@ const p = escapeControls;
 const HELD_LINE = 79;
 
 /** `  id: tool cost 12 options a,b — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
-export function heldLine(h: BatchStatus['held'][number]): string {
+export function heldLine(h: BatchStatus['heldItems'][number]): string {
   const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
   const opts =
     h.tool === 'ask_choice' && Array.isArray(h.input?.options)
@@ -36,6 +38,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   const c = s.counts;
   const unknown = where.unknownFinal ?? [];
   const lines: string[] = [];
+  const active = ACTIVE_STATES.reduce((n, st) => n + c[st], 0);
   const parts = [
     // Runs that ended in a status resq does not know are counted apart from completed.
     `${c.completed - unknown.length} completed`,
@@ -45,13 +48,12 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     c.held ? `${c.held} held` : '',
     c.cancelled ? `${c.cancelled} cancelled` : '',
     c.queued ? `${c.queued} queued` : '',
-    c.submitting + c.running + c.waiting ? `${c.submitting + c.running + c.waiting} in flight` : '',
+    s.inFlight ? `${s.inFlight} in flight` : '',
+    // Answered (or claimed by a worker that is gone) and not at the service under a live lease.
+    active > s.inFlight ? `${active - s.inFlight} waiting to be sent` : '',
   ].filter(Boolean);
-  lines.push(`batch ${p(s.batch)}: ${s.total} item${s.total === 1 ? '' : 's'} — ${parts.join(', ')}`);
-  if (s.rate !== null) {
-    const eta = s.etaSeconds ? `, ETA ${Math.ceil(s.etaSeconds)} s` : '';
-    lines.push(`rate ${s.rate.toFixed(2)} items/s${eta}`);
-  }
+  lines.push(`batch ${p(s.name)}: ${s.total} item${s.total === 1 ? '' : 's'} — ${parts.join(', ')}`);
+  lines.push(rateLine(s, where.db));
   if (unknown.length > 0) {
     lines.push(`warning: ${unknown.length} run(s) finished with a status resq does not know, kept verbatim (see run_status in resq export):`);
     for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
@@ -71,21 +73,24 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   if (s.invalidRows > 0) {
     lines.push(`rows skipped as invalid (--skip-invalid): ${s.invalidRows}`);
     for (const line of s.skipped.slice(0, 10)) lines.push(`  ${p(line)}`);
-    if (s.invalidRows > 10) lines.push(`  … all of them: resq export ${p(s.batch)} --invalid${dbFlag(where.db)}`);
+    if (s.invalidRows > 10) lines.push(`  … all of them: resq export ${p(s.name)} --invalid${dbFlag(where.db)}`);
   }
-  if (s.held.length > 0) {
-    lines.push(`held for a person: ${s.held.length}`);
-    for (const h of s.held.slice(0, 20)) lines.push(heldLine(h));
-    if (s.held.length > 20) lines.push(`  … and ${s.held.length - 20} more (resq status ${p(s.batch)} --json${dbFlag(where.db)})`);
-    lines.push(`  see one: resq show ${p(s.batch)} ITEM${dbFlag(where.db)}`);
-    lines.push(`  answer:  resq answer ${p(s.batch)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
+  if (s.held > 0) {
+    lines.push(`held for a person: ${s.held}`);
+    for (const h of s.heldItems.slice(0, 20)) {
+      lines.push(heldLine(h));
+      for (const d of h.decisions) lines.push(`    earlier ${p(d.tool)}: ${oneLine(deciderLine(d), HELD_LINE - 4 - d.tool.length - 10)}`);
+    }
+    if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (resq status ${p(s.name)} --json${dbFlag(where.db)})`);
+    lines.push(`  see one: resq show ${p(s.name)} ITEM${dbFlag(where.db)}`);
+    lines.push(`  answer:  resq answer ${p(s.name)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
   }
   if (s.failedTotal > 0) {
-    const all = `resq export ${p(s.batch)} --failed${dbFlag(where.db)}`;
+    const all = `resq export ${p(s.name)} --failed${dbFlag(where.db)}`;
     lines.push(`failed or errored: ${s.failedTotal}`);
     for (const f of s.failed) lines.push(failedLine(f));
     if (s.failedTotal > s.failed.length) lines.push(`  … and ${s.failedTotal - s.failed.length} more; all of them: ${all}`);
-    lines.push(`  see one: resq show ${p(s.batch)} ITEM${dbFlag(where.db)}`);
+    lines.push(`  see one: resq show ${p(s.name)} ITEM${dbFlag(where.db)}`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(
@@ -100,4 +105,12 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   lines.push(`database: ${maskLocation(where.db)}`);
   if (where.out) lines.push(`files folder: ${where.out}`);
   return lines.join('\n');
+}
+
+/** `rate 7.52 items/s, ETA 107 s`; without a live worker, what runs the batch on instead of an ETA. */
+export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished' | 'next'>, db: string): string {
+  const rate = `rate ${s.ratePerS === null ? '—' : `${s.ratePerS.toFixed(2)} items/s`}`;
+  if (s.next) return `${rate}, no ETA: ${p(s.next.text)}${dbFlag(db)}`;
+  if (s.unfinished === 0) return `${rate}, nothing left to run`;
+  return `${rate}, ETA ${s.etaS === null ? '—' : `${s.etaS} s`}`;
 }

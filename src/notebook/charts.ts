@@ -1,4 +1,5 @@
 import type { ExportStatus } from '../store/export-rows.js';
+import { decisionNote, deciderName } from '../store/decision-text.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
@@ -91,7 +92,11 @@ export interface PlanCost {
   cost: number;
   approved: boolean;
   by: 'policy' | 'person';
+  /** The person who decided (null for the policy, or a person who gave no name). */
+  person: string | null;
   reason: string | null;
+  /** The note given with the decision, or null. */
+  note: string | null;
 }
 
 /** The plans of a batch, from its decisions. */
@@ -103,7 +108,9 @@ export function planCosts(decisions: readonly BatchDecision[]): PlanCost[] {
       cost: typeof d.input.cost === 'number' ? d.input.cost : 0,
       approved: d.answer.approved === true,
       by: d.by,
+      person: d.by === 'person' ? (d.person ?? null) : null,
       reason: d.reason,
+      note: decisionNote(d),
     }));
 }
 
@@ -115,7 +122,7 @@ export function planCostChart(plans: readonly PlanCost[], o: { budget?: number |
     label: p.item,
     value: p.cost,
     color: p.approved ? '#59a14f' : '#bab0ac',
-    text: `${p.cost} ${p.approved ? 'approved' : 'declined'} (${p.by})`,
+    text: `${p.cost} ${p.approved ? 'approved' : 'declined'} (${deciderName({ by: p.by, person: p.person ?? null })})`,
   }));
   return barChart(bars, {
     title: o.title ?? `Cost of plans — ${approved} approved${budget}`,

@@ -9,9 +9,10 @@ export { escapeHtml, markdown, MIME_PREFERENCE, note, pickMime, showWith, type D
 export { cellText, columnsOf, flatten, table, type TableOptions } from './table.js';
 export { listItems, statesFor, statusOf, type ItemFilter, type ItemRow } from './items.js';
 export { exampleWord, metaFields, type MetaField } from './filter-examples.js';
-export { itemDetail, renderItem, type ChainRun, type ItemDecision, type ItemDetail } from './item-view.js';
+export { itemDetail, renderItem, type ChainRun, type ItemDetail } from './item-view.js';
 export { fileKind, fileLabel, renderFile, whyNotOnDisk, type FileKind, type FileRenderOptions, type FileView } from './file-view.js';
 export { batchSummary, summaryTable, type BatchSummary } from './summary.js';
+export { decisionRows, decisionsTable, statusTable, type DecisionRow } from './status-view.js';
 export { durationChart, mediaTypeChart, mediaTypeOf, planCostChart, planCosts, runDurations, statusChart, STATUS_COLORS, type PlanCost, type RunDuration } from './charts.js';
 export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from './svg-chart.js';
 export { modelChart, modelRows, type ModelChartOptions, type ModelRow } from './model-rows.js';

@@ -1,97 +1,33 @@
-import type { ExportStatus } from '../store/export-rows.js';
+import { systemClock } from '../clock.js';
+import { InputError } from '../errors.js';
+import type { ItemView } from '../read/item-schema.js';
+import { readItemView } from '../read/item-view.js';
 import type { FileStore, ReadStore } from '../store/port.js';
-import type { BatchRecord, DecisionRecord, FileRecord } from '../store/types.js';
+import type { BatchRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
 import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
 import { NotebookError } from './errors.js';
-import { fileLabel, renderFile, type FileRenderOptions } from './file-view.js';
+import { fileLabel, renderFile, type FileRenderOptions, type FileView } from './file-view.js';
 import { statusOf } from './items.js';
 import { table } from './table.js';
 
-/** One run of an item's chain. */
-export interface ChainRun {
-  step: number;
-  id: string;
-  parentRunId: string | null;
-  status: string;
-  /** The tool the run paused on, if it paused. */
-  pausedOn: string | null;
-  /** The service's error code and message when the run failed, else null. */
-  errorCode: string | null;
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  seconds: number | null;
-}
-
-/** One answer to a pause: the stored decision without its keys. */
-export type ItemDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'itemId' | 'runId' | 'respondKey'>;
-
-/** Everything about one item: question, answer, every run of its chain, decisions, files. */
-export interface ItemDetail {
-  batch: string;
-  id: string;
-  status: ExportStatus;
-  runStatus: string | null;
-  question: string;
-  /** The answer (Markdown) or the text so far. */
-  text: string | null;
-  /** Why it failed: the service's message verbatim, or resq's for a refused request. */
-  error: string | null;
-  /** The service's error code (`agent_error`, …), or null. */
-  errorCode: string | null;
-  holdReason: string | null;
-  threadId: string | null;
-  meta: Record<string, unknown>;
-  runs: ChainRun[];
-  decisions: ItemDecision[];
-  files: FileRecord[];
-}
+/** Everything about one item: the read model's item view (question, runs, pauses with who decided, files). */
+export type ItemDetail = ItemView;
+export type { ChainRun } from '../read/item-schema.js';
 
 /** Reads one item in full; a clear error names a few ids when there is no such item. */
-export async function itemDetail(store: ReadStore & FileStore, batch: BatchRecord, id: string): Promise<ItemDetail> {
-  const it = await store.getItem(batch.id, id);
-  if (!it) {
-    const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
-    const hint = some.length ? `; its items include ${some.join(', ')}` : '; it has no items';
-    throw new NotebookError(`batch "${batch.name}" has no item "${id}"${hint}`);
+export async function itemDetail(store: ReadStore & FileStore, batch: BatchRecord, id: string, nowMs = systemClock.now()): Promise<ItemDetail> {
+  try {
+    return await readItemView(store, batch, id, { nowMs });
+  } catch (e) {
+    if (e instanceof InputError) throw new NotebookError(e.message);
+    throw e;
   }
-  return {
-    batch: batch.name,
-    id: it.id,
-    status: statusOf(it.state),
-    runStatus: it.runStatus,
-    question: it.question,
-    text: it.text,
-    error: it.error,
-    errorCode: it.errorCode,
-    holdReason: it.holdReason,
-    threadId: it.threadId,
-    meta: it.meta,
-    runs: (await store.runChain(batch.id, id)).map((r) => ({
-      step: r.step,
-      id: r.id,
-      parentRunId: r.parentRunId,
-      status: r.status,
-      pausedOn: r.requiredAction?.tool ?? null,
-      errorCode: r.errorCode,
-      error: r.error,
-      createdAt: r.createdAt,
-      finishedAt: r.finishedAt,
-      seconds: r.finishedAt ? Math.max(0, (Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000) : null,
-    })),
-    decisions: (await store.decisionsForItem(batch.id, id)).map((d) => ({
-      tool: d.tool,
-      input: d.input,
-      answer: d.answer,
-      by: d.by,
-      person: d.person,
-      reason: d.reason,
-      cost: d.cost,
-      decidedAt: d.decidedAt,
-    })),
-    files: await store.filesForItem(batch.id, id),
-  };
+}
+
+// Every field named: tslab compiles without strictNullChecks, where the schema's nullable fields read as optional.
+function asFileView(f: ItemView['files'][number]): FileView {
+  return { id: f.id, name: f.name ?? null, role: f.role ?? null, mediaType: f.mediaType ?? null, status: f.status, path: f.path ?? null, bytes: f.bytes ?? null, error: f.error ?? null, expiresAt: f.expiresAt };
 }
 
 function quote(text: string): string {
@@ -107,23 +43,36 @@ function quote(text: string): string {
  * other files as path and size, files not on disk with the reason).
  */
 export function renderItem(d: ItemDetail, o: FileRenderOptions = {}): MimeBundle[] {
-  const meta = Object.entries(d.meta)
+  const it = d.item;
+  const status = statusOf(it.state);
+  const meta = Object.entries(it.meta)
     .map(([k, v]) => `**${k}**: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' · ');
   const head = [
-    `### ${d.batch} / ${d.id} — ${d.status}${d.runStatus && d.runStatus !== d.status ? ` (run status ${d.runStatus})` : ''}`,
+    `### ${d.batch.name} / ${it.id} — ${status}${it.runStatus && it.runStatus !== status ? ` (run status ${it.runStatus})` : ''}`,
     '',
-    quote(d.question),
+    quote(it.question),
     ...(meta ? ['', meta] : []),
-    ...(d.error ? ['', `**error**${d.errorCode ? ` (${d.errorCode})` : ''}: ${d.error}`] : []),
-    ...(d.holdReason ? ['', `**held**: ${d.holdReason}`] : []),
+    ...(it.error ? ['', `**error**${it.errorCode ? ` (${it.errorCode})` : ''}: ${it.error}`] : []),
+    ...(it.holdReason ? ['', `**held**: ${it.holdReason}`] : []),
+    ...(d.next ? ['', `**not sent yet**: ${d.next.text}`] : []),
   ].join('\n');
   const out: MimeBundle[] = [markdown(head)];
-  out.push(d.text ? markdown(d.text) : note(`${d.id} has no answer yet (status ${d.status})`));
-  if (d.decisions.length)
+  out.push(it.text ? markdown(it.text) : note(`${it.id} has no answer yet (status ${status})`));
+  const decided = d.pauses.filter((p) => p.decision);
+  if (decided.length)
     out.push(
       table(
-        d.decisions.map((x) => ({ tool: x.tool, by: x.by, answer: JSON.stringify(x.answer), cost: x.cost, reason: x.reason, input: JSON.stringify(x.input) })),
+        decided.map(({ tool, input, decision: x }) => ({
+          tool,
+          decision: x!.words,
+          by: x!.by === 'policy' ? 'policy' : (x!.person ?? 'person'),
+          note: x!.note,
+          reason: x!.reason,
+          decided_at: x!.decidedAt,
+          cost: x!.cost,
+          input: JSON.stringify(input),
+        })),
         { caption: 'Decisions', maxCell: 90 },
       ),
     );
@@ -139,7 +88,8 @@ export function renderItem(d: ItemDetail, o: FileRenderOptions = {}): MimeBundle
       { caption: 'Files', empty: 'no files', maxCell: 200 },
     ),
   );
-  for (const f of d.files) {
+  for (const file of d.files) {
+    const f = asFileView(file);
     const shown = renderFile(f, o);
     // Images and Markdown carry no name of their own: say which file they are.
     if (shown['image/png'] || shown['image/jpeg'] || shown['image/svg+xml'] || shown['text/markdown'])

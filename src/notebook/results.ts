@@ -9,6 +9,10 @@ import { itemDetail, type ItemDetail } from './item-view.js';
 import { listItems, type ItemFilter, type ItemRow } from './items.js';
 import { modelRows, type ModelRow } from './model-rows.js';
 import { batchSummary, type BatchSummary } from './summary.js';
+import { decisionRows, type DecisionRow } from './status-view.js';
+import { systemClock } from '../clock.js';
+import { readBatchStatus, unfinishedOf } from '../read/batch-status.js';
+import type { BatchStatus } from '../read/status-schema.js';
 
 /** A batch, or its name or id. */
 export type BatchRef = string | BatchRecord;
@@ -52,7 +56,7 @@ export class Results {
         completed: c.completed,
         failed: c.failed + c.error,
         held: c.held,
-        unfinished: c.queued + c.submitting + c.running + c.waiting,
+        unfinished: unfinishedOf(c),
         created: b.createdAt,
         id: b.id,
       });
@@ -93,6 +97,16 @@ export class Results {
   /** Counts, cost, files and timing of a batch (show it with `summaryTable`). */
   async summary(ref?: BatchRef): Promise<BatchSummary> {
     return batchSummary(this.store, await this.#runs(ref));
+  }
+
+  /** The batch's status as `resq status` and the page compute it (show it with `statusTable`). */
+  async status(ref?: BatchRef, nowMs = systemClock.now()): Promise<BatchStatus> {
+    return readBatchStatus(this.store, await this.batch(ref), { nowMs });
+  }
+
+  /** Every decision of a batch: who decided (the person's name), when, why, the note (show them with `decisionsTable`). */
+  async decisions(ref?: BatchRef): Promise<DecisionRow[]> {
+    return decisionRows(await this.store.batchDecisions((await this.#runs(ref)).id));
   }
 
   /** How long each run took (chart it with `durationChart`). */

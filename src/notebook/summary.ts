@@ -1,6 +1,7 @@
 import type { ExportStatus } from '../store/export-rows.js';
 import type { FileStore, ModelStore, NotebookStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
+import { ITEM_STATES } from '../store/item-states.js';
 import { formatBytes } from '../format-bytes.js';
 import { type MimeBundle } from './bundle.js';
 import { statusOf } from './items.js';
@@ -48,7 +49,7 @@ function budgetOf(policy: unknown): number | null {
 
 /** Summarises a batch from the store. */
 export async function batchSummary(store: NotebookStore & ReadStore & FileStore & ModelStore, batch: BatchRecord): Promise<BatchSummary> {
-  const counts: Record<ExportStatus, number> = { queued: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
+  const counts = Object.fromEntries(ITEM_STATES.filter((s) => s === statusOf(s)).map((s) => [s, 0])) as Record<ExportStatus, number>;
   for (const [state, n] of Object.entries(await store.itemCounts(batch.id))) counts[statusOf(state as ItemState)] += n;
   const totals = await store.batchTotals(batch.id);
   return {

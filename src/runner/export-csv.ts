@@ -1,4 +1,5 @@
 import type { BatchRecord, ReadStore } from '../store/index.js';
+import { decisionWords, deciderName } from '../store/decision-text.js';
 import { exportRows, type ExportRow, type ExportSelection } from '../store/export-rows.js';
 
 /** How CSV is written. */
@@ -23,6 +24,8 @@ const TAIL = [
   'finished_at',
   'text',
   'decision_reasons',
+  'decided_by',
+  'decision_notes',
   'decisions',
   'files',
   'run_ids',
@@ -64,6 +67,9 @@ export function csvCells(r: ExportRow, metaKeys: readonly string[]): string[] {
     finished_at: r.finished_at ?? '',
     text: r.text ?? '',
     decision_reasons: JSON.stringify(r.decisions.map((d) => d.reason)),
+    // Who decided each pause, in words a spreadsheet shows as they are: `confirm_scope: approved by Ana`.
+    decided_by: r.decisions.map((d) => `${d.tool}: ${decisionWords(d.answer)} by ${deciderName({ by: d.by, person: d.person ?? null })}`).join('; '),
+    decision_notes: r.decisions.flatMap((d) => (d.note ? [`${d.tool}: ${d.note}`] : [])).join('; '),
     decisions: JSON.stringify(r.decisions),
     files: JSON.stringify(r.files),
     run_ids: r.run_ids.join(' '),

@@ -4,14 +4,13 @@ export { loadBatch, checkUnchanged, appendToBatch, type AppendResult, defaultBat
 export { answerHeldItem, answerFor, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../store/export-rows.js';
 export { csvExport, csvColumns, csvCells, csvRecord, neutralise, UTF8_BOM, type CsvOptions } from './export-csv.js';
-export { batchStatus, type BatchStatus } from './status.js';
 export { isGoneHere, localProcessAlive, processStart } from './local-process.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
 export { systemClock, sleep, type Clock } from '../clock.js';
 export { AdaptiveCap } from './adaptive-cap.js';
 export { fileRefs, toSnapshot } from './run-snapshot.js';
 export { cancelBatch, type CancelReport, type CancelOptions, type CancelService } from './operations/cancel.js';
-export { retryItems, retryStates, type RetrySelection, type RetryReport } from './operations/retry.js';
+export { retryItems, retryStates, retrySelection, type RetrySelection, type RetryReport, type RetryState } from './operations/retry.js';
 export { exportLines, type ExportOptions } from './operations/export.js';
 export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent, type SessionStore } from './session.js';
 export { applyOverrides, type Overrides, type Merged } from './batch-overrides.js';

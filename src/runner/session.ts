@@ -7,7 +7,9 @@ import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
 import type { RunnerEvent } from './events.js';
 import { appendToBatch, checkUnchanged, defaultBatchName, loadBatch } from './load-batch.js';
-import { batchStatus, type BatchStatus } from './status.js';
+import { readBatchStatus } from '../read/batch-status.js';
+import type { BatchStatus } from '../read/status-schema.js';
+import { systemClock } from '../clock.js';
 
 /** A question set to run as a batch: loaded as a new batch, or joined when its name exists. */
 export interface SessionSource {
@@ -172,9 +174,9 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     for (const c of merged.changes) emit({ type: 'notice', message: c });
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
-    if (!service) return { ...base, run: null, files: null, status: await batchStatus(store, batch) };
+    if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now() }) };
     const { run, files } = await runWorker(o, batch, policy, service.client, emit);
-    return { ...base, run, files, status: await batchStatus(store, batch) };
+    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now() }) };
   } finally {
     await service?.close?.();
   }

@@ -1,5 +1,6 @@
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
+import { decisionNote } from './decision-text.js';
 import type { ItemAggregate, ReadStore } from './port.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';
 
@@ -24,6 +25,8 @@ export interface ExportRow {
     person?: string;
     /** Why it was decided so (the policy's rule, or a person's note), or null. */
     reason: string | null;
+    /** The note given with it (a person's, or a policy rule's), or null. */
+    note: string | null;
     /** Cost the decision approved (0 for a decline). */
     cost: number;
   }[];
@@ -56,8 +59,7 @@ export function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
-/** Item states `--failed` exports: failed at the service, or refused (error). */
-export const FAILED_STATES: readonly ItemState[] = ['failed', 'error'];
+export { FAILED_STATES } from './item-states.js';
 
 /** Seconds the runs ran, to the millisecond; null when none has ended. */
 export function runSeconds(times: ItemAggregate['runTimes']): number | null {
@@ -82,7 +84,7 @@ export function exportRow(a: ItemAggregate): ExportRow {
     thread_id: it.threadId,
     run_ids: a.runIds,
     text: it.text,
-    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, ...(d.by === 'person' && d.person ? { person: d.person } : {}), reason: d.reason ?? null, cost: Number(d.cost ?? 0) })),
+    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, ...(d.by === 'person' && d.person ? { person: d.person } : {}), reason: d.reason ?? null, note: decisionNote(d), cost: Number(d.cost ?? 0) })),
     files: a.files.map(exportFile),
     error: it.error,
     error_code: it.errorCode,

@@ -10,6 +10,12 @@ export type ItemState = (typeof ITEM_STATES)[number];
 /** States an item never leaves (but for a retry, which starts a new attempt). */
 export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error', 'cancelled'];
 
+/** States an item ends in after its work at the service: what a rate of work counts (cancelled is left out). */
+export const ENDED_STATES: readonly ItemState[] = ['completed', 'failed', 'error'];
+
+/** Item states `--failed` exports and status lists: failed at the service, or refused (error). */
+export const FAILED_STATES: readonly ItemState[] = ['failed', 'error'];
+
 /** States in which the item has, or may have, a request or run at the service. */
 export const ACTIVE_STATES: readonly ItemState[] = ['submitting', 'running', 'waiting'];
 
@@ -27,4 +33,9 @@ export function isTerminal(state: ItemState): boolean {
  */
 export function sqlStates(states: readonly ItemState[]): string {
   return `(${states.map((s) => `'${s}'`).join(', ')})`;
+}
+
+/** A count of 0 for every item state. */
+export function zeroCounts(): Record<ItemState, number> {
+  return Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<ItemState, number>;
 }

@@ -12,7 +12,7 @@ export type { FileStore } from './roles/files.js';
 export type { StoreLifecycle } from './roles/lifecycle.js';
 export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
-export type { BatchOverview, ItemAggregate, ReadStore } from './roles/reads.js';
+export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes } from './roles/reads.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
 export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_MEMBERS, type StoreMember, type StoreRoles, type UnlistedMember } from './roles/role-methods.js';

@@ -1,13 +1,14 @@
 import type { PersonReply } from '../runner/operations/answer.js';
 import type { CancelService } from '../runner/operations/cancel.js';
-import type { BatchRecord, ItemState, ReadStore, TransitionStore } from '../store/index.js';
+import type { RetryState } from '../runner/operations/retry.js';
+import type { BatchRecord, ReadStore, TransitionStore } from '../store/index.js';
 
 /** What the page may change, each through the library's batch operation the CLI calls. */
 export interface WebActions {
   /** Records a person's answer to a held item (with their name); returns the answer as it will be sent. */
   answer(batch: BatchRecord, itemId: string, person: string, reply: PersonReply): Promise<Record<string, unknown>>;
   /** Puts finished items back in the queue for the batch's workers; returns how many. */
-  retry(batch: BatchRecord, o: { states?: ItemState[]; items?: string[] }): Promise<number>;
+  retry(batch: BatchRecord, o: { states?: RetryState[]; items?: string[] }): Promise<number>;
   /** Stops the batch: nothing queued is sent; runs in flight are cancelled where the service allows it. */
   cancel(batch: BatchRecord): Promise<{ queued: number; cancelled: number; left: number; reason: string | null }>;
 }
@@ -29,14 +30,9 @@ export function libraryActions(store: ReadStore & TransitionStore, o: LibraryAct
       return (await answerHeldItem(store, batch, itemId, reply, { person })).answer;
     },
     async retry(batch, s) {
-      const { retryItems } = await import('../runner/operations/retry.js');
-      const states = s.states ?? ['failed', 'error'];
-      const report = await retryItems(store, batch, {
-        failed: states.includes('failed'),
-        errored: states.includes('error'),
-        cancelled: states.includes('cancelled'),
-        ...(s.items ? { items: s.items } : {}),
-      });
+      const { retryItems, retrySelection } = await import('../runner/operations/retry.js');
+      // The selection `resq retry` makes from the same request: named items whatever they ended in.
+      const report = await retryItems(store, batch, retrySelection(s));
       return report.moved.length;
     },
     async cancel(batch) {

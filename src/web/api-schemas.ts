@@ -7,46 +7,19 @@ import { decodeCursor } from '../store/index.js';
  * sent (so the README's description and the wire agree). Types come from these schemas.
  */
 
-const STATES = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'] as const;
-export const ItemStateSchema = z.enum(STATES);
-const Counts = z.record(ItemStateSchema, z.number().int());
-const FileCounts = z.object({ pending: z.number(), downloaded: z.number(), failed: z.number(), expired: z.number(), missing: z.number() });
+import { BatchCardSchema, BatchStatusSchema, NextStepSchema, ItemStateSchema, ItemFileSchema, ItemViewSchema as ReadItemViewSchema } from '../read/index.js';
+import { ITEM_STATES } from '../store/item-states.js';
 
-/**
- * A worker with a fresh heartbeat; `heartbeatAt` in ms since the epoch (the page shows its
- * age). `gone`: a worker of the server's host whose process ended, its items free to take.
- */
-export const WorkerSchema = z.object({ id: z.string(), host: z.string(), pid: z.number(), gone: z.boolean(), startedAt: z.string(), heartbeatAt: z.number(), items: z.number() });
-
-/** One batch as the batches page lists it. */
-export const BatchCardSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(['runs', 'models']),
-  createdAt: z.string(),
-  cancelledAt: z.string().nullable(),
-  total: z.number(),
-  counts: Counts,
-  approvedCost: z.number(),
-  files: FileCounts,
-  liveWorkers: z.number(),
-});
-export type BatchCard = z.infer<typeof BatchCardSchema>;
+// Batches, a batch's status and an item's view are the read model's (src/read): the page's
+// API sends exactly what `resq status`, `resq show` and the notebook helpers show.
+const STATES = ITEM_STATES;
+export { ItemStateSchema };
+export type { BatchCard } from '../read/index.js';
 
 export const BatchListSchema = z.object({ batches: z.array(BatchCardSchema) });
 
-/** One batch, live: what the batch page shows and its event stream sends. */
-export const OverviewSchema = BatchCardSchema.extend({
-  concurrency: z.number(),
-  inFlight: z.number(),
-  capLimit: z.number().nullable(),
-  workers: z.array(WorkerSchema),
-  held: z.array(z.object({ id: z.string(), question: z.string(), tool: z.string().nullable(), holdReason: z.string().nullable(), updatedAt: z.string() })),
-  /** Items finished per second since the first one started, or null before any finished. */
-  ratePerS: z.number().nullable(),
-  /** Seconds until the unfinished items are done at that rate, or null. */
-  etaS: z.number().nullable(),
-});
+/** One batch, live: what the batch page shows and its event stream sends (the read model's status). */
+export const OverviewSchema = BatchStatusSchema;
 export type Overview = z.infer<typeof OverviewSchema>;
 
 export const ItemSummarySchema = z.object({
@@ -89,52 +62,16 @@ export const ItemsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 
+
 const FileViewSchema = z.enum(['image', 'svg', 'markdown', 'csv', 'text', 'download']);
 export type FileView = z.infer<typeof FileViewSchema>;
 
-export const ItemViewSchema = z.object({
-  batch: z.object({ id: z.string(), name: z.string() }),
-  item: z.object({
-    id: z.string(),
-    seq: z.number(),
-    line: z.number(),
-    state: ItemStateSchema,
-    question: z.string(),
-    meta: z.record(z.string(), z.unknown()),
-    threadKey: z.string().nullable(),
-    threadId: z.string().nullable(),
-    runStatus: z.string().nullable(),
-    error: z.string().nullable(),
-    holdReason: z.string().nullable(),
-    startedAt: z.string().nullable(),
-    finishedAt: z.string().nullable(),
-    attempt: z.number(),
-  }),
+/** The read model's item view, with the answer rendered for the page and each file's place here. */
+export const ItemViewSchema = ReadItemViewSchema.extend({
   /** The answer rendered from Markdown (raw HTML escaped, http(s)/mailto links only), or null. */
   answerHtml: z.string().nullable(),
-  answerText: z.string().nullable(),
-  runs: z.array(z.object({ id: z.string(), step: z.number(), status: z.string(), createdAt: z.string(), finishedAt: z.string().nullable(), pausedOn: z.string().nullable() })),
-  pauses: z.array(
-    z.object({
-      runId: z.string(),
-      tool: z.string(),
-      input: z.record(z.string(), z.unknown()),
-      /** The decision, or null while the pause waits for a person. */
-      decision: z
-        .object({ answer: z.record(z.string(), z.unknown()), by: z.enum(['policy', 'person']), person: z.string().nullable(), reason: z.string().nullable(), decidedAt: z.string(), cost: z.number() })
-        .nullable(),
-    }),
-  ),
   files: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string().nullable(),
-      role: z.string().nullable(),
-      mediaType: z.string().nullable(),
-      status: z.string(),
-      host: z.string().nullable(),
-      bytes: z.number().nullable(),
-      expiresAt: z.string(),
+    ItemFileSchema.extend({
       /** On this server's disk: it can be shown or downloaded here. */
       here: z.boolean(),
       view: FileViewSchema,
@@ -161,7 +98,8 @@ export const AnswerBodySchema = z.object({
     z.object({ kind: z.literal('choose'), ids: z.array(z.string().min(1)).min(1).max(100), note: z.string().max(2000).optional() }),
   ]),
 });
-export const AnswerResultSchema = z.object({ item: z.string(), answer: z.record(z.string(), z.unknown()), by: z.literal('person'), person: z.string() });
+/** What an answer recorded; `next`: the command that sends it when no live worker carries the batch (null: sent at once). */
+export const AnswerResultSchema = z.object({ item: z.string(), answer: z.record(z.string(), z.unknown()), by: z.literal('person'), person: z.string(), next: NextStepSchema.nullable() });
 
 export const RetryBodySchema = z.object({
   states: z.array(z.enum(['failed', 'error', 'cancelled'])).min(1).optional(),

@@ -52,7 +52,7 @@ export function buildApp(d: AppDeps): Hono<WebEnv> {
   app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
   sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName });
   readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
-  writeRoutes(app, { store: d.store, actions: d.actions });
+  writeRoutes(app, { store: d.store, actions: d.actions, now: d.now });
   fileRoutes(app, d.store, d.log ?? (() => undefined));
   staticRoutes(app);
   app.notFound((c) => (c.req.path.startsWith('/api/') ? sendError(c, 404, 'RESQ_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`) : c.text('not found\n', 404)));

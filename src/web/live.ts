@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import type { BatchRecord, ReadStore } from '../store/index.js';
 import { OverviewSchema } from './api-schemas.js';
-import { overviewOf } from './views.js';
+import { readBatchStatus } from '../read/batch-status.js';
 
 /** What the live hub needs: the store, the tick and a clock (tests pass their own). */
 export interface LiveHubOptions {
@@ -146,7 +146,7 @@ export class LiveHub {
       e.again = false;
       const t0 = this.#clock.now();
       try {
-        const json = JSON.stringify(OverviewSchema.parse(await overviewOf(this.#store, e.batch, this.#clock.now())));
+        const json = JSON.stringify(OverviewSchema.parse(await readBatchStatus(this.#store, e.batch, { nowMs: this.#clock.now() })));
         if (json !== e.last && this.#watched(e)) {
           e.last = json;
           for (const s of e.subscribers) this.#offer(s, json);

@@ -1,7 +1,6 @@
 import { systemClock } from '../clock.js';
-import { isGoneHere } from '../runner/local-process.js';
+import { readBatchStatus } from '../read/batch-status.js';
 import type { BatchStore, ReadStore } from '../store/index.js';
-import { STALE_MS } from './views.js';
 
 /** A label value in the Prometheus text format: backslash, quote and line break escaped. */
 export function labelValue(v: string): string {
@@ -30,19 +29,24 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
   const held = fam('resq_items_held', 'gauge', 'Items waiting for a person to answer a pause.');
   const files = fam('resq_files', 'gauge', 'Files by batch and state.');
   const cost = fam('resq_approved_cost_credits_total', 'counter', 'Cost of the plans approved, in credits.');
+  const rate = fam('resq_items_ended_per_second', 'gauge', 'Items ended per second over the time runs were running, in a recent window of ended items (absent before two ended).');
+  const eta = fam('resq_eta_seconds', 'gauge', 'Seconds until the unfinished items are done at that rate (absent without a rate or without a live worker).');
   for (const b of await store.listBatches()) {
-    const [o, live] = await Promise.all([store.overview(b.id, nowMs, STALE_MS), store.batchLive(b.id, 0)]);
+    // The read model's status, as `resq status` and the page show it.
+    const st = await readBatchStatus(store, b, { nowMs, heldLimit: 0 });
     const l = `batch="${labelValue(b.name)}"`;
-    for (const [state, n] of Object.entries(o.counts)) items.samples.push(`resq_items{${l},state="${state}"} ${n}`);
-    inFlight.samples.push(`resq_runs_in_flight{${l}} ${live.inFlight}`);
-    cap.samples.push(`resq_concurrency_cap{${l}} ${b.settings.concurrency}`);
-    adaptive.samples.push(`resq_adaptive_cap{${l}} ${live.capLimit ?? b.settings.concurrency}`);
-    workers.samples.push(`resq_workers_live{${l}} ${o.workers.filter((w) => !isGoneHere(w)).length}`);
-    held.samples.push(`resq_items_held{${l}} ${o.counts.held}`);
-    for (const [state, n] of Object.entries(o.files)) files.samples.push(`resq_files{${l},state="${state}"} ${n}`);
-    cost.samples.push(`resq_approved_cost_credits_total{${l}} ${o.approvedCost}`);
+    for (const [state, n] of Object.entries(st.counts)) items.samples.push(`resq_items{${l},state="${state}"} ${n}`);
+    inFlight.samples.push(`resq_runs_in_flight{${l}} ${st.inFlight}`);
+    cap.samples.push(`resq_concurrency_cap{${l}} ${st.concurrency}`);
+    adaptive.samples.push(`resq_adaptive_cap{${l}} ${st.capLimit ?? st.concurrency}`);
+    workers.samples.push(`resq_workers_live{${l}} ${st.liveWorkers}`);
+    held.samples.push(`resq_items_held{${l}} ${st.held}`);
+    for (const [state, n] of Object.entries(st.files)) files.samples.push(`resq_files{${l},state="${state}"} ${n}`);
+    cost.samples.push(`resq_approved_cost_credits_total{${l}} ${st.approvedCost}`);
+    if (st.ratePerS !== null) rate.samples.push(`resq_items_ended_per_second{${l}} ${st.ratePerS}`);
+    if (st.etaS !== null) eta.samples.push(`resq_eta_seconds{${l}} ${st.etaS}`);
   }
-  return [items, inFlight, cap, adaptive, workers, held, files, cost]
+  return [items, inFlight, cap, adaptive, workers, held, files, cost, rate, eta]
     .map((f) => [`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...f.samples].join('\n'))
     .join('\n')
     .concat('\n');

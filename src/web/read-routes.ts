@@ -5,7 +5,8 @@ import { runsOverTimeSvg, stateBarSvg } from './charts.js';
 import type { LiveHub, LiveSubscription } from './live.js';
 import { metricsText } from './metrics.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
-import { batchCard, itemViewOf, overviewOf, STALE_MS } from './views.js';
+import { batchCard, readBatchStatus, STALE_MS } from '../read/batch-status.js';
+import { itemViewOf } from './views.js';
 import type { WebEnv } from './write-routes.js';
 
 /** What the read routes need. */
@@ -30,7 +31,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch', async (c) => {
     const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
-    return sendJson(c, OverviewSchema, await overviewOf(d.store, batch, d.now()));
+    return sendJson(c, OverviewSchema, await readBatchStatus(d.store, batch, { nowMs: d.now() }));
   });
 
   app.get('/api/batches/:batch/items', async (c) => {
@@ -55,7 +56,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch/items/:item', async (c) => {
     const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
-    const view = await itemViewOf(d.store, batch, c.req.param('item'));
+    const view = await itemViewOf(d.store, batch, c.req.param('item'), d.now());
     if (!view) return sendError(c, 404, 'RESQ_NOT_FOUND', `batch "${batch.name}" has no item "${c.req.param('item')}"`);
     return sendJson(c, ItemViewSchema, view);
   });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
+import { readNextStep } from '../read/batch-status.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import type { AuthVia } from './security.js';
 
@@ -15,6 +16,7 @@ export type WebEnv = { Variables: { authVia: AuthVia; /** The session id of a br
 export interface WriteDeps {
   store: BatchStore & ReadStore;
   actions: WebActions;
+  now: () => number;
 }
 
 /** `application/json`, exactly, with at most a UTF-8 charset parameter. */
@@ -74,7 +76,9 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
 
   write('/api/batches/:batch/items/:item/answer', AnswerBodySchema, async (c, batch, { person, reply }) => {
     const answer = await d.actions.answer(batch, c.req.param('item') ?? '', person, reply);
-    return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person });
+    // Said with the answer: sent at once by a live worker, or only when someone runs the batch.
+    const next = await readNextStep(d.store, batch, d.now());
+    return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person, next });
   });
 
   write('/api/batches/:batch/retry', RetryBodySchema, async (c, batch, body) => {

@@ -57,7 +57,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(first.code).toBe(3);
     const answered = await runInProcess(['answer', 'demo', 'booking', '--approve', '--db', db]);
     expect(answered.code).toBe(0);
-    const hint = /on `resq (resume [^`]*)`/.exec(answered.stdout)?.[1];
+    const hint = /: `resq (resume [^`]*)` sends it/.exec(answered.stdout)?.[1];
     expect(hint).toBe(`resume demo --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/summary.js';
-import type { BatchStatus } from '../../src/runner/index.js';
+import type { BatchStatus } from '../../src/read/index.js';
 
 const counts = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 1, completed: 1, failed: 0, error: 0, cancelled: 0 };
 
+function held(h: Pick<BatchStatus['heldItems'][number], 'id' | 'question' | 'tool' | 'input'>): BatchStatus['heldItems'][number] {
+  return { holdReason: null, updatedAt: '2026-01-01T00:00:00.000Z', decisions: [], ...h };
+}
+
+function worker(w: Pick<BatchStatus['workers'][number], 'id' | 'host' | 'pid' | 'gone' | 'heartbeatAgeMs' | 'items'>): BatchStatus['workers'][number] {
+  return { startedAt: '2026-01-01T00:00:00.000Z', heartbeatAt: 0, ...w };
+}
+
 function status(over: Partial<BatchStatus> = {}): BatchStatus {
   return {
-    batch: 'b\u001b]0;owned\u0007', batchId: 'x', total: 2, counts, rate: null, etaSeconds: null,
-    held: [{ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] }, reason: null }],
+    name: 'b\u001b]0;owned\u0007', id: 'x', kind: 'runs', createdAt: '2026-01-01T00:00:00.000Z', cancelledAt: null, total: 2, counts, held: 1,
+    concurrency: 4, inFlight: 0, capLimit: null, liveWorkers: 1, unfinished: 0, ratePerS: null, etaS: 0, next: null,
+    heldItems: [held({ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] } })],
     unknownSubmission: ['u\u001b'], approvedCost: 0, files: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 }, invalidRows: 0, skipped: [],
-    workers: [{ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 }],
+    workers: [worker({ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 })],
     failed: [],
     failedTotal: 0,
     ...over,
@@ -42,8 +51,8 @@ describe('formatStatus', () => {
 
   it('a worker of this host whose process ended is listed gone, with no heartbeat age, and not counted live', () => {
     const workers = [
-      { id: 'a', host: 'h', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 },
-      { id: 'b', host: 'h', pid: 8, gone: true, heartbeatAgeMs: 7100, items: 3 },
+      worker({ id: 'a', host: 'h', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 }),
+      worker({ id: 'b', host: 'h', pid: 8, gone: true, heartbeatAgeMs: 7100, items: 3 }),
     ];
     const text = formatStatus(status({ workers }), { db: 'x.db' });
     expect(text).toContain('workers: 1 live, 1 gone\n');
@@ -53,18 +62,18 @@ describe('formatStatus', () => {
   });
 
   it('says 1 item, not 1 items', () => {
-    const text = formatStatus(status({ batch: 'one', total: 1, counts: { ...counts, held: 0 }, held: [] }), { db: 'x.db' });
+    const text = formatStatus(status({ name: 'one', total: 1, counts: { ...counts, held: 0 }, held: 0, heldItems: [] }), { db: 'x.db' });
     expect(text.split('\n')[0]).toBe('batch one: 1 item — 1 completed');
-    expect(formatStatus(status({ batch: 'two' }), { db: 'x.db' }).split('\n')[0]).toMatch(/^batch two: 2 items — /);
+    expect(formatStatus(status({ name: 'two' }), { db: 'x.db' }).split('\n')[0]).toMatch(/^batch two: 2 items — /);
   });
 
   it('fits every held-item line in an 80-column terminal, long ids, options and questions cut', () => {
-    const held = [
-      { id: 'a-rather-long-item-identifier-from-a-spreadsheet-0001', question: 'Why '.repeat(60), tool: 'ask_choice', input: { options: [{ id: 'first-option' }, { id: 'second-option' }, { id: 'third' }] }, reason: null },
-      { id: 'x'.repeat(120), question: 'short', tool: 'confirm_scope', input: { cost: 12 }, reason: null },
-      { id: 'booking', question: 'Book two hours on the cryo-EM microscope and tell me what you would image first, in detail', tool: 'book_instrument', input: {}, reason: null },
+    const heldItems = [
+      held({ id: 'a-rather-long-item-identifier-from-a-spreadsheet-0001', question: 'Why '.repeat(60), tool: 'ask_choice', input: { options: [{ id: 'first-option' }, { id: 'second-option' }, { id: 'third' }] } }),
+      held({ id: 'x'.repeat(120), question: 'short', tool: 'confirm_scope', input: { cost: 12 } }),
+      held({ id: 'booking', question: 'Book two hours on the cryo-EM microscope and tell me what you would image first, in detail', tool: 'book_instrument', input: {} }),
     ];
-    const text = formatStatus(status({ held }), { db: 'x.db' });
+    const text = formatStatus(status({ held: 3, heldItems }), { db: 'x.db' });
     const lines = text.split('\n');
     const itemLines = lines.slice(lines.indexOf('held for a person: 3') + 1, lines.indexOf('held for a person: 3') + 4);
     expect(itemLines).toHaveLength(3);
@@ -96,5 +105,17 @@ describe('formatStatus', () => {
     const text = formatStatus(status({ failed, failedTotal: 1234 }), { db: 'x.db' });
     expect(text).toContain('failed or errored: 1234');
     expect(text).toContain('  … and 1224 more; all of them: resq export b\\x1b]0;owned\\x07 --failed --db x.db');
+  });
+
+  it('names who decided a held item\'s earlier pauses and their note', () => {
+    const decisions = [{ tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'fine by me', decidedAt: '2026-01-01T00:00:00.000Z', answer: { approved: true }, words: 'approved', cost: 6 }];
+    const text = formatStatus(status({ heldItems: [{ ...held({ id: 'q1', question: 'q', tool: 'ask_choice', input: {} }), decisions }] }), { db: 'x.db' });
+    expect(text).toContain('    earlier confirm_scope: approved by Ana — note: fine by me');
+  });
+
+  it('no ETA while no worker runs the batch: says so and names the command that goes on', () => {
+    const text = formatStatus(status({ ratePerS: 7.5234, etaS: null, unfinished: 800, liveWorkers: 0, workers: [], next: { why: 'no-worker', text: 'no worker running: resq resume b', command: 'resq resume b' } }), { db: 'x.db' });
+    expect(text.split('\n')[1]).toBe('rate 7.52 items/s, no ETA: no worker running: resq resume b --db x.db');
+    expect(formatStatus(status({ ratePerS: 2, etaS: 400, unfinished: 800 }), { db: 'x.db' }).split('\n')[1]).toBe('rate 2.00 items/s, ETA 400 s');
   });
 });

@@ -95,11 +95,11 @@ describe('resq files', () => {
     expect(pull.code).toBe(0);
   });
 
-  it('refuses to guess a service for a batch that ran on the in-process simulator', async () => {
+  it('a batch that ran on the simulator is pulled from its simulator state; with none beside the database, refused plainly', async () => {
     await ready();
     const r = await files(['pull']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/ran on the built-in simulator \(--sim\): pass --sim/);
+    expect(r.err).toMatch(/the batch ran on the built-in simulator, but its state \(.*\) is not there/);
   });
 
   it('refuses a missing database and an unknown batch', async () => {

@@ -46,7 +46,7 @@ describe('batch charts', () => {
     ]);
     const el = svg(planCostChart(plans, { budget: 50 }));
     expect(texts(el)[0]).toBe('Cost of plans — 10 approved of budget 50');
-    expect(texts(el)).toContain('40 declined (policy)');
+    expect(texts(el)).toContain('40 declined (the policy)');
   });
 
   it('files by media type, with sizes', async () => {

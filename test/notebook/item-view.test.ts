@@ -16,14 +16,14 @@ afterAll(async () => r?.close());
 describe('one item in full', () => {
   it('reads the question, answer, every run of the chain, decisions and files', async () => {
     const d = await r.item('demo', 'route');
-    expect(d.question).toContain('Plan a synthesis route for ibuprofen');
+    expect(d.item.question).toContain('Plan a synthesis route for ibuprofen');
     expect(d.runs.map((x) => [x.step, x.status, x.pausedOn])).toEqual([
       [0, 'requires_action', 'confirm_scope'],
       [1, 'requires_action', 'ask_choice'],
       [2, 'completed', null],
     ]);
     expect(d.runs[1]?.parentRunId).toBe(d.runs[0]?.id);
-    expect(d.decisions.map((x) => [x.tool, x.by, x.cost])).toEqual([
+    expect(d.pauses.map((x) => [x.tool, x.decision?.by, x.decision?.cost])).toEqual([
       ['confirm_scope', 'policy', 6],
       ['ask_choice', 'policy', 0],
     ]);

@@ -5,7 +5,10 @@ import type { ExportRow } from '../../src/store/export-rows.js';
 
 const row: ExportRow = {
   id: 'q1', question: 'Why?', status: 'failed', run_status: 'failed', thread_id: 't1', run_ids: ['r1', 'r2'], text: null,
-  decisions: [{ tool: 'confirm_scope', input: { cost: 2 }, answer: { approved: true }, by: 'policy', reason: 'cost 2 <= 5', cost: 2 }],
+  decisions: [
+    { tool: 'confirm_scope', input: { cost: 2 }, answer: { approved: true }, by: 'policy', reason: 'cost 2 <= 5', note: null, cost: 2 },
+    { tool: 'ask_choice', input: {}, answer: { decision: 'chosen', chosen: ['a', 'b'], note: 'both' }, by: 'person', person: 'Ana', reason: 'both', note: 'both', cost: 0 },
+  ],
   files: [], error: 'boom', error_code: 'agent_error', cost: 2, duration_seconds: 1.5, created_at: '2026-01-01T00:00:00.000Z',
   finished_at: '2026-01-01T00:00:02.000Z', meta: { topic: 'chem', n: 3, none: null, list: [1, 'a'] },
 };
@@ -19,7 +22,7 @@ describe('CSV export cells', () => {
   it('puts one meta.KEY column per key between the question and the status', () => {
     const cols = csvColumns(['topic', 'n']);
     expect(cols.slice(0, 5)).toEqual(['id', 'question', 'meta.topic', 'meta.n', 'status']);
-    expect(cols).toEqual(expect.arrayContaining(['error_code', 'error', 'cost', 'duration_seconds', 'created_at', 'finished_at', 'decision_reasons']));
+    expect(cols).toEqual(expect.arrayContaining(['error_code', 'error', 'cost', 'duration_seconds', 'created_at', 'finished_at', 'decision_reasons', 'decided_by', 'decision_notes']));
   });
 
   it('fills meta cells by key: text as is, other values as JSON, absent and null empty; lists stay JSON text', () => {
@@ -29,7 +32,9 @@ describe('CSV export cells', () => {
     expect(byCol).toMatchObject({
       'meta.topic': 'chem', 'meta.n': '3', 'meta.none': '', 'meta.list': '[1,"a"]', 'meta.missing': '',
       error_code: 'agent_error', error: 'boom', cost: '2', duration_seconds: '1.5', run_ids: 'r1 r2', text: '',
-      decision_reasons: '["cost 2 <= 5"]',
+      decision_reasons: '["cost 2 <= 5","both"]',
+      decided_by: 'confirm_scope: approved by the policy; ask_choice: chose a, b by Ana',
+      decision_notes: 'ask_choice: both',
     });
     expect(JSON.parse(byCol.decisions!)).toEqual(row.decisions);
   });

@@ -1105,17 +1105,20 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(Object.values(await store.itemCounts('nope')).every((n) => n === 0)).toBe(true);
       });
 
-      it('finishedSpan spans the finished items', async () => {
-        await load(store, ['a', 'b', 'c']);
-        expect(await store.finishedSpan(B)).toEqual({ first: null, last: null, n: 0 });
+      it('recentFinishes: the latest ended items (cancelled left out), newest first, with their runs\' times', async () => {
+        await load(store, ['a', 'b', 'c', 'd']);
+        expect(await store.recentFinishes(B, 10)).toEqual({ finishedAt: [], runs: [] });
         const w = await worker();
         const a = await running(w, 'a', 'r-a');
-        const done = await store.markFinished(a, snap('r-a'), 'completed');
+        await store.markFinished(a, snap('r-a'), 'completed');
         await store.markError(B, 'b', 'x');
-        const span = await store.finishedSpan(B);
-        expect(span.n).toBe(2);
-        expect(span.first).toBe(done.startedAt);
-        expect(span.last).toBe((await item('b')).finishedAt);
+        await store.markCancelled(B, 'c');
+        const r = await store.recentFinishes(B, 10);
+        expect(r.finishedAt).toEqual([(await item('b')).finishedAt, (await item('a')).finishedAt]);
+        expect(r.runs).toHaveLength(1);
+        expect(r.runs[0]!.finishedAt >= r.runs[0]!.createdAt).toBe(true);
+        expect((await store.recentFinishes(B, 1)).finishedAt).toEqual([(await item('b')).finishedAt]);
+        expect((await store.recentFinishes(B, 1)).runs).toEqual([]);
       });
 
       it('aggregates: export rows with run ids, decisions and files, a page at a time', async () => {
@@ -1428,7 +1431,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         await new Promise((r) => setTimeout(r, 5));
         const b = await running(w, 'b', 'r-b0');
         await store.markPaused(b, snap('r-b0', { status: 'requires_action', requiredAction: { tool: 'ask_choice', input: {} } }), () => ({ kind: 'hold', reason: 'person' }));
-        await store.answerHeld(B, 'b', decision('r-b0', { tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', reason: null, cost: 0.5 }), 'kb');
+        await store.answerHeld(B, 'b', decision('r-b0', { tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', person: 'Ana', reason: null, cost: 0.5 }), 'kb');
       }
 
       it('itemStats: runs, decisions, approved cost, files and run seconds per item', async () => {
@@ -1468,12 +1471,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(rt.every((r) => typeof r.createdAt === 'string' && typeof r.finishedAt === 'string')).toBe(true);
       });
 
-      it('batchDecisions: every decision with its item, in the order made', async () => {
+      it('batchDecisions: every decision with its item and who made it, in the order made', async () => {
         await history();
         const ds = await store.batchDecisions(B);
         expect(ds.map(({ decidedAt, ...rest }) => (expect(typeof decidedAt).toBe('string'), rest))).toEqual([
-          { itemId: 'a', tool: 'confirm_scope', input: { cost: 2 }, answer: { approve: true }, by: 'policy', reason: 'cheap', cost: 2 },
-          { itemId: 'b', tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', reason: null, cost: 0.5 },
+          { itemId: 'a', tool: 'confirm_scope', input: { cost: 2 }, answer: { approve: true }, by: 'policy', person: null, reason: 'cheap', cost: 2 },
+          { itemId: 'b', tool: 'ask_choice', input: {}, answer: { choice: 'b' }, by: 'person', person: 'Ana', reason: null, cost: 0.5 },
         ]);
       });
     });

@@ -46,6 +46,8 @@ describe('migrations', () => {
     expect(columns(db, 'items')).toEqual(expect.arrayContaining(['owner', 'lease_until', 'attempt']));
     expect(columns(db, 'batches')).toEqual(expect.arrayContaining(['cancelled_at', 'cap_limit']));
     expect(columns(db, 'files')).toContain('host');
+    // Who decided and their note, in columns of their own (migration 016).
+    expect(columns(db, 'decision_log')).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
   });
 
   it('a blank file opened through the adapter is migrated whole', async () => {

@@ -15,7 +15,7 @@ export interface InProcessResult extends Omit<CliResult, 'signal' | 'code'> {
 export async function runInProcess(
   args: string[],
   env: Record<string, string | undefined> = {},
-  opts: { isTTY?: boolean; columns?: number; onIo?: (io: MemoryIo) => void } = {},
+  opts: { isTTY?: boolean; columns?: number; clock?: { now(): number }; onIo?: (io: MemoryIo) => void } = {},
 ): Promise<InProcessResult> {
   const merged: NodeJS.ProcessEnv = { ...process.env, RESQ_BASE_URL: undefined, RESQ_API_KEY: undefined, ...env };
   for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];

@@ -12,7 +12,7 @@ import { bearer } from './support/web-fixture.js';
 /** No periodic tick comes within the test: an event that arrives can only have been asked for by NOTIFY. */
 const AN_HOUR = 3_600_000;
 
-type Overview = { counts: { held: number }; held: { id: string }[] };
+type Overview = { counts: { held: number }; heldItems: { id: string }[] };
 
 /** Opens the batch's event stream; `next()` reads the next overview. */
 async function overviews(server: WebServer, batch: string) {
@@ -63,7 +63,7 @@ describe('live overviews on PostgreSQL', () => {
     const page = await overviews(server, 'pglive');
     const second = await overviews(server, 'pglive');
     const first = await page.next();
-    expect(first.held.map((h) => h.id).sort()).toEqual(['image', 'plan']);
+    expect(first.heldItems.map((h) => h.id).sort()).toEqual(['image', 'plan']);
     expect(await second.next()).toEqual(first);
     await served.listening();
     // Two pages, one poller: the server holds one listening connection, not one per page.
@@ -78,7 +78,7 @@ describe('live overviews on PostgreSQL', () => {
     }
     const [a, b] = await Promise.all([page.next(), second.next()]);
     expect(a.counts.held).toBe(first.counts.held - 1);
-    expect(a.held.map((h) => h.id)).toEqual(['plan']);
+    expect(a.heldItems.map((h) => h.id)).toEqual(['plan']);
     expect(b).toEqual(a);
     page.close();
     second.close();

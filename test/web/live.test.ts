@@ -115,7 +115,7 @@ describe('live overviews', () => {
         const m = /event: overview\ndata: (.*)\n\n/.exec(buf);
         if (m) {
           buf = buf.slice(m.index + m[0].length);
-          return JSON.parse(m[1]!) as { counts: { held: number; waiting: number }; held: { id: string }[] };
+          return JSON.parse(m[1]!) as { counts: { held: number; waiting: number }; heldItems: { id: string }[] };
         }
         const { value, done } = await reader.read();
         if (done) throw new Error('stream ended');
@@ -123,11 +123,11 @@ describe('live overviews', () => {
       }
     };
     const first = await nextOverview();
-    expect(first.held.map((h) => h.id)).toContain('multi');
+    expect(first.heldItems.map((h) => h.id)).toContain('multi');
     await answerHeldItem(f.store, f.batch, 'multi', { kind: 'choose', ids: ['a', 'b'] }, { person: 'Eve' });
     const second = await nextOverview();
     expect(second.counts.held).toBe(first.counts.held - 1);
-    expect(second.held.map((h) => h.id)).not.toContain('multi');
+    expect(second.heldItems.map((h) => h.id)).not.toContain('multi');
     ac.abort();
   });
 });

@@ -17,7 +17,7 @@ describe('the JSON API: writes through the library operations', () => {
 
   it('answers a held plan with the person recorded; a second answer is 409 naming who and when, nothing recorded twice', async () => {
     const first = await post('/api/batches/web/items/plan/answer', { person: 'Ada', reply: { kind: 'approve', note: 'worth it' } });
-    expect(first).toEqual({ status: 200, body: { item: 'plan', answer: { approved: true }, by: 'person', person: 'Ada' } });
+    expect(first).toEqual({ status: 200, body: { item: 'plan', answer: { approved: true }, by: 'person', person: 'Ada', next: { why: 'no-worker', text: 'no worker running: resq resume web', command: 'resq resume web' } } });
     const second = await post('/api/batches/web/items/plan/answer', { person: 'Bob', reply: { kind: 'decline' } });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'RESQ_ALREADY_ANSWERED', answeredBy: 'Ada', answeredAt: expect.any(String) });
@@ -98,14 +98,20 @@ describe('the JSON API: writes through the library operations', () => {
     const r = await fetch(`${f.server.origin}/api/batches/web/export?format=jsonl`, { headers: bearer(f.server) });
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="web.jsonl"');
     const rows = (await r.text()).trim().split('\n').map((l) => JSON.parse(l) as { id: string; decisions: unknown[] });
-    expect(rows.find((x) => x.id === 'plan')!.decisions).toEqual([{ tool: 'confirm_scope', input: expect.any(Object), answer: { approved: true }, by: 'person', person: 'Ada', reason: 'worth it', cost: 50 }]);
+    expect(rows.find((x) => x.id === 'plan')!.decisions).toEqual([{ tool: 'confirm_scope', input: expect.any(Object), answer: { approved: true }, by: 'person', person: 'Ada', reason: 'worth it', note: 'worth it', cost: 50 }]);
     const csv = await (await fetch(`${f.server.origin}/api/batches/web/export?format=csv`, { headers: bearer(f.server) })).text();
     expect(csv.split("\n")[0]).toMatch(/^id,question,meta.lab,status/);
   });
+
 
   it('cancel stops the batch: queued items are cancelled', async () => {
     const r = await post('/api/batches/web/cancel', {});
     expect(r).toEqual({ status: 200, body: { queued: 1, cancelled: 0, left: 0, reason: null } });
     expect((await f.store.getItem(f.batch.id, 'doomed'))!.state).toBe('cancelled');
+  });
+  it('retry of named items takes them whatever they ended in, as `resq retry --items` does', async () => {
+    expect((await f.store.getItem(f.batch.id, 'plain'))!.state).toBe('completed');
+    expect(await post('/api/batches/web/retry', { items: ['plain'] })).toEqual({ status: 200, body: { requeued: 1 } });
+    expect((await f.store.getItem(f.batch.id, 'plain'))!).toMatchObject({ state: 'queued', attempt: 1 });
   });
 });

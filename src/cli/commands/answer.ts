@@ -41,8 +41,11 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
       ? { kind: 'decline', ...note }
       : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
   // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
-  const [{ answerHeldItem }, { openBatch }, { printable }] = await Promise.all([
+  const [{ answerHeldItem }, { readNextStep }, { decisionWords }, { systemClock }, { openBatch }, { printable }] = await Promise.all([
     import('../../runner/operations/answer.js'),
+    import('../../read/batch-status.js'),
+    import('../../read/decider.js'),
+    import('../../clock.js'),
     import('../open-batch.js'),
     import('../text/printable.js'),
   ]);
@@ -50,10 +53,14 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
     const r = await answerHeldItem(store, batch, a.item, reply, { person });
+    const next = await readNextStep(store, batch, (io.clock ?? systemClock).now());
+    const how = next
+      ? `not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends it`
+      : 'the worker carrying the batch sends it now';
     io.stdout.write(
       a.json
-        ? `${JSON.stringify(r)}\n`
-        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}\`\n`,
+        ? `${JSON.stringify({ ...r, next })}\n`
+        : `recorded for ${printable(batch.name)}/${printable(a.item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
     );
     return EXIT.ok;
   } finally {

@@ -19,16 +19,17 @@ export interface CancelArgs {
  * only when runs are in flight), render the report.
  */
 export async function cancelBatchCommand(a: CancelArgs, io: CliIo): Promise<number> {
-  const [{ openBatch }, { openService }, { cancelBatch }] = await Promise.all([
+  const [{ openBatch }, { openService, choiceFor }, { chooseService }, { cancelBatch }] = await Promise.all([
     import('../open-batch.js'),
     import('../service.js'),
+    import('../../service-choice.js'),
     import('../../runner/operations/cancel.js'),
   ]);
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const sim = a.sim ?? (!a.baseUrl && batch.settings.service === 'sim');
+    const choice = chooseService({ sim: a.sim, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL, batches: [batch] });
     const report = await cancelBatch(store, batch, {
-      connect: () => openService({ sim, baseUrl: sim ? null : (a.baseUrl ?? batch.baseUrl ?? null) }, { env: io.env, dbPath: a.db }),
+      connect: () => openService(choiceFor(choice), { env: io.env, dbPath: a.db }),
       ...(a.cancelRoute ? { route: a.cancelRoute } : {}),
     });
     const { queued } = report;

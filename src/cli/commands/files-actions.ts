@@ -7,7 +7,8 @@ import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
-import { openService } from '../service.js';
+import { choiceFor, openService } from '../service.js';
+import { chooseService } from '../../service-choice.js';
 import { formatBytes } from '../../format-bytes.js';
 import { printable } from '../text/printable.js';
 import type { Common, PullArgs } from './files.js';
@@ -63,15 +64,17 @@ function renderVerify(out: Out, r: VerifyReport): void {
   if (r.problems.length) out('resq files pull fetches them again');
 }
 
-/** Service for a pull: the flags, else the batches' own base URL, else the environment. */
+/** Service for a pull, by the library's one rule ({@link chooseService}) over the batches pulled. */
 async function serviceFor(a: PullArgs, batches: BatchRecord[], io: CliIo) {
-  if (!a.sim && !a.baseUrl && batches.some((b) => b.settings.service === 'sim'))
+  const sims = batches.filter((b) => b.settings.service === 'sim').length;
+  if (a.sim === undefined && !a.baseUrl && sims > 0 && sims < batches.length)
     throw new ConfigError(
-      'a batch ran on the built-in simulator (--sim): pass --sim to fetch its files from the simulator state kept beside the database, ' +
-        'or --base-url of a served simulator',
+      'some of these batches ran on the built-in simulator and some on a service: pull them one at a time, ' +
+        'or pass --sim (the simulator state kept beside the database) or --base-url',
     );
-  const urls = [...new Set(batches.map((b) => b.baseUrl).filter((u): u is string => !!u))];
-  return openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? (urls.length === 1 ? urls[0]! : null) }, { env: io.env, dbPath: a.db });
+  const choice = chooseService({ sim: a.sim, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL, batches });
+  // A simulator batch's files are in the simulator state kept beside the database: without it they are unknown.
+  return openService(choiceFor(choice), { env: io.env, dbPath: a.db, ...(choice.sim && a.sim === undefined ? { simStateMustExist: true } : {}) });
 }
 
 /** `resq files pull [BATCH]`. */

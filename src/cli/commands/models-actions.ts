@@ -13,17 +13,18 @@ import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatch } from '../open-batch.js';
-import { openService, type Service, type ServiceChoice } from '../service.js';
+import { choiceFor, openService, type Service, type ServiceChoice } from '../service.js';
+import { chooseService } from '../../service-choice.js';
 import { printable } from '../text/printable.js';
 import type { RunArgs, ServiceArgs } from './models.js';
 
-function choiceOf(a: ServiceArgs): ServiceChoice {
-  return { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
+function choiceOf(a: ServiceArgs, env: NodeJS.ProcessEnv): ServiceChoice {
+  return choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: env.RESQ_BASE_URL }));
 }
 
 /** `resq models describe ID`. */
 export async function describeCommand(a: ServiceArgs & { id: string }, io: CliIo): Promise<number> {
-  const service = await openService(choiceOf(a), { env: io.env, dbPath: a.db });
+  const service = await openService(choiceOf(a, io.env), { env: io.env, dbPath: a.db });
   try {
     const d = await service.client.describeModel(a.id);
     io.stdout.write(a.json ? `${JSON.stringify(d)}\n` : `${formatDescription(d, a.id)}\n`);
@@ -55,7 +56,7 @@ function formatRun(run: ModelRun, httpStatus: number): string {
 
 /** `resq models run ID`: the exit code. */
 export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
-  const service = await openService(choiceOf(a), { env: io.env, dbPath: a.db });
+  const service = await openService(choiceOf(a, io.env), { env: io.env, dbPath: a.db });
   const stop = new AbortController();
   let admitted: ModelRun | null = null;
   let stoppedBy: StopSignal = 'SIGINT';

@@ -7,7 +7,8 @@ import { userMessage } from '../error-message.js';
 import { exitCodeForRun } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
-import { openService, resolveService } from '../service.js';
+import { choiceFor, openService, resolveService } from '../service.js';
+import { chooseService } from '../../service-choice.js';
 import { wholeNumber } from '../whole-number.js';
 
 /** Flags of `resq models batch`. */
@@ -33,7 +34,7 @@ export interface ModelsBatchArgs {
  */
 export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise<number> {
   const concurrency = wholeNumber('concurrency', a.concurrency ?? 8, 1, 10_000);
-  const choice = { sim: a.sim ?? false, baseUrl: a.baseUrl ?? null };
+  const choice = choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL }));
   // Refuse a missing service, a bad --db or --output before anything is recorded.
   resolveService(choice, io.env);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');

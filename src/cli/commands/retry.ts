@@ -19,12 +19,13 @@ export interface RetryArgs {
 
 /** `resq retry BATCH`: the library's {@link retryItems} queues finished items again, then they run like resume. */
 export async function retryCommandRun(a: RetryArgs, io: CliIo): Promise<number> {
-  const [{ openBatch }, { retryItems }] = await Promise.all([import('../open-batch.js'), import('../../runner/operations/retry.js')]);
+  const [{ openBatch }, { retryItems, retrySelection }] = await Promise.all([import('../open-batch.js'), import('../../runner/operations/retry.js')]);
   const items = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const { store, batch } = await openBatch(a.db, a.batch);
   let moved: string[];
   try {
-    ({ moved } = await retryItems(store, batch, { failed: a.failed, errored: a.errored, cancelled: a.cancelled, items }));
+    const states = [a.failed && 'failed', a.errored && 'error', a.cancelled && 'cancelled'].filter((x): x is 'failed' | 'error' | 'cancelled' => !!x);
+    ({ moved } = await retryItems(store, batch, retrySelection({ states, items })));
   } finally {
     await store.close();
   }

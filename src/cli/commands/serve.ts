@@ -27,20 +27,19 @@ export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
     const weak = weakTokenReason(envToken);
     if (weak !== null) throw new InputError(`RESQ_SERVE_TOKEN: ${weak}`);
   }
-  const [{ openExistingStore }, { startWebServer }, { libraryActions }, { openService }] = await Promise.all([
+  const [{ openExistingStore }, { startWebServer }, { libraryActions }, { openService, choiceFor }, { chooseService }] = await Promise.all([
     import('../open-batch.js'),
     import('../../web/server.js'),
     import('../../web/actions.js'),
     import('../service.js'),
+    import('../../service-choice.js'),
   ]);
   const store = await openExistingStore(a.db);
   // Cancelling runs in flight needs the service: opened in this process, with the key from its
   // environment, only when a cancel needs it (the key never reaches the browser).
   const actions = libraryActions(store, {
-    connect: (batch) => {
-      const sim = batch.settings.service === 'sim';
-      return openService({ sim, baseUrl: sim ? null : (batch.baseUrl ?? null) }, { env: io.env, dbPath: a.db });
-    },
+    // The one rule `resq cancel` follows: RESQ_BASE_URL of this server's environment before the batch's stored URL.
+    connect: (batch) => openService(choiceFor(chooseService({ envBaseUrl: io.env.RESQ_BASE_URL, batches: [batch] })), { env: io.env, dbPath: a.db }),
   });
   const allowHosts = [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)];
   let server;

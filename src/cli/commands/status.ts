@@ -6,16 +6,17 @@ import type { CliIo } from '../io.js';
 /** `resq status [BATCH]`: counts, rate, ETA, held items, unknown submissions, cost, files, live workers. */
 export async function showStatus(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts); the status module alone, not the runner's barrel.
-  const [{ batchStatus }, { openBatch }, { formatStatus }, { listUnknownFinals }, { maskLocation }] = await Promise.all([
-    import('../../runner/status.js'),
+  const [{ readBatchStatus }, { openBatch }, { formatStatus }, { listUnknownFinals }, { maskLocation }, { systemClock }] = await Promise.all([
+    import('../../read/batch-status.js'),
     import('../open-batch.js'),
     import('../summary.js'),
     import('../unknown-status.js'),
     import('../../store/open.js'),
+    import('../../clock.js'),
   ]);
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const s = await batchStatus(store, batch);
+    const s = await readBatchStatus(store, batch, { nowMs: (io.clock ?? systemClock).now() });
     const unknownFinal = await listUnknownFinals(store, batch);
     io.stdout.write(
       a.json

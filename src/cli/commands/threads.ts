@@ -15,8 +15,8 @@ function serviceFlags<T>(a: Argv<T>) {
 
 async function withService(a: ThreadsArgs, io: CliIo, fn: (s: Service) => Promise<void>): Promise<number> {
   // Loaded when a threads command runs (see cli.ts).
-  const { openService } = await import('../service.js');
-  const service = await openService({ sim: a.sim ?? false, baseUrl: a.baseUrl ?? null }, { env: io.env, dbPath: a.db });
+  const [{ openService, choiceFor }, { chooseService }] = await Promise.all([import('../service.js'), import('../../service-choice.js')]);
+  const service = await openService(choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL })), { env: io.env, dbPath: a.db });
   try {
     await fn(service);
     return EXIT.ok;

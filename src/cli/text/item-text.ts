@@ -1,15 +1,7 @@
-import type { DecisionRecord, FileRecord, ItemRecord, RunRecord } from '../../store/index.js';
+import { deciderLine } from '../../read/decider.js';
+import type { ItemView } from '../../read/item-schema.js';
 import { dbFlag } from '../db-path.js';
 import { printable } from './printable.js';
-
-/** Everything `resq show` prints about one item. */
-export interface ItemView {
-  batch: string;
-  item: ItemRecord;
-  runs: RunRecord[];
-  decisions: DecisionRecord[];
-  files: FileRecord[];
-}
 
 function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => `${by}${l}`).join('\n');
@@ -51,32 +43,34 @@ export function answerFlags(tool: string): string {
   return tool === 'ask_choice' ? '--choose ID[,ID] | --decline' : '--approve | --decline';
 }
 
-/** `resq show BATCH ITEM` as text. */
+/** `resq show BATCH ITEM` as text: the read model's item view. */
 export function formatItem(v: ItemView, hint: { db: string }): string {
   const it = v.item;
   const lines: string[] = [];
-  lines.push(`item ${printable(it.id)} of batch ${printable(v.batch)} (line ${it.line}): ${it.state}${it.runStatus ? ` (run status ${printable(it.runStatus)})` : ''}`);
+  lines.push(`item ${printable(it.id)} of batch ${printable(v.batch.name)} (line ${it.line}): ${it.state}${it.runStatus ? ` (run status ${printable(it.runStatus)})` : ''}`);
   lines.push('question:', indent(printable(it.question)));
   const meta = Object.entries(it.meta);
   if (meta.length) lines.push(`meta: ${meta.map(([k, val]) => `${printable(k)}=${printable(JSON.stringify(val))}`).join(', ')}`);
   if (it.text) lines.push('answer:', indent(printable(it.text)));
   // The service's own words, verbatim but escaped; a message of several lines is indented under its label.
   if (it.error) lines.push(labelled(`error${it.errorCode ? ` (${printable(it.errorCode)})` : ''}`, it.error));
+  const pauses = new Map(v.pauses.map((p) => [p.runId, p]));
   lines.push(`runs (${v.runs.length}):`);
   for (const r of v.runs) {
-    const took = r.finishedAt ? ` in ${((Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000).toFixed(1)} s` : '';
+    const took = r.seconds !== null ? ` in ${r.seconds.toFixed(1)} s` : '';
     lines.push(`  ${printable(r.id)} step ${r.step}: ${printable(r.status)}${took}${r.parentRunId ? ` (after ${printable(r.parentRunId)})` : ''}`);
     if (r.error || r.errorCode) lines.push(`    ${labelled(`failed${r.errorCode ? ` (${printable(r.errorCode)})` : ''}`, r.error ?? '', '      ')}`);
-    if (r.requiredAction) {
-      lines.push(`    paused on ${printable(r.requiredAction.tool)}:`);
-      for (const l of describePause(r.requiredAction.tool, r.requiredAction.input)) lines.push(`      ${l}`);
-      const d = v.decisions.find((x) => x.runId === r.id);
-      if (d) lines.push(`    decided by ${d.by}: ${printable(JSON.stringify(d.answer))}${d.reason ? ` — ${printable(d.reason)}` : ''}`);
-      else if (it.state === 'held' && it.runId === r.id)
-        lines.push(
-          `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch)} ${printable(it.id)} ${answerFlags(r.requiredAction.tool)}${dbFlag(hint.db)}`,
-        );
-    }
+    const p = pauses.get(r.id);
+    if (!p) continue;
+    lines.push(`    paused on ${printable(p.tool)}:`);
+    for (const l of describePause(p.tool, p.input)) lines.push(`      ${l}`);
+    const d = p.decision;
+    if (d) lines.push(`    decided ${printable(deciderLine(d))}, ${d.decidedAt}`);
+    if (p.waiting === 'person')
+      lines.push(
+        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch.name)} ${printable(it.id)} ${answerFlags(p.tool)}${dbFlag(hint.db)}`,
+      );
+    if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)}${dbFlag(hint.db)} sends it` : '    answered: the worker carrying the batch sends it');
   }
   if (v.files.length) {
     lines.push(`files (${v.files.length}):`);

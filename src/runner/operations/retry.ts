@@ -24,6 +24,24 @@ export function retryStates(s: RetrySelection): ItemState[] {
   return s.items?.length ? [...TERMINAL_STATES] : ['failed', 'error'];
 }
 
+/** A state a retry may take items from, as the page and `resq retry` name them. */
+export type RetryState = 'failed' | 'error' | 'cancelled';
+
+/**
+ * The selection of `resq retry` and of the page's retry, from the states asked for and the
+ * items named: no state asked means failed and errored items, or, with items named, those
+ * items whatever they ended in (see {@link retryStates}).
+ */
+export function retrySelection(o: { states?: readonly RetryState[] | null; items?: readonly string[] | null }): RetrySelection {
+  const states = o.states ?? [];
+  return {
+    ...(states.includes('failed') ? { failed: true } : {}),
+    ...(states.includes('error') ? { errored: true } : {}),
+    ...(states.includes('cancelled') ? { cancelled: true } : {}),
+    ...(o.items?.length ? { items: o.items } : {}),
+  };
+}
+
 /** What a retry queued. */
 export interface RetryReport {
   batch: string;

@@ -175,6 +175,17 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '015_worker_pid_start',
     sql: 'ALTER TABLE workers ADD COLUMN pid_start TEXT;',
   },
+  {
+    // Who decided, in a view a lead reads (as the SQLite adapter's decision_log: see its 016).
+    name: '016_decision_log_person',
+    sql: `
+      CREATE VIEW decision_log AS
+        SELECT b.name AS batch, d.item_id, d.tool, d.answer, d.by, d.person,
+               CASE WHEN d.by = 'person' THEN d.reason ELSE (d.answer::jsonb ->> 'note') END AS note,
+               d.cost, CASE WHEN d.by = 'policy' THEN d.reason END AS reason, d.decided_at
+        FROM decisions d JOIN batches b ON b.id = d.batch_id;
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

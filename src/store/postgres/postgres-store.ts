@@ -208,8 +208,8 @@ export class PostgresStore implements Store {
   itemCounts(batchId: string) {
     return read.itemCounts(this.#q, batchId);
   }
-  finishedSpan(batchId: string) {
-    return read.finishedSpan(this.#q, batchId);
+  recentFinishes(batchId: string, limit: number) {
+    return read.recentFinishes(this.#q, batchId, limit);
   }
   getRun(runId: string) {
     return read.getRun(this.#q, runId);

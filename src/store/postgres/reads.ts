@@ -1,6 +1,7 @@
 import type { Queryable } from './pool.js';
 import type pg from 'pg';
-import type { ItemAggregate } from '../port.js';
+import type { ItemAggregate, RecentFinishes } from '../port.js';
+import { ENDED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
 import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
@@ -41,18 +42,23 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 }
 
 export async function itemCounts(c: Q, batchId: string): Promise<Record<ItemState, number>> {
-  const out: Record<ItemState, number> = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 0, completed: 0, failed: 0, error: 0, cancelled: 0 };
+  const out = zeroCounts();
   // The rows the triggers of migration 012 keep, one per server backend that changed the batch: summed.
   for (const r of await all<{ state: ItemState; n: number }>(c, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_id = $1 GROUP BY state', [batchId])) out[r.state] = r.n;
   return out;
 }
 
-export async function finishedSpan(c: Q, batchId: string): Promise<{ first: string | null; last: string | null; n: number }> {
-  return (await one<{ first: string | null; last: string | null; n: number }>(
+export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
+  const latest = `SELECT id, finished_at FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
+                  ORDER BY finished_at DESC, seq DESC LIMIT $2`;
+  const items = await all<{ id: string; finished_at: string }>(c, latest, [batchId, limit]);
+  const runs = await all<{ createdAt: string; finishedAt: string }>(
     c,
-    'SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL',
-    [batchId],
-  ))!;
+    `SELECT created_at AS "createdAt", finished_at AS "finishedAt" FROM runs
+     WHERE batch_id = $1 AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}) AS latest)`,
+    [batchId, limit],
+  );
+  return { finishedAt: items.map((r) => r.finished_at), runs };
 }
 
 export async function getRun(c: Q, id: string) {
@@ -267,7 +273,7 @@ export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
 export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecision[]> {
   const rows = await all<Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string }>(
     c,
-    `SELECT item_id AS "itemId", tool, input, answer, by, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
+    `SELECT item_id AS "itemId", tool, input, answer, by, person, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
     [batchId],
   );
   return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));

@@ -11,6 +11,14 @@ export interface BatchOverview {
   workers: WorkerRecord[];
 }
 
+/** The latest finished items of a batch: when each ended, and when each of their runs ran. */
+export interface RecentFinishes {
+  /** When each item ended, newest first. */
+  finishedAt: string[];
+  /** Every ended run of those items: admitted and ended (ISO 8601). */
+  runs: { createdAt: string; finishedAt: string }[];
+}
+
 /** One exported item with everything its row shows, read in one aggregate query. */
 export interface ItemAggregate {
   item: ItemRecord;
@@ -33,8 +41,11 @@ export interface ReadStore {
   listItems(batchId: string, f?: ItemFilter): Promise<ItemRecord[]>;
   /** Item counts by state. */
   itemCounts(batchId: string): Promise<Record<ItemState, number>>;
-  /** Start and end of finished items, for rate and ETA. */
-  finishedSpan(batchId: string): Promise<{ first: string | null; last: string | null; n: number }>;
+  /**
+   * The latest `limit` items that ended (completed, failed or errored; not cancelled), each
+   * with its finish and the times its runs ran, for the read model's rate and ETA.
+   */
+  recentFinishes(batchId: string, limit: number): Promise<RecentFinishes>;
   getRun(runId: string): Promise<RunRecord | null>;
   /** An item's runs, first to last. */
   runChain(batchId: string, itemId: string): Promise<RunRecord[]>;

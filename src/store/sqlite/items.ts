@@ -1,4 +1,5 @@
-import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates, zeroCounts } from '../item-states.js';
+import type { RecentFinishes } from '../roles/reads.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
 import { type Db, nowIso } from './database.js';
@@ -169,17 +170,7 @@ export class ItemRepo {
 
   /** Item counts by state: the rows the triggers of migration 012 keep, not a count of the items. */
   counts(batchId: string): Record<ItemState, number> {
-    const out: Record<ItemState, number> = {
-      queued: 0,
-      submitting: 0,
-      running: 0,
-      waiting: 0,
-      held: 0,
-      completed: 0,
-      failed: 0,
-      error: 0,
-      cancelled: 0,
-    };
+    const out = zeroCounts();
     this.#kept ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'item_counts'").pluck().get() === 1;
     // A file from before 012 opened read-only (not migrated) has no kept counts: count its items.
     const sql = this.#kept ? 'SELECT state, n FROM item_counts WHERE batch_id = ?' : 'SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state';
@@ -190,12 +181,16 @@ export class ItemRepo {
   /** Whether the database has migration 012's item_counts (null until first asked). */
   #kept: boolean | null = null;
 
-  /** Start and end of finished items, for rate and ETA. */
-  finishedSpan(batchId: string): { first: string | null; last: string | null; n: number } {
-    return this.#stmt(
-      `SELECT min(started_at) AS first, max(finished_at) AS last, count(*) AS n FROM items
-       WHERE batch_id = ? AND finished_at IS NOT NULL`,
-    ).get(batchId) as { first: string | null; last: string | null; n: number };
+  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
+  recentFinishes(batchId: string, limit: number): RecentFinishes {
+    const latest = `SELECT id, finished_at FROM items WHERE batch_id = @b AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
+                    ORDER BY finished_at DESC, seq DESC LIMIT @n`;
+    const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
+    const runs = this.#stmt(
+      `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
+       WHERE batch_id = @b AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
+    ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
+    return { finishedAt: items.map((r) => r.finished_at), runs };
   }
 
   /** Generic column update used by the store's transactions; returns the `updated_at` it wrote. */

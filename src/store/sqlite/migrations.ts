@@ -327,6 +327,20 @@ export const migrations: readonly Migration[] = [
     name: '015_worker_pid_start',
     up: (db) => db.exec('ALTER TABLE workers ADD COLUMN pid_start TEXT;'),
   },
+  {
+    // Who decided, in the view a lead reads: the person's name and their note in columns of
+    // their own (a person's note is stored as the decision's reason; a policy's reason is its rule).
+    name: '016_decision_log_person',
+    up: (db) =>
+      db.exec(`
+        DROP VIEW decision_log;
+        CREATE VIEW decision_log AS
+          SELECT b.name AS batch, d.item_id, d.tool, d.answer, d.by, d.person,
+                 CASE WHEN d.by = 'person' THEN d.reason ELSE json_extract(d.answer, '$.note') END AS note,
+                 d.cost, CASE WHEN d.by = 'policy' THEN d.reason END AS reason, d.decided_at
+          FROM decisions d JOIN batches b ON b.id = d.batch_id;
+      `),
+  },
 ];
 
 /**

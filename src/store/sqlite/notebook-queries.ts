@@ -115,7 +115,7 @@ export class NotebookQueries {
   decisions(batchId: string): BatchDecision[] {
     const rows = this.#db
       .prepare(
-        `SELECT item_id AS itemId, tool, input, answer, by, reason, cost, decided_at AS decidedAt
+        `SELECT item_id AS itemId, tool, input, answer, by, person, reason, cost, decided_at AS decidedAt
          FROM decisions WHERE batch_id = ? ORDER BY id`,
       )
       .all(batchId) as (Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string })[];

@@ -186,8 +186,8 @@ export class SqliteStore implements Store {
   itemCounts(batchId: string) {
     return this.#read((r) => r.items.counts(batchId));
   }
-  finishedSpan(batchId: string) {
-    return this.#read((r) => r.items.finishedSpan(batchId));
+  recentFinishes(batchId: string, limit: number) {
+    return this.#read((r) => r.items.recentFinishes(batchId, limit));
   }
   getRun(runId: string) {
     return this.#read((r) => r.runs.get(runId));

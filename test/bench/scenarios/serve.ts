@@ -11,7 +11,7 @@ import pg from 'pg';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { startWebServer } from '../../../src/web/server.js';
-import { overviewOf } from '../../../src/web/views.js';
+import { readBatchStatus } from '../../../src/read/batch-status.js';
 import { pgAvailable, startPgServer } from '../../support/pg-server.js';
 import { testSettings } from '../../support/in-process.js';
 import { benchArgs } from '../lib/args.js';
@@ -75,7 +75,7 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
     const cpu: number[] = [];
     for (let i = 0; i < 7; i++) {
       const c0 = process.cpuUsage();
-      JSON.stringify(await overviewOf(store, batch, Date.now()));
+      JSON.stringify(await readBatchStatus(store, batch, { nowMs: Date.now() }));
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
     }

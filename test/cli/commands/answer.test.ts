@@ -24,9 +24,9 @@ describe('resq answer, then resume', () => {
 
     // `status` still prints through process (its rewrite is under way): a child captures it.
     const status = await runCliChild(['status', 'hb', '--db', db, '--json']);
-    const s = JSON.parse(status.stdout) as { counts: { held: number }; held: { id: string; tool: string }[] };
+    const s = JSON.parse(status.stdout) as { counts: { held: number }; heldItems: { id: string; tool: string }[] };
     expect(s.counts.held).toBe(4);
-    expect(s.held.map((h) => h.tool).sort()).toEqual(['ask_choice', 'booking', 'confirm_scope', 'request_quality_image']);
+    expect(s.heldItems.map((h) => h.tool).sort()).toEqual(['ask_choice', 'booking', 'confirm_scope', 'request_quality_image']);
 
     const bad = await runInProcess(['answer', 'hb', 'pick', '--choose', 'z', '--db', db]);
     expect(bad.code).toBe(2);
@@ -36,7 +36,7 @@ describe('resq answer, then resume', () => {
 
     const first = await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db, '--by', 'alice']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('recorded for hb/plan (by alice)');
+    expect(first.stdout).toContain(`recorded for hb/plan (by alice): approved; not sent yet (no worker running): \`resq resume hb --db ${db}\` sends it`);
     expect((await runInProcess(['answer', 'hb', 'pick', '--choose', 'a,c', '--note', 'both please', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'pic', '--decline', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'odd', '--approve', '--db', db])).code).toBe(0);
@@ -58,7 +58,7 @@ describe('resq answer, then resume', () => {
     for (const r of rows) expect(r.decisions.map((d) => d.by)).toEqual(['person']);
     // Without --by, the OS user's name is recorded.
     const show = await runInProcess(['show', 'hb', 'pick', '--db', db, '--json']);
-    expect(JSON.parse(show.stdout).decisions[0].person).toBe(userInfo().username);
+    expect(JSON.parse(show.stdout).pauses[0].decision.person).toBe(userInfo().username);
     expect(sim.counters().respondRuns).toBe(4);
   });
 });

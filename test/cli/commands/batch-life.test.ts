@@ -27,13 +27,20 @@ describe('a batch from the terminal', () => {
   it('--limit sends only the next N; a later run keeps the batch\'s policy and out folder and says what a flag changed', async () => {
     const s = setup(Array.from({ length: 6 }, (_, i) => `q${i},Life ${s0()} ${i} @confirm=3`));
     const first = await runInProcess(['run', s.questions, '--db', s.db, '--policy', s.policy, '--out', join(s.dir, 'files'), '--limit', '2', '--json'], s.env);
-    expect(first.code).toBe(1); // four still queued: not all completed
+    expect(first.code).toBe(0); // what --limit asked for completed; four left queued as asked
     const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
     expect(summary.counts).toMatchObject({ completed: 2, queued: 4 });
+    expect(summary.next).toEqual({ why: 'no-worker', text: 'no worker running: resq resume q', command: 'resq resume q' });
+    expect(summary.etaS).toBeNull();
+    const text = await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1'], s.env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`--limit 1: done as asked; 3 items left queued: go on with \`resq resume q --db ${s.db}\` (or run again with --limit N)`);
+    expect(text.stdout).toContain(`no ETA: no worker running: resq resume q --db ${s.db}`);
     // Again without --policy and --out: the batch keeps them (no pause is held).
     const second = await runInProcess(['run', s.questions, '--db', s.db, '--concurrency', '3'], s.env);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('concurrency: 8 → 3');
+    expect(second.stdout).not.toContain('--limit');
     expect(second.stderr).not.toContain('policy: replaced');
     const store = SqliteStore.open(s.db);
     const batch = (await store.findBatch('q'))!;
@@ -64,10 +71,10 @@ describe('a batch from the terminal', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('paused on confirm_scope:');
     expect(show.stdout).toContain('cost: 50');
-    expect(show.stdout).toMatch(/decided by policy: \{"approved":false\}/);
+    expect(show.stdout).toMatch(/decided declined by the policy \(.+\), \d{4}-/);
     const missing = await runInProcess(['show', 'q', 'zz', '--db', s.db], s.env);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('has no item "zz" (items include a, b)');
+    expect(missing.stderr).toContain('has no item "zz"; its items include a, b');
   });
 
   it('retry runs failed items again as new runs and keeps the earlier ones in the history', async () => {

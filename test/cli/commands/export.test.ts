@@ -66,7 +66,7 @@ describe('resq export', () => {
     expect(rows).toHaveLength(3);
     expect(Object.keys(rows[0]!)).toEqual([
       'id', 'question', 'meta.lab', 'meta.n', 'meta.formula', 'meta.tags', 'status', 'run_status', 'error_code', 'error', 'cost',
-      'duration_seconds', 'created_at', 'finished_at', 'text', 'decision_reasons', 'decisions', 'files', 'run_ids', 'thread_id',
+      'duration_seconds', 'created_at', 'finished_at', 'text', 'decision_reasons', 'decided_by', 'decision_notes', 'decisions', 'files', 'run_ids', 'thread_id',
     ]);
     expect(rows[0]).toMatchObject({ question: 'with "quotes", commas\nand lines @files=md,csv', 'meta.lab': 'north', 'meta.n': '3', 'meta.formula': '', 'meta.tags': '' });
     expect(rows[1]?.['meta.formula']).toBe(`'=HYPERLINK("http://x","y")`);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILED_LISTED } from '../../../src/runner/status.js';
+import { FAILED_LISTED } from '../../../src/read/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { collect, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';

@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { answerFlags, describePause, formatItem } from '../../../src/cli/text/item-text.js';
 import { answerFor, type PersonReply } from '../../../src/runner/index.js';
-import type { ItemRecord } from '../../../src/store/index.js';
+import type { ChainRun, ItemView, Pause } from '../../../src/read/index.js';
 
-const item: ItemRecord = {
-  batchId: 'b', id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held', step: 0,
-  pendingKey: null, pendingAnswer: null, runId: 'r1', threadId: 't', runStatus: 'requires_action', text: 'so far', error: null, errorCode: null,
-  holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0, fence: 0,
+const item: ItemView['item'] = {
+  id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held',
+  threadId: 't', runStatus: 'requires_action', text: 'so far', error: null, errorCode: null,
+  holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, attempt: 0,
 };
+
+function run(r: Partial<ChainRun> & Pick<ChainRun, 'status'>): ChainRun {
+  return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, pausedOn: null, errorCode: null, error: null, ...r };
+}
+
+function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next'] }): ItemView {
+  return { batch: { id: 'b', name: 'demo' }, item: { ...item, ...v.item }, runs: v.runs ?? [], pauses: v.pauses ?? [], next: v.next ?? null, files: [] };
+}
 
 describe('describePause', () => {
   it('shows a plan with its steps, cost and the narrow alternative', () => {
@@ -25,13 +33,10 @@ describe('describePause', () => {
 describe('formatItem', () => {
   it('shows the held pause in full with the command to answer it, and no raw control characters', () => {
     const text = formatItem(
-      {
-        batch: 'demo',
-        item,
-        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 } }, output: null, errorCode: null, error: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' }],
-        decisions: [],
-        files: [],
-      },
+      view({
+        runs: [run({ status: 'requires_action', pausedOn: 'confirm_scope', finishedAt: '2026-01-01T00:00:02Z', seconds: 2 })],
+        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 }, decision: null, waiting: 'person' }],
+      }),
       { db: 'x.db' },
     );
     expect(text).toContain('paused on confirm_scope:');
@@ -64,13 +69,11 @@ describe('answerFlags', () => {
 
   it('resq show of a pause of an unknown tool offers no --choose', () => {
     const text = formatItem(
-      {
-        batch: 'demo',
-        item: { ...item, id: 'booking' },
-        runs: [{ id: 'r1', batchId: 'b', itemId: 'booking', step: 0, parentRunId: null, idempotencyKey: 'k', status: 'requires_action', threadId: 't', requiredAction: { tool: 'book_instrument', input: { hours: 2 } }, output: null, errorCode: null, error: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
-        decisions: [],
-        files: [],
-      },
+      view({
+        item: { id: 'booking' },
+        runs: [run({ status: 'requires_action', pausedOn: 'book_instrument' })],
+        pauses: [{ runId: 'r1', tool: 'book_instrument', input: { hours: 2 }, decision: null, waiting: 'person' }],
+      }),
       { db: 'x.db' },
     );
     expect(text).toContain('resq answer demo booking --approve | --decline --db x.db');
@@ -80,19 +83,32 @@ describe('answerFlags', () => {
   it("shows the service's error code and message on the item and its failed run, escaped", () => {
     const message = 'simulated failure\u001b[31m\nsecond line';
     const text = formatItem(
-      {
-        batch: 'demo',
-        item: { ...item, state: 'failed', runStatus: 'failed', holdReason: null, text: null, error: message, errorCode: 'agent_error' },
-        runs: [{ id: 'r1', batchId: 'b', itemId: item.id, step: 0, parentRunId: null, idempotencyKey: 'k', status: 'failed', threadId: 't', requiredAction: null, output: null, errorCode: 'agent_error', error: message, createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z' }],
-        decisions: [],
-        files: [],
-      },
+      view({
+        item: { state: 'failed', runStatus: 'failed', holdReason: null, text: null, error: message, errorCode: 'agent_error' },
+        runs: [run({ status: 'failed', errorCode: 'agent_error', error: message, finishedAt: '2026-01-01T00:00:01Z', seconds: 1 })],
+      }),
       { db: 'x.db' },
     );
     expect(text).toContain('error (agent_error):\n    simulated failure\\x1b[31m\n    second line');
     expect(text).toContain('  r1 step 0: failed in 1.0 s\n    failed (agent_error):\n      simulated failure\\x1b[31m');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-    const oneLine = formatItem({ batch: 'demo', item: { ...item, state: 'error', error: 'HTTP 400 POST /runs: bad input', errorCode: null }, runs: [], decisions: [], files: [] }, { db: 'x.db' });
+    const oneLine = formatItem(view({ item: { state: 'error', error: 'HTTP 400 POST /runs: bad input', errorCode: null } }), { db: 'x.db' });
     expect(oneLine).toContain('\nerror: HTTP 400 POST /runs: bad input\n');
+  });
+
+  it('names who decided each pause, when, and the note; an answer not sent says which command sends it', () => {
+    const decision = { tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'go ahead', decidedAt: '2026-01-01T00:00:05Z', answer: { approved: true }, words: 'approved', cost: 50 };
+    const text = formatItem(
+      view({
+        item: { state: 'waiting', holdReason: null },
+        runs: [run({ status: 'requires_action', pausedOn: 'confirm_scope' })],
+        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { cost: 50 }, decision, waiting: 'send' }],
+        next: { why: 'no-worker', text: 'no worker running: resq resume demo', command: 'resq resume demo' },
+      }),
+      { db: 'x.db' },
+    );
+    expect(text).toContain('    decided approved by Ana — note: go ahead, 2026-01-01T00:00:05Z');
+    expect(text).toContain('    not sent yet: no worker running: resq resume demo --db x.db sends it');
+    expect(text).not.toContain('{"approved":true}');
   });
 });

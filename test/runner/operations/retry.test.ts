@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { BatchRunner, loadBatch } from '../../../src/runner/index.js';
-import { retryItems, retryStates } from '../../../src/runner/operations/retry.js';
+import { retryItems, retrySelection, retryStates } from '../../../src/runner/operations/retry.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { tempDir } from '../../support/cli.js';
@@ -16,6 +16,16 @@ describe('retryStates', () => {
     expect(retryStates({ errored: true, cancelled: true })).toEqual(['error', 'cancelled']);
     expect(retryStates({ items: ['a'] })).toEqual(['completed', 'failed', 'error', 'cancelled']);
     expect(retryStates({ items: ['a'], failed: true })).toEqual(['failed']);
+  });
+});
+
+describe('retrySelection: one selection for the page and resq retry', () => {
+  it('the states asked for, else failed and errored, or the named items whatever they ended in', () => {
+    expect(retryStates(retrySelection({}))).toEqual(['failed', 'error']);
+    expect(retryStates(retrySelection({ states: ['cancelled'] }))).toEqual(['cancelled']);
+    expect(retryStates(retrySelection({ items: ['a'] }))).toEqual(['completed', 'failed', 'error', 'cancelled']);
+    expect(retryStates(retrySelection({ states: ['failed'], items: ['a'] }))).toEqual(['failed']);
+    expect(retrySelection({ items: [] })).toEqual({});
   });
 });
 

@@ -3,7 +3,6 @@ import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
 import { itemsTable } from './items-table.js';
 
-const ORDER = ['queued', 'submitting', 'running', 'waiting', 'held', 'completed', 'failed', 'error', 'cancelled'];
 
 /** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
 export async function showBatch(main, name) {
@@ -54,12 +53,11 @@ export async function showBatch(main, name) {
   let lastChart = 0;
   let lastRuns = 0;
   const render = (o) => {
-    const unfinished = o.counts.queued + o.counts.submitting + o.counts.running + o.counts.waiting;
     const cap = o.capLimit !== null && o.capLimit < o.concurrency ? `${o.concurrency} (lowered to ${o.capLimit} after HTTP 429)` : String(o.concurrency);
     fill(
       stats,
       stateBar(o.counts, o.total),
-      h('p', { class: 'chips', id: 'counts' }, ORDER.filter((s) => o.counts[s]).map((s) => [chip(s, o.counts[s]), ' '])),
+      h('p', { class: 'chips', id: 'counts' }, Object.keys(o.counts).filter((s) => o.counts[s]).map((s) => [chip(s, o.counts[s]), ' '])),
       h(
         'p',
         {},
@@ -67,7 +65,7 @@ export async function showBatch(main, name) {
         ' · ',
         `rate ${o.ratePerS === null ? '—' : `${o.ratePerS.toFixed(2)} items/s`}`,
         ' · ',
-        `ETA ${unfinished === 0 ? 'done' : duration(o.etaS)}`,
+        o.next ? h('span', { id: 'eta', class: 'warn' }, 'no ETA: ', h('code', {}, o.next.text)) : h('span', { id: 'eta' }, `ETA ${o.unfinished === 0 ? 'done' : duration(o.etaS)}`),
         ' · ',
         `approved cost ${o.approvedCost}`,
         ' · ',
@@ -77,10 +75,25 @@ export async function showBatch(main, name) {
     );
     fill(
       held,
-      o.held.length === 0
+      o.heldItems.length === 0
         ? h('p', { class: 'muted', id: 'held-empty' }, 'Nothing is waiting for a person.')
-        : h('ul', { id: 'held-list' }, o.held.map((x) => h('li', {}, h('a', { href: path('b', name, 'i', x.id) }, x.id), ' ', h('span', { class: 'tag' }, x.tool ?? '?'), ' ', h('span', { class: 'muted' }, x.question)))),
-      o.counts.held > o.held.length ? h('p', { class: 'muted' }, `…and ${o.counts.held - o.held.length} more (filter the items by state held).`) : null,
+        : h(
+            'ul',
+            { id: 'held-list' },
+            o.heldItems.map((x) =>
+              h(
+                'li',
+                {},
+                h('a', { href: path('b', name, 'i', x.id) }, x.id),
+                ' ',
+                h('span', { class: 'tag' }, x.tool ?? '?'),
+                ' ',
+                h('span', { class: 'muted' }, x.question),
+                x.decisions.map((d) => h('span', { class: 'decider' }, ` · earlier ${d.tool}: ${d.words} by ${d.by === 'policy' ? 'the policy' : (d.person ?? 'a person')}${d.note ? ` (note: ${d.note})` : ''}`)),
+              ),
+            ),
+          ),
+      o.held > o.heldItems.length ? h('p', { class: 'muted' }, `…and ${o.held - o.heldItems.length} more (filter the items by state held).`) : null,
     );
     const now = Date.now();
     fill(

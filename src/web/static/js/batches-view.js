@@ -19,6 +19,7 @@ export async function showBatches(main) {
       h('td', {}, b.kind),
       h('td', {}, when(b.createdAt)),
       h('td', { class: 'barcell' }, stateBar(b.counts, b.total), h('small', {}, `${done} / ${b.total} done`)),
+      h('td', { class: 'num held' }, String(b.held)),
       h('td', { class: 'num' }, String(b.approvedCost)),
       h('td', {}, files),
       h('td', { class: 'num' }, String(b.liveWorkers)),
@@ -27,6 +28,6 @@ export async function showBatches(main) {
   fill(
     main,
     h('h1', {}, 'Batches'),
-    h('table', { class: 'grid', id: 'batches' }, h('thead', {}, h('tr', {}, ['Batch', 'Kind', 'Created', 'Items by state', 'Approved cost', 'Files', 'Live workers'].map((t) => h('th', {}, t)))), h('tbody', {}, rows)),
+    h('table', { class: 'grid', id: 'batches' }, h('thead', {}, h('tr', {}, ['Batch', 'Kind', 'Created', 'Items by state', 'Held for a person', 'Approved cost', 'Files', 'Live workers'].map((t) => h('th', {}, t)))), h('tbody', {}, rows)),
   );
 }

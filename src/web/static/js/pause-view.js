@@ -31,7 +31,22 @@ function inputView(p) {
 
 function decisionView(d) {
   const who = d.by === 'person' ? `a person${d.person ? `: ${d.person}` : ''}` : 'the policy';
-  return h('p', { class: 'decision' }, `Answered by ${who}, ${when(d.decidedAt)}: `, h('code', {}, JSON.stringify(d.answer)), d.reason ? ` — ${d.reason}` : '', d.cost ? ` (cost ${d.cost})` : '');
+  return h(
+    'p',
+    { class: 'decision' },
+    `Answered by ${who}, ${when(d.decidedAt)}: `,
+    h('strong', { class: 'words' }, d.words),
+    d.reason ? ` — ${d.reason}` : '',
+    d.note ? [' — note: ', h('q', { class: 'note' }, d.note)] : '',
+    d.cost ? ` (cost ${d.cost})` : '',
+  );
+}
+
+/** What sends a recorded answer on: at once by a live worker, else the command that runs the batch. */
+export function nextView(next) {
+  return next
+    ? h('p', { class: 'next-step warn' }, 'Answer recorded, not sent: ', h('code', {}, next.text.replace(/^no worker running: /, '')), ' — no worker is running this batch; run that command to send it.')
+    : h('p', { class: 'muted' }, 'Answer recorded; the worker carrying the batch sends it.');
 }
 
 /** The form that answers a held pause; posts the reply with the person's name, then calls `done`. */
@@ -48,8 +63,8 @@ function answerForm(batch, itemId, p, done) {
     if (note.value.trim()) reply.note = note.value.trim();
     fill(status, 'Sending…');
     try {
-      await postJson(batchApi(batch, 'items', itemId, 'answer'), { person, reply });
-      fill(status, 'Recorded: the worker carrying the batch sends it.');
+      const r = await postJson(batchApi(batch, 'items', itemId, 'answer'), { person, reply });
+      fill(status, nextView(r.next));
       await done();
     } catch (e) {
       const who = e.body?.answeredBy ? ` (answered by ${e.body.answeredBy}${e.body.answeredAt ? `, ${when(e.body.answeredAt)}` : ''})` : '';
@@ -93,7 +108,8 @@ export function pausesView(view, done) {
         { class: 'pause', 'data-tool': p.tool },
         h('h3', {}, p.tool),
         inputView(p),
-        p.decision ? decisionView(p.decision) : view.item.state === 'held' ? answerForm(view.batch.name, view.item.id, p, done) : h('p', { class: 'muted' }, 'Answer recorded; waiting to be sent.'),
+        p.decision ? decisionView(p.decision) : view.item.state === 'held' ? answerForm(view.batch.name, view.item.id, p, done) : null,
+        p.waiting === 'send' ? nextView(view.next) : null,
       ),
     ),
   );

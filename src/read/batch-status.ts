@@ -1,0 +1,134 @@
+import { formatProblem } from '../errors.js';
+import { isGoneHere } from '../runner/local-process.js';
+import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
+import type { BatchOverview, ReadStore } from '../store/port.js';
+import type { BatchRecord, ItemRecord } from '../store/types.js';
+import { deciderOf } from './decider.js';
+import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';
+import type { BatchCard, BatchStatus, NextStep, WorkerStatus } from './status-schema.js';
+
+/** How long a worker may go without a heartbeat and still count as live. */
+export const STALE_MS = 60_000;
+
+/** How many failed or errored items a status lists by name. */
+export const FAILED_LISTED = 10;
+
+/** Items in any of these states. */
+export function countIn(counts: Record<ItemState, number>, states: readonly ItemState[]): number {
+  return states.reduce((n, s) => n + counts[s], 0);
+}
+
+/** Items not finished and not held: queued, or with work at the service. */
+export function unfinishedOf(counts: Record<ItemState, number>): number {
+  return countIn(counts, UNFINISHED_STATES) - counts.held;
+}
+
+/** The workers of an overview with their heartbeat age; `gone` said for this host's ended processes. */
+export function workersOf(o: Pick<BatchOverview, 'workers'>, nowMs: number): WorkerStatus[] {
+  return o.workers.map((w) => ({
+    id: w.id,
+    host: w.host,
+    pid: w.pid,
+    gone: isGoneHere(w),
+    startedAt: w.startedAt,
+    heartbeatAt: w.heartbeatAt,
+    heartbeatAgeMs: Math.max(0, nowMs - w.heartbeatAt),
+    items: w.items,
+  }));
+}
+
+/** One batch as a list of batches shows it. */
+export function batchCard(o: BatchOverview): BatchCard {
+  const b = o.batch;
+  return {
+    id: b.id,
+    name: b.name,
+    kind: b.kind,
+    createdAt: b.createdAt,
+    cancelledAt: b.cancelledAt,
+    total: b.totalItems,
+    counts: o.counts,
+    held: o.counts.held,
+    approvedCost: o.approvedCost,
+    files: o.files,
+    liveWorkers: o.workers.filter((w) => !isGoneHere(w)).length,
+  };
+}
+
+/** The command that runs a batch nobody runs. */
+export function resumeCommand(batch: string): string {
+  return `resq resume ${/^[A-Za-z0-9._:@/-]+$/.test(batch) ? batch : `'${batch.replaceAll("'", "'\\''")}'`}`;
+}
+
+/** What must happen for a batch to go on when nothing will by itself, or null. */
+export function nextStepOf(batch: BatchRecord, unfinished: number, liveWorkers: number): NextStep | null {
+  if (unfinished === 0 || liveWorkers > 0 || batch.cancelledAt) return null;
+  const command = resumeCommand(batch.name);
+  return { why: 'no-worker', text: `no worker running: ${command}`, command };
+}
+
+/**
+ * What must happen for the batch to go on, read now: null while a live worker carries it (an
+ * answer is sent at once) or nothing is left; else `no worker running: resq resume NAME`.
+ */
+export async function readNextStep(store: ReadStore, batch: BatchRecord, nowMs: number): Promise<NextStep | null> {
+  const ov = await store.overview(batch.id, nowMs, STALE_MS);
+  return nextStepOf(batch, unfinishedOf(ov.counts), batchCard(ov).liveWorkers);
+}
+
+/** Whether a live worker holds the item (its submission is in hand, not unknown). */
+function isLive(it: ItemRecord, nowMs: number): boolean {
+  return it.owner !== null && (it.leaseUntil ?? 0) >= nowMs;
+}
+
+/** Options of {@link readBatchStatus}. */
+export interface StatusOptions {
+  /** The time the status is read at (ms since the epoch): heartbeat ages, live leases. */
+  nowMs: number;
+  /** How many held items to list. @default 50 */
+  heldLimit?: number;
+}
+
+/**
+ * A batch's status, computed once for every window: counts, runs in flight against the cap
+ * and the adaptive cap, workers (gone ones said), the held queue with who decided each item's
+ * earlier pauses, rate and ETA (see {@link ratePerSecond}; no ETA while no live worker runs
+ * the batch, and the step that goes on), failed items, unknown submissions, cost and files.
+ */
+export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
+  const nowMs = o.nowMs;
+  const [ov, live, recent] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, o.heldLimit ?? 50), store.recentFinishes(batch.id, RATE_WINDOW)]);
+  const card = batchCard(ov);
+  const counts = ov.counts;
+  const unfinished = unfinishedOf(counts);
+  const rate = ratePerSecond(recent);
+  const heldItems = [];
+  for (const h of live.held) {
+    const item = await store.getItem(batch.id, h.id);
+    const run = item?.runId ? await store.getRun(item.runId) : null;
+    heldItems.push({
+      ...h,
+      input: run?.requiredAction?.input ?? null,
+      decisions: (await store.decisionsForItem(batch.id, h.id)).map(deciderOf),
+    });
+  }
+  const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);
+  const failed = await store.listItems(batch.id, { states: FAILED_STATES, limit: FAILED_LISTED });
+  return {
+    ...card,
+    concurrency: batch.settings.concurrency,
+    inFlight: live.inFlight,
+    capLimit: live.capLimit,
+    workers: workersOf(ov, nowMs),
+    heldItems,
+    unfinished,
+    ratePerS: rate === null ? null : Number(rate.toFixed(3)),
+    etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0),
+    next: nextStepOf(batch, unfinished, card.liveWorkers),
+    unknownSubmission,
+    invalidRows: batch.invalidRows.length,
+    skipped: batch.invalidRows.slice(0, 100).map(formatProblem),
+    failed: failed.map((it) => ({ id: it.id, question: it.question, status: it.state === 'error' ? 'error' : 'failed', errorCode: it.errorCode, error: it.error })),
+    failedTotal: countIn(counts, FAILED_STATES),
+  };
+}

@@ -1,0 +1,28 @@
+import { decisionNote, decisionWords, deciderName } from '../store/decision-text.js';
+import type { DecisionRecord } from '../store/types.js';
+
+export { decisionWords };
+import type { Decider } from './status-schema.js';
+
+/** Who decided a pause, when, why, and with what note. */
+export function deciderOf(d: Pick<DecisionRecord, 'tool' | 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'>): Decider {
+  return {
+    tool: d.tool,
+    by: d.by,
+    person: d.by === 'person' ? (d.person ?? null) : null,
+    reason: d.by === 'policy' ? d.reason : null,
+    note: decisionNote(d),
+    decidedAt: d.decidedAt,
+    answer: d.answer,
+    words: decisionWords(d.answer),
+    cost: Number(d.cost ?? 0),
+  };
+}
+
+/** `approved by Ana (note: "fine")`, `declined by the policy (cost over budget)`: one line for any window. */
+export function deciderLine(d: Pick<Decider, 'by' | 'person' | 'reason' | 'note' | 'words'>): string {
+  const who = deciderName({ by: d.by, person: d.person ?? null });
+  const why = d.by === 'policy' && d.reason ? ` (${d.reason})` : '';
+  const note = d.note ? ` — note: ${d.note}` : '';
+  return `${d.words} by ${who}${why}${note}`;
+}

@@ -1,0 +1,8 @@
+// The read model: a batch's status and an item's view, computed once over the store's read
+// roles; `resq status`/`show`, the page's JSON API, the notebook helpers and /metrics render them.
+export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
+export { readItemView } from './item-view.js';
+export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
+export { decisionWords, deciderOf, deciderLine } from './decider.js';
+export * from './status-schema.js';
+export * from './item-schema.js';

@@ -1,0 +1,90 @@
+import { InputError } from '../errors.js';
+import type { FileStore, ReadStore } from '../store/port.js';
+import type { BatchRecord, RunRecord } from '../store/types.js';
+import { readNextStep } from './batch-status.js';
+import { deciderOf } from './decider.js';
+import { isTerminal } from '../store/item-states.js';
+import type { ItemView } from './item-schema.js';
+
+function seconds(r: Pick<RunRecord, 'createdAt' | 'finishedAt'>): number | null {
+  return r.finishedAt ? Math.max(0, (Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000) : null;
+}
+
+/**
+ * One item in full, read once for every window: the question and meta, the chain of runs,
+ * each pause with its input and its decision (by whom, when, why, the note), the files.
+ * `next`: the step that sends it on when no live worker carries the batch (an answer
+ * recorded, not sent). An item the batch does not have is an {@link InputError} naming a few it has.
+ */
+export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number }): Promise<ItemView> {
+  const it = await store.getItem(batch.id, itemId);
+  if (!it) {
+    const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
+    throw new InputError(`batch "${batch.name}" has no item "${itemId}"${some.length ? `; its items include ${some.join(', ')}` : '; it has no items'}`);
+  }
+  const [runs, decisions, files] = await Promise.all([store.runChain(batch.id, it.id), store.decisionsForItem(batch.id, it.id), store.filesForItem(batch.id, it.id)]);
+  const byRun = new Map(decisions.map((d) => [d.runId, d]));
+  const last = runs.at(-1);
+  // Only an item that waits for a worker (not for a person, not finished) can be stuck without one.
+  const next = isTerminal(it.state) || it.state === 'held' ? null : await readNextStep(store, batch, o.nowMs);
+  return {
+    batch: { id: batch.id, name: batch.name },
+    item: {
+      id: it.id,
+      seq: it.seq,
+      line: it.line,
+      state: it.state,
+      question: it.question,
+      meta: it.meta,
+      threadKey: it.threadKey,
+      threadId: it.threadId,
+      runStatus: it.runStatus,
+      text: it.text,
+      error: it.error,
+      errorCode: it.errorCode,
+      holdReason: it.holdReason,
+      startedAt: it.startedAt,
+      finishedAt: it.finishedAt,
+      attempt: it.attempt,
+    },
+    runs: runs.map((r) => ({
+      id: r.id,
+      step: r.step,
+      parentRunId: r.parentRunId,
+      status: r.status,
+      createdAt: r.createdAt,
+      finishedAt: r.finishedAt,
+      seconds: seconds(r),
+      pausedOn: r.requiredAction?.tool ?? null,
+      errorCode: r.errorCode,
+      error: r.error,
+    })),
+    pauses: runs
+      .filter((r) => r.requiredAction)
+      .map((r) => {
+        const d = byRun.get(r.id);
+        const latest = r === last;
+        return {
+          runId: r.id,
+          tool: r.requiredAction!.tool,
+          input: r.requiredAction!.input,
+          decision: d ? deciderOf(d) : null,
+          waiting: !latest ? null : !d && it.state === 'held' ? 'person' : d && it.state === 'waiting' ? 'send' : null,
+        };
+      }),
+    next,
+    files: files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      role: f.role,
+      mediaType: f.mediaType,
+      status: f.status,
+      host: f.host,
+      path: f.path,
+      bytes: f.bytes,
+      sha256: f.sha256,
+      error: f.error,
+      expiresAt: f.expiresAt,
+    })),
+  };
+}

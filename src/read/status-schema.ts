@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { ITEM_STATES } from '../store/item-states.js';
+
+// The read model's shapes: a batch's status as every window shows it (`resq status`, the
+// page and its JSON API, the notebook helpers, /metrics). Types come from these schemas, so
+// the JSON API checks its answers against exactly what the library computes.
+
+export const ItemStateSchema = z.enum(ITEM_STATES);
+export const StateCountsSchema = z.record(ItemStateSchema, z.number().int());
+export const FileCountsSchema = z.object({ pending: z.number(), downloaded: z.number(), failed: z.number(), expired: z.number(), missing: z.number() });
+
+/** Who decided a pause, when, why, with what note: what every window names. */
+export const DeciderSchema = z.object({
+  tool: z.string(),
+  by: z.enum(['policy', 'person']),
+  /** The person's name as they gave it (null for the policy, or a person who gave none). */
+  person: z.string().nullable(),
+  /** The policy's rule that decided (null for a person). */
+  reason: z.string().nullable(),
+  /** The person's note (null for the policy, or none given). */
+  note: z.string().nullable(),
+  decidedAt: z.string(),
+  answer: z.record(z.string(), z.unknown()),
+  /** The decision in words: "approved", "declined", "chose a, b". */
+  words: z.string(),
+  cost: z.number(),
+});
+export type Decider = z.infer<typeof DeciderSchema>;
+
+/**
+ * A worker attached to the batch with a fresh heartbeat. `gone`: a worker of this host whose
+ * process ended (killed, crashed) or whose pid another program now has; its items go to the
+ * other workers at their next look. `heartbeatAt` in ms since the epoch.
+ */
+export const WorkerStatusSchema = z.object({
+  id: z.string(),
+  host: z.string(),
+  pid: z.number(),
+  gone: z.boolean(),
+  startedAt: z.string(),
+  heartbeatAt: z.number(),
+  heartbeatAgeMs: z.number(),
+  items: z.number(),
+});
+export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
+
+/** A held item waiting for a person: its pause, and the decisions its earlier pauses had. */
+export const HeldStatusSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  tool: z.string().nullable(),
+  input: z.record(z.string(), z.unknown()).nullable(),
+  holdReason: z.string().nullable(),
+  updatedAt: z.string(),
+  decisions: z.array(DeciderSchema),
+});
+export type HeldStatus = z.infer<typeof HeldStatusSchema>;
+
+/** A failed or errored item with why it ended so. */
+export const FailedStatusSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  status: z.enum(['failed', 'error']),
+  /** The service's error code (`agent_error`, …), or null when it gave none. */
+  errorCode: z.string().nullable(),
+  /** The service's message verbatim (untrusted text), or resq's for a refused request. */
+  error: z.string().nullable(),
+});
+export type FailedStatus = z.infer<typeof FailedStatusSchema>;
+
+/** One batch as a list of batches shows it. */
+export const BatchCardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['runs', 'models']),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+  total: z.number(),
+  counts: StateCountsSchema,
+  /** Items held for a person (`counts.held`, said apart). */
+  held: z.number(),
+  approvedCost: z.number(),
+  files: FileCountsSchema,
+  /** Workers with a fresh heartbeat whose process is not known to have ended. */
+  liveWorkers: z.number(),
+});
+export type BatchCard = z.infer<typeof BatchCardSchema>;
+
+/** What must happen for the batch to go on, when nothing will by itself. */
+export const NextStepSchema = z.object({
+  /** `no-worker`: items are left (or answers wait to be sent) and no live worker carries the batch. */
+  why: z.literal('no-worker'),
+  /** The words every window shows: `no worker running: resq resume NAME`. */
+  text: z.string(),
+  /** The command that goes on (a front end adds its own flags, e.g. `--db`). */
+  command: z.string(),
+});
+export type NextStep = z.infer<typeof NextStepSchema>;
+
+/** A batch's status, computed once (src/read/batch-status.ts). */
+export const BatchStatusSchema = BatchCardSchema.extend({
+  /** The batch's concurrency: most runs in flight. */
+  concurrency: z.number(),
+  /** Runs in flight at the service over every worker. */
+  inFlight: z.number(),
+  /** The adaptive cap when lowered after HTTP 429, else null. */
+  capLimit: z.number().nullable(),
+  workers: z.array(WorkerStatusSchema),
+  /** The first held items in file order (`held` counts them all). */
+  heldItems: z.array(HeldStatusSchema),
+  /** Items not finished and not held: queued, or at the service. */
+  unfinished: z.number(),
+  /**
+   * Items ended per second over the time runs were running, in a recent window of ended items
+   * (time with nothing running, a batch stopped and resumed, is not counted); null before two ended.
+   */
+  ratePerS: z.number().nullable(),
+  /** Seconds until the unfinished items are done at that rate; 0 when none is left; null without a rate or without a live worker. */
+  etaS: z.number().nullable(),
+  next: NextStepSchema.nullable(),
+  /** Items whose create request may or may not have reached the service; resume re-sends them with the same key. */
+  unknownSubmission: z.array(z.string()),
+  invalidRows: z.number(),
+  /** The rows `--skip-invalid` left out, as `file:line: field: reason` (the first 100). */
+  skipped: z.array(z.string()),
+  /** The first failed and errored items in file order. */
+  failed: z.array(FailedStatusSchema),
+  /** Failed and errored items in all. */
+  failedTotal: z.number(),
+});
+export type BatchStatus = z.infer<typeof BatchStatusSchema>;
