@@ -5,7 +5,11 @@ export type BarFields = Record<string, string | number>;
 export interface LiveBar {
   readonly started: boolean;
   start(total: number, done: number, fields: BarFields): void;
-  update(done: number, fields: BarFields, total?: number): void;
+  /**
+   * Moves the bar. `rate`: the batch's rate and ETA as the library reads them (the same numbers
+   * as `resq status` and the page); without it, this session's own count over its time.
+   */
+  update(done: number, fields: BarFields, total?: number, rate?: { perS: number | null; etaS: number | null }): void;
   /** Writes a line above the bar (a warning, "stopping: …"): the bar is redrawn below it. */
   note(line: string): void;
   /** Draws the last state, ends the line and shows the cursor again. Idempotent. */
@@ -55,9 +59,11 @@ export function liveBar(stream: NodeJS.WritableStream, fieldsFormat: string, col
   let total = 0;
   let done = 0;
   let fields: BarFields = {};
+  let given: { perS: number | null; etaS: number | null } | null = null;
   let lastDraw = 0;
   const fill = (f: BarFields): string => fieldsFormat.replace(/\{(\w+)\}/g, (_, k: string) => String(f[k] ?? ''));
   const text = (): string => {
+    if (given) return renderBar({ done, total, fields: fill(fields), rate: given.perS ?? 0, eta: given.etaS, columns });
     const secs = (now() - t0) / 1000;
     const rate = secs > 0 ? (done - done0) / secs : 0;
     const eta = rate > 0 ? (total - done) / rate : null;
@@ -85,9 +91,10 @@ export function liveBar(stream: NodeJS.WritableStream, fieldsFormat: string, col
       stream.write(HIDE_CURSOR);
       draw(true);
     },
-    update: (d, f, n) => {
+    update: (d, f, n, r) => {
       done = d;
       fields = f;
+      if (r) given = r;
       if (n !== undefined) total = n;
       draw(false);
     },

@@ -12,7 +12,7 @@ export type ProgressStep =
   /** The batch starts: the bar begins; `line` says what it starts from (above the bar only when `aboveBar`). */
   | { kind: 'start'; line: string; aboveBar: boolean; total: number; done: number; fields: Fields }
   /** The bar moves. */
-  | { kind: 'bar'; done: number; fields: Fields; total?: number }
+  | { kind: 'bar'; done: number; fields: Fields; total?: number; rate?: { perS: number | null; etaS: number | null } }
   /** Said as it happens (above the bar). */
   | { kind: 'notice'; line: string }
   /** Kept for below the bar (said at once without one). */
@@ -71,7 +71,7 @@ export function agentProgress(): ProgressKind<RunnerEvent> {
           return { kind: 'start', line, aboveBar: done(e.counts) > 0 || e.resumed > 0, total: e.total, done: done(e.counts), fields: fields(e.counts, e.resumed) };
         }
         case 'progress':
-          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, e.inFlight), total: e.total };
+          return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, e.inFlight), total: e.total, rate: { perS: e.ratePerS, etaS: e.etaS } };
         // After a stop the runs still going at the service are in flight, as the summary says.
         case 'end':
           return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, inFlightOf(e.counts)) };
@@ -129,7 +129,7 @@ export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, colu
       if (s.kind === 'start') {
         if (s.aboveBar) bar.note(s.line);
         bar.start(s.total, s.done, s.fields);
-      } else if (s.kind === 'bar') bar.update(s.done, s.fields, s.total);
+      } else if (s.kind === 'bar') bar.update(s.done, s.fields, s.total, s.rate);
       else if (s.kind === 'notice') bar.note(s.line);
       else if (s.kind === 'problem') problems.push(s.line);
     },

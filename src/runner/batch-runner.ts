@@ -1,4 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
+import { etaSeconds, RATE_WINDOW, ratePerSecond } from '../read/rate.js';
+import { unfinishedOf } from '../read/batch-status.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
 import { type BatchRecord, idempotencyKey, type ReadStore, type TransitionStore, type WorkerStore } from '../store/index.js';
@@ -65,6 +67,8 @@ export class BatchRunner {
   readonly #scheduler: Scheduler;
   #tally: StateTally | null = null;
   #tallyReadAt = 0;
+  /** The batch's rate over its latest ended items, re-read with the counts (null until two ended). */
+  #rate: number | null = null;
   #progressAt = -Infinity;
   /** The wait for the last progress of a burst; aborted at the end. */
   #progressLater: AbortController | null = null;
@@ -142,7 +146,9 @@ export class BatchRunner {
     const now = this.#clock.now();
     if (!this.#tally || now - this.#tallyReadAt > TALLY_REREAD_MS) {
       this.#tallyReadAt = now;
-      const fresh = await this.#o.store.itemCounts(this.#o.batch.id);
+      const [fresh, recent] = await Promise.all([this.#o.store.itemCounts(this.#o.batch.id), this.#o.store.recentFinishes(this.#o.batch.id, RATE_WINDOW)]);
+      // The rate `resq status` and the page show: one formula, read from the same store.
+      this.#rate = ratePerSecond(recent);
       if (this.#tally) this.#tally.reset(fresh);
       else this.#tally = new StateTally(fresh);
     }
@@ -175,7 +181,10 @@ export class BatchRunner {
       if (this.#ended) return;
       // Spaced by when they are sent, not by when their counts were asked for.
       this.#progressAt = this.#clock.now();
-      this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems });
+      const rate = this.#rate === null ? null : Number(this.#rate.toFixed(3));
+      // This worker runs the batch: the ETA of a batch with a live worker.
+      const etaS = etaSeconds(this.#rate, unfinishedOf(counts), true);
+      this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems, ratePerS: rate, etaS });
     } catch {
       // Progress is best effort: a busy or closing database skips one update.
     } finally {

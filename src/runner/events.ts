@@ -11,7 +11,11 @@ export type RunnerEvent =
   | { type: 'cap'; cap: number; reason: string }
   | { type: 'retry-later'; id: string; delayMs: number; reason: string }
   | { type: 'warning'; message: string }
-  | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number }
+  /**
+   * `ratePerS` and `etaS`: the batch's rate and ETA as `resq status` and the page read them (the
+   * library's read model, src/read/rate.ts), null until known.
+   */
+  | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number; ratePerS: number | null; etaS: number | null }
   | { type: 'end'; counts: StateCounts; interrupted: boolean; stalled: number; fatal: string | null }
   | { type: 'joined'; workerId: string; others: { id: string; host: string; pid: number }[] }
   | { type: 'waiting'; inFlight: number; workers: { id: string; host: string; pid: number }[] };

@@ -53,11 +53,23 @@ describe('barRenderer', () => {
     const out = new MemorySink();
     const r = barRenderer(out, 80);
     r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 10, counts: { ...zero, queued: 10 }, resumed: 0 });
-    r.onEvent({ type: 'progress', counts: { ...zero, queued: 5, running: 5 }, inFlight: 5, cap: 5, total: 10 });
+    r.onEvent({ type: 'progress', counts: { ...zero, queued: 5, running: 5 }, inFlight: 5, cap: 5, total: 10, ratePerS: null, etaS: null });
     const end = { ...zero, queued: 5, submitting: 1, running: 3, waiting: 1 };
     r.onEvent({ type: 'end', counts: end, interrupted: true, stalled: 0, fatal: null });
     r.stop();
     expect(screen(out.text).at(-1)).toMatch(/ 0\/10 \| in flight 5 \| held 0 \| failed 0 /);
+  });
+});
+
+describe('the bar\'s rate and ETA', () => {
+  it('are the batch\'s, as the library reads them for resq status and the page, not this session\'s own count', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 100);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 100, counts: { ...zero, queued: 60, completed: 40 }, resumed: 0 });
+    // This session finished nothing yet: its own count would say 0.0/s and no ETA.
+    r.onEvent({ type: 'progress', counts: { ...zero, queued: 60, completed: 40 }, inFlight: 4, cap: 4, total: 100, ratePerS: 2.5, etaS: 24 });
+    r.stop();
+    expect(screen(out.text).at(-1)).toMatch(/ 40\/100 \| in flight 4 \| held 0 \| failed 0 \| 2\.5\/s \| ETA 24s$/);
   });
 });
 
