@@ -1,3 +1,4 @@
+import { STATE_COLORS } from '../store/item-states.js';
 import type { ExportStatus } from '../store/export-rows.js';
 import { decisionNote, deciderName } from '../store/decision-text.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
@@ -8,17 +9,8 @@ import { fileKind } from './file-view.js';
 import type { BatchSummary } from './summary.js';
 import { barChart, histogram, PALETTE, type Bar } from './svg-chart.js';
 
-/** Colour of each item status in charts. */
-export const STATUS_COLORS: Record<ExportStatus, string> = {
-  queued: '#bab0ac',
-  running: '#4e79a7',
-  waiting: '#76b7b2',
-  held: '#edc948',
-  completed: '#59a14f',
-  failed: '#e15759',
-  error: '#9c2f2f',
-  cancelled: '#79706e',
-};
+/** Colour of each item status in charts: the item states' own (store/item-states.ts). */
+export const STATUS_COLORS: Record<ExportStatus, string> = STATE_COLORS;
 
 /** Items by status, one bar each (statuses with no items left out). */
 export function statusChart(s: BatchSummary): MimeBundle {

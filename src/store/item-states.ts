@@ -7,6 +7,19 @@ export const ITEM_STATES = ['queued', 'submitting', 'running', 'waiting', 'held'
 /** Where an item is in its life. `invalid` rows are kept only with --skip-invalid (not items). */
 export type ItemState = (typeof ITEM_STATES)[number];
 
+/** The colour each state is drawn in, in the notebook's charts and on the page alike. */
+export const STATE_COLORS: Readonly<Record<ItemState, string>> = {
+  queued: '#bab0ac',
+  submitting: '#4e79a7',
+  running: '#4e79a7',
+  waiting: '#76b7b2',
+  held: '#edc948',
+  completed: '#59a14f',
+  failed: '#e15759',
+  error: '#9c2f2f',
+  cancelled: '#79706e',
+};
+
 /** States an item never leaves (but for a retry, which starts a new attempt). */
 export const TERMINAL_STATES: readonly ItemState[] = ['completed', 'failed', 'error', 'cancelled'];
 

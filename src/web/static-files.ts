@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ITEM_STATES, STATE_COLORS } from '../store/item-states.js';
 import type { Hono } from 'hono';
 import type { WebEnv } from './write-routes.js';
 
@@ -27,7 +28,19 @@ export function loadStatic(dir = STATIC_DIR): Map<string, { type: string; body: 
     if (!type) continue;
     out.set(`/static/${relative(dir, file).split(sep).join('/')}`, { type, body: readFileSync(file) });
   }
+  out.set('/static/js/states.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from(statesModule()) });
   return out;
+}
+
+/**
+ * The item states and their colours as the page's module: written from the library's one list
+ * (store/item-states.ts), so the page never keeps a list of its own.
+ */
+export function statesModule(): string {
+  return `// Made by the server from the library's list of item states (src/store/item-states.ts).
+export const ITEM_STATES = ${JSON.stringify(ITEM_STATES)};
+export const STATE_COLORS = ${JSON.stringify(STATE_COLORS)};
+`;
 }
 
 /** Paths of the page itself (one document; its script shows the view the path names). */

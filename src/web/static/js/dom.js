@@ -1,6 +1,7 @@
 // Building the page: every value from the service or a user's file goes in as text (textContent),
 // never as markup. The one exception is HTML the server rendered from Markdown with raw HTML off
 // (setRenderedHtml), and it is marked as such where it is used.
+import { STATE_COLORS } from './states.js';
 
 /**
  * Makes an element. `attrs`: attributes (a `href` must be http(s), mailto or a path of this site),
@@ -67,11 +68,8 @@ export function when(iso) {
   return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
 }
 
-/** Colours of the item states (the notebooks' chart colours). */
-export const STATE_COLORS = {
-  queued: '#bab0ac', submitting: '#4e79a7', running: '#4e79a7', waiting: '#76b7b2', held: '#edc948',
-  completed: '#59a14f', failed: '#e15759', error: '#9c2f2f', cancelled: '#79706e',
-};
+/** Colours of the item states: the library's own (src/store/item-states.ts), served as states.js. */
+export { STATE_COLORS };
 
 /** Counts by state as one stacked bar (widths set through the CSSOM: no inline style attribute). */
 export function stateBar(counts, total) {

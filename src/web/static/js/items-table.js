@@ -1,5 +1,6 @@
 import { batchApi, getJson } from './api.js';
 import { chip, fill, h, path, when } from './dom.js';
+import { ITEM_STATES } from './states.js';
 
 const KEYS = ['state', 'meta', 'value', 'q', 'sort', 'desc', 'after'];
 
@@ -21,8 +22,8 @@ function urlFor(f) {
  * answer) and sort, a page at a time by cursor; every filter and the cursor live in the URL.
  */
 export async function itemsTable(box, name) {
-  // The item states, in the order of an item's life, as the library lists them (its status's counts).
-  const STATES = Object.keys((await getJson(batchApi(name))).counts);
+  // The item states, in the order of an item's life, as the library lists them (states.js).
+  const STATES = ITEM_STATES;
   const form = h('form', { id: 'filters', class: 'filters' });
   const body = h('div', { id: 'item-rows' });
   fill(box, form, body);
