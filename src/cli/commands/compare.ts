@@ -38,8 +38,8 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
 
 /**
  * `resq compare A B`: the same item ids of two batches side by side. Text: the counts, then
- * one line per item that differs. `--format jsonl`: one JSON object per item (every item),
- * the counts on stderr.
+ * one line per item that differs. `--json` (or the hidden alias `--format jsonl`): one JSON
+ * object per item (every item), the counts on stderr.
  */
 export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<number> {
   const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
@@ -75,12 +75,12 @@ export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<numb
 export function compareCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'compare <a> <b>',
-    'the same item ids of two batches side by side: state, answer (a diff), decisions, files',
+    'the same item ids of two batches side by side: state, question, answer (a diff), decisions, files (--json: one JSON object per item, the counts on stderr)',
     (x) =>
       x
         .positional('a', { type: 'string', demandOption: true, describe: 'the first batch (name or id)' })
         .positional('b', { type: 'string', demandOption: true, describe: 'the second batch' })
-        .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, describe: 'jsonl: one JSON object per item, counts on stderr' }),
+        .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, hidden: true, describe: 'an alias: --format jsonl is --json' }),
     async (argv) => {
       ctx.code = await compareCommandRun(argv as unknown as CompareArgs, ctx.io);
     },

@@ -36,8 +36,9 @@ describe('resq compare', () => {
     expect(r.stdout).not.toContain('\x1b');
   });
 
-  it('--format jsonl: one object per item, every item, the counts on stderr', async () => {
-    const r = await runInProcess(['compare', 'before', 'after', '--db', db, '--format', 'jsonl']);
+  it('--json: one object per item, every item, the counts on stderr (--format jsonl, a hidden alias, the same)', async () => {
+    const r = await runInProcess(['compare', 'before', 'after', '--db', db, '--json']);
+    expect(await runInProcess(['compare', 'before', 'after', '--db', db, '--format', 'jsonl'])).toEqual(r);
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; changed: boolean; stateChanged: boolean });
     expect(rows.map((x) => [x.id, x.changed])).toEqual([['same', false], ['plan', true], ['gone', true], ['bell', true], ['new', true], ['bell\x1b[31m', true]]);
