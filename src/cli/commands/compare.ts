@@ -19,7 +19,7 @@ export interface CompareArgs {
 export function countsLine(nameA: string, nameB: string, n: CompareCounts): string {
   return (
     `${nameA} → ${nameB}: ${n.both} in both (${n.same} the same), ${n.onlyA} only in ${nameA}, ${n.onlyB} only in ${nameB}; ` +
-    `state changed ${n.stateChanged}, answer changed ${n.answerChanged}, decisions differ ${n.decisionsDiffer}, files changed ${n.filesChanged}`
+    `state changed ${n.stateChanged}, question changed ${n.questionChanged}, answer changed ${n.answerChanged}, decisions differ ${n.decisionsDiffer}, files changed ${n.filesChanged}`
   );
 }
 
@@ -29,7 +29,8 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
   if (!c.a) return `${p(c.id)}: only in ${nameB}`;
   const parts: string[] = [];
   if (c.stateChanged) parts.push(`${c.a.state} → ${c.b.state}`);
-  if (c.answerChanged) parts.push(`answer changed (${c.diff ? `+${c.diff.filter((l) => l.op === '+').length} -${c.diff.filter((l) => l.op === '-').length} lines` : 'one side has none'})`);
+  if (c.questionChanged) parts.push(`question changed: "${p(c.a.question)}" → "${p(c.b.question)}"`);
+  if (c.answerChanged) parts.push(`answer changed (${c.diff ? `-${c.diff.filter((l) => l.op === '-').length} +${c.diff.filter((l) => l.op === '+').length} lines` : 'one side has none'})`);
   if (c.decisionsDiffer) parts.push(`decisions differ: [${c.a.decisions.map(p).join('; ')}] → [${c.b.decisions.map(p).join('; ')}]`);
   if (c.filesAdded.length) parts.push(`files added: ${c.filesAdded.map(p).join(', ')}`);
   if (c.filesGone.length) parts.push(`files gone: ${c.filesGone.map(p).join(', ')}`);
