@@ -180,17 +180,19 @@ describe('the installed bin on an old Node', () => {
     for (const args of [['--version'], ['run', 'q.csv', '--sim'], []]) {
       const r = await resq(args, temp('resq-old-node-'), dirname(old!));
       expect(r).toMatchObject({ code: 1, stdout: '' });
-      expect(r.stderr.split('\n')[0]).toBe(`resq needs Node.js 22 or newer; this is ${version}`);
-      expect(r.stderr).toContain('npx -p node@24 resq …');
+      expect(r.stderr.split('\n')[0]).toBe(`resq needs Node.js 22.19 or newer; this is ${version}`);
+      expect(r.stderr).toContain(`npx -y -p node@24 -p ${join(prefix, 'lib', 'node_modules', PACKAGE.name)} resq …`);
       expect(r.stderr).toContain('npm install -g node@24 --prefix ~/.local');
     }
   });
 
-  it.skipIf(!old)('the way it gives works: `npx -p node@24 resq` runs the installed resq on Node 24', async () => {
+  it.skipIf(!old)('the way it gives works as printed, from any folder, without the global install on PATH', async () => {
     const cwd = temp('resq-old-node-');
-    // npm on the old Node, as the user has it; node@24 from npm's cache (npm ci filled it) or the registry.
-    const env = cleanEnv([join(prefix, 'bin'), dirname(old!), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(ROOT))]);
-    const r = await run('npx', ['--yes', '--prefer-offline', '-p', 'node@24', 'resq', '--version'], { cwd, env });
+    const hint = (await resq(['--version'], cwd, dirname(old!))).stderr.split('\n').find((l) => l.trim().startsWith('npx '))!;
+    const args = hint.trim().split(/\s+/).slice(1, hint.trim().split(/\s+/).indexOf('resq') + 1);
+    // npm on the old Node, as the user has it, and no resq on PATH; node@24 from npm's cache (npm ci filled it) or the registry.
+    const env = cleanEnv([dirname(old!), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(ROOT))]);
+    const r = await run('npx', ['--prefer-offline', ...args, '--version'], { cwd, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(PACKAGE.version);
   }, 120_000);

@@ -49,8 +49,8 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
     if (err instanceof (await import('../../sim/index.js')).SimStateInUseError)
       throw new InputError(`--db ${a.db}: its simulator is already served by process ${err.holder.pid} on ${err.holder.host}`);
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new InputError(`--port ${a.port}: already in use on ${a.host} (pick another, or --port 0 for any free port)`);
-    if (code === 'EACCES') throw new InputError(`--port ${a.port}: not allowed on ${a.host} (ports below 1024 need privileges)`);
+    if (code === 'EADDRINUSE') throw new InputError(`--port ${port}: already in use on ${a.host} (pick another, or --port 0 for any free port)`);
+    if (code === 'EACCES') throw new InputError(`--port ${port}: not allowed on ${a.host} (ports below 1024 need privileges)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`--host ${a.host}: not an address of this machine`);
     throw err;
   }
