@@ -5,7 +5,7 @@
 // the README says), folders with temporary ones. Each command must exit 0, or the code its
 // comment names (`# exit 3: …`). A block the README marks `not run here` names what runs it.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../src/sim/index.js';
@@ -67,6 +67,18 @@ describe('the README, run as written', () => {
   afterAll(async () => {
     await sim?.close();
     await pg?.stop();
+  });
+
+  it('is short (at most a third of the 1,221 lines it had), the user\'s sections first, and every docs/ link it makes leads to a file', () => {
+    const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(text.split('\n').length).toBeLessThanOrEqual(407);
+    const sections = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    expect(sections.slice(0, 4)).toEqual(['Try it (no account needed)', 'Install', 'A first batch', 'Policies']);
+    expect(sections.at(-1)).toBe('Libraries, and why');
+    expect(text).not.toMatch(/^throughput N=/m); // the bench tables live in docs/performance.md
+    const links = [...text.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]!);
+    expect(links).toEqual(expect.arrayContaining(['docs/performance.md', 'docs/internals.md', 'docs/web.md', 'docs/reference.md']));
+    for (const l of links) expect(existsSync(join(ROOT, l)), l).toBe(true);
   });
 
   it('marks every block it does not run with what runs it instead', () => {
