@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
@@ -139,6 +139,19 @@ describe('a batch from the terminal', () => {
     const exp = await runInProcess(['export', '--db', s.db, '--invalid'], s.env);
     expect(exp.code).toBe(0);
     expect(JSON.parse(exp.stdout.trim())).toMatchObject({ file: s.questions, line: 3, field: 'question' });
+  });
+
+  it('after --skip-invalid, a row added and the file run again: the --append hint carries --db, --sim and --skip-invalid, and runs as pasted', async () => {
+    const s = setup([`ok,Fine ${s0()}`, 'bad,', `ok2,Fine too ${s0()}`]);
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim'])).code).toBe(0);
+    writeFileSync(s.questions, `${readFileSync(s.questions, 'utf8')}new,Added ${s0()}\n`);
+    const again = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim']);
+    expect(again.code).toBe(2);
+    const hint = /`resq (run [^`]+--append[^`]*)`/.exec(again.stderr)?.[1];
+    expect(hint).toBe(`run ${s.questions} --append --db ${s.db} --sim --skip-invalid`);
+    const appended = await runInProcess(hint!.split(' '));
+    expect(appended.code, appended.stderr).toBe(0);
+    expect(appended.stdout).toContain('3 completed');
   });
 
   it('cancel on a service without a cancel route says so and leaves the runs', async () => {
