@@ -24,10 +24,12 @@ function runLine(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<
     const child = spawn('sh', ['-c', server ? `exec ${command}` : command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let stopped = false;
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      if (server && out.includes('\n')) child.kill('SIGTERM');
+      // Once: a second signal means "exit at once".
+      if (server && !stopped && out.includes('\n')) stopped = child.kill('SIGTERM');
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.on('error', reject);

@@ -46,6 +46,8 @@ describe('the notebooks kernel', () => {
       expect(names.length, nb).toBeGreaterThan(0);
       for (const n of names) expect(n, nb).not.toBe('');
     }
+    // Nor the README and docs, where a <placeholder> outside code is eaten the same way.
+    for (const md of ['README.md', 'docs/reference.md']) expect(readFileSync(join(ROOT, md), 'utf8'), md).not.toMatch(/TypeScript \(resq, </);
   });
 });
 

@@ -53,7 +53,7 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
     io.stdout.write(
       a.json
         ? `${JSON.stringify(r)}\n`
-        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}${batch.settings.service === 'sim' ? ' --sim' : ''}\`\n`,
+        : `recorded for ${batch.name}/${a.item}${r.person ? ` (by ${printable(r.person)})` : ''}: ${JSON.stringify(r.answer)} — sent by the attached runner, or on \`resq resume ${batch.name}${dbFlag(a.db)}\`\n`,
     );
     return EXIT.ok;
   } finally {

@@ -15,20 +15,6 @@ describe('resq answer, then resume', () => {
   });
   afterAll(async () => sim.close());
 
-  it('on a --sim batch the hint to send it carries --db and --sim, and works pasted', async () => {
-    const dir = tempDir();
-    const q = join(dir, 'q.csv');
-    writeFileSync(q, 'id,question\nplan,plan @confirm=30\n');
-    const db = join(dir, 'r.db');
-    expect((await runInProcess(['run', q, '--db', db, '--batch', 'hs', '--sim'])).code).toBe(3);
-    const r = await runInProcess(['answer', 'hs', 'plan', '--approve', '--note', 'fine', '--db', db]);
-    expect(r.code).toBe(0);
-    const hint = /`resq (resume [^`]+)`/.exec(r.stdout)![1]!;
-    expect(hint).toBe(`resume hs --db ${db} --sim`);
-    const resumed = await runInProcess(hint.split(' '));
-    expect(resumed.code, resumed.stderr).toBe(0);
-  });
-
   it('records a person answer for each pause type and the resumed batch carries on', async () => {
     const dir = tempDir();
     const q = join(dir, 'q.csv');

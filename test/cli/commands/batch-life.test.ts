@@ -115,14 +115,14 @@ describe('a batch from the terminal', () => {
     expect(again.stdout).toContain('batch q: 4 items — 4 completed');
   });
 
-  it('on a --sim batch the undo hint carries --sim, and runs as pasted', async () => {
+  it('on a --sim batch the undo hint runs as pasted (the batch keeps its simulator)', async () => {
     const s = setup(Array.from({ length: 2 }, (_, i) => `v${i},Undo sim ${s0()} ${i}`));
     // One run (the simulator's state is kept beside the database), one left queued.
     expect((await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1', '--sim'])).code).toBe(1);
     const cancel = await runInProcess(['cancel', 'q', '--db', s.db, '--sim']);
     expect(cancel.code, cancel.stderr).toBe(0);
     const undo = /to undo: `resq ([^`]*)`/.exec(cancel.stdout)?.[1];
-    expect(undo).toBe(`retry q --cancelled --db ${s.db} --sim`);
+    expect(undo).toBe(`retry q --cancelled --db ${s.db}`);
     const again = await runInProcess(undo!.split(' '));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('batch q: 2 items — 2 completed');
