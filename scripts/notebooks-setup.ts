@@ -19,7 +19,7 @@ export interface Kernel {
  * apart in Jupyter's kernel list.
  */
 export function checkoutKernel(root: string, home = homedir()): Kernel {
-  const folder = root.startsWith(`${home}/`) ? `~${root.slice(home.length)}` : root;
+  const folder = root === home ? '~' : root.startsWith(`${home}/`) ? `~${root.slice(home.length)}` : root || '/';
   return {
     name: `resq-tslab-${createHash('sha256').update(root).digest('hex').slice(0, 10)}`,
     displayName: `TypeScript (resq, ${folder})`,

@@ -22,6 +22,7 @@ import { serveCommand } from './commands/serve.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
+import { usageMessage, type UsageContext } from './did-you-mean.js';
 import { isDiskFull } from '../runner/store-fault.js';
 import type { CliIo } from './io.js';
 
@@ -63,6 +64,7 @@ function report(err: unknown, io: CliIo, argv: readonly string[]): number {
 
 /** Builds the CLI parser; exported for tests. */
 export function buildCli(argv: string[], ctx: CommandContext): Argv {
+  let top: string[] = [];
   let cli = yargs(argv)
     .scriptName('resq')
     .usage('$0 <command> [options]\n\nRun bulk question sets against the Research Agent and Model Service.')
@@ -73,16 +75,35 @@ export function buildCli(argv: string[], ctx: CommandContext): Argv {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version('version', 'print the version of resq', packageVersion())
+    .version(false)
+    .option('version', { type: 'boolean', describe: 'print the version of resq', global: false })
     .exitProcess(false)
     .wrap(Math.min(110, ctx.io.columns || 100))
-    .fail((msg, err) => {
+    .fail((msg, err, usage) => {
       if (err) throw err;
-      throw new UsageError(msg);
+      throw new UsageError(usageMessage(msg, usage as unknown as UsageContext, argv, top));
     }) as Argv;
   for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand])
     cli = add(cli, ctx);
+  top = topCommandNames(cli);
   return cli;
+}
+
+/** The top-level command names a parser has (`run`, `files`, …). */
+function topCommandNames(cli: Argv): string[] {
+  const usage = (cli as unknown as { getInternalMethods(): { getUsageInstance(): UsageContext } }).getInternalMethods().getUsageInstance();
+  return usage.getCommands().map((c) => c[0].split(' ')[0]!);
+}
+
+/**
+ * Whether the command line asks for the version: `--version` with no command. It is answered
+ * before yargs parses, so the option lives at the top only (yargs' own lists it under every
+ * sub-command, where it printed the same thing).
+ */
+function asksVersion(argv: readonly string[], cli: Argv): boolean {
+  if (!argv.includes('--version')) return false;
+  const commands = topCommandNames(cli);
+  return !argv.some((a) => commands.includes(a));
 }
 
 /** A usage mistake yargs caught (unknown flag, missing argument). */
@@ -98,7 +119,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const ctx: CommandContext = { io, code: null, argv };
   try {
     let help = '';
-    await buildCli(argv, ctx).parseAsync(argv, {}, (_err, _argv, output) => {
+    const cli = buildCli(argv, ctx);
+    if (asksVersion(argv, cli)) {
+      io.stdout.write(`${packageVersion()}\n`);
+      return EXIT.ok;
+    }
+    await cli.parseAsync(argv, {}, (_err, _argv, output) => {
       help = output;
     });
     if (help) io.stdout.write(`${help}\n`);

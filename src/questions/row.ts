@@ -68,7 +68,7 @@ export function csvColumns(header: string[]): CsvColumns | string {
     if (near.length === 1) renamed.push(`"${names[near[0]!]}" as "${reserved}"`);
   }
   const question = at['question']!;
-  if (question === -1) return 'header: no "question" column';
+  if (question === -1) return `header: no "question" column; found ${foundColumns(names)}`;
   const taken = new Set(Object.values(at));
   return {
     count: names.length,
@@ -79,6 +79,12 @@ export function csvColumns(header: string[]): CsvColumns | string {
     metaIndexes: names.flatMap((_, i) => (taken.has(i) ? [] : [i])),
     renamed,
   };
+}
+
+/** The columns a header has, quoted (JSON escapes, so a control character shows as such), the first 20. */
+function foundColumns(names: readonly string[]): string {
+  const shown = names.slice(0, 20).map((n) => JSON.stringify(n));
+  return `${shown.join(', ')}${names.length > shown.length ? `, … ${names.length - shown.length} more` : ''}`;
 }
 
 /** Validates one CSV record (already known to have `columns.count` fields). Pure. */

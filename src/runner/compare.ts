@@ -1,13 +1,16 @@
 import type { BatchRecord, ReadStore } from '../store/index.js';
 import type { ItemAggregate } from '../store/port.js';
+import { decisionInWords } from './decision-words.js';
 import { lineDiff, type DiffLine } from './text-diff.js';
 
 /** One batch's side of a compared item. */
 export interface CompareSide {
   state: string;
   runStatus: string | null;
+  /** The question the item asked in this batch. */
+  question: string;
   text: string | null;
-  /** Each decision as `tool: answer` (JSON), in the order made. */
+  /** Each decision in words (`confirm_scope: approved by ana`, `ask_choice: chose a, b by policy`), in the order made. */
   decisions: string[];
   /** File names (else role, else id), sorted. */
   files: string[];
@@ -20,6 +23,8 @@ export interface ItemComparison {
   a: CompareSide | null;
   b: CompareSide | null;
   stateChanged: boolean;
+  /** The question itself differs (the same id asked something else). */
+  questionChanged: boolean;
   answerChanged: boolean;
   decisionsDiffer: boolean;
   /** File names in B and not in A. */
@@ -39,6 +44,7 @@ export interface CompareCounts {
   /** In both and nothing differs. */
   same: number;
   stateChanged: number;
+  questionChanged: number;
   answerChanged: number;
   decisionsDiffer: number;
   filesChanged: number;
@@ -46,15 +52,16 @@ export interface CompareCounts {
 
 /** Whether anything about the item differs between the batches. */
 export function hasChanges(c: ItemComparison): boolean {
-  return !c.a || !c.b || c.stateChanged || c.answerChanged || c.decisionsDiffer || c.filesAdded.length > 0 || c.filesGone.length > 0;
+  return !c.a || !c.b || c.stateChanged || c.questionChanged || c.answerChanged || c.decisionsDiffer || c.filesAdded.length > 0 || c.filesGone.length > 0;
 }
 
 function sideOf(g: ItemAggregate): CompareSide {
   return {
     state: g.item.state === 'submitting' ? 'running' : g.item.state,
     runStatus: g.item.runStatus,
+    question: g.item.question,
     text: g.item.text,
-    decisions: g.decisions.map((d) => `${d.tool}: ${JSON.stringify(d.answer)}`),
+    decisions: g.decisions.map(decisionInWords),
     files: g.files.map((f) => f.name ?? f.role ?? f.id).sort(),
   };
 }
@@ -74,13 +81,14 @@ function minus(x: readonly string[], y: readonly string[]): string[] {
 
 /** Compares one item's two sides (either may be missing). */
 export function compareSides(id: string, a: CompareSide | null, b: CompareSide | null): ItemComparison {
-  if (!a || !b) return { id, a, b, stateChanged: false, answerChanged: false, decisionsDiffer: false, filesAdded: b?.files ?? [], filesGone: a?.files ?? [], diff: null };
+  if (!a || !b) return { id, a, b, stateChanged: false, questionChanged: false, answerChanged: false, decisionsDiffer: false, filesAdded: b?.files ?? [], filesGone: a?.files ?? [], diff: null };
   const answerChanged = (a.text ?? '') !== (b.text ?? '');
   return {
     id,
     a,
     b,
     stateChanged: a.state !== b.state,
+    questionChanged: a.question !== b.question,
     answerChanged,
     decisionsDiffer: a.decisions.length !== b.decisions.length || a.decisions.some((d, i) => d !== b.decisions[i]),
     filesAdded: minus(b.files, a.files),
@@ -123,6 +131,7 @@ export function countComparison(n: CompareCounts, c: ItemComparison): void {
     n.both++;
     if (!hasChanges(c)) n.same++;
     if (c.stateChanged) n.stateChanged++;
+    if (c.questionChanged) n.questionChanged++;
     if (c.answerChanged) n.answerChanged++;
     if (c.decisionsDiffer) n.decisionsDiffer++;
     if (c.filesAdded.length || c.filesGone.length) n.filesChanged++;
@@ -131,7 +140,7 @@ export function countComparison(n: CompareCounts, c: ItemComparison): void {
 
 /** Counts all zero. */
 export function emptyCounts(): CompareCounts {
-  return { both: 0, onlyA: 0, onlyB: 0, same: 0, stateChanged: 0, answerChanged: 0, decisionsDiffer: 0, filesChanged: 0 };
+  return { both: 0, onlyA: 0, onlyB: 0, same: 0, stateChanged: 0, questionChanged: 0, answerChanged: 0, decisionsDiffer: 0, filesChanged: 0 };
 }
 
 /** A whole comparison: the counts, and the items that differ (at most `limit` of them, in order). */

@@ -95,17 +95,26 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
 }
 
 /** The question set of a batch changed since it was loaded (a bad input: the CLI exits 2). */
-export class SourceChangedError extends InputError {}
+export class SourceChangedError extends InputError {
+  /** The command the message suggests to run only the added rows (`resq run FILE --append`), or null; a caller may add the flags it needs. */
+  readonly appendCommand: string | null;
+  constructor(message: string, appendCommand: string | null = null) {
+    super(message);
+    this.appendCommand = appendCommand;
+  }
+}
 
 /** Refuses to resume a batch whose question file changed since it was loaded. */
 export async function checkUnchanged(batch: BatchRecord, questionsPath: string): Promise<void> {
   const sha = await hashFile(questionsPath);
+  const append = batch.kind === 'runs' ? `resq run ${questionsPath} --append` : null;
   if (sha !== batch.sourceSha256)
     throw new SourceChangedError(
       `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
         `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
-        (batch.kind === 'runs' ? `; if you only added rows, \`resq run ${questionsPath} --append\` runs the new ones.` : '.'),
+        (append ? `; if you only added rows, \`${append}\` runs the new ones.` : '.'),
+      append,
     );
 }
 

@@ -1,4 +1,4 @@
-/** One line of a line diff: kept (' '), only in the new text ('+'), only in the old ('-'). */
+/** One line of a line diff: kept (' '), only in the old text ('-'), only in the new ('+'); a changed stretch lists its old lines first. */
 export interface DiffLine {
   op: ' ' | '+' | '-';
   text: string;
@@ -38,10 +38,11 @@ export function lineDiff(before: string, after: string): DiffLine[] {
         out.push({ op: ' ', text: am[i]! });
         i++;
         j++;
-      } else if (j < bm.length && (i === am.length || lcs[i * w + j + 1]! >= lcs[(i + 1) * w + j]!)) {
-        out.push({ op: '+', text: bm[j++]! });
-      } else {
+      } else if (i < am.length && (j === bm.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
+        // Where either way keeps the longest common part, the old line goes first: - before +.
         out.push({ op: '-', text: am[i++]! });
+      } else {
+        out.push({ op: '+', text: bm[j++]! });
       }
     }
   }

@@ -113,17 +113,18 @@ export const CancelResultSchema = z.object({ queued: z.number(), cancelled: z.nu
 export const ErrorSchema = z.object({ error: z.string(), code: z.string(), answeredBy: z.string().optional(), answeredAt: z.string().optional() });
 
 export const CompareQuerySchema = z.object({ a: z.string().min(1), b: z.string().min(1), limit: z.coerce.number().int().min(1).max(5000).optional() });
-const CompareSideSchema = z.object({ state: z.string(), runStatus: z.string().nullable(), text: z.string().nullable(), decisions: z.array(z.string()), files: z.array(z.string()) });
+const CompareSideSchema = z.object({ state: z.string(), runStatus: z.string().nullable(), question: z.string(), text: z.string().nullable(), decisions: z.array(z.string()), files: z.array(z.string()) });
 export const CompareResultSchema = z.object({
   a: z.string(),
   b: z.string(),
-  counts: z.object({ both: z.number(), onlyA: z.number(), onlyB: z.number(), same: z.number(), stateChanged: z.number(), answerChanged: z.number(), decisionsDiffer: z.number(), filesChanged: z.number() }),
+  counts: z.object({ both: z.number(), onlyA: z.number(), onlyB: z.number(), same: z.number(), stateChanged: z.number(), questionChanged: z.number(), answerChanged: z.number(), decisionsDiffer: z.number(), filesChanged: z.number() }),
   changed: z.array(
     z.object({
       id: z.string(),
       a: CompareSideSchema.nullable(),
       b: CompareSideSchema.nullable(),
       stateChanged: z.boolean(),
+      questionChanged: z.boolean(),
       answerChanged: z.boolean(),
       decisionsDiffer: z.boolean(),
       filesAdded: z.array(z.string()),

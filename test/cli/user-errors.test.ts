@@ -69,6 +69,20 @@ describe('ordinary mistakes are user errors', () => {
     }
   });
 
+  it('resq sim on a busy default port names the port (8787), not "undefined"', async () => {
+    // Held here unless something else already holds it: either way 8787 is busy for the run.
+    const taken = createServer();
+    await new Promise<void>((r) => {
+      taken.once('error', () => r());
+      taken.listen(8787, '127.0.0.1', () => r());
+    });
+    try {
+      expectPlain(await runInProcess(['sim']), /^resq: --port 8787: already in use on 127\.0\.0\.1 \(pick another, or --port 0 for any free port\)$/m);
+    } finally {
+      taken.close();
+    }
+  });
+
   it("--batch ''", async () => {
     expectPlain(await runInProcess(['run', q, '--batch', '', '--db', join(dir, 'e.db'), '--dry-run']), /--batch: give a name/);
   });

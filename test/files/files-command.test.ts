@@ -56,7 +56,7 @@ describe('resq files', () => {
       await env.store.markFileDownloaded(batch.id, f.id, { path: f.path!.replace(env.out, `/scratch/${i === 0 ? 'c' : 'a'}`), bytes: f.bytes!, sha256: f.sha256!, mediaType: f.mediaType, host: i === 0 ? 'box-c' : 'box-a' });
     const status = await files(['status']);
     expect(status.out).toMatch(/^held by:\n  box-a: 2 files, [\d.]+ K?i?B in \/scratch\/a\/cli-idcli\n  box-c: 1 file, [\d.]+ K?i?B in \/scratch\/c\/cli-idcli$/m);
-    expect(status.out).toMatch(/^this machine \(.+\) lacks 3 downloaded files other machines hold: resq files pull --out DIR fetches them into DIR$/m);
+    expect(status.out).toMatch(/^this machine \(.+\) lacks 3 downloaded files other machines hold: resq files pull --db \S+resq\.db --sim --out DIR fetches them into DIR$/m);
     const dir = join(env.dir, 'mine');
     const pull = await files(['pull', '--base-url', env.sim.url, '--out', dir]);
     expect(pull.code, pull.err).toBe(0);
@@ -89,6 +89,8 @@ describe('resq files', () => {
     const verify = await files(['verify', 'cli']);
     expect(verify.code).toBe(1);
     expect(verify.out).toMatch(/^  gone +cli \/ a \/ .*table\.csv: .* is not on disk$/m);
+    // The hint names the batch, the database and --sim (it ran on the in-process simulator): pasted, it runs.
+    expect(verify.out).toContain(`resq files pull cli --db ${join(env.dir, 'resq.db')} --sim fetches them again`);
     const pull = await files(['pull', '--base-url', env.sim.url, '--out', env.out, '--json']);
     const last = JSON.parse(pull.out.trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ type: 'files-pull', downloaded: 1, skipped: 2, notOnDisk: [] });

@@ -19,7 +19,7 @@ import {
   run,
   type Ran,
 } from '../support/package.js';
-import { libraryExample } from '../support/readme.js';
+import { commandsOf, libraryExample, readmeBlocks } from '../support/readme.js';
 
 let tarball = '';
 let prefix = '';
@@ -82,17 +82,37 @@ describe('npm install -g <tarball>', () => {
     expect(existsSync(join(prefix, 'lib', 'node_modules', 'tsx'))).toBe(false);
   });
 
-  it("the README's npx line for a tarball works as written: npx --package ./resq-cli-<version>.tgz resq …", async () => {
+  it("the README's npx line for a tarball works as written: npx -y --package ./resq-cli-<version>.tgz resq …", async () => {
     const cwd = temp('resq-npx-');
     const local = join(cwd, basename(tarball));
     copyFileSync(tarball, local);
-    const line = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/^npx --package (\.\/resq-cli-[\w.]+\.tgz) resq run questions\.csv --sim/m);
+    const line = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/^npx -y --package (\.\/resq-cli-[\w.]+\.tgz) resq run questions\.csv --sim/m);
     expect(line?.[1]).toBe(`./${basename(tarball)}`);
     writeFileSync(join(cwd, 'questions.csv'), 'question\nWhat is 2 + 2?\n');
     const r = await run('npx', ['--yes', '--prefer-offline', '--package', line![1]!, 'resq', 'run', 'questions.csv', '--sim'], { cwd, env: cleanEnv(projectPath()) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('1 item — 1 completed');
   }, 120_000);
+
+  it("the README's install lines work as written, in the folder that holds the tarball: install, npx (on this Node and on Node 24), upgrade, uninstall", async () => {
+    const block = readmeBlocks().find((x) => x.section === 'Install' && x.lang === 'sh')!;
+    const lines = commandsOf(block.body);
+    expect(lines.map((l) => l.command.split(' ').slice(0, 3).join(' '))).toEqual(['npm install -g', 'npx -y --package', 'npx -y -p', 'npm install -g', 'npm uninstall -g']);
+    const cwd = temp('resq-readme-install-');
+    const own = temp('resq-readme-prefix-');
+    for (const name of lines.flatMap((l) => [...l.command.matchAll(/\.\/(resq-cli-[\d.]+\.tgz)/g)].map((m) => m[1]!))) copyFileSync(tarball, join(cwd, name));
+    writeFileSync(join(cwd, 'questions.csv'), 'question\nWhat is 2 + 2?\n');
+    // `-g` into a prefix of the test's own; npm's cache first (npm ci filled it), the registry only for what it lacks.
+    const env = cleanEnv([join(own, 'bin'), ...projectPath()], { npm_config_prefix: own, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
+    for (const { command } of lines) {
+      const r = await run('sh', ['-c', command], { cwd, env });
+      expect(r.code, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      if (command.startsWith('npm install -g')) expect((await run(join(own, 'bin', 'resq'), ['--version'], { cwd, env })).stdout.trim()).toBe(PACKAGE.version);
+      if (command.includes(' resq run ')) expect(r.stdout).toContain('1 item — 1 completed');
+    }
+    // Uninstalled by name: the command is gone.
+    expect(existsSync(join(own, 'bin', 'resq'))).toBe(false);
+  }, 240_000);
 
   it('prints its version from any folder', async () => {
     const r = await resq(['--version'], temp('resq-anywhere-'));
@@ -180,17 +200,19 @@ describe('the installed bin on an old Node', () => {
     for (const args of [['--version'], ['run', 'q.csv', '--sim'], []]) {
       const r = await resq(args, temp('resq-old-node-'), dirname(old!));
       expect(r).toMatchObject({ code: 1, stdout: '' });
-      expect(r.stderr.split('\n')[0]).toBe(`resq needs Node.js 22 or newer; this is ${version}`);
-      expect(r.stderr).toContain('npx -p node@24 resq …');
+      expect(r.stderr.split('\n')[0]).toBe(`resq needs Node.js 22.19 or newer; this is ${version}`);
+      expect(r.stderr).toContain(`npx -y -p node@24 -p ${join(prefix, 'lib', 'node_modules', PACKAGE.name)} resq …`);
       expect(r.stderr).toContain('npm install -g node@24 --prefix ~/.local');
     }
   });
 
-  it.skipIf(!old)('the way it gives works: `npx -p node@24 resq` runs the installed resq on Node 24', async () => {
+  it.skipIf(!old)('the way it gives works as printed, from any folder, without the global install on PATH', async () => {
     const cwd = temp('resq-old-node-');
-    // npm on the old Node, as the user has it; node@24 from npm's cache (npm ci filled it) or the registry.
-    const env = cleanEnv([join(prefix, 'bin'), dirname(old!), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(ROOT))]);
-    const r = await run('npx', ['--yes', '--prefer-offline', '-p', 'node@24', 'resq', '--version'], { cwd, env });
+    const hint = (await resq(['--version'], cwd, dirname(old!))).stderr.split('\n').find((l) => l.trim().startsWith('npx '))!;
+    const args = hint.trim().split(/\s+/).slice(1, hint.trim().split(/\s+/).indexOf('resq') + 1);
+    // npm on the old Node, as the user has it, and no resq on PATH; node@24 from npm's cache (npm ci filled it) or the registry.
+    const env = cleanEnv([dirname(old!), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(ROOT))]);
+    const r = await run('npx', ['--prefer-offline', ...args, '--version'], { cwd, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(PACKAGE.version);
   }, 120_000);

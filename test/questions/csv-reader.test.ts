@@ -140,7 +140,7 @@ describe('readCsv', () => {
 
   it('refuses a header separated by another delimiter with a hint naming it', async () => {
     expect(await read('id|question\n1|Why?\n')).toEqual([
-      'q.csv:1: header: no "question" column (the header reads as one column: if the file is separated by "|", make its first line sep=|)',
+      'q.csv:1: header: no "question" column; found "id|question" (the header reads as one column: if the file is separated by "|", make its first line sep=|)',
     ]);
     expect(await read('sep=|\nid|question\n1|Why?\n')).toEqual(['3 1 "Why?"']);
   });

@@ -27,7 +27,13 @@ describe('csvColumns', () => {
   });
 
   it('refuses a header without question', () => {
-    expect(csvColumns(['id', 'text'])).toBe('header: no "question" column');
+    expect(csvColumns(['id', 'text'])).toBe('header: no "question" column; found "id", "text"');
+  });
+
+  it('lists at most twenty of the columns it found, control characters escaped', () => {
+    const many = Array.from({ length: 23 }, (_, i) => `c${i}`);
+    expect(csvColumns(many)).toBe(`header: no "question" column; found ${many.slice(0, 20).map((n) => `"${n}"`).join(', ')}, … 3 more`);
+    expect(csvColumns(['id', 'a\u001b[31m'])).toBe('header: no "question" column; found "id", "a\\u001b[31m"');
   });
 
   it('reads a reserved name in another case as that column, and says which', () => {

@@ -40,8 +40,11 @@ describe('compareBatches', () => {
     expect(by.y!).toMatchObject({ a: { state: 'completed' }, b: { state: 'failed' } });
     expect(by.w!.answerChanged).toBe(true);
     expect(by.w!.decisionsDiffer).toBe(true);
-    expect(by.w!.a!.decisions).toEqual(['confirm_scope: {"approved":true}']);
-    expect(by.w!.b!.decisions).toEqual(['confirm_scope: {"approved":false}']);
+    expect(by.w!.a!.decisions).toEqual(['confirm_scope: approved by policy']);
+    expect(by.w!.b!.decisions).toEqual(['confirm_scope: declined by policy']);
+    expect(by.y!.a!.decisions).toEqual(['ask_choice: chose b by policy']);
+    expect(by.y!.questionChanged).toBe(true);
+    expect(by.v!.questionChanged).toBe(false);
     expect(by.w!.filesAdded).toEqual(['table.csv']);
     expect(by.w!.filesGone).toEqual(['report.md']);
     expect(by.w!.diff!.some((l) => l.op === '+' && l.text.includes('Narrow answer'))).toBe(true);
@@ -49,7 +52,7 @@ describe('compareBatches', () => {
 
   it('compareSummary counts at the top and lists only the items that differ', async () => {
     const s = await compareSummary(store, a, b);
-    expect(s.counts).toEqual({ both: 3, onlyA: 1, onlyB: 1, same: 1, stateChanged: 1, answerChanged: 2, decisionsDiffer: 2, filesChanged: 1 });
+    expect(s.counts).toEqual({ both: 3, onlyA: 1, onlyB: 1, same: 1, stateChanged: 1, questionChanged: 2, answerChanged: 2, decisionsDiffer: 2, filesChanged: 1 });
     expect(s.changed.map((c) => c.id)).toEqual(['w', 'x', 'y', 'z']);
     expect(s.more).toBe(false);
     const capped = await compareSummary(store, a, b, 2);
@@ -58,7 +61,7 @@ describe('compareBatches', () => {
   });
 
   it('compareSides counts repeated file names as a multiset', () => {
-    const side = (files: string[]) => ({ state: 'completed', runStatus: 'completed', text: 't', decisions: [], files });
+    const side = (files: string[]) => ({ state: 'completed', runStatus: 'completed', question: 'q', text: 't', decisions: [], files });
     const c = compareSides('i', side(['f.md', 'f.md', 'g.png']), side(['f.md', 'h.csv']));
     expect(c.filesGone).toEqual(['f.md', 'g.png']);
     expect(c.filesAdded).toEqual(['h.csv']);

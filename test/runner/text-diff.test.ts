@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { lineDiff } from '../../src/runner/text-diff.js';
 
 describe('lineDiff', () => {
-  it('keeps common lines and marks the removed and added ones in order', () => {
+  it('keeps common lines and marks the removed and added ones in order, the removed (-) first', () => {
     expect(lineDiff('a\nb\nc\nd', 'a\nx\nc\nd\ne')).toEqual([
       { op: ' ', text: 'a' },
-      { op: '+', text: 'x' },
       { op: '-', text: 'b' },
+      { op: '+', text: 'x' },
       { op: ' ', text: 'c' },
       { op: ' ', text: 'd' },
       { op: '+', text: 'e' },
@@ -15,13 +15,18 @@ describe('lineDiff', () => {
 
   it('equal texts are all kept; from nothing, all added', () => {
     expect(lineDiff('one\ntwo', 'one\ntwo').every((l) => l.op === ' ')).toBe(true);
-    expect(lineDiff('', 'x\ny')).toEqual([{ op: '+', text: 'x' }, { op: '+', text: 'y' }, { op: '-', text: '' }]);
+    expect(lineDiff('', 'x\ny')).toEqual([{ op: '-', text: '' }, { op: '+', text: 'x' }, { op: '+', text: 'y' }]);
   });
 
   it('finds the longest common run in the middle', () => {
     const d = lineDiff('h\n1\n2\n3\nt', 'h\n0\n1\n2\nt');
     expect(d.filter((l) => l.op === ' ').map((l) => l.text)).toEqual(['h', '1', '2', 't']);
     expect(d.filter((l) => l.op !== ' ')).toEqual([{ op: '+', text: '0' }, { op: '-', text: '3' }]);
+  });
+
+  it('a changed stretch lists every old line before the new ones', () => {
+    const ops = lineDiff('k\na\nb\nk2', 'k\nx\ny\nk2').map((l) => l.op).join('');
+    expect(ops).toBe(' --++ ');
   });
 
   it('a very large pair falls back to removed-then-added, keeping the common head and tail', () => {

@@ -35,6 +35,20 @@ describe('the notebooks kernel', () => {
     // This checkout's, as the script registers it.
     expect(checkoutKernel(ROOT, '/nonexistent-home').displayName).toBe(`TypeScript (resq, ${ROOT})`);
   });
+
+  it('never shows an empty folder: a checkout at home is ~, and the notebooks name it as a reader sees it', () => {
+    expect(checkoutKernel('/home/ana', '/home/ana').displayName).toBe('TypeScript (resq, ~)');
+    // What Jupyter renders of each notebook's markdown: an HTML-looking <placeholder> is dropped.
+    for (const nb of ['explore.ipynb', 'models.ipynb']) {
+      const cells = (JSON.parse(readFileSync(join(ROOT, 'notebooks', nb), 'utf8')) as { cells: { cell_type: string; source: string[] }[] }).cells;
+      const shown = cells.filter((c) => c.cell_type === 'markdown').map((c) => c.source.join('').replace(/<[^>\n]*>/g, '')).join('\n');
+      const names = [...shown.matchAll(/TypeScript \(resq, ([^)]*)\)/g)].map((m) => m[1]!.trim());
+      expect(names.length, nb).toBeGreaterThan(0);
+      for (const n of names) expect(n, nb).not.toBe('');
+    }
+    // Nor the README and docs, where a <placeholder> outside code is eaten the same way.
+    for (const md of ['README.md', 'docs/reference.md']) expect(readFileSync(join(ROOT, md), 'utf8'), md).not.toMatch(/TypeScript \(resq, </);
+  });
 });
 
 describe('the notebooks temporary folder', () => {

@@ -75,12 +75,12 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
     "answer a held item's pause (sent on the next run/resume, or at once if a runner is attached)",
     (a) =>
       a
-        .positional('batch', { type: 'string', demandOption: true })
-        .positional('item', { type: 'string', demandOption: true })
+        .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
+        .positional('item', { type: 'string', demandOption: true, describe: 'the held item\'s id (resq status lists the held ones)' })
         .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
-        .option('note', { type: 'string', describe: 'note sent with an ask_choice answer' })
+        .option('note', { type: 'string', describe: 'why: recorded with the decision whichever you give (--approve, --decline or --choose), shown by show, the page and the export; with an ask_choice answer it is also sent to the service' })
         .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' }),
     async (argv) => {
       ctx.code = await answer(argv as unknown as AnswerArgs, ctx.io);

@@ -53,7 +53,7 @@ export function cancelCommand(y: Argv, ctx: CommandContext): Argv {
     'send nothing more from a batch and cancel its runs in flight at the service',
     (a) =>
       a
-        .positional('batch', { type: 'string', demandOption: true })
+        .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
         .option('base-url', { type: 'string', describe: 'service base URL (default: the batch\'s)' })
         .option('cancel-route', { type: 'string', describe: 'where runs are cancelled, {id} for the run id (default /runs/{id}/cancel, or the pipeline\'s cancel_route)' }),

@@ -19,7 +19,7 @@ export interface CompareArgs {
 export function countsLine(nameA: string, nameB: string, n: CompareCounts): string {
   return (
     `${nameA} → ${nameB}: ${n.both} in both (${n.same} the same), ${n.onlyA} only in ${nameA}, ${n.onlyB} only in ${nameB}; ` +
-    `state changed ${n.stateChanged}, answer changed ${n.answerChanged}, decisions differ ${n.decisionsDiffer}, files changed ${n.filesChanged}`
+    `state changed ${n.stateChanged}, question changed ${n.questionChanged}, answer changed ${n.answerChanged}, decisions differ ${n.decisionsDiffer}, files changed ${n.filesChanged}`
   );
 }
 
@@ -29,7 +29,8 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
   if (!c.a) return `${p(c.id)}: only in ${nameB}`;
   const parts: string[] = [];
   if (c.stateChanged) parts.push(`${c.a.state} → ${c.b.state}`);
-  if (c.answerChanged) parts.push(`answer changed (${c.diff ? `+${c.diff.filter((l) => l.op === '+').length} -${c.diff.filter((l) => l.op === '-').length} lines` : 'one side has none'})`);
+  if (c.questionChanged) parts.push(`question changed: "${p(c.a.question)}" → "${p(c.b.question)}"`);
+  if (c.answerChanged) parts.push(`answer changed (${c.diff ? `-${c.diff.filter((l) => l.op === '-').length} +${c.diff.filter((l) => l.op === '+').length} lines` : 'one side has none'})`);
   if (c.decisionsDiffer) parts.push(`decisions differ: [${c.a.decisions.map(p).join('; ')}] → [${c.b.decisions.map(p).join('; ')}]`);
   if (c.filesAdded.length) parts.push(`files added: ${c.filesAdded.map(p).join(', ')}`);
   if (c.filesGone.length) parts.push(`files gone: ${c.filesGone.map(p).join(', ')}`);
@@ -38,8 +39,8 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
 
 /**
  * `resq compare A B`: the same item ids of two batches side by side. Text: the counts, then
- * one line per item that differs. `--format jsonl`: one JSON object per item (every item),
- * the counts on stderr.
+ * one line per item that differs. `--json` (or the hidden alias `--format jsonl`): one JSON
+ * object per item (every item), the counts on stderr.
  */
 export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<number> {
   const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
@@ -75,12 +76,12 @@ export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<numb
 export function compareCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'compare <a> <b>',
-    'the same item ids of two batches side by side: state, answer (a diff), decisions, files',
+    'the same item ids of two batches side by side: state, question, answer (a diff), decisions, files (--json: one JSON object per item, the counts on stderr)',
     (x) =>
       x
         .positional('a', { type: 'string', demandOption: true, describe: 'the first batch (name or id)' })
         .positional('b', { type: 'string', demandOption: true, describe: 'the second batch' })
-        .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, describe: 'jsonl: one JSON object per item, counts on stderr' }),
+        .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, hidden: true, describe: 'an alias: --format jsonl is --json' }),
     async (argv) => {
       ctx.code = await compareCommandRun(argv as unknown as CompareArgs, ctx.io);
     },

@@ -12,6 +12,8 @@ export interface ExportArgs {
   batch?: string;
   db: string;
   format: 'jsonl' | 'csv';
+  /** The global --json: JSONL, which is the default; refused beside --format csv. */
+  json?: boolean;
   output?: string;
   /** The rows `--skip-invalid` left out instead of the items: file, line, field, reason. */
   invalid?: boolean;
@@ -25,6 +27,7 @@ export interface ExportArgs {
 
 /** Refuses flags that do not go together, before anything is opened or written. */
 function checkFlags(a: ExportArgs): void {
+  if (a.json && a.format === 'csv') throw new InputError('--json asks for JSONL and --format csv for CSV: give one of them');
   if (a.format !== 'csv' && (a.raw || a.excel)) throw new InputError(`${a.raw ? '--raw' : '--excel'} applies to --format csv only`);
   if (a.invalid && a.failed) throw new InputError('--invalid and --failed export different things: give one of them');
 }
@@ -72,7 +75,7 @@ export function exportCommand(y: Argv, ctx: CommandContext): Argv {
     (a) =>
       a
         .positional('batch', { type: 'string', describe: 'batch name or id (default: the newest)' })
-        .option('format', { choices: ['jsonl', 'csv'] as const, default: 'jsonl' as const })
+        .option('format', { choices: ['jsonl', 'csv'] as const, default: 'jsonl' as const, describe: 'jsonl: one JSON object per item (what --json gives too); csv: one row per item, one column per meta field' })
         .option('output', { type: 'string', describe: 'file to write (default: standard output)' })
         .option('failed', { type: 'boolean', describe: 'only the failed and errored items' })
         .option('invalid', { type: 'boolean', describe: 'export the rows --skip-invalid left out (file, line, field, reason) instead of the items' })

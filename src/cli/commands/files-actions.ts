@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
 import type { BatchRecord } from '../../store/index.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
+import { dbFlag } from '../db-path.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
@@ -20,7 +21,17 @@ function writer(io: CliIo): Out {
   return (line) => io.stdout.write(`${line}\n`);
 }
 
-function renderStatus(out: Out, s: FilesStatus, now: Date): void {
+/**
+ * The `resq files pull` that fetches these batches' files, to paste as it is: the batch when
+ * there is one, `--db` when not the default, `--sim` when a batch ran on the built-in simulator.
+ */
+export function pullHint(batches: readonly BatchRecord[], db: string, one: boolean): string {
+  const sim = batches.some((b) => b.settings.service === 'sim') ? ' --sim' : '';
+  const name = one && batches.length === 1 ? ` ${printable(batches[0]!.name)}` : '';
+  return `resq files pull${name}${dbFlag(db)}${sim}`;
+}
+
+function renderStatus(out: Out, s: FilesStatus, now: Date, pull: string): void {
   const c = s.counts;
   const scope = s.batches.length === 1 ? `batch ${s.batches[0]}` : `${s.batches.length} batches`;
   out(`files of ${scope}: ${s.total} — ${c.downloaded} downloaded, ${c.pending} pending, ${c.failed} failed, ${c.expired} expired, ${c.missing} missing`);
@@ -34,7 +45,7 @@ function renderStatus(out: Out, s: FilesStatus, now: Date): void {
     }
   }
   if (s.notHere > 0)
-    out(`this machine (${printable(s.thisHost)}) lacks ${s.notHere} downloaded ${s.notHere === 1 ? 'file' : 'files'} other machines hold: resq files pull --out DIR fetches them into DIR`);
+    out(`this machine (${printable(s.thisHost)}) lacks ${s.notHere} downloaded ${s.notHere === 1 ? 'file' : 'files'} other machines hold: ${pull} --out DIR fetches them into DIR`);
   if (s.soonestExpiry) {
     const left = Date.parse(s.soonestExpiry) - now.getTime();
     out(`soonest expiry among files not on disk: ${s.soonestExpiry} (${left > 0 ? `in ${formatDuration(left)}` : `${formatDuration(left)} ago`})`);
@@ -42,26 +53,26 @@ function renderStatus(out: Out, s: FilesStatus, now: Date): void {
   for (const w of s.warnings) out(`warning: ${w.message}`);
 }
 
-function renderPull(out: Out, r: PullReport): void {
+function renderPull(out: Out, r: PullReport, pull: string): void {
   const scope = r.batches.length === 1 ? `batch ${r.batches[0]}` : `${r.batches.length} batches`;
   const repaired = r.repaired.length ? `, ${r.repaired.length} fetched again (gone or changed on disk)` : '';
   const others = Object.entries(r.fromOtherHosts);
   const fetched = others.length ? `, ${others.reduce((n, [, k]) => n + k, 0)} of them held only by other machines (${others.map(([h, n]) => `${printable(h)}: ${n}`).join(', ')})` : '';
   out(`files of ${scope}: ${r.downloaded} downloaded (${formatBytes(r.bytes)})${fetched}, ${r.skipped} already on this machine${repaired}`);
-  if (r.interrupted) out('interrupted: run resq files pull again to continue');
+  if (r.interrupted) out(`interrupted: run ${pull} again to continue`);
   if (r.notOnDisk.length === 0) return;
   const by = (s: string): number => r.notOnDisk.filter((f) => f.status === s).length;
   out(`not on disk: ${r.notOnDisk.length} (${by('expired')} expired, ${by('missing')} missing, ${by('failed')} failed, ${by('pending')} pending)`);
   for (const f of r.notOnDisk.slice(0, 30))
     out(`  ${f.status.padEnd(8)} ${f.batch} / ${f.itemId} / ${f.name ?? f.fileId}: ${f.reason ?? 'not fetched yet'}`);
-  if (r.notOnDisk.length > 30) out(`  … and ${r.notOnDisk.length - 30} more (resq files pull --json)`);
+  if (r.notOnDisk.length > 30) out(`  … and ${r.notOnDisk.length - 30} more (${pull} --json)`);
 }
 
-function renderVerify(out: Out, r: VerifyReport): void {
+function renderVerify(out: Out, r: VerifyReport, pull: string): void {
   const gone = r.problems.filter((p) => p.state === 'gone').length;
   out(`verified ${r.checked} downloaded files: ${r.ok} intact (${formatBytes(r.bytes)}), ${r.problems.length - gone} changed, ${gone} gone`);
   for (const p of r.problems) out(`  ${p.state.padEnd(8)} ${p.batch} / ${p.itemId} / ${p.path ?? p.fileId}: ${p.reason}`);
-  if (r.problems.length) out('resq files pull fetches them again');
+  if (r.problems.length) out(`${pull} fetches them again`);
 }
 
 /** Service for a pull, by the library's one rule ({@link chooseService}) over the batches pulled. */
@@ -101,7 +112,7 @@ export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
         onEvent: a.json ? (e: DownloadEvent) => e.type !== 'file-start' && out(JSON.stringify(e)) : undefined,
       });
       if (a.json) out(JSON.stringify({ type: 'files-pull', ...report }));
-      else renderPull(out, report);
+      else renderPull(out, report, pullHint(batches, a.db, !!a.batch));
       return report.interrupted ? STOP_SIGNALS[stoppedBy] : report.notOnDisk.length > 0 ? EXIT.failed : EXIT.ok;
     } finally {
       offStop();
@@ -121,7 +132,7 @@ export async function statusCommand(a: Common, io: CliIo): Promise<number> {
     const now = new Date(systemClock.now());
     const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
     if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
-    else renderStatus(out, s, now);
+    else renderStatus(out, s, now, pullHint(batches, a.db, !!a.batch));
     return EXIT.ok;
   } finally {
     await store.close();
@@ -135,7 +146,7 @@ export async function verifyCommand(a: Common, io: CliIo): Promise<number> {
   try {
     const r = await verifyFiles(store, a.batch ? batches[0] : null);
     if (a.json) out(JSON.stringify({ type: 'files-verify', ...r }));
-    else renderVerify(out, r);
+    else renderVerify(out, r, pullHint(batches, a.db, !!a.batch));
     return r.problems.length > 0 ? EXIT.failed : EXIT.ok;
   } finally {
     await store.close();

@@ -42,7 +42,7 @@ export function retryCommand(y: Argv, ctx: CommandContext): Argv {
     'run finished items again as new runs (default: failed and errored); earlier attempts stay in the history',
     (a) =>
       a
-        .positional('batch', { type: 'string', demandOption: true })
+        .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
         .option('failed', { type: 'boolean', describe: 'retry items whose run failed' })
         .option('errored', { type: 'boolean', describe: 'retry items that ended in error (refused requests)' })
         .option('cancelled', { type: 'boolean', describe: 'retry items that were cancelled (undo a mistaken cancel)' })

@@ -160,7 +160,14 @@ export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
     // A batch of this name from another file, or its file changed: said in the words that fit.
     const { SourceChangedError } = await import('../../runner/load-batch.js');
     const found = e instanceof SourceChangedError ? await store.findBatch(r.name).catch(() => null) : null;
-    throw found ? (await import('../same-source.js')).sourceMismatch(found, r.questions, e) : e;
+    const said = found ? (await import('../same-source.js')).sourceMismatch(found, r.questions, e) : e;
+    // The suggested `resq run FILE --append` carries what this command line needs to run as pasted.
+    if (said === e && e instanceof SourceChangedError && e.appendCommand) {
+      const { dbFlag } = await import('../db-path.js');
+      const flags = `${a.batch ? ` --batch ${a.batch}` : ''}${dbFlag(a.db)}${r.sim ? ' --sim' : ''}${a.skipInvalid ? ' --skip-invalid' : ''}`;
+      throw new InputError(e.message.replace(e.appendCommand, `${e.appendCommand}${flags}`));
+    }
+    throw said;
   } finally {
     // A refused run (bad input, a refused key, an unreachable service) leaves no empty database
     // behind; one another process recorded a batch in meanwhile is not empty, and stays.

@@ -26,7 +26,10 @@ export function showCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'show <batch> <item>',
     'one item: question, answer, runs, pauses with their full input, decisions, files',
-    (a) => a.positional('batch', { type: 'string', demandOption: true }).positional('item', { type: 'string', demandOption: true }),
+    (a) =>
+      a
+        .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
+        .positional('item', { type: 'string', demandOption: true, describe: 'the item id (its id column, or its row number 1, 2, … when the file had none)' }),
     async (argv) => {
       ctx.code = await showItem(argv as unknown as { batch: string; item: string; db: string; json: boolean }, ctx.io);
     },

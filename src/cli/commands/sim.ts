@@ -49,11 +49,18 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
     if (err instanceof (await import('../../sim/index.js')).SimStateInUseError)
       throw new InputError(`--db ${a.db}: its simulator is already served by process ${err.holder.pid} on ${err.holder.host}`);
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new InputError(`--port ${a.port}: already in use on ${a.host} (pick another, or --port 0 for any free port)`);
-    if (code === 'EACCES') throw new InputError(`--port ${a.port}: not allowed on ${a.host} (ports below 1024 need privileges)`);
+    if (code === 'EADDRINUSE') throw new InputError(`--port ${port}: already in use on ${a.host} (pick another, or --port 0 for any free port)`);
+    if (code === 'EACCES') throw new InputError(`--port ${port}: not allowed on ${a.host} (ports below 1024 need privileges)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`--host ${a.host}: not an address of this machine`);
     throw err;
   }
+  // Listening for a stop before saying where it serves: a signal sent on reading that line stops it cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    const off = io.onStop(() => {
+      off();
+      resolve();
+    });
+  });
   if (a.json) io.stdout.write(`${JSON.stringify({ url: sim.url, keys: sim.keys })}\n`);
   else if (a.db)
     io.stdout.write(`simulator of ${a.db} serving ${sim.url}\nevery --sim process on this database shares it: resq run … --sim --db ${a.db}\n`);
@@ -63,12 +70,7 @@ export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
         simTryLines(sim.url, sim.keys[0] ?? '') +
         `controls: GET ${sim.origin}/_sim/counters, POST ${sim.origin}/_sim/faults, POST ${sim.origin}/_sim/clock\n`,
     );
-  await new Promise<void>((resolve) => {
-    const off = io.onStop(() => {
-      off();
-      resolve();
-    });
-  });
+  await stopped;
   await sim.close();
   return EXIT.ok;
 }

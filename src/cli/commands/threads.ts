@@ -66,7 +66,7 @@ export function threadsCommand(y: Argv, ctx: CommandContext): Argv {
       .command(
         'show <id>',
         'a thread with its messages',
-        (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true }),
+        (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true, describe: 'thread id (resq threads list shows them)' }),
         async (argv) => {
           ctx.code = await showThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },
@@ -74,7 +74,7 @@ export function threadsCommand(y: Argv, ctx: CommandContext): Argv {
       .command(
         'delete <id>',
         'delete a thread and its transcript (its files stay until they expire)',
-        (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true }),
+        (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true, describe: 'thread id (resq threads list shows them)' }),
         async (argv) => {
           ctx.code = await deleteThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },

@@ -69,7 +69,7 @@ export function connectionBoundMs(leaseMs: number): number {
 
 /**
  * A pool for one database URL; sized to the work (a worker's claims, transitions and reads).
- * Timeouts tied to the lease (see README, "Several machines"): TCP keepalive from a third of
+ * Timeouts tied to the lease (see docs/internals.md, "Several machines"): TCP keepalive from a third of
  * the bound, a connect and every statement given up client-side after the bound, and on the
  * server a transaction left idle (its client cut off mid-transaction, holding row locks) and
  * unacknowledged data (tcp_user_timeout) ended after the bound, so the locks of a worker cut

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
@@ -122,6 +122,19 @@ describe('a batch from the terminal', () => {
     expect(again.stdout).toContain('batch q: 4 items — 4 completed');
   });
 
+  it('on a --sim batch the undo hint runs as pasted (the batch keeps its simulator)', async () => {
+    const s = setup(Array.from({ length: 2 }, (_, i) => `v${i},Undo sim ${s0()} ${i}`));
+    // One run (the simulator's state is kept beside the database), one left queued.
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1', '--sim'])).code).toBe(1);
+    const cancel = await runInProcess(['cancel', 'q', '--db', s.db, '--sim']);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const undo = /to undo: `resq ([^`]*)`/.exec(cancel.stdout)?.[1];
+    expect(undo).toBe(`retry q --cancelled --db ${s.db}`);
+    const again = await runInProcess(undo!.split(' '));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('batch q: 2 items — 2 completed');
+  });
+
   it('--skip-invalid says what it skipped: in the summary, in status, in export --invalid; exit 0 when the rest completed', async () => {
     const s = setup([`ok,Fine ${s0()}`, 'bad,', `ok2,Fine too ${s0()}`]);
     const run = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid'], s.env);
@@ -133,6 +146,19 @@ describe('a batch from the terminal', () => {
     const exp = await runInProcess(['export', '--db', s.db, '--invalid'], s.env);
     expect(exp.code).toBe(0);
     expect(JSON.parse(exp.stdout.trim())).toMatchObject({ file: s.questions, line: 3, field: 'question' });
+  });
+
+  it('after --skip-invalid, a row added and the file run again: the --append hint carries --db, --sim and --skip-invalid, and runs as pasted', async () => {
+    const s = setup([`ok,Fine ${s0()}`, 'bad,', `ok2,Fine too ${s0()}`]);
+    expect((await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim'])).code).toBe(0);
+    writeFileSync(s.questions, `${readFileSync(s.questions, 'utf8')}new,Added ${s0()}\n`);
+    const again = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim']);
+    expect(again.code).toBe(2);
+    const hint = /`resq (run [^`]+--append[^`]*)`/.exec(again.stderr)?.[1];
+    expect(hint).toBe(`run ${s.questions} --append --db ${s.db} --sim --skip-invalid`);
+    const appended = await runInProcess(hint!.split(' '));
+    expect(appended.code, appended.stderr).toBe(0);
+    expect(appended.stdout).toContain('3 completed');
   });
 
   it('cancel on a service without a cancel route says so and leaves the runs', async () => {

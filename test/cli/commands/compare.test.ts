@@ -21,13 +21,13 @@ describe('resq compare', () => {
   }, 30_000);
   afterAll(async () => sim.close());
 
-  it('prints the counts and one line per item that differs', async () => {
+  it('prints the counts and one line per item that differs, a changed question said as such', async () => {
     const r = await runInProcess(['compare', 'before', 'after', '--db', db]);
     expect(r.code).toBe(0);
     const [head, ...rest] = r.stdout.trimEnd().split('\n');
-    expect(head).toBe('before → after: 2 in both (1 the same), 2 only in before, 2 only in after; state changed 1, answer changed 1, decisions differ 0, files changed 0');
+    expect(head).toBe('before → after: 2 in both (1 the same), 2 only in before, 2 only in after; state changed 1, question changed 1, answer changed 1, decisions differ 0, files changed 0');
     expect(rest.map((l) => l.trim())).toEqual([
-      'plan: completed → failed; answer changed (+2 -0 lines)',
+      'plan: completed → failed; question changed: "plan @confirm=5" → "plan @confirm=5 @fail"; answer changed (-0 +2 lines)',
       'gone: only in before',
       'bell: only in before',
       'new: only in after',
@@ -36,8 +36,9 @@ describe('resq compare', () => {
     expect(r.stdout).not.toContain('\x1b');
   });
 
-  it('--format jsonl: one object per item, every item, the counts on stderr', async () => {
-    const r = await runInProcess(['compare', 'before', 'after', '--db', db, '--format', 'jsonl']);
+  it('--json: one object per item, every item, the counts on stderr (--format jsonl, a hidden alias, the same)', async () => {
+    const r = await runInProcess(['compare', 'before', 'after', '--db', db, '--json']);
+    expect(await runInProcess(['compare', 'before', 'after', '--db', db, '--format', 'jsonl'])).toEqual(r);
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; changed: boolean; stateChanged: boolean });
     expect(rows.map((x) => [x.id, x.changed])).toEqual([['same', false], ['plan', true], ['gone', true], ['bell', true], ['new', true], ['bell\x1b[31m', true]]);

@@ -110,6 +110,7 @@ describe('resq export', () => {
       [['--excel'], '--excel applies to --format csv only'],
       [['--raw'], '--raw applies to --format csv only'],
       [['--failed', '--invalid'], '--invalid and --failed'],
+      [['--json', '--format', 'csv'], '--json asks for JSONL and --format csv for CSV'],
     ] as const) {
       const r = await runInProcess(['export', 'ex', '--db', db, '--output', out, ...args]);
       expect(r.code).toBe(2);
@@ -117,6 +118,10 @@ describe('resq export', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('--json is the JSONL the export writes by default', async () => {
+    expect((await exported(['--json'], 'j.jsonl')).equals(await exported([], 'plain.jsonl'))).toBe(true);
   });
 
   it('names the batches there are when asked for one that is not', async () => {

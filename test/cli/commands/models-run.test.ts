@@ -25,6 +25,17 @@ describe('resq models run with --db', () => {
     await store.close();
   });
 
+  it('its hint names the --db it recorded into, and works pasted', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'm.db');
+    const r = await runInProcess(['models', 'run', 'fold', '--sim', '--db', db, '--out', join(dir, 'files'), '--input', 'sequence=MKTAYIAK']);
+    expect(r.code, r.stderr).toBe(0);
+    const hint = /\(resq (models status \S+ --db \S+)\)/.exec(r.stdout);
+    expect(hint?.[1]).toBe(`models status ${/batch (\S+) in/.exec(r.stdout)![1]} --db ${db}`);
+    const status = await runInProcess(hint![1]!.split(' '));
+    expect(status.code, status.stderr).toBe(0);
+  });
+
   it('without --db records nothing', async () => {
     const dir = tempDir();
     const r = await runInProcess(['models', 'run', 'fold', '--sim', '--input', 'sequence=MKTAYIAK'], {}, {});

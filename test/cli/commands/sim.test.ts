@@ -25,7 +25,7 @@ describe('resq sim', () => {
     expect(r.stdout).toMatch(/--duration\s+default working time/);
     // Nothing of run's (the options are sim's own and the global ones).
     const listed = [...r.stdout.matchAll(/^ {2,6}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
-    expect(listed.sort()).toEqual(['--db', '--duration', '--help', '--host', '--json', '--port', '--version']);
+    expect(listed.sort()).toEqual(['--db', '--duration', '--help', '--host', '--json', '--port']);
   });
 
   it('the try lines name no file of the checkout', () => {

@@ -1,29 +1,71 @@
 import { getJson } from './api.js';
-import { fill, h, path } from './dom.js';
+import { fill, h, path, when } from './dom.js';
 
-/** Two batches side by side: counts at the top, then each item that differs (state, answer diff, decisions, files). */
+/** A `<select>` of every batch (newest first), with `chosen` selected; a name not in the list is kept as an option of its own. */
+function batchPicker(name, batches, chosen) {
+  const options = batches.map((b) => h('option', { value: b.name, selected: b.name === chosen }, `${b.name} — ${b.total} items, ${when(b.createdAt)}`));
+  if (chosen && !batches.some((b) => b.name === chosen)) options.unshift(h('option', { value: chosen, selected: true }, chosen));
+  return h('select', { name, id: `compare-${name}`, required: true }, options);
+}
+
+/** Lines of a diff, the old ones (-) before the new (+), each with its sign. */
+function diffBlock(lines, cls = 'diff') {
+  return h('pre', { class: cls }, lines.map((l) => h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'same' }, `${l.op} ${l.text}\n`)));
+}
+
+/** One batch's side of an item: its state (a link to the item there) and its decisions, in words. */
+function side(name, s, id) {
+  if (!s) return h('span', { class: 'muted' }, 'absent');
+  return h('div', {}, h('a', { href: path('b', name, 'i', id) }, s.state), s.decisions.length ? h('ul', { class: 'decisions' }, s.decisions.map((d) => h('li', {}, d))) : null);
+}
+
+/** What changed in an item's question, answer and files: each said as such, old lines first. */
+function changes(c) {
+  const out = [];
+  if (c.questionChanged) out.push(h('div', { class: 'question-changed' }, h('strong', {}, 'Question changed'), diffBlock([{ op: '-', text: c.a.question }, { op: '+', text: c.b.question }])));
+  if (c.diff) out.push(h('div', {}, h('strong', {}, 'Answer'), diffBlock(c.diff)));
+  else if (c.answerChanged) out.push(h('p', { class: 'muted' }, 'Answer on one side only.'));
+  if (c.filesGone.length || c.filesAdded.length)
+    out.push(h('div', { class: 'files-changed' }, h('strong', {}, 'Files'), c.filesGone.map((f) => h('div', { class: 'del' }, `- ${f}`)), c.filesAdded.map((f) => h('div', { class: 'add' }, `+ ${f}`))));
+  return out;
+}
+
+/** Two batches side by side, picked from the list: counts at the top, then each item that differs. */
 export async function showCompare(main) {
   document.title = 'resq — compare';
   const u = new URLSearchParams(location.search);
-  const a = u.get('a') ?? '';
-  const b = u.get('b') ?? '';
-  const form = h('form', { method: 'get', action: '/compare', class: 'filters' }, h('label', {}, 'Batch A ', h('input', { name: 'a', value: a, required: true })), h('label', {}, ' Batch B ', h('input', { name: 'b', value: b, required: true })), ' ', h('button', { type: 'submit' }, 'Compare'));
+  const { batches } = await getJson('/api/batches');
+  const a = u.get('a') ?? batches[1]?.name ?? '';
+  const b = u.get('b') ?? batches[0]?.name ?? '';
+  const form = h(
+    'form',
+    { method: 'get', action: '/compare', class: 'filters', id: 'compare-form' },
+    h('label', {}, 'Before (-) ', batchPicker('a', batches, a)),
+    h('label', {}, ' After (+) ', batchPicker('b', batches, b)),
+    ' ',
+    h('button', { type: 'submit' }, 'Compare'),
+  );
   fill(main, h('h1', {}, 'Compare two batches'), form);
-  if (!a || !b) return;
+  if (batches.length === 0) return void main.append(h('p', { class: 'muted' }, 'No batch in this database yet.'));
+  if (!u.get('a') || !u.get('b')) return;
   const r = await getJson(`/api/compare?${new URLSearchParams({ a, b })}`);
   const n = r.counts;
-  const side = (name, s, id) => (s ? h('div', {}, h('a', { href: path('b', name, 'i', id) }, s.state), s.decisions.length ? h('ul', { class: 'decisions' }, s.decisions.map((d) => h('li', {}, d))) : null) : h('span', { class: 'muted' }, 'absent'));
-  const diff = (c) => (c.diff ? h('pre', { class: 'diff' }, c.diff.map((l) => h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'same' }, `${l.op} ${l.text}\n`))) : c.answerChanged ? h('p', { class: 'muted' }, 'answer on one side only') : null);
-  main.append(
-    h('p', { id: 'compare-counts', class: 'counts' }, `${n.both} in both (${n.same} the same) · ${n.onlyA} only in ${r.a} · ${n.onlyB} only in ${r.b} · state changed ${n.stateChanged} · answer changed ${n.answerChanged} · decisions differ ${n.decisionsDiffer} · files changed ${n.filesChanged}`),
+  const parts = [
+    h(
+      'p',
+      { id: 'compare-counts', class: 'counts' },
+      `${n.both} in both (${n.same} the same) · ${n.onlyA} only in ${r.a} · ${n.onlyB} only in ${r.b} · state changed ${n.stateChanged} · question changed ${n.questionChanged} · answer changed ${n.answerChanged} · decisions differ ${n.decisionsDiffer} · files changed ${n.filesChanged}`,
+    ),
     r.changed.length === 0
       ? h('p', { class: 'muted' }, 'No difference.')
       : h(
           'table',
-          { class: 'grid', id: 'compare-table' },
-          h('thead', {}, h('tr', {}, ['Item', r.a, r.b, 'Files', 'Answer'].map((t) => h('th', {}, t)))),
-          h('tbody', {}, r.changed.map((c) => h('tr', { 'data-id': c.id }, h('td', {}, c.id), h('td', {}, side(r.a, c.a, c.id)), h('td', {}, side(r.b, c.b, c.id)), h('td', {}, c.filesAdded.map((f) => h('div', { class: 'add' }, `+ ${f}`)), c.filesGone.map((f) => h('div', { class: 'del' }, `− ${f}`))), h('td', {}, diff(c))))),
+          { class: 'grid compare', id: 'compare-table' },
+          h('colgroup', {}, h('col', { class: 'c-item' }), h('col', { class: 'c-side' }), h('col', { class: 'c-side' }), h('col', { class: 'c-changes' })),
+          h('thead', {}, h('tr', {}, ['Item', `${r.a} (-)`, `${r.b} (+)`, 'What changed'].map((t) => h('th', {}, t)))),
+          h('tbody', {}, r.changed.map((c) => h('tr', { 'data-id': c.id }, h('td', {}, c.id), h('td', {}, side(r.a, c.a, c.id)), h('td', {}, side(r.b, c.b, c.id)), h('td', {}, changes(c))))),
         ),
-    r.more ? h('p', { class: 'muted' }, 'More items differ than are shown: resq compare A B --format jsonl lists them all.') : null,
-  );
+    r.more ? h('p', { class: 'muted' }, 'More items differ than are shown: resq compare A B --json lists them all.') : null,
+  ];
+  main.append(...parts.filter((p) => p !== null));
 }

@@ -1,0 +1,104 @@
+// The compare page in Chromium at a laptop's 1,366 px: it fits (the answer diff wraps), old
+// lines (-) come before new (+), decisions read as words, the batches are picked from a list,
+// and a changed question is said as such. Two real batches run against the simulator.
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { startWebServer, type WebServer } from '../../src/web/server.js';
+import { tempDir } from '../support/cli.js';
+import { runCsvBatch } from '../support/two-batches.js';
+import { launch, screenshot, watchedPage } from './support/browser.js';
+
+const LONG = `a long question whose answer quotes it ${'word '.repeat(60)}and one unbroken token ${'x'.repeat(300)}`;
+const BEFORE = `id,question\nsame,plain\nplan,plan @confirm=5\npick,pick @choice\nlong,"${LONG}"\nasked,What is the boiling point of water?\n`;
+const AFTER = `id,question\nsame,plain\nplan,plan @confirm=5\npick,pick @choice\nlong,"${LONG} and more"\nasked,What is the boiling point of water at altitude?\n`;
+
+describe('the compare page in a real browser', () => {
+  let sim: Sim;
+  let store: Store;
+  let server: WebServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 20 });
+    const dir = tempDir('resq-web-compare-');
+    store = await openStore(join(dir, 'resq.db'));
+    await runCsvBatch(sim, store, dir, 'before', BEFORE, { confirm_scope: { approve_max_cost: 10 }, ask_choice: { prefer: ['b'] } });
+    await runCsvBatch(sim, store, dir, 'after', AFTER, { confirm_scope: { approve_max_cost: 1, otherwise: 'decline' }, ask_choice: { prefer: ['a'] } });
+    [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    await sim?.close();
+  });
+
+  it('picks the batches from a list, fits 1,366 px, says - before +, decisions in words and a changed question', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const { page, errors } = await watchedPage(ctx);
+    await page.goto(server.loginUrl());
+    await page.goto(`${server.origin}/compare`);
+    await page.waitForSelector('#compare-form select[name=a]');
+    // Both batches offered in each list; nothing to type.
+    expect(await page.locator('#compare-form input[type=text], #compare-form input:not([type])').count()).toBe(0);
+    for (const s of ['a', 'b']) expect(await page.locator(`#compare-form select[name=${s}] option`).evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value).sort())).toEqual(['after', 'before']);
+    await page.selectOption('#compare-form select[name=a]', 'before');
+    await page.selectOption('#compare-form select[name=b]', 'after');
+    await page.click('#compare-form button[type=submit]');
+    await page.waitForSelector('#compare-table');
+    expect(page.url()).toMatch(/[?&]a=before&b=after/);
+    await screenshot(page, 'compare-1366');
+
+    // It fits the window: nothing wider than the viewport, the diff wrapped, not cut off.
+    const widths = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number }; getElementById(id: string): { getBoundingClientRect(): { right: number } } } }).document;
+      return { doc: d.documentElement.scrollWidth, view: (globalThis as unknown as { innerWidth: number }).innerWidth, table: d.getElementById('compare-table').getBoundingClientRect().right };
+    });
+    expect(widths.doc).toBeLessThanOrEqual(widths.view);
+    expect(widths.table).toBeLessThanOrEqual(widths.view);
+
+    const row = (id: string) => page.locator(`#compare-table tr[data-id="${id}"]`);
+    const rows = await page.locator('#compare-table tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-id')));
+    expect(rows).toEqual(expect.arrayContaining(['plan', 'pick', 'long', 'asked']));
+    expect(rows).not.toContain('same');
+
+    // Decisions in words, each with who made it; no JSON.
+    const plan = await row('plan').locator('ul.decisions li').allTextContents();
+    expect(plan).toEqual(['confirm_scope: approved by policy', 'confirm_scope: declined by policy']);
+    const pick = await row('pick').locator('ul.decisions li').allTextContents();
+    expect(pick).toEqual(['ask_choice: chose b by policy', 'ask_choice: chose a by policy']);
+    expect(await page.locator('#compare-table').textContent()).not.toMatch(/[{}]/);
+
+    // A changed question is said as such, old first.
+    const asked = row('asked').locator('.question-changed');
+    expect(await asked.locator('strong').textContent()).toBe('Question changed');
+    expect(await asked.locator('pre.diff span').allTextContents()).toEqual(['- What is the boiling point of water?\n', '+ What is the boiling point of water at altitude?\n']);
+    expect(await row('plan').locator('.question-changed').count()).toBe(0);
+    expect(await page.textContent('#compare-counts')).toContain('question changed 2');
+
+    // In every answer diff a changed stretch lists its old lines before its new ones.
+    for (const pre of await page.locator('#compare-table pre.diff').all()) {
+      const ops = (await pre.locator('span').allTextContents()).map((t) => t[0]);
+      for (let i = 1; i < ops.length; i++) expect(`${ops[i - 1]}${ops[i]}`).not.toBe('+-');
+    }
+    expect(await page.textContent('main')).not.toMatch(/null|undefined/);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('preselects the two newest batches, and keeps a name given in the address', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const { page } = await watchedPage(ctx);
+    await page.goto(server.loginUrl());
+    await page.goto(`${server.origin}/compare`);
+    await page.waitForSelector('#compare-form select[name=a]');
+    expect(await page.locator('#compare-table').count()).toBe(0);
+    expect([await page.inputValue('#compare-form select[name=a]'), await page.inputValue('#compare-form select[name=b]')]).toEqual(['before', 'after']);
+    await page.goto(`${server.origin}/compare?a=after&b=before`);
+    await page.waitForSelector('#compare-table');
+    expect([await page.inputValue('#compare-form select[name=a]'), await page.inputValue('#compare-form select[name=b]')]).toEqual(['after', 'before']);
+    await ctx.close();
+  });
+});
