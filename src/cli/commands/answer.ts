@@ -47,7 +47,7 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
     import('../../read/decider.js'),
     import('../../clock.js'),
     import('../open-batch.js'),
-    import('../text/printable.js'),
+    import('../../text/printable.js'),
   ]);
   const person = a.by?.trim() || osUserName();
   const { store, batch } = await openBatch(a.db, a.batch);

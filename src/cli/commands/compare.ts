@@ -46,7 +46,7 @@ export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<numb
   const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
     import('../open-batch.js'),
     import('../../runner/compare.js'),
-    import('../text/printable.js'),
+    import('../../text/printable.js'),
   ]);
   const { store, batches } = await openBatches(a.db, a.a);
   try {

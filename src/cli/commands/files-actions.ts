@@ -11,7 +11,7 @@ import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { choiceFor, openService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { formatBytes } from '../../format-bytes.js';
-import { printable } from '../text/printable.js';
+import { printable } from '../../text/printable.js';
 import type { Common, PullArgs } from './files.js';
 import { wholeNumber } from '../whole-number.js';
 

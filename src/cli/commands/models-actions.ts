@@ -15,7 +15,7 @@ import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatch } from '../open-batch.js';
 import { choiceFor, openService, type Service, type ServiceChoice } from '../service.js';
 import { chooseService } from '../../service-choice.js';
-import { printable } from '../text/printable.js';
+import { printable } from '../../text/printable.js';
 import type { RunArgs, ServiceArgs } from './models.js';
 
 function choiceOf(a: ServiceArgs, env: NodeJS.ProcessEnv): ServiceChoice {
