@@ -195,4 +195,19 @@ describe('the whiteboard', () => {
     for (const file of next.keys()) if (!index.has(file)) visit(file);
     expect(cycles).toEqual([]);
   });
+
+  it('names command handlers one way: a command file exports its registrar (…Command) and its handlers (…Handler); CommandContext lives outside cli.ts', () => {
+    // Helpers a command file shares with its tests or its sibling, named for what they make.
+    const helpers = new Set(['countsLine', 'changeLine', 'pullHint', 'checkPort', 'simTryLines']);
+    const odd: string[] = [];
+    for (const f of sourceFiles('src').filter(under('src/cli/commands/'))) {
+      const text = readFileSync(join(root, f), 'utf8');
+      for (const m of text.matchAll(/export (?:async )?function (\w+)/g)) {
+        const name = m[1]!;
+        if (!/(Command|Handler)$/.test(name) && !helpers.has(name)) odd.push(`${f}: ${name}`);
+      }
+    }
+    expect(odd).toEqual([]);
+    expect(readFileSync(join(root, 'src/cli/cli.ts'), 'utf8')).not.toMatch(/export interface CommandContext/);
+  });
 });
