@@ -10,11 +10,11 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-// The question reader thread starts from src/questions/row-batch-worker.mjs, which lets Node
+// The question reader thread starts from src/tables/row-batch-worker.mjs, which lets Node
 // strip the types of the .ts sources. Compiled, there is nothing to strip (and Node strips
 // nothing under node_modules): the same entry name starts the compiled worker.
 writeFileSync(
-  new URL('../dist/questions/row-batch-worker.mjs', import.meta.url),
+  new URL('../dist/tables/row-batch-worker.mjs', import.meta.url),
   "// Entry of the question reader thread in the built package (written by scripts/build.mjs).\nimport './row-batch-worker.js';\n",
 );
 

@@ -33,8 +33,8 @@ export const systemClock: Clock = { now: () => Date.now(), sleep };
 /** The clock's time as an ISO 8601 string, as the store writes timestamps. */
 export function isoNow(clock: Clock = systemClock): string {
   const ms = clock.now();
-  // A burst stamps many rows and lines within one millisecond: the text is made once for it
-  // (a Date and its ISO string were ~2 us, ten times a run).
+  // A burst stamps many rows and lines within one millisecond: the text is made once for it,
+  // not once per row (a Date and its ISO string are among the costs of every run).
   if (ms !== lastIso.ms) {
     lastIso.ms = ms;
     lastIso.text = new Date(ms).toISOString();

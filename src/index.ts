@@ -27,5 +27,5 @@ export * from './models/index.js';
 export { decide, type Policy, type Decision, type PendingAction } from './policy/index.js';
 export { parsePolicy, loadPolicyFile } from './config/index.js';
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
-export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './questions/index.js';
+export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './tables/index.js';
 export * as notebook from './notebook/index.js';

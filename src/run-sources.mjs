@@ -2,7 +2,7 @@
 // itself (they use only erasable syntax: tsconfig's erasableSyntaxOnly), and one in-thread
 // resolve hook maps their `./x.js` imports (TypeScript's NodeNext spelling) to `./x.ts`.
 // Imported first by the CLI's launcher in a checkout (bin/launch.js) and by the question
-// reader's thread (src/questions/row-batch-worker.mjs). No loader thread, unlike tsx, and
+// reader's thread (src/tables/row-batch-worker.mjs). No loader thread, unlike tsx, and
 // the stripped modules go through V8's compile cache like any other: a checkout's command
 // starts ~0.15 s sooner. The built package has no src/ and needs none of this.
 import { existsSync } from 'node:fs';

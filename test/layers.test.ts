@@ -75,23 +75,23 @@ describe('the whiteboard', () => {
     expect(edges.some((e) => under('src/cli/')(e.from) && under('src/runner/')(e.to))).toBe(true);
   });
 
-  it('keeps policy and questions pure: of src they import only config/, errors, clock and the leaf modules listed', () => {
+  it('keeps policy and tables pure: of src they import only config/, errors, clock, the shared text helpers and the leaf modules listed', () => {
     // Leaf modules (no imports of src themselves) they may use besides: the hook that lets
     // Node run the sources in a checkout (the question reader thread's entry registers it).
     const leaves: string[] = ['src/run-sources.mjs'];
-    const allowed = (to: string) => under('src/config/')(to) || to === 'src/errors.ts' || to === 'src/clock.ts' || leaves.includes(to);
-    for (const part of ['src/policy/', 'src/questions/']) {
+    const allowed = (to: string) => under('src/config/')(to) || under('src/text/')(to) || to === 'src/errors.ts' || to === 'src/clock.ts' || leaves.includes(to);
+    for (const part of ['src/policy/', 'src/tables/']) {
       const out = edges.filter((e) => under(part)(e.from) && e.to.startsWith('src/') && !under(part)(e.to) && !allowed(e.to));
       expect(out).toEqual([]);
     }
     for (const leaf of leaves) expect(edges.filter((e) => e.from === leaf && e.to.startsWith('src/'))).toEqual([]);
   });
 
-  it('keeps pipeline pure: it imports only config/, policy/, questions/, base-url and errors of src', () => {
+  it('keeps pipeline pure: it imports only config/, policy/, tables/, base-url and errors of src', () => {
     // Pipeline files are YAML/JSON: pipeline reads them through the Config part (src/config/,
     // which issue 21.4 made the one reader of YAML/JSON files), hence config/ is allowed.
     const allowed = (to: string) =>
-      ['src/config/', 'src/policy/', 'src/questions/'].some((p) => under(p)(to)) || to === 'src/base-url.ts' || to === 'src/errors.ts';
+      ['src/config/', 'src/policy/', 'src/tables/'].some((p) => under(p)(to)) || to === 'src/base-url.ts' || to === 'src/errors.ts';
     const out = edges.filter((e) => under('src/pipeline/')(e.from) && e.to.startsWith('src/') && !under('src/pipeline/')(e.to) && !allowed(e.to));
     expect(edges.some((e) => under('src/pipeline/')(e.from) && under('src/config/')(e.to))).toBe(true);
     expect(out).toEqual([]);
@@ -102,12 +102,22 @@ describe('the whiteboard', () => {
     expect(yaml).toEqual([]);
   });
 
-  it('lets the notebook helpers read only the store and the read model (and the shared errors, clock and byte formatter)', () => {
+  it('lets the notebook helpers read only the store and the read model (and the shared errors, clock, byte formatter, text helpers and charts)', () => {
     const shared = new Set(['src/errors.ts', 'src/format-bytes.ts', 'src/clock.ts']);
-    const out = edges.filter(
-      (e) => under('src/notebook/')(e.from) && e.to.startsWith('src/') && !under('src/notebook/')(e.to) && !under('src/store/')(e.to) && !under('src/read/')(e.to) && !shared.has(e.to),
-    );
+    const leaves = ['src/notebook/', 'src/store/', 'src/read/', 'src/text/', 'src/charts/'];
+    const out = edges.filter((e) => under('src/notebook/')(e.from) && e.to.startsWith('src/') && !leaves.some((l) => under(l)(e.to)) && !shared.has(e.to));
     expect(out).toEqual([]);
+  });
+
+  it('keeps the shared leaves leaves: text/ imports nothing of src, charts/ only text/', () => {
+    const text = edges.filter((e) => under('src/text/')(e.from) && e.to.startsWith('src/') && !under('src/text/')(e.to));
+    const charts = edges.filter((e) => under('src/charts/')(e.from) && e.to.startsWith('src/') && !under('src/charts/')(e.to) && !under('src/text/')(e.to));
+    expect([...text, ...charts]).toEqual([]);
+  });
+
+  it('keeps the chart code out of notebook/: the page draws its charts from charts/, not from the notebook helpers', () => {
+    expect(edges.filter((e) => under('src/web/')(e.from) && e.to === 'src/notebook/svg-chart.ts')).toEqual([]);
+    expect(edges.filter((e) => under('src/web/')(e.from) && under('src/charts/')(e.to)).length).toBeGreaterThan(0);
   });
 
   it('keeps the read model over the store: it imports the store, errors, the clock and the local process check, nothing that renders', () => {
@@ -184,5 +194,20 @@ describe('the whiteboard', () => {
     };
     for (const file of next.keys()) if (!index.has(file)) visit(file);
     expect(cycles).toEqual([]);
+  });
+
+  it('names command handlers one way: a command file exports its registrar (…Command) and its handlers (…Handler); CommandContext lives outside cli.ts', () => {
+    // Helpers a command file shares with its tests or its sibling, named for what they make.
+    const helpers = new Set(['countsLine', 'changeLine', 'pullHint', 'checkPort', 'simTryLines']);
+    const odd: string[] = [];
+    for (const f of sourceFiles('src').filter(under('src/cli/commands/'))) {
+      const text = readFileSync(join(root, f), 'utf8');
+      for (const m of text.matchAll(/export (?:async )?function (\w+)/g)) {
+        const name = m[1]!;
+        if (!/(Command|Handler)$/.test(name) && !helpers.has(name)) odd.push(`${f}: ${name}`);
+      }
+    }
+    expect(odd).toEqual([]);
+    expect(readFileSync(join(root, 'src/cli/cli.ts'), 'utf8')).not.toMatch(/export interface CommandContext/);
   });
 });

@@ -25,17 +25,8 @@ import { userMessage } from './error-message.js';
 import { usageMessage, type UsageContext } from './did-you-mean.js';
 import { isDiskFull } from '../runner/store-fault.js';
 import type { CliIo } from './io.js';
+import type { CommandContext } from './command-context.js';
 
-/**
- * What a command registrar gets besides the parser: the IO to use and where its handler puts
- * the exit code it returns (commands are functions of their arguments and an output sink).
- */
-export interface CommandContext {
-  io: CliIo;
-  code: number | null;
-  /** The command line as given (to tell a flag given from its default). */
-  argv?: readonly string[];
-}
 
 /** The `--db` a command line gives (else RESQ_DB, else resq.db), read before or without yargs. */
 function dbOf(argv: readonly string[], env: NodeJS.ProcessEnv): string {

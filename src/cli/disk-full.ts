@@ -1,5 +1,5 @@
 import { maskLocation } from '../store/location.js';
-import { oneLine } from './text/printable.js';
+import { oneLine } from '../text/printable.js';
 
 /** Where a command was when the disk filled: its database, and the batch when it had one. */
 export interface DiskFullContext {

@@ -1,7 +1,7 @@
 import { maskLocation } from '../store/open.js';
 import type { CliIo } from './io.js';
 import { done, pickRenderer, type ProgressKind, type ProgressRenderer } from './progress.js';
-import { oneLine } from './text/printable.js';
+import { oneLine } from '../text/printable.js';
 import type { DownloadEvent } from '../files/index.js';
 import type { ModelBatchEvent, ModelBatchStatus, RowCounts } from '../models/index.js';
 

@@ -2,9 +2,9 @@ import { deciderLine } from '../read/decider.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { ACTIVE_STATES } from '../store/item-states.js';
 import { maskLocation } from '../store/open.js';
-import { escapeControls } from '../questions/escape-text.js';
+import { escapeControls } from '../text/escape-text.js';
 import { dbFlag } from './db-path.js';
-import { oneLine } from './text/printable.js';
+import { oneLine } from '../text/printable.js';
 import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 
 // Ids, questions, statuses and host names come from files and services: never printed raw.

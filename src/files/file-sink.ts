@@ -13,9 +13,8 @@ export interface WritevTarget {
 }
 
 /**
- * Bytes one `writev` takes at most. Measured with 1 GiB downloads: 256–512 KiB writes took
- * the kernel about 0.4 s of system time, 1 MiB ones about 1.2 s; 64 KiB ones cost the main
- * thread more in dispatch.
+ * Bytes one `writev` takes at most: larger writes cost the kernel more system time, smaller
+ * ones the main thread more in dispatch (measured: docs/performance.md).
  */
 export const MAX_WRITE_BYTES = 256 * 1024;
 /**

@@ -1,4 +1,4 @@
-import { isRawNumber, parseJsonExactly } from '../questions/json-text.js';
+import { isRawNumber, parseJsonExactly } from '../text/json-text.js';
 
 /** The result of turning one value into a declared input type. */
 export type Coerced = { ok: true; value: unknown } | { ok: false; reason: string };

@@ -1,7 +1,7 @@
 import type { ModelField } from '../api/index.js';
 import type { InputProblem } from '../errors.js';
-import { isRawNumber } from '../questions/json-text.js';
-import type { CsvRowReader, ReadResult, RowSchema } from '../questions/row-schema.js';
+import { isRawNumber } from '../text/json-text.js';
+import type { CsvRowReader, ReadResult, RowSchema } from '../tables/row-schema.js';
 import { checkInputs, classifyField, type FieldRole, inputsByName } from './validate.js';
 
 /** One valid row of a model-input file: the shape the store loads (its `NewModelRow`). */
@@ -23,7 +23,7 @@ export interface InputSpec {
 }
 
 /**
- * The model-input schema of the one streaming reader (src/questions/table-reader.ts):
+ * The model-input schema of the one streaming reader (src/tables/table-reader.ts):
  * every column or key is a declared input, `id`, or `meta.NAME`; each row's inputs are
  * checked against the model's description (CSV cells coerced to the declared types,
  * JSON values checked as they are). A row reports every problem it has, one per input.

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { InputError, type InputProblem } from '../errors.js';
-import { type QuestionFormat, formatFromName } from '../questions/format.js';
-import type { HashTap } from '../questions/file-chunks.js';
-import { type ReadResult, problemsOf } from '../questions/row-schema.js';
-import { hashFile, readTable } from '../questions/table-reader.js';
+import { type QuestionFormat, formatFromName } from '../tables/format.js';
+import type { HashTap } from '../tables/file-chunks.js';
+import { type ReadResult, problemsOf } from '../tables/row-schema.js';
+import { hashFile, readTable } from '../tables/table-reader.js';
 import { type InputSpec, type ModelInputRow, modelInputSchema } from './input-file-schema.js';
 
 export { type InputSpec, type ModelInputRow, modelInputSchema } from './input-file-schema.js';

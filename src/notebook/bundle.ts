@@ -1,3 +1,4 @@
+import { escapeHtml } from '../text/escape-text.js';
 /**
  * A MIME bundle: one output in several representations, as Jupyter's display_data carries
  * it. Binary images are base64 text.
@@ -46,10 +47,7 @@ export function showWith(display: DisplayLike): (what: MimeBundle | readonly Mim
   };
 }
 
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
-}
+export { escapeHtml } from '../text/escape-text.js';
 
 /** A bundle of Markdown text (with the same text as plain text). */
 export function markdown(text: string): MimeBundle {

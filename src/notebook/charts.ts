@@ -7,7 +7,7 @@ import { formatBytes } from '../format-bytes.js';
 import { type MimeBundle } from './bundle.js';
 import { fileKind } from './file-view.js';
 import type { BatchSummary } from './summary.js';
-import { barChart, histogram, PALETTE, type Bar } from './svg-chart.js';
+import { barChart, histogram, PALETTE, type Bar } from '../charts/svg-chart.js';
 
 /** Colour of each item status in charts: the item states' own (store/item-states.ts). */
 export const STATUS_COLORS: Record<ExportStatus, string> = STATE_COLORS;

@@ -14,7 +14,7 @@ export { fileKind, fileLabel, renderFile, whyNotOnDisk, type FileKind, type File
 export { batchSummary, summaryTable, type BatchSummary } from './summary.js';
 export { decisionRows, decisionsTable, statusTable, type DecisionRow } from './status-view.js';
 export { durationChart, mediaTypeChart, mediaTypeOf, planCostChart, planCosts, runDurations, statusChart, STATUS_COLORS, type PlanCost, type RunDuration } from './charts.js';
-export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from './svg-chart.js';
+export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from '../charts/svg-chart.js';
 export { modelChart, modelRows, type ModelChartOptions, type ModelRow } from './model-rows.js';
 export { NotebookError } from './errors.js';
 export type { MetaValue } from '../store/shapes.js';

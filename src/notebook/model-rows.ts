@@ -2,7 +2,7 @@ import type { ModelStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import type { MimeBundle } from './bundle.js';
 import { STATUS_COLORS } from './charts.js';
-import { barChart, formatNumber, PALETTE, type Bar } from './svg-chart.js';
+import { barChart, formatNumber, PALETTE, type Bar } from '../charts/svg-chart.js';
 
 /** One row of a `models` batch: its inputs, the service's outputs and what it cost. */
 export interface ModelRow {

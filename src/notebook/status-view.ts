@@ -2,7 +2,7 @@ import { deciderLine, deciderOf } from '../read/decider.js';
 import type { BatchStatus, Decider } from '../read/status-schema.js';
 import type { BatchDecision } from '../store/shapes.js';
 import { type MimeBundle } from './bundle.js';
-import { formatNumber } from './svg-chart.js';
+import { formatNumber } from '../charts/svg-chart.js';
 import { table } from './table.js';
 
 /** One decision of a batch as a notebook row: the item, and who decided it, when, why, the note. */

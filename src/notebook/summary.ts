@@ -5,7 +5,7 @@ import { ITEM_STATES } from '../store/item-states.js';
 import { formatBytes } from '../format-bytes.js';
 import { type MimeBundle } from './bundle.js';
 import { statusOf } from './items.js';
-import { formatNumber } from './svg-chart.js';
+import { formatNumber } from '../charts/svg-chart.js';
 import { table } from './table.js';
 
 /** A batch at a glance. */

@@ -85,8 +85,9 @@ function quoted(cell: string): string {
 }
 
 /**
- * One CSV record (its line end included), every cell guarded unless `raw`. Quoted here:
- * csv-stringify's set-up on every call cost 18 µs a row (18 s for a million rows), this 5 µs.
+ * One CSV record (its line end included), every cell guarded unless `raw`. Quoted here rather
+ * than by csv-stringify, whose set-up on every call costs several times this per row
+ * (docs/performance.md).
  */
 export function csvRecord(cells: readonly string[], o: CsvOptions = {}): string {
   let line = '';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../questions/index.js';
+import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../tables/index.js';
 import type { BatchRecord, BatchSettings, BatchStore, ChangedRow, DuplicateItem } from '../store/index.js';
 
 const MAX_PROBLEMS = 1000;

@@ -137,8 +137,8 @@ export class RunEngine {
   #schedule(run: RunRecord): void {
     const tl = (run.live ??= timelineOf(run.chain, run.step));
     const stepMs = this.#durationOf(run) / tl.steps.length;
-    // Each step is due at a fixed offset from the start: chaining relative timeouts added
-    // every timer's lateness to the run (1000 ms runs took 1015-1100 ms).
+    // Each step is due at a fixed offset from the start: chained relative timeouts would add
+    // every timer's lateness to the run's length.
     const t0 = performance.now() - run.progress * stepMs;
     const tick = (): void => {
       // A cancelled run does no more work.

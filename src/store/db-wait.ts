@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { ResqError } from '../errors.js';
 
 /**
- * The one policy both adapters follow when the database fails in passing (issue 28): a
+ * The one policy both adapters follow when the database fails in passing: a
  * connection reset, refused or timed out, a server starting up, shutting down or shut down by
  * an administrator, a serialization failure or deadlock, a busy SQLite file. The statement —
  * or the transaction, whole — is tried again with a growing pause, up to a bound; the first

@@ -3,7 +3,7 @@ import type { PauseOutcome } from './shapes.js';
 import type { DecisionRecord, ItemRecord } from './types.js';
 
 /**
- * Fenced ownership, the rules both adapters share (issue 28). A claim gives an item a fencing
+ * Fenced ownership, the rules both adapters share. A claim gives an item a fencing
  * token one higher than it had; a driver's writes apply only while the item's owner and token
  * are still the ones its claim handed back. A driver that stalled past its lease (a frozen
  * process, a partition from the database) and whose item was claimed again finds another

@@ -1,5 +1,5 @@
 import type { InputProblem } from '../errors.js';
-import { parseStoredJson } from '../questions/json-text.js';
+import { parseStoredJson } from '../text/json-text.js';
 import type { ModelRunRecord } from './shapes.js';
 import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 import { STATUS_COLORS } from '../notebook/charts.js';
-import { barChart, PALETTE, type Bar } from '../notebook/svg-chart.js';
+import { barChart, PALETTE, type Bar } from '../charts/svg-chart.js';
 import type { ExportStatus } from '../store/export-rows.js';
 import type { ItemState, RunMinute } from '../store/index.js';
 

@@ -69,7 +69,7 @@ describe('lazy loading of commands', () => {
       'src/api/errors.ts',
       'src/api/failure-class.ts',
       'src/errors.ts',
-      'src/questions/escape-text.ts',
+      'src/tables/escape-text.ts',
       'src/run-sources.mjs',
       'src/runner/store-fault.ts',
       'src/store/location.ts',

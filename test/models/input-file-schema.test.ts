@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelField } from '../../src/api/index.js';
 import { modelInputSchema } from '../../src/models/input-file-schema.js';
-import { parseJsonExactly } from '../../src/questions/json-text.js';
+import { parseJsonExactly } from '../../src/text/json-text.js';
 
 const schema = modelInputSchema({
   modelId: 'm',

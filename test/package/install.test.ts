@@ -58,7 +58,7 @@ describe('npm pack', () => {
     expect(files).toContain('package/dist/cli/main.js');
     expect(files).toContain('package/dist/cli/main.js.map');
     expect(files).toContain('package/dist/index.d.ts');
-    expect(files).toContain('package/dist/questions/row-batch-worker.mjs');
+    expect(files).toContain('package/dist/tables/row-batch-worker.mjs');
     expect(files).toContain('package/bin/resq.js');
     const outside = files.filter((f) => !/^package\/(dist\/|bin\/(resq|launch|heap-flags)\.js$|package\.json$|README\.md$)/.test(f));
     expect(outside).toEqual([]);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../src/errors.js';
-import { OFF_THREAD_BYTES, hashFile } from '../../src/questions/index.js';
+import { OFF_THREAD_BYTES, hashFile } from '../../src/tables/index.js';
 import { appendToBatch, checkUnchanged, loadBatch } from '../../src/runner/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { OFF_THREAD_BYTES } from '../../src/questions/index.js';
+import { OFF_THREAD_BYTES } from '../../src/tables/index.js';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';

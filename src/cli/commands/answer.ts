@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { PersonReply } from '../../runner/index.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -31,7 +31,7 @@ function osUserName(): string | null {
 }
 
 /** `resq answer BATCH ITEM …`: records a person's answer; returns the exit code. */
-export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
+export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
   if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
   const note = a.note ? { note: a.note } : {};
@@ -47,7 +47,7 @@ export async function answer(a: AnswerArgs, io: CliIo): Promise<number> {
     import('../../read/decider.js'),
     import('../../clock.js'),
     import('../open-batch.js'),
-    import('../text/printable.js'),
+    import('../../text/printable.js'),
   ]);
   const person = a.by?.trim() || osUserName();
   const { store, batch } = await openBatch(a.db, a.batch);
@@ -83,7 +83,7 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
         .option('note', { type: 'string', describe: 'why: recorded with the decision whichever you give (--approve, --decline or --choose), shown by show, the page and the export; with an ask_choice answer it is also sent to the service' })
         .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' }),
     async (argv) => {
-      ctx.code = await answer(argv as unknown as AnswerArgs, ctx.io);
+      ctx.code = await answerHandler(argv as unknown as AnswerArgs, ctx.io);
     },
   );
 }

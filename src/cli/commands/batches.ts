@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
 /** `resq batches`: every batch of the database, newest first. */
-export async function listBatches(a: { db: string; json: boolean }, io: CliIo): Promise<number> {
+export async function batchesHandler(a: { db: string; json: boolean }, io: CliIo): Promise<number> {
   const [{ openExistingStore }, { batchLine, formatBatches }] = await Promise.all([import('../open-batch.js'), import('../text/batches-table.js')]);
   const store = await openExistingStore(a.db);
   try {
@@ -24,7 +24,7 @@ export function batchesCommand(y: Argv, ctx: CommandContext): Argv {
     'every batch in the database: kind, created, counts by state, cost, files, live workers',
     (a) => a,
     async (argv) => {
-      ctx.code = await listBatches(argv as unknown as { db: string; json: boolean }, ctx.io);
+      ctx.code = await batchesHandler(argv as unknown as { db: string; json: boolean }, ctx.io);
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -18,7 +18,7 @@ export interface CancelArgs {
  * `resq cancel BATCH`: parse, call the library's {@link cancelBatch} (the service is opened
  * only when runs are in flight), render the report.
  */
-export async function cancelBatchCommand(a: CancelArgs, io: CliIo): Promise<number> {
+export async function cancelHandler(a: CancelArgs, io: CliIo): Promise<number> {
   const [{ openBatch }, { openService, choiceFor }, { chooseService }, { cancelBatch }] = await Promise.all([
     import('../open-batch.js'),
     import('../service.js'),
@@ -58,7 +58,7 @@ export function cancelCommand(y: Argv, ctx: CommandContext): Argv {
         .option('base-url', { type: 'string', describe: 'service base URL (default: the batch\'s)' })
         .option('cancel-route', { type: 'string', describe: 'where runs are cancelled, {id} for the run id (default /runs/{id}/cancel, or the pipeline\'s cancel_route)' }),
     async (argv) => {
-      ctx.code = await cancelBatchCommand(argv as unknown as CancelArgs, ctx.io);
+      ctx.code = await cancelHandler(argv as unknown as CancelArgs, ctx.io);
     },
   );
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { CompareCounts, ItemComparison } from '../../runner/compare.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -42,11 +42,11 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
  * one line per item that differs. `--json` (or the hidden alias `--format jsonl`): one JSON
  * object per item (every item), the counts on stderr.
  */
-export async function compareCommandRun(a: CompareArgs, io: CliIo): Promise<number> {
+export async function compareHandler(a: CompareArgs, io: CliIo): Promise<number> {
   const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
     import('../open-batch.js'),
     import('../../runner/compare.js'),
-    import('../text/printable.js'),
+    import('../../text/printable.js'),
   ]);
   const { store, batches } = await openBatches(a.db, a.a);
   try {
@@ -83,7 +83,7 @@ export function compareCommand(y: Argv, ctx: CommandContext): Argv {
         .positional('b', { type: 'string', demandOption: true, describe: 'the second batch' })
         .option('format', { choices: ['text', 'jsonl'] as const, default: 'text' as const, hidden: true, describe: 'an alias: --format jsonl is --json' }),
     async (argv) => {
-      ctx.code = await compareCommandRun(argv as unknown as CompareArgs, ctx.io);
+      ctx.code = await compareHandler(argv as unknown as CompareArgs, ctx.io);
     },
   );
 }

@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -33,7 +33,7 @@ function checkFlags(a: ExportArgs): void {
 }
 
 /** `resq export [BATCH]`: the library's export lines (JSONL or CSV; every item, the failed ones, or the rows left out), to `--output` or the IO's stdout. */
-export async function exportBatch(a: ExportArgs, io: CliIo): Promise<number> {
+export async function exportHandler(a: ExportArgs, io: CliIo): Promise<number> {
   checkFlags(a);
   // Loaded when the command runs (see cli.ts); the export module alone, not the runner's barrel.
   const [{ exportLines }, { openBatch }, { checkOutputPath }] = await Promise.all([
@@ -82,7 +82,7 @@ export function exportCommand(y: Argv, ctx: CommandContext): Argv {
         .option('raw', { type: 'boolean', describe: "CSV: cells as they are (by default a cell starting with = + - @ tab or CR gets a ' before it, so a spreadsheet shows it as text)" })
         .option('excel', { type: 'boolean', describe: 'CSV: a UTF-8 byte order mark and CRLF line ends, for Excel' }),
     async (argv) => {
-      ctx.code = await exportBatch(argv as unknown as ExportArgs, ctx.io);
+      ctx.code = await exportHandler(argv as unknown as ExportArgs, ctx.io);
     },
   );
 }

@@ -11,7 +11,7 @@ import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { choiceFor, openService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { formatBytes } from '../../format-bytes.js';
-import { printable } from '../text/printable.js';
+import { printable } from '../../text/printable.js';
 import type { Common, PullArgs } from './files.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -89,7 +89,7 @@ async function serviceFor(a: PullArgs, batches: BatchRecord[], io: CliIo) {
 }
 
 /** `resq files pull [BATCH]`. */
-export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
+export async function filesPullHandler(a: PullArgs, io: CliIo): Promise<number> {
   const out = writer(io);
   wholeNumber('concurrency', a.concurrency, 1, 256);
   const { store, batches } = await openBatches(a.db, a.batch);
@@ -125,7 +125,7 @@ export async function pullCommand(a: PullArgs, io: CliIo): Promise<number> {
 
 
 /** `resq files status [BATCH]`. */
-export async function statusCommand(a: Common, io: CliIo): Promise<number> {
+export async function filesStatusHandler(a: Common, io: CliIo): Promise<number> {
   const out = writer(io);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
@@ -140,7 +140,7 @@ export async function statusCommand(a: Common, io: CliIo): Promise<number> {
 }
 
 /** `resq files verify [BATCH]`. */
-export async function verifyCommand(a: Common, io: CliIo): Promise<number> {
+export async function filesVerifyHandler(a: Common, io: CliIo): Promise<number> {
   const out = writer(io);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 
 /** Options every files command has. */
 export interface Common {
@@ -38,7 +38,7 @@ export function filesCommand(y: Argv, ctx: CommandContext): Argv {
         'counts by state, bytes on disk, soonest expiry, files expiring within 7 days not on disk',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
         async (argv) => {
-          ctx.code = await (await actions()).statusCommand(argv as unknown as Common, ctx.io);
+          ctx.code = await (await actions()).filesStatusHandler(argv as unknown as Common, ctx.io);
         },
       )
       .command(
@@ -46,7 +46,7 @@ export function filesCommand(y: Argv, ctx: CommandContext): Argv {
         'download every file not on disk (exit 1 when some cannot be fetched)',
         (a) => pullOptions(a),
         async (argv) => {
-          ctx.code = await (await actions()).pullCommand(argv as unknown as PullArgs, ctx.io);
+          ctx.code = await (await actions()).filesPullHandler(argv as unknown as PullArgs, ctx.io);
         },
       )
       .command(
@@ -54,7 +54,7 @@ export function filesCommand(y: Argv, ctx: CommandContext): Argv {
         're-hash downloaded files; report any changed or gone (exit 1 if so)',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: every batch)' }),
         async (argv) => {
-          ctx.code = await (await actions()).verifyCommand(argv as unknown as Common, ctx.io);
+          ctx.code = await (await actions()).filesVerifyHandler(argv as unknown as Common, ctx.io);
         },
       )
       .demandCommand(1, 'name a files command: status, pull or verify'),

@@ -15,7 +15,7 @@ import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import { openBatch } from '../open-batch.js';
 import { choiceFor, openService, type Service, type ServiceChoice } from '../service.js';
 import { chooseService } from '../../service-choice.js';
-import { printable } from '../text/printable.js';
+import { printable } from '../../text/printable.js';
 import type { RunArgs, ServiceArgs } from './models.js';
 
 function choiceOf(a: ServiceArgs, env: NodeJS.ProcessEnv): ServiceChoice {
@@ -23,7 +23,7 @@ function choiceOf(a: ServiceArgs, env: NodeJS.ProcessEnv): ServiceChoice {
 }
 
 /** `resq models describe ID`. */
-export async function describeCommand(a: ServiceArgs & { id: string }, io: CliIo): Promise<number> {
+export async function modelsDescribeHandler(a: ServiceArgs & { id: string }, io: CliIo): Promise<number> {
   const service = await openService(choiceOf(a, io.env), { env: io.env, dbPath: a.db });
   try {
     const d = await service.client.describeModel(a.id);
@@ -55,7 +55,7 @@ function formatRun(run: ModelRun, httpStatus: number): string {
 }
 
 /** `resq models run ID`: the exit code. */
-export async function runCommand(a: RunArgs, io: CliIo): Promise<number> {
+export async function modelsRunHandler(a: RunArgs, io: CliIo): Promise<number> {
   const service = await openService(choiceOf(a, io.env), { env: io.env, dbPath: a.db });
   const stop = new AbortController();
   let admitted: ModelRun | null = null;
@@ -168,7 +168,7 @@ async function openModelsBatch(db: string, name: string | undefined) {
 }
 
 /** `resq models status [BATCH]`. */
-export async function statusCommand(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
+export async function modelsStatusHandler(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
   const { store, batch, status } = await openModelsBatch(a.db, a.batch);
   try {
     io.stdout.write(
@@ -181,7 +181,7 @@ export async function statusCommand(a: { batch?: string; db: string; json: boole
 }
 
 /** `resq models export [BATCH]`. */
-export async function exportCommand(a: { batch?: string; db: string; output?: string }, io: CliIo): Promise<number> {
+export async function modelsExportHandler(a: { batch?: string; db: string; output?: string }, io: CliIo): Promise<number> {
   if (a.output !== undefined) checkOutputPath(a.output);
   const { store, batch } = await openModelsBatch(a.db, a.batch);
   try {

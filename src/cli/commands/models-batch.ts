@@ -32,7 +32,7 @@ export interface ModelsBatchArgs {
  * `resq models batch`: check the whole file (or find the batch to resume), run it with
  * progress on the terminal, download file outputs, write `--output`. Returns the exit code.
  */
-export async function modelsBatchCommand(a: ModelsBatchArgs, io: CliIo): Promise<number> {
+export async function modelsBatchHandler(a: ModelsBatchArgs, io: CliIo): Promise<number> {
   const concurrency = wholeNumber('concurrency', a.concurrency ?? 8, 1, 10_000);
   const choice = choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL }));
   // Refuse a missing service, a bad --db or --output before anything is recorded.

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import type { ModelsBatchArgs } from './models-batch.js';
 
 /** Options every models command has. */
@@ -39,7 +39,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
         "a model's inputs and outputs (--json: the description as the service gave it)",
         (a) => serviceOptions(a.positional('id', { type: 'string', demandOption: true, describe: 'model id (last segment of its page address)' })),
         async (argv) => {
-          ctx.code = await (await actions()).describeCommand(argv as unknown as ServiceArgs & { id: string }, ctx.io);
+          ctx.code = await (await actions()).modelsDescribeHandler(argv as unknown as ServiceArgs & { id: string }, ctx.io);
         },
       )
       .command(
@@ -54,7 +54,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
         async (argv) => {
           // Given --db (or RESQ_DB), the run is recorded there like a one-row models batch.
           const record = (ctx.argv ?? []).some((x) => x === '--db' || x.startsWith('--db=')) || !!ctx.io.env.RESQ_DB;
-          ctx.code = await (await actions()).runCommand({ ...(argv as unknown as RunArgs), record }, ctx.io);
+          ctx.code = await (await actions()).modelsRunHandler({ ...(argv as unknown as RunArgs), record }, ctx.io);
         },
       )
       .command(
@@ -74,7 +74,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
             .option('batch', { type: 'string', describe: 'batch name (default <model>-<file name>); an existing name resumes it' })
             .option('download', { type: 'boolean', default: true, describe: 'download file outputs (--no-download: later, with resq files pull)' }),
         async (argv) => {
-          ctx.code = await (await import('./models-batch.js')).modelsBatchCommand(argv as unknown as ModelsBatchArgs, ctx.io);
+          ctx.code = await (await import('./models-batch.js')).modelsBatchHandler(argv as unknown as ModelsBatchArgs, ctx.io);
         },
       )
       .command(
@@ -82,7 +82,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
         'rows by outcome, credits spent, unknown submissions, files of a models batch',
         (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: the newest models batch)' }),
         async (argv) => {
-          ctx.code = await (await actions()).statusCommand(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
+          ctx.code = await (await actions()).modelsStatusHandler(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
         },
       )
       .command(
@@ -93,7 +93,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
             .positional('batch', { type: 'string', describe: 'batch name or id (default: the newest models batch)' })
             .option('output', { type: 'string', describe: 'file to write (default: standard output)' }),
         async (argv) => {
-          ctx.code = await (await actions()).exportCommand(argv as unknown as { batch?: string; db: string; output?: string }, ctx.io);
+          ctx.code = await (await actions()).modelsExportHandler(argv as unknown as { batch?: string; db: string; output?: string }, ctx.io);
         },
       )
       .demandCommand(1, 'name a models command: describe, run, batch, status or export'),

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { Overrides } from '../../runner/batch-overrides.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -35,13 +35,13 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers (--no-wait: leave)' }),
     async (argv) => {
-      ctx.code = await resumeBatchCommand(argv as unknown as ResumeArgs, ctx.io);
+      ctx.code = await resumeHandler(argv as unknown as ResumeArgs, ctx.io);
     },
   );
 }
 
 /** `resq resume`: parse, find the batch, then the library's batch session joins it as one more worker. Returns the exit code. */
-export async function resumeBatchCommand(a: ResumeArgs, io: CliIo): Promise<number> {
+export async function resumeHandler(a: ResumeArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts).
   const [{ driveSession }, { openBatch }] = await Promise.all([import('../attach.js'), import('../open-batch.js')]);
   wholeNumber('concurrency', a.concurrency, 1, 10_000);

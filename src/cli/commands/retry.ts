@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -18,7 +18,7 @@ export interface RetryArgs {
 }
 
 /** `resq retry BATCH`: the library's {@link retryItems} queues finished items again, then they run like resume. */
-export async function retryCommandRun(a: RetryArgs, io: CliIo): Promise<number> {
+export async function retryHandler(a: RetryArgs, io: CliIo): Promise<number> {
   const [{ openBatch }, { retryItems, retrySelection }] = await Promise.all([import('../open-batch.js'), import('../../runner/operations/retry.js')]);
   const items = a.items ? a.items.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const { store, batch } = await openBatch(a.db, a.batch);
@@ -31,8 +31,8 @@ export async function retryCommandRun(a: RetryArgs, io: CliIo): Promise<number> 
   }
   if (!a.json) io.stderr.write(`retrying ${moved.length} item${moved.length === 1 ? '' : 's'} of batch ${batch.name} as new runs\n`);
   if (moved.length === 0) return EXIT.ok;
-  const { resumeBatchCommand } = await import('./resume.js');
-  return resumeBatchCommand({ batch: batch.id, db: a.db, json: a.json, wait: a.wait, ...(a.sim ? { sim: true } : {}), ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}) }, io);
+  const { resumeHandler } = await import('./resume.js');
+  return resumeHandler({ batch: batch.id, db: a.db, json: a.json, wait: a.wait, ...(a.sim ? { sim: true } : {}), ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}) }, io);
 }
 
 /** Registers `resq retry`. */
@@ -51,7 +51,7 @@ export function retryCommand(y: Argv, ctx: CommandContext): Argv {
         .option('base-url', { type: 'string', describe: 'service base URL (default: the batch\'s)' })
         .option('wait', { type: 'boolean', default: true, describe: 'wait for other workers when nothing is left to claim' }),
     async (argv) => {
-      ctx.code = await retryCommandRun(argv as unknown as RetryArgs, ctx.io);
+      ctx.code = await retryHandler(argv as unknown as RetryArgs, ctx.io);
     },
   );
 }

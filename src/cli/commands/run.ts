@@ -6,7 +6,7 @@ import type { Policy } from '../../policy/index.js';
 import type { BatchSettings } from '../../store/index.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import type { Overrides } from '../../runner/batch-overrides.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -55,7 +55,7 @@ export function runCommand(y: Argv, ctx: CommandContext): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now (the rest stay queued)' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers of the batch (--no-wait: leave)' }),
     async (argv) => {
-      ctx.code = await runBatchCommand(argv as unknown as RunArgs, ctx.io);
+      ctx.code = await runHandler(argv as unknown as RunArgs, ctx.io);
     },
   );
 }
@@ -120,7 +120,7 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
 }
 
 /** `resq run`: parse, then the library's batch session (load or join, run, download) drives it. Returns the exit code. */
-export async function runBatchCommand(a: RunArgs, io: CliIo): Promise<number> {
+export async function runHandler(a: RunArgs, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts); the session brings the runner when runs are submitted.
   const [{ openStore }, { driveSession }] = await Promise.all([import('../../store/open.js'), import('../attach.js')]);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -19,7 +19,7 @@ export interface ServeArgs {
  * saying the view is on the network over plain HTTP and which Host names it answers. Unexpected
  * failures, files refused and wrong tokens counted go to stderr as one line each.
  */
-export async function serve(a: ServeArgs, io: CliIo): Promise<number> {
+export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
   if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65_535) throw new InputError(`--port: ${a.port} is not a port (0–65535; 0 picks a free one)`);
   const envToken = io.env.RESQ_SERVE_TOKEN;
   if (envToken !== undefined) {
@@ -92,7 +92,7 @@ export function serveCommand(y: Argv, ctx: CommandContext): Argv {
         .option('port', { type: 'number', default: 8642, describe: 'port (0 picks a free one)' })
         .option('allow-host', { type: 'string', array: true, describe: 'another Host name to answer, e.g. the reverse proxy\'s (repeatable; also $RESQ_SERVE_HOSTS, comma-separated)' }),
     async (argv) => {
-      ctx.code = await serve(argv as unknown as ServeArgs, ctx.io);
+      ctx.code = await serveHandler(argv as unknown as ServeArgs, ctx.io);
     },
   );
 }

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
 /** `resq show BATCH ITEM`: one item in full. */
-export async function showItem(a: { batch: string; item: string; db: string; json: boolean }, io: CliIo): Promise<number> {
+export async function showHandler(a: { batch: string; item: string; db: string; json: boolean }, io: CliIo): Promise<number> {
   const [{ openBatches }, { readItemView }, { formatItem }, { systemClock }] = await Promise.all([
     import('../open-batch.js'),
     import('../../read/item-view.js'),
@@ -31,7 +31,7 @@ export function showCommand(y: Argv, ctx: CommandContext): Argv {
         .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
         .positional('item', { type: 'string', demandOption: true, describe: 'the item id (its id column, or its row number 1, 2, … when the file had none)' }),
     async (argv) => {
-      ctx.code = await showItem(argv as unknown as { batch: string; item: string; db: string; json: boolean }, ctx.io);
+      ctx.code = await showHandler(argv as unknown as { batch: string; item: string; db: string; json: boolean }, ctx.io);
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
@@ -35,7 +35,7 @@ export function simTryLines(url: string, key: string): string {
 }
 
 /** `resq sim`: serves the simulator until a stop signal; returns the exit code. */
-export async function serveSimCommand(a: SimArgs, io: CliIo): Promise<number> {
+export async function simHandler(a: SimArgs, io: CliIo): Promise<number> {
   // A database's simulator takes the port its state was served on (its recorded URLs stay valid), or any free one.
   const port = a.port ?? (a.db ? 0 : 8787);
   checkPort(port);
@@ -87,7 +87,7 @@ export function simCommand(y: Argv, ctx: CommandContext): Argv {
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
         .option('duration', { type: 'number', describe: 'default working time of a run, in ms' }),
     async (argv) => {
-      ctx.code = await serveSimCommand(argv as unknown as SimArgs, ctx.io);
+      ctx.code = await simHandler(argv as unknown as SimArgs, ctx.io);
     },
   );
 }

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
 /** `resq status [BATCH]`: counts, rate, ETA, held items, unknown submissions, cost, files, live workers. */
-export async function showStatus(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
+export async function statusHandler(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts); the status module alone, not the runner's barrel.
   const [{ readBatchStatus }, { openBatch }, { formatStatus }, { listUnknownFinals }, { maskLocation }, { systemClock }] = await Promise.all([
     import('../../read/batch-status.js'),
@@ -36,7 +36,7 @@ export function statusCommand(y: Argv, ctx: CommandContext): Argv {
     'counts by state, rate, ETA, held items, failed items with why, unknown submissions, cost, files, live workers',
     (a) => a.positional('batch', { type: 'string', describe: 'batch name or id (default: the newest)' }),
     async (argv) => {
-      ctx.code = await showStatus(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
+      ctx.code = await statusHandler(argv as unknown as { batch?: string; db: string; json: boolean }, ctx.io);
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import { line, type CliIo } from '../io.js';
 import type { Service, ServiceChoice } from '../service.js';
@@ -26,7 +26,7 @@ async function withService(a: ThreadsArgs, io: CliIo, fn: (s: Service) => Promis
 }
 
 /** `resq threads list`: the newest fifty threads. */
-export function listThreads(a: ThreadsArgs, io: CliIo): Promise<number> {
+export function threadsListHandler(a: ThreadsArgs, io: CliIo): Promise<number> {
   return withService(a, io, async (s) => {
     const list = await s.client.listThreads();
     if (a.json) return line(io.stdout, JSON.stringify(list));
@@ -36,7 +36,7 @@ export function listThreads(a: ThreadsArgs, io: CliIo): Promise<number> {
 }
 
 /** `resq threads show ID`: a thread with its messages. */
-export function showThread(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
+export function threadsShowHandler(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
   return withService(a, io, async (s) => {
     const th = await s.client.getThread(a.id);
     if (a.json) return line(io.stdout, JSON.stringify(th));
@@ -49,7 +49,7 @@ export function showThread(a: ThreadsArgs & { id: string }, io: CliIo): Promise<
 }
 
 /** `resq threads delete ID`. */
-export function deleteThread(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
+export function threadsDeleteHandler(a: ThreadsArgs & { id: string }, io: CliIo): Promise<number> {
   return withService(a, io, async (s) => {
     const r = await s.client.deleteThread(a.id);
     line(io.stdout, a.json ? JSON.stringify(r) : `deleted thread ${a.id}`);
@@ -61,14 +61,14 @@ export function threadsCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command('threads', "the account's threads (conversations)", (t) =>
     t
       .command('list', 'the newest fifty threads', (a) => serviceFlags(a), async (argv) => {
-        ctx.code = await listThreads(argv as unknown as ThreadsArgs, ctx.io);
+        ctx.code = await threadsListHandler(argv as unknown as ThreadsArgs, ctx.io);
       })
       .command(
         'show <id>',
         'a thread with its messages',
         (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true, describe: 'thread id (resq threads list shows them)' }),
         async (argv) => {
-          ctx.code = await showThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
+          ctx.code = await threadsShowHandler(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },
       )
       .command(
@@ -76,7 +76,7 @@ export function threadsCommand(y: Argv, ctx: CommandContext): Argv {
         'delete a thread and its transcript (its files stay until they expire)',
         (a) => serviceFlags(a).positional('id', { type: 'string', demandOption: true, describe: 'thread id (resq threads list shows them)' }),
         async (argv) => {
-          ctx.code = await deleteThread(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
+          ctx.code = await threadsDeleteHandler(argv as unknown as ThreadsArgs & { id: string }, ctx.io);
         },
       )
       .demandCommand(1, 'name a threads command: list, show ID or delete ID'),

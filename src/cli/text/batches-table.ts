@@ -1,6 +1,6 @@
 import { isGoneHere } from '../../runner/local-process.js';
 import type { BatchOverview } from '../../store/index.js';
-import { oneLine } from './printable.js';
+import { oneLine } from '../../text/printable.js';
 
 /** A batch's line of `resq batches` as data (what --json prints). */
 export interface BatchLine {

@@ -1,7 +1,7 @@
 import { deciderLine } from '../../read/decider.js';
 import type { ItemView } from '../../read/item-schema.js';
 import { dbFlag } from '../db-path.js';
-import { printable } from './printable.js';
+import { printable } from '../../text/printable.js';
 
 function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => `${by}${l}`).join('\n');

@@ -23,9 +23,8 @@ const QUEUED_PAGE = 64;
  * one: its run ended. Read from the counts the triggers of migration 012 keep by state
  * (claims run on a migrated file), less those answered items: a walk of the batch's
  * `waiting` entries only (items_state, which the query must name with its `<> 'queued'` for
- * SQLite to take it; items_active's IN list made SQLite walk every active entry). Counting
- * the active items walked every one on each claim: 0.1 ms at 400 in flight, 0.4 ms at
- * 3,000, ms at 10,000.
+ * SQLite to take it; items_active's IN list makes SQLite walk every active entry), so a claim
+ * costs the same at any number of runs in flight.
  */
 export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
   - (SELECT count(*) FROM items INDEXED BY items_state
@@ -178,7 +177,7 @@ export class Claims {
     const maxQueued = req.maxQueued ?? req.max;
     // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
     // bound LIMIT makes SQLite prepare the statement again at every call (its value may
-    // change the plan), 60 us of a claim's ~70. The walk of items_seq gives the rows in seq
+    // change the plan), most of a claim's cost. The walk of items_seq gives the rows in seq
     // order; that order is checked below rather than asked for with an ORDER BY.
     const page = (limit: number): ItemRow[] =>
       inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_seq WHERE batch_id = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, cursor) as ItemRow[]);
@@ -186,7 +185,7 @@ export class Claims {
     let passed = 0;
     scan: while (out.length < req.max && inFlight < req.cap && fresh < maxQueued) {
       // The rows this claim can take, and as many more as it passed over: a claim for a few
-      // freed slots reads a few rows, not a whole page (each row read costs ~5 µs).
+      // freed slots reads a few rows, not a whole page (each row read has its cost).
       const want = Math.min(req.max - out.length, req.cap - inFlight, maxQueued - fresh);
       const rows = page(Math.min(QUEUED_PAGE, Math.max(1, Math.ceil(want + passed))));
       if (rows.length === 0) break;

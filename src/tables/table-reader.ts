@@ -3,7 +3,7 @@ import { readCsv } from './csv-reader.js';
 import { fileChunks, type HashTap } from './file-chunks.js';
 import { type QuestionFormat, formatFromName, sniffFormat } from './format.js';
 import { readJsonl } from './jsonl-reader.js';
-import { escapeControls } from './escape-text.js';
+import { escapeControls } from '../text/escape-text.js';
 import { DuplicateIds } from './row.js';
 import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem } from './row-schema.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problem, problemsOf, refused } from '../../src/questions/row-schema.js';
+import { problem, problemsOf, refused } from '../../src/tables/row-schema.js';
 
 describe('problem and refused', () => {
   it('escape control characters in field and reason, keeping clean problems as they are', () => {

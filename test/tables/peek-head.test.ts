@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { peekHead } from '../../src/questions/peek-head.js';
+import { peekHead } from '../../src/tables/peek-head.js';
 
 async function* chunks(parts: string[], log: string[]): AsyncGenerator<Buffer> {
   try {

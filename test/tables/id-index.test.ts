@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdIndex } from '../../src/questions/id-index.js';
+import { IdIndex } from '../../src/tables/id-index.js';
 
 describe('IdIndex', () => {
   it('records new ids and finds repeated ones with the line first seen', () => {

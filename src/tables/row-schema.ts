@@ -1,5 +1,5 @@
 import type { InputProblem } from '../errors.js';
-import { escapeControls } from './escape-text.js';
+import { escapeControls } from '../text/escape-text.js';
 
 /** What every row a reader yields has: the id duplicates are found by, and its line. */
 export interface KeyedRow {
@@ -26,7 +26,7 @@ export type Notify = (text: string) => void;
 export type CsvRowReader<R> = (fields: string[], line: number, ordinal: number) => ReadResult<R>;
 
 /**
- * The pluggable part of the one streaming reader (src/questions/table-reader.ts): what a
+ * The pluggable part of the one streaming reader (src/tables/table-reader.ts): what a
  * row of this kind of file is. The reader owns everything else — bytes, encodings, line
  * numbers, CSV dialects, JSON limits, blank rows, duplicate ids — so a fix there serves
  * question sets and model inputs alike. Both functions are pure.

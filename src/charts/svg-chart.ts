@@ -1,4 +1,13 @@
-import { escapeHtml as esc, type MimeBundle } from './bundle.js';
+import { escapeHtml as esc } from '../text/escape-text.js';
+
+/**
+ * A chart as the notebook and the page both take it: the SVG document and the same figures as
+ * plain text (a notebook's MIME bundle holds both as they are; the page serves the SVG).
+ */
+export interface SvgChart {
+  'image/svg+xml': string;
+  'text/plain': string;
+}
 
 /** One part of a stacked bar. */
 export interface BarSegment {
@@ -57,7 +66,7 @@ function cut(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-function svgBundle(svg: string, plain: string): MimeBundle {
+function svgBundle(svg: string, plain: string): SvgChart {
   return { 'image/svg+xml': svg, 'text/plain': plain };
 }
 
@@ -65,7 +74,7 @@ function svgBundle(svg: string, plain: string): MimeBundle {
  * A horizontal bar chart as a standalone SVG document (no scripts, no external fonts or
  * links, so it shows offline), with the same figures as plain text.
  */
-export function barChart(bars: readonly Bar[], o: BarChartOptions): MimeBundle {
+export function barChart(bars: readonly Bar[], o: BarChartOptions): SvgChart {
   const width = o.width ?? 640;
   const unit = o.unit ? ` ${o.unit}` : '';
   const legendH = o.legend?.length ? 20 : 0;
@@ -126,7 +135,7 @@ export interface HistogramOptions extends BarChartOptions {
 }
 
 /** Counts of values in round-width bins, drawn as a bar chart (one bar per bin). */
-export function histogram(values: readonly number[], o: HistogramOptions): MimeBundle {
+export function histogram(values: readonly number[], o: HistogramOptions): SvgChart {
   const finite = values.filter((v) => Number.isFinite(v));
   if (finite.length === 0) return barChart([], o);
   const lo = Math.min(...finite);

@@ -1,7 +1,7 @@
 import type { InputProblem } from '../errors.js';
-import { escapeControls } from './escape-text.js';
+import { escapeControls } from '../text/escape-text.js';
 import { IdIndex } from './id-index.js';
-import { isRawNumber } from './json-text.js';
+import { isRawNumber } from '../text/json-text.js';
 import type { CsvRowReader, KeyedRow, Notify, ReadResult, RowSchema } from './row-schema.js';
 
 /** One valid question of a question set. */

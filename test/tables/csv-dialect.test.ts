@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffCsvDialect } from '../../src/questions/csv-dialect.js';
+import { sniffCsvDialect } from '../../src/tables/csv-dialect.js';
 
 const sniff = (s: string | Buffer) => sniffCsvDialect(typeof s === 'string' ? Buffer.from(s) : s);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFromName, sniffFormat } from '../../src/questions/format.js';
+import { formatFromName, sniffFormat } from '../../src/tables/format.js';
 
 describe('formatFromName', () => {
   it.each([

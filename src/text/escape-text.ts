@@ -26,3 +26,8 @@ function escapeOne(c: string): string {
   const code = c.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
+}

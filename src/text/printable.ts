@@ -1,4 +1,4 @@
-import { escapeControls } from '../../questions/escape-text.js';
+import { escapeControls } from './escape-text.js';
 
 /** Text from a user's file or the service, safe for the terminal; line breaks kept, every other control escaped. */
 export function printable(text: string): string {

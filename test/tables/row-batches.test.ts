@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError, formatProblem } from '../../src/errors.js';
-import { type RowBatch, hashFile, readQuestionSet, readRowBatches } from '../../src/questions/index.js';
+import { type RowBatch, hashFile, readQuestionSet, readRowBatches } from '../../src/tables/index.js';
 import { tempDir } from '../support/cli.js';
 
 const BAD = 'test/fixtures/bad';

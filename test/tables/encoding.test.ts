@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wideEncoding, wideEncodingReason } from '../../src/questions/encoding.js';
+import { wideEncoding, wideEncodingReason } from '../../src/tables/encoding.js';
 
 const b = (...x: number[]) => Buffer.from(x);
 

@@ -1,6 +1,6 @@
 import { ByteChecker } from './byte-check.js';
 import { wideEncoding, wideEncodingReason } from './encoding.js';
-import { parseJsonExactly } from './json-text.js';
+import { parseJsonExactly } from '../text/json-text.js';
 import type { DuplicateIds } from './row.js';
 import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
 

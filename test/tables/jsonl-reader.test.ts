@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
-import { MAX_LINE_BYTES, readJsonl } from '../../src/questions/jsonl-reader.js';
-import { DuplicateIds, questionSchema } from '../../src/questions/row.js';
+import { MAX_LINE_BYTES, readJsonl } from '../../src/tables/jsonl-reader.js';
+import { DuplicateIds, questionSchema } from '../../src/tables/row.js';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError, formatProblem } from '../../src/errors.js';
-import { hashFile, readQuestionSet, validateQuestionSet } from '../../src/questions/index.js';
+import { hashFile, readQuestionSet, validateQuestionSet } from '../../src/tables/index.js';
 
 const BAD = 'test/fixtures/bad';
 const GOOD = 'test/fixtures/good';

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
-import type { CsvRowReader, ReadResult, RowSchema } from '../../src/questions/row-schema.js';
-import { readTable } from '../../src/questions/table-reader.js';
+import type { CsvRowReader, ReadResult, RowSchema } from '../../src/tables/row-schema.js';
+import { readTable } from '../../src/tables/table-reader.js';
 import { tempDir } from '../support/cli.js';
 
 /** A schema of its own: rows are `name` columns / keys; the reader does the rest. */
@@ -50,7 +50,7 @@ describe('readTable', () => {
   });
 
   it('sniffs the format of a file whose name does not say, semicolons and sep= included', async () => {
-    const q = (await import('../../src/questions/row.js')).questionSchema;
+    const q = (await import('../../src/tables/row.js')).questionSchema;
     const file = join(tempDir(), 'q.txt');
     writeFileSync(file, 'sep=;\nid;question\n1;Why?\n');
     const rows = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { barChart, formatNumber, histogram, niceStep } from '../../src/notebook/svg-chart.js';
-import { findAll, parseXml, textOf } from './support/xml.js';
+import { barChart, formatNumber, histogram, niceStep } from '../../src/charts/svg-chart.js';
+import { findAll, parseXml, textOf } from '../notebook/support/xml.js';
 
 function svgOf(b: { 'image/svg+xml'?: string }) {
   const svg = b['image/svg+xml'];

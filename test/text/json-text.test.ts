@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, isRawNumber, mayHoldInexactNumber, nestingExceeds, parseJsonExactly, parseStoredJson } from '../../src/questions/json-text.js';
+import { MAX_JSON_DEPTH, isRawNumber, mayHoldInexactNumber, nestingExceeds, parseJsonExactly, parseStoredJson } from '../../src/text/json-text.js';
 
 const nested = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
 

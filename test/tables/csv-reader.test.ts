@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/errors.js';
-import { MAX_RECORD_CHARS, readCsv } from '../../src/questions/csv-reader.js';
-import { DuplicateIds, type RowResult, questionSchema } from '../../src/questions/row.js';
+import { MAX_RECORD_CHARS, readCsv } from '../../src/tables/csv-reader.js';
+import { DuplicateIds, type RowResult, questionSchema } from '../../src/tables/row.js';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteChecker, INVALID_UTF8, NUL_BYTE, type ByteFault } from '../../src/questions/byte-check.js';
+import { ByteChecker, INVALID_UTF8, NUL_BYTE, type ByteFault } from '../../src/tables/byte-check.js';
 
 /** All faults, one by one, using increasing limits so none is dropped. */
 function allFaults(bytes: Buffer, size = bytes.length || 1): ByteFault[] {

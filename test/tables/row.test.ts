@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CsvColumns, DuplicateIds, csvColumns, csvRecordToRow, jsonToRow } from '../../src/questions/row.js';
+import { type CsvColumns, DuplicateIds, csvColumns, csvRecordToRow, jsonToRow } from '../../src/tables/row.js';
 
 const F = 'q.csv';
 

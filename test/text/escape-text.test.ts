@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControls } from '../../src/questions/escape-text.js';
+import { escapeControls } from '../../src/text/escape-text.js';
 
 describe('escapeControls', () => {
   it('returns text without control characters unchanged (the same string)', () => {
