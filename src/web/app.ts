@@ -6,11 +6,9 @@ import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
 import { readRoutes } from './read-routes.js';
 import { sendError } from './respond.js';
-import { guard, securityHeaders } from './security.js';
+import { guard, type GuardOptions, securityHeaders } from './security.js';
 import { sessionRoutes } from './session-routes.js';
-import type { SessionBook } from './sessions.js';
 import { staticRoutes } from './static-files.js';
-import type { Throttle } from './throttle.js';
 import { type WebEnv, writeRoutes } from './write-routes.js';
 
 /** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
@@ -19,17 +17,9 @@ export const BODY_LIMIT = 64 * 1024;
 /** The store roles `resq serve` uses: batches found, reads, files, and a person's answers, cancels and retries. */
 export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore;
 
-/** What the web app is made of. */
-export interface AppDeps {
+/** What the web app is made of: what its guard checks against (security.ts), and the rest. */
+export interface AppDeps extends GuardOptions {
   store: WebStore;
-  token: string;
-  /** Signs the session cookies. */
-  sessionKey: string;
-  /** The session cookie's name (it carries the port). */
-  cookieName: string;
-  sessions: SessionBook;
-  throttle: Throttle;
-  hostAllowed: (host: string | undefined) => boolean;
   actions: WebActions;
   live: LiveHub;
   now: () => number;
@@ -48,7 +38,7 @@ export interface AppDeps {
 export function buildApp(d: AppDeps): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   app.use('*', securityHeaders);
-  app.use('*', guard({ token: d.token, sessionKey: d.sessionKey, cookieName: d.cookieName, sessions: d.sessions, throttle: d.throttle, hostAllowed: d.hostAllowed }));
+  app.use('*', guard(d));
   app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
   sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName });
   readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
