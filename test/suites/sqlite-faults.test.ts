@@ -91,15 +91,20 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
     await sim?.close();
   });
 
-  it('a worker frozen past its lease while another takes over, then continued: one decision per paused run, nothing sent twice, nothing written over the new owner, no crash', async () => {
+  /** A batch `name` of 24 items of one pause each (`dur` a run), loaded with --dry-run; the simulator's counters before it runs. */
+  async function loaded(name: string, dur: string) {
     const dir = tempDir();
-    const list = budgetItems(24, '1500ms', { prefix: 'stop', files: false });
+    const list = budgetItems(24, dur, { prefix: name, files: false });
     const { questions, policy } = writeBudgetFixture(dir, list);
     const db = join(dir, 'resq.db');
     const env = { RESQ_API_KEY: 'sim-key-alice', RESQ_LEASE_MS: LEASE_MS };
-    const load = await runCliChild(['run', questions, '--db', db, '--batch', 'stop', '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--dry-run'], env);
+    const load = await runCliChild(['run', questions, '--db', db, '--batch', name, '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--dry-run'], env);
     expect(load.code, load.stderr).toBe(0);
-    const before = sim.counters();
+    return { dir, list, db, env, before: sim.counters() };
+  }
+
+  it('a worker frozen past its lease while another takes over, then continued: one decision per paused run, nothing sent twice, nothing written over the new owner, no crash', async () => {
+    const { dir, list, db, env, before } = await loaded('stop', '1500ms');
     const args = ['resume', 'stop', '--db', db, '--out', join(dir, 'out'), '--json'];
     const sleeper = spawnCli(args, env);
     const sleeperDone = collect(sleeper);
@@ -130,14 +135,7 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
   }, 180_000);
 
   it('a database another connection holds a write lock on past the busy timeout: waited on, never an item failure, no crash, nothing sent twice', async () => {
-    const dir = tempDir();
-    const list = budgetItems(24, '400ms', { prefix: 'busy', files: false });
-    const { questions, policy } = writeBudgetFixture(dir, list);
-    const db = join(dir, 'resq.db');
-    const env = { RESQ_API_KEY: 'sim-key-alice', RESQ_LEASE_MS: LEASE_MS };
-    const load = await runCliChild(['run', questions, '--db', db, '--batch', 'busy', '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--dry-run'], env);
-    expect(load.code, load.stderr).toBe(0);
-    const before = sim.counters();
+    const { dir, list, db, env, before } = await loaded('busy', '400ms');
     const worker = spawnCli(['resume', 'busy', '--db', db, '--out', join(dir, 'out'), '--json'], env);
     const done = collect(worker);
     await whenOutput(worker, (o) => o.split('\n').filter((l) => l.includes('"type":"item"')).length >= 2);

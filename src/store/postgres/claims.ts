@@ -14,6 +14,9 @@ const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN $
   AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
 const QUEUED_PAGE = 64;
 
+/** A time in ms since the epoch (`col`, an SQL expression) as the ISO 8601 text the store keeps times in. */
+const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
  * The time a lease or heartbeat is written with, in ms since the epoch: the database's own
  * clock as the statement runs (clock_timestamp(), not the transaction's start), unless the
@@ -35,7 +38,7 @@ export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart
   const at = await scalar<number>(
     c,
     `INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at)
-     SELECT $1, $2, $3, $4, $6, to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t
+     SELECT $1, $2, $3, $4, $6, ${isoOf('t')}, t
        FROM (SELECT ${dbNow('$5')} AS t) n RETURNING heartbeat_at`,
     [id, batchId, w.host, w.pid, now, pidStart],
   );
@@ -56,7 +59,7 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
 export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
   await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
   await c.query(
-    `UPDATE workers SET stopped_at = to_char(to_timestamp(t / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), heartbeat_at = t
+    `UPDATE workers SET stopped_at = ${isoOf('t')}, heartbeat_at = t
      FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2`,
     [now, workerId],
   );
