@@ -102,16 +102,14 @@ export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: S
   const counts = ov.counts;
   const unfinished = unfinishedOf(counts);
   const rate = ratePerSecond(recent);
-  const heldItems = [];
-  for (const h of live.held) {
-    const item = await store.getItem(batch.id, h.id);
-    const run = item?.runId ? await store.getRun(item.runId) : null;
-    heldItems.push({
-      ...h,
-      input: run?.requiredAction?.input ?? null,
-      decisions: (await store.decisionsForItem(batch.id, h.id)).map(deciderOf),
-    });
-  }
+  // The held items' pauses and earlier decisions, read side by side (not one item after another).
+  const heldItems = await Promise.all(
+    live.held.map(async (h) => {
+      const [item, decisions] = await Promise.all([store.getItem(batch.id, h.id), store.decisionsForItem(batch.id, h.id)]);
+      const run = item?.runId ? await store.getRun(item.runId) : null;
+      return { ...h, input: run?.requiredAction?.input ?? null, decisions: decisions.map(deciderOf) };
+    }),
+  );
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);
   const failed = await store.listItems(batch.id, { states: FAILED_STATES, limit: FAILED_LISTED });
   return {
