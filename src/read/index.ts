@@ -3,6 +3,7 @@
 export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
 export { readItemView } from './item-view.js';
 export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
+export { selectHeld, checkHeldFilter, parseWhere, heldMatches, type HeldFilter, type HeldSelection, type SelectedHeld } from './held-selection.js';
 export { decisionWords, deciderOf, deciderLine } from './decider.js';
 export * from './status-schema.js';
 export * from './item-schema.js';

@@ -10,7 +10,8 @@ import type { CliIo } from '../io.js';
 /** Flags of `resq answer`. */
 export interface AnswerArgs {
   batch: string;
-  item: string;
+  /** The held item's id; absent with --held. */
+  item?: string;
   db: string;
   json: boolean;
   approve?: boolean;
@@ -19,7 +20,19 @@ export interface AnswerArgs {
   note?: string;
   /** Who answers, recorded with the answer. @default the OS user name */
   by?: string;
+  /** Answer every held item the filters select (each its own decision). */
+  held?: boolean;
+  tool?: string;
+  'max-cost'?: number;
+  'min-cost'?: number;
+  where?: string[];
+  text?: string;
+  items?: string;
+  'dry-run'?: boolean;
 }
+
+/** The flags that only a bulk decision (--held) takes. */
+const BULK_FLAGS = ['tool', 'max-cost', 'min-cost', 'where', 'text', 'items', 'dry-run'] as const;
 
 /** The OS user's name, or null when the system cannot say (no passwd entry in a container). */
 function osUserName(): string | null {
@@ -32,14 +45,13 @@ function osUserName(): string | null {
 
 /** `resq answer BATCH ITEM …`: records a person's answer; returns the exit code. */
 export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
-  const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
-  if (given !== 1) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
-  const note = a.note ? { note: a.note } : {};
-  const reply: PersonReply = a.approve
-    ? { kind: 'approve', ...note }
-    : a.decline
-      ? { kind: 'decline', ...note }
-      : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
+  if (a.held) return answerBulkHandler(a, io);
+  const extra = BULK_FLAGS.filter((f) => a[f] !== undefined && a[f] !== false);
+  if (extra.length > 0) throw new InputError(`--${extra[0]} selects held items: give it with --held (resq answer BATCH --held …)`);
+  if (a.item === undefined) throw new InputError('name the held item (resq answer BATCH ITEM …), or give --held to answer every held item a filter selects');
+  const item = a.item;
+  const reply = replyOf(a);
+  if (!reply) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
   // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
   const [{ answerHeldItem }, { readNextStep }, { decisionWords }, { systemClock }, { openBatch }, { printable }] = await Promise.all([
     import('../../runner/operations/answer.js'),
@@ -52,7 +64,7 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const person = a.by?.trim() || osUserName();
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const r = await answerHeldItem(store, batch, a.item, reply, { person });
+    const r = await answerHeldItem(store, batch, item, reply, { person });
     const next = await readNextStep(store, batch, (io.clock ?? systemClock).now());
     const how = next
       ? `not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends it`
@@ -60,9 +72,56 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
     io.stdout.write(
       a.json
         ? `${JSON.stringify({ ...r, next })}\n`
-        : `recorded for ${printable(batch.name)}/${printable(a.item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
+        : `recorded for ${printable(batch.name)}/${printable(item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
     );
     return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The reply the flags give; null unless exactly one of --approve, --decline, --choose is given. */
+function replyOf(a: AnswerArgs): PersonReply | null {
+  const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
+  if (given !== 1) return null;
+  const note = a.note ? { note: a.note } : {};
+  return a.approve
+    ? { kind: 'approve', ...note }
+    : a.decline
+      ? { kind: 'decline', ...note }
+      : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
+}
+
+/** A cost flag's value: a number of 0 or more, else one line naming the flag. */
+function costFlag(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'number' ? v : Number.NaN;
+  if (!Number.isFinite(n) || n < 0) throw new InputError(`--${name}: give a number of 0 or more`);
+  return n;
+}
+
+/** `resq answer BATCH --held …`: checks the flags, then answers (or lists) every held item they select. */
+async function answerBulkHandler(a: AnswerArgs, io: CliIo): Promise<number> {
+  if (a.item !== undefined) throw new InputError(`--held answers the held items the filters select: drop the item id "${a.item}", or drop --held`);
+  const reply = replyOf(a);
+  const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
+  if (given > 1 || (!reply && !a['dry-run'])) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID] (or --dry-run to list what would be answered)');
+  const { checkHeldFilter, parseWhere } = await import('../../read/held-selection.js');
+  const where = (a.where ?? []).map((w) => parseWhere(String(w)));
+  const ids = a.items?.split(',').map((s) => s.trim()).filter(Boolean);
+  const filter = {
+    ...(a.tool !== undefined ? { tool: String(a.tool) } : {}),
+    ...(a['min-cost'] !== undefined ? { minCost: costFlag('min-cost', a['min-cost']) } : {}),
+    ...(a['max-cost'] !== undefined ? { maxCost: costFlag('max-cost', a['max-cost']) } : {}),
+    ...(where.length ? { where } : {}),
+    ...(a.text ? { text: a.text } : {}),
+    ...(ids ? { ids } : {}),
+  };
+  checkHeldFilter(filter);
+  const [{ openBatch }, { answerHeldHandler }] = await Promise.all([import('../open-batch.js'), import('./answer-held.js')]);
+  const { store, batch } = await openBatch(a.db, a.batch);
+  try {
+    return await answerHeldHandler(store, batch, { db: a.db, json: a.json, filter, reply, person: a.by?.trim() || osUserName(), dryRun: a['dry-run'] === true }, io);
   } finally {
     await store.close();
   }
@@ -71,12 +130,20 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
 /** Registers `resq answer`. */
 export function answerCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
-    'answer <batch> <item>',
-    "answer a held item's pause (sent on the next run/resume, or at once if a runner is attached)",
+    'answer <batch> [item]',
+    "answer a held item's pause, or with --held every held item a filter selects (sent on the next run/resume, or at once if a runner is attached)",
     (a) =>
       a
         .positional('batch', { type: 'string', demandOption: true, describe: 'batch name or id' })
-        .positional('item', { type: 'string', demandOption: true, describe: 'the held item\'s id (resq status lists the held ones)' })
+        .positional('item', { type: 'string', describe: 'the held item\'s id (resq status lists the held ones); leave it out with --held' })
+        .option('held', { type: 'boolean', describe: 'answer every held item the filters below select, each with its own decision; one answered meanwhile by someone else is skipped and named' })
+        .option('tool', { type: 'string', describe: 'with --held: only pauses on this tool (confirm_scope, ask_choice, request_quality_image, …)' })
+        .option('min-cost', { type: 'number', describe: 'with --held: only plans costing at least N (items whose pause names no cost are left out)' })
+        .option('max-cost', { type: 'number', describe: 'with --held: only plans costing at most N (items whose pause names no cost are left out)' })
+        .option('where', { type: 'string', array: true, describe: 'with --held: only items whose meta field equals VALUE (meta.KEY=VALUE; give it again for more)' })
+        .option('text', { type: 'string', describe: 'with --held: only items with this text (any case) in the id, question or hold reason' })
+        .option('items', { type: 'string', describe: 'with --held: only these item ids (comma-separated); any not held now is skipped and named' })
+        .option('dry-run', { type: 'boolean', describe: 'with --held: list what would be answered (id, tool, cost, hold reason, total cost); records and sends nothing' })
         .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })

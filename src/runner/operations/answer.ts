@@ -42,6 +42,12 @@ export function answerFor(
 export interface Answerer {
   /** The person's name; none recorded when omitted. */
   person?: string | null;
+  /**
+   * The paused run the person saw (a bulk decision's selection): when the item has paused
+   * again since, the answer is refused ({@link AlreadyAnsweredError} naming who decided that
+   * pause), never given to a pause nobody looked at.
+   */
+  runId?: string;
 }
 
 /** What an answer recorded. */
@@ -81,6 +87,11 @@ export async function answerHeldItem(
   const item = await store.getItem(batch.id, itemId);
   if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
   if (item.state !== 'held' || !item.runId) return notHeld(store, batch, itemId);
+  if (who.runId !== undefined && who.runId !== item.runId) {
+    const seen = (await store.decisionsForItem(batch.id, itemId)).find((d) => d.runId === who.runId);
+    if (seen) throw new AlreadyAnsweredError(itemId, seen.by, seen.person, seen.decidedAt, item.state);
+    throw new InputError(`item "${itemId}" paused again since it was selected: look at it again`);
+  }
   const run = await store.getRun(item.runId);
   const action = run?.requiredAction;
   if (!action) throw new InputError(`item "${itemId}" has no pending question recorded`);

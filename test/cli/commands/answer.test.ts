@@ -62,3 +62,103 @@ describe('resq answer, then resume', () => {
     expect(sim.counters().respondRuns).toBe(4);
   });
 });
+
+describe('resq answer BATCH --held: many held items at once, each its own decision', () => {
+  let sim: Sim;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 20 });
+    env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+  });
+  afterAll(async () => sim.close());
+
+  /** Plans over 50 held by the policy (cheap ones approved by it), a choice and an image held too. */
+  async function heldBatch(): Promise<{ db: string }> {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(
+      q,
+      ['id,question,lab', 'cheap,small plan @confirm=10,north', 'p100,plan @confirm=100,north', 'p200,plan @confirm=200,south', 'p300,plan @confirm=300,north', 'pick,pick @choice,north', 'pic,image @image,south'].join('\n') + '\n',
+    );
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 50\n');
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--batch', 'hb', '--policy', policy], env)).code).toBe(3);
+    return { db };
+  }
+
+  const decisions = async (db: string) => {
+    const exp = await runInProcess(['export', 'hb', '--db', db, '--format', 'jsonl']);
+    return Object.fromEntries(exp.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; decisions: { by: string; person: string | null; answer: unknown; note?: string }[] }).map((r) => [r.id, r.decisions]));
+  };
+
+  it('--dry-run lists the held items a filter selects (id, tool, cost, hold reason, total) and records nothing; bad filters are one line, exit 2', async () => {
+    const { db } = await heldBatch();
+    const dry = await runInProcess(['answer', 'hb', '--held', '--tool', 'confirm_scope', '--min-cost', '100', '--max-cost', '250', '--dry-run', '--db', db]);
+    expect(dry.code).toBe(0);
+    const lines = dry.stdout.trim().split('\n');
+    expect(lines[0]).toBe('would answer 2 held item(s) of hb, total cost 300:');
+    expect(lines[1]).toMatch(/^id\s+tool\s+cost\s+held because$/);
+    expect(lines[2]).toMatch(/^p100\s+confirm_scope\s+100\s+.*100.*50/);
+    expect(lines[3]).toMatch(/^p200\s+confirm_scope\s+200\s+/);
+    expect(lines.at(-1)).toBe('dry run: nothing recorded, nothing sent');
+    const json = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--where', 'meta.lab=north', '--dry-run', '--json', '--db', db])).stdout) as { items: { id: string }[]; totalCost: number };
+    expect(json.items.map((i) => i.id)).toEqual(['p100', 'p300', 'pick']);
+    expect(json.totalCost).toBe(400);
+
+    for (const [args, msg] of [
+      [['--max-cost', 'abc', '--approve'], '--max-cost: give a number of 0 or more'],
+      [['--min-cost', '300', '--max-cost', '10', '--approve'], '--min-cost 300 is more than --max-cost 10: no item can match'],
+      [['--where', 'lab=north', '--approve'], '--where lab=north: write it as meta.KEY=VALUE'],
+      [['--approve', '--decline'], 'give exactly one of --approve, --decline, --choose ID[,ID] (or --dry-run to list what would be answered)'],
+      [['--approve'], 'the answer does not fit 1 of the 5 selected item(s): pick (ask_choice: ask_choice needs --choose ID[,ID] or --decline'],
+    ] as const) {
+      const r = await runInProcess(['answer', 'hb', '--held', ...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(msg);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    const noHeld = await runInProcess(['answer', 'hb', 'p100', '--tool', 'confirm_scope', '--approve', '--db', db]);
+    expect(noHeld.code).toBe(2);
+    expect(noHeld.stderr).toContain('--tool selects held items: give it with --held');
+    const both = await runInProcess(['answer', 'hb', 'p100', '--held', '--approve', '--db', db]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('drop the item id "p100"');
+    // Nothing was recorded by any of these: the policy's one decision, and nothing for the held ones.
+    const d = await decisions(db);
+    expect(d.cheap).toHaveLength(1);
+    for (const id of ['p100', 'p200', 'p300', 'pick', 'pic']) expect(d[id], id).toEqual([]);
+    expect(sim.counters().respondRuns).toBe(1);
+  });
+
+  it('approves every selected plan with one decision each, the name and the note; one answered meanwhile by another person is skipped and named', async () => {
+    const { db } = await heldBatch();
+    // Alice looked at the dry run; Bob answered p200 meanwhile.
+    const seen = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--tool', 'confirm_scope', '--dry-run', '--json', '--db', db])).stdout) as { items: { id: string }[] };
+    expect(seen.items.map((i) => i.id)).toEqual(['p100', 'p200', 'p300']);
+    expect((await runInProcess(['answer', 'hb', 'p200', '--decline', '--by', 'bob', '--db', db])).code).toBe(0);
+
+    const r = await runInProcess(['answer', 'hb', '--held', '--items', seen.items.map((i) => i.id).join(','), '--approve', '--by', 'alice', '--note', 'in budget', '--db', db]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toContain('answered p100 (confirm_scope, cost 100): approved');
+    expect(lines).toContain('answered p300 (confirm_scope, cost 300): approved');
+    expect(lines.find((l) => l.startsWith('skipped p200'))).toMatch(/^skipped p200: already answered by bob at \d{4}-[^ ]+ \(now waiting\)$/);
+    expect(lines.at(-1)).toBe(`answered 2 held item(s) of hb by alice, total cost 400 — note: in budget; skipped 1 (p200: answered by bob); not sent yet (no worker running): \`resq resume hb --db ${db}\` sends them`);
+
+    // The same again: nothing is held of those now, each is named with who answered it.
+    const again = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--items', 'p100,p200,nope', '--decline', '--by', 'carol', '--json', '--db', db])).stdout) as { answered: unknown[]; skipped: { id: string; by: string | null }[] };
+    expect(again.answered).toEqual([]);
+    expect(again.skipped.map((s) => [s.id, s.by])).toEqual([['p100', 'alice'], ['p200', 'bob'], ['nope', null]]);
+
+    const d = await decisions(db);
+    expect(d.p100).toMatchObject([{ by: 'person', person: 'alice', answer: { approved: true }, note: 'in budget' }]);
+    expect(d.p300).toMatchObject([{ by: 'person', person: 'alice', answer: { approved: true }, note: 'in budget' }]);
+    expect(d.p200).toMatchObject([{ by: 'person', person: 'bob', answer: { approved: false } }]);
+    expect(d.pick).toEqual([]);
+
+    // The resumed batch sends each answer once.
+    const resumed = await runInProcess(['resume', 'hb', '--db', db], env);
+    expect(resumed.stdout).toContain('4 completed');
+  });
+});

@@ -1,0 +1,69 @@
+import type { HeldFilter, SelectedHeld } from '../../read/held-selection.js';
+import type { BulkAnswerResult, PersonReply } from '../../runner/index.js';
+import type { BatchRecord, Store } from '../../store/index.js';
+import { dbFlag } from '../db-path.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+/** What `resq answer BATCH --held …` was asked. */
+export interface AnswerHeldArgs {
+  db: string;
+  json: boolean;
+  filter: HeldFilter;
+  /** Null for a dry run given no decision: it only lists the selection. */
+  reply: PersonReply | null;
+  person: string | null;
+  dryRun: boolean;
+}
+
+/** A cost as the lines show it (— when the pause names none). */
+const costText = (c: number | null): string => (c === null ? '—' : String(c));
+
+/**
+ * `resq answer BATCH --held …`: answers every held item the filter selects, each with its own
+ * decision (or, with --dry-run, lists them and records nothing); returns the exit code.
+ */
+export async function answerHeldHandler(store: Store, batch: BatchRecord, a: AnswerHeldArgs, io: CliIo): Promise<number> {
+  const [{ selectHeld }, { answerHeldItems, checkReplyFits }, { readNextStep }, { decisionWords }, { systemClock }, { oneLine, printable }] = await Promise.all([
+    import('../../read/held-selection.js'),
+    import('../../runner/operations/answer-bulk.js'),
+    import('../../read/batch-status.js'),
+    import('../../read/decider.js'),
+    import('../../clock.js'),
+    import('../../text/printable.js'),
+  ]);
+  const name = printable(batch.name);
+  if (a.dryRun) {
+    const sel = await selectHeld(store, batch, a.filter);
+    if (a.reply) checkReplyFits(sel.items, a.reply);
+    if (a.json) {
+      io.stdout.write(`${JSON.stringify({ dryRun: true, items: sel.items.map(({ id, tool, cost, holdReason }) => ({ id, tool, cost, holdReason })), count: sel.items.length, totalCost: sel.totalCost, notHeld: sel.notHeld })}\n`);
+      return EXIT.ok;
+    }
+    const rows = sel.items.map((it: SelectedHeld) => [oneLine(it.id, 40), oneLine(it.tool, 24), costText(it.cost), oneLine(it.holdReason ?? '', 80)]);
+    const w = [0, 1, 2].map((i) => Math.max(i === 0 ? 2 : i === 1 ? 4 : 4, ...rows.map((r) => r[i]!.length)));
+    const line = (r: string[]) => `${r[0]!.padEnd(w[0]!)}  ${r[1]!.padEnd(w[1]!)}  ${r[2]!.padStart(w[2]!)}  ${r[3]}`.trimEnd();
+    const verb = a.reply ? `would ${a.reply.kind}` : 'would answer';
+    const out = [`${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
+    if (rows.length > 0) out.push(line(['id', 'tool', 'cost', 'held because']), ...rows.map(line));
+    for (const id of sel.notHeld) out.push(`not held now: ${oneLine(id, 80)}`);
+    out.push('dry run: nothing recorded, nothing sent');
+    io.stdout.write(`${out.join('\n')}\n`);
+    return EXIT.ok;
+  }
+  const r: BulkAnswerResult = await answerHeldItems(store, batch, a.filter, a.reply!, { person: a.person });
+  const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now()) : null;
+  if (a.json) {
+    io.stdout.write(`${JSON.stringify({ ...r, next })}\n`);
+    return EXIT.ok;
+  }
+  const out: string[] = [];
+  for (const x of r.answered) out.push(`answered ${oneLine(x.id, 60)} (${oneLine(x.tool, 24)}, cost ${costText(x.cost)}): ${decisionWords(x.answer)}`);
+  for (const s of r.skipped) out.push(`skipped ${oneLine(s.id, 60)}: ${oneLine(s.reason, 200)}`);
+  const by = r.person ? ` by ${printable(r.person)}` : '';
+  const skippedBy = r.skipped.length ? `; skipped ${r.skipped.length} (${r.skipped.slice(0, 5).map((s) => `${oneLine(s.id, 40)}: ${s.by ? `answered by ${oneLine(s.by, 60)}` : 'not held'}`).join(', ')}${r.skipped.length > 5 ? ', …' : ''})` : '';
+  const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends them` : '; the worker carrying the batch sends them now';
+  out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, total cost ${r.totalCost}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
+  io.stdout.write(`${out.join('\n')}\n`);
+  return EXIT.ok;
+}
