@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../../src/config/index.js';
+import { InputError } from '../../../src/errors.js';
+import { answerHeldItem } from '../../../src/runner/operations/answer.js';
+import { answerHeldItems } from '../../../src/runner/operations/answer-bulk.js';
+import { BatchRunner, loadBatch } from '../../../src/runner/index.js';
+import { startSim, type Sim } from '../../../src/sim/index.js';
+import { openStore, type BatchRecord, type Store } from '../../../src/store/index.js';
+import { tempDir } from '../../support/cli.js';
+import { testClient, testSettings } from '../../support/in-process.js';
+
+describe('answerHeldItems: one decision per selected held item', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 10 });
+  });
+  afterAll(async () => sim.close());
+
+  /** Plans over 50 held by the policy; `twice` pauses again on a choice once its plan is answered. */
+  async function heldBatch(): Promise<{ store: Store; batch: BatchRecord; run: () => Promise<void> }> {
+    const dir = tempDir();
+    const questions = join(dir, 'q.csv');
+    writeFileSync(questions, 'id,question,lab\nok,plan @confirm=5,x\na,plan @confirm=60,x\nb,plan @confirm=70,y\nc,plan @confirm=80,x\ntwice,plan @confirm=90 @choice,x\npick,pick @choice,x\n');
+    const store = await openStore(join(dir, 'resq.db'));
+    const policy = parsePolicy({ confirm_scope: { approve_max_cost: 50 } }, 'policy.yaml');
+    const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy, baseUrl: sim.url });
+    const run = async () => {
+      const client = testClient(sim);
+      await new BatchRunner({ store, client, batch, policy }).run();
+      await client.close();
+    };
+    await run();
+    return { store, batch, run };
+  }
+
+  it('answers each selected item with the name and note; an item answered by another person meanwhile is skipped and named', async () => {
+    const { store, batch } = await heldBatch();
+    const r = await answerHeldItems(store, batch, { tool: 'confirm_scope', minCost: 60, maxCost: 80 }, { kind: 'approve', note: 'fine' }, {
+      person: 'alice',
+      // Between Alice's selection and her answers, Bob answers `b` on his own.
+      onSelected: async (items) => {
+        expect(items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+        await answerHeldItem(store, batch, 'b', { kind: 'decline' }, { person: 'bob' });
+      },
+    });
+    expect(r.answered.map((a) => [a.id, a.cost, a.answer])).toEqual([['a', 60, { approved: true }], ['c', 80, { approved: true }]]);
+    expect(r.skipped).toEqual([{ id: 'b', reason: expect.stringMatching(/^already answered by bob at \S+ \(now waiting\)$/), by: 'bob', at: expect.any(String) }]);
+    expect(r.totalCost).toBe(140);
+    for (const [id, who, answer] of [['a', 'alice', { approved: true }], ['b', 'bob', { approved: false }], ['c', 'alice', { approved: true }]] as const) {
+      const d = await store.decisionsForItem(batch.id, id);
+      expect(d, id).toHaveLength(1);
+      expect(d[0], id).toMatchObject({ by: 'person', person: who, answer });
+    }
+    expect((await store.decisionsForItem(batch.id, 'a'))[0]).toMatchObject({ reason: 'fine', cost: 60 });
+    await store.close();
+  });
+
+  it('never answers a pause nobody selected: an item that paused again since its selection is skipped, naming who decided the pause seen', async () => {
+    const { store, batch, run } = await heldBatch();
+    const r = await answerHeldItems(store, batch, { ids: ['twice'] }, { kind: 'decline' }, {
+      person: 'alice',
+      onSelected: async () => {
+        await answerHeldItem(store, batch, 'twice', { kind: 'approve' }, { person: 'bob' });
+        await run();
+        expect((await store.getItem(batch.id, 'twice'))?.state).toBe('held');
+      },
+    });
+    expect(r.answered).toEqual([]);
+    expect(r.skipped).toMatchObject([{ id: 'twice', by: 'bob', reason: expect.stringContaining('(now held)') }]);
+    expect((await store.decisionsForItem(batch.id, 'twice')).map((d) => [d.tool, d.person])).toEqual([['confirm_scope', 'bob']]);
+    await store.close();
+  });
+
+  it('records nothing when the answer does not fit every selected pause, and filters by meta and text', async () => {
+    const { store, batch } = await heldBatch();
+    await expect(answerHeldItems(store, batch, { where: [{ key: 'meta.lab', value: 'x' }] }, { kind: 'approve' })).rejects.toThrow(/does not fit 1 of the 4 selected item\(s\): pick \(ask_choice/);
+    await expect(answerHeldItems(store, batch, { minCost: 9, maxCost: 1 }, { kind: 'approve' })).rejects.toThrow(InputError);
+    for (const id of ['a', 'b', 'c', 'twice', 'pick']) expect(await store.decisionsForItem(batch.id, id), id).toEqual([]);
+    const r = await answerHeldItems(store, batch, { where: [{ key: 'meta.lab', value: 'x' }], text: 'PICK' }, { kind: 'choose', ids: ['b'] }, { person: 'ana' });
+    expect(r.answered.map((a) => [a.id, a.answer])).toEqual([['pick', { decision: 'chosen', chosen: ['b'] }]]);
+    await store.close();
+  });
+});
