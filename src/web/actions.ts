@@ -1,4 +1,5 @@
 import type { PersonReply } from '../runner/operations/answer.js';
+import type { BulkAnswerResult } from '../runner/operations/answer-bulk.js';
 import type { CancelService } from '../runner/operations/cancel.js';
 import type { RetryState } from '../runner/operations/retry.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../store/index.js';
@@ -7,6 +8,8 @@ import type { BatchRecord, ReadStore, TransitionStore } from '../store/index.js'
 export interface WebActions {
   /** Records a person's answer to a held item (with their name); returns the answer as it will be sent. */
   answer(batch: BatchRecord, itemId: string, person: string, reply: PersonReply): Promise<Record<string, unknown>>;
+  /** Answers each named held item with the same reply, one decision each; those answered meanwhile are skipped, naming who answered. */
+  answerMany(batch: BatchRecord, ids: readonly string[], person: string, reply: PersonReply): Promise<BulkAnswerResult>;
   /** Puts finished items back in the queue for the batch's workers; returns how many. */
   retry(batch: BatchRecord, o: { states?: RetryState[]; items?: string[] }): Promise<number>;
   /** Stops the batch: nothing queued is sent; runs in flight are cancelled where the service allows it. */
@@ -28,6 +31,10 @@ export function libraryActions(store: ReadStore & TransitionStore, o: LibraryAct
     async answer(batch, itemId, person, reply) {
       const { answerHeldItem } = await import('../runner/operations/answer.js');
       return (await answerHeldItem(store, batch, itemId, reply, { person })).answer;
+    },
+    async answerMany(batch, ids, person, reply) {
+      const { answerHeldItems } = await import('../runner/operations/answer-bulk.js');
+      return answerHeldItems(store, batch, { ids }, reply, { person });
     },
     async retry(batch, s) {
       const { retryItems, retrySelection } = await import('../runner/operations/retry.js');

@@ -101,6 +101,52 @@ export const AnswerBodySchema = z.object({
 /** What an answer recorded; `next`: the command that sends it when no live worker carries the batch (null: sent at once). */
 export const AnswerResultSchema = z.object({ item: z.string(), answer: z.record(z.string(), z.unknown()), by: z.literal('person'), person: z.string(), next: NextStepSchema.nullable() });
 
+/** Most held items one bulk decision names (and the selection lists). */
+export const HELD_LISTED = 500;
+
+const costParam = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined || s.trim() === '') return undefined;
+      const n = Number(s);
+      if (!Number.isFinite(n) || n < 0) ctx.addIssue({ code: 'custom', message: `${name}: give a number of 0 or more` });
+      return n;
+    });
+
+/** The query of GET /api/batches/:batch/held: the filters of a bulk decision (all optional). */
+export const HeldQuerySchema = z.object({
+  tool: z.string().max(200).optional(),
+  minCost: costParam('minCost'),
+  maxCost: costParam('maxCost'),
+  meta: z.string().max(500).optional(),
+  value: z.string().max(2000).optional(),
+  q: z.string().max(500).optional(),
+});
+
+/** The held items a filter selects: the first {@link HELD_LISTED} listed, count and total cost of all. */
+export const HeldSelectionSchema = z.object({
+  items: z.array(
+    z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), holdReason: z.string().nullable(), question: z.string(), meta: z.record(z.string(), z.unknown()) }),
+  ),
+  count: z.number(),
+  totalCost: z.number(),
+});
+
+/** POST …/held/answer: one reply for every item named, with the person's name (and a note in the reply). */
+export const BulkAnswerBodySchema = AnswerBodySchema.extend({
+  ids: z.array(z.string().min(1).max(1000)).min(1, 'select at least one held item').max(HELD_LISTED),
+});
+/** What a bulk decision did: each item answered, each skipped with who answered it first; `next` as for one answer. */
+export const BulkAnswerResultSchema = z.object({
+  person: z.string(),
+  answered: z.array(z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), answer: z.record(z.string(), z.unknown()) })),
+  skipped: z.array(z.object({ id: z.string(), reason: z.string(), by: z.string().nullable(), at: z.string().nullable() })),
+  totalCost: z.number(),
+  next: NextStepSchema.nullable(),
+});
+
 export const RetryBodySchema = z.object({
   states: z.array(z.enum(['failed', 'error', 'cancelled'])).min(1).optional(),
   items: z.array(z.string()).max(10_000).optional(),

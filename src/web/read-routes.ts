@@ -1,6 +1,8 @@
 import type { Context, Hono } from 'hono';
 import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
-import { BatchListSchema, CompareQuerySchema, CompareResultSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
+import { BatchListSchema, CompareQuerySchema, CompareResultSchema, HELD_LISTED, HeldQuerySchema, HeldSelectionSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
+import { cutText } from '../store/web-shapes.js';
+import { ResqError } from '../errors.js';
 import { runsOverTimeSvg, stateBarSvg } from './charts.js';
 import type { LiveHub, LiveSubscription } from './live.js';
 import { metricsText } from './metrics.js';
@@ -51,6 +53,31 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
       after: v.after ?? null,
     });
     return sendJson(c, ItemPageSchema, page);
+  });
+
+  // The held items a bulk decision would take (the page's selection): filters as `resq answer --held` takes them.
+  app.get('/api/batches/:batch/held', async (c) => {
+    const q = HeldQuerySchema.safeParse(queryOf(c));
+    if (!q.success) return badRequest(c, 'query', q.error);
+    const batch = await d.store.findBatch(c.req.param('batch'));
+    if (!batch) return notFound(c, c.req.param('batch'));
+    const v = q.data;
+    if (Boolean(v.meta) !== (v.value !== undefined)) return sendError(c, 400, 'RESQ_BAD_REQUEST', 'query: meta and value go together (meta=FIELD&value=TEXT)');
+    const { selectHeld } = await import('../read/held-selection.js');
+    try {
+      const sel = await selectHeld(d.store, batch, {
+        ...(v.tool?.trim() ? { tool: v.tool.trim() } : {}),
+        ...(v.minCost !== undefined ? { minCost: v.minCost } : {}),
+        ...(v.maxCost !== undefined ? { maxCost: v.maxCost } : {}),
+        ...(v.meta ? { where: [{ key: `meta.${v.meta}`, value: v.value ?? '' }] } : {}),
+        ...(v.q?.trim() ? { text: v.q.trim() } : {}),
+      });
+      const items = sel.items.slice(0, HELD_LISTED).map((it) => ({ id: it.id, tool: it.tool, cost: it.cost, holdReason: it.holdReason, question: cutText(it.question)!, meta: it.meta }));
+      return sendJson(c, HeldSelectionSchema, { items, count: sel.items.length, totalCost: sel.totalCost });
+    } catch (e) {
+      if (e instanceof ResqError && e.code === 'RESQ_INPUT') return sendError(c, 400, 'RESQ_BAD_REQUEST', `query: ${e.message}`);
+      throw e;
+    }
   });
 
   app.get('/api/batches/:batch/items/:item', async (c) => {

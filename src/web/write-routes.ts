@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { AlreadyAnsweredError, ItemNotHeldError, ResqError } from '../errors.js';
 import type { z } from 'zod';
 import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
-import { AnswerBodySchema, AnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
+import { AnswerBodySchema, AnswerResultSchema, BulkAnswerBodySchema, BulkAnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { readNextStep } from '../read/batch-status.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
@@ -79,6 +79,13 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
     // Said with the answer: sent at once by a live worker, or only when someone runs the batch.
     const next = await readNextStep(d.store, batch, d.now());
     return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person, next });
+  });
+
+  // A bulk decision: the items the person selected (and saw in the confirmation), each answered on its own.
+  write('/api/batches/:batch/held/answer', BulkAnswerBodySchema, async (c, batch, { person, reply, ids }) => {
+    const r = await d.actions.answerMany(batch, ids, person, reply);
+    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now()) : null;
+    return sendJson(c, BulkAnswerResultSchema, { person, answered: r.answered, skipped: r.skipped, totalCost: r.totalCost, next });
   });
 
   write('/api/batches/:batch/retry', RetryBodySchema, async (c, batch, body) => {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/web/app.js';
+import { login } from './support/session.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
 describe('the JSON API: writes through the library operations', () => {
@@ -114,4 +115,74 @@ describe('the JSON API: writes through the library operations', () => {
     expect(await post('/api/batches/web/retry', { items: ['plain'] })).toEqual({ status: 200, body: { requeued: 1 } });
     expect((await f.store.getItem(f.batch.id, 'plain'))!).toMatchObject({ state: 'queued', attempt: 1 });
   });
+});
+
+describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)', () => {
+  let f: WebFixture;
+  beforeAll(async () => {
+    f = await webFixture({ name: 'bulk' });
+  }, 60_000);
+  afterAll(async () => f?.close());
+
+  const post = async (p: string, body: unknown, headers: Record<string, string> = bearer(f.server)) => {
+    const r = await fetch(`${f.server.origin}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const text = await r.text();
+    return { status: r.status, body: (text.startsWith('{') ? JSON.parse(text) : { text }) as Record<string, unknown> };
+  };
+  const get = async (p: string) => {
+    const r = await fetch(`${f.server.origin}${p}`, { headers: bearer(f.server) });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+
+  it('lists the held items a filter selects with their cost; a bad filter is a 400 naming the field', async () => {
+    expect((await get('/api/batches/bulk/held')).body).toMatchObject({ count: 3, totalCost: 50 });
+    const plans = await get('/api/batches/bulk/held?tool=confirm_scope&minCost=10&maxCost=60');
+    expect(plans.body).toEqual({ items: [{ id: 'plan', tool: 'confirm_scope', cost: 50, holdReason: expect.any(String), question: 'Costly plan @confirm=50', meta: { lab: 'south' } }], count: 1, totalCost: 50 });
+    expect((await get('/api/batches/bulk/held?meta=lab&value=north')).body.items).toMatchObject([{ id: 'multi' }]);
+    expect((await get('/api/batches/bulk/held?q=FIGURE')).body.items).toMatchObject([{ id: 'image' }]);
+    expect(await get('/api/batches/bulk/held?minCost=abc')).toEqual({ status: 400, body: { error: 'query: minCost: give a number of 0 or more', code: 'RESQ_BAD_REQUEST' } });
+    expect((await get('/api/batches/bulk/held?minCost=9&maxCost=1')).status).toBe(400);
+    expect((await get('/api/batches/nope/held')).status).toBe(404);
+  });
+
+  it('answers each named item with the person and note; one answered first by someone else is skipped and named; nothing twice', async () => {
+    // Ada answers the plan on her own first.
+    expect((await post('/api/batches/bulk/items/plan/answer', { person: 'Ada', reply: { kind: 'approve' } })).status).toBe(200);
+    const r = await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'decline', note: 'not now' }, ids: ['plan', 'image', 'multi'] });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      person: 'Cy',
+      answered: [
+        { id: 'multi', tool: 'ask_choice', cost: null, answer: { decision: 'declined', note: 'not now' } },
+        { id: 'image', tool: 'request_quality_image', cost: null, answer: { approved: false } },
+      ],
+      skipped: [{ id: 'plan', reason: expect.stringMatching(/^already answered by Ada at /), by: 'Ada', at: expect.any(String) }],
+      totalCost: 0,
+      next: { why: 'no-worker', text: 'no worker running: resq resume bulk', command: 'resq resume bulk' },
+    });
+    for (const [id, person] of [['plan', 'Ada'], ['image', 'Cy'], ['multi', 'Cy']] as const) {
+      const d = await f.store.decisionsForItem(f.batch.id, id);
+      expect(d.map((x) => x.person), id).toEqual([person]);
+    }
+  });
+
+  it('refuses a bad body, an answer that does not fit every item (nothing recorded), and a session write from another origin', async () => {
+    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, ids: [] })).body.error).toBe('body: ids: select at least one held item');
+    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, ids: Array.from({ length: 501 }, (_, i) => `x${i}`) })).status).toBe(400);
+    const f2 = await webFixture({ name: 'bulk2' });
+    try {
+      const misfit = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'Cy', reply: { kind: 'approve' }, ids: ['plan', 'multi'] }) });
+      expect(misfit.status).toBe(400);
+      expect(((await misfit.json()) as { error: string }).error).toContain('does not fit 1 of the 2 selected item(s): multi (ask_choice');
+      expect(await f2.store.decisionsForItem(f2.batch.id, 'plan')).toEqual([]);
+      const cookie = await login(f2.server);
+      const foreign = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] }) });
+      expect(foreign.status).toBe(403);
+      const same = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: f2.server.origin }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] }) });
+      expect(same.status).toBe(200);
+      expect((await f2.store.decisionsForItem(f2.batch.id, 'plan')).map((d) => d.person)).toEqual(['M']);
+    } finally {
+      await f2.close();
+    }
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 import { batchApi, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
+import { heldBulk } from './held-bulk.js';
 import { itemsTable } from './items-table.js';
-
 
 /** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
 export async function showBatch(main, name) {
@@ -10,6 +10,7 @@ export async function showBatch(main, name) {
   const stats = h('div', { id: 'stats' }, h('p', { class: 'muted' }, 'Connecting…'));
   const workers = h('div', { id: 'workers' });
   const held = h('div', { id: 'held' });
+  const bulk = h('section', { id: 'held-bulk' });
   const stateChart = h('img', { id: 'state-chart', class: 'chart', alt: 'items by state' });
   const runsChart = h('img', { id: 'runs-chart', class: 'chart', alt: 'runs admitted and finished per minute' });
   const actionBox = h('div', { class: 'action-box' });
@@ -45,6 +46,7 @@ export async function showBatch(main, name) {
     h('div', { class: 'charts' }, stateChart, runsChart),
     h('h2', {}, 'Held for a person'),
     held,
+    bulk,
     h('h2', {}, 'Workers'),
     workers,
     h('h2', {}, 'Items'),
@@ -112,6 +114,7 @@ export async function showBatch(main, name) {
       lastRuns = now;
     }
   };
+  heldBulk(bulk, name);
   const events = new EventSource(batchApi(name, 'events'));
   events.addEventListener('overview', (ev) => render(JSON.parse(ev.data)));
   events.addEventListener('error', () => stats.classList.add('stale'));

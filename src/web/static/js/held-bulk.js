@@ -1,0 +1,162 @@
+// Decisions in bulk: the held items selected by tool, cost range, meta field, text or all on
+// the page, then approved, declined or chosen at once — one decision each, with the person's
+// name and a note — after a confirmation that says how many and their total cost.
+import { batchApi, getJson, postJson } from './api.js';
+import { confirmIn } from './confirm.js';
+import { fill, h, path, when } from './dom.js';
+import { personName } from './person.js';
+
+const VERBS = { approve: 'Approve', decline: 'Decline', choose: 'Choose' };
+
+/** The held items of a batch with a filter form, checkboxes and one reply for all those checked. */
+export function heldBulk(box, name) {
+  const filter = h(
+    'form',
+    { id: 'bulk-filter', class: 'filters' },
+    h('label', {}, 'Tool ', h('select', { name: 'tool' }, h('option', { value: '' }, 'any'))),
+    h('label', {}, ' Cost from ', h('input', { name: 'minCost', type: 'number', min: 0, step: 'any', size: 6 })),
+    h('label', {}, ' to ', h('input', { name: 'maxCost', type: 'number', min: 0, step: 'any', size: 6 })),
+    h('label', {}, ' Meta field ', h('input', { name: 'meta', size: 10 })),
+    h('label', {}, ' = ', h('input', { name: 'value', size: 12 })),
+    h('label', {}, ' Text ', h('input', { name: 'q', type: 'search', size: 14, placeholder: 'in id, question, reason' })),
+    ' ',
+    h('button', { type: 'submit', id: 'bulk-select' }, 'Select matching'),
+  );
+  const list = h('div', { id: 'bulk-list' });
+  const total = h('p', { id: 'bulk-total', class: 'muted' });
+  const note = h('input', { id: 'bulk-note', class: 'note', placeholder: 'note (optional, recorded with each)', maxlength: 2000, size: 30 });
+  const options = h('input', { id: 'bulk-options', placeholder: 'option id(s) to choose', size: 14 });
+  const confirmBox = h('div', { class: 'action-box', id: 'bulk-confirm' });
+  const result = h('div', { id: 'bulk-result', role: 'status' });
+  const actions = h(
+    'p',
+    { class: 'bulk-actions' },
+    note,
+    ' ',
+    h('button', { type: 'button', id: 'bulk-approve', class: 'approve', onclick: () => decide('approve') }, 'Approve selected'),
+    ' ',
+    h('button', { type: 'button', id: 'bulk-decline', onclick: () => decide('decline') }, 'Decline selected'),
+    ' ',
+    options,
+    ' ',
+    h('button', { type: 'button', id: 'bulk-choose', onclick: () => decide('choose') }, 'Choose for selected'),
+  );
+  fill(box, h('details', { id: 'bulk', open: true }, h('summary', {}, 'Answer many at once'), filter, list, total, actions, confirmBox, result));
+
+  /** The rows listed now: id → item. */
+  let shown = new Map();
+  const checked = () => [...list.querySelectorAll('input[name=pick]:checked')].map((x) => shown.get(x.value)).filter(Boolean);
+  const costOf = (items) => items.reduce((n, it) => n + (it.cost ?? 0), 0);
+  const sayTotal = () => {
+    const sel = checked();
+    fill(total, `${sel.length} selected of ${shown.size} listed · total cost ${costOf(sel)}`);
+  };
+  const query = () => {
+    const data = new FormData(filter);
+    const q = new URLSearchParams();
+    for (const k of ['tool', 'minCost', 'maxCost', 'q']) {
+      const v = String(data.get(k) ?? '').trim();
+      if (v) q.set(k, v);
+    }
+    const meta = String(data.get('meta') ?? '').trim();
+    if (meta) {
+      q.set('meta', meta);
+      q.set('value', String(data.get('value') ?? ''));
+    }
+    return q;
+  };
+
+  /** Lists the held items the filter selects (every held item without one); `check`: those listed start checked. */
+  async function load(q, check) {
+    let sel;
+    try {
+      sel = await getJson(`${batchApi(name, 'held')}${q.toString() ? `?${q}` : ''}`);
+    } catch (e) {
+      fill(list, h('p', { class: 'error' }, e.message));
+      return;
+    }
+    shown = new Map(sel.items.map((it) => [it.id, it]));
+    const tools = filter.querySelector('select[name=tool]');
+    const have = new Set([...tools.options].map((o) => o.value));
+    for (const t of sel.items.map((it) => it.tool)) if (!have.has(t)) (tools.append(h('option', { value: t }, t)), have.add(t));
+    const all = h('input', { type: 'checkbox', id: 'bulk-all', title: 'all on the page', checked: check && sel.items.length > 0 });
+    all.addEventListener('change', () => {
+      for (const x of list.querySelectorAll('input[name=pick]')) x.checked = all.checked;
+      sayTotal();
+    });
+    fill(
+      list,
+      sel.items.length === 0
+        ? h('p', { class: 'muted', id: 'bulk-empty' }, 'No held item matches.')
+        : h(
+            'table',
+            { class: 'grid', id: 'bulk-table' },
+            h('thead', {}, h('tr', {}, h('th', {}, h('label', {}, all, ' all')), ['Id', 'Tool', 'Cost', 'Held because', 'Question'].map((t) => h('th', {}, t)))),
+            h(
+              'tbody',
+              {},
+              sel.items.map((it) =>
+                h(
+                  'tr',
+                  { 'data-id': it.id },
+                  h('td', {}, h('input', { type: 'checkbox', name: 'pick', value: it.id, checked: check, onchange: sayTotal })),
+                  h('td', {}, h('a', { href: path('b', name, 'i', it.id) }, it.id)),
+                  h('td', {}, it.tool),
+                  h('td', { class: 'num' }, it.cost === null ? '—' : String(it.cost)),
+                  h('td', { class: 'text' }, it.holdReason ?? ''),
+                  h('td', { class: 'text' }, it.question),
+                ),
+              ),
+            ),
+          ),
+      sel.count > sel.items.length ? h('p', { class: 'warn' }, `Showing the first ${sel.items.length} of ${sel.count} matching (total cost of all ${sel.totalCost}): narrow the filter to reach the rest.`) : null,
+    );
+    sayTotal();
+  }
+
+  async function decide(kind) {
+    const person = personName();
+    if (!person) {
+      fill(result, h('span', { class: 'error' }, 'Write your name in the field at the top first: it is recorded with each answer.'));
+      document.getElementById('person')?.focus();
+      return;
+    }
+    const sel = checked();
+    if (sel.length === 0) {
+      fill(result, h('span', { class: 'error' }, 'Select held items first (the filter, or the checkboxes).'));
+      return;
+    }
+    const reply = { kind };
+    if (kind === 'choose') {
+      reply.ids = options.value.split(',').map((s) => s.trim()).filter(Boolean);
+      if (reply.ids.length === 0) {
+        fill(result, h('span', { class: 'error' }, 'Write the option id(s) to choose first.'));
+        return;
+      }
+    }
+    if (note.value.trim()) reply.note = note.value.trim();
+    const what = kind === 'choose' ? `Choose ${reply.ids.join(', ')} for` : VERBS[kind];
+    const question = `${what} ${sel.length} held item(s), total cost ${costOf(sel)}? Each gets its own decision, recorded as ${person}.`;
+    if (!(await confirmIn(confirmBox, question))) return;
+    fill(result, 'Sending…');
+    try {
+      const r = await postJson(batchApi(name, 'held', 'answer'), { person, reply, ids: sel.map((it) => it.id) });
+      fill(
+        result,
+        h('p', { id: 'bulk-answered' }, `Answered ${r.answered.length} item(s) as ${r.person}, total cost ${r.totalCost}.`, r.next ? [' Not sent yet: ', h('code', {}, r.next.command), ' sends them (no worker is running this batch).'] : ' The worker carrying the batch sends them.'),
+        r.skipped.length
+          ? h('div', { id: 'bulk-skipped' }, h('p', { class: 'warn' }, `Skipped ${r.skipped.length}:`), h('ul', {}, r.skipped.map((s) => h('li', {}, h('a', { href: path('b', name, 'i', s.id) }, s.id), s.by ? ` — answered by ${s.by}${s.at ? `, ${when(s.at)}` : ''}` : ` — ${s.reason}`))))
+          : null,
+      );
+    } catch (e) {
+      fill(result, h('span', { class: 'error refused' }, e.message));
+    }
+    await load(query(), false);
+  }
+
+  filter.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void load(query(), true);
+  });
+  void load(new URLSearchParams(), false);
+}
