@@ -44,7 +44,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     const w = [0, 1, 2].map((i) => Math.max(i === 0 ? 2 : i === 1 ? 4 : 4, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => `${r[0]!.padEnd(w[0]!)}  ${r[1]!.padEnd(w[1]!)}  ${r[2]!.padStart(w[2]!)}  ${r[3]}`.trimEnd();
     const verb = a.reply ? `would ${a.reply.kind}` : 'would answer';
-    const out = [`${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
+    const out = [sel.items.length === 0 ? `no held item of ${name} matches` : `${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
     if (rows.length > 0) out.push(line(['id', 'tool', 'cost', 'held because']), ...rows.map(line));
     for (const id of sel.notHeld) out.push(`not held now: ${oneLine(id, 80)}`);
     out.push('dry run: nothing recorded, nothing sent');
@@ -63,7 +63,8 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
   const by = r.person ? ` by ${printable(r.person)}` : '';
   const skippedBy = r.skipped.length ? `; skipped ${r.skipped.length} (${r.skipped.slice(0, 5).map((s) => `${oneLine(s.id, 40)}: ${s.by ? `answered by ${oneLine(s.by, 60)}` : 'not held'}`).join(', ')}${r.skipped.length > 5 ? ', …' : ''})` : '';
   const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends them` : '; the worker carrying the batch sends them now';
-  out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, total cost ${r.totalCost}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
+  if (r.answered.length === 0 && r.skipped.length === 0) out.push(`no held item of ${name} matches: nothing recorded`);
+  else out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, total cost ${r.totalCost}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
   io.stdout.write(`${out.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -140,7 +140,7 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
         .option('tool', { type: 'string', describe: 'with --held: only pauses on this tool (confirm_scope, ask_choice, request_quality_image, …)' })
         .option('min-cost', { type: 'number', describe: 'with --held: only plans costing at least N (items whose pause names no cost are left out)' })
         .option('max-cost', { type: 'number', describe: 'with --held: only plans costing at most N (items whose pause names no cost are left out)' })
-        .option('where', { type: 'string', array: true, describe: 'with --held: only items whose meta field equals VALUE (meta.KEY=VALUE; give it again for more)' })
+        .option('where', { type: 'string', array: true, nargs: 1, describe: 'with --held: only items whose meta field equals VALUE (meta.KEY=VALUE; give it again for more)' })
         .option('text', { type: 'string', describe: 'with --held: only items with this text (any case) in the id, question or hold reason' })
         .option('items', { type: 'string', describe: 'with --held: only these item ids (comma-separated); any not held now is skipped and named' })
         .option('dry-run', { type: 'boolean', describe: 'with --held: list what would be answered (id, tool, cost, hold reason, total cost); records and sends nothing' })

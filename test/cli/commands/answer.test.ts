@@ -118,6 +118,10 @@ describe('resq answer BATCH --held: many held items at once, each its own decisi
       expect(r.stderr, args.join(' ')).toContain(msg);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
+    const none = await runInProcess(['answer', 'hb', '--held', '--where', 'meta.lab=north', '--where', 'meta.lab=south', '--dry-run', '--db', db]);
+    expect(none.stdout).toBe('no held item of hb matches\ndry run: nothing recorded, nothing sent\n');
+    const noMatch = await runInProcess(['answer', 'hb', '--held', '--text', 'NO SUCH TEXT', '--decline', '--db', db]);
+    expect([noMatch.code, noMatch.stdout]).toEqual([0, 'no held item of hb matches: nothing recorded\n']);
     const noHeld = await runInProcess(['answer', 'hb', 'p100', '--tool', 'confirm_scope', '--approve', '--db', db]);
     expect(noHeld.code).toBe(2);
     expect(noHeld.stderr).toContain('--tool selects held items: give it with --held');
@@ -136,25 +140,27 @@ describe('resq answer BATCH --held: many held items at once, each its own decisi
     // Alice looked at the dry run; Bob answered p200 meanwhile.
     const seen = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--tool', 'confirm_scope', '--dry-run', '--json', '--db', db])).stdout) as { items: { id: string }[] };
     expect(seen.items.map((i) => i.id)).toEqual(['p100', 'p200', 'p300']);
-    expect((await runInProcess(['answer', 'hb', 'p200', '--decline', '--by', 'bob', '--db', db])).code).toBe(0);
+    expect((await runInProcess(['answer', 'hb', 'p200', '--decline', '--by', 'bob\x1b[2J', '--db', db])).code).toBe(0);
 
     const r = await runInProcess(['answer', 'hb', '--held', '--items', seen.items.map((i) => i.id).join(','), '--approve', '--by', 'alice', '--note', 'in budget', '--db', db]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('answered p100 (confirm_scope, cost 100): approved');
     expect(lines).toContain('answered p300 (confirm_scope, cost 300): approved');
-    expect(lines.find((l) => l.startsWith('skipped p200'))).toMatch(/^skipped p200: already answered by bob at \d{4}-[^ ]+ \(now waiting\)$/);
-    expect(lines.at(-1)).toBe(`answered 2 held item(s) of hb by alice, total cost 400 — note: in budget; skipped 1 (p200: answered by bob); not sent yet (no worker running): \`resq resume hb --db ${db}\` sends them`);
+    // Who answered first is named, with the control characters of the name made visible.
+    expect(r.stdout).not.toContain('\x1b');
+    expect(lines.find((l) => l.startsWith('skipped p200'))).toMatch(/^skipped p200: already answered by bob\\x1b\[2J at \d{4}-[^ ]+ \(now waiting\)$/);
+    expect(lines.at(-1)).toBe(`answered 2 held item(s) of hb by alice, total cost 400 — note: in budget; skipped 1 (p200: answered by bob\\x1b[2J); not sent yet (no worker running): \`resq resume hb --db ${db}\` sends them`);
 
     // The same again: nothing is held of those now, each is named with who answered it.
     const again = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--items', 'p100,p200,nope', '--decline', '--by', 'carol', '--json', '--db', db])).stdout) as { answered: unknown[]; skipped: { id: string; by: string | null }[] };
     expect(again.answered).toEqual([]);
-    expect(again.skipped.map((s) => [s.id, s.by])).toEqual([['p100', 'alice'], ['p200', 'bob'], ['nope', null]]);
+    expect(again.skipped.map((s) => [s.id, s.by])).toEqual([['p100', 'alice'], ['p200', 'bob\x1b[2J'], ['nope', null]]);
 
     const d = await decisions(db);
     expect(d.p100).toMatchObject([{ by: 'person', person: 'alice', answer: { approved: true }, note: 'in budget' }]);
     expect(d.p300).toMatchObject([{ by: 'person', person: 'alice', answer: { approved: true }, note: 'in budget' }]);
-    expect(d.p200).toMatchObject([{ by: 'person', person: 'bob', answer: { approved: false } }]);
+    expect(d.p200).toMatchObject([{ by: 'person', person: 'bob\x1b[2J', answer: { approved: false } }]);
     expect(d.pick).toEqual([]);
 
     // The resumed batch sends each answer once.
