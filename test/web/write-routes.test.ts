@@ -175,6 +175,12 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
       expect(misfit.status).toBe(400);
       expect(((await misfit.json()) as { error: string }).error).toContain('does not fit 1 of the 2 selected item(s): multi (ask_choice');
       expect(await f2.store.decisionsForItem(f2.batch.id, 'plan')).toEqual([]);
+      const bulkUrl = `${f2.server.origin}/api/batches/bulk2/held/answer`;
+      const body = JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] });
+      expect((await fetch(bulkUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status).toBe(401);
+      const big = await fetch(bulkUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve', note: 'x'.repeat(BODY_LIMIT) }, ids: ['plan'] }) });
+      expect(big.status).toBe(413);
+      expect(await f2.store.decisionsForItem(f2.batch.id, 'plan')).toEqual([]);
       const cookie = await login(f2.server);
       const foreign = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] }) });
       expect(foreign.status).toBe(403);
