@@ -8,8 +8,10 @@ import { answerHeldItems } from '../../../src/runner/operations/answer-bulk.js';
 import { BatchRunner, loadBatch } from '../../../src/runner/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore, type BatchRecord, type Store } from '../../../src/store/index.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { tempDir } from '../../support/cli.js';
 import { testClient, testSettings } from '../../support/in-process.js';
+import { pgAvailable, startPgServer } from '../../support/pg-server.js';
 
 describe('answerHeldItems: one decision per selected held item', () => {
   let sim: Sim;
@@ -82,4 +84,42 @@ describe('answerHeldItems: one decision per selected held item', () => {
     expect(r.answered.map((a) => [a.id, a.answer])).toEqual([['pick', { decision: 'chosen', chosen: ['b'] }]]);
     await store.close();
   });
+});
+
+describe.skipIf(!pgAvailable())('answerHeldItems on PostgreSQL: two people deciding the same held items at once', () => {
+  it('gives each item exactly one decision; each person\'s skipped items name the other', async () => {
+    const server = await startPgServer();
+    try {
+      const url = await server.createDatabase('bulk_race');
+      const [mine, theirs] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+      const loader = await mine.beginBatchLoad({ id: 'b1', name: 'b1', kind: 'runs', sourcePath: '/q', sourceSha256: 'x', baseUrl: null, settings: testSettings(2), policy: null });
+      for (let i = 0; i < 40; i++) await loader.add({ id: `q${i}`, seq: i, line: i + 2, question: 'q', threadKey: null, meta: {} });
+      await loader.commit([]);
+      for (const it of (await mine.claimItems('b1', { workerId: 'w', leaseMs: 60_000, max: 40, cap: 40, afterSeq: -1 })).items) {
+        const running = await mine.markAdmitted(it, { id: `r-${it.id}`, status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it.pendingKey! });
+        const paused = { id: `r-${it.id}`, status: 'requires_action', threadId: null, createdAt: null, requiredAction: { tool: 'confirm_scope', input: { cost: 100 + it.seq } }, output: null, files: [] };
+        await mine.markPaused(running, paused, () => ({ kind: 'hold', reason: 'a person decides' }));
+      }
+      const batch = (await mine.findBatch('b1'))!;
+      const [ana, bo] = await Promise.all([
+        answerHeldItems(mine, batch, { minCost: 100 }, { kind: 'approve' }, { person: 'Ana' }),
+        answerHeldItems(theirs, batch, { minCost: 100 }, { kind: 'decline' }, { person: 'Bo' }),
+      ]);
+      const byId = new Map<string, string>();
+      for (const a of ana.answered) byId.set(a.id, 'Ana');
+      for (const a of bo.answered) expect(byId.has(a.id), a.id).toBe(false), byId.set(a.id, 'Bo');
+      expect(byId.size).toBe(40);
+      for (const s of ana.skipped) expect([s.id, s.by]).toEqual([s.id, 'Bo']);
+      for (const s of bo.skipped) expect([s.id, s.by]).toEqual([s.id, 'Ana']);
+      expect(ana.answered.length + ana.skipped.length).toBe(40);
+      expect(bo.answered.length + bo.skipped.length).toBe(40);
+      for (let i = 0; i < 40; i++) {
+        const d = await mine.decisionsForItem('b1', `q${i}`);
+        expect(d.map((x) => x.person), `q${i}`).toEqual([byId.get(`q${i}`)]);
+      }
+      await Promise.all([mine.close(), theirs.close()]);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
