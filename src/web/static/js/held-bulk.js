@@ -21,6 +21,8 @@ export function heldBulk(box, name) {
     h('label', {}, ' Text ', h('input', { name: 'q', type: 'search', size: 14, placeholder: 'in id, question, reason' })),
     ' ',
     h('button', { type: 'submit', id: 'bulk-select' }, 'Select matching'),
+    ' ',
+    h('button', { type: 'button', id: 'bulk-refresh', onclick: () => load(new URLSearchParams(), false) }, 'List every held item'),
   );
   const list = h('div', { id: 'bulk-list' });
   const total = h('p', { id: 'bulk-total', class: 'muted' });
@@ -87,7 +89,7 @@ export function heldBulk(box, name) {
     fill(
       list,
       sel.items.length === 0
-        ? h('p', { class: 'muted', id: 'bulk-empty' }, 'No held item matches.')
+        ? h('p', { class: 'muted', id: 'bulk-empty' }, q.toString() ? 'No held item matches.' : 'Nothing is held for a person.')
         : h(
             'table',
             { class: 'grid', id: 'bulk-table' },
