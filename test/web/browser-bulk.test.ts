@@ -46,8 +46,8 @@ describe('decisions in bulk in a real browser', () => {
     expect(await page.textContent('#bulk-table tr[data-id=huge]')).toContain('<img src=x onerror=alert(1)>');
 
     // By cost range: 60 to 500 selects exactly the ten plans.
-    await page.fill('#bulk-filter input[name=minCost]', '60');
-    await page.fill('#bulk-filter input[name=maxCost]', '500');
+    await page.fill('#bulk-filter input[name=bulk-minCost]', '60');
+    await page.fill('#bulk-filter input[name=bulk-maxCost]', '500');
     await page.click('#bulk-select');
     await until(async () => (await page.locator('#bulk-table tbody tr').count()) === 10, 10_000, 'the ten plans');
     const ids = await page.locator('#bulk-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));

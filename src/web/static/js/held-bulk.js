@@ -13,12 +13,12 @@ export function heldBulk(box, name) {
   const filter = h(
     'form',
     { id: 'bulk-filter', class: 'filters' },
-    h('label', {}, 'Tool ', h('select', { name: 'tool' }, h('option', { value: '' }, 'any'))),
-    h('label', {}, ' Cost from ', h('input', { name: 'minCost', type: 'number', min: 0, step: 'any', size: 6 })),
-    h('label', {}, ' to ', h('input', { name: 'maxCost', type: 'number', min: 0, step: 'any', size: 6 })),
-    h('label', {}, ' Meta field ', h('input', { name: 'meta', size: 10 })),
-    h('label', {}, ' = ', h('input', { name: 'value', size: 12 })),
-    h('label', {}, ' Text ', h('input', { name: 'q', type: 'search', size: 14, placeholder: 'in id, question, reason' })),
+    h('label', {}, 'Tool ', h('select', { name: 'bulk-tool' }, h('option', { value: '' }, 'any'))),
+    h('label', {}, ' Cost from ', h('input', { name: 'bulk-minCost', type: 'number', min: 0, step: 'any', size: 6 })),
+    h('label', {}, ' to ', h('input', { name: 'bulk-maxCost', type: 'number', min: 0, step: 'any', size: 6 })),
+    h('label', {}, ' Meta field ', h('input', { name: 'bulk-meta', size: 10 })),
+    h('label', {}, ' = ', h('input', { name: 'bulk-value', size: 12 })),
+    h('label', {}, ' Text ', h('input', { name: 'bulk-q', type: 'search', size: 14, placeholder: 'in id, question, reason' })),
     ' ',
     h('button', { type: 'submit', id: 'bulk-select' }, 'Select matching'),
     ' ',
@@ -28,7 +28,7 @@ export function heldBulk(box, name) {
   const total = h('p', { id: 'bulk-total', class: 'muted' });
   const note = h('input', { id: 'bulk-note', class: 'note', placeholder: 'note (optional, recorded with each)', maxlength: 2000, size: 30 });
   const options = h('input', { id: 'bulk-options', placeholder: 'option id(s) to choose', size: 14 });
-  const confirmBox = h('div', { class: 'action-box', id: 'bulk-confirm' });
+  const confirmBox = h('div', { id: 'bulk-confirm' });
   const result = h('div', { id: 'bulk-result', role: 'status' });
   const actions = h(
     'p',
@@ -56,14 +56,15 @@ export function heldBulk(box, name) {
   const query = () => {
     const data = new FormData(filter);
     const q = new URLSearchParams();
+    // The form's names carry a prefix: the items table's filters below use the plain ones.
     for (const k of ['tool', 'minCost', 'maxCost', 'q']) {
-      const v = String(data.get(k) ?? '').trim();
+      const v = String(data.get(`bulk-${k}`) ?? '').trim();
       if (v) q.set(k, v);
     }
-    const meta = String(data.get('meta') ?? '').trim();
+    const meta = String(data.get('bulk-meta') ?? '').trim();
     if (meta) {
       q.set('meta', meta);
-      q.set('value', String(data.get('value') ?? ''));
+      q.set('value', String(data.get('bulk-value') ?? ''));
     }
     return q;
   };
@@ -78,7 +79,7 @@ export function heldBulk(box, name) {
       return;
     }
     shown = new Map(sel.items.map((it) => [it.id, it]));
-    const tools = filter.querySelector('select[name=tool]');
+    const tools = filter.querySelector('select[name=bulk-tool]');
     const have = new Set([...tools.options].map((o) => o.value));
     for (const t of sel.items.map((it) => it.tool)) if (!have.has(t)) (tools.append(h('option', { value: t }, t)), have.add(t));
     const all = h('input', { type: 'checkbox', id: 'bulk-all', title: 'all on the page', checked: check && sel.items.length > 0 });
@@ -151,7 +152,7 @@ export function heldBulk(box, name) {
           : null,
       );
     } catch (e) {
-      fill(result, h('span', { class: 'error refused' }, e.message));
+      fill(result, h('span', { class: 'error', id: 'bulk-refused' }, e.message));
     }
     await load(query(), false);
   }
