@@ -20,7 +20,7 @@ export async function policyCheckHandler(a: PolicyCheckArgs, io: CliIo): Promise
   const [{ loadPolicyFile }, { openBatch }, { readPolicyCheck }, { policyCheckText }] = await Promise.all([
     import('../../config/policy-file.js'),
     import('../open-batch.js'),
-    import('../../read/policy-check.js'),
+    import('../../review/policy-check.js'),
     import('../text/policy-check-text.js'),
   ]);
   const policy = await loadPolicyFile(a.policy);

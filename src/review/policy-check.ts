@@ -1,4 +1,6 @@
-import { stringify } from 'yaml';
+// Past pauses reviewed: a policy replayed on a batch's pauses, and the rule people's decisions
+// suggest. Over the store and the pure policy functions; front ends render what they return.
+import { policyYaml } from '../config/policy-file.js';
 import { checkPolicy, type PolicyCheck, proposeRule, type ProposedRule } from '../policy/index.js';
 import type { Policy } from '../policy/index.js';
 import type { ReadStore } from '../store/port.js';
@@ -37,7 +39,7 @@ export async function readRuleView(store: Pick<ReadStore, 'batchPauses'>, batch:
   const check = checkPolicy(rule.policy, pauses);
   return {
     ...rule,
-    yaml: Object.keys(rule.policy).length ? stringify(rule.policy) : '',
+    yaml: Object.keys(rule.policy).length ? policyYaml(rule.policy) : '',
     skipped: itemIds ? itemIds.filter((id) => !found.has(id)) : [],
     agrees: check.total.agrees,
     pauses: check.total.pauses,
