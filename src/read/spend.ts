@@ -7,7 +7,7 @@ export function budgetOf(policy: unknown): number | null {
 }
 
 /** Upper bounds (seconds) of the `resq_held_wait_seconds` histogram's buckets; +Inf follows. */
-export const HELD_WAIT_BUCKETS = [60, 300, 900, 1800, 3600, 7200, 14400, 43200, 86400, 259200] as const;
+export const HELD_WAIT_BUCKETS = [5, 15, 30, 60, 300, 900, 1800, 3600, 7200, 14400, 43200, 86400, 259200] as const;
 
 /** A Prometheus histogram: cumulative counts per upper bound, the count and the sum. */
 export interface Histogram {
@@ -37,4 +37,9 @@ export async function heldWaitSeconds(store: Pick<ReadStore, 'batchPauses'>, bat
     if (Number.isFinite(ms)) out.push(Math.max(0, ms) / 1000);
   }
   return out;
+}
+
+/** How long held items waited for a person in a batch, as the `resq_held_wait_seconds` histogram. */
+export async function readHeldWaits(store: Pick<ReadStore, 'batchPauses'>, batchId: string): Promise<Histogram> {
+  return histogramOf(await heldWaitSeconds(store, batchId), HELD_WAIT_BUCKETS);
 }

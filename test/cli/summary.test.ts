@@ -21,6 +21,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     workers: [worker({ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 })],
     failed: [],
     failedTotal: 0,
+    budget: null,
     ...over,
   };
 }
