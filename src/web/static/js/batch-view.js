@@ -2,6 +2,8 @@ import { batchApi, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
 import { itemsTable } from './items-table.js';
+import { ruleSection } from './rule-view.js';
+import { spendBar } from './spend-bar.js';
 
 
 /** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
@@ -45,6 +47,7 @@ export async function showBatch(main, name) {
     h('div', { class: 'charts' }, stateChart, runsChart),
     h('h2', {}, 'Held for a person'),
     held,
+    ruleSection(name),
     h('h2', {}, 'Workers'),
     workers,
     h('h2', {}, 'Items'),
@@ -72,6 +75,7 @@ export async function showBatch(main, name) {
         `files ${Object.entries(o.files).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
         o.cancelledAt ? [' · ', h('strong', {}, `cancelled ${when(o.cancelledAt)}`)] : null,
       ),
+      spendBar(o),
     );
     fill(
       held,
