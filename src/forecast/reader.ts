@@ -31,7 +31,7 @@ export interface ForecastRequest {
 export interface ForecastReport extends Forecast {
   file: string;
   from: string;
-  /** The reference batch ran this same file: the forecast is for its questions not yet run. */
+  /** The reference batch ran the first N of this same file: the forecast is for its questions not yet run (else for every row). */
   rest: boolean;
   /** Valid rows of the file. */
   fileRows: number;
@@ -43,15 +43,17 @@ export interface ForecastReport extends Forecast {
  * Forecasts a question set from a reference batch: cost per question from the cost approved
  * for each of its items that ran, the pauses the policy would hold from its pauses replayed
  * under the policy, wall time from the seconds its runs took (not the time they waited for a
- * person). When the reference batch was loaded from this same file (`run FILE --limit N`), the
- * forecast is for its questions still queued: the rest.
+ * person). When the reference batch was loaded from this same file and ran part of it (`run FILE
+ * --limit N`), the forecast is for its questions still queued: the rest; else for every row.
  * @throws {InputError} a bad question set (file:line: reason), or a reference with nothing that ran.
  */
 export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemCounts'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, r: ForecastRequest): Promise<ForecastReport> {
   const set = await validateQuestionSet(r.file, { maxProblems: 5 });
   if (set.invalid > 0) throw new InputError(set.problems);
-  const rest = set.sha256 === r.from.sourceSha256;
-  let questions = rest ? (await store.itemCounts(r.from.id)).queued : set.rows;
+  // The reference ran the first N of this same file: the rest (its items still queued); all of it ran: a rerun.
+  const queued = set.sha256 === r.from.sourceSha256 ? (await store.itemCounts(r.from.id)).queued : 0;
+  const rest = queued > 0;
+  let questions = rest ? queued : set.rows;
   if (r.limit !== undefined) questions = Math.min(questions, r.limit);
 
   const ran = await store.queryItems(r.from.id, { states: RAN_STATES });

@@ -110,6 +110,16 @@ describe('resq forecast', () => {
     expect(lines[5]).toMatch(/^ {2}wall time at cap 2: about \d+s \(\d+s–\d+s\): 3 waves of 2 × \d+s a question \(median\); the time people take on held pauses comes on top$/);
   });
 
+  it('forecasts a rerun of the whole file once the reference ran all of it', async () => {
+    const small = join(dir, 'small.csv');
+    writeFileSync(small, 'id,question\ns0,plan @confirm=3\ns1,plan @confirm=5\n');
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    expect((await runInProcess(['run', small, '--db', db, '--batch', 'whole', '--policy', join(dir, 'policy.yaml')], env)).code).toBe(0);
+    const f = JSON.parse((await runInProcess(['forecast', small, '--from', 'whole', '--db', db, '--json'])).stdout) as Report;
+    expect(f).toMatchObject({ questions: 2, rest: false, sample: 2 });
+    expect(f.totalCost.estimate).toBe(8);
+  });
+
   it('forecasts a whole other file from a finished batch', async () => {
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, `${Array.from({ length: 7 }, (_, i) => JSON.stringify({ id: `o${i}`, question: 'something else' })).join('\n')}\n`);
