@@ -119,4 +119,9 @@ describe('formatStatus', () => {
     expect(text.split('\n')[1]).toBe('rate 7.52 items/s, no ETA: no worker running: resq resume b --db x.db');
     expect(formatStatus(status({ ratePerS: 2, etaS: 400, unfinished: 800 }), { db: 'x.db' }).split('\n')[1]).toBe('rate 2.00 items/s, ETA 400 s');
   });
+
+  it('says the cost approved against the batch budget when the policy sets one', () => {
+    expect(formatStatus(status({ approvedCost: 30, budget: 120 }), { db: 'x.db' })).toContain('cost approved: 30 of the batch budget 120 (25%)');
+    expect(formatStatus(status({ approvedCost: 30 }), { db: 'x.db' })).toContain('cost approved: 30\n');
+  });
 });
