@@ -21,9 +21,10 @@ function row(tool: string, c: Omit<ToolCheck, 'tool'>): string[] {
 
 /** One pause that would be decided otherwise, as a line (untrusted text made printable). */
 export function differenceLine(d: PauseDifference): string {
-  const who = d.actual.by === 'person' ? `by ${d.actual.person ? p(d.actual.person, 40) : 'a person'}` : d.actual.by === 'policy' ? 'by policy' : 'undecided (held)';
+  const who = d.actual.by === 'person' ? `by ${d.actual.person ? p(d.actual.person, 40) : 'a person'}` : 'by policy';
+  const actual = d.actual.by === null ? 'still held, nobody decided' : `${verdictText(d.actual)} ${who}`;
   const cost = d.cost === null ? '' : `, cost ${num(d.cost)}`;
-  return `${p(d.itemId, 60)} (${p(d.tool, 40)}${cost}): ${verdictText(d.actual)} ${who}; policy would ${verdictText(d.would)}: ${p(d.would.reason, 160)}`;
+  return `${p(d.itemId, 60)} (${p(d.tool, 40)}${cost}): ${actual}; policy would ${verdictText(d.would)}: ${p(d.would.reason, 160)}`;
 }
 
 /**

@@ -85,7 +85,7 @@ describe('resq policy check', () => {
     expect(lines.find((l) => l.startsWith('confirm_scope'))?.split(/ {2,}/)).toEqual(['confirm_scope', '4', '2', '2', '0', '0', '3', '1', '1', '2', '1', '12', '12']);
     expect(lines.find((l) => l.startsWith('total'))?.split(/ +/)).toEqual(['total', '7', '3', '2', '1', '1', '5', '2', '2', '3', '2', '12', '12']);
     expect(r.stdout).toContain('decided otherwise (2):');
-    expect(r.stdout).toContain('  p4 (confirm_scope, cost 12): hold undecided (held); policy would decline: cost 12 is over approve_max_cost 10: declined (the narrow alternative)');
+    expect(r.stdout).toContain('  p4 (confirm_scope, cost 12): still held, nobody decided; policy would decline: cost 12 is over approve_max_cost 10: declined (the narrow alternative)');
     expect(r.stdout).toContain('  c1 (ask_choice): choose b by policy; policy would choose c: preferred option "c" is offered');
   });
 
