@@ -40,9 +40,9 @@ export interface ForecastReport extends Forecast {
 }
 
 /**
- * Forecasts a question set from a reference batch: cost per question from the cost approved
- * for each of its items that ran, the pauses the policy would hold from its pauses replayed
- * under the policy, wall time from the seconds its runs took (not the time they waited for a
+ * Forecasts a question set from a reference batch: its pauses replayed under the policy
+ * (see checkPolicy) give, for each of its items that ran, the cost the policy would approve
+ * (with what people approved on the pauses it would hold) and the pauses it would hold; wall time from the seconds its runs took (not the time they waited for a
  * person). When the reference batch was loaded from this same file and ran part of it (`run FILE
  * --limit N`), the forecast is for its questions still queued: the rest; else for every row.
  * @throws {InputError} a bad question set (file:line: reason), or a reference with nothing that ran.
@@ -60,15 +60,20 @@ export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemC
   if (ran.length === 0) throw new InputError(`batch "${r.from.name}" has no item that ran: nothing to forecast from`);
   const stats = await store.itemStats(r.from.id);
   const policy = r.policy === undefined ? ((r.from.policy as Policy | null) ?? null) : r.policy;
+  // The reference's pauses replayed under the policy: per item, the pauses it would hold and the cost it would approve.
   const held = new Map<string, number>();
-  for (const id of checkPolicy(policy, await store.batchPauses(r.from.id)).heldItems) held.set(id, (held.get(id) ?? 0) + 1);
+  const approved = new Map<string, number>();
+  for (const x of checkPolicy(policy, await store.batchPauses(r.from.id)).replay) {
+    if (x.verdict === 'hold') held.set(x.itemId, (held.get(x.itemId) ?? 0) + 1);
+    approved.set(x.itemId, (approved.get(x.itemId) ?? 0) + x.cost);
+  }
 
   const costs: number[] = [];
   const holds: number[] = [];
   const seconds: number[] = [];
   for (const it of ran) {
     const s = stats.get(it.id);
-    costs.push(s?.approvedCost ?? 0);
+    costs.push(approved.get(it.id) ?? 0);
     holds.push(held.get(it.id) ?? 0);
     if (s && s.runSeconds > 0) seconds.push(s.runSeconds);
   }

@@ -43,8 +43,8 @@ export interface PolicyCheck {
   tools: ToolCheck[];
   total: Omit<ToolCheck, 'tool'>;
   differences: PauseDifference[];
-  /** The item of each pause the policy would hold (an item once per such pause). */
-  heldItems: string[];
+  /** Each pause as replayed, in the order given: its item, what the policy would do, and the cost that approves. */
+  replay: { itemId: string; verdict: Verdict; cost: number }[];
 }
 
 /**
@@ -89,7 +89,7 @@ export function checkPolicy(policy: Policy | null, pauses: readonly PastPause[])
   const byTool = new Map<string, Omit<ToolCheck, 'tool'>>();
   const total = emptyCounts();
   const differences: PauseDifference[] = [];
-  const heldItems: string[] = [];
+  const replay: PolicyCheck['replay'] = [];
   let approved = 0;
   for (const p of pauses) {
     const d = decide(policy, { tool: p.tool, input: p.input }, { approvedCost: approved });
@@ -109,7 +109,7 @@ export function checkPolicy(policy: Policy | null, pauses: readonly PastPause[])
       if (agrees) c.agrees++;
       else c.differs++;
     }
-    if (would.verdict === 'hold') heldItems.push(p.itemId);
+    replay.push({ itemId: p.itemId, verdict: would.verdict, cost: wouldCost });
     if (!agrees) {
       differences.push({
         itemId: p.itemId,
@@ -122,5 +122,5 @@ export function checkPolicy(policy: Policy | null, pauses: readonly PastPause[])
     }
   }
   const tools = [...byTool].map(([tool, c]) => ({ tool, ...c })).sort((a, b) => a.tool.localeCompare(b.tool));
-  return { tools, total, differences, heldItems };
+  return { tools, total, differences, replay };
 }

@@ -21,7 +21,7 @@ describe('checkPolicy', () => {
     expect(c.total).toMatchObject({ pauses: 3, would: { hold: 3 }, agrees: 1, differs: 2, actualCost: 25, wouldCost: 25 });
     expect(c.differences.map((d) => d.itemId)).toEqual(['a', 'c']);
     expect(c.differences[1]!.would.reason).toContain('over batch_budget 12');
-    expect(c.heldItems).toEqual(['a', 'b', 'c']);
+    expect(c.replay).toEqual([{ itemId: 'a', verdict: 'hold', cost: 20 }, { itemId: 'b', verdict: 'hold', cost: 0 }, { itemId: 'c', verdict: 'hold', cost: 5 }]);
   });
 
   it('with no policy, holds every pause', () => {

@@ -69,7 +69,8 @@ describe('resq forecast', () => {
     expect(r.code).toBe(0);
     const f = JSON.parse(r.stdout) as Report;
     expect(f).toMatchObject({ questions: 5, sample: 5, rest: true, cap: 2 });
-    // Costs per question that ran: 2, 4, 6, 8 and 0 (held): median 4, p90 6 + 0.6 × 2 = 7.2, mean 4.
+    // Costs per question that ran, as the batch's own policy approves them: 2, 4, 6, 8 and 0 (held):
+    // median 4, p90 6 + 0.6 × 2 = 7.2, mean 4.
     expect(f.costPerQuestion.median).toBe(4);
     expect(f.costPerQuestion.p90).toBeCloseTo(7.2, 9);
     expect(f.costPerQuestion.mean).toBe(4);
@@ -96,9 +97,13 @@ describe('resq forecast', () => {
     writeFileSync(join(dir, 'open.yaml'), 'confirm_scope:\n  approve_max_cost: 50\n');
     const j = JSON.parse((await runInProcess(['forecast', q, '--from', 'fb', '--policy', join(dir, 'open.yaml'), '--budget', '25', '--limit', '2', '--db', db, '--json'])).stdout) as Report;
     expect(j.questions).toBe(2);
-    // Nothing the open policy holds; no batch_budget in it: the budget given.
+    // Nothing the open policy holds, and it approves the plan of 20 too: costs 2, 4, 6, 8, 20 (mean 8, median 6);
+    // no batch_budget in it: the budget given.
     expect(j.held).toMatchObject({ estimate: 0, perQuestion: 0 });
-    expect(j.budget).toMatchObject({ budget: 25, share: 8 / 25 });
+    expect(j.costPerQuestion).toMatchObject({ median: 6, mean: 8 });
+    expect(j.costPerQuestion.p90).toBeCloseTo(15.2, 9);
+    expect(j.totalCost.estimate).toBe(16);
+    expect(j.budget).toMatchObject({ budget: 25, share: 16 / 25 });
     const t = await runInProcess(['forecast', q, '--from', 'fb', '--cap', '2', '--db', db]);
     expect(t.code).toBe(0);
     const lines = t.stdout.trimEnd().split('\n');
