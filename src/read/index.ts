@@ -6,3 +6,4 @@ export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
 export { decisionWords, deciderOf, deciderLine } from './decider.js';
 export * from './status-schema.js';
 export * from './item-schema.js';
+export { budgetOf, heldWaitSeconds, histogramOf, readHeldWaits, HELD_WAIT_BUCKETS, type Histogram } from './spend.js';
