@@ -5,13 +5,13 @@ import type { BatchStore, ReadStore } from '../store/index.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import type { WebEnv } from './write-routes.js';
 
-/** `?items=a,b,c`: the items whose person-decided pauses the rule is proposed from (none: every such pause of the batch). */
+/** `?items=a,b,c`: the items (at most 1000) whose person-decided pauses the rule is proposed from (none: every such pause of the batch). */
 export const RuleQuerySchema = z.object({
   items: z
     .string()
     .optional()
     .transform((s) => (s ? [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))] : null))
-    .refine((l) => l === null || l.length <= 5000, { message: 'items: at most 5000 ids' }),
+    .refine((l) => l === null || l.length <= 1000, { message: 'items: at most 1000 ids' }),
 });
 
 /** The rule that would have decided some pauses as the people did (see readRuleView). */

@@ -30,6 +30,13 @@ describe('GET /api/batches/:batch/rule', () => {
     expect(all).toMatchObject({ agrees: 2, pauses: 3 });
   });
 
+  it('asks for the token, and refuses more than 1000 ids', async () => {
+    expect((await fetch(`${f.server.origin}/api/batches/rules/rule`)).status).toBe(401);
+    const many = await get(`?items=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`);
+    expect(many.status).toBe(400);
+    expect(((await many.json()) as { error: string }).error).toContain('at most 1000 ids');
+  });
+
   it('refuses an unknown batch with 404', async () => {
     const r = await fetch(`${f.server.origin}/api/batches/nope/rule`, { headers: bearer(f.server) });
     expect(r.status).toBe(404);
