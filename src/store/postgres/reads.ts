@@ -285,8 +285,11 @@ export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Pr
     c,
     `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
             d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt"
-     FROM runs r ${q.decidedBy ? 'JOIN' : 'LEFT JOIN'} decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id
-     WHERE r.batch_id = $1 AND r.required_action IS NOT NULL${q.decidedBy ? ' AND d.by = $2' : ''}
+     FROM ${
+       q.decidedBy
+         ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = $1 AND d.by = $2 AND r.required_action IS NOT NULL'
+         : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = $1 AND r.required_action IS NOT NULL'
+     }
      ORDER BY r.finished_at, r.item_id, r.step`,
     q.decidedBy ? [batchId, q.decidedBy] : [batchId],
   );

@@ -128,13 +128,15 @@ export class NotebookQueries {
 
   /** Every pause of a batch with its decision, in the order recorded. */
   pauses(batchId: string, q: PauseQuery = {}): PauseRecord[] {
-    const by = q.decidedBy ? ' AND d.by = @by' : '';
+    // Only decided pauses: read from the batch's decisions (fewer than its runs), each run by its key.
+    const from = q.decidedBy
+      ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = @b AND d.by = @by AND r.required_action IS NOT NULL'
+      : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = @b AND r.required_action IS NOT NULL';
     const rows = this.#db
       .prepare(
         `SELECT r.item_id AS itemId, r.id AS runId, r.step, r.required_action AS requiredAction, r.finished_at AS pausedAt,
                 d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt
-         FROM runs r ${q.decidedBy ? 'JOIN' : 'LEFT JOIN'} decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id
-         WHERE r.batch_id = @b AND r.required_action IS NOT NULL${by}
+         FROM ${from}
          ORDER BY r.finished_at, r.item_id, r.step`,
       )
       .all({ b: batchId, ...(q.decidedBy ? { by: q.decidedBy } : {}) }) as PauseRow[];
