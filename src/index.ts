@@ -25,6 +25,10 @@ export {
 } from './files/index.js';
 export * from './models/index.js';
 export { decide, type Policy, type Decision, type PendingAction } from './policy/index.js';
+export { checkPolicy, proposeRule, verdictOf, type PastPause, type PauseDifference, type PolicyCheck, type ProposedRule, type ToolCheck, type Verdict } from './policy/index.js';
+export { readPolicyCheck, readRuleView, type RuleView } from './review/policy-check.js';
+export { forecast, quantile, summarize, type Forecast, type ForecastInput, type Spread, type Summary } from './forecast/estimate.js';
+export { readForecast, type ForecastReport, type ForecastRequest } from './forecast/reader.js';
 export { parsePolicy, loadPolicyFile } from './config/index.js';
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
 export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './tables/index.js';

@@ -59,7 +59,8 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
     if (unknown.length > 10) lines.push(`  … and ${unknown.length - 10} more`);
   }
-  if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  if (s.budget !== null) lines.push(`cost approved: ${s.approvedCost} of the batch budget ${s.budget} (${Math.round((s.approvedCost / Math.max(s.budget, 1e-9)) * 100)}%)`);
+  else if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
   if (s.workers.length > 0) {
     const gone = s.workers.filter((w) => w.gone).length;
     lines.push(`workers: ${s.workers.length - gone} live${gone > 0 ? `, ${gone} gone` : ''}`);

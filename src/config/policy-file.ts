@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import { InputError } from '../errors.js';
 import { type Policy, policySchema } from '../policy/schema.js';
 import { readConfigFile } from './config-file.js';
@@ -26,4 +27,9 @@ export function parsePolicy(value: unknown, file: string, origin: Omit<Origin, '
 export async function loadPolicyFile(path: string): Promise<Policy> {
   const doc = await readConfigFile(path);
   return parsePolicy(doc.value, path, { lineOf: doc.lineOf });
+}
+
+/** A policy as a policy file holds it (YAML), for a person to copy into one. */
+export function policyYaml(policy: Policy): string {
+  return stringify(policy);
 }

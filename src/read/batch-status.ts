@@ -5,6 +5,7 @@ import type { BatchOverview, ReadStore } from '../store/port.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';
+import { budgetOf } from './spend.js';
 import type { BatchCard, BatchStatus, NextStep, WorkerStatus } from './status-schema.js';
 
 /** How long a worker may go without a heartbeat and still count as live. */
@@ -93,7 +94,8 @@ export interface StatusOptions {
  * A batch's status, computed once for every window: counts, runs in flight against the cap
  * and the adaptive cap, workers (gone ones said), the held queue with who decided each item's
  * earlier pauses, rate and ETA (see {@link ratePerSecond}; no ETA while no live worker runs
- * the batch, and the step that goes on), failed items, unknown submissions, cost and files.
+ * the batch, and the step that goes on), failed items, unknown submissions, files, and the
+ * cost approved so far against the batch budget.
  */
 export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
   const nowMs = o.nowMs;
@@ -128,5 +130,6 @@ export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: S
     skipped: batch.invalidRows.slice(0, 100).map(formatProblem),
     failed: failed.map((it) => ({ id: it.id, question: it.question, status: it.state === 'error' ? 'error' : 'failed', errorCode: it.errorCode, error: it.error })),
     failedTotal: countIn(counts, FAILED_STATES),
+    budget: budgetOf(batch.policy),
   };
 }

@@ -7,3 +7,4 @@ export { selectHeld, checkHeldFilter, parseWhere, heldMatches, type HeldFilter, 
 export { decisionWords, deciderOf, deciderLine } from './decider.js';
 export * from './status-schema.js';
 export * from './item-schema.js';
+export { budgetOf, heldWaitSeconds, histogramOf, readHeldWaits, HELD_WAIT_BUCKETS, type Histogram } from './spend.js';

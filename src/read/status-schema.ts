@@ -127,5 +127,7 @@ export const BatchStatusSchema = BatchCardSchema.extend({
   failed: z.array(FailedStatusSchema),
   /** Failed and errored items in all. */
   failedTotal: z.number(),
+  /** The batch budget its policy sets (confirm_scope.batch_budget), against which `approvedCost` runs; null: none. */
+  budget: z.number().nullable(),
 });
 export type BatchStatus = z.infer<typeof BatchStatusSchema>;

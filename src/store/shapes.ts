@@ -182,6 +182,66 @@ export interface RunTime {
   finishedAt: string | null;
 }
 
+/**
+ * One pause of a batch: a run that asked for an answer (its `required_action`), when it was
+ * recorded, and the decision made on it (null: none yet, the item is held or was ended).
+ */
+export interface PauseRecord {
+  itemId: string;
+  runId: string;
+  step: number;
+  tool: string;
+  input: Record<string, unknown>;
+  /** When the pause was recorded (the paused run's end, ISO 8601): a held item waits from then. */
+  pausedAt: string | null;
+  decision: Pick<DecisionRecord, 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> | null;
+}
+
+/** Which pauses {@link PauseRecord} reads return. */
+export interface PauseQuery {
+  /** Only the pauses decided so (`person`: the ones a person answered, the held ones). */
+  decidedBy?: 'policy' | 'person';
+}
+
+/** A pause row as both adapters read it (the JSON columns as text). */
+export interface PauseRow {
+  itemId: string;
+  runId: string;
+  step: number;
+  requiredAction: string;
+  pausedAt: string | null;
+  answer: string | null;
+  by: 'policy' | 'person' | null;
+  person: string | null;
+  reason: string | null;
+  cost: number | null;
+  decidedAt: string | null;
+}
+
+/** A pause row made a {@link PauseRecord} (an action that is not an object reads as tool "unknown", input {}). */
+export function pauseFromRow(r: PauseRow): PauseRecord {
+  let action: { tool?: unknown; input?: unknown } = {};
+  try {
+    const v: unknown = JSON.parse(r.requiredAction);
+    if (typeof v === 'object' && v !== null) action = v as typeof action;
+  } catch {
+    // an unreadable action is kept as an unknown tool's pause
+  }
+  const input = typeof action.input === 'object' && action.input !== null && !Array.isArray(action.input) ? (action.input as Record<string, unknown>) : {};
+  return {
+    itemId: r.itemId,
+    runId: r.runId,
+    step: Number(r.step),
+    tool: typeof action.tool === 'string' ? action.tool : 'unknown',
+    input,
+    pausedAt: r.pausedAt,
+    decision:
+      r.by === null || r.answer === null || r.decidedAt === null
+        ? null
+        : { answer: JSON.parse(r.answer) as Record<string, unknown>, by: r.by, person: r.person, reason: r.reason, cost: Number(r.cost ?? 0), decidedAt: r.decidedAt },
+  };
+}
+
 /** One decision of a batch, with the item it belongs to. */
 export type BatchDecision = Omit<DecisionRecord, 'id' | 'batchId' | 'runId'>;
 

@@ -5,6 +5,7 @@ import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
 import { readRoutes } from './read-routes.js';
+import { ruleRoutes } from './rule-route.js';
 import { sendError } from './respond.js';
 import { guard, type GuardOptions, securityHeaders } from './security.js';
 import { sessionRoutes } from './session-routes.js';
@@ -42,6 +43,7 @@ export function buildApp(d: AppDeps): Hono<WebEnv> {
   app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
   sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName });
   readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
+  ruleRoutes(app, { store: d.store });
   writeRoutes(app, { store: d.store, actions: d.actions, now: d.now });
   fileRoutes(app, d.store, d.log ?? (() => undefined));
   staticRoutes(app);

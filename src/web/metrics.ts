@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.js';
 import { readBatchStatus } from '../read/batch-status.js';
+import { readHeldWaits } from '../read/spend.js';
 import type { BatchStore, ReadStore } from '../store/index.js';
 
 /** A label value in the Prometheus text format: backslash, quote and line break escaped. */
@@ -10,7 +11,7 @@ export function labelValue(v: string): string {
 interface Family {
   name: string;
   help: string;
-  type: 'gauge' | 'counter';
+  type: 'gauge' | 'counter' | 'histogram';
   samples: string[];
 }
 
@@ -30,6 +31,8 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
   const files = fam('resq_files', 'gauge', 'Files by batch and state.');
   const cost = fam('resq_approved_cost_credits_total', 'counter', 'Cost of the plans approved, in credits.');
   const rate = fam('resq_items_ended_per_second', 'gauge', 'Items ended per second over the time runs were running, in a recent window of ended items (absent before two ended).');
+  const budget = fam('resq_budget_credits', 'gauge', 'The batch budget its policy sets (confirm_scope.batch_budget), in credits (absent without one).');
+  const wait = fam('resq_held_wait_seconds', 'histogram', 'How long held items waited for a person: from the pause being recorded to the person\'s decision.');
   const eta = fam('resq_eta_seconds', 'gauge', 'Seconds until the unfinished items are done at that rate (absent without a rate or without a live worker).');
   for (const b of await store.listBatches()) {
     // The read model's status, as `resq status` and the page show it.
@@ -45,8 +48,12 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
     cost.samples.push(`resq_approved_cost_credits_total{${l}} ${st.approvedCost}`);
     if (st.ratePerS !== null) rate.samples.push(`resq_items_ended_per_second{${l}} ${st.ratePerS}`);
     if (st.etaS !== null) eta.samples.push(`resq_eta_seconds{${l}} ${st.etaS}`);
+    if (st.budget !== null) budget.samples.push(`resq_budget_credits{${l}} ${st.budget}`);
+    const h = await readHeldWaits(store, b.id);
+    for (const x of h.buckets) wait.samples.push(`resq_held_wait_seconds_bucket{${l},le="${x.le}"} ${x.count}`);
+    wait.samples.push(`resq_held_wait_seconds_bucket{${l},le="+Inf"} ${h.count}`, `resq_held_wait_seconds_sum{${l}} ${h.sum}`, `resq_held_wait_seconds_count{${l}} ${h.count}`);
   }
-  return [items, inFlight, cap, adaptive, workers, held, files, cost, rate, eta]
+  return [items, inFlight, cap, adaptive, workers, held, files, cost, budget, rate, eta, wait]
     .map((f) => [`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...f.samples].join('\n'))
     .join('\n')
     .concat('\n');

@@ -21,6 +21,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     workers: [worker({ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 })],
     failed: [],
     failedTotal: 0,
+    budget: null,
     ...over,
   };
 }
@@ -117,5 +118,10 @@ describe('formatStatus', () => {
     const text = formatStatus(status({ ratePerS: 7.5234, etaS: null, unfinished: 800, liveWorkers: 0, workers: [], next: { why: 'no-worker', text: 'no worker running: resq resume b', command: 'resq resume b' } }), { db: 'x.db' });
     expect(text.split('\n')[1]).toBe('rate 7.52 items/s, no ETA: no worker running: resq resume b --db x.db');
     expect(formatStatus(status({ ratePerS: 2, etaS: 400, unfinished: 800 }), { db: 'x.db' }).split('\n')[1]).toBe('rate 2.00 items/s, ETA 400 s');
+  });
+
+  it('says the cost approved against the batch budget when the policy sets one', () => {
+    expect(formatStatus(status({ approvedCost: 30, budget: 120 }), { db: 'x.db' })).toContain('cost approved: 30 of the batch budget 120 (25%)');
+    expect(formatStatus(status({ approvedCost: 30 }), { db: 'x.db' })).toContain('cost approved: 30\n');
   });
 });

@@ -1080,6 +1080,32 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
 
     // ------------------------------------------------------------------ reads
     describe('reads', () => {
+      it('batchPauses: every paused run with its decision (none while held), in the order recorded; decidedBy filters', async () => {
+        await load(store, ['a', 'b', 'c']);
+        const w = await worker();
+        const plan = { tool: 'confirm_scope', input: { cost: 7 } };
+        const a = await running(w, 'a', 'r-a');
+        await store.markPaused(a, snap('r-a', { status: 'requires_action', requiredAction: plan }), () => answerWith(decision('r-a', { input: plan.input, cost: 7 }), 'k-a'));
+        const b = await running(w, 'b', 'r-b');
+        await store.markPaused(b, snap('r-b', { status: 'requires_action', requiredAction: { tool: 'booking', input: { when: 'now' } } }), () => ({ kind: 'hold', reason: 'person' }));
+        const c = await running(w, 'c', 'r-c');
+        await store.markPaused(c, snap('r-c', { status: 'requires_action', requiredAction: plan }), () => ({ kind: 'hold', reason: 'person' }));
+        await store.answerHeld(B, 'c', decision('r-c', { by: 'person', person: 'ann', answer: { approved: false }, reason: 'too dear', cost: 0 }), 'k-c');
+        const all = await store.batchPauses(B);
+        expect(all.map((p) => [p.itemId, p.runId, p.step, p.tool, p.input, p.decision?.by ?? null, p.decision?.person ?? null])).toEqual([
+          ['a', 'r-a', 0, 'confirm_scope', { cost: 7 }, 'policy', null],
+          ['b', 'r-b', 0, 'booking', { when: 'now' }, null, null],
+          ['c', 'r-c', 0, 'confirm_scope', { cost: 7 }, 'person', 'ann'],
+        ]);
+        expect(all[0]!.decision).toMatchObject({ answer: { approve: true }, cost: 7, reason: 'cheap' });
+        expect(all[2]!.decision).toMatchObject({ answer: { approved: false }, cost: 0, reason: 'too dear' });
+        for (const p of all) expect(Date.parse(p.pausedAt ?? '')).not.toBeNaN();
+        expect(Date.parse(all[2]!.decision!.decidedAt)).toBeGreaterThanOrEqual(Date.parse(all[2]!.pausedAt!));
+        expect((await store.batchPauses(B, { decidedBy: 'person' })).map((p) => p.itemId)).toEqual(['c']);
+        expect((await store.batchPauses(B, { decidedBy: 'policy' })).map((p) => p.itemId)).toEqual(['a']);
+        expect(await store.batchPauses('nope')).toEqual([]);
+      });
+
       it('listItems filters by states, afterSeq and limit, in file order', async () => {
         await load(store, ['a', 'b', 'c', 'd', 'e']);
         const w = await worker();

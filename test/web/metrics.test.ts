@@ -1,4 +1,7 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerHeldItem } from '../../src/runner/operations/answer.js';
 import { labelValue } from '../../src/web/metrics.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -25,6 +28,38 @@ describe('GET /metrics', () => {
     expect(text).toContain('# TYPE resq_approved_cost_credits_total counter');
     // every sample line is `name{labels} number`
     for (const line of text.trim().split('\n').filter((x) => !x.startsWith('#'))) expect(line).toMatch(/^resq_[a-z_]+\{.*\} -?\d+(\.\d+)?$/);
+  });
+
+  it('reports the spend against the budget and how long held items waited for a person, as a histogram', async () => {
+    const l = 'batch="we\\"ird\\\\name"';
+    const scrape = async () => (await fetch(`${f.server.origin}/metrics`, { headers: bearer(f.server) })).text();
+    const before = await scrape();
+    expect(before).toContain('# TYPE resq_held_wait_seconds histogram');
+    expect(before).toContain(`resq_held_wait_seconds_count{${l}} 0`);
+    expect(before).not.toContain('resq_budget_credits{');
+    // The policy's budget, as a later run with --policy records it.
+    const policy = { confirm_scope: { approve_max_cost: 10, batch_budget: 120, otherwise: 'hold' } };
+    await f.store.updateBatchSettings(f.batch.id, f.batch.settings, policy, f.batch.baseUrl);
+    // The plan paused 100 s ago and the image 7000 s ago (their pauses' recorded time moved back), answered now.
+    const db = new Database(join(f.dir, 'resq.db'));
+    const back = db.prepare(
+      `UPDATE runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) WHERE batch_id = ? AND item_id = ? AND required_action IS NOT NULL`,
+    );
+    back.run('-100 seconds', f.batch.id, 'plan');
+    back.run('-7000 seconds', f.batch.id, 'image');
+    db.close();
+    const batch = (await f.store.findBatch(f.batch.id))!;
+    await answerHeldItem(f.store, batch, 'plan', { kind: 'approve' }, { person: 'ann' });
+    await answerHeldItem(f.store, batch, 'image', { kind: 'decline' }, { person: 'bob' });
+    const text = await scrape();
+    expect(text).toContain(`resq_approved_cost_credits_total{${l}} 50`);
+    expect(text).toContain(`resq_budget_credits{${l}} 120`);
+    const bucket = (le: string) => Number(new RegExp(`resq_held_wait_seconds_bucket\\{${l.replace(/[\\"]/g, (c) => `\\${c}`)},le="${le.replace('+', '\\+')}"\\} (\\d+)`).exec(text)?.[1]);
+    expect([bucket('60'), bucket('300'), bucket('3600'), bucket('7200'), bucket('+Inf')]).toEqual([0, 1, 1, 2, 2]);
+    expect(text).toContain(`resq_held_wait_seconds_count{${l}} 2`);
+    const sum = Number(new RegExp(`resq_held_wait_seconds_sum\\{[^}]*\\} ([\\d.]+)`).exec(text)?.[1]);
+    expect(sum).toBeGreaterThanOrEqual(7100);
+    expect(sum).toBeLessThan(7130);
   });
 
   it('labelValue escapes backslash, quote and line break', () => {

@@ -2,7 +2,7 @@ import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
-import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
@@ -219,6 +219,9 @@ export class PostgresStore implements Store {
   }
   decisionsForItem(batchId: string, itemId: string) {
     return read.decisionsForItem(this.#q, batchId, itemId);
+  }
+  batchPauses(batchId: string, q?: PauseQuery) {
+    return read.batchPauses(this.#q, batchId, q);
   }
   approvedCost(batchId: string) {
     return t.approvedCost(this.#q, batchId);

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { ItemAggregate, RecentFinishes } from '../port.js';
 import { ENDED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
-import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
+import { type BatchDecision, type BatchTotals, type CreditTotals, type ItemFilter, type ItemQuery, type ItemStats, type MetaValue, type ModelBatchRecord, type ModelRunRecord, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow, type RunTime } from '../shapes.js';
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
 import { all, one, scalar } from './sql.js';
 
@@ -277,4 +277,21 @@ export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecisi
     [batchId],
   );
   return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));
+}
+
+/** Every pause of a batch with its decision, in the order recorded. */
+export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Promise<PauseRecord[]> {
+  const rows = await all<PauseRow>(
+    c,
+    `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
+            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt"
+     FROM ${
+       q.decidedBy
+         ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = $1 AND d.by = $2 AND r.required_action IS NOT NULL'
+         : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = $1 AND r.required_action IS NOT NULL'
+     }
+     ORDER BY r.finished_at, r.item_id, r.step`,
+    q.decidedBy ? [batchId, q.decidedBy] : [batchId],
+  );
+  return rows.map(pauseFromRow);
 }

@@ -1,4 +1,4 @@
-import type { ItemFilter } from '../shapes.js';
+import type { ItemFilter, PauseQuery, PauseRecord } from '../shapes.js';
 import type { BatchLive, ItemPage, ItemPageQuery, RunMinute } from '../web-shapes.js';
 import type { BatchRecord, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
 
@@ -50,6 +50,11 @@ export interface ReadStore {
   /** An item's runs, first to last. */
   runChain(batchId: string, itemId: string): Promise<RunRecord[]>;
   decisionsForItem(batchId: string, itemId: string): Promise<DecisionRecord[]>;
+  /**
+   * Every pause of a batch (runs that asked for an answer) with the decision made on it, in
+   * the order they were recorded: what `policy check` replays and how long held items waited.
+   */
+  batchPauses(batchId: string, q?: PauseQuery): Promise<PauseRecord[]>;
   /** Cost approved so far in a batch. */
   approvedCost(batchId: string): Promise<number>;
   /** Export rows: items with their runs, decisions and files, a page at a time, in file order; only items in `states` when given. */

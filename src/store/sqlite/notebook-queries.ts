@@ -1,4 +1,4 @@
-import type { BatchDecision, BatchTotals, ItemQuery, ItemStats, MetaValue, RunTime } from '../shapes.js';
+import { type BatchDecision, type BatchTotals, type ItemQuery, type ItemStats, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow, type RunTime } from '../shapes.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
@@ -124,5 +124,22 @@ export class NotebookQueries {
       input: JSON.parse(r.input) as Record<string, unknown>,
       answer: JSON.parse(r.answer) as Record<string, unknown>,
     }));
+  }
+
+  /** Every pause of a batch with its decision, in the order recorded. */
+  pauses(batchId: string, q: PauseQuery = {}): PauseRecord[] {
+    // Only decided pauses: read from the batch's decisions (fewer than its runs), each run by its key.
+    const from = q.decidedBy
+      ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = @b AND d.by = @by AND r.required_action IS NOT NULL'
+      : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = @b AND r.required_action IS NOT NULL';
+    const rows = this.#db
+      .prepare(
+        `SELECT r.item_id AS itemId, r.id AS runId, r.step, r.required_action AS requiredAction, r.finished_at AS pausedAt,
+                d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt
+         FROM ${from}
+         ORDER BY r.finished_at, r.item_id, r.step`,
+      )
+      .all({ b: batchId, ...(q.decidedBy ? { by: q.decidedBy } : {}) }) as PauseRow[];
+    return rows.map(pauseFromRow);
   }
 }

@@ -14,6 +14,7 @@ import type {
   NewModelRow,
   PauseOutcome,
   RunSnapshot,
+  PauseQuery,
 } from '../shapes.js';
 import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
@@ -197,6 +198,9 @@ export class SqliteStore implements Store {
   }
   decisionsForItem(batchId: string, itemId: string) {
     return this.#read((r) => r.decisions.forItem(batchId, itemId));
+  }
+  batchPauses(batchId: string, q?: PauseQuery) {
+    return this.#read((r) => r.notebook.pauses(batchId, q));
   }
   approvedCost(batchId: string) {
     return this.#read((r) => r.decisions.approvedCost(batchId));

@@ -3,6 +3,8 @@ import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
 import { heldBulk } from './held-bulk.js';
 import { itemsTable } from './items-table.js';
+import { ruleSection } from './rule-view.js';
+import { spendBar } from './spend-bar.js';
 
 /** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
 export async function showBatch(main, name) {
@@ -47,6 +49,7 @@ export async function showBatch(main, name) {
     h('h2', {}, 'Held for a person'),
     held,
     bulk,
+    ruleSection(name),
     h('h2', {}, 'Workers'),
     workers,
     h('h2', {}, 'Items'),
@@ -74,6 +77,7 @@ export async function showBatch(main, name) {
         `files ${Object.entries(o.files).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
         o.cancelledAt ? [' · ', h('strong', {}, `cancelled ${when(o.cancelledAt)}`)] : null,
       ),
+      spendBar(o),
     );
     fill(
       held,

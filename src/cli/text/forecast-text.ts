@@ -1,0 +1,42 @@
+import type { ForecastReport } from '../../forecast/reader.js';
+import { oneLine } from '../../text/printable.js';
+
+/** A figure rounded for reading: at most two decimals, three significant digits for small ones. */
+export function figure(n: number): string {
+  if (Math.abs(n) >= 100) return String(Math.round(n));
+  return String(Number(n.toPrecision(3)));
+}
+
+/** Seconds for reading: `45s`, `12m 5s`, `3h 20m`. */
+export function durationText(s: number): string {
+  const t = Math.round(s);
+  if (t < 60) return `${t}s`;
+  if (t < 3600) return `${Math.floor(t / 60)}m ${t % 60}s`;
+  return `${Math.floor(t / 3600)}h ${Math.floor((t % 3600) / 60)}m`;
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+/** `resq forecast` as text: each figure an estimate with its p10–p90 spread. */
+export function forecastText(f: ForecastReport, policyName: string): string {
+  const file = oneLine(f.file, 120);
+  const from = oneLine(f.from, 80);
+  const what = f.rest ? `the ${f.questions} question${f.questions === 1 ? '' : 's'} of ${file} that batch ${from} has not run yet` : `${f.questions} question${f.questions === 1 ? '' : 's'} of ${file}`;
+  const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch ${from}; policy: ${oneLine(policyName, 80)}`];
+  const c = f.costPerQuestion;
+  lines.push(c ? `  cost per question: median ${figure(c.median)}, 90th percentile ${figure(c.p90)} (mean ${figure(c.mean)})` : '  cost per question: unknown');
+  const t = f.totalCost;
+  if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})`);
+  const b = f.budget;
+  if (b) lines.push(`  budget ${figure(b.budget)}: about ${pct(b.share)} of it (${pct(b.lowShare)}–${pct(b.highShare)}); chance of going over: ${pct(b.chanceOver)}`);
+  else lines.push('  budget: none set (--budget, or batch_budget in the policy)');
+  const h = f.held;
+  if (h) lines.push(`  held for a person: about ${figure(h.estimate)} pause${h.estimate === 1 ? '' : 's'} (${figure(h.low)}–${figure(h.high)}; ${figure(h.perQuestion)} per question)`);
+  const w = f.wallSeconds;
+  if (w)
+    lines.push(
+      `  wall time at cap ${f.cap}: about ${durationText(w.estimate)} (${durationText(w.low)}–${durationText(w.high)}): ${w.waves} wave${w.waves === 1 ? '' : 's'} of ${f.cap} × ${durationText(w.perQuestion.median)} a question (median); the time people take on held pauses comes on top`,
+    );
+  else lines.push('  wall time: unknown (no run of the reference batch ended)');
+  return `${lines.join('\n')}\n`;
+}

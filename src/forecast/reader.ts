@@ -1,0 +1,91 @@
+import { InputError } from '../errors.js';
+import { checkPolicy, type Policy } from '../policy/index.js';
+import { budgetOf } from '../read/spend.js';
+import type { ItemState } from '../store/item-states.js';
+import type { NotebookStore } from '../store/roles/notebook.js';
+import type { ReadStore } from '../store/port.js';
+import type { BatchRecord } from '../store/types.js';
+import { validateQuestionSet } from '../tables/question-set.js';
+import { type Forecast, forecast } from './estimate.js';
+
+/** States of a reference item that ran: the sample a forecast is made from. */
+export const RAN_STATES: readonly ItemState[] = ['running', 'waiting', 'held', 'completed', 'failed', 'error'];
+
+/** What to forecast. */
+export interface ForecastRequest {
+  /** The question set (CSV, TSV or JSONL), read as `run` reads it. */
+  file: string;
+  /** The reference batch: a finished batch, or one that ran the first `--limit N` of this same file. */
+  from: BatchRecord;
+  /** Forecast only the next N questions. */
+  limit?: number;
+  /** The policy the questions will run under; undefined: the reference batch's own. */
+  policy?: Policy | null;
+  /** The budget; undefined: the policy's confirm_scope.batch_budget. */
+  budget?: number;
+  /** Most runs in flight; undefined: the reference batch's concurrency. */
+  cap?: number;
+}
+
+/** A forecast and what it was made from. */
+export interface ForecastReport extends Forecast {
+  file: string;
+  from: string;
+  /** The reference batch ran the first N of this same file: the forecast is for its questions not yet run (else for every row). */
+  rest: boolean;
+  /** Valid rows of the file. */
+  fileRows: number;
+  policy: 'given' | 'reference';
+  cap: number;
+}
+
+/**
+ * Forecasts a question set from a reference batch: its pauses replayed under the policy
+ * (see checkPolicy) give, for each of its items that ran, the cost the policy would approve
+ * (with what people approved on the pauses it would hold) and the pauses it would hold; wall time from the seconds its runs took (not the time they waited for a
+ * person). When the reference batch was loaded from this same file and ran part of it (`run FILE
+ * --limit N`), the forecast is for its questions still queued: the rest; else for every row.
+ * @throws {InputError} a bad question set (file:line: reason), or a reference with nothing that ran.
+ */
+export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemCounts'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, r: ForecastRequest): Promise<ForecastReport> {
+  const set = await validateQuestionSet(r.file, { maxProblems: 5 });
+  if (set.invalid > 0) throw new InputError(set.problems);
+  // The reference ran the first N of this same file: the rest (its items still queued); all of it ran: a rerun.
+  const queued = set.sha256 === r.from.sourceSha256 ? (await store.itemCounts(r.from.id)).queued : 0;
+  const rest = queued > 0;
+  let questions = rest ? queued : set.rows;
+  if (r.limit !== undefined) questions = Math.min(questions, r.limit);
+
+  const ran = await store.queryItems(r.from.id, { states: RAN_STATES });
+  if (ran.length === 0) throw new InputError(`batch "${r.from.name}" has no item that ran: nothing to forecast from`);
+  const stats = await store.itemStats(r.from.id);
+  const policy = r.policy === undefined ? ((r.from.policy as Policy | null) ?? null) : r.policy;
+  // The reference's pauses replayed under the policy: per item, the pauses it would hold and the cost it would approve.
+  const held = new Map<string, number>();
+  const approved = new Map<string, number>();
+  for (const x of checkPolicy(policy, await store.batchPauses(r.from.id)).replay) {
+    if (x.verdict === 'hold') held.set(x.itemId, (held.get(x.itemId) ?? 0) + 1);
+    approved.set(x.itemId, (approved.get(x.itemId) ?? 0) + x.cost);
+  }
+
+  const costs: number[] = [];
+  const holds: number[] = [];
+  const seconds: number[] = [];
+  for (const it of ran) {
+    const s = stats.get(it.id);
+    costs.push(approved.get(it.id) ?? 0);
+    holds.push(held.get(it.id) ?? 0);
+    if (s && s.runSeconds > 0) seconds.push(s.runSeconds);
+  }
+  const cap = r.cap ?? r.from.settings.concurrency;
+  const budget = r.budget ?? budgetOf(policy);
+  return {
+    ...forecast({ questions, costs, holds, seconds, cap, budget }),
+    file: r.file,
+    from: r.from.name,
+    rest,
+    fileRows: set.rows,
+    policy: r.policy === undefined ? 'reference' : 'given',
+    cap,
+  };
+}

@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Z90 } from '../../../src/forecast/estimate.js';
+import { startSim, type Sim } from '../../../src/sim/index.js';
+import { tempDir } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
+
+// A reference batch that ran the first 5 of 10 questions (`run --limit 5`) with plans of known
+// cost: 2, 4, 6 and 8 approved by the policy, 20 held (over approve_max_cost). The forecast of
+// the other 5 is checked against figures worked out by hand.
+const POLICY = `confirm_scope:
+  approve_max_cost: 10
+  batch_budget: 100
+  otherwise: hold
+`;
+
+interface Report {
+  questions: number;
+  sample: number;
+  rest: boolean;
+  cap: number;
+  costPerQuestion: { median: number; p90: number; mean: number };
+  totalCost: { estimate: number; low: number; high: number };
+  budget: { budget: number; share: number; chanceOver: number } | null;
+  held: { estimate: number; low: number; high: number; perQuestion: number };
+  wallSeconds: { estimate: number; low: number; high: number; waves: number };
+}
+
+/** The median of what the runs of each item that ran took, read straight from the database. */
+function medianRunSeconds(db: string): number {
+  const d = new Database(db, { readonly: true });
+  const secs = (
+    d
+      .prepare(
+        `SELECT sum((julianday(r.finished_at) - julianday(r.created_at)) * 86400) AS s FROM runs r JOIN items i ON i.batch_id = r.batch_id AND i.id = r.item_id
+         WHERE i.state <> 'queued' GROUP BY r.item_id`,
+      )
+      .pluck()
+      .all() as number[]
+  ).sort((a, b) => a - b);
+  d.close();
+  return secs[Math.floor(secs.length / 2)]!;
+}
+
+describe('resq forecast', () => {
+  let sim: Sim;
+  let dir: string;
+  let db: string;
+  let q: string;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 20 });
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    dir = tempDir();
+    db = join(dir, 'r.db');
+    q = join(dir, 'q.csv');
+    const costs = [2, 4, 6, 8, 20, 1, 1, 1, 1, 1];
+    writeFileSync(q, `id,question\n${costs.map((c, i) => `r${i},plan @duration=50ms @confirm=${c}`).join('\n')}\n`);
+    writeFileSync(join(dir, 'policy.yaml'), POLICY);
+    const r = await runInProcess(['run', q, '--db', db, '--batch', 'fb', '--policy', join(dir, 'policy.yaml'), '--limit', '5'], env);
+    expect(r.code).toBe(3);
+  });
+  afterAll(async () => sim.close());
+
+  it('forecasts the rest of the file from the batch that ran its first --limit N, against hand-computed figures', async () => {
+    const r = await runInProcess(['forecast', q, '--from', 'fb', '--cap', '2', '--db', db, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const f = JSON.parse(r.stdout) as Report;
+    expect(f).toMatchObject({ questions: 5, sample: 5, rest: true, cap: 2 });
+    // Costs per question that ran, as the batch's own policy approves them: 2, 4, 6, 8 and 0 (held):
+    // median 4, p90 6 + 0.6 × 2 = 7.2, mean 4.
+    expect(f.costPerQuestion.median).toBe(4);
+    expect(f.costPerQuestion.p90).toBeCloseTo(7.2, 9);
+    expect(f.costPerQuestion.mean).toBe(4);
+    // Total: 5 × 4 = 20, spread ± Z90 × √5 × √10 (sample sd √10).
+    expect(f.totalCost.estimate).toBe(20);
+    expect(f.totalCost.low).toBeCloseTo(20 - Z90 * Math.sqrt(50), 6);
+    expect(f.totalCost.high).toBeCloseTo(20 + Z90 * Math.sqrt(50), 6);
+    expect(f.budget).toMatchObject({ budget: 100, share: 0.2 });
+    expect(f.budget!.chanceOver).toBeLessThan(1e-6);
+    // One held pause in 5 questions: 5 × 0.2 = 1, spread ± Z90 × √5 × √0.2 = ± Z90.
+    expect(f.held.perQuestion).toBe(0.2);
+    expect(f.held.estimate).toBe(1);
+    expect(f.held.low).toBe(0);
+    expect(f.held.high).toBeCloseTo(1 + Z90, 6);
+    // ⌈5 / 2⌉ = 3 waves of the median time the runs of a question took.
+    expect(f.wallSeconds.waves).toBe(3);
+    expect(f.wallSeconds.estimate).toBeCloseTo(3 * medianRunSeconds(db), 3);
+    expect(f.wallSeconds.estimate).toBeGreaterThanOrEqual(3 * 0.05);
+    expect(f.wallSeconds.low).toBeLessThanOrEqual(f.wallSeconds.estimate);
+    expect(f.wallSeconds.high).toBeGreaterThanOrEqual(f.wallSeconds.estimate);
+  });
+
+  it('takes another policy, budget and limit, and says every figure as an estimate with its spread', async () => {
+    writeFileSync(join(dir, 'open.yaml'), 'confirm_scope:\n  approve_max_cost: 50\n');
+    const j = JSON.parse((await runInProcess(['forecast', q, '--from', 'fb', '--policy', join(dir, 'open.yaml'), '--budget', '25', '--limit', '2', '--db', db, '--json'])).stdout) as Report;
+    expect(j.questions).toBe(2);
+    // Nothing the open policy holds, and it approves the plan of 20 too: costs 2, 4, 6, 8, 20 (mean 8, median 6);
+    // no batch_budget in it: the budget given.
+    expect(j.held).toMatchObject({ estimate: 0, perQuestion: 0 });
+    expect(j.costPerQuestion).toMatchObject({ median: 6, mean: 8 });
+    expect(j.costPerQuestion.p90).toBeCloseTo(15.2, 9);
+    expect(j.totalCost.estimate).toBe(16);
+    expect(j.budget).toMatchObject({ budget: 25, share: 16 / 25 });
+    const t = await runInProcess(['forecast', q, '--from', 'fb', '--cap', '2', '--db', db]);
+    expect(t.code).toBe(0);
+    const lines = t.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`forecast (an estimate, p10–p90 in brackets) for the 5 questions of ${q} that batch fb has not run yet, from 5 questions that ran in batch fb; policy: batch fb's own`);
+    expect(lines[1]).toBe('  cost per question: median 4, 90th percentile 7.2 (mean 4)');
+    expect(lines[2]).toBe('  total cost: about 20 (10.9–29.1)');
+    expect(lines[3]).toBe('  budget 100: about 20% of it (11%–29%); chance of going over: 0%');
+    expect(lines[4]).toBe('  held for a person: about 1 pause (0–2.28; 0.2 per question)');
+    expect(lines[5]).toMatch(/^ {2}wall time at cap 2: about \d+s \(\d+s–\d+s\): 3 waves of 2 × \d+s a question \(median\); the time people take on held pauses comes on top$/);
+  });
+
+  it('forecasts a rerun of the whole file once the reference ran all of it', async () => {
+    const small = join(dir, 'small.csv');
+    writeFileSync(small, 'id,question\ns0,plan @confirm=3\ns1,plan @confirm=5\n');
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    expect((await runInProcess(['run', small, '--db', db, '--batch', 'whole', '--policy', join(dir, 'policy.yaml')], env)).code).toBe(0);
+    const f = JSON.parse((await runInProcess(['forecast', small, '--from', 'whole', '--db', db, '--json'])).stdout) as Report;
+    expect(f).toMatchObject({ questions: 2, rest: false, sample: 2 });
+    expect(f.totalCost.estimate).toBe(8);
+  });
+
+  it('forecasts a whole other file from a finished batch', async () => {
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, `${Array.from({ length: 7 }, (_, i) => JSON.stringify({ id: `o${i}`, question: 'something else' })).join('\n')}\n`);
+    const f = JSON.parse((await runInProcess(['forecast', other, '--from', 'fb', '--db', db, '--json'])).stdout) as Report;
+    expect(f).toMatchObject({ questions: 7, rest: false });
+    expect(f.totalCost.estimate).toBe(28);
+  });
+
+  it('says in one line what is wrong (unknown batch, bad row, bad policy, bad flag) and exits 2', async () => {
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'id,question\na,fine\nb,\n');
+    writeFileSync(join(dir, 'bad.yaml'), 'confirm_scope:\n  approve_max_cost: 5\n  otherwise: maybe\n');
+    for (const [args, says] of [
+      [['forecast', q, '--from', 'nope'], 'no batch named "nope"'],
+      [['forecast', bad, '--from', 'fb'], `${bad}:3`],
+      [['forecast', q, '--from', 'fb', '--policy', join(dir, 'bad.yaml')], `${join(dir, 'bad.yaml')}:3: confirm_scope.otherwise`],
+      [['forecast', q, '--from', 'fb', '--cap', '0'], '--cap: must be a whole number'],
+      [['forecast', q, '--from', 'fb', '--budget', '-3'], '--budget: must be a number above 0'],
+    ] as const) {
+      const r = await runInProcess([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toContain(says);
+    }
+  });
+});
