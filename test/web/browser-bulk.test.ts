@@ -75,6 +75,12 @@ describe('decisions in bulk in a real browser', () => {
     }
     expect(await b.store.decisionsForItem(b.batch.id, 'huge')).toEqual([]);
     expect(await b.store.decisionsForItem(b.batch.id, 'pick')).toEqual([]);
+    // From the bulk decision, the rule that would have decided these ten: approve plans up to 150.
+    await page.click('#bulk-rule');
+    await page.waitForSelector('#rule-yaml');
+    expect(await page.inputValue('#rule-items')).toBe(TEN.join(','));
+    expect(await page.textContent('#rule-yaml')).toMatch(/confirm_scope:\s+approve_max_cost: 150/);
+    expect(await page.textContent('#rule-agrees')).toContain('It decides 10 of these 10 pauses as the people did.');
     // The attached worker sends each answer and the ten complete.
     await until(async () => {
       const states = await Promise.all(TEN.map(async (id) => (await b.store.getItem(b.batch.id, id))?.state));

@@ -5,6 +5,7 @@ import { batchApi, getJson, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
 import { fill, h, path, when } from './dom.js';
 import { personName } from './person.js';
+import { showRule } from './rule-view.js';
 
 const VERBS = { approve: 'Approve', decline: 'Decline', choose: 'Choose' };
 
@@ -150,11 +151,22 @@ export function heldBulk(box, name) {
         r.skipped.length
           ? h('div', { id: 'bulk-skipped' }, h('p', { class: 'warn' }, `Skipped ${r.skipped.length}:`), h('ul', {}, r.skipped.map((s) => h('li', {}, h('a', { href: path('b', name, 'i', s.id) }, s.id), s.by ? ` — answered by ${s.by}${s.at ? `, ${when(s.at)}` : ''}` : ` — ${s.reason}`))))
           : null,
+        r.answered.length ? h('p', {}, h('button', { type: 'button', id: 'bulk-rule', onclick: () => ruleFor(r.answered.map((a) => a.id)) }, 'The rule that would have decided these')) : null,
       );
     } catch (e) {
       fill(result, h('span', { class: 'error', id: 'bulk-refused' }, e.message));
     }
     await load(query(), false);
+  }
+
+  /** Shows, in the section below, the policy rule that would have decided the items just answered. */
+  function ruleFor(ids) {
+    const out = document.getElementById('rule-out');
+    const field = document.getElementById('rule-items');
+    if (!out || !field) return;
+    field.value = ids.join(',');
+    void showRule(out, name, ids);
+    out.scrollIntoView({ block: 'nearest' });
   }
 
   filter.addEventListener('submit', (ev) => {
