@@ -11,6 +11,7 @@ import {
   type FileStore,
   type ModelStore,
   type NotebookStore,
+  type OutboxStore,
   type ReadStore,
   type Store,
   type StoreLifecycle,
@@ -46,7 +47,7 @@ describe('the store port by role: types', () => {
 
   it("makes Store's members exactly the roles' members together", () => {
     expectTypeOf<keyof Store>().toEqualTypeOf<StoreMember>();
-    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore;
+    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore;
     expectTypeOf<Store>().toExtend<AllRoles>();
     expectTypeOf<AllRoles>().toExtend<Store>();
   });
