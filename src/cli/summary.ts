@@ -60,6 +60,10 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     if (unknown.length > 10) lines.push(`  … and ${unknown.length - 10} more`);
   }
   if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  if (s.notify) {
+    const n = s.notify;
+    lines.push(`notifications: ${p(n.receivers)}; ${n.undelivered === 0 ? 'all delivered' : `${n.undelivered} undelivered`}${n.lastError ? `; last error: ${oneLine(n.lastError, 160)}` : ''}`);
+  }
   if (s.workers.length > 0) {
     const gone = s.workers.filter((w) => w.gone).length;
     lines.push(`workers: ${s.workers.length - gone} live${gone > 0 ? `, ${gone} gone` : ''}`);

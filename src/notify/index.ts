@@ -7,3 +7,4 @@ export { slackText } from './slack.js';
 export { Notifier, type NotifierOptions, type NotifierStore } from './sender.js';
 export { notifyFromFlags, describeReceivers, checkReceiverUrl, NOTIFY_DEFAULTS, type NotifyFlags } from './settings.js';
 export { parseDuration } from './durations.js';
+export { startWorkerNotifier, startServeNotifier, type SendOptions } from './worker.js';

@@ -69,8 +69,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the eight roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook']);
+  it('names the nine roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox']);
   });
 
   it('lists every member once over all roles', () => {
