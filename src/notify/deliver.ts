@@ -24,13 +24,12 @@ export function receiverName(r: Receiver): string {
   return r.kind === 'url' ? new URL(r.url).host : 'the notify command';
 }
 
-/** Sends; resolves when the receiver took it, throws an Error with a one-line message otherwise. */
+/** Sends; resolves when the receiver took it, throws an Error with a one-line message otherwise (the receiver not named: the caller names it). */
 export async function deliver(r: Receiver, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   return r.kind === 'url' ? post(r.url, body, headers, timeoutMs, signal) : runCommand(r.command, body, headers, timeoutMs, signal);
 }
 
 async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-  const host = new URL(url).host;
   const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
@@ -42,14 +41,14 @@ async function post(url: string, body: string, headers: Record<string, string>, 
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (e) {
-    if (timeout.aborted) throw new Error(`${host}: no answer in ${Math.round(timeoutMs / 1000)} s`);
-    if (signal?.aborted) throw new Error(`${host}: stopped before an answer`);
+    if (timeout.aborted) throw new Error(`no answer in ${Math.round(timeoutMs / 1000)} s`);
+    if (signal?.aborted) throw new Error('stopped before an answer');
     const code = (e as { cause?: { code?: string } }).cause?.code;
-    throw new Error(`${host}: ${code ?? 'request failed'}`);
+    throw new Error(code ?? 'request failed');
   }
   // The answer's body is never read into a message (untrusted); drained so the socket is reused.
   await res.arrayBuffer().catch(() => undefined);
-  if (res.status < 200 || res.status > 299) throw new Error(`${host}: HTTP ${res.status}`);
+  if (res.status < 200 || res.status > 299) throw new Error(`HTTP ${res.status}`);
 }
 
 function runCommand(command: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -78,15 +77,15 @@ function runCommand(command: string, body: string, headers: Record<string, strin
     };
     const stop = (): void => {
       kill();
-      end(new Error('the notify command: stopped'));
+      end(new Error('stopped'));
     };
     const timer = setTimeout(() => {
       kill();
-      end(new Error(`the notify command: no end in ${Math.round(timeoutMs / 1000)} s`));
+      end(new Error(`no end in ${Math.round(timeoutMs / 1000)} s`));
     }, timeoutMs);
     signal?.addEventListener('abort', stop, { once: true });
-    child.on('error', (e) => end(new Error(`the notify command: ${(e as NodeJS.ErrnoException).code ?? 'failed to start'}`)));
-    child.on('exit', (code, sig) => end(code === 0 ? null : new Error(`the notify command: exited with ${code ?? sig}`)));
+    child.on('error', (e) => end(new Error((e as NodeJS.ErrnoException).code ?? 'failed to start')));
+    child.on('exit', (code, sig) => end(code === 0 ? null : new Error(`exited with ${code ?? sig}`)));
     child.stdin.on('error', () => {});
     child.stdin.end(body);
   });

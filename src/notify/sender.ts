@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Clock, systemClock } from '../clock.js';
+import { type Clock, sleep, systemClock } from '../clock.js';
 import type { BatchRecord, BatchStore, OutboxClaim, OutboxStore, ReadStore, WorkerStore } from '../store/index.js';
 import { UNFINISHED_STATES } from '../store/item-states.js';
 import type { NotifySettings } from '../store/notify-settings.js';
@@ -81,13 +81,24 @@ export class Notifier {
       while (!deadline.signal.aborted) {
         const n = await this.tick(deadline.signal, first).catch((e: unknown) => {
           this.#problem(`notifications: ${(e as Error).message}`);
-          return 0;
+          return -1;
         });
         first = false;
-        if (n === 0) break;
+        if (n > 0) continue;
+        // Nothing due now: a worker waits (within the bound) for a failed event's next try.
+        if (n < 0 || this.#o.batchId === null || (await this.#undelivered()) === 0) break;
+        await sleep(Math.min(250, graceMs), deadline.signal);
       }
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  async #undelivered(): Promise<number> {
+    try {
+      return (await this.#o.store.outboxState(this.#o.batchId!)).undelivered;
+    } catch {
+      return 0;
     }
   }
 
@@ -145,7 +156,7 @@ export class Notifier {
           return deliver(r, sent, headers, this.#o.timeoutMs ?? 10_000, signal);
         }),
       );
-      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${receiverName(todo[i]!)}: ${(r.reason as Error).message.replace(/^[^:]*: /, '')}`] : []));
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${receiverName(todo[i]!)}: ${(r.reason as Error).message}`] : []));
       if (failed.length === 0) {
         await store.settleOutbox(c, { sent: true }, this.#clock.now());
         return;

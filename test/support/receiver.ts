@@ -23,7 +23,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(behaviour: Behaviour = () => 200): Promise<Receiver> {
+export async function startReceiver(behaviour: Behaviour = () => 200, port = 0): Promise<Receiver> {
   const requests: Received[] = [];
   const hung = new Set<ServerResponse>();
   const waiters: { n: number; resolve: () => void }[] = [];
@@ -44,10 +44,10 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
       res.writeHead(what, { 'Content-Type': 'text/plain' }).end('ok');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks/secret-path-token`,
+    url: `http://127.0.0.1:${bound}/hooks/secret-path-token`,
     requests,
     acceptedIds: () => requests.filter((r) => r.status !== null && r.status < 300).map((r) => String(r.headers['x-resq-event-id'])),
     waitFor: (n) => (requests.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
