@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { systemClock } from '../clock.js';
 
 // The signature of a notification, as Stripe signs its webhooks: a timestamp and an
 // HMAC-SHA256 of `timestamp.body` under the shared secret (RESQ_NOTIFY_SECRET), in one header.
@@ -16,7 +17,7 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
 export interface VerifyOptions {
   /** How old (or how far ahead) a timestamp may be, in seconds. @default 300 */
   toleranceS?: number;
-  /** The receiver's time, ms since the epoch. @default Date.now() */
+  /** The receiver's time, ms since the epoch. @default the system clock's now */
   now?: number;
 }
 
@@ -30,7 +31,7 @@ export function verifySignature(secret: string, header: string | null | undefine
   const t = Number(parts.get('t'));
   const v1 = parts.get('v1') ?? '';
   if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(v1)) return false;
-  const nowS = (o.now ?? Date.now()) / 1000;
+  const nowS = (o.now ?? systemClock.now()) / 1000;
   if (Math.abs(nowS - t) > (o.toleranceS ?? 300)) return false;
   const want = createHmac('sha256', secret).update(`${t}.${body}`).digest();
   return timingSafeEqual(want, Buffer.from(v1, 'hex'));

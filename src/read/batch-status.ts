@@ -2,7 +2,7 @@ import { formatProblem } from '../errors.js';
 import { isGoneHere } from '../runner/local-process.js';
 import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
 import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
-import { describeReceivers } from '../notify/settings.js';
+import { describeReceivers } from '../store/notify-settings.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';

@@ -22,3 +22,11 @@ export interface NotifySettings {
   /** `batch.stalled` after no progress this long while items remain (ms); null: never. */
   stalledMs: number | null;
 }
+
+/** The receivers in words, never their URLs' paths: `2 URLs (hooks.slack.com, 127.0.0.1:8080) and a command, json`. */
+export function describeReceivers(n: NotifySettings | undefined): string {
+  if (!n) return 'none';
+  const hosts = n.urls.map((u) => new URL(u).host);
+  const parts = [hosts.length ? `${hosts.length} URL${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})` : '', n.command ? 'a command' : ''].filter(Boolean);
+  return `${parts.join(' and ')}, ${n.format}`;
+}
