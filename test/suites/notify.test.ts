@@ -149,6 +149,27 @@ describe('notifications from resq run and resq serve', () => {
     expect((await runCliChild(['status', '--db', db], {})).stdout).toContain('all delivered');
   }, 60_000);
 
+  it('resq models batch tells its receivers when the batch finished, and resume replaces them (said without the path)', async () => {
+    const first = await receiver();
+    const second = await receiver();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'inputs.csv'), 'id,sequence\na,MKTAYIAK\nb,MVLSPADK\n');
+    const db = join(dir, 'm.db');
+    const res = await runCliChild(['models', 'batch', 'fold', join(dir, 'inputs.csv'), '--db', db, '--base-url', sim.url, '--no-download', '--notify', first.url], KEY);
+    expect(res.code, res.stderr).toBe(0);
+    expect(first.requests.map((x) => JSON.parse(x.body) as EventDoc).map((d) => [d.type, d.counts.completed])).toEqual([['batch.finished', 2]]);
+    // A question batch given new receivers on resume: recorded and said, by host only.
+    const q = questions(dir, 0, 1);
+    const qdb = join(dir, 'q.db');
+    expect((await runCliChild(['run', q.file, '--db', qdb, '--base-url', sim.url, '--no-download', '--dry-run', '--notify', first.url], KEY)).code).toBe(0);
+    const resumed = await runCliChild(['resume', 'q', '--db', qdb, '--base-url', sim.url, '--notify', second.url, '--notify-format', 'slack'], KEY);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toContain(`notify: 1 URL (${new URL(first.url).host}), json → 1 URL (${new URL(second.url).host}), slack`);
+    expect(resumed.stdout + resumed.stderr).not.toContain('secret-path-token');
+    expect(second.requests.map((x) => Object.keys(JSON.parse(x.body) as object))).toEqual([['text']]);
+    expect(first.requests).toHaveLength(1);
+  }, 60_000);
+
   it('a bad --notify URL: one clear line, exit 2, nothing recorded or sent', async () => {
     const dir = tempDir();
     const q = questions(dir, 1, 0);
