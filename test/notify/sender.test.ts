@@ -182,6 +182,15 @@ describe('the notification sender', () => {
     expect(docs(r).map((d) => [d.type, d.reason])).toEqual([['batch.stalled', 'no live worker']]);
   });
 
+  it('batch.stalled says every item is held when only held items remain, once per quiet spell', async () => {
+    const r = await receiver();
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], stalledMs: 60_000, digestMs: 0 }), 2, 2);
+    const sender = new Notifier({ store, batchId, clock: { ...clock, now: () => Date.now() + 120_000 } });
+    await sender.tick();
+    await sender.tick();
+    expect(docs(r).filter((d) => d.type === 'batch.stalled').map((d) => d.reason)).toEqual(['every item held']);
+  });
+
   it('two senders at once send each event once', async () => {
     const r = await receiver();
     const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], digestMs: 0 }), 6, 6);
