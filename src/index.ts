@@ -33,3 +33,4 @@ export { parsePolicy, loadPolicyFile } from './config/index.js';
 export { loadPipeline, type Pipeline } from './pipeline/index.js';
 export { readQuestionSet, validateQuestionSet, hashFile as hashQuestionSet, type QuestionRow, type RowResult } from './tables/index.js';
 export * as notebook from './notebook/index.js';
+export { verifySignature, signatureHeader, SIGNATURE_HEADER, Notifier, EVENT_TYPES, type EventDoc, type VerifyOptions } from './notify/index.js';

@@ -146,6 +146,11 @@ describe('the whiteboard', () => {
       // The PostgreSQL LISTEN connection tried again after it broke: unref'd, so a process
       // that is otherwise done exits (the clock's sleep would hold it open).
       'src/store/postgres/answers-listener.ts',
+      // A notify command's deadline (a real child process) and a leaving worker's bound on
+      // sending (wall time on real sockets: a receiver that never answers cannot hold the
+      // process past it; a virtual clock would end it at once).
+      'src/notify/deliver.ts',
+      'src/notify/sender.ts',
       // An event stream's `: keep-alive` comments to the browser: for proxies on a real
       // connection, wall time, cleared when the stream closes.
       'src/web/read-routes.ts',

@@ -61,6 +61,10 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   }
   if (s.budget !== null) lines.push(`cost approved: ${s.approvedCost} of the batch budget ${s.budget} (${Math.round((s.approvedCost / Math.max(s.budget, 1e-9)) * 100)}%)`);
   else if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  if (s.notify) {
+    const n = s.notify;
+    lines.push(`notifications: ${p(n.receivers)}; ${n.undelivered === 0 ? 'all delivered' : `${n.undelivered} undelivered`}${n.lastError ? `; last error: ${oneLine(n.lastError, 160)}` : ''}`);
+  }
   if (s.workers.length > 0) {
     const gone = s.workers.filter((w) => w.gone).length;
     lines.push(`workers: ${s.workers.length - gone} live${gone > 0 ? `, ${gone} gone` : ''}`);

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/index.js';
 import type { DownloadEvent, DownloadSummary } from '../files/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, ReadStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, OutboxStore, ReadStore, WorkerStore } from '../store/index.js';
+import type { SendOptions } from '../notify/worker.js';
 import type { ModelBatchEvent } from './events.js';
 import { openModelBatch } from './load-model-batch.js';
 import { ModelBatchRunner, type ModelBatchResult } from './model-batch-runner.js';
@@ -18,7 +19,7 @@ export interface ModelSessionService {
 
 /** Options of {@link runModelSession}. */
 export interface ModelSessionOptions {
-  store: BatchStore & ModelStore & WorkerStore & ReadStore & FileStore;
+  store: BatchStore & ModelStore & WorkerStore & ReadStore & FileStore & OutboxStore;
   /** The service: a client, or a function that opens one (its `check` runs before anything is recorded). */
   service: ServiceClient | (() => Promise<ModelSessionService>);
   modelId: string;
@@ -40,6 +41,8 @@ export interface ModelSessionOptions {
   onEvent?: (e: ModelBatchEvent | DownloadEvent) => void;
   /** Told once the batch is recorded (or found: `resumed`), before any row is sent. */
   onOpened?: (batch: BatchRecord, resumed: boolean) => void;
+  /** How this worker sends the batch's notifications, when it has receivers. */
+  notify?: SendOptions;
 }
 
 /** How a model session ended. */
@@ -65,7 +68,7 @@ export async function runModelSession(o: ModelSessionOptions): Promise<ModelSess
     await service.check?.();
     const { store, settings } = o;
     const client = service.client;
-    const { batch, resumed } = await openModelBatch({
+    const opened = await openModelBatch({
       store,
       client,
       modelId: o.modelId,
@@ -75,6 +78,13 @@ export async function runModelSession(o: ModelSessionOptions): Promise<ModelSess
       mode: o.mode,
       baseUrl: settings.service === 'sim' ? null : (service.baseUrl ?? client.baseUrl),
     });
+    const { resumed } = opened;
+    let batch = opened.batch;
+    // Receivers given again for a batch resumed: recorded with it, as `resume` does for a question batch.
+    if (resumed && settings.notify && JSON.stringify(settings.notify) !== JSON.stringify(batch.settings.notify)) {
+      await store.updateBatchSettings(batch.id, { ...batch.settings, notify: settings.notify }, batch.policy, batch.baseUrl);
+      batch = (await store.findBatch(batch.id)) ?? batch;
+    }
     o.onOpened?.(batch, resumed);
     const emit = (e: ModelBatchEvent | DownloadEvent): void => o.onEvent?.(e);
     let downloader = null;
@@ -100,12 +110,14 @@ export async function runModelSession(o: ModelSessionOptions): Promise<ModelSess
     o.signal?.addEventListener('abort', stop, { once: true });
     let run: ModelBatchResult;
     let files: DownloadSummary | null = null;
+    const notifier = batch.settings.notify ? (await import('../notify/worker.js')).startWorkerNotifier(store, batch, o.notify) : null;
     try {
       downloader?.kick(batch);
       run = await runner.run();
       if (downloader && !run.interrupted) files = await downloader.drain();
     } finally {
       o.signal?.removeEventListener('abort', stop);
+      await notifier?.finish(o.notify?.graceMs);
     }
     if (o.output) await writeModelResults(store, batch, o.output);
     return { batch, resumed, run, files, status: await modelBatchStatus(store, batch) };

@@ -1,7 +1,8 @@
 import { formatProblem } from '../errors.js';
 import { isGoneHere } from '../runner/local-process.js';
 import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
-import type { BatchOverview, ReadStore } from '../store/port.js';
+import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
+import { describeReceivers } from '../store/notify-settings.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';
@@ -97,7 +98,7 @@ export interface StatusOptions {
  * the batch, and the step that goes on), failed items, unknown submissions, files, and the
  * cost approved so far against the batch budget.
  */
-export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
+export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStore, 'outboxState'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
   const nowMs = o.nowMs;
   const [ov, live, recent] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, o.heldLimit ?? 50), store.recentFinishes(batch.id, RATE_WINDOW)]);
   const card = batchCard(ov);
@@ -114,6 +115,7 @@ export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: S
   );
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);
   const failed = await store.listItems(batch.id, { states: FAILED_STATES, limit: FAILED_LISTED });
+  const outbox = batch.settings.notify && store.outboxState ? await store.outboxState(batch.id) : null;
   return {
     ...card,
     concurrency: batch.settings.concurrency,
@@ -125,6 +127,7 @@ export async function readBatchStatus(store: ReadStore, batch: BatchRecord, o: S
     ratePerS: rate === null ? null : Number(rate.toFixed(3)),
     etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0),
     next: nextStepOf(batch, unfinished, card.liveWorkers),
+    notify: outbox ? { receivers: describeReceivers(batch.settings.notify), undelivered: outbox.undelivered, lastError: outbox.lastError } : null,
     unknownSubmission,
     invalidRows: batch.invalidRows.length,
     skipped: batch.invalidRows.slice(0, 100).map(formatProblem),

@@ -68,6 +68,16 @@ export const FailedStatusSchema = z.object({
 });
 export type FailedStatus = z.infer<typeof FailedStatusSchema>;
 
+/** What a batch's notifications are doing (issue 31). */
+export const NotifyStatusSchema = z.object({
+  /** The receivers in words (hosts, never a URL's path). */
+  receivers: z.string(),
+  undelivered: z.number(),
+  /** The latest error of an event not delivered yet (names the receiver by host), or null. */
+  lastError: z.string().nullable(),
+});
+export type NotifyStatus = z.infer<typeof NotifyStatusSchema>;
+
 /** One batch as a list of batches shows it. */
 export const BatchCardSchema = z.object({
   id: z.string(),
@@ -118,6 +128,8 @@ export const BatchStatusSchema = BatchCardSchema.extend({
   /** Seconds until the unfinished items are done at that rate; 0 when none is left; null without a rate or without a live worker. */
   etaS: z.number().nullable(),
   next: NextStepSchema.nullable(),
+  /** The batch's notifications: who it tells, events not delivered yet, the last delivery error; null when it tells nobody. */
+  notify: NotifyStatusSchema.nullable(),
   /** Items whose create request may or may not have reached the service; resume re-sends them with the same key. */
   unknownSubmission: z.array(z.string()),
   invalidRows: z.number(),

@@ -1,4 +1,5 @@
-import type { BatchRecord, BatchSettings } from '../store/index.js';
+import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
+import { describeReceivers } from '../notify/settings.js';
 
 /** What a later `run` or `resume` gave again on the command line (or in its pipeline). */
 export interface Overrides {
@@ -9,6 +10,8 @@ export interface Overrides {
   /** The policy given again; `undefined` keeps the batch's. */
   policy?: unknown;
   baseUrl?: string | null;
+  /** Receivers and their settings given again; `undefined` keeps the batch's. */
+  notify?: NotifySettings;
 }
 
 /** The settings a batch goes on with, and one line per change. */
@@ -46,6 +49,11 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
   if (o.download === false && was.download.enabled) {
     changes.push('download: on → off');
     settings.download.enabled = false;
+  }
+  if (o.notify !== undefined && JSON.stringify(o.notify) !== JSON.stringify(was.notify)) {
+    // Said without the receivers' paths (a webhook's path is often its secret).
+    changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(o.notify)}`);
+    settings.notify = o.notify;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {

@@ -2,7 +2,8 @@ import type { ServiceClient } from '../api/index.js';
 import { BatchExistsError, formatProblem, InputError, type InputProblem } from '../errors.js';
 import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, ReadStore, TransitionStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, TransitionStore, WorkerStore } from '../store/index.js';
+import type { SendOptions } from '../notify/worker.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
 import type { RunnerEvent } from './events.js';
@@ -54,7 +55,7 @@ export interface SessionService {
 export type SessionEvent = RunnerEvent | { type: 'notice'; message: string };
 
 /** The store roles a session uses: a batch loaded or found, its items claimed and moved, its files downloaded, its status read. */
-export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore;
+export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore;
 
 /** Options of {@link runBatchSession}. */
 export interface SessionOptions {
@@ -87,6 +88,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Progress and notices; must not throw. */
   onEvent?: (e: SessionEvent) => void;
+  /** How this worker sends the batch's notifications (its secret, its timings), when the batch has receivers. */
+  notify?: SendOptions;
 }
 
 /** How a session ended. */
@@ -195,6 +198,10 @@ async function runWorker(
   const downloads = await downloaderFor(o, batch, client, emit);
   // Files left pending by an earlier, interrupted run start again at once.
   downloads?.kick(batch);
+  // The batch's notifications go out beside the runner, never in its way (notify/sender.ts).
+  const notifier = batch.settings.notify
+    ? (await import('../notify/worker.js')).startWorkerNotifier(o.store, batch, { ...o.notify, onProblem: (message) => emit({ type: 'warning', message }) })
+    : null;
   const runner = new BatchRunner({
     store: o.store,
     client,
@@ -219,9 +226,12 @@ async function runWorker(
   try {
     const run = await runner.run();
     if (run.interrupted || run.fatal) downloads?.stop();
-    return { run, files: (await downloads?.drain()) ?? null };
+    const files = (await downloads?.drain()) ?? null;
+    return { run, files };
   } finally {
     o.signal?.removeEventListener('abort', stop);
+    // What this worker caused goes out before it leaves, for a few seconds at most.
+    await notifier?.finish(o.notify?.graceMs);
   }
 }
 

@@ -3,6 +3,7 @@ import type { FileStore } from './roles/files.js';
 import type { StoreLifecycle } from './roles/lifecycle.js';
 import type { ModelStore } from './roles/models.js';
 import type { NotebookStore } from './roles/notebook.js';
+import type { OutboxStore } from './roles/outbox.js';
 import type { ReadStore } from './roles/reads.js';
 import type { TransitionStore } from './roles/transitions.js';
 import type { WorkerStore } from './roles/workers.js';
@@ -12,6 +13,7 @@ export type { FileStore } from './roles/files.js';
 export type { StoreLifecycle } from './roles/lifecycle.js';
 export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
+export type { HeldFact, NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState, OutboxStore } from './roles/outbox.js';
 export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes } from './roles/reads.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
@@ -27,4 +29,4 @@ export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_M
  * The port is the sum of its roles (src/store/roles/, each method in exactly one): an
  * adapter implements it whole, a caller names only the roles it uses.
  */
-export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore {}
+export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore {}

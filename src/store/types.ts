@@ -1,5 +1,8 @@
 import type { InputProblem } from '../errors.js';
 import type { ItemState } from './item-states.js';
+import type { NotifySettings } from './notify-settings.js';
+
+export type { NotifySettings } from './notify-settings.js';
 
 export { DEFAULT_DOWNLOAD_CONCURRENCY } from './settings-defaults.js';
 export { ACTIVE_STATES, ITEM_STATES, TERMINAL_STATES, UNFINISHED_STATES, isTerminal, type ItemState } from './item-states.js';
@@ -13,6 +16,8 @@ export interface BatchSettings {
   service: 'sim' | 'url';
   /** Where `resq cancel` cancels a run (`{id}` for its id); absent: the client's default. */
   cancelRoute?: string | null;
+  /** Who the batch tells (notifications), or absent: nobody. */
+  notify?: NotifySettings;
 }
 
 export interface BatchRecord {

@@ -32,4 +32,12 @@ describe('applyOverrides', () => {
   it('a value given again that equals the batch\'s is no change', () => {
     expect(applyOverrides(batch, { concurrency: 8, policy: batch.policy }).changes).toEqual([]);
   });
+
+  it('records receivers given again (notify), said by host and format, never with a URL\'s path', () => {
+    const notify = { urls: ['https://hooks.slack.com/services/T0/B0/SECRET'], command: null, format: 'slack' as const, includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: null, stalledMs: null };
+    const m = applyOverrides(batch, { notify });
+    expect(m.settings.notify).toEqual(notify);
+    expect(m.changes).toEqual(['notify: none → 1 URL (hooks.slack.com), slack']);
+    expect(applyOverrides({ ...batch, settings: m.settings }, { notify }).changes).toEqual([]);
+  });
 });

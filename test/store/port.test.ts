@@ -11,6 +11,7 @@ import {
   type FileStore,
   type ModelStore,
   type NotebookStore,
+  type OutboxStore,
   type ReadStore,
   type Store,
   type StoreLifecycle,
@@ -46,7 +47,7 @@ describe('the store port by role: types', () => {
 
   it("makes Store's members exactly the roles' members together", () => {
     expectTypeOf<keyof Store>().toEqualTypeOf<StoreMember>();
-    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore;
+    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore;
     expectTypeOf<Store>().toExtend<AllRoles>();
     expectTypeOf<AllRoles>().toExtend<Store>();
   });
@@ -68,8 +69,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the eight roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook']);
+  it('names the nine roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox']);
   });
 
   it('lists every member once over all roles', () => {

@@ -4,6 +4,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
+import { outboxContract } from './outbox-contract.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
 let pg: PgServer;
@@ -15,6 +16,7 @@ afterAll(async () => pg?.stop());
 
 storeContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 countsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+outboxContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

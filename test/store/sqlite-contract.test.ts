@@ -5,6 +5,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
+import { outboxContract } from './outbox-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -13,3 +14,4 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 countsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

@@ -10,6 +10,9 @@ import { formatModelStatus, pickModelsRenderer } from '../models-progress.js';
 import { choiceFor, openService, resolveService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { wholeNumber } from '../whole-number.js';
+import { leaseMsFromEnv } from '../lease-env.js';
+import { notifyFromFlags, type NotifyFlags } from '../../notify/settings.js';
+import { notifyFlagsOf, sendOptionsFromEnv } from '../notify-flags.js';
 
 /** Flags of `resq models batch`. */
 export interface ModelsBatchArgs {
@@ -32,7 +35,7 @@ export interface ModelsBatchArgs {
  * `resq models batch`: check the whole file (or find the batch to resume), run it with
  * progress on the terminal, download file outputs, write `--output`. Returns the exit code.
  */
-export async function modelsBatchHandler(a: ModelsBatchArgs, io: CliIo): Promise<number> {
+export async function modelsBatchHandler(a: ModelsBatchArgs & NotifyFlags, io: CliIo): Promise<number> {
   const concurrency = wholeNumber('concurrency', a.concurrency ?? 8, 1, 10_000);
   const choice = choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: io.env.RESQ_BASE_URL }));
   // Refuse a missing service, a bad --db or --output before anything is recorded.
@@ -41,12 +44,15 @@ export async function modelsBatchHandler(a: ModelsBatchArgs, io: CliIo): Promise
   if (a.output !== undefined) checkOutputPath(a.output);
   const { exists: dbExisted } = checkDbPath(a.db);
   const out = resolve(a.out ?? 'out');
+  // Receivers checked before anything is recorded (a bad URL: one line, exit 2).
+  const notify = notifyFromFlags(notifyFlagsOf(a), io.env);
   const settings: BatchSettings = {
     concurrency,
     follow: 'poll',
     download: { enabled: a.download, concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, out },
     pipelineFile: null,
     service: choice.sim ? 'sim' : 'url',
+    ...(notify ? { notify } : {}),
   };
   // A PostgreSQL server starting up or restarting is waited on, said on stderr.
   const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`) });
@@ -74,6 +80,7 @@ export async function modelsBatchHandler(a: ModelsBatchArgs, io: CliIo): Promise
         resubmitUnknown: a.resubmitUnknown,
         output: a.output ?? null,
         signal: stop.signal,
+        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env)),
         onOpened: (batch, resumed) => {
           recorded = true;
           if (resumed && !a.json) renderer.note(`resuming batch ${batch.name} (${batch.totalItems} rows)`);

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { CommandContext } from '../command-context.js';
 import type { ModelsBatchArgs } from './models-batch.js';
+import { notifyOptions } from '../notify-flags.js';
 
 /** Options every models command has. */
 export interface ServiceArgs {
@@ -62,7 +63,7 @@ export function modelsCommand(y: Argv, ctx: CommandContext): Argv {
         'run a model on every row of a CSV or JSONL file: resumable, concurrency-capped, recorded in SQLite',
         (a) =>
           serviceOptions(
-            a
+            notifyOptions(a)
               .positional('id', { type: 'string', demandOption: true, describe: 'model id' })
               .positional('file', { type: 'string', demandOption: true, describe: 'inputs.csv (header: input names, id, meta.*) or inputs.jsonl' }),
           )

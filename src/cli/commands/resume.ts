@@ -4,6 +4,8 @@ import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
+import type { NotifyFlags } from '../../notify/settings.js';
+import { notifyFlagsOf, notifyOptions, sendOptionsFromEnv } from '../notify-flags.js';
 
 /** Flags of `resq resume`. */
 export interface ResumeArgs {
@@ -25,7 +27,7 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
     'resume [batch]',
     'continue a batch, or join it from another process or machine (the newest when no name is given)',
     (a) =>
-      a
+      notifyOptions(a)
         .positional('batch', { type: 'string', describe: 'batch name or id' })
         .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default: the batch\'s, else $RESQ_BASE_URL)' })
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
@@ -35,13 +37,13 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers (--no-wait: leave)' }),
     async (argv) => {
-      ctx.code = await resumeHandler(argv as unknown as ResumeArgs, ctx.io);
+      ctx.code = await resumeHandler(argv as unknown as ResumeArgs & NotifyFlags, ctx.io);
     },
   );
 }
 
 /** `resq resume`: parse, find the batch, then the library's batch session joins it as one more worker. Returns the exit code. */
-export async function resumeHandler(a: ResumeArgs, io: CliIo): Promise<number> {
+export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts).
   const [{ driveSession }, { openBatch }] = await Promise.all([import('../attach.js'), import('../open-batch.js')]);
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
@@ -52,7 +54,9 @@ export async function resumeHandler(a: ResumeArgs, io: CliIo): Promise<number> {
   const leaseMs = leaseMsFromEnv(io.env);
   const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
+    const notify = (await import('../../notify/settings.js')).notifyFromFlags(notifyFlagsOf(a), io.env, batch.settings.notify);
     const overrides: Overrides = {
+      ...(notify ? { notify } : {}),
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
       ...(policy !== undefined ? { policy } : {}),
       ...(a.baseUrl !== undefined ? { baseUrl: a.baseUrl } : {}),
@@ -70,6 +74,7 @@ export async function resumeHandler(a: ResumeArgs, io: CliIo): Promise<number> {
         ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
+        notify: sendOptionsFromEnv(io.env, leaseMs),
       },
     });
   } finally {

@@ -9,6 +9,8 @@ import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
+import type { NotifyFlags } from '../../notify/settings.js';
+import { notifyFlagsOf, notifyOptions } from '../notify-flags.js';
 
 /** Flags of `resq run`. */
 export interface RunArgs {
@@ -31,6 +33,9 @@ export interface RunArgs {
   wait: boolean;
 }
 
+/** `resq run`'s flags with the notification ones. */
+type RunFlags = RunArgs & NotifyFlags;
+
 const PIPELINE_EXT = /\.(ya?ml|json)$/i;
 
 /** Registers `resq run`. */
@@ -39,7 +44,7 @@ export function runCommand(y: Argv, ctx: CommandContext): Argv {
     'run <input>',
     'run a question set (CSV/JSONL) or a pipeline file (YAML/JSON) as a batch',
     (a) =>
-      a
+      notifyOptions(a)
         .positional('input', { type: 'string', demandOption: true, describe: 'pipeline.yaml, questions.csv or questions.jsonl' })
         .option('out', { type: 'string', describe: 'folder for downloaded files (default out)' })
         .option('concurrency', { type: 'number', describe: 'most runs in flight (default 8)' })
@@ -55,7 +60,7 @@ export function runCommand(y: Argv, ctx: CommandContext): Argv {
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now (the rest stay queued)' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers of the batch (--no-wait: leave)' }),
     async (argv) => {
-      ctx.code = await runHandler(argv as unknown as RunArgs, ctx.io);
+      ctx.code = await runHandler(argv as unknown as RunFlags, ctx.io);
     },
   );
 }
@@ -73,7 +78,7 @@ interface Resolved {
   out: string | null;
 }
 
-async function resolveInputs(a: RunArgs): Promise<Resolved> {
+async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resolved> {
   // Pipelines and policies (zod, yaml) are loaded only when the command line has one.
   let pipeline: Pipeline | null = null;
   if (PIPELINE_EXT.test(a.input)) pipeline = await (await import('../../pipeline/index.js')).loadPipeline(a.input);
@@ -89,7 +94,10 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
   const outFromPipeline = pipeline?.download.out ?? null;
   const { defaultBatchName } = await import('../../runner/load-batch.js');
   const out = a.out ?? outFromPipeline;
+  // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
+  const notify = (await import('../../notify/settings.js')).notifyFromFlags(notifyFlagsOf(a), env);
   const overrides: Overrides = {
+    ...(notify ? { notify } : {}),
     ...(a.concurrency !== undefined || pipeline?.concurrency !== undefined ? { concurrency } : {}),
     ...((a.follow ?? pipeline?.follow) ? { follow: (a.follow ?? pipeline?.follow)! } : {}),
     ...(a.download === false || pipeline?.download.enabled === false ? { download: false as const } : {}),
@@ -115,16 +123,17 @@ async function resolveInputs(a: RunArgs): Promise<Resolved> {
       pipelineFile: pipeline ? resolve(pipeline.file) : null,
       service: sim ? 'sim' : 'url',
       cancelRoute: pipeline?.cancelRoute ?? null,
+      ...(notify ? { notify } : {}),
     },
   };
 }
 
 /** `resq run`: parse, then the library's batch session (load or join, run, download) drives it. Returns the exit code. */
-export async function runHandler(a: RunArgs, io: CliIo): Promise<number> {
+export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
   // Loaded when the command runs (see cli.ts); the session brings the runner when runs are submitted.
   const [{ openStore }, { driveSession }] = await Promise.all([import('../../store/open.js'), import('../attach.js')]);
   if (a.batch === '') throw new InputError('--batch: give a name (or leave it out for the default)');
-  const r = await resolveInputs(a);
+  const r = await resolveInputs(a, io.env);
   // A folder, a file that is not a database or a folder that is not there: one plain line.
   const { checkDbPath, removeDatabase } = await import('../db-path.js');
   const { exists: dbExisted } = checkDbPath(a.db);
@@ -154,6 +163,7 @@ export async function runHandler(a: RunArgs, io: CliIo): Promise<number> {
         dryRun: a.dryRun,
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
+        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs),
       },
     });
   } catch (e) {

@@ -75,7 +75,16 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
     io.stdout.write(`answers the Host names ${[...server.hosts, ...allowHosts].join(', ')} (--allow-host NAME adds one)\n`);
   }
   io.stderr.write(`database: ${store.location}; stop with Ctrl-C\n`);
+  // The batches' notifications go out from here too: it is what runs while a batch waits on
+  // people, so reminders and stalls are told when no worker runs (the secret from this environment).
+  const [{ startServeNotifier }, { sendOptionsFromEnv }, { leaseMsFromEnv }] = await Promise.all([
+    import('../../notify/worker.js'),
+    import('../notify-flags.js'),
+    import('../lease-env.js'),
+  ]);
+  const notifier = startServeNotifier(store, { ...sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env)), onProblem: (m) => io.stderr.write(`resq serve: ${m}\n`) });
   await stopped;
+  await notifier.finish(2_000);
   await server.close();
   await store.close();
   return EXIT.ok;

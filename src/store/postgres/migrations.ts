@@ -1,5 +1,6 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
+import { PG_OUTBOX } from '../outbox-schema.js';
 
 /** One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a new one. */
 export interface PgMigration {
@@ -185,6 +186,10 @@ export const pgMigrations: readonly PgMigration[] = [
                d.cost, CASE WHEN d.by = 'policy' THEN d.reason END AS reason, d.decided_at
         FROM decisions d JOIN batches b ON b.id = d.batch_id;
     `,
+  },  {
+    // Issue 31: events for a batch's receivers (as the SQLite adapter's 017: outbox-schema.ts).
+    name: '017_outbox',
+    sql: PG_OUTBOX,
   },
 ];
 

@@ -15,6 +15,8 @@ import * as read from './reads.js';
 import { getItem, nowIso } from './sql.js';
 import * as t from './transitions.js';
 import * as web from './web-reads.js';
+import * as outbox from './outbox.js';
+import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../web-shapes.js';
 import type { Holding } from '../fencing.js';
 
@@ -341,5 +343,22 @@ export class PostgresStore implements Store {
   }
   runMinutes(batchId: string) {
     return web.runMinutes(this.#q, batchId);
+  }
+
+  // ---- outbox (notifications)
+  addOutboxEvent(batchId: string, event: NewOutboxEvent, nowMs?: number): Promise<boolean> {
+    return outbox.addEvent(this.#q, batchId, event, this.#at(nowMs));
+  }
+  collateHeld(batchId: string, o: { digestMs: number; remindMs: number | null }, nowMs?: number): Promise<number> {
+    return this.#tx((c) => outbox.collateHeld(c, batchId, o, this.#at(nowMs)));
+  }
+  claimOutbox(owner: string, o: { leaseMs: number; limit: number; batchIds?: readonly string[] | null }, nowMs?: number): Promise<OutboxClaim[]> {
+    return this.#tx((c) => outbox.claim(c, owner, o, this.#at(nowMs)));
+  }
+  settleOutbox(claim: OutboxClaim, outcome: OutboxOutcome, nowMs?: number): Promise<boolean> {
+    return outbox.settle(this.#q, claim, outcome, this.#at(nowMs));
+  }
+  outboxState(batchId: string): Promise<OutboxState> {
+    return outbox.state(this.#q, batchId);
   }
 }

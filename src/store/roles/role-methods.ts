@@ -3,6 +3,7 @@ import type { FileStore } from './files.js';
 import type { StoreLifecycle } from './lifecycle.js';
 import type { ModelStore } from './models.js';
 import type { NotebookStore } from './notebook.js';
+import type { OutboxStore } from './outbox.js';
 import type { ReadStore } from './reads.js';
 import type { TransitionStore } from './transitions.js';
 import type { WorkerStore } from './workers.js';
@@ -17,6 +18,7 @@ export interface StoreRoles {
   files: FileStore;
   models: ModelStore;
   notebook: NotebookStore;
+  outbox: OutboxStore;
 }
 
 /** Every member name of every role (the port's whole surface). */
@@ -42,6 +44,7 @@ export const STORE_ROLES = {
     'markModelError', 'markModelUnsent', 'addModelPolls', 'modelCredits', 'modelPolls', 'setModelMode',
   ],
   notebook: ['queryItems', 'itemStats', 'batchTotals', 'itemSeconds', 'runTimes', 'batchDecisions'],
+  outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

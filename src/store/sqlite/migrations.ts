@@ -1,5 +1,6 @@
 import { isoNow } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
+import { SQLITE_OUTBOX } from '../outbox-schema.js';
 
 /** One schema change. Shipped migrations are never edited: append a new one. */
 export interface Migration {
@@ -340,6 +341,10 @@ export const migrations: readonly Migration[] = [
                  d.cost, CASE WHEN d.by = 'policy' THEN d.reason END AS reason, d.decided_at
           FROM decisions d JOIN batches b ON b.id = d.batch_id;
       `),
+  },  {
+    // Issue 31: events for a batch's receivers, written by the change that causes them (outbox-schema.ts).
+    name: '017_outbox',
+    up: (db) => db.exec(SQLITE_OUTBOX),
   },
 ];
 

@@ -23,6 +23,8 @@ import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as models from './model-ops.js';
+import * as outbox from './outbox.js';
+import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
 import { WebReads } from './web-reads.js';
@@ -311,5 +313,22 @@ export class SqliteStore implements Store {
   }
   runMinutes(batchId: string) {
     return this.#read(() => this.#web.runMinutes(batchId));
+  }
+
+  // ---- outbox (notifications)
+  addOutboxEvent(batchId: string, event: NewOutboxEvent, nowMs?: number): Promise<boolean> {
+    return this.#write((r) => outbox.addEvent(r.db, batchId, event, nowMs ?? this.#clock.now()));
+  }
+  collateHeld(batchId: string, o: { digestMs: number; remindMs: number | null }, nowMs?: number): Promise<number> {
+    return this.#write((r) => outbox.collateHeld(r.db, batchId, o, nowMs ?? this.#clock.now()));
+  }
+  claimOutbox(owner: string, o: { leaseMs: number; limit: number; batchIds?: readonly string[] | null }, nowMs?: number): Promise<OutboxClaim[]> {
+    return this.#write((r) => outbox.claim(r.db, owner, o, nowMs ?? this.#clock.now()));
+  }
+  settleOutbox(claim: OutboxClaim, outcome: OutboxOutcome, nowMs?: number): Promise<boolean> {
+    return this.#write((r) => outbox.settle(r.db, claim, outcome, nowMs ?? this.#clock.now()));
+  }
+  outboxState(batchId: string): Promise<OutboxState> {
+    return this.#read((r) => outbox.state(r.db, batchId));
   }
 }

@@ -55,6 +55,14 @@ export async function showBatch(main, name) {
     h('h2', {}, 'Items'),
     items,
   );
+  // The batch's notifications: who it tells (hosts only), what is not delivered yet, the last error.
+  const notifyLine = (n) =>
+    h(
+      'span',
+      { id: 'notify', class: n.undelivered > 0 ? 'warn' : '' },
+      `notifications to ${n.receivers}: ${n.undelivered === 0 ? 'all delivered' : `${n.undelivered} undelivered`}`,
+      n.lastError ? ` (last error: ${n.lastError})` : '',
+    );
   let lastChart = 0;
   let lastRuns = 0;
   const render = (o) => {
@@ -76,6 +84,7 @@ export async function showBatch(main, name) {
         ' · ',
         `files ${Object.entries(o.files).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
         o.cancelledAt ? [' · ', h('strong', {}, `cancelled ${when(o.cancelledAt)}`)] : null,
+        o.notify ? [' · ', notifyLine(o.notify)] : null,
       ),
       spendBar(o),
     );

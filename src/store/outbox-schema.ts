@@ -1,0 +1,126 @@
+import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from './item-states.js';
+
+// The outbox's table and triggers (migration 017_outbox of both adapters), defined beside each
+// other: the same columns in both, and the same facts written by the same changes.
+//
+// Rows: a held item's fact (`item.held`, status `fact`, then `folded` once in a digest) or an
+// event (status `pending`, then `sent`). Events are written by the change that causes them, in
+// its transaction, by the triggers below (so no path that holds an item, ends one, or records a
+// decision can forget its event), and only for a batch whose settings name receivers.
+
+const TERMINAL = sqlStates(TERMINAL_STATES);
+const UNFINISHED = sqlStates(UNFINISHED_STATES);
+
+/** The share of the batch budget that is told first; all of it is told too. */
+export const BUDGET_SHARES = [80, 100] as const;
+
+const COLUMNS = (id: string, json: string, ms: string): string => `
+    id ${id},
+    batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    item_id TEXT, run_id TEXT, reason TEXT,
+    data ${json} NOT NULL DEFAULT '{}',
+    created_at ${ms} NOT NULL,
+    due_at ${ms} NOT NULL DEFAULT 0,
+    owner TEXT, lease_until ${ms}, fence ${ms} NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    delivered TEXT NOT NULL DEFAULT '[]',
+    last_error TEXT, last_error_at ${ms}, sent_at ${ms}`;
+
+const INDEXES = `
+  CREATE UNIQUE INDEX outbox_key ON outbox(batch_id, key);
+  CREATE INDEX outbox_due ON outbox(due_at, id) WHERE status = 'pending';
+  CREATE INDEX outbox_kind ON outbox(batch_id, type, status, created_at);`;
+
+const SQLITE_NOW = `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
+
+/** `batch.finished` once no item of the batch is unfinished: run after item_counts moved (exact then). */
+const sqliteFinished = `
+    INSERT OR IGNORE INTO outbox (batch_id, key, type, status, created_at)
+    SELECT new.batch_id, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_id = new.batch_id AND o.type = 'batch.finished'),
+           'batch.finished', 'pending', ${SQLITE_NOW}
+    FROM batches b WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_id = new.batch_id AND c.state IN ${UNFINISHED} AND c.n > 0);`;
+
+/** SQLite's 017_outbox. */
+export const SQLITE_OUTBOX = `
+  CREATE TABLE outbox (${COLUMNS('INTEGER PRIMARY KEY AUTOINCREMENT', 'TEXT', 'INTEGER')});
+  ${INDEXES}
+  CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN
+    INSERT OR IGNORE INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
+    SELECT new.batch_id, 'held:' || new.id || ':' || coalesce(new.run_id, ''), 'item.held', 'fact', new.id, new.run_id, new.hold_reason, ${SQLITE_NOW}
+    FROM batches b WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL;
+  END;
+  -- An item ending moves item_counts (migration 012): a terminal state's count grows last.
+  CREATE TRIGGER outbox_finished_grown AFTER UPDATE OF n ON item_counts WHEN new.state IN ${TERMINAL} AND new.n > old.n BEGIN
+    ${sqliteFinished}
+  END;
+  CREATE TRIGGER outbox_finished_first AFTER INSERT ON item_counts WHEN new.state IN ${TERMINAL} BEGIN
+    ${sqliteFinished}
+  END;
+  CREATE TRIGGER outbox_budget AFTER INSERT ON decisions WHEN new.cost > 0 BEGIN
+    INSERT OR IGNORE INTO outbox (batch_id, key, type, status, data, created_at)
+    SELECT new.batch_id, 'budget:' || s.pct, 'budget.reached', 'pending',
+           json_object('share', s.pct, 'budget', json_extract(b.policy, '$.confirm_scope.batch_budget'), 'approved', t.total), ${SQLITE_NOW}
+    FROM batches b
+      JOIN (SELECT coalesce(sum(cost), 0) AS total FROM decisions WHERE batch_id = new.batch_id) t
+      JOIN (${BUDGET_SHARES.map((p) => `SELECT ${p} AS pct`).join(' UNION ALL ')}) s
+    WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL
+      AND json_extract(b.policy, '$.confirm_scope.batch_budget') > 0
+      AND t.total >= json_extract(b.policy, '$.confirm_scope.batch_budget') * s.pct / 100.0;
+  END;`;
+
+const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
+/**
+ * PostgreSQL's 017_outbox. The batch's row is locked before an end or a budget is looked at:
+ * two workers ending the last two items at once (or spending the last of a budget) are taken
+ * one after the other, and the second sees the first's change (READ COMMITTED: each statement
+ * of the function reads what is committed when it starts).
+ */
+export const PG_OUTBOX = `
+  CREATE TABLE outbox (${COLUMNS('BIGSERIAL PRIMARY KEY', 'TEXT', 'BIGINT')});
+  ${INDEXES}
+  CREATE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE n integer;
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM batches WHERE id = NEW.batch_id AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
+    IF NEW.state = 'held' THEN
+      INSERT INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
+      VALUES (NEW.batch_id, 'held:' || NEW.id || ':' || coalesce(NEW.run_id, ''), 'item.held', 'fact', NEW.id, NEW.run_id, NEW.hold_reason, ${PG_NOW})
+      ON CONFLICT (batch_id, key) DO NOTHING;
+    ELSIF NEW.state IN ${TERMINAL} AND OLD.state NOT IN ${TERMINAL} THEN
+      PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
+      IF NOT EXISTS (SELECT 1 FROM items WHERE batch_id = NEW.batch_id AND state = 'queued')
+         AND NOT EXISTS (SELECT 1 FROM items WHERE batch_id = NEW.batch_id AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
+        SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
+        INSERT INTO outbox (batch_id, key, type, status, created_at)
+        VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
+        ON CONFLICT (batch_id, key) DO NOTHING;
+      END IF;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER outbox_item_moved AFTER UPDATE OF state ON items FOR EACH ROW
+    WHEN (OLD.state IS DISTINCT FROM NEW.state AND (NEW.state = 'held' OR NEW.state IN ${TERMINAL}))
+    EXECUTE FUNCTION outbox_item_moved();
+  CREATE FUNCTION outbox_budget() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE budget numeric; total numeric; pct integer;
+  BEGIN
+    SELECT (policy::jsonb #>> '{confirm_scope,batch_budget}')::numeric INTO budget FROM batches
+      WHERE id = NEW.batch_id AND settings::jsonb ? 'notify' FOR NO KEY UPDATE;
+    IF budget IS NULL OR budget <= 0 THEN RETURN NULL; END IF;
+    SELECT coalesce(sum(cost), 0) INTO total FROM decisions WHERE batch_id = NEW.batch_id;
+    FOREACH pct IN ARRAY ARRAY[${BUDGET_SHARES.join(', ')}] LOOP
+      IF total >= budget * pct / 100.0 THEN
+        INSERT INTO outbox (batch_id, key, type, status, data, created_at)
+        VALUES (NEW.batch_id, 'budget:' || pct, 'budget.reached', 'pending',
+                json_build_object('share', pct, 'budget', budget, 'approved', total)::text, ${PG_NOW})
+        ON CONFLICT (batch_id, key) DO NOTHING;
+      END IF;
+    END LOOP;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER outbox_budget AFTER INSERT ON decisions FOR EACH ROW WHEN (NEW.cost > 0) EXECUTE FUNCTION outbox_budget();`;

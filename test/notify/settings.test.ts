@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { describeReceivers, NOTIFY_DEFAULTS, notifyFromFlags } from '../../src/notify/settings.js';
+
+describe('notification settings from flags', () => {
+  it('gives nothing without a receiver, and the defaults with one', () => {
+    expect(notifyFromFlags({}, {})).toBeUndefined();
+    expect(notifyFromFlags({ notify: ['https://hooks.example.com/T/B/x'] }, { RESQ_PAGE_URL: 'https://resq.example.com/' })).toEqual({
+      urls: ['https://hooks.example.com/T/B/x'],
+      command: null,
+      format: 'json',
+      includeQuestion: false,
+      pageUrl: 'https://resq.example.com',
+      digestMs: NOTIFY_DEFAULTS.digestMs,
+      remindMs: NOTIFY_DEFAULTS.remindMs,
+      stalledMs: NOTIFY_DEFAULTS.stalledMs,
+    });
+  });
+
+  it('reads several URLs, a command, the format, include, durations; off turns a reminder off', () => {
+    const n = notifyFromFlags(
+      { notify: ['http://a.test/x', 'http://b.test/y'], notifyCommand: 'mail -s resq team@x', notifyFormat: 'slack', notifyInclude: ['question'], notifyDigest: '90s', notifyRemind: 'off', notifyStalled: '2h', pageUrl: 'http://page.test' },
+      {},
+    )!;
+    expect(n).toMatchObject({ format: 'slack', includeQuestion: true, digestMs: 90_000, remindMs: null, stalledMs: 7_200_000, command: 'mail -s resq team@x', pageUrl: 'http://page.test' });
+    expect(n.urls).toHaveLength(2);
+  });
+
+  it('keeps the batch\'s receivers when only a timing is given again (resume)', () => {
+    const was = notifyFromFlags({ notify: ['http://a.test/x'] }, {})!;
+    expect(notifyFromFlags({ notifyDigest: '1m' }, {}, was)).toEqual({ ...was, digestMs: 60_000 });
+    expect(notifyFromFlags({}, {}, was)).toBeUndefined();
+  });
+
+  it('refuses a bad URL, format, include or duration with one line naming the flag', () => {
+    const cases: [Parameters<typeof notifyFromFlags>[0], RegExp][] = [
+      [{ notify: ['not a url'] }, /^--notify: not a URL/],
+      [{ notify: ['ftp://x.test/a'] }, /^--notify: expected an http:\/\/ or https:\/\/ URL/],
+      [{ notify: ['http://user:pw@x.test/a'] }, /^--notify: a user name or password/],
+      [{ notify: ['http://x.test'], notifyFormat: 'xml' }, /^--notify-format: expected json or slack/],
+      [{ notify: ['http://x.test'], notifyInclude: ['answer'] }, /^--notify-include: only "question"/],
+      [{ notify: ['http://x.test'], notifyDigest: 'soon' }, /^--notify-digest: expected a duration/],
+      [{ notifyDigest: '5m' }, /^--notify: give a receiver URL/],
+    ];
+    for (const [flags, want] of cases) {
+      const e = (() => {
+        try {
+          notifyFromFlags(flags, {});
+        } catch (err) {
+          return err;
+        }
+        return null;
+      })();
+      expect(e, JSON.stringify(flags)).toBeInstanceOf(InputError);
+      expect((e as Error).message).toMatch(want);
+      expect((e as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('describes receivers by host, never by path (a webhook path is a secret)', () => {
+    const text = describeReceivers(notifyFromFlags({ notify: ['https://hooks.slack.com/services/T0/B0/SECRET'], notifyCommand: 'x' }, {}));
+    expect(text).toBe('1 URL (hooks.slack.com) and a command, json');
+    expect(text).not.toContain('SECRET');
+  });
+});

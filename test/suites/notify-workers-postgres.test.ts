@@ -1,0 +1,99 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventDoc } from '../../src/notify/events.js';
+import { verifySignature } from '../../src/notify/sign.js';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
+import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { startReceiver } from '../support/receiver.js';
+
+// Issue 31, point 7: a receiver that counts deliveries sees each event once with three workers
+// on one PostgreSQL batch, one of them killed with SIGKILL in the middle of a delivery (the
+// receiver holds that first request open and never answers it).
+describe('notifications from three workers on one PostgreSQL batch', () => {
+  let pg: PgServer;
+  let sim: Sim;
+  beforeAll(async () => {
+    [pg, sim] = await Promise.all([startPgServer(), startSim({ defaultDurationMs: 100, seed: 11 })]);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await pg?.stop();
+  });
+
+  it('each event is taken once, the one a killed worker was sending included; every request signed', async () => {
+    const url = await pg.createDatabase('notify_workers');
+    const dir = tempDir();
+    const rows = ['id,question'];
+    for (let i = 0; i < 4; i++) rows.push(`h${i},Costly plan h${i} @duration=100ms @confirm=50`);
+    for (let i = 0; i < 4; i++) rows.push(`c${i},Cheap plan c${i} @duration=100ms @confirm=3`);
+    for (let i = 0; i < 6; i++) rows.push(`p${i},Plain p${i} @duration=1500ms`);
+    const questions = join(dir, 'q.csv');
+    writeFileSync(questions, `${rows.join('\n')}\n`);
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 10\n  batch_budget: 15\n  otherwise: hold\n');
+    const receiver = await startReceiver((n) => (n === 1 ? 'hang' : 200));
+    const env = { RESQ_API_KEY: 'sim-key-bob', RESQ_LEASE_MS: '3000', RESQ_NOTIFY_SECRET: 'shared-secret' };
+    try {
+      const load = await runCliChild(
+        ['run', questions, '--db', url, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--no-download', '--dry-run', '--notify', receiver.url, '--notify-digest', '1s', '--page-url', 'https://resq.example.com'],
+        env,
+      );
+      expect(load.code, load.stderr).toBe(0);
+      const worker = () => spawnCli(['resume', 'shared', '--db', url, '--json'], env);
+
+      // Worker A alone, killed the moment its first delivery reaches the receiver (held open).
+      const a = worker();
+      const aDone = collect(a);
+      await Promise.race([receiver.waitFor(1), aDone]);
+      a.kill('SIGKILL');
+      expect((await aDone).signal).toBe('SIGKILL');
+      expect(receiver.requests[0]!.status).toBeNull();
+      const hungId = String(receiver.requests[0]!.headers['x-resq-event-id']);
+
+      // Workers B and C carry the batch on (A's items and A's claim on the event run out).
+      const bc = await Promise.all([collect(worker()), collect(worker())]);
+      for (const r of bc) expect(r.code, r.stderr).toBe(3); // items held for a person
+      // People approve the held plans; two workers send them and finish the batch.
+      for (let i = 0; i < 4; i++) {
+        const ans = await runCliChild(['answer', 'shared', `h${i}`, '--approve', '--db', url], {});
+        expect(ans.code, ans.stderr).toBe(0);
+      }
+      const end = await Promise.all([collect(worker()), collect(worker())]);
+      for (const r of end) expect(r.code, r.stderr).toBe(0);
+
+      const accepted = receiver.acceptedIds();
+      // Each event taken once: no id accepted twice, and every id that came (the hung one too) was accepted.
+      expect(new Set(accepted).size).toBe(accepted.length);
+      expect(new Set(receiver.requests.map((r) => String(r.headers['x-resq-event-id'])))).toEqual(new Set(accepted));
+      expect(accepted).toContain(hungId);
+      const docs = receiver.requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body) as EventDoc);
+      expect(docs.filter((d) => d.type === 'batch.finished')).toHaveLength(1);
+      expect(docs.filter((d) => d.type === 'batch.finished')[0]).toMatchObject({ counts: { completed: 14 }, approvedCost: 212 });
+      expect(docs.filter((d) => d.type === 'budget.reached').map((d) => d.share).sort()).toEqual([100, 80]);
+      // Every held plan in exactly one digest.
+      const held = docs.filter((d) => d.type === 'items.held' && !d.reminder).flatMap((d) => d.items!.map((i) => i.id));
+      expect(held.sort()).toEqual(['h0', 'h1', 'h2', 'h3']);
+      for (const r of receiver.requests) {
+        const sig = String(r.headers['x-resq-signature']);
+        expect(verifySignature('shared-secret', sig, r.body)).toBe(true);
+        expect(verifySignature('shared-secret', sig, r.body, { now: Date.now() + 10 * 60_000 })).toBe(false);
+        expect(verifySignature('shared-secret', sig, `${r.body} `)).toBe(false);
+      }
+      // Each question was admitted once at the service.
+      const c = sim.counters();
+      for (const row of rows.slice(1)) expect(c.admissionsByInput[row.slice(row.indexOf(',') + 1)] ?? 0, row).toBe(1);
+      const store = await PostgresStore.open(url);
+      try {
+        const batch = (await store.findBatch('shared'))!;
+        expect(await store.outboxState(batch.id)).toMatchObject({ undelivered: 0 });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 240_000);
+});
