@@ -1,16 +1,19 @@
+import { type Clock, isoNow } from '../../clock.js';
 import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import type { RecentFinishes } from '../roles/reads.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
+import type { Db } from './database.js';
 import type { ItemRecord, ItemState } from '../types.js';
 import { StatementCache } from './statement-cache.js';
+import { IN_FLIGHT_MARK, countsOf, itemColumns, stateOf, storedStates } from '../common/flights.js';
 
+/** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
+export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
+export const ITEM_SELECT = `SELECT ${itemColumns()} FROM ${ITEM_FROM}`;
 
-
-
-
-
+/** `?` placeholders for `n` values. */
+export const marks = (n: number): string => new Array(n).fill('?').join(',');
 
 const INSERT_CHUNK = 256;
 
@@ -18,14 +21,16 @@ function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
 const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
-/** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = sqlStates(UNFINISHED_STATES);
+/** States of an item's row before the end of its life, the mark of one in flight included (a thread's later items wait for these). */
+export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** The items table: one row per question of a batch. */
 export class ItemRepo {
   readonly #cache: StatementCache;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#cache = new StatementCache(db);
+    this.#clock = clock;
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
@@ -73,7 +78,7 @@ export class ItemRepo {
         this.#insertRows(end - i).run(...values);
         continue;
       } catch (e) {
-        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+        if (!isDuplicate(e)) throw e;
       }
       const chunk: NewItem[] = [];
       for (let k = i; k < end; k++)
@@ -93,7 +98,7 @@ export class ItemRepo {
       this.insertMany(batchId, items, now);
       return [];
     } catch (e) {
-      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      if (!isDuplicate(e)) throw e;
     }
     return this.#insertOneByOne(batchId, items, now);
   }
@@ -115,7 +120,7 @@ export class ItemRepo {
 
   /** One item, or null. */
   get(batchId: string, id: string): ItemRecord | null {
-    const r = this.#stmt('SELECT * FROM items WHERE batch_id = ? AND id = ?').get(batchId, id) as
+    const r = this.#stmt(`${ITEM_SELECT} WHERE i.batch_id = ? AND i.id = ?`).get(batchId, id) as
       | ItemRow
       | undefined;
     return r ? itemFromRow(r) : null;
@@ -128,26 +133,28 @@ export class ItemRepo {
 
   /** Items in file order, filtered, streamed from SQLite one row at a time. */
   *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
-    const where = ['batch_id = ?', 'seq > ?'];
+    const where = ['i.batch_id = ?', 'i.seq > ?'];
     const args: unknown[] = [batchId, f.afterSeq ?? -1];
-    let from = 'items';
+    let from = ITEM_FROM;
     if (f.states) {
-      where.push(`state IN (${f.states.map(() => '?').join(',')})`);
-      args.push(...f.states);
+      const stored = storedStates(f.states);
+      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
+      args.push(...stored, ...f.states);
       if (!f.states.includes('queued')) {
         // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
         // items in these states (a 1M-item resume read every row). The state index leaves
         // queued items out, so the query must say so for SQLite to take it.
-        where.push(`state <> 'queued'`);
-        from = 'items INDEXED BY items_state';
+        where.push(`i.state <> 'queued'`);
+        from = 'items i INDEXED BY items_state LEFT JOIN flights f ON f.item_key = i.key';
       }
     }
     if (f.runStatusOtherThan !== undefined) {
-      where.push('run_status IS NOT NULL AND run_status <> ?');
+      const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
+      where.push(`${status} IS NOT NULL AND ${status} <> ?`);
       args.push(f.runStatusOtherThan);
     }
     const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-    const stmt = this.#stmt(`SELECT * FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
+    const stmt = this.#stmt(`SELECT ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
     for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
   }
 
@@ -168,18 +175,27 @@ export class ItemRepo {
     return r ? itemFromRow(r) : null;
   }
 
-  /** Item counts by state: the rows the triggers of migration 012 keep, not a count of the items. */
+  /**
+   * Item counts by state: the rows the triggers of migration 012 keep (an item in flight counted
+   * once as the mark) and the batch's flights by their state (at most its runs in flight).
+   */
   counts(batchId: string): Record<ItemState, number> {
-    const out = zeroCounts();
-    this.#kept ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'item_counts'").pluck().get() === 1;
-    // A file from before 012 opened read-only (not migrated) has no kept counts: count its items.
-    const sql = this.#kept ? 'SELECT state, n FROM item_counts WHERE batch_id = ?' : 'SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state';
-    for (const r of this.#stmt(sql).all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
-    return out;
+    this.#lean ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'flights'").pluck().get() === 1;
+    if (!this.#lean) {
+      // A file from before 012 or 019 opened read-only (not migrated): count its items.
+      const out = zeroCounts();
+      for (const r of this.#stmt('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
+      return out;
+    }
+    const kept = this.#stmt('SELECT state, n FROM item_counts WHERE batch_id = ?').all(batchId) as { state: string; n: number }[];
+    const flying = this.#stmt(
+      'SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY state',
+    ).all(batchId) as { state: string; n: number }[];
+    return countsOf(kept, flying);
   }
 
-  /** Whether the database has migration 012's item_counts (null until first asked). */
-  #kept: boolean | null = null;
+  /** Whether the database has migration 019's flights (null until first asked). */
+  #lean: boolean | null = null;
 
   /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
   recentFinishes(batchId: string, limit: number): RecentFinishes {
@@ -193,7 +209,7 @@ export class ItemRepo {
     return { finishedAt: items.map((r) => r.finished_at), runs };
   }
 
-  /** Generic column update used by the store's transactions; returns the `updated_at` it wrote. */
+  /** Column update of the item's own row (never its flight), at the store's clock; returns the `updated_at` it wrote. */
   update(batchId: string, id: string, patch: Partial<Record<ItemColumn, unknown>>): string {
     const cols = Object.keys(patch) as ItemColumn[];
     const sets = cols.map((c) => `${c} = ?`).join(', ');
@@ -201,47 +217,20 @@ export class ItemRepo {
       const v = patch[c];
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
-    const updatedAt = nowIso();
+    const updatedAt = isoNow(this.#clock);
     const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(...values, updatedAt, batchId, id);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
     return updatedAt;
   }
+}
 
-  /**
-   * {@link update} of an item read in the same transaction, returning the item as it is
-   * now without reading it again (two reads per run saved on the hot path).
-   */
-  patch(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord {
-    return this.#patched(item, patch, this.update(item.batchId, item.id, patch));
+/** `item` with `patch` (items columns) applied, as the database hands it back (JSON columns through JSON). */
+export function patched(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>, updatedAt: string): ItemRecord {
+  const next: ItemRecord = { ...item, updatedAt };
+  for (const [col, v] of Object.entries(patch) as [ItemColumn, unknown][]) {
+    (next as unknown as Record<string, unknown>)[FIELD[col]] = v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
   }
-
-  /**
-   * {@link patch} of an item the caller holds, without reading it first: the update applies
-   * only while the item's owner and fencing token are still `item.owner` and `item.fence`,
-   * and returns null (nothing changed) when they are not or the item is gone. Saves a read
-   * of the whole row per state change.
-   */
-  patchOwned(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord | null {
-    const cols = Object.keys(patch) as ItemColumn[];
-    const values = cols.map((c) => {
-      const v = patch[c];
-      return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-    });
-    const updatedAt = nowIso();
-    const sql = `UPDATE items SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE batch_id = ? AND id = ? AND owner IS ? AND fence = ?`;
-    if (this.#stmt(sql).run(...values, updatedAt, item.batchId, item.id, item.owner, item.fence).changes !== 1) return null;
-    return this.#patched(item, patch, updatedAt);
-  }
-
-  #patched(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>, updatedAt: string): ItemRecord {
-    const next: ItemRecord = { ...item, updatedAt };
-    for (const [col, v] of Object.entries(patch) as [ItemColumn, unknown][]) {
-      // The value as the database hands it back (JSON columns go through JSON).
-      (next as unknown as Record<string, unknown>)[FIELD[col]] = v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
-    }
-    return next;
-  }
-
+  return next;
 }
 
 /** The columns the runner may change, each with its field in the record. */
@@ -267,3 +256,9 @@ const FIELD = {
 
 /** Columns the runner may change. */
 export type ItemColumn = keyof typeof FIELD;
+
+/** Whether an insert was refused for an id the batch has ((batch_id, id) is unique since 019, the primary key before). */
+function isDuplicate(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,4 +1,6 @@
+import type { Clock } from '../../clock.js';
 import { BatchRepo } from './batches.js';
+import { FlightRepo } from './flights.js';
 import { Claims } from './claims.js';
 import type { Db } from './database.js';
 import { DecisionRepo } from './decisions.js';
@@ -13,8 +15,11 @@ import { ThreadRepo } from './threads.js';
 /** The SQLite adapter's tables, one repository each; only the adapter sees them. */
 export interface Repos {
   db: Db;
+  /** The store's clock: every time the adapter writes. */
+  clock: Clock;
   batches: BatchRepo;
   items: ItemRepo;
+  flights: FlightRepo;
   runs: RunRepo;
   decisions: DecisionRepo;
   files: FileRepo;
@@ -26,20 +31,24 @@ export interface Repos {
 }
 
 /** Builds the repositories of one connection. */
-export function reposOf(db: Db): Repos {
-  const items = new ItemRepo(db);
+export function reposOf(db: Db, clock: Clock): Repos {
+  const batches = new BatchRepo(db, clock);
+  const items = new ItemRepo(db, clock);
   const threads = new ThreadRepo(db);
+  const flights = new FlightRepo(db, clock, batches);
   return {
     db,
-    batches: new BatchRepo(db),
+    clock,
+    batches,
     items,
-    runs: new RunRepo(db),
-    decisions: new DecisionRepo(db),
-    files: new FileRepo(db),
+    flights,
+    runs: new RunRepo(db, clock),
+    decisions: new DecisionRepo(db, clock),
+    files: new FileRepo(db, clock),
     threads,
-    modelRuns: new ModelRunRepo(db),
+    modelRuns: new ModelRunRepo(db, clock),
     notebook: new NotebookQueries(db),
-    claims: new Claims(db, items, threads),
+    claims: new Claims(db, clock, { items, threads, flights, batches }),
     projections: new Projections(db),
   };
 }

@@ -53,7 +53,7 @@ export class SqliteStore implements Store {
   constructor(db: Db, location: string, clock: Clock = systemClock, wait: DbWaitOptions = {}) {
     this.#clock = clock;
     this.#wait = new DbWait(location, { clock, ...wait });
-    this.#r = reposOf(db);
+    this.#r = reposOf(db, clock);
     this.location = location;
     this.#web = new WebReads(db);
     // Wrappers made once (making one per call cost a wrapper each time).
