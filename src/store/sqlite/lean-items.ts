@@ -13,9 +13,9 @@ import { FLIGHT_COLUMNS, IN_FLIGHT_MARK, itemColumns } from '../common/flights.j
  *   (whatever migrations added), its indexes and triggers but items_active (flights replace
  *   it), and the views over it.
  * - `flights`: an item's life in flight, one row per item a worker carries (see
- *   src/store/common/flights.ts). Items in flight in an agent batch (submitting, running,
- *   waiting) move there with their owner, token, lease, key, run and step; their row takes the
- *   mark. A models batch keeps its states on its items (its transitions are in model-ops.ts).
+ *   src/store/common/flights.ts). Items in flight (submitting, running,
+ *   waiting; a models batch's rows as well) move there with their owner, token, lease, key,
+ *   run and step; their row takes the mark.
  *
  * Runs with foreign keys off (see migrate): dropping the old table would delete what
  * references it.
@@ -53,7 +53,7 @@ export function leanItems(db: Database): void {
     INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
       SELECT i.key, b.num, ${FLIGHT_COLUMNS.map((c) => `i.${c}`).join(', ')}
       FROM items i JOIN batches b ON b.id = i.batch_id
-      WHERE b.kind <> 'models' AND i.state IN ${sqlStates(ACTIVE_STATES)};
+      WHERE i.state IN ${sqlStates(ACTIVE_STATES)};
     UPDATE items SET state = '${IN_FLIGHT_MARK}', owner = NULL, lease_until = NULL WHERE key IN (SELECT item_key FROM flights);
   `);
   views(db);

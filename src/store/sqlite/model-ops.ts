@@ -29,13 +29,16 @@ export function markModelSubmitting(r: Repos, batchId: string, itemId: string, k
   }
   const item = r.items.get(batchId, itemId);
   r.modelRuns.setSubmitting(batchId, itemId, key, mode);
-  r.items.update(batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(r.clock) });
+  // A claimed row is in flight (flights.ts): its flight is written; a row sent unclaimed, its own.
+  if (r.flights.patch(batchId, itemId, { state: 'submitting', pending_key: key }) === null)
+    r.items.update(batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(r.clock) });
 }
 
 /** The service admitted the run and it is still going: the row is `running` with its id. */
 export function markModelAdmitted(r: Repos, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
   r.modelRuns.setAdmitted(batchId, itemId, httpStatus, run);
-  r.items.update(batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null });
+  const running = { state: 'running', run_id: run.id, run_status: run.status, pending_key: null };
+  if (r.flights.patch(batchId, itemId, running) === null) r.items.update(batchId, itemId, running);
 }
 
 /** Records a finished run: result, credits, file references and the row's final state. */
@@ -45,25 +48,23 @@ export function markModelFinished(r: Repos, batchId: string, itemId: string, run
   const seen = new Date(r.clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(batchId, itemId, run.id, f, seen, created);
-  r.items.update(batchId, itemId, {
+  r.flights.land(batchId, itemId, {
     state: o.failed ? 'failed' : 'completed',
     run_id: run.id,
     run_status: run.status,
     pending_key: null,
     error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
     finished_at: isoNow(r.clock),
-    owner: null,
-    lease_until: null,
   });
 }
 
 /** A permanent client-side fault for these inputs: the row ends in `error`. */
 export function markModelError(r: Repos, batchId: string, itemId: string, message: string, polls: number): void {
   r.modelRuns.setError(batchId, itemId, message, polls);
-  r.items.update(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(r.clock), owner: null, lease_until: null });
+  r.flights.land(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(r.clock) });
 }
 
 /** The create request provably never reached the service: the row is `queued` again. */
 export function markModelUnsent(r: Repos, batchId: string, itemId: string): void {
-  r.items.update(batchId, itemId, { state: 'queued', pending_key: null, owner: null, lease_until: null });
+  r.flights.land(batchId, itemId, { state: 'queued', pending_key: null });
 }
