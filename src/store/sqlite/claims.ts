@@ -7,30 +7,14 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
-import { type ItemRepo, UNFINISHED } from './items.js';
+import type { ItemReads } from './reads.js';
+import { Counts } from './counts.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
 import type { FlightRepo } from './flights.js';
 import type { BatchRepo } from './batches.js';
-import { IN_FLIGHT_MARK, itemColumns } from '../common/flights.js';
+import { itemColumns } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
-
-/** A batch's integer key from its id (`@batch`). */
-const NUM = '(SELECT num FROM batches WHERE id = @batch)';
-
-/**
- * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
- * going at the service. An answered (`waiting`) item counts once a worker has held it, since
- * its respond may have been sent (a worker that held it and died leaves `lease_until` set,
- * owner gone). One a person answered and no worker held yet waits for a slot like a queued
- * one: its run ended. Read from the counts the triggers of migration 012 keep by state (an
- * agent item in flight counted as the mark, a models batch's rows by their own states), less
- * those answered items: a seek in flights_for_leases (owner and lease null), so a claim costs
- * the same at any number of runs in flight.
- */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ('submitting', 'running', 'waiting', '${IN_FLIGHT_MARK}')), 0)
-  - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
-       WHERE batch_num = ${NUM} AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
 
 /**
  * The flights of a worker (`@w`: its id), a seek in flights_for_leases per batch of the file
@@ -53,16 +37,18 @@ const orphaned = (states: readonly ItemState[]): string => `SELECT ${itemColumns
 
 export class Claims {
   readonly #sql: StatementCache;
-  readonly #items: ItemRepo;
+  readonly #reads: ItemReads;
+  readonly #counts: Counts;
   readonly #threads: ThreadRepo;
   readonly #flights: FlightRepo;
   readonly #batches: BatchRepo;
   readonly #clock: Clock;
 
-  constructor(db: Db, clock: Clock, repos: { items: ItemRepo; threads: ThreadRepo; flights: FlightRepo; batches: BatchRepo }) {
+  constructor(db: Db, clock: Clock, repos: { reads: ItemReads; counts: Counts; threads: ThreadRepo; flights: FlightRepo; batches: BatchRepo }) {
     this.#sql = new StatementCache(db);
     this.#clock = clock;
-    this.#items = repos.items;
+    this.#reads = repos.reads;
+    this.#counts = repos.counts;
     this.#threads = repos.threads;
     this.#flights = repos.flights;
     this.#batches = repos.batches;
@@ -124,7 +110,7 @@ export class Claims {
   }
 
   inFlight(batchId: string): number {
-    return this.#stmt(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
+    return this.#counts.inFlight(batchId);
   }
 
   #capLimit(batchId: string): number | null {
@@ -183,7 +169,7 @@ export class Claims {
         cursor = row.seq;
         const it = itemFromRow(row);
         // Later items of a thread are reached through the thread once the earlier ones end.
-        if (it.threadKey && this.#items.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) {
+        if (it.threadKey && this.#reads.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) {
           passed++;
           continue;
         }
@@ -206,8 +192,8 @@ export class Claims {
 
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {
     if (this.#cancelled(batchId)) return null;
-    const next = this.#items.nextQueuedInThread(batchId, threadKey, afterSeq);
-    if (!next || this.#items.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
+    const next = this.#reads.nextQueuedInThread(batchId, threadKey, afterSeq);
+    if (!next || this.#reads.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
     if (this.inFlight(batchId) >= effectiveCap(req.cap, this.#capLimit(batchId))) return null;
     this.#alive(req.workerId, now);
     return this.#submit(next, req, now);
@@ -246,5 +232,4 @@ export class Claims {
   }
 }
 
-export { UNFINISHED };
 

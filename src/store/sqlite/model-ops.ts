@@ -27,7 +27,7 @@ export function markModelSubmitting(r: Repos, batchId: string, itemId: string, k
     r.modelRuns.countResend(batchId, itemId);
     return;
   }
-  const item = r.items.get(batchId, itemId);
+  const item = r.reads.get(batchId, itemId);
   r.modelRuns.setSubmitting(batchId, itemId, key, mode);
   // A claimed row is in flight (flights.ts): its flight is written; a row sent unclaimed, its own.
   if (r.flights.patch(batchId, itemId, { state: 'submitting', pending_key: key }) === null)

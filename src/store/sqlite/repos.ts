@@ -6,9 +6,11 @@ import type { Db } from './database.js';
 import { DecisionRepo } from './decisions.js';
 import { FileRepo } from './files.js';
 import { ItemRepo } from './items.js';
+import { ItemReads } from './reads.js';
+import { Counts } from './counts.js';
 import { ModelRunRepo } from './model-runs.js';
-import { NotebookQueries } from './notebook-queries.js';
-import { Projections } from './projections.js';
+import { Summaries } from './summaries.js';
+import { Aggregates } from './aggregates.js';
 import { RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
 
@@ -19,15 +21,17 @@ export interface Repos {
   clock: Clock;
   batches: BatchRepo;
   items: ItemRepo;
+  reads: ItemReads;
+  counts: Counts;
   flights: FlightRepo;
   runs: RunRepo;
   decisions: DecisionRepo;
   files: FileRepo;
   threads: ThreadRepo;
   modelRuns: ModelRunRepo;
-  notebook: NotebookQueries;
+  summaries: Summaries;
   claims: Claims;
-  projections: Projections;
+  aggregates: Aggregates;
 }
 
 /** Builds the repositories of one connection. */
@@ -36,19 +40,23 @@ export function reposOf(db: Db, clock: Clock): Repos {
   const items = new ItemRepo(db, clock);
   const threads = new ThreadRepo(db);
   const flights = new FlightRepo(db, clock, batches);
+  const reads = new ItemReads(db);
+  const counts = new Counts(db);
   return {
     db,
     clock,
     batches,
     items,
+    reads,
+    counts,
     flights,
     runs: new RunRepo(db, clock),
     decisions: new DecisionRepo(db, clock),
     files: new FileRepo(db, clock),
     threads,
     modelRuns: new ModelRunRepo(db, clock),
-    notebook: new NotebookQueries(db),
-    claims: new Claims(db, clock, { items, threads, flights, batches }),
-    projections: new Projections(db),
+    summaries: new Summaries(db),
+    claims: new Claims(db, clock, { reads, counts, threads, flights, batches }),
+    aggregates: new Aggregates(db),
   };
 }

@@ -22,14 +22,14 @@ import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
  * worker whose lease was taken over while it was stopped must not write over the new owner's work.
  */
 export function current(r: Repos, item: ItemRecord): ItemRecord {
-  const now = r.items.get(item.batchId, item.id);
+  const now = r.reads.get(item.batchId, item.id);
   if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
 }
 
 /** The error of a driver whose item is no longer its own: the row is read only then. */
 function lost(r: Repos, item: Holding & { batchId: string; id: string }): never {
-  throw leaseLost(item.id, r.items.get(item.batchId, item.id), item);
+  throw leaseLost(item.id, r.reads.get(item.batchId, item.id), item);
 }
 
 /**
@@ -74,7 +74,7 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
   };
   if (!r.flights.land(item.batchId, item.id, patch, item)) lost(r, item);
   recordRun(r, item, run);
-  const next = r.items.get(item.batchId, item.id)!;
+  const next = r.reads.get(item.batchId, item.id)!;
   effects(r, 'finished', next);
   return next;
 }
@@ -118,21 +118,21 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey, seen);
   else r.flights.land(now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason });
-  const next = r.items.get(now.batchId, now.id)!;
+  const next = r.reads.get(now.batchId, now.id)!;
   effects(r, 'paused', next);
   return { outcome, item: next };
 }
 
 /** A person's answer to a held item; any worker sends it. */
 export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   if (!answer(r, now, decision, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
 }
 
 /** A held item under a (new) policy: an answer moves it to `waiting`, a hold changes nothing. */
 export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
   const outcome = decide(r.decisions.approvedCost(batchId));
   if (outcome.kind === 'answer' && !answer(r, now, outcome.decision, outcome.nextKey)) return { kind: 'hold', reason: 'decided already' };
@@ -141,7 +141,7 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
 
 /** Ends an unfinished item as `cancelled`; false when it had already ended. */
 export function markCancelled(r: Repos, batchId: string, itemId: string): boolean {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || isTerminal(now.state)) return false;
   r.flights.land(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: isoNow(r.clock) });
   effects(r, 'cancelled', now);
@@ -153,11 +153,11 @@ export function markCancelled(r: Repos, batchId: string, itemId: string): boolea
  * code. With `held` (a driver's holding), only while the item is still held so.
  */
 export function markError(r: Repos, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding): ItemRecord | null {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now) return null;
   if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
   r.flights.land(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: isoNow(r.clock) });
-  const next = r.items.get(batchId, itemId);
+  const next = r.reads.get(batchId, itemId);
   if (next) effects(r, 'error', next);
   return next;
 }

@@ -3,7 +3,7 @@ import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 import { stateOf, storedStates } from '../common/flights.js';
-import { ITEM_SELECT, marks } from './items.js';
+import { ITEM_SELECT, marks } from './reads.js';
 
 
 
@@ -21,7 +21,7 @@ function bindable(v: MetaValue): string | number | null {
  * Read-only queries for notebooks (SELECT only): filtered items, per-item statistics, run
  * times and decisions of a whole batch, in one statement each.
  */
-export class NotebookQueries {
+export class Summaries {
   readonly #db: Db;
   constructor(db: Db) {
     this.#db = db;

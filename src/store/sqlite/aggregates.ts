@@ -5,7 +5,7 @@ import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { modelRunFromRow, type ModelRunRow } from '../rows.js';
 import { itemColumns, stateOf, storedStates } from '../common/flights.js';
-import { marks } from './items.js';
+import { marks } from './reads.js';
 
 /**
  * Export rows a page at a time in one statement: each item with its runs, decisions and
@@ -45,8 +45,8 @@ const META_KEYS = `
   FROM items i, json_each(i.meta) j WHERE i.batch_id = ?
   GROUP BY j.key ORDER BY first, pos`;
 
-/** Read-side projections of the SQLite adapter that span tables. */
-export class Projections {
+/** Items with what they gathered (runs, decisions, files) a page at a time, the meta keys of a batch, a models batch's rows with their runs: reads that span tables. */
+export class Aggregates {
   readonly #db: Db;
   constructor(db: Db) {
     this.#db = db;

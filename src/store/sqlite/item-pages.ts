@@ -2,19 +2,19 @@ import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
 import { pageOf, SORT_COLUMN, type SummaryRow } from '../web-rows.js';
 import { stateOf, storedStates } from '../common/flights.js';
-import { marks } from './items.js';
+import { marks } from './reads.js';
 
 /** An in-flight column of the item as readers see it (its flight's when it has one). */
 const over = (c: string): string => `CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END`;
 import { StatementCache } from './statement-cache.js';
-import { IN_FLIGHT } from './claims.js';
+import { IN_FLIGHT } from './counts.js';
 
 /**
  * The web view's reads (SELECT only): a page of items by keyset over an index (the same
  * cost on page 1 and page 10,000 of a 1,000,000-item batch), the live extras of the batch
  * page, and runs per minute for its chart.
  */
-export class WebReads {
+export class ItemPages {
   readonly #cache: StatementCache;
   constructor(db: Db) {
     this.#cache = new StatementCache(db);
