@@ -21,7 +21,7 @@ import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
-import * as models from './model-ops.js';
+import * as models from './model-transitions.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
 import { ItemPages } from './item-pages.js';
