@@ -92,15 +92,16 @@ export class FlightRepo {
    * Ends an item's flight: the flight row goes and the item's row takes its in-flight fields
    * with `patch` over them (its final state, or held), owner and lease gone. With `held`, only
    * while so held: false and nothing changed otherwise. An item with no flight (a models
-   * batch's row, a held item) has `patch` written to its row alone.
+   * batch's row, a held item) has `patch` written to its row alone. Returns the `updated_at`
+   * written, or null when not so held.
    */
-  land(batchId: string, itemId: string, patch: Partial<Record<ItemColumn, unknown>>, held?: Holding): boolean {
+  land(batchId: string, itemId: string, patch: Partial<Record<ItemColumn, unknown>>, held?: Holding): string | null {
     const row = (
       held
         ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
         : this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} RETURNING *`).get(batchId, itemId)
     ) as FlightRow | undefined;
-    if (!row && held) return false;
+    if (!row && held) return null;
     const values: Record<string, unknown> = {};
     if (row) for (const c of FLIGHT_COLUMNS) if (c !== 'updated_at') values[c] = row[c];
     for (const [c, v] of Object.entries(patch)) values[c] = stored(v);
@@ -113,6 +114,15 @@ export class FlightRepo {
       ? this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
       : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_id = ? AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
-    return true;
+    return now;
+  }
+
+  /**
+   * {@link land} of a driver's item: the item as it is now (the driver's copy with `patch`, no
+   * owner, no lease: no read of the row), or null when it is no longer the driver's.
+   */
+  landHeld(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord | null {
+    const at = this.land(item.batchId, item.id, patch, item);
+    return at === null ? null : { ...patched(item, patch, at), owner: null, leaseUntil: null };
   }
 }

@@ -72,9 +72,8 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
     ...itemErrorColumns(run, state),
     finished_at: isoNow(r.clock),
   };
-  if (!r.flights.land(item.batchId, item.id, patch, item)) lost(r, item);
+  const next = r.flights.landHeld(item, patch) ?? lost(r, item);
   recordRun(r, item, run);
-  const next = r.reads.get(item.batchId, item.id)!;
   effects(r, 'finished', next);
   return next;
 }
