@@ -191,6 +191,21 @@ describe('migrations', () => {
     );
   });
 
+  it("019's views show an item in flight as readers see it (its flight's state), not the mark on its row", async () => {
+    const store = SqliteStore.open(':memory:');
+    await store.loadModelBatch(
+      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {}, policy: null },
+      { modelId: 'mod', mode: null, description: {} },
+      [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
+    );
+    await store.claimItems('b1', { workerId: 'w', leaseMs: 1000, max: 1, cap: 1, afterSeq: -1 });
+    expect(store.db.prepare("SELECT state FROM items WHERE id = 'a'").pluck().get()).toBe('flight');
+    expect(store.db.prepare('SELECT item_id, state FROM model_run_list').all()).toEqual([{ item_id: 'a', state: 'submitting' }]);
+    expect(store.db.prepare('SELECT id, state FROM item_summary').all()).toEqual([{ id: 'a', state: 'submitting' }]);
+    expect(store.db.prepare('SELECT state, items FROM batch_counts').all()).toEqual([{ state: 'submitting', items: 1 }]);
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

@@ -104,6 +104,6 @@ function views(db: Database): void {
       SELECT b.name AS batch, m.item_id, i.state, m.model_id, m.model_run_id, m.status, m.credits,
              m.error, m.polls, m.submitted_at, m.admitted_at, m.finished_at
       FROM model_runs m JOIN batches b ON b.id = m.batch_id
-      JOIN items i ON i.batch_id = m.batch_id AND i.id = m.item_id;
+      JOIN ${item} i ON i.batch_id = m.batch_id AND i.id = m.item_id;
   `);
 }
