@@ -194,7 +194,7 @@ describe('migrations', () => {
   it("019's views show an item in flight as readers see it (its flight's state), not the mark on its row", async () => {
     const store = SqliteStore.open(':memory:');
     await store.loadModelBatch(
-      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {}, policy: null },
+      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {} as never, policy: null },
       { modelId: 'mod', mode: null, description: {} },
       [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
     );
