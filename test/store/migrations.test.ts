@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { OWNED_BY } from '../../src/store/sqlite/claims.js';
 import { migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
@@ -167,14 +166,44 @@ describe('migrations', () => {
 
   it('013 drops the index on the owner alone: the reads by owner walk items_active', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('013_')) + 1));
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'").pluck().all();
     expect(indexes).not.toContain('items_owner');
     expect(indexes).toContain('items_active');
     const plan = (sql: string): string =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('w1') as { detail: string }[]).map((r) => r.detail).join(' | ');
-    // The heartbeat's and the retirement's statements (src/store/sqlite/claims.ts): a search, not a scan.
-    expect(plan(`UPDATE items INDEXED BY items_active SET lease_until = 1 WHERE ${OWNED_BY}`)).toMatch(/SEARCH items USING COVERING INDEX items_active \(batch_id=\? AND state=\? AND owner=\?\)/);
+    // The heartbeat's and the retirement's statements as they were until 019: a search, not a scan.
+    const ownedBy = "batch_id IN (SELECT id FROM batches) AND state IN ('submitting', 'running', 'waiting') AND owner = ?";
+    expect(plan(`UPDATE items INDEXED BY items_active SET lease_until = 1 WHERE ${ownedBy}`)).toMatch(/SEARCH items USING COVERING INDEX items_active \(batch_id=\? AND state=\? AND owner=\?\)/);
+  });
+
+  it('019 moves the in-flight state to flights: items_active gone, a worker\'s flights found by a seek of flights_for_leases', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('items', 'flights')").pluck().all();
+    expect(indexes).not.toContain('items_active');
+    expect(indexes).toContain('flights_for_leases');
+    expect(columns(db, 'items')[0]).toBe('key');
+    const plan = (sql: string): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ w: 'w1' }) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = 1 WHERE batch_num IN (SELECT num FROM batches) AND owner = @w`)).toMatch(
+      /SEARCH flights USING (COVERING )?INDEX flights_for_leases \(batch_num=\? AND owner=\?\)/,
+    );
+  });
+
+  it("019's views show an item in flight as readers see it (its flight's state), not the mark on its row", async () => {
+    const store = SqliteStore.open(':memory:');
+    await store.loadModelBatch(
+      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {} as never, policy: null },
+      { modelId: 'mod', mode: null, description: {} },
+      [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
+    );
+    await store.claimItems('b1', { workerId: 'w', leaseMs: 1000, max: 1, cap: 1, afterSeq: -1 });
+    expect(store.db.prepare("SELECT state FROM items WHERE id = 'a'").pluck().get()).toBe('flight');
+    expect(store.db.prepare('SELECT item_id, state FROM model_run_list').all()).toEqual([{ item_id: 'a', state: 'submitting' }]);
+    expect(store.db.prepare('SELECT id, state FROM item_summary').all()).toEqual([{ id: 'a', state: 'submitting' }]);
+    expect(store.db.prepare('SELECT state, items FROM batch_counts').all()).toEqual([{ state: 'submitting', items: 1 }]);
+    await store.close();
   });
 
   it('applies nothing twice', () => {

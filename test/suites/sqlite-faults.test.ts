@@ -111,7 +111,7 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
     // Frozen once it holds runs in flight and has answered some pauses (their next runs are going).
     await whenOutput(sleeper, (o) => o.split('\n').filter((l) => l.includes('"type":"item"')).length >= 2);
     const look = new Database(db, { readonly: true });
-    const held = (): number => (look.prepare(`SELECT count(*) AS n FROM items WHERE owner IS NOT NULL AND state IN ('submitting', 'running', 'waiting')`).get() as { n: number }).n;
+    const held = (): number => (look.prepare(`SELECT count(*) AS n FROM flights WHERE owner IS NOT NULL AND state IN ('submitting', 'running', 'waiting')`).get() as { n: number }).n;
     for (let i = 0; i < 200 && held() === 0; i++) await sleep(25);
     const heldWhenStopped = held();
     sleeper.kill('SIGSTOP');

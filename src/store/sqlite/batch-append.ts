@@ -1,6 +1,7 @@
-import { type StoredRow, changedRow } from '../changed-row.js';
-import type { BatchAppender, ChangedRow, NewItem } from '../shapes.js';
-import { nowIso } from './database.js';
+import type { StoredRow } from '../changed-row.js';
+import { duplicateInAppend, planAppend } from '../common/append-plan.js';
+import type { BatchAppender } from '../shapes.js';
+import { isoNow } from '../../clock.js';
 import type { Repos } from './repos.js';
 
 /**
@@ -18,28 +19,19 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
     throw e;
   }
   const find = db.prepare('SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_id = ? AND id = ?');
-  const now = nowIso();
+  const now = isoNow(r.clock);
   let kept = 0;
   let appended = 0;
   return {
     addColumns: async (cols) => {
-      const changed: ChangedRow[] = [];
-      const fresh: NewItem[] = [];
-      for (let k = 0; k < cols.ids.length; k++) {
-        const stored = find.get(batchId, cols.ids[k]) as StoredRow | undefined;
-        if (!stored) {
-          fresh.push({ id: cols.ids[k]!, seq: next++, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
-          continue;
-        }
-        kept++;
-        const c = changedRow(stored, cols, k);
-        if (c) changed.push(c);
+      const plan = planAppend(cols, (id) => find.get(batchId, id) as StoredRow | undefined, next);
+      next = plan.next;
+      kept += plan.kept;
+      if (plan.fresh.length > 0) {
+        if (r.items.insertNew(batchId, plan.fresh, now).length > 0) throw duplicateInAppend();
+        appended += plan.fresh.length;
       }
-      if (fresh.length > 0) {
-        if (r.items.insertNew(batchId, fresh, now).length > 0) throw new Error('batch append: an id given twice (ids must be unique among the rows given)');
-        appended += fresh.length;
-      }
-      return changed;
+      return plan.changed;
     },
     tally: () => ({ kept, appended }),
     commit: async (invalid, sourceSha256) => {
@@ -47,7 +39,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
         appended,
         JSON.stringify(invalid),
         sourceSha256,
-        nowIso(),
+        isoNow(r.clock),
         batchId,
       );
       db.exec('COMMIT');

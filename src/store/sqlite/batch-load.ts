@@ -1,6 +1,7 @@
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, NewBatch, NewItem } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
+import type { Db } from './database.js';
+import { isoNow } from '../../clock.js';
 import type { Repos } from './repos.js';
 
 /**
@@ -17,7 +18,7 @@ export function beginBatchLoad(r: Repos, batch: NewBatch, opts: { bulk?: boolean
     throw e;
   }
   let n = 0;
-  const now = nowIso();
+  const now = isoNow(r.clock);
   try {
     // Checked under the write lock: two processes loading one batch at once load it once.
     if (r.batches.find(batch.name)) throw new BatchExistsError(`batch "${batch.name}" exists`);

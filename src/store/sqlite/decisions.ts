@@ -1,6 +1,7 @@
 import { type DecisionRow, decisionFromRow } from '../rows.js';
 import type { NewDecision } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
+import type { Db } from './database.js';
+import { type Clock, isoNow } from '../../clock.js';
 import type { DecisionRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -9,8 +10,10 @@ import { StatementCache } from './statement-cache.js';
 /** The decisions table: every answer to a pause, by policy or by a person. */
 export class DecisionRepo {
   readonly #sql: StatementCache;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#sql = new StatementCache(db);
+    this.#clock = clock;
   }
 
   /**
@@ -33,7 +36,7 @@ export class DecisionRepo {
         d.person ?? null,
         d.reason,
         d.cost,
-        nowIso(),
+        isoNow(this.#clock),
         respondKey,
       ).changes === 1;
   }

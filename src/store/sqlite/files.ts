@@ -1,4 +1,4 @@
-import { isoNow } from '../../clock.js';
+import { type Clock, isoNow } from '../../clock.js';
 import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
@@ -12,8 +12,10 @@ const NOT_ON_DISK = "('pending', 'failed', 'missing')";
 /** The files table: every file reference seen in any run's tool results. */
 export class FileRepo {
   readonly #db: Db;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#db = db;
+    this.#clock = clock;
   }
 
   /**
@@ -120,7 +122,7 @@ export class FileRepo {
         `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
       )
-      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow());
+      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock));
   }
 
   /** The copies of a batch's files on other hosts, in file order. */

@@ -1,16 +1,8 @@
-import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates, zeroCounts } from '../item-states.js';
-import type { RecentFinishes } from '../roles/reads.js';
-import { type ItemRow, itemFromRow } from '../rows.js';
-import type { DuplicateItem, ItemFilter, NewItem, NewItemColumns } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
-import type { ItemRecord, ItemState } from '../types.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { DuplicateItem, NewItem, NewItemColumns } from '../shapes.js';
+import type { Db } from './database.js';
+import type { ItemRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
-
-
-
-
-
-
 
 const INSERT_CHUNK = 256;
 
@@ -18,14 +10,13 @@ function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
 const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
-/** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = sqlStates(UNFINISHED_STATES);
-
-/** The items table: one row per question of a batch. */
+/** The items table's writes: its rows inserted when a batch is loaded or grows, and changed when no flight carries them (reads.ts reads them). */
 export class ItemRepo {
   readonly #cache: StatementCache;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#cache = new StatementCache(db);
+    this.#clock = clock;
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
@@ -73,7 +64,7 @@ export class ItemRepo {
         this.#insertRows(end - i).run(...values);
         continue;
       } catch (e) {
-        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+        if (!isDuplicate(e)) throw e;
       }
       const chunk: NewItem[] = [];
       for (let k = i; k < end; k++)
@@ -93,7 +84,7 @@ export class ItemRepo {
       this.insertMany(batchId, items, now);
       return [];
     } catch (e) {
-      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      if (!isDuplicate(e)) throw e;
     }
     return this.#insertOneByOne(batchId, items, now);
   }
@@ -113,87 +104,7 @@ export class ItemRepo {
     return refused;
   }
 
-  /** One item, or null. */
-  get(batchId: string, id: string): ItemRecord | null {
-    const r = this.#stmt('SELECT * FROM items WHERE batch_id = ? AND id = ?').get(batchId, id) as
-      | ItemRow
-      | undefined;
-    return r ? itemFromRow(r) : null;
-  }
-
-  /** Items in file order, filtered. */
-  list(batchId: string, f: ItemFilter = {}): ItemRecord[] {
-    return [...this.iterate(batchId, f)];
-  }
-
-  /** Items in file order, filtered, streamed from SQLite one row at a time. */
-  *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
-    const where = ['batch_id = ?', 'seq > ?'];
-    const args: unknown[] = [batchId, f.afterSeq ?? -1];
-    let from = 'items';
-    if (f.states) {
-      where.push(`state IN (${f.states.map(() => '?').join(',')})`);
-      args.push(...f.states);
-      if (!f.states.includes('queued')) {
-        // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
-        // items in these states (a 1M-item resume read every row). The state index leaves
-        // queued items out, so the query must say so for SQLite to take it.
-        where.push(`state <> 'queued'`);
-        from = 'items INDEXED BY items_state';
-      }
-    }
-    if (f.runStatusOtherThan !== undefined) {
-      where.push('run_status IS NOT NULL AND run_status <> ?');
-      args.push(f.runStatusOtherThan);
-    }
-    const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-    const stmt = this.#stmt(`SELECT * FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq${limit}`);
-    for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
-  }
-
-  /** Whether an earlier item of the same thread is not yet finished. */
-  hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
-    return (
-      this.#stmt(
-        `SELECT 1 FROM items WHERE batch_id = ? AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
-      ).get(batchId, threadKey, seq) !== undefined
-    );
-  }
-
-  /** The first queued item of a thread after `afterSeq`, or null. */
-  nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
-    const r = this.#stmt(
-      `SELECT * FROM items WHERE batch_id = ? AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
-    ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
-    return r ? itemFromRow(r) : null;
-  }
-
-  /** Item counts by state: the rows the triggers of migration 012 keep, not a count of the items. */
-  counts(batchId: string): Record<ItemState, number> {
-    const out = zeroCounts();
-    this.#kept ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'item_counts'").pluck().get() === 1;
-    // A file from before 012 opened read-only (not migrated) has no kept counts: count its items.
-    const sql = this.#kept ? 'SELECT state, n FROM item_counts WHERE batch_id = ?' : 'SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state';
-    for (const r of this.#stmt(sql).all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
-    return out;
-  }
-
-  /** Whether the database has migration 012's item_counts (null until first asked). */
-  #kept: boolean | null = null;
-
-  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
-  recentFinishes(batchId: string, limit: number): RecentFinishes {
-    const latest = `SELECT id, finished_at FROM items WHERE batch_id = @b AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
-                    ORDER BY finished_at DESC, seq DESC LIMIT @n`;
-    const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
-    const runs = this.#stmt(
-      `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
-       WHERE batch_id = @b AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
-    ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
-    return { finishedAt: items.map((r) => r.finished_at), runs };
-  }
-
-  /** Generic column update used by the store's transactions; returns the `updated_at` it wrote. */
+  /** Column update of the item's own row (never its flight), at the store's clock; returns the `updated_at` it wrote. */
   update(batchId: string, id: string, patch: Partial<Record<ItemColumn, unknown>>): string {
     const cols = Object.keys(patch) as ItemColumn[];
     const sets = cols.map((c) => `${c} = ?`).join(', ');
@@ -201,47 +112,20 @@ export class ItemRepo {
       const v = patch[c];
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
-    const updatedAt = nowIso();
+    const updatedAt = isoNow(this.#clock);
     const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(...values, updatedAt, batchId, id);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
     return updatedAt;
   }
+}
 
-  /**
-   * {@link update} of an item read in the same transaction, returning the item as it is
-   * now without reading it again (two reads per run saved on the hot path).
-   */
-  patch(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord {
-    return this.#patched(item, patch, this.update(item.batchId, item.id, patch));
+/** `item` with `patch` (items columns) applied, as the database hands it back (JSON columns through JSON). */
+export function patched(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>, updatedAt: string): ItemRecord {
+  const next: ItemRecord = { ...item, updatedAt };
+  for (const [col, v] of Object.entries(patch) as [ItemColumn, unknown][]) {
+    (next as unknown as Record<string, unknown>)[FIELD[col]] = v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
   }
-
-  /**
-   * {@link patch} of an item the caller holds, without reading it first: the update applies
-   * only while the item's owner and fencing token are still `item.owner` and `item.fence`,
-   * and returns null (nothing changed) when they are not or the item is gone. Saves a read
-   * of the whole row per state change.
-   */
-  patchOwned(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord | null {
-    const cols = Object.keys(patch) as ItemColumn[];
-    const values = cols.map((c) => {
-      const v = patch[c];
-      return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-    });
-    const updatedAt = nowIso();
-    const sql = `UPDATE items SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE batch_id = ? AND id = ? AND owner IS ? AND fence = ?`;
-    if (this.#stmt(sql).run(...values, updatedAt, item.batchId, item.id, item.owner, item.fence).changes !== 1) return null;
-    return this.#patched(item, patch, updatedAt);
-  }
-
-  #patched(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>, updatedAt: string): ItemRecord {
-    const next: ItemRecord = { ...item, updatedAt };
-    for (const [col, v] of Object.entries(patch) as [ItemColumn, unknown][]) {
-      // The value as the database hands it back (JSON columns go through JSON).
-      (next as unknown as Record<string, unknown>)[FIELD[col]] = v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
-    }
-    return next;
-  }
-
+  return next;
 }
 
 /** The columns the runner may change, each with its field in the record. */
@@ -267,3 +151,9 @@ const FIELD = {
 
 /** Columns the runner may change. */
 export type ItemColumn = keyof typeof FIELD;
+
+/** Whether an insert was refused for an id the batch has ((batch_id, id) is unique since 019, the primary key before). */
+function isDuplicate(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

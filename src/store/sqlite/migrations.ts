@@ -1,6 +1,7 @@
-import { isoNow } from '../../clock.js';
+import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
 import { SQLITE_OUTBOX } from '../outbox-schema.js';
+import { leanItems } from './lean-items.js';
 
 /** One schema change. Shipped migrations are never edited: append a new one. */
 export interface Migration {
@@ -341,10 +342,17 @@ export const migrations: readonly Migration[] = [
                  d.cost, CASE WHEN d.by = 'policy' THEN d.reason END AS reason, d.decided_at
           FROM decisions d JOIN batches b ON b.id = d.batch_id;
       `),
-  },  {
+  },
+  {
     // Issue 31: events for a batch's receivers, written by the change that causes them (outbox-schema.ts).
     name: '017_outbox',
     up: (db) => db.exec(SQLITE_OUTBOX),
+  },
+  {
+    // Issue 32: an item's life in flight in its own narrow table (flights, keyed by the item's
+    // integer key), batches and items with integer keys; items in flight moved (see lean-items.ts).
+    name: '019_lean_items',
+    up: leanItems,
   },
 ];
 
@@ -353,8 +361,21 @@ export const migrations: readonly Migration[] = [
  * fresh file together wait for each other (busy timeout), and the one that comes second
  * finds the work done. Returns the names applied.
  */
-export function migrate(db: Database, list: readonly Migration[] = migrations): string[] {
+export function migrate(db: Database, list: readonly Migration[] = migrations, clock: Clock = systemClock): string[] {
   const applied: string[] = [];
+  // A migration that rebuilds a table (019) drops the old one: with foreign keys on, that drop
+  // would delete the rows that reference it (ON DELETE CASCADE). Off for the migration (it can
+  // only change outside a transaction) and put back after; the rebuild keeps every key.
+  const fk = db.pragma('foreign_keys', { simple: true }) as number;
+  if (fk) db.pragma('foreign_keys = OFF');
+  try {
+    return migrateLocked(db, list, applied, clock);
+  } finally {
+    if (fk) db.pragma('foreign_keys = ON');
+  }
+}
+
+function migrateLocked(db: Database, list: readonly Migration[], applied: string[], clock: Clock): string[] {
   db.exec('BEGIN EXCLUSIVE');
   try {
     db.exec('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -362,7 +383,7 @@ export function migrate(db: Database, list: readonly Migration[] = migrations): 
     for (const m of list) {
       if (done.has(m.name)) continue;
       m.up(db);
-      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, isoNow());
+      db.prepare('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, isoNow(clock));
       applied.push(m.name);
     }
     db.exec('COMMIT');

@@ -1,6 +1,7 @@
 import { type ModelRunRow, modelRunFromRow } from '../rows.js';
 import type { CreditTotals, ModelBatchRecord, ModelRunRecord, ModelRunReport } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
+import type { Db } from './database.js';
+import { type Clock, isoNow } from '../../clock.js';
 import { StatementCache } from './statement-cache.js';
 
 
@@ -12,8 +13,10 @@ import { StatementCache } from './statement-cache.js';
 /** The model_batches and model_runs tables. Plain statements: the model store wraps them in transactions. */
 export class ModelRunRepo {
   readonly #cache: StatementCache;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#cache = new StatementCache(db);
+    this.#clock = clock;
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
@@ -72,12 +75,12 @@ export class ModelRunRepo {
     this.#stmt(
       `UPDATE model_runs SET idempotency_key = ?, mode = ?, submits = submits + 1, submitted_at = ?
        WHERE batch_id = ? AND item_id = ?`,
-    ).run(key, mode, nowIso(), batchId, itemId);
+    ).run(key, mode, isoNow(this.#clock), batchId, itemId);
   }
 
   /** Counts a re-send of the stored request. */
   countResend(batchId: string, itemId: string): void {
-    this.#stmt('UPDATE model_runs SET submits = submits + 1, submitted_at = ? WHERE batch_id = ? AND item_id = ?').run(nowIso(), batchId, itemId);
+    this.#stmt('UPDATE model_runs SET submits = submits + 1, submitted_at = ? WHERE batch_id = ? AND item_id = ?').run(isoNow(this.#clock), batchId, itemId);
   }
 
   /** Stores what the create request answered. */
@@ -85,7 +88,7 @@ export class ModelRunRepo {
     this.#stmt(
       `UPDATE model_runs SET model_run_id = ?, http_status = ?, status = ?, poll_url = ?, credits = ?, admitted_at = ?
        WHERE batch_id = ? AND item_id = ?`,
-    ).run(run.id, httpStatus, run.status, run.pollUrl, run.credits, nowIso(), batchId, itemId);
+    ).run(run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(this.#clock), batchId, itemId);
   }
 
   /** Stores a finished run's result; `polls` reads are added to the count. */
@@ -99,7 +102,7 @@ export class ModelRunRepo {
       run.error,
       run.credits,
       polls,
-      nowIso(),
+      isoNow(this.#clock),
       batchId,
       itemId,
     );
@@ -109,7 +112,7 @@ export class ModelRunRepo {
   setError(batchId: string, itemId: string, message: string, polls: number): void {
     this.#stmt(
       'UPDATE model_runs SET error = ?, polls = polls + ?, finished_at = ? WHERE batch_id = ? AND item_id = ?',
-    ).run(message, polls, nowIso(), batchId, itemId);
+    ).run(message, polls, isoNow(this.#clock), batchId, itemId);
   }
 
   /** Adds reads of a run still going (kept across resumes). */

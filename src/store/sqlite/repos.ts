@@ -1,45 +1,62 @@
+import type { Clock } from '../../clock.js';
 import { BatchRepo } from './batches.js';
+import { FlightRepo } from './flights.js';
 import { Claims } from './claims.js';
 import type { Db } from './database.js';
 import { DecisionRepo } from './decisions.js';
 import { FileRepo } from './files.js';
 import { ItemRepo } from './items.js';
+import { ItemReads } from './reads.js';
+import { Counts } from './counts.js';
 import { ModelRunRepo } from './model-runs.js';
-import { NotebookQueries } from './notebook-queries.js';
-import { Projections } from './projections.js';
+import { Summaries } from './summaries.js';
+import { Aggregates } from './aggregates.js';
 import { RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
 
 /** The SQLite adapter's tables, one repository each; only the adapter sees them. */
 export interface Repos {
   db: Db;
+  /** The store's clock: every time the adapter writes. */
+  clock: Clock;
   batches: BatchRepo;
   items: ItemRepo;
+  reads: ItemReads;
+  counts: Counts;
+  flights: FlightRepo;
   runs: RunRepo;
   decisions: DecisionRepo;
   files: FileRepo;
   threads: ThreadRepo;
   modelRuns: ModelRunRepo;
-  notebook: NotebookQueries;
+  summaries: Summaries;
   claims: Claims;
-  projections: Projections;
+  aggregates: Aggregates;
 }
 
 /** Builds the repositories of one connection. */
-export function reposOf(db: Db): Repos {
-  const items = new ItemRepo(db);
+export function reposOf(db: Db, clock: Clock): Repos {
+  const batches = new BatchRepo(db, clock);
+  const items = new ItemRepo(db, clock);
   const threads = new ThreadRepo(db);
+  const flights = new FlightRepo(db, clock, batches);
+  const reads = new ItemReads(db);
+  const counts = new Counts(db);
   return {
     db,
-    batches: new BatchRepo(db),
+    clock,
+    batches,
     items,
-    runs: new RunRepo(db),
-    decisions: new DecisionRepo(db),
-    files: new FileRepo(db),
+    reads,
+    counts,
+    flights,
+    runs: new RunRepo(db, clock),
+    decisions: new DecisionRepo(db, clock),
+    files: new FileRepo(db, clock),
     threads,
-    modelRuns: new ModelRunRepo(db),
-    notebook: new NotebookQueries(db),
-    claims: new Claims(db, items, threads),
-    projections: new Projections(db),
+    modelRuns: new ModelRunRepo(db, clock),
+    summaries: new Summaries(db),
+    claims: new Claims(db, clock, { reads, counts, threads, flights, batches }),
+    aggregates: new Aggregates(db),
   };
 }

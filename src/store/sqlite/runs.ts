@@ -1,6 +1,7 @@
 import { type RunRow, runFromRow } from '../rows.js';
 import type { AdmittedRun } from '../shapes.js';
-import { type Db, nowIso } from './database.js';
+import type { Db } from './database.js';
+import { type Clock, isoNow } from '../../clock.js';
 import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import type { RunErrorColumns } from '../run-failure.js';
@@ -11,8 +12,10 @@ import type { RunErrorColumns } from '../run-failure.js';
 /** The runs table: every run of every item's chain, with parent links. */
 export class RunRepo {
   readonly #sql: StatementCache;
-  constructor(db: Db) {
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
     this.#sql = new StatementCache(db);
+    this.#clock = clock;
   }
 
   /** Records an admitted run; a replayed admission (same id) changes nothing. */
@@ -21,7 +24,7 @@ export class RunRepo {
         `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
       )
-      .run(run.id, batchId, itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, nowIso());
+      .run(run.id, batchId, itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(this.#clock));
   }
 
   /** Records what a finished (or paused) run said. */
@@ -39,7 +42,7 @@ export class RunRepo {
         output == null ? null : JSON.stringify(output),
         failure.error_code,
         failure.error,
-        nowIso(),
+        isoNow(this.#clock),
         id,
       );
   }

@@ -22,12 +22,12 @@ import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
-import * as models from './model-ops.js';
 import * as outbox from './outbox.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
+import * as models from './model-transitions.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
-import { WebReads } from './web-reads.js';
+import { ItemPages } from './item-pages.js';
 import { WriteGroup } from './write-group.js';
 import type { ItemPageQuery } from '../web-shapes.js';
 import type { Holding } from '../fencing.js';
@@ -45,7 +45,7 @@ export class SqliteStore implements Store {
   readonly #r: Repos;
   /** Writes asked for in one turn share one transaction (see write-group.ts). */
   readonly #group: WriteGroup;
-  readonly #web: WebReads;
+  readonly #pages: ItemPages;
 
   /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
   readonly #clock: Clock;
@@ -56,9 +56,9 @@ export class SqliteStore implements Store {
   constructor(db: Db, location: string, clock: Clock = systemClock, wait: DbWaitOptions = {}) {
     this.#clock = clock;
     this.#wait = new DbWait(location, { clock, ...wait });
-    this.#r = reposOf(db);
+    this.#r = reposOf(db, clock);
     this.location = location;
-    this.#web = new WebReads(db);
+    this.#pages = new ItemPages(db);
     // Wrappers made once (making one per call cost a wrapper each time).
     const tx = db.transaction((fn: () => void) => fn());
     const savepoint = db.transaction((fn: () => unknown) => fn());
@@ -119,7 +119,7 @@ export class SqliteStore implements Store {
       if (!batch) throw new Error(`batch ${batchId} not found`);
       return {
         batch,
-        counts: r.items.counts(batchId),
+        counts: r.counts.byState(batchId),
         approvedCost: r.decisions.approvedCost(batchId),
         files: r.files.counts(batchId),
         workers: r.claims.live(batchId, staleMs, nowMs ?? this.#clock.now()),
@@ -181,16 +181,16 @@ export class SqliteStore implements Store {
 
   // ---- reads
   getItem(batchId: string, itemId: string) {
-    return this.#read((r) => r.items.get(batchId, itemId));
+    return this.#read((r) => r.reads.get(batchId, itemId));
   }
   listItems(batchId: string, f: ItemFilter = {}) {
-    return this.#read((r) => r.items.list(batchId, f));
+    return this.#read((r) => r.reads.list(batchId, f));
   }
   itemCounts(batchId: string) {
-    return this.#read((r) => r.items.counts(batchId));
+    return this.#read((r) => r.counts.byState(batchId));
   }
   recentFinishes(batchId: string, limit: number) {
-    return this.#read((r) => r.items.recentFinishes(batchId, limit));
+    return this.#read((r) => r.reads.recentFinishes(batchId, limit));
   }
   getRun(runId: string) {
     return this.#read((r) => r.runs.get(runId));
@@ -208,10 +208,10 @@ export class SqliteStore implements Store {
     return this.#read((r) => r.decisions.approvedCost(batchId));
   }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
-    return this.#read((r) => r.projections.aggregates(batchId, afterSeq, limit, states));
+    return this.#read((r) => r.aggregates.aggregates(batchId, afterSeq, limit, states));
   }
   metaKeys(batchId: string): Promise<string[]> {
-    return this.#read((r) => r.projections.metaKeys(batchId));
+    return this.#read((r) => r.aggregates.metaKeys(batchId));
   }
 
   // ---- files
@@ -254,7 +254,7 @@ export class SqliteStore implements Store {
     return this.#read((r) => r.modelRuns.get(batchId, itemId));
   }
   modelRuns(batchId: string, afterSeq: number, limit: number) {
-    return this.#read((r) => r.projections.modelRuns(batchId, afterSeq, limit));
+    return this.#read((r) => r.aggregates.modelRuns(batchId, afterSeq, limit));
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
     return this.#write((r) => models.markModelSubmitting(r, batchId, itemId, key, mode, resend));
@@ -286,33 +286,33 @@ export class SqliteStore implements Store {
 
   // ---- notebook projections
   queryItems(batchId: string, q: ItemQuery = {}) {
-    return this.#read((r) => r.notebook.items(batchId, q));
+    return this.#read((r) => r.summaries.items(batchId, q));
   }
   itemStats(batchId: string) {
-    return this.#read((r) => r.notebook.itemStats(batchId));
+    return this.#read((r) => r.summaries.itemStats(batchId));
   }
   batchTotals(batchId: string) {
-    return this.#read((r) => r.notebook.batchTotals(batchId));
+    return this.#read((r) => r.summaries.batchTotals(batchId));
   }
   itemSeconds(batchId: string) {
-    return this.#read((r) => r.notebook.itemSeconds(batchId));
+    return this.#read((r) => r.summaries.itemSeconds(batchId));
   }
   runTimes(batchId: string) {
-    return this.#read((r) => r.notebook.runTimes(batchId));
+    return this.#read((r) => r.summaries.runTimes(batchId));
   }
   batchDecisions(batchId: string) {
-    return this.#read((r) => r.notebook.decisions(batchId));
+    return this.#read((r) => r.summaries.decisions(batchId));
   }
 
   // ---- web view projections
   itemPage(batchId: string, q: ItemPageQuery) {
-    return this.#read(() => this.#web.itemPage(batchId, q));
+    return this.#read(() => this.#pages.itemPage(batchId, q));
   }
   batchLive(batchId: string, heldLimit: number) {
-    return this.#read(() => this.#web.batchLive(batchId, heldLimit));
+    return this.#read(() => this.#pages.batchLive(batchId, heldLimit));
   }
   runMinutes(batchId: string) {
-    return this.#read(() => this.#web.runMinutes(batchId));
+    return this.#read(() => this.#pages.runMinutes(batchId));
   }
 
   // ---- outbox (notifications)

@@ -1,92 +1,112 @@
-import { systemClock } from '../../clock.js';
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
 import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
-import { nowIso } from './database.js';
-import type { ItemColumn } from './items.js';
+import { isoNow } from '../../clock.js';
+import type { FlightColumn } from '../common/flights.js';
 import type { Repos } from './repos.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
 /**
- * The item's row as it is now, checked to be still the caller's (its owner and fencing
- * token): a worker whose lease was taken over while it was stopped must not write over the
- * new owner's work.
+ * The transitions of an agent item, each run inside one write transaction. In flight
+ * (submitting → running → waiting → running …) only the item's flight is written (flights.ts:
+ * a narrow integer-keyed row); its own row when it is held and when it ends. Every write of a
+ * driver is conditioned on the flight's owner and fencing token. Every time written is the
+ * store's clock (r.clock). A change that must leave the database with it (an outbox row) is
+ * written beside these statements, in the same transaction: see {@link effects}.
+ */
+
+/**
+ * The item as it is now, checked to be still the caller's (its owner and fencing token): a
+ * worker whose lease was taken over while it was stopped must not write over the new owner's work.
  */
 export function current(r: Repos, item: ItemRecord): ItemRecord {
-  const now = r.items.get(item.batchId, item.id);
+  const now = r.reads.get(item.batchId, item.id);
   if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
 }
 
-/**
- * {@link ItemRepo.patchOwned} of the caller's item, or the error {@link current} gives when
- * it is no longer the caller's: the row is read only then.
- */
-function patchHeld(r: Repos, item: ItemRecord, patch: Parameters<Repos['items']['patch']>[1]): ItemRecord {
-  const next = r.items.patchOwned(item, patch);
-  if (next) return next;
-  throw leaseLost(item.id, r.items.get(item.batchId, item.id), item);
+/** The error of a driver whose item is no longer its own: the row is read only then. */
+function lost(r: Repos, item: Holding & { batchId: string; id: string }): never {
+  throw leaseLost(item.id, r.reads.get(item.batchId, item.id), item);
 }
 
-/** Records an admitted run (first or after a respond) and moves the item to `running`. */
+/**
+ * Where a transition's other effects go, in its transaction and after its own writes (the
+ * place an outbox row of the change is inserted): a no-op today.
+ */
+function effects(_r: Repos, _kind: 'admitted' | 'finished' | 'paused' | 'answered' | 'cancelled' | 'error', _item: ItemRecord): void {}
+
+/** Records an admitted run (first or after a respond) and moves the item to `running`: its flight alone. */
 export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): ItemRecord {
-  const next = patchHeld(r, item, {
+  const patch: Partial<Record<FlightColumn, unknown>> = {
     state: 'running',
     run_id: run.id,
     thread_id: run.threadId ?? item.threadId,
     run_status: run.status,
     pending_key: null,
     pending_answer: null,
-    hold_reason: null,
-  });
+  };
+  const next = r.flights.patchHeld(item, patch) ?? lost(r, item);
   r.runs.insert(item.batchId, item.id, run);
   if (item.threadKey && run.threadId) r.threads.set(item.batchId, item.threadKey, run.threadId);
-  return next;
+  effects(r, 'admitted', next);
+  return { ...next, holdReason: null };
 }
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
   r.runs.finish(run.id, run.status, run.requiredAction, run.output, runErrorColumns(run));
-  const seen = new Date(systemClock.now());
+  const seen = new Date(r.clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(item.batchId, item.id, run.id, f, seen, created);
 }
 
-/** Records a finished run and the item's final state; the lease ends with it. */
+/** Records a finished run and the item's final state: its flight lands on its row; the lease ends with it. */
 export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): ItemRecord {
-  const next = patchHeld(r, item, {
+  const patch = {
     state,
     run_status: run.status,
     text: run.output?.text ?? null,
     thread_id: run.threadId ?? item.threadId,
     ...itemErrorColumns(run, state),
-    finished_at: nowIso(),
-    owner: null,
-    lease_until: null,
-  });
+    finished_at: isoNow(r.clock),
+  };
+  const next = r.flights.landHeld(item, patch) ?? lost(r, item);
   recordRun(r, item, run);
+  effects(r, 'finished', next);
   return next;
 }
 
 /**
  * Records a decision with the key of the respond that carries it and moves the item to
- * `waiting`; false (nothing changed) when the paused run was decided already.
+ * `waiting` in flight (a held item's flight starts again, with no owner); false (nothing
+ * changed) when the paused run was decided already.
  */
-function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, also: Partial<Record<ItemColumn, unknown>> = {}): boolean {
+function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, seen: { run_status?: string; text?: string | null } = {}): boolean {
   if (!r.decisions.insert(item.batchId, item.id, decision, nextKey)) return false;
-  r.items.update(item.batchId, item.id, {
-    state: 'waiting',
-    step: item.step + 1,
-    pending_key: nextKey,
-    pending_answer: decision.answer,
-    hold_reason: null,
-    ...also,
-  });
+  const waiting = { state: 'waiting' as const, step: item.step + 1, pending_key: nextKey, pending_answer: decision.answer, ...seen };
+  if (item.state === 'held') {
+    const next: ItemRecord = {
+      ...item,
+      state: 'waiting',
+      step: item.step + 1,
+      pendingKey: nextKey,
+      pendingAnswer: decision.answer,
+      runStatus: seen.run_status ?? item.runStatus,
+      text: seen.text !== undefined ? seen.text : item.text,
+      owner: null,
+      leaseUntil: null,
+    };
+    r.flights.start(next, { hold_reason: null });
+  } else if (r.flights.patch(item.batchId, item.id, waiting) === null) {
+    throw new Error(`item ${item.batchId}/${item.id} has no flight to answer`);
+  }
+  effects(r, 'answered', item);
   return true;
 }
 
-/** Records a paused run and what `decide` makes of it: answered (the worker keeps it) or held (no lease). */
+/** Records a paused run and what `decide` makes of it: answered (the worker keeps it, in flight) or held (its flight lands, no lease). */
 export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): { outcome: PauseOutcome; item: ItemRecord } {
   const now = current(r, item);
   // Decided already (one decision per paused run): nothing recorded, the first decision stands.
@@ -96,20 +116,22 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
   const outcome = decide(r.decisions.approvedCost(now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey, seen);
-  else r.items.update(now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
-  return { outcome, item: r.items.get(now.batchId, now.id)! };
+  else r.flights.land(now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason });
+  const next = r.reads.get(now.batchId, now.id)!;
+  effects(r, 'paused', next);
+  return { outcome, item: next };
 }
 
 /** A person's answer to a held item; any worker sends it. */
 export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   if (!answer(r, now, decision, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
 }
 
 /** A held item under a (new) policy: an answer moves it to `waiting`, a hold changes nothing. */
 export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
   const outcome = decide(r.decisions.approvedCost(batchId));
   if (outcome.kind === 'answer' && !answer(r, now, outcome.decision, outcome.nextKey)) return { kind: 'hold', reason: 'decided already' };
@@ -118,9 +140,10 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
 
 /** Ends an unfinished item as `cancelled`; false when it had already ended. */
 export function markCancelled(r: Repos, batchId: string, itemId: string): boolean {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now || isTerminal(now.state)) return false;
-  r.items.update(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  r.flights.land(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: isoNow(r.clock) });
+  effects(r, 'cancelled', now);
   return true;
 }
 
@@ -129,9 +152,11 @@ export function markCancelled(r: Repos, batchId: string, itemId: string): boolea
  * code. With `held` (a driver's holding), only while the item is still held so.
  */
 export function markError(r: Repos, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding): ItemRecord | null {
-  const now = r.items.get(batchId, itemId);
+  const now = r.reads.get(batchId, itemId);
   if (!now) return null;
   if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
-  r.items.update(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
-  return r.items.get(batchId, itemId);
+  r.flights.land(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: isoNow(r.clock) });
+  const next = r.reads.get(batchId, itemId);
+  if (next) effects(r, 'error', next);
+  return next;
 }

@@ -4,6 +4,8 @@ import type { ItemRecord, ItemState } from '../types.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { modelRunFromRow, type ModelRunRow } from '../rows.js';
+import { itemColumns, stateOf, storedStates } from '../common/flights.js';
+import { marks } from './reads.js';
 
 /**
  * Export rows a page at a time in one statement: each item with its runs, decisions and
@@ -13,7 +15,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
   let from = 'items i';
   let where = '';
   if (states) {
-    where = ` AND i.state IN (${states.map(() => '?').join(',')})`;
+    where = ` AND i.state IN (${marks(storedStates(states).length)}) AND ${stateOf()} IN (${marks(states.length)})`;
     // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
     if (!states.includes('queued')) {
       from = 'items AS i INDEXED BY items_state';
@@ -21,7 +23,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     }
   }
   return `
-  SELECT i.*,
+  SELECT ${itemColumns()},
     (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at))
        FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
     (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'person', person, 'reason', reason, 'cost', cost))
@@ -29,7 +31,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
        FROM (SELECT * FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id ORDER BY rowid)) AS agg_files
-  FROM ${from} WHERE i.batch_id = ? AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_id = ? AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
 }
 
 type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
@@ -43,8 +45,8 @@ const META_KEYS = `
   FROM items i, json_each(i.meta) j WHERE i.batch_id = ?
   GROUP BY j.key ORDER BY first, pos`;
 
-/** Read-side projections of the SQLite adapter that span tables. */
-export class Projections {
+/** Items with what they gathered (runs, decisions, files) a page at a time, the meta keys of a batch, a models batch's rows with their runs: reads that span tables. */
+export class Aggregates {
   readonly #db: Db;
   constructor(db: Db) {
     this.#db = db;
@@ -52,7 +54,7 @@ export class Projections {
 
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
     if (states && states.length === 0) return [];
-    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, afterSeq, ...(states ?? []), limit) as AggregateRow[];
+    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
     return rows.map((r) => {
       const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null }[];
       return {

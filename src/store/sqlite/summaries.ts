@@ -2,6 +2,8 @@ import { type BatchDecision, type BatchTotals, type ItemQuery, type ItemStats, t
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
+import { stateOf, storedStates } from '../common/flights.js';
+import { ITEM_SELECT, marks } from './reads.js';
 
 
 
@@ -19,7 +21,7 @@ function bindable(v: MetaValue): string | number | null {
  * Read-only queries for notebooks (SELECT only): filtered items, per-item statistics, run
  * times and decisions of a whole batch, in one statement each.
  */
-export class NotebookQueries {
+export class Summaries {
   readonly #db: Db;
   constructor(db: Db) {
     this.#db = db;
@@ -27,12 +29,13 @@ export class NotebookQueries {
 
   /** A batch's items in file order, filtered in SQL. */
   items(batchId: string, q: ItemQuery = {}): ItemRecord[] {
-    const where = ['batch_id = ?'];
+    const where = ['i.batch_id = ?'];
     const args: (string | number | null)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return [];
-      where.push(`state IN (${q.states.map(() => '?').join(',')})`);
-      args.push(...q.states);
+      const stored = storedStates(q.states);
+      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(q.states.length)})`);
+      args.push(...stored, ...q.states);
     }
     // json_each matches the key exactly, whatever quotes or dots it holds (a JSON path would not).
     for (const [key, want] of Object.entries(q.meta ?? {})) {
@@ -40,22 +43,22 @@ export class NotebookQueries {
       const parts: string[] = [];
       for (const v of values) {
         if (v === null) {
-          parts.push('NOT EXISTS (SELECT 1 FROM json_each(meta) WHERE key = ? AND value IS NOT NULL)');
+          parts.push('NOT EXISTS (SELECT 1 FROM json_each(i.meta) WHERE key = ? AND value IS NOT NULL)');
           args.push(key);
         } else {
-          parts.push('EXISTS (SELECT 1 FROM json_each(meta) WHERE key = ? AND value = ?)');
+          parts.push('EXISTS (SELECT 1 FROM json_each(i.meta) WHERE key = ? AND value = ?)');
           args.push(key, bindable(v));
         }
       }
       where.push(parts.length ? `(${parts.join(' OR ')})` : '0');
     }
     if (q.text) {
-      const cols = ['id', 'question', 'text', 'error', 'hold_reason'];
+      const cols = ['i.id', 'i.question', 'CASE WHEN f.item_key IS NULL THEN i.text ELSE f.text END', 'i.error', 'i.hold_reason'];
       where.push(`(${cols.map((c) => `instr(lower(coalesce(${c}, '')), ?) > 0`).join(' OR ')})`);
       args.push(...cols.map(() => q.text!.toLowerCase()));
     }
     const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
-    const rows = this.#db.prepare(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`).all(...args) as ItemRow[];
+    const rows = this.#db.prepare(`${ITEM_SELECT} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`).all(...args) as ItemRow[];
     return rows.map(itemFromRow);
   }
 

@@ -1,6 +1,5 @@
-import { systemClock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
 import type { FinishedModelRun, ModelBatchRecord, ModelRunReport, NewBatch, NewModelRow } from '../shapes.js';
-import { nowIso } from './database.js';
 import type { Repos } from './repos.js';
 
 /**
@@ -11,7 +10,7 @@ import type { Repos } from './repos.js';
 
 /** Records a new batch, its model and every row: all or nothing (inside one transaction). */
 export function loadModelBatch(r: Repos, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): void {
-  const now = nowIso();
+  const now = isoNow(r.clock);
   r.batches.insert(batch);
   r.modelRuns.insertBatch({ ...model, batchId: batch.id });
   rows.forEach((row, seq) => {
@@ -28,43 +27,44 @@ export function markModelSubmitting(r: Repos, batchId: string, itemId: string, k
     r.modelRuns.countResend(batchId, itemId);
     return;
   }
-  const item = r.items.get(batchId, itemId);
+  const item = r.reads.get(batchId, itemId);
   r.modelRuns.setSubmitting(batchId, itemId, key, mode);
-  r.items.update(batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? nowIso() });
+  // A claimed row is in flight (flights.ts): its flight is written; a row sent unclaimed, its own.
+  if (r.flights.patch(batchId, itemId, { state: 'submitting', pending_key: key }) === null)
+    r.items.update(batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(r.clock) });
 }
 
 /** The service admitted the run and it is still going: the row is `running` with its id. */
 export function markModelAdmitted(r: Repos, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
   r.modelRuns.setAdmitted(batchId, itemId, httpStatus, run);
-  r.items.update(batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null });
+  const running = { state: 'running', run_id: run.id, run_status: run.status, pending_key: null };
+  if (r.flights.patch(batchId, itemId, running) === null) r.items.update(batchId, itemId, running);
 }
 
 /** Records a finished run: result, credits, file references and the row's final state. */
 export function markModelFinished(r: Repos, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }): void {
   if (o.httpStatus !== null) r.modelRuns.setAdmitted(batchId, itemId, o.httpStatus, run);
   r.modelRuns.setFinished(batchId, itemId, run, o.polls);
-  const seen = new Date(systemClock.now());
+  const seen = new Date(r.clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(batchId, itemId, run.id, f, seen, created);
-  r.items.update(batchId, itemId, {
+  r.flights.land(batchId, itemId, {
     state: o.failed ? 'failed' : 'completed',
     run_id: run.id,
     run_status: run.status,
     pending_key: null,
     error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
-    finished_at: nowIso(),
-    owner: null,
-    lease_until: null,
+    finished_at: isoNow(r.clock),
   });
 }
 
 /** A permanent client-side fault for these inputs: the row ends in `error`. */
 export function markModelError(r: Repos, batchId: string, itemId: string, message: string, polls: number): void {
   r.modelRuns.setError(batchId, itemId, message, polls);
-  r.items.update(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  r.flights.land(batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(r.clock) });
 }
 
 /** The create request provably never reached the service: the row is `queued` again. */
 export function markModelUnsent(r: Repos, batchId: string, itemId: string): void {
-  r.items.update(batchId, itemId, { state: 'queued', pending_key: null, owner: null, lease_until: null });
+  r.flights.land(batchId, itemId, { state: 'queued', pending_key: null });
 }

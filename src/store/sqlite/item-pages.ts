@@ -1,15 +1,20 @@
 import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
-import { pageOf, SORT_COLUMN, SUMMARY_COLS, type SummaryRow } from '../web-rows.js';
+import { pageOf, SORT_COLUMN, type SummaryRow } from '../web-rows.js';
+import { stateOf, storedStates } from '../common/flights.js';
+import { marks } from './reads.js';
+
+/** An in-flight column of the item as readers see it (its flight's when it has one). */
+const over = (c: string): string => `CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END`;
 import { StatementCache } from './statement-cache.js';
-import { IN_FLIGHT } from './claims.js';
+import { IN_FLIGHT } from './counts.js';
 
 /**
  * The web view's reads (SELECT only): a page of items by keyset over an index (the same
  * cost on page 1 and page 10,000 of a 1,000,000-item batch), the live extras of the batch
  * page, and runs per minute for its chart.
  */
-export class WebReads {
+export class ItemPages {
   readonly #cache: StatementCache;
   constructor(db: Db) {
     this.#cache = new StatementCache(db);
@@ -18,46 +23,52 @@ export class WebReads {
   /** A page of a batch's items, filtered and sorted; `after` is the previous page's `next`. */
   itemPage(batchId: string, q: ItemPageQuery): ItemPage {
     const sort = q.sort ?? 'seq';
-    const col = SORT_COLUMN[sort];
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
-    const where = ['batch_id = ?'];
+    const where = ['i.batch_id = ?'];
     const args: (string | number)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return { items: [], next: null };
-      where.push(`state IN (${q.states.map(() => '?').join(',')})`);
-      args.push(...q.states);
+      const stored = storedStates(q.states);
+      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(q.states.length)})`);
+      args.push(...stored, ...q.states);
     }
-    if (sort === 'updated') where.push(`state <> 'queued'`);
+    if (sort === 'updated') where.push(`i.state <> 'queued'`);
     if (q.after) {
       const c = decodeCursor(q.after);
       if (c) {
         if (sort === 'seq') {
-          where.push(`seq ${cmp} ?`);
+          where.push(`i.seq ${cmp} ?`);
           args.push(Number(c.v));
         } else if (sort === 'id') {
-          where.push(`id ${cmp} ?`);
+          where.push(`i.id ${cmp} ?`);
           args.push(String(c.v));
         } else {
-          where.push(`(updated_at, seq) ${cmp} (?, ?)`);
+          where.push(`(i.updated_at, i.seq) ${cmp} (?, ?)`);
           args.push(String(c.v), c.seq);
         }
       }
     }
     if (q.meta) {
       // json_each matches the key exactly whatever it holds; booleans compare as JSON text.
-      where.push(`EXISTS (SELECT 1 FROM json_each(items.meta) j WHERE j.key = ?
+      where.push(`EXISTS (SELECT 1 FROM json_each(i.meta) j WHERE j.key = ?
         AND (CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(j.value AS TEXT) END) = ?)`);
       args.push(q.meta.key, q.meta.value);
     }
     if (q.text) {
       const t = q.text.toLowerCase();
-      where.push(`(instr(lower(id), ?) > 0 OR instr(lower(question), ?) > 0 OR instr(lower(coalesce(text, '')), ?) > 0)`);
+      where.push(`(instr(lower(i.id), ?) > 0 OR instr(lower(i.question), ?) > 0 OR instr(lower(coalesce(${over('text')}, '')), ?) > 0)`);
       args.push(t, t, t);
     }
+    // Sorted by latest change: the item row's time (written when it is claimed, held and ends,
+    // not on every step), the one items_updated holds.
     const index = sort === 'updated' ? 'INDEXED BY items_updated ' : '';
-    const order = sort === 'seq' ? `seq ${dir}` : `${col} ${dir}, seq ${dir}`;
-    const sql = `SELECT ${SUMMARY_COLS} FROM items ${index}WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
+    const order = sort === 'seq' ? `i.seq ${dir}` : `i.${SORT_COLUMN[sort]} ${dir}, i.seq ${dir}`;
+    const updated = sort === 'updated' ? 'i.updated_at' : over('updated_at');
+    const cols = `i.id, i.seq, ${stateOf()} AS state, substr(i.question, 1, 201) AS question, substr(${over('text')}, 1, 201) AS answer,
+      ${over('run_status')} AS run_status, substr(i.error, 1, 201) AS error, i.hold_reason, i.meta, ${over('step')} AS step,
+      ${updated} AS updated_at, i.finished_at`;
+    const sql = `SELECT ${cols} FROM items i ${index}LEFT JOIN flights f ON f.item_key = i.key WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
     return pageOf(this.#cache.get(sql).all(...args) as SummaryRow[], q);
   }
 

@@ -1,0 +1,57 @@
+import { ACTIVE_STATES, type ItemState, sqlStates, zeroCounts } from '../item-states.js';
+import type { Db } from './database.js';
+import { StatementCache } from './statement-cache.js';
+import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
+
+/**
+ * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
+ * going at the service. An answered (`waiting`) item counts once a worker has held it, since
+ * its respond may have been sent (a worker that held it and died leaves `lease_until` set,
+ * owner gone). One a person answered and no worker held yet waits for a slot like a queued
+ * one: its run ended. Read from the counts the triggers of migration 012 keep by state (an
+ * item in flight counted as the mark, a row sent unclaimed by its own state), less those
+ * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
+ * same at any number of runs in flight.
+ */
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
+  - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
+       WHERE batch_num = (SELECT num FROM batches WHERE id = @batch) AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
+
+/** The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch) and in flight (for claims and the live view). */
+export class Counts {
+  readonly #cache: StatementCache;
+  constructor(db: Db) {
+    this.#cache = new StatementCache(db);
+  }
+
+  #stmt(sql: string): import('better-sqlite3').Statement {
+    return this.#cache.get(sql);
+  }
+
+  /** Runs in flight over every worker ({@link IN_FLIGHT}). */
+  inFlight(batchId: string): number {
+    return this.#stmt(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
+  }
+
+  /**
+   * Item counts by state: the rows the triggers of migration 012 keep (an item in flight counted
+   * once as the mark) and the batch's flights by their state (at most its runs in flight).
+   */
+  byState(batchId: string): Record<ItemState, number> {
+    this.#lean ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'flights'").pluck().get() === 1;
+    if (!this.#lean) {
+      // A file from before 012 or 019 opened read-only (not migrated): count its items.
+      const out = zeroCounts();
+      for (const r of this.#stmt('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
+      return out;
+    }
+    const kept = this.#stmt('SELECT state, n FROM item_counts WHERE batch_id = ?').all(batchId) as { state: string; n: number }[];
+    const flying = this.#stmt(
+      'SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY state',
+    ).all(batchId) as { state: string; n: number }[];
+    return countsOf(kept, flying);
+  }
+
+  /** Whether the database has migration 019's flights (null until first asked). */
+  #lean: boolean | null = null;
+}

@@ -1,0 +1,109 @@
+import type { Database } from 'better-sqlite3';
+import { ACTIVE_STATES, sqlStates } from '../item-states.js';
+import { FLIGHT_COLUMNS, IN_FLIGHT_MARK, itemColumns } from '../common/flights.js';
+
+/**
+ * Migration 019 (issue 32): the lean store.
+ *
+ * - `batches.num`: an integer key beside the public UUID (the rowid it had), given to new
+ *   batches on insert; flights name their batch by it.
+ * - `items` rebuilt with `key INTEGER PRIMARY KEY` (its rowid, now stable: VACUUM may renumber
+ *   the rowids of a table without one). (batch_id, id) stays unique, so the tables that
+ *   reference an item by it are untouched. The rebuild copies every column the table has
+ *   (whatever migrations added), its indexes and triggers but items_active (flights replace
+ *   it), and the views over it.
+ * - `flights`: an item's life in flight, one row per item a worker carries (see
+ *   src/store/common/flights.ts). Items in flight (submitting, running,
+ *   waiting; a models batch's rows as well) move there with their owner, token, lease, key,
+ *   run and step; their row takes the mark.
+ *
+ * Runs with foreign keys off (see migrate): dropping the old table would delete what
+ * references it.
+ */
+export function leanItems(db: Database): void {
+  db.exec(`
+    ALTER TABLE batches ADD COLUMN num INTEGER;
+    UPDATE batches SET num = rowid;
+    -- Read by: the adapter's id → num map (batches.ts), once per batch and process.
+    CREATE UNIQUE INDEX batches_num ON batches(num);
+  `);
+  rebuildItems(db);
+  db.exec(`
+    CREATE TABLE flights (
+      item_key INTEGER PRIMARY KEY REFERENCES items(key) ON DELETE CASCADE,
+      batch_num INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      step INTEGER NOT NULL,
+      pending_key TEXT,
+      pending_answer TEXT,
+      run_id TEXT,
+      thread_id TEXT,
+      run_status TEXT,
+      text TEXT,
+      owner TEXT,
+      lease_until INTEGER,
+      fence INTEGER NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    -- Read by: a worker's heartbeat and retirement (its items: batch_num, owner), the live
+    -- workers' counts, the count in flight (answered items no worker held: owner and lease
+    -- null) and the orphan scan (lease_until < now) in claims.ts. A step of a run writes
+    -- none of these columns: only a claim, a heartbeat, a release and the end do.
+    CREATE INDEX flights_for_leases ON flights(batch_num, owner, lease_until);
+    INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
+      SELECT i.key, b.num, ${FLIGHT_COLUMNS.map((c) => `i.${c}`).join(', ')}
+      FROM items i JOIN batches b ON b.id = i.batch_id
+      WHERE i.state IN ${sqlStates(ACTIVE_STATES)};
+    UPDATE items SET state = '${IN_FLIGHT_MARK}', owner = NULL, lease_until = NULL WHERE key IN (SELECT item_key FROM flights);
+  `);
+  views(db);
+}
+
+/** Rebuilds `items` with `key INTEGER PRIMARY KEY` (the SQLite way: new table, copy, drop, rename). */
+function rebuildItems(db: Database): void {
+  const schema = (type: string): { name: string; sql: string }[] =>
+    db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = 'items' AND sql IS NOT NULL`).all(type) as { name: string; sql: string }[];
+  const table = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items'").pluck().get() as string);
+  const indexes = schema('index').filter((i) => i.name !== 'items_active');
+  const triggers = schema('trigger');
+  // Every view is put back as it was (a view over items would stop the rename), then ours are redone.
+  const allViews = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view'").all() as { name: string; sql: string }[];
+  for (const v of allViews) db.exec(`DROP VIEW "${v.name}"`);
+  const cols = (db.prepare("SELECT name FROM pragma_table_info('items')").pluck().all() as string[]).map((c) => `"${c}"`).join(', ');
+  const created = table
+    .replace(/^CREATE TABLE\s+"?items"?\s*\(/i, 'CREATE TABLE items_new (key INTEGER PRIMARY KEY, ')
+    .replace(/PRIMARY KEY\s*\(\s*batch_id\s*,\s*id\s*\)/i, 'UNIQUE (batch_id, id)');
+  if (!created.startsWith('CREATE TABLE items_new') || !created.includes('UNIQUE (batch_id, id)')) throw new Error('019_lean_items: the items table is not the one expected');
+  db.exec(created);
+  db.exec(`INSERT INTO items_new (key, ${cols}) SELECT rowid, ${cols} FROM items ORDER BY rowid`);
+  db.exec('DROP TABLE items');
+  db.exec('ALTER TABLE items_new RENAME TO items');
+  for (const i of indexes) db.exec(i.sql);
+  for (const t of triggers) db.exec(t.sql);
+  for (const v of allViews) db.exec(v.sql);
+}
+
+/** The views over items, with an item's flight laid over it (as the adapter's readers see it). */
+function views(db: Database): void {
+  const item = `(SELECT ${itemColumns()} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+  db.exec(`
+    DROP VIEW item_summary;
+    CREATE VIEW item_summary AS
+      SELECT b.name AS batch, i.id, i.state, i.run_status, i.question, i.thread_id,
+             i.run_id AS latest_run_id, i.step AS responds,
+             substr(i.text, 1, 200) AS answer_start, i.error, i.hold_reason,
+             i.started_at, i.finished_at
+      FROM ${item} i JOIN batches b ON b.id = i.batch_id;
+    DROP VIEW batch_counts;
+    CREATE VIEW batch_counts AS
+      SELECT b.name AS batch, i.state, count(*) AS items
+      FROM ${item} i JOIN batches b ON b.id = i.batch_id
+      GROUP BY b.name, i.state;
+    DROP VIEW model_run_list;
+    CREATE VIEW model_run_list AS
+      SELECT b.name AS batch, m.item_id, i.state, m.model_id, m.model_run_id, m.status, m.credits,
+             m.error, m.polls, m.submitted_at, m.admitted_at, m.finished_at
+      FROM model_runs m JOIN batches b ON b.id = m.batch_id
+      JOIN ${item} i ON i.batch_id = m.batch_id AND i.id = m.item_id;
+  `);
+}

@@ -1,0 +1,103 @@
+import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import type { RecentFinishes } from '../roles/reads.js';
+import { type ItemRow, itemFromRow } from '../rows.js';
+import type { ItemFilter } from '../shapes.js';
+import type { Db } from './database.js';
+import type { ItemRecord } from '../types.js';
+import { StatementCache } from './statement-cache.js';
+import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates } from '../common/flights.js';
+
+/** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
+export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
+export const ITEM_SELECT = `SELECT ${itemColumns()} FROM ${ITEM_FROM}`;
+
+/** `?` placeholders for `n` values. */
+export const marks = (n: number): string => new Array(n).fill('?').join(',');
+
+/** States of an item's row before the end of its life, the mark of one in flight included (a thread's later items wait for these). */
+export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
+
+/** The reads of items, each as readers see it (its flight laid over its row): one, a filtered list, a thread's next, the latest ends. */
+export class ItemReads {
+  readonly #cache: StatementCache;
+  constructor(db: Db) {
+    this.#cache = new StatementCache(db);
+  }
+
+  #stmt(sql: string): import('better-sqlite3').Statement {
+    return this.#cache.get(sql);
+  }
+
+  /**
+   * One item, or null. Found by its key (the subquery, a seek in the (batch_id, id) index): with
+   * the join's WHERE on batch_id and id instead, SQLite prepares the statement again at every
+   * new binding (its planner weighs the bound values), ~100 µs a read.
+   */
+  get(batchId: string, id: string): ItemRecord | null {
+    const r = this.#stmt(`${ITEM_SELECT} WHERE i.key = (SELECT key FROM items WHERE batch_id = ? AND id = ?)`).get(batchId, id) as
+      | ItemRow
+      | undefined;
+    return r ? itemFromRow(r) : null;
+  }
+
+  /** Items in file order, filtered. */
+  list(batchId: string, f: ItemFilter = {}): ItemRecord[] {
+    return [...this.iterate(batchId, f)];
+  }
+
+  /** Items in file order, filtered, streamed from SQLite one row at a time. */
+  *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
+    const where = ['i.batch_id = ?', 'i.seq > ?'];
+    const args: unknown[] = [batchId, f.afterSeq ?? -1];
+    let from = ITEM_FROM;
+    if (f.states) {
+      const stored = storedStates(f.states);
+      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
+      args.push(...stored, ...f.states);
+      if (!f.states.includes('queued')) {
+        // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
+        // items in these states (a 1M-item resume read every row). The state index leaves
+        // queued items out, so the query must say so for SQLite to take it.
+        where.push(`i.state <> 'queued'`);
+        from = 'items i INDEXED BY items_state LEFT JOIN flights f ON f.item_key = i.key';
+      }
+    }
+    if (f.runStatusOtherThan !== undefined) {
+      const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
+      where.push(`${status} IS NOT NULL AND ${status} <> ?`);
+      args.push(f.runStatusOtherThan);
+    }
+    const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
+    const stmt = this.#stmt(`SELECT ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
+    for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
+  }
+
+  /** Whether an earlier item of the same thread is not yet finished. */
+  hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
+    return (
+      this.#stmt(
+        `SELECT 1 FROM items WHERE batch_id = ? AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
+      ).get(batchId, threadKey, seq) !== undefined
+    );
+  }
+
+  /** The first queued item of a thread after `afterSeq`, or null. */
+  nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
+    const r = this.#stmt(
+      `SELECT * FROM items WHERE batch_id = ? AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+    ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
+    return r ? itemFromRow(r) : null;
+  }
+
+  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
+  recentFinishes(batchId: string, limit: number): RecentFinishes {
+    const latest = `SELECT id, finished_at FROM items WHERE batch_id = @b AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
+                    ORDER BY finished_at DESC, seq DESC LIMIT @n`;
+    const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
+    const runs = this.#stmt(
+      `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
+       WHERE batch_id = @b AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
+    ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
+    return { finishedAt: items.map((r) => r.finished_at), runs };
+  }
+}
