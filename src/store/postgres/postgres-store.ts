@@ -12,9 +12,10 @@ import { migratePg } from './migrations.js';
 import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
-import { getItem, nowIso } from './sql.js';
+import { getItem, updateItem } from './sql.js';
 import * as t from './transitions.js';
-import * as web from './web-reads.js';
+import * as web from './item-pages.js';
+import { itemCounts } from './counts.js';
 import type { ItemPageQuery } from '../web-shapes.js';
 import type { Holding } from '../fencing.js';
 
@@ -115,7 +116,7 @@ export class PostgresStore implements Store {
   }
   async updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
     await this.#q.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
-      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
+      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(this.#clock), id,
     ]);
   }
   cancelBatch(batchId: string, nowMs?: number): Promise<number> {
@@ -125,7 +126,7 @@ export class PostgresStore implements Store {
     const batch = await read.findBatch(this.#q, batchId);
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
-      read.itemCounts(this.#q, batchId),
+      itemCounts(this.#q, batchId),
       t.approvedCost(this.#q, batchId),
       read.fileCounts(this.#q, batchId),
       claims.live(this.#q, batchId, staleMs, this.#at(nowMs)),
@@ -170,32 +171,32 @@ export class PostgresStore implements Store {
 
   // ---- agent runs
   markAdmitted(item: ItemRecord, run: AdmittedRun) {
-    return this.#tx((c) => t.markAdmitted(c, item, run));
+    return this.#tx((c) => t.markAdmitted(c, item, run, this.#clock));
   }
   markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled') {
-    return this.#tx((c) => t.markFinished(c, item, run, state));
+    return this.#tx((c) => t.markFinished(c, item, run, state, this.#clock));
   }
   markCancelled(batchId: string, itemId: string) {
-    return this.#tx((c) => t.markCancelled(c, batchId, itemId));
+    return this.#tx((c) => t.markCancelled(c, batchId, itemId, this.#clock));
   }
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
-    return this.#tx((c) => t.markPaused(c, item, run, decide));
+    return this.#tx((c) => t.markPaused(c, item, run, decide, this.#clock));
   }
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
     return this.#tx(async (c) => {
-      await t.answerHeld(c, batchId, itemId, decision, nextKey);
+      await t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock);
       // Delivered at commit: the worker that carries it on wakes at once.
       await c.query('SELECT pg_notify($1, $2)', [ANSWERED, batchId]);
     });
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
-    return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide));
+    return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide, this.#clock));
   }
   markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding) {
-    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null, held));
+    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null, held, this.#clock));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]) {
-    return this.#tx((c) => claims.requeue(c, batchId, itemIds, states));
+    return this.#tx((c) => claims.requeue(c, batchId, itemIds, states, isoNow(this.#clock)));
   }
 
   // ---- reads
@@ -206,7 +207,7 @@ export class PostgresStore implements Store {
     return read.listItems(this.#q, batchId, f);
   }
   itemCounts(batchId: string) {
-    return read.itemCounts(this.#q, batchId);
+    return itemCounts(this.#q, batchId);
   }
   recentFinishes(batchId: string, limit: number) {
     return read.recentFinishes(this.#q, batchId, limit);
@@ -280,20 +281,20 @@ export class PostgresStore implements Store {
     return read.modelRuns(this.#q, batchId, afterSeq, limit);
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
-    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend));
+    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend, this.#clock));
   }
   markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
-    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run));
+    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run, this.#clock));
   }
   markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
-    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o));
+    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o, this.#clock));
   }
   markModelError(batchId: string, itemId: string, message: string, polls = 0) {
-    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls));
+    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls, this.#clock));
   }
   markModelUnsent(batchId: string, itemId: string) {
     return this.#tx(async (c) => {
-      await c.query(`UPDATE items SET state = 'queued', pending_key = NULL, owner = NULL, lease_until = NULL, updated_at = $1 WHERE batch_id = $2 AND id = $3`, [nowIso(), batchId, itemId]);
+      await updateItem(c, batchId, itemId, { state: 'queued', pending_key: null, owner: null, lease_until: null }, isoNow(this.#clock));
     });
   }
   async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {

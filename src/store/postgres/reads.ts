@@ -5,7 +5,7 @@ import { ENDED_STATES, sqlStates, zeroCounts } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, fileFromRow, type FileRow, itemFromRow, type ItemRow, modelRunFromRow, type ModelRunRow, runFromRow, type RunRow } from '../rows.js';
 import type { BatchDecision, BatchTotals, CreditTotals, ItemFilter, ItemQuery, ItemStats, MetaValue, ModelBatchRecord, ModelRunRecord, RunTime } from '../shapes.js';
 import type { BatchRecord, FileCopy, FileRecord, FileStatus, ItemRecord, ItemState } from '../types.js';
-import { all, one, scalar } from './sql.js';
+import { all, col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, one, rowStates, scalar, statesWhere } from './sql.js';
 
 type Q = Queryable;
 
@@ -27,25 +27,16 @@ export async function listBatches(c: Q, kind?: BatchRecord['kind']): Promise<Bat
 }
 
 export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Promise<ItemRecord[]> {
-  const where = ['batch_id = $1', 'seq > $2'];
+  const where = ['i.batch_id = $1', 'i.seq > $2'];
   const args: unknown[] = [batchId, f.afterSeq ?? -1];
-  if (f.states) {
-    args.push(f.states);
-    where.push(`state = ANY($${args.length})`);
-  }
-  if (f.runStatusOtherThan !== undefined) {
-    args.push(f.runStatusOtherThan);
-    where.push(`run_status IS NOT NULL AND run_status <> $${args.length}`);
-  }
+  const arg = (v: unknown): string => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  if (f.states) where.push(statesWhere(arg, f.states));
+  if (f.runStatusOtherThan !== undefined) where.push(`${col('run_status')} IS NOT NULL AND ${col('run_status')} <> ${arg(f.runStatusOtherThan)}`);
   const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-  return (await all<ItemRow>(c, `SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`, args)).map(itemFromRow);
-}
-
-export async function itemCounts(c: Q, batchId: string): Promise<Record<ItemState, number>> {
-  const out = zeroCounts();
-  // The rows the triggers of migration 012 keep, one per server backend that changed the batch: summed.
-  for (const r of await all<{ state: ItemState; n: number }>(c, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_id = $1 GROUP BY state', [batchId])) out[r.state] = r.n;
-  return out;
+  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map(itemFromJoined);
 }
 
 export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
@@ -78,9 +69,9 @@ export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
 export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
   if (states && states.length === 0) return [];
   type Runs = { id: string; createdAt: string; finishedAt: string | null }[];
-  const rows = await all<ItemRow & { agg_runs: Runs | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
+  const rows = await all<JoinedRow & { agg_runs: Runs | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
     c,
-    `SELECT i.*,
+    `SELECT ${ITEM_COLS},
        (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at) ORDER BY r.ord)
           FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id) AS agg_runs,
        (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by, 'person', d.person,
@@ -89,13 +80,13 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,
                                           'sha256', f.sha256, 'status', f.status, 'host', f.host) ORDER BY f.ord)
           FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id) AS agg_files
-     FROM items i WHERE i.batch_id = $1 AND i.seq > $2${states ? ' AND i.state = ANY($4)' : ''} ORDER BY i.seq LIMIT $3`,
-    states ? [batchId, afterSeq, limit, states] : [batchId, afterSeq, limit],
+     FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.seq > $2${states ? ` AND ${statesWhere((v) => (v === states ? '$4' : '$5'), states)}` : ''} ORDER BY i.seq LIMIT $3`,
+    states ? [batchId, afterSeq, limit, states, rowStates(states)] : [batchId, afterSeq, limit],
   );
   return rows.map((r) => {
     const runs = r.agg_runs ?? [];
     return {
-      item: itemFromRow(r),
+      item: itemFromJoined(r),
       runIds: runs.map((x) => x.id),
       runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
       decisions: r.agg_decisions ?? [],
@@ -176,13 +167,13 @@ export async function modelRun(c: Q, batchId: string, itemId: string): Promise<M
 }
 
 export async function modelRuns(c: Q, batchId: string, afterSeq: number, limit: number): Promise<{ item: ItemRecord; run: ModelRunRecord }[]> {
-  const rows = await all<ItemRow & { m: ModelRunRow }>(
+  const rows = await all<JoinedRow & { m: ModelRunRow }>(
     c,
-    `SELECT i.*, row_to_json(m) AS m FROM items i JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
+    `SELECT ${ITEM_COLS}, row_to_json(m) AS m FROM ${ITEMS_FROM} JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
      WHERE i.batch_id = $1 AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
     [batchId, afterSeq, limit],
   );
-  return rows.map((r) => ({ item: itemFromRow(r), run: modelRunFromRow(r.m) }));
+  return rows.map((r) => ({ item: itemFromJoined(r), run: modelRunFromRow(r.m) }));
 }
 
 export async function modelCredits(c: Q, batchId: string): Promise<CreditTotals> {
@@ -199,7 +190,7 @@ export async function modelCredits(c: Q, batchId: string): Promise<CreditTotals>
 // ---- notebook projections
 
 export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Promise<ItemRecord[]> {
-  const where = ['batch_id = $1'];
+  const where = ['i.batch_id = $1'];
   const args: unknown[] = [batchId];
   const arg = (v: unknown): string => {
     args.push(v);
@@ -207,23 +198,23 @@ export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Prom
   };
   if (q.states) {
     if (q.states.length === 0) return [];
-    where.push(`state = ANY(${arg(q.states)})`);
+    where.push(statesWhere(arg, q.states));
   }
   for (const [key, want] of Object.entries(q.meta ?? {})) {
     const values: readonly MetaValue[] = Array.isArray(want) ? want : [want as MetaValue];
     const parts = values.map((v) =>
       v === null
-        ? `NOT EXISTS (SELECT 1 FROM jsonb_each(meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value <> 'null'::jsonb)`
-        : `EXISTS (SELECT 1 FROM jsonb_each(meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value = ${arg(JSON.stringify(v))}::jsonb)`,
+        ? `NOT EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value <> 'null'::jsonb)`
+        : `EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value = ${arg(JSON.stringify(v))}::jsonb)`,
     );
     where.push(parts.length ? `(${parts.join(' OR ')})` : 'false');
   }
   if (q.text) {
     const t = arg(q.text.toLowerCase());
-    where.push(`(${['id', 'question', 'text', 'error', 'hold_reason'].map((col) => `position(${t} in lower(coalesce(${col}, ''))) > 0`).join(' OR ')})`);
+    where.push(`(${['id', 'question', 'text', 'error', 'hold_reason'].map((k) => `position(${t} in lower(coalesce(${col(k)}, ''))) > 0`).join(' OR ')})`);
   }
   const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
-  return (await all<ItemRow>(c, `SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY seq${limit}`, args)).map(itemFromRow);
+  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map(itemFromJoined);
 }
 
 const SECONDS = (a: string, b: string): string => `extract(epoch from (${a}::timestamptz - ${b}::timestamptz))`;

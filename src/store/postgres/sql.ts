@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { isoNow } from '../../clock.js';
+import { type Clock, isoNow } from '../../clock.js';
 import type pg from 'pg';
 import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
@@ -38,15 +38,69 @@ export function transactionEnd(c: pg.PoolClient): (sql: 'COMMIT' | 'ROLLBACK') =
   };
 }
 
-/** Current time as ISO 8601, the one timestamp format in the database. */
-export function nowIso(): string {
-  return isoNow();
+/** Current time as ISO 8601, the one timestamp format in the database (the store's clock when given). */
+export function nowIso(clock?: Clock): string {
+  return isoNow(clock);
 }
 
-/** One item, locked for the rest of the transaction when `lock`. */
+/** The columns an item has in its `flights` row while a worker carries it (migration 019). */
+export const FLIGHT_COLS = [
+  'state', 'owner', 'fence', 'lease_until', 'pending_key', 'pending_answer', 'run_id', 'thread_id', 'run_status', 'text', 'step', 'hold_reason', 'updated_at',
+] as const;
+type FlightCol = (typeof FLIGHT_COLS)[number];
+
+/** An item as read with its flights row: the item's row, its key, and the flight's columns prefixed `f_` (null: not in flight). */
+export type JoinedRow = ItemRow & { key: number } & Partial<Record<`f_${FlightCol}` | 'f_item_key' | 'f_batch_num', unknown>>;
+
+/** The FROM of every read of items: each item with its flights row when it has one (alias i, f). */
+export const ITEMS_FROM = 'items i LEFT JOIN flights f ON f.item_key = i.key';
+/** The SELECT list matching ITEMS_FROM, read back with {@link itemFromJoined}. */
+export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_num, ${FLIGHT_COLS.map((c) => `f.${c} AS f_${c}`).join(', ')}`;
+/** An item column as readers see it: the flight's while the item is in flight, else the item row's. */
+export const col = (c: string): string =>
+  (FLIGHT_COLS as readonly string[]).includes(c) ? `(CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END)` : `i.${c}`;
+
+/** Where an item is: its key, its batch's number, whether it is in flight. */
+export interface Located {
+  key: number;
+  batchNum: number | null;
+  flying: boolean;
+}
+const located = new WeakMap<ItemRecord, Located>();
+
+/** Where a record read by this adapter lives (null for a record built elsewhere). */
+export function whereIs(item: ItemRecord): Located | null {
+  return located.get(item) ?? null;
+}
+
+/** The item row with its flight's columns over it, as every reader saw it before `flights`. */
+export function flatRow(r: JoinedRow): ItemRow & { key: number } {
+  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) if (!k.startsWith('f_')) out[k] = v;
+  if (flying) for (const c of FLIGHT_COLS) out[c] = r[`f_${c}`];
+  return out as unknown as ItemRow & { key: number };
+}
+
+/** The record of a joined row, remembered with where it lives. */
+export function itemFromJoined(r: JoinedRow): ItemRecord {
+  const item = itemFromRow(flatRow(r));
+  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
+  located.set(item, { key: Number(r.key), batchNum: flying ? Number(r.f_batch_num) : null, flying });
+  return item;
+}
+
+/** The record of an item row and its (new) flights row, as RETURNING gives them. */
+export function itemFromParts(i: ItemRow & { key: number }, f: Record<string, unknown> | null, batchNum: number | null = null): ItemRecord {
+  const item = itemFromRow((f ? { ...i, ...Object.fromEntries(FLIGHT_COLS.map((c) => [c, f[c]])) } : i) as ItemRow);
+  located.set(item, { key: Number(i.key), batchNum: f ? Number(f.batch_num) : batchNum, flying: f !== null });
+  return item;
+}
+
+/** One item with its flight, its item row locked for the rest of the transaction when `lock`. */
 export async function getItem(c: Queryable, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
-  const r = await one<ItemRow>(c, `SELECT * FROM items WHERE batch_id = $1 AND id = $2${lock ? ' FOR NO KEY UPDATE' : ''}`, [batchId, id]);
-  return r ? itemFromRow(r) : null;
+  const r = await one<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.id = $2${lock ? ' FOR NO KEY UPDATE OF i' : ''}`, [batchId, id]);
+  return r ? itemFromJoined(r) : null;
 }
 
 /** Columns a transition may change. */
@@ -54,21 +108,70 @@ export type ItemPatch = Partial<Record<
   'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
   'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
 
-/** Updates columns of one item (objects stored as JSON text), stamping updated_at; returns the item as it is now. */
-export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch): Promise<ItemRecord> {
-  const cols = Object.keys(patch);
-  const values = cols.map((k) => {
-    const v = patch[k as keyof ItemPatch];
-    return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-  });
-  const sets = cols.map((k, i) => `${k} = $${i + 1}`).join(', ');
-  const n = cols.length;
-  const r = await c.query<ItemRow>(
-    `UPDATE items SET ${sets}${n ? ', ' : ''}updated_at = $${n + 1} WHERE batch_id = $${n + 2} AND id = $${n + 3} RETURNING *`,
-    [...values, nowIso(), batchId, id],
+const IN_FLIGHT = new Set(['submitting', 'running', 'waiting']);
+/** The integer key of a batch inside a statement (`param` its text id): one index lookup, no round trip. */
+export const BATCH_NUM = (param: string): string => `(SELECT num FROM batches WHERE id = ${param})`;
+
+const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+
+/**
+ * Writes a transition of one item (objects stored as JSON text), stamping updated_at, and
+ * returns the item as it is now. In flight (a state of submitting, running or waiting, before
+ * and after) only its `flights` row is written; entering flight writes the item row once and
+ * adds the flights row; leaving it (held, ended, queued again) deletes the flights row and
+ * writes its columns, the patch's over them, to the item row once. `from` is the record the
+ * caller read in this transaction (its place remembered); without it the item is looked up.
+ */
+export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch, at: string = nowIso(), from?: ItemRecord): Promise<ItemRecord> {
+  let where = from ? whereIs(from) : null;
+  if (!where) {
+    const cur = await getItem(c, batchId, id);
+    if (!cur) throw new Error(`item ${batchId}/${id} not found`);
+    where = whereIs(cur)!;
+  }
+  const nextState = (patch.state as string | undefined) ?? null;
+  const staysInFlight = where.flying && (nextState === null || IN_FLIGHT.has(nextState));
+  if (staysInFlight) {
+    // Only the flight's columns change in flight; any other (a model run's started_at) goes to the item row.
+    const fl = Object.keys(patch).filter((k) => (FLIGHT_COLS as readonly string[]).includes(k));
+    const rest = Object.keys(patch).filter((k) => !(FLIGHT_COLS as readonly string[]).includes(k));
+    const fv = fl.map((k) => stored(patch[k as keyof ItemPatch]));
+    const f = await one<Record<string, unknown>>(
+      c,
+      `UPDATE flights SET ${[...fl.map((k, n) => `${k} = $${n + 1}`), `updated_at = $${fl.length + 1}`].join(', ')} WHERE item_key = $${fl.length + 2} RETURNING *`,
+      [...fv, at, where.key],
+    );
+    if (!f) throw new Error(`item ${batchId}/${id} is not in flight`);
+    const i = rest.length
+      ? await one<ItemRow & { key: number }>(c, `UPDATE items SET ${rest.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${rest.length + 1} RETURNING *`, [
+          ...rest.map((k) => stored(patch[k as keyof ItemPatch])),
+          where.key,
+        ])
+      : await one<ItemRow & { key: number }>(c, 'SELECT * FROM items WHERE key = $1', [where.key]);
+    return itemFromParts(i!, f);
+  }
+  // The item row is written: the flight's columns (when leaving flight) with the patch over them.
+  const gone = where.flying ? await one<Record<string, unknown>>(c, 'DELETE FROM flights WHERE item_key = $1 RETURNING *', [where.key]) : null;
+  const values: Record<string, unknown> = {};
+  if (gone) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = gone[k];
+  for (const [k, v] of Object.entries(patch)) values[k] = stored(v);
+  values.updated_at = at;
+  const cols = Object.keys(values);
+  const i = await one<ItemRow & { key: number }>(
+    c,
+    `UPDATE items SET ${cols.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${cols.length + 1} RETURNING *`,
+    [...cols.map((k) => values[k]), where.key],
   );
-  if (r.rowCount !== 1) throw new Error(`item ${batchId}/${id} not found`);
-  return itemFromRow(r.rows[0]!);
+  if (!i) throw new Error(`item ${batchId}/${id} not found`);
+  if (nextState === null || !IN_FLIGHT.has(nextState)) return itemFromParts(i, null);
+  // Entering flight (an answer to a held item, a model run sent): the flights row from the row just written.
+  const f = await one<Record<string, unknown>>(
+    c,
+    `INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLS.join(', ')})
+     SELECT key, ${BATCH_NUM('items.batch_id')}, ${FLIGHT_COLS.join(', ')} FROM items WHERE key = $1 RETURNING *`,
+    [where.key],
+  );
+  return itemFromParts(i, f);
 }
 
 /** States before the end of an item's life (a thread's later items wait for these). */
@@ -77,4 +180,20 @@ export const UNFINISHED = sqlStates(UNFINISHED_STATES);
 /** Whether an earlier item of the thread is not yet finished. */
 export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
   return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
+}
+
+const FLYING_STATES = ['submitting', 'running', 'waiting'];
+
+/**
+ * The condition that an item (ITEMS_FROM) is in one of `states`, `arg` binding a value. An
+ * item in flight keeps one of the states in flight on its own row, so the item row's state is
+ * tested too: the same answer, and the items table's indexes serve it.
+ */
+export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
+  return `(i.state = ANY(${arg(rowStates(states))}) AND ${col('state')} = ANY(${arg(states)}))`;
+}
+
+/** The item-row states of items in `states`: those, and the states in flight when one of them is. */
+export function rowStates(states: readonly string[]): string[] {
+  return states.some((s) => FLYING_STATES.includes(s)) ? [...new Set([...states, ...FLYING_STATES])] : [...states];
 }
