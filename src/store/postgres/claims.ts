@@ -7,6 +7,7 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
+import { IN_FLIGHT_MARK } from '../common/flights.js';
 import { all, FLIGHT_COLS, flatRow, hasUnfinishedBefore, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, one, scalar, whereIs } from './sql.js';
 
 /**
@@ -101,7 +102,7 @@ async function submitAll(c: pg.ClientBase, num: number, items: readonly ItemReco
   const rows = await all<{ i: ItemRow & { key: number }; f: Record<string, unknown> }>(
     c,
     `WITH moved AS (
-       UPDATE items AS i SET state = 'submitting', pending_key = v.key, thread_id = v.thread, started_at = coalesce(i.started_at, $3),
+       UPDATE items AS i SET state = '${IN_FLIGHT_MARK}', pending_key = v.key, thread_id = v.thread, started_at = coalesce(i.started_at, $3),
               fence = i.fence + 1, updated_at = $3
        FROM unnest($1::bigint[], $6::text[], $7::text[]) AS v(item_key, key, thread) WHERE i.key = v.item_key RETURNING i.*),
      flown AS (

@@ -194,7 +194,8 @@ export const pgMigrations: readonly PgMigration[] = [
     // items in flight now (any worker's, a crashed one's included) move to `flights` as they are.
     // The indexes only the in-flight life read leave the items table; the others are renamed
     // for the query that reads them. The counts' triggers (012) stay on the items table, which
-    // is now written on those few changes only; the states in flight are counted from `flights`.
+    // is now written on those few changes only (an item in flight has the mark 'flight' on its
+    // row, as in the SQLite adapter); the states in flight are counted from `flights`.
     name: '019_lean_items',
     sql: `
       LOCK TABLE items IN SHARE ROW EXCLUSIVE MODE;
@@ -218,6 +219,8 @@ export const pgMigrations: readonly PgMigration[] = [
         SELECT i.key, b.num, i.state, i.owner, i.fence, i.lease_until, i.pending_key, i.pending_answer, i.run_id,
                i.thread_id, i.run_status, i.text, i.step, i.hold_reason, i.updated_at
         FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.state IN ('submitting', 'running', 'waiting');
+      -- Their rows take the mark of an item in flight (src/store/common/flights.ts): the state is the flight's.
+      UPDATE items SET state = 'flight' WHERE state IN ('submitting', 'running', 'waiting');
       DROP INDEX items_active;
       DROP INDEX items_owner;
       -- claims.ts: the next queued items in file order.

@@ -1,9 +1,10 @@
 import type { Queryable } from './pool.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type pg from 'pg';
-import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { UNFINISHED_STATES } from '../item-states.js';
+import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
-import type { ItemRecord } from '../types.js';
+import type { ItemRecord, ItemState } from '../types.js';
 
 /** Rows of a query. */
 export async function all<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T[]> {
@@ -156,6 +157,9 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   if (gone) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = gone[k];
   for (const [k, v] of Object.entries(patch)) values[k] = stored(v);
   values.updated_at = at;
+  const entering = nextState !== null && IN_FLIGHT.has(nextState);
+  // An item in flight has the mark on its row; its state is its flight's.
+  if (entering) values.state = IN_FLIGHT_MARK;
   const cols = Object.keys(values);
   const i = await one<ItemRow & { key: number }>(
     c,
@@ -163,37 +167,36 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     [...cols.map((k) => values[k]), where.key],
   );
   if (!i) throw new Error(`item ${batchId}/${id} not found`);
-  if (nextState === null || !IN_FLIGHT.has(nextState)) return itemFromParts(i, null);
+  if (!entering) return itemFromParts(i, null);
   // Entering flight (an answer to a held item, a model run sent): the flights row from the row just written.
+  const rest = FLIGHT_COLS.filter((k) => k !== 'state');
   const f = await one<Record<string, unknown>>(
     c,
-    `INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLS.join(', ')})
-     SELECT key, ${BATCH_NUM('items.batch_id')}, ${FLIGHT_COLS.join(', ')} FROM items WHERE key = $1 RETURNING *`,
-    [where.key],
+    `INSERT INTO flights (item_key, batch_num, state, ${rest.join(', ')})
+     SELECT key, ${BATCH_NUM('items.batch_id')}, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
+    [where.key, nextState],
   );
   return itemFromParts(i, f);
 }
 
-/** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = sqlStates(UNFINISHED_STATES);
+/** Item-row states before the end of an item's life, the mark of one in flight included (a thread's later items wait for these). */
+export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** Whether an earlier item of the thread is not yet finished. */
 export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
   return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
 }
 
-const FLYING_STATES = ['submitting', 'running', 'waiting'];
-
 /**
  * The condition that an item (ITEMS_FROM) is in one of `states`, `arg` binding a value. An
- * item in flight keeps one of the states in flight on its own row, so the item row's state is
- * tested too: the same answer, and the items table's indexes serve it.
+ * item in flight has the mark on its own row, so the item row's state is tested too (the
+ * states or the mark): the same answer, and the items table's indexes serve it.
  */
 export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
   return `(i.state = ANY(${arg(rowStates(states))}) AND ${col('state')} = ANY(${arg(states)}))`;
 }
 
-/** The item-row states of items in `states`: those, and the states in flight when one of them is. */
+/** The item-row states of items in `states`: those, and the mark when one of them is a state in flight. */
 export function rowStates(states: readonly string[]): string[] {
-  return states.some((s) => FLYING_STATES.includes(s)) ? [...new Set([...states, ...FLYING_STATES])] : [...states];
+  return storedStates(states as ItemState[]);
 }
