@@ -8,6 +8,7 @@ import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK } from '../common/flights.js';
+import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
 import { all, FLIGHT_COLS, flatRow, hasUnfinishedBefore, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, one, scalar, whereIs } from './sql.js';
 
 /**
@@ -15,7 +16,6 @@ import { all, FLIGHT_COLS, flatRow, hasUnfinishedBefore, ITEM_COLS, itemFromJoin
  * rows): an answered item no worker has held yet has no run going and takes no slot.
  */
 const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
-const QUEUED_PAGE = 64;
 
 /** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
 export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());
@@ -82,13 +82,13 @@ export async function live(c: Queryable, batchId: string, staleMs: number, now: 
 }
 
 /** Takes an item in flight over under the worker's lease (database time) with the next fencing token: its flights row only. */
-async function own(c: pg.ClientBase, it: JoinedRow, lease: Lease, now: number | null): Promise<ItemRecord> {
+async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number | null): Promise<ItemRecord> {
   const f = await one<Record<string, unknown>>(
     c,
     `UPDATE flights SET owner = $2, lease_until = ${dbNow('$3')} + $4, fence = fence + 1, updated_at = $5 WHERE item_key = $1 RETURNING *`,
-    [it.key, lease.workerId, now, lease.leaseMs, stamp(now)],
+    [whereIs(it)!.key, lease.workerId, now, lease.leaseMs, stamp(now)],
   );
-  return itemFromParts(flatRow(it), f);
+  return { ...it, state: f!.state as ItemRecord['state'], owner: f!.owner as string, leaseUntil: Number(f!.lease_until), fence: Number(f!.fence), updatedAt: f!.updated_at as string };
 }
 
 /**
@@ -131,11 +131,11 @@ async function threadOf(c: pg.ClientBase, it: ItemRecord): Promise<string | null
 export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number | null): Promise<Claim> {
   const b = await one<{ num: number; cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT num, cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   if (!b) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: 0, cancelled: false };
-  let count = await inFlight(c, b.num, batchId, req.ended ?? []);
+  const count = await inFlight(c, b.num, batchId, req.ended ?? []);
   if (b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: true };
-  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
+  const budget = new ClaimBudget(req, effectiveCap(req.cap, b.cap_limit), count);
   const out: ItemRecord[] = [];
-  const states = (req.takeOver ?? ACTIVE_STATES).filter((s) => ACTIVE_STATES.includes(s));
+  const states = takeOverStates(req);
   if (states.length > 0) {
     const orphans = await all<JoinedRow>(
       c,
@@ -143,53 +143,44 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
       // flights of the batch (index flights_for_claim), their item rows locked.
       `SELECT ${ITEM_COLS} FROM flights f JOIN items i ON i.key = f.item_key
        WHERE f.batch_num = $1 AND f.state = ANY($2)
-         AND (f.owner IS NULL OR (f.lease_until < ${dbNow('$3')} AND f.owner <> $6))
-         AND NOT (i.id = ANY($5))
+         AND (f.owner IS NULL OR (f.lease_until < ${dbNow('$3')} AND f.owner <> $5))
        ORDER BY i.seq LIMIT $4 FOR NO KEY UPDATE OF i SKIP LOCKED`,
-      [b.num, states, now, req.max, req.skip ?? [], req.workerId],
+      [b.num, states, now, req.max + (req.skip?.length ?? 0), req.workerId],
     );
-    for (const row of orphans) {
-      // An answered item no worker has held has no run going: sending it takes a slot.
-      if (row.f_state === 'waiting' && row.f_lease_until === null) {
-        if (count >= cap) continue;
-        count++;
-      }
-      out.push(await own(c, row, req, now));
-    }
+    for (const it of pickOrphans(orphans.map(itemFromJoined), req.skip, req.max)) if (budget.takeOrphan(it)) out.push(await own(c, it, req, now));
   }
   let cursor = req.afterSeq;
-  let fresh = 0;
+  let passed = 0;
   const taking: ItemRecord[] = [];
   const threads = new Map<string, string | null>();
-  const maxQueued = req.maxQueued ?? req.max;
-  const taken = (): number => out.length + taking.length;
-  scan: while (taken() < req.max && count < cap && fresh < maxQueued) {
+  scan: while (budget.roomForQueued) {
     // The rows this claim can take and a few more (later thread items are passed over): a
     // claim for a few freed slots locks a few rows, not a whole page other workers must skip.
-    const want = Math.min(req.max - taken(), cap - count, maxQueued - fresh);
     const rows = await all<JoinedRow>(
       c,
       // index items_for_claim; a queued item has no flights row.
       `SELECT i.* FROM items i WHERE i.batch_id = $1 AND i.seq > $2 AND i.state = 'queued' ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, cursor, Math.min(QUEUED_PAGE, want + 8)],
+      [batchId, cursor, queuedPageSize(budget.wantQueued, passed + 8)],
     );
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (taken() >= req.max || count >= cap || fresh >= maxQueued) break scan;
+      if (!budget.roomForQueued) break scan;
       cursor = row.seq;
       const it = itemFromJoined(row);
       // Later items of a thread are reached through the thread once the earlier ones end.
-      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) continue;
+      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) {
+        passed++;
+        continue;
+      }
       if (it.threadKey) threads.set(it.id, await threadOf(c, it));
       taking.push(it);
-      count++;
-      fresh++;
+      budget.takeQueued();
     }
   }
   // Orphans first, then the queued items in file order, moved in one statement.
   out.push(...(await submitAll(c, b.num, taking, threads, req, now)));
   if (out.length > 0) await alive(c, req.workerId, now);
-  return { items: out, cursor, fresh, inFlight: count, cancelled: false };
+  return { items: out, cursor, fresh: budget.fresh, inFlight: budget.inFlight, cancelled: false };
 }
 
 export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number | null): Promise<ItemRecord | null> {
@@ -204,8 +195,7 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
   if (!row) return null;
   const next = itemFromJoined(row);
   if (await hasUnfinishedBefore(c, batchId, threadKey, next.seq)) return null;
-  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
-  if ((await inFlight(c, b.num, batchId)) >= cap) return null;
+  if ((await inFlight(c, b.num, batchId)) >= effectiveCap(req.cap, b.cap_limit)) return null;
   await alive(c, req.workerId, now);
   const [taken] = await submitAll(c, b.num, [next], new Map([[next.id, await threadOf(c, next)]]), req, now);
   return taken ?? null;

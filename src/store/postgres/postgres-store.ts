@@ -97,13 +97,13 @@ export class PostgresStore implements Store {
 
   // ---- batches
   beginBatchLoad(batch: NewBatch): Promise<BatchLoader> {
-    return load.beginBatchLoad(this.#pool, batch);
+    return load.beginBatchLoad(this.#pool, batch, this.#clock);
   }
   beginBatchAppend(batchId: string): Promise<BatchAppender> {
-    return beginBatchAppend(this.#pool, batchId);
+    return beginBatchAppend(this.#pool, batchId, this.#clock);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
-    return this.#tx((c) => load.loadModelBatch(c, batch, model, rows));
+    return this.#tx((c) => load.loadModelBatch(c, batch, model, rows, this.#clock));
   }
   findBatch(nameOrId: string) {
     return read.findBatch(this.#q, nameOrId);

@@ -123,7 +123,7 @@ const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? J
  * writes its columns, the patch's over them, to the item row once. `from` is the record the
  * caller read in this transaction (its place remembered); without it the item is looked up.
  */
-export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch, at: string = nowIso(), from?: ItemRecord): Promise<ItemRecord> {
+export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch, at: string, from?: ItemRecord): Promise<ItemRecord> {
   let where = from ? whereIs(from) : null;
   if (!where) {
     const cur = await getItem(c, batchId, id);
