@@ -5,11 +5,12 @@ import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
-import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
+import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { all, FLIGHT_COLS, flatRow, hasUnfinishedBefore, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, one, scalar, whereIs } from './sql.js';
+import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
+import { all, one, scalar } from './sql.js';
 
 /**
  * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
@@ -243,3 +244,12 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
   if (done.length > 0) await c.query('UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
   return done;
 }
+
+/** Item-row states before the end of an item's life, the mark of one in flight included (a thread's later items wait for these). */
+export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
+
+/** Whether an earlier item of the thread is not yet finished. */
+export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
+  return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
+}
+

@@ -1,9 +1,9 @@
 import type { Queryable } from './pool.js';
-import type pg from 'pg';
 import { pageOf, type SummaryRow } from '../web-rows.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
-import { all, BATCH_NUM, col, FLIGHT_COLS, ITEMS_FROM, one, statesWhere } from './sql.js';
+import { col, FLIGHT_COLS, ITEMS_FROM, statesWhere } from './flights.js';
+import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
 

@@ -12,7 +12,10 @@ import { migratePg } from './migrations.js';
 import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
-import { getItem, updateItem } from './sql.js';
+import * as fileReads from './files.js';
+import * as models from './models.js';
+import * as summaries from './summaries.js';
+import { getItem, updateItem } from './flights.js';
 import * as t from './transitions.js';
 import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
@@ -128,7 +131,7 @@ export class PostgresStore implements Store {
     const [counts, approvedCost, files, workers] = await Promise.all([
       itemCounts(this.#q, batchId),
       t.approvedCost(this.#q, batchId),
-      read.fileCounts(this.#q, batchId),
+      fileReads.fileCounts(this.#q, batchId),
       claims.live(this.#q, batchId, staleMs, this.#at(nowMs)),
     ]);
     return { batch, counts, approvedCost, files, workers };
@@ -242,19 +245,19 @@ export class PostgresStore implements Store {
     await this.#q.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
   }
   getFile(batchId: string, fileId: string) {
-    return read.getFile(this.#q, batchId, fileId);
+    return fileReads.getFile(this.#q, batchId, fileId);
   }
   filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
-    return read.filesForBatch(this.#q, batchId, statuses);
+    return fileReads.filesForBatch(this.#q, batchId, statuses);
   }
   filesForItem(batchId: string, itemId: string) {
-    return read.filesForItem(this.#q, batchId, itemId);
+    return fileReads.filesForItem(this.#q, batchId, itemId);
   }
   fileCounts(batchId: string) {
-    return read.fileCounts(this.#q, batchId);
+    return fileReads.fileCounts(this.#q, batchId);
   }
   filePaths(batchId: string) {
-    return read.filePaths(this.#q, batchId);
+    return fileReads.filePaths(this.#q, batchId);
   }
   async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
     await this.#q.query(
@@ -264,21 +267,21 @@ export class PostgresStore implements Store {
     );
   }
   fileCopies(batchId: string) {
-    return read.fileCopies(this.#q, batchId);
+    return fileReads.fileCopies(this.#q, batchId);
   }
   expiryReport(batchId: string, warnBefore: string) {
-    return read.expiryReport(this.#q, batchId, warnBefore);
+    return fileReads.expiryReport(this.#q, batchId, warnBefore);
   }
 
   // ---- models
   modelBatch(batchId: string) {
-    return read.modelBatch(this.#q, batchId);
+    return models.modelBatch(this.#q, batchId);
   }
   modelRun(batchId: string, itemId: string) {
-    return read.modelRun(this.#q, batchId, itemId);
+    return models.modelRun(this.#q, batchId, itemId);
   }
   modelRuns(batchId: string, afterSeq: number, limit: number) {
-    return read.modelRuns(this.#q, batchId, afterSeq, limit);
+    return models.modelRuns(this.#q, batchId, afterSeq, limit);
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
     return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend, this.#clock));
@@ -301,7 +304,7 @@ export class PostgresStore implements Store {
     if (polls > 0) await this.#q.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
   }
   modelCredits(batchId: string) {
-    return read.modelCredits(this.#q, batchId);
+    return models.modelCredits(this.#q, batchId);
   }
   async modelPolls(batchId: string): Promise<number> {
     return Number((await this.#q.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
@@ -315,19 +318,19 @@ export class PostgresStore implements Store {
     return read.queryItems(this.#q, batchId, q);
   }
   itemStats(batchId: string) {
-    return read.itemStats(this.#q, batchId);
+    return summaries.itemStats(this.#q, batchId);
   }
   batchTotals(batchId: string) {
-    return read.batchTotals(this.#q, batchId);
+    return summaries.batchTotals(this.#q, batchId);
   }
   itemSeconds(batchId: string) {
-    return read.itemSeconds(this.#q, batchId);
+    return summaries.itemSeconds(this.#q, batchId);
   }
   runTimes(batchId: string) {
-    return read.runTimes(this.#q, batchId);
+    return summaries.runTimes(this.#q, batchId);
   }
   batchDecisions(batchId: string) {
-    return read.batchDecisions(this.#q, batchId);
+    return summaries.batchDecisions(this.#q, batchId);
   }
 
   // ---- web view projections

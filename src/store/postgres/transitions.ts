@@ -8,7 +8,7 @@ import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows.js';
-import { getItem, type ItemPatch, updateItem } from './sql.js';
+import { getItem, type ItemPatch, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 
 /**
