@@ -35,6 +35,8 @@ export interface Located {
   key: number;
   batchNum: number | null;
   flying: boolean;
+  /** The item's row as read (its own columns; a flight's are laid over them on return). */
+  row: ItemRow & { key: number };
 }
 const located = new WeakMap<ItemRecord, Located>();
 
@@ -54,16 +56,17 @@ export function flatRow(r: JoinedRow): ItemRow & { key: number } {
 
 /** The record of a joined row, remembered with where it lives. */
 export function itemFromJoined(r: JoinedRow): ItemRecord {
-  const item = itemFromRow(flatRow(r));
+  const row = flatRow(r);
+  const item = itemFromRow(row);
   const flying = r.f_item_key !== null && r.f_item_key !== undefined;
-  located.set(item, { key: Number(r.key), batchNum: flying ? Number(r.f_batch_num) : null, flying });
+  located.set(item, { key: Number(r.key), batchNum: flying ? Number(r.f_batch_num) : null, flying, row });
   return item;
 }
 
 /** The record of an item row and its (new) flights row, as RETURNING gives them. */
 export function itemFromParts(i: ItemRow & { key: number }, f: Record<string, unknown> | null, batchNum: number | null = null): ItemRecord {
   const item = itemFromRow((f ? { ...i, ...Object.fromEntries(FLIGHT_COLS.map((c) => [c, f[c]])) } : i) as ItemRow);
-  located.set(item, { key: Number(i.key), batchNum: f ? Number(f.batch_num) : batchNum, flying: f !== null });
+  located.set(item, { key: Number(i.key), batchNum: f ? Number(f.batch_num) : batchNum, flying: f !== null, row: i });
   return item;
 }
 
@@ -112,28 +115,36 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
       [...fv, at, where.key, from?.fence ?? null],
     );
     if (!f) throw leaseLost(id, await getItem(c, batchId, id), from ?? { owner: null, fence: -1 });
+    // The item's row unchanged: the one read in this transaction, the flight laid over it.
     const i = rest.length
       ? await one<ItemRow & { key: number }>(c, `UPDATE items SET ${rest.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${rest.length + 1} RETURNING *`, [
           ...rest.map((k) => stored(patch[k as keyof ItemPatch])),
           where.key,
         ])
-      : await one<ItemRow & { key: number }>(c, 'SELECT * FROM items WHERE key = $1', [where.key]);
+      : where.row;
     return itemFromParts(i!, f);
   }
-  // The item row is written: the flight's columns (when leaving flight) with the patch over them.
-  const gone = where.flying ? await one<Record<string, unknown>>(c, 'DELETE FROM flights WHERE item_key = $1 RETURNING *', [where.key]) : null;
-  const values: Record<string, unknown> = {};
-  if (gone) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = gone[k];
-  for (const [k, v] of Object.entries(patch)) values[k] = stored(v);
-  values.updated_at = at;
+  // The item row is written once: the flight's columns (when leaving flight: its row deleted
+  // in the same statement) with the patch over them.
+  const values: Record<string, string> = {};
+  const params: unknown[] = [where.key];
+  const p = (v: unknown): string => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (where.flying) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = `gone.${k}`;
   const entering = nextState !== null && IN_FLIGHT.has(nextState);
   // An item in flight has the mark on its row; its state is its flight's.
-  if (entering) values.state = IN_FLIGHT_MARK;
-  const cols = Object.keys(values);
+  for (const [k, v] of Object.entries(patch)) values[k] = p(entering && k === 'state' ? IN_FLIGHT_MARK : stored(v));
+  values.updated_at = p(at);
+  const sets = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
   const i = await one<ItemRow & { key: number }>(
     c,
-    `UPDATE items SET ${cols.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${cols.length + 1} RETURNING *`,
-    [...cols.map((k) => values[k]), where.key],
+    where.flying
+      ? `WITH gone AS (DELETE FROM flights WHERE item_key = $1 RETURNING *)
+         UPDATE items AS i SET ${sets} FROM gone WHERE i.key = gone.item_key RETURNING i.*`
+      : `UPDATE items AS i SET ${sets} WHERE i.key = $1 RETURNING i.*`,
+    params,
   );
   if (!i) throw new Error(`item ${batchId}/${id} not found`);
   if (!entering) return itemFromParts(i, null);

@@ -209,10 +209,14 @@ export const pgMigrations: readonly PgMigration[] = [
         item_key BIGINT PRIMARY KEY REFERENCES items(key) ON DELETE CASCADE,
         batch_num BIGINT NOT NULL, state TEXT NOT NULL, owner TEXT, fence BIGINT NOT NULL, lease_until BIGINT,
         pending_key TEXT, pending_answer TEXT, run_id TEXT, thread_id TEXT, run_status TEXT, text TEXT,
-        step INTEGER NOT NULL, hold_reason TEXT, updated_at TEXT NOT NULL);
-      -- claims.ts: the runs in flight (the cap), the orphans a claim takes over; counts.ts: the states in flight.
-      CREATE INDEX flights_for_claim ON flights(batch_num, state);
-      -- claims.ts: a worker's heartbeat, retirement and live-worker count (its items by owner).
+        step INTEGER NOT NULL, hold_reason TEXT, updated_at TEXT NOT NULL) WITH (fillfactor = 70);
+      -- claims.ts: the runs in flight (the cap), the orphans a claim takes over; counts.ts: the
+      -- states in flight. The batch alone (at most its concurrency rows each): no column a
+      -- transition changes is indexed, so a step in flight is a HOT update (room left on each
+      -- page, fillfactor 70) that writes no index entry at all.
+      CREATE INDEX flights_for_claim ON flights(batch_num);
+      -- claims.ts: a worker's heartbeat, retirement and live-worker count (its items by owner;
+      -- the owner changes on a claim, a takeover and a release only).
       CREATE INDEX flights_for_owner ON flights(owner) WHERE owner IS NOT NULL;
       INSERT INTO flights (item_key, batch_num, state, owner, fence, lease_until, pending_key, pending_answer, run_id,
                            thread_id, run_status, text, step, hold_reason, updated_at)
