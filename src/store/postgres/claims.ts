@@ -10,7 +10,10 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
 import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
-import { all, one, scalar } from './sql.js';
+import { prepared } from './sql.js';
+
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { all, one, scalar, exec } = prepared;
 
 /**
  * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
@@ -53,8 +56,8 @@ export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart
 }
 
 export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | null): Promise<{ cancelled: boolean; capLimit: number | null }> {
-  await c.query(`UPDATE workers SET heartbeat_at = ${dbNow('$1')} WHERE id = $2`, [now, lease.workerId]);
-  await c.query(`UPDATE flights SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
+  await exec(c, `UPDATE workers SET heartbeat_at = ${dbNow('$1')} WHERE id = $2`, [now, lease.workerId]);
+  await exec(c, `UPDATE flights SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(
     c,
     'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = $1',
@@ -64,8 +67,8 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
 }
 
 export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
-  await c.query('UPDATE flights SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
-  await c.query(
+  await exec(c, 'UPDATE flights SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
+  await exec(c, 
     `UPDATE workers SET stopped_at = ${isoOf('t')}, heartbeat_at = t
      FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2`,
     [now, workerId],
@@ -208,12 +211,12 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
  * that saw it go takes its items over on its next look, instead of leaving them behind).
  */
 async function alive(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
-  await c.query(`UPDATE workers SET heartbeat_at = t FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2 AND heartbeat_at < t`, [now, workerId]);
+  await exec(c, `UPDATE workers SET heartbeat_at = t FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2 AND heartbeat_at < t`, [now, workerId]);
 }
 
 /** Gives an item's lease up while the worker holds it (by the token of its claim, when given). */
 export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
-  await c.query(
+  await exec(c, 
     `UPDATE flights SET owner = NULL, lease_until = 0
      WHERE item_key = (SELECT key FROM items WHERE batch_id = $1 AND id = $2) AND owner = $3 AND fence = coalesce($4, fence)`,
     [batchId, itemId, workerId, fence ?? null],
@@ -222,8 +225,8 @@ export async function release(c: pg.ClientBase, batchId: string, itemId: string,
 
 export async function cancel(c: pg.ClientBase, batchId: string, now: number | null): Promise<number> {
   const at = stamp(now);
-  await c.query('UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
-  return (await c.query(`UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
+  await exec(c, 'UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
+  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
 }
 
 export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[], at: string): Promise<string[]> {
@@ -241,7 +244,7 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
     [at, batchId, wanted],
   );
   const done = back.sort((a, b) => a.seq - b.seq).map((r) => r.id);
-  if (done.length > 0) await c.query('UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
+  if (done.length > 0) await exec(c, 'UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
   return done;
 }
 

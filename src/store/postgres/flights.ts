@@ -3,8 +3,11 @@ import type { Queryable } from './pool.js';
 import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord, ItemState } from '../types.js';
-import { BATCH_NUM, one } from './sql.js';
+import { BATCH_NUM, prepared } from './sql.js';
 import { leaseLost } from '../fencing.js';
+
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { one, exec } = prepared;
 
 /**
  * An item and its life in flight, PostgreSQL adapter (migration 019): every read of an item

@@ -10,6 +10,10 @@ import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows.js';
 import { getItem, type ItemPatch, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { prepared } from './sql.js';
+
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { exec } = prepared;
 
 /**
  * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
@@ -28,7 +32,7 @@ async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> 
 
 /** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
 export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
-  await c.query(
+  await exec(c, 
     `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
     [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
@@ -37,7 +41,7 @@ export async function recordFile(c: pg.ClientBase, batchId: string, itemId: stri
 
 async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, clock: Clock = systemClock): Promise<void> {
   const failure = runErrorColumns(run);
-  await c.query('UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
+  await exec(c, 'UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
     run.status,
     run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
     run.output == null ? null : JSON.stringify(run.output),
@@ -53,23 +57,23 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
 
 /** The decision of a paused run, or null when it has none. */
 async function decisionForRun(c: pg.ClientBase, batchId: string, runId: string): Promise<DecisionRecord | null> {
-  const row = (await c.query<DecisionRow>('SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
+  const row = (await exec<DecisionRow>(c, 'SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
   return row ? decisionFromRow(row) : null;
 }
 
 export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
-  return Number((await c.query('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0].c);
+  return Number((await exec(c, 'SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0]!.c);
 }
 
 export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
-  await c.query(
+  await exec(c, 
     `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
     [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(clock)],
   );
   if (now.threadKey && run.threadId)
-    await c.query(
+    await exec(c, 
       `INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ($1, $2, $3)
        ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
       [now.batchId, now.threadKey, run.threadId],
@@ -95,7 +99,7 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
 async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
-  const added = await c.query(
+  const added = await exec(c, 
     `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_id, run_id) DO NOTHING`,
     [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
@@ -111,7 +115,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   await recordRun(c, now, run, clock);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
+  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
   const outcome = decide(await approvedCost(c, now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   const after =
@@ -130,7 +134,7 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
 export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<PauseOutcome> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
+  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   const outcome = decide(await approvedCost(c, batchId));
   if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey, {}, clock))) return { kind: 'hold', reason: 'decided already' };
   return outcome;
@@ -154,16 +158,16 @@ export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: s
 
 export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean, clock: Clock = systemClock): Promise<void> {
   if (resend) {
-    await c.query('UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [isoNow(clock), batchId, itemId]);
+    await exec(c, 'UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [isoNow(clock), batchId, itemId]);
     return;
   }
   const item = await getItem(c, batchId, itemId, true);
-  await c.query('UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, isoNow(clock), batchId, itemId]);
+  await exec(c, 'UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, isoNow(clock), batchId, itemId]);
   await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(clock) }, isoNow(clock), item ?? undefined);
 }
 
 async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
-  await c.query(
+  await exec(c, 
     'UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_id = $7 AND item_id = $8',
     [run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(clock), batchId, itemId],
   );
@@ -176,7 +180,7 @@ export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemI
 
 export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }, clock: Clock = systemClock): Promise<void> {
   if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run, clock);
-  await c.query(
+  await exec(c, 
     'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
     [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, isoNow(clock), batchId, itemId],
   );
@@ -191,6 +195,6 @@ export async function markModelFinished(c: pg.ClientBase, batchId: string, itemI
 }
 
 export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number, clock: Clock = systemClock): Promise<void> {
-  await c.query('UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, isoNow(clock), batchId, itemId]);
+  await exec(c, 'UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, isoNow(clock), batchId, itemId]);
   await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock));
 }
