@@ -32,3 +32,65 @@ it('openStore gives the PostgreSQL adapter, answers listener included, usable th
   }
 }, 60_000);
 
+
+// Build point 2 of issue 32: every time the adapter writes (a batch's, an item's, a run's, a
+// decision's, a file's) is its clock's, not the wall clock's: a store opened with a clock of
+// its own writes that clock's times only.
+it('every time the PostgreSQL adapter writes comes from its clock', async () => {
+  let now = Date.parse('2001-02-03T04:05:06.000Z');
+  const at = (): string => new Date(now).toISOString();
+  const store = await PostgresStore.open(await pg.createDatabase('clock_writes'), { clock: { now: () => now, sleep: async () => {} } });
+  try {
+    const loader = await store.beginBatchLoad({
+      id: 'b1', name: 'clocked', kind: 'runs', sourcePath: '/q.csv', sourceSha256: 'abc', baseUrl: null,
+      settings: { concurrency: 2 } as never, policy: null,
+    });
+    for (const [seq, id] of ['a', 'b'].entries()) await loader.add({ id, seq, line: seq + 2, question: `q ${id}`, threadKey: null, meta: {} });
+    await loader.commit([], 'abc');
+    const loadedAt = at();
+    expect((await store.findBatch('b1'))!.createdAt).toBe(loadedAt);
+    expect((await store.getItem('b1', 'a'))!.updatedAt).toBe(loadedAt);
+
+    now += 1000;
+    const w = await store.registerWorker('b1', { host: 'h', pid: 1 });
+    const claimed = await store.claimItems('b1', { workerId: w.id, leaseMs: 60_000, max: 2, cap: 2, afterSeq: -1 });
+    const [a, b] = claimed.items;
+    expect(claimed.items.map((i) => [i.startedAt, i.updatedAt, i.leaseUntil])).toEqual([[at(), at(), now + 60_000], [at(), at(), now + 60_000]]);
+
+    now += 1000;
+    const admitted = await store.markAdmitted(a!, { id: 'r1', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: a!.pendingKey! });
+    expect(admitted.updatedAt).toBe(at());
+    expect((await store.getRun('r1'))!.createdAt).toBe(at());
+
+    now += 1000;
+    const paused = await store.markPaused(admitted, snapOf('r1', 'requires_action'), () => ({
+      kind: 'answer', nextKey: 'k1',
+      decision: { runId: 'r1', tool: 'confirm_scope', input: {}, answer: { ok: true }, by: 'policy', reason: 'test', cost: 1 },
+    }));
+    expect(paused.item.updatedAt).toBe(at());
+    expect((await store.getRun('r1'))!.finishedAt).toBe(at());
+    expect((await store.decisionsForItem('b1', 'a'))[0]!.decidedAt).toBe(at());
+
+    now += 1000;
+    const done = await store.markFinished(paused.item, snapOf('r1', 'completed'), 'completed');
+    expect([done.finishedAt, done.updatedAt]).toEqual([at(), at()]);
+    const failed = await store.markError('b1', 'b', 'boom', null, b);
+    expect([failed!.finishedAt, failed!.updatedAt]).toEqual([at(), at()]);
+
+    now += 1000;
+    expect(await store.requeue('b1', ['b'], ['error'])).toEqual(['b']);
+    expect((await store.getItem('b1', 'b'))!.updatedAt).toBe(at());
+    await store.updateBatchSettings('b1', { concurrency: 3 } as never, null, null);
+    expect((await store.findBatch('b1'))!.updatedAt).toBe(at());
+  } finally {
+    await store.close();
+  }
+}, 60_000);
+
+function snapOf(id: string, status: string) {
+  return {
+    id, status, threadId: null, createdAt: '2001-01-01T00:00:00.000Z',
+    requiredAction: status === 'requires_action' ? { type: 'tool', tool: 'confirm_scope', input: {} } : null,
+    output: { text: `answer of ${id}`, tool_results: [] }, files: [],
+  } as never;
+}

@@ -1,8 +1,14 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportRows, type ExportRow } from '../../src/runner/index.js';
+import { startSim, type Sim } from '../../src/sim/index.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
+import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
+import { expectBatchWhole } from '../support/expect-batch.js';
 
 let server: PgServer;
 beforeAll(async () => {
@@ -24,7 +30,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
@@ -179,4 +185,128 @@ describe('PostgreSQL migrations', () => {
     await expect(PostgresStore.open(url)).rejects.toThrow(/cannot use the database postgres:\/\/postgres:\*\*\*@/);
     await expect(PostgresStore.open(url)).rejects.not.toThrow(/hunter2/);
   });
+});
+
+/**
+ * The statements that take a database migrated by 019 back to the schema before it: each
+ * flight's columns written back over its item row, as the single items table of the old
+ * schema kept an item in flight (owner, fencing token, lease, pending key, run, step), and
+ * 019's tables, columns and index names undone. The test checks the result has exactly the
+ * old schema's tables, columns and indexes.
+ */
+const BEFORE_019 = `
+  UPDATE items i SET state = f.state, owner = f.owner, fence = f.fence, lease_until = f.lease_until, pending_key = f.pending_key,
+    pending_answer = f.pending_answer, run_id = f.run_id, thread_id = f.thread_id, run_status = f.run_status, text = f.text,
+    step = f.step, hold_reason = f.hold_reason, updated_at = f.updated_at
+  FROM flights f WHERE f.item_key = i.key;
+  DROP TABLE flights;
+  ALTER TABLE items DROP COLUMN key;
+  ALTER TABLE batches DROP COLUMN num;
+  ALTER INDEX items_for_claim RENAME TO items_queued;
+  ALTER INDEX items_for_thread_claim RENAME TO items_thread;
+  ALTER INDEX items_for_state_pages RENAME TO items_state;
+  ALTER INDEX items_for_web_sort RENAME TO items_updated;
+  ALTER INDEX items_for_rate RENAME TO items_finished;
+  CREATE INDEX items_active ON items(batch_id, state, owner, lease_until) WHERE state IN ('submitting', 'running', 'waiting');
+  CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
+  DELETE FROM _migrations WHERE name = '019_lean_items';
+`;
+
+/** A schema's shape: its tables' columns (with types) and its indexes (with definitions). */
+async function schemaOf(c: pg.Client): Promise<{ columns: string[]; indexes: string[] }> {
+  const columns = (await c.query(`SELECT table_name || '.' || column_name || ' ' || data_type AS c FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.c);
+  const indexes = (await c.query(`SELECT indexname || ' ' || indexdef AS i FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)).rows.map((r) => r.i);
+  return { columns, indexes };
+}
+
+describe('019 on a database left mid-batch by kill -9 on the schema before it', () => {
+  let sim: Sim;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 100, seed: 19 });
+  });
+  afterAll(async () => sim?.close());
+
+  it('moves the items in flight (owner, token, lease, pending key, run, step) into flights, and the batch resumes to its end with nothing sent twice', async () => {
+    const url = await server.createDatabase('mig_019_midbatch');
+    const dir = tempDir();
+    const items = fixtureItems('300ms', 2);
+    const { questions, policy } = writeFixture(dir, items);
+    const env = { RESQ_API_KEY: sim.keys[0], RESQ_LEASE_MS: '1500' };
+    const args = ['run', questions, '--db', url, '--batch', 'midway', '--policy', policy, '--base-url', sim.url, '--concurrency', '6', '--out', join(dir, 'out'), '--json'];
+    // A worker killed with SIGKILL mid-batch: items in flight, each with its key stored.
+    const victim = spawnCli(args, env);
+    const victimDone = collect(victim);
+    let seen = 0;
+    await new Promise<void>((resolve) => {
+      victim.stdout?.on('data', (d: Buffer) => {
+        seen += d.toString().split('\n').filter((l) => l.includes('"type":"item"')).length;
+        if (seen >= 4) resolve();
+      });
+      victim.on('close', () => resolve());
+    });
+    victim.kill('SIGKILL');
+    expect((await victimDone).signal).toBe('SIGKILL');
+
+    // The database as the schema before 019 keeps it, its items in flight on their rows.
+    const c = await client(url);
+    c.on('error', () => {});
+    const old = await client(await server.createDatabase('mig_019_reference'));
+    type Flying = { id: string; state: string; owner: string | null; fence: number; lease_until: string | null; pending_key: string | null; run_id: string | null; step: number };
+    const flyingSql = `SELECT id, state, owner, fence::int AS fence, lease_until::text, pending_key, run_id, step FROM items
+                       WHERE state IN ('submitting', 'running', 'waiting') ORDER BY seq`;
+    let before: Flying[];
+    try {
+      await c.query(`BEGIN; ${BEFORE_019} COMMIT;`);
+      await migratePg(old, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '019_lean_items')));
+      expect(await schemaOf(c)).toEqual(await schemaOf(old));
+      before = (await c.query<Flying>(flyingSql)).rows;
+      expect(before.length).toBeGreaterThan(0);
+      // Held by the killed worker, each by its token; the key of what is to be sent stored before it is.
+      expect(before.filter((r) => r.owner === null || r.fence < 1)).toEqual([]);
+      expect(before.filter((r) => r.state !== 'running' && r.pending_key === null)).toEqual([]);
+      // The counts by state agree with the rows (the triggers of 012 followed the rows back).
+      const kept = (await c.query(`SELECT state, sum(n)::int AS n FROM item_counts GROUP BY state HAVING sum(n) <> 0 ORDER BY state`)).rows;
+      expect(kept).toEqual((await c.query(`SELECT state, count(*)::int AS n FROM items GROUP BY state ORDER BY state`)).rows);
+    } finally {
+      await old.end();
+    }
+
+    // Opened by this code: 019 applies, the items in flight move to flights as they were.
+    const store = await PostgresStore.open(url);
+    try {
+      const moved = await c.query<Flying>(
+        `SELECT i.id, f.state, f.owner, f.fence::int AS fence, f.lease_until::text, f.pending_key, f.run_id, f.step
+         FROM flights f JOIN items i ON i.key = f.item_key ORDER BY i.seq`,
+      );
+      expect(moved.rows).toEqual(before);
+      const batch = (await store.findBatch('midway'))!;
+      for (const r of before) expect(await store.getItem(batch.id, r.id)).toMatchObject({ state: r.state, owner: r.owner, fence: r.fence, pendingKey: r.pending_key, runId: r.run_id, step: r.step });
+    } finally {
+      await store.close();
+      await c.end();
+    }
+
+    // Resumed to its end against the same simulator: every question admitted once, each answer whole.
+    const last = await runCliChild(['resume', 'midway', '--db', url, '--out', join(dir, 'out'), '--json'], env);
+    expect(last.stderr).not.toContain('internal error');
+    expect(last.code, last.stderr).toBe(1); // the @fail items fail, nothing else
+    const counters = sim.counters();
+    for (const it of items) expect(counters.admissionsByInput[it.question] ?? 0, it.id).toBe(1);
+    expect(counters.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+    const after = await PostgresStore.open(url);
+    try {
+      const batch = (await after.findBatch('midway'))!;
+      const rows: ExportRow[] = [];
+      for await (const r of exportRows(after, batch)) rows.push(r);
+      expectBatchWhole(rows, items, sim.ledger());
+      const check = await client(url);
+      try {
+        expect((await check.query('SELECT count(*)::int AS n FROM flights')).rows[0].n).toBe(0);
+      } finally {
+        await check.end();
+      }
+    } finally {
+      await after.close();
+    }
+  }, 240_000);
 });

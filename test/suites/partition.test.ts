@@ -30,6 +30,16 @@ interface Worker {
   killed: boolean;
 }
 
+/**
+ * The items as they are now, read straight from the tables: an item in flight has its state,
+ * step, owner, run and text in its `flights` row (migration 019), laid over its own row.
+ */
+const ITEMS_NOW = `(SELECT i.batch_id, i.id, i.seq,
+    CASE WHEN f.item_key IS NULL THEN i.state ELSE f.state END AS state, CASE WHEN f.item_key IS NULL THEN i.step ELSE f.step END AS step,
+    CASE WHEN f.item_key IS NULL THEN i.owner ELSE f.owner END AS owner, CASE WHEN f.item_key IS NULL THEN i.run_id ELSE f.run_id END AS run_id,
+    CASE WHEN f.item_key IS NULL THEN i.text ELSE f.text END AS text
+  FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+
 /** Polls the items and runs tables through a direct connection: a step or run going backwards, or a finished item starting again, is a second driver writing over the first. */
 function startWatcher(url: string, batchId: string) {
   const client = new pg.Client({ connectionString: url });
@@ -44,7 +54,7 @@ function startWatcher(url: string, batchId: string) {
     await client.connect();
     while (!stopped) {
       const { rows } = await client.query<{ id: string; step: number; state: string; owner: string | null; run_step: number | null }>(
-        `SELECT i.id, i.step, i.state, i.owner, r.step AS run_step FROM items i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_id = $1`,
+        `SELECT i.id, i.step, i.state, i.owner, r.step AS run_step FROM ${ITEMS_NOW} i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_id = $1`,
         [batchId],
       );
       polls++;
@@ -151,9 +161,9 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       return id;
     };
     const holding = async (workerId: string): Promise<string[]> =>
-      (await admin.query<{ id: string }>(`SELECT id FROM items WHERE batch_id = $1 AND owner = $2 AND ${active}`, [batchId, workerId])).rows.map((r) => r.id);
+      (await admin.query<{ id: string }>(`SELECT id FROM ${ITEMS_NOW} i WHERE batch_id = $1 AND owner = $2 AND ${active}`, [batchId, workerId])).rows.map((r) => r.id);
     const batchOver = async (): Promise<boolean> =>
-      (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM items WHERE batch_id = $1 AND state IN ('queued', 'submitting', 'running', 'waiting')`, [batchId])).rows[0]!.n === 0;
+      (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ITEMS_NOW} i WHERE batch_id = $1 AND state IN ('queued', 'submitting', 'running', 'waiting')`, [batchId])).rows[0]!.n === 0;
     /** Waits until the worker holds a few items (the fault then hits work in flight); false once it is gone or the batch is over. */
     const untilHolding = async (w: Worker, workerId: string, n = 2): Promise<boolean> => {
       let ok = false;
@@ -199,7 +209,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       // Past the lease, and until another worker has taken one of them over (or 4 leases).
       const id = v.id;
       await waitFor(async () => {
-        const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM items WHERE batch_id = $1 AND id = ANY($2) AND (owner IS DISTINCT FROM $3)`, [batchId, held, id]);
+        const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ITEMS_NOW} i WHERE batch_id = $1 AND id = ANY($2) AND (owner IS DISTINCT FROM $3)`, [batchId, held, id]);
         return rows[0]!.n > 0;
       }, 4 * LEASE_MS);
       await sleep(LEASE_MS / 2);
@@ -312,7 +322,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
 
       // Nothing lost: every item completed with one step counted, its answer what its decision said.
       const rows = (
-        await admin.query<{ id: string; state: string; step: number; text: string | null }>('SELECT id, state, step, text FROM items WHERE batch_id = $1 ORDER BY seq', [batchId])
+        await admin.query<{ id: string; state: string; step: number; text: string | null }>(`SELECT id, state, step, text FROM ${ITEMS_NOW} i WHERE batch_id = $1 ORDER BY seq`, [batchId])
       ).rows;
       expect.soft(rows.filter((r) => r.state !== 'completed').map((r) => `${r.id} ${r.state}`), 'items not completed').toEqual([]);
       expect.soft(rows.filter((r) => r.step !== 1).map((r) => `${r.id} step ${r.step}`), 'items whose step is not 1').toEqual([]);

@@ -1,6 +1,8 @@
 import type pg from 'pg';
-import { type StoredRow, changedRow } from '../changed-row.js';
-import type { BatchAppender, ChangedRow, NewItem } from '../shapes.js';
+import { type Clock, systemClock } from '../../clock.js';
+import type { StoredRow } from '../changed-row.js';
+import { duplicateInAppend, planAppend } from '../common/append-plan.js';
+import type { BatchAppender } from '../shapes.js';
 import { insertItems } from './batch-load.js';
 import { nowIso, transactionEnd } from './sql.js';
 
@@ -8,7 +10,7 @@ import { nowIso, transactionEnd } from './sql.js';
  * Starts appending a grown question set to a batch on a client of its own: one
  * transaction holding the batch's row, so two appends of one batch run one after the other.
  */
-export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<BatchAppender> {
+export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Clock = systemClock): Promise<BatchAppender> {
   const c = await pool.connect();
   // A reset between two statements is the next statement's error, not an unhandled event.
   c.on('error', () => {});
@@ -23,7 +25,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<
     await end('ROLLBACK');
     throw e;
   }
-  const now = nowIso();
+  const now = nowIso(clock);
   let kept = 0;
   let appended = 0;
   return {
@@ -33,23 +35,14 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<
         [batchId, cols.ids],
       );
       const stored = new Map(found.rows.map((row) => [row.id, row]));
-      const changed: ChangedRow[] = [];
-      const fresh: NewItem[] = [];
-      for (let k = 0; k < cols.ids.length; k++) {
-        const s = stored.get(cols.ids[k]!);
-        if (!s) {
-          fresh.push({ id: cols.ids[k]!, seq: next++, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
-          continue;
-        }
-        kept++;
-        const d = changedRow(s, cols, k);
-        if (d) changed.push(d);
+      const plan = planAppend(cols, (id) => stored.get(id), next);
+      next = plan.next;
+      kept += plan.kept;
+      if (plan.fresh.length > 0) {
+        if ((await insertItems(c, batchId, plan.fresh, now)).length > 0) throw duplicateInAppend();
+        appended += plan.fresh.length;
       }
-      if (fresh.length > 0) {
-        if ((await insertItems(c, batchId, fresh, now)).length > 0) throw new Error('batch append: an id given twice (ids must be unique among the rows given)');
-        appended += fresh.length;
-      }
-      return changed;
+      return plan.changed;
     },
     tally: () => ({ kept, appended }),
     commit: async (invalid, sourceSha256) => {
@@ -57,7 +50,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string): Promise<
         appended,
         JSON.stringify(invalid),
         sourceSha256,
-        nowIso(),
+        nowIso(clock),
         batchId,
       ]);
       await end('COMMIT');

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, systemClock } from '../../clock.js';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
 import { nowIso, transactionEnd } from './sql.js';
@@ -10,8 +11,8 @@ function metaText(it: NewItem): string {
 }
 
 /** Inserts the batch row; a name taken meanwhile (another process loading it) is a BatchExistsError. */
-async function insertBatch(c: pg.ClientBase, b: NewBatch): Promise<void> {
-  const now = nowIso();
+async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise<void> {
+  const now = nowIso(clock);
   try {
     await c.query(
       `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
@@ -52,17 +53,17 @@ export async function insertItems(c: pg.ClientBase, batchId: string, items: read
 }
 
 /** Starts loading a batch on a client of its own: everything in one transaction, or nothing. */
-export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<BatchLoader> {
+export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Clock = systemClock): Promise<BatchLoader> {
   const c = await pool.connect();
   // A reset between two statements is the next statement's error, not an unhandled event.
   c.on('error', () => {});
-  const now = nowIso();
+  const now = nowIso(clock);
   let n = 0;
   let buffer: NewItem[] = [];
   const end = transactionEnd(c);
   try {
     await c.query('BEGIN');
-    await insertBatch(c, batch);
+    await insertBatch(c, batch, clock);
   } catch (e) {
     await end('ROLLBACK');
     throw e;
@@ -91,7 +92,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<Ba
         n,
         JSON.stringify(invalid),
         sourceSha256 ?? null,
-        nowIso(),
+        nowIso(clock),
         batch.id,
       ]);
       await end('COMMIT');
@@ -102,10 +103,10 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch): Promise<Ba
 }
 
 /** Records a models batch, its model and every row, in the caller's transaction. */
-export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
-  await insertBatch(c, batch);
+export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[], clock: Clock = systemClock): Promise<void> {
+  await insertBatch(c, batch, clock);
   await c.query('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES ($1, $2, $3, $4)', [batch.id, model.modelId, model.mode, JSON.stringify(model.description)]);
-  const now = nowIso();
+  const now = nowIso(clock);
   // The inputs stand in for the question, so status and views show something readable.
   await insertItems(c, batch.id, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -117,5 +118,5 @@ export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: O
     });
     await c.query(`INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
   }
-  await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', nowIso(), batch.id]);
+  await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', nowIso(clock), batch.id]);
 }

@@ -4,15 +4,25 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
-import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
-import { ACTIVE_STATES, TERMINAL_STATES, sqlStates } from '../item-states.js';
+import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
+import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { all, hasUnfinishedBefore, nowIso, one, scalar } from './sql.js';
+import { IN_FLIGHT_MARK } from '../common/flights.js';
+import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
+import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
+import { prepared } from './sql.js';
 
-/** Runs in flight over every worker (as in the SQLite adapter: see its claims.ts). */
-const IN_FLIGHT = `SELECT count(*) FROM items WHERE batch_id = $1 AND state IN ${sqlStates(ACTIVE_STATES)}
-  AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
-const QUEUED_PAGE = 64;
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { all, one, scalar, exec } = prepared;
+
+/**
+ * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
+ * rows): an answered item no worker has held yet has no run going and takes no slot.
+ */
+const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
+
+/** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
+export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());
 
 /** A time in ms since the epoch (`col`, an SQL expression) as the ISO 8601 text the store keeps times in. */
 const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -26,10 +36,10 @@ const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT
  */
 export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
-export async function inFlight(c: pg.ClientBase, batchId: string, ended: readonly string[] = []): Promise<number> {
-  const n = await scalar<number>(c, IN_FLIGHT, [batchId]);
+export async function inFlight(c: pg.ClientBase, num: number, batchId: string, ended: readonly string[] = []): Promise<number> {
+  const n = await scalar<number>(c, IN_FLIGHT, [num]);
   if (ended.length === 0) return n;
-  return n - (await scalar<number>(c, `${IN_FLIGHT} AND id = ANY($2)`, [batchId, ended]));
+  return n - (await scalar<number>(c, `${IN_FLIGHT} AND item_key IN (SELECT key FROM items WHERE batch_id = $2 AND id = ANY($3))`, [num, batchId, ended]));
 }
 
 export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number | null): Promise<WorkerRecord> {
@@ -46,8 +56,8 @@ export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart
 }
 
 export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | null): Promise<{ cancelled: boolean; capLimit: number | null }> {
-  await c.query(`UPDATE workers SET heartbeat_at = ${dbNow('$1')} WHERE id = $2`, [now, lease.workerId]);
-  await c.query(`UPDATE items SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
+  await exec(c, `UPDATE workers SET heartbeat_at = ${dbNow('$1')} WHERE id = $2`, [now, lease.workerId]);
+  await exec(c, `UPDATE flights SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(
     c,
     'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = $1',
@@ -57,8 +67,8 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
 }
 
 export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
-  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
-  await c.query(
+  await exec(c, 'UPDATE flights SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
+  await exec(c, 
     `UPDATE workers SET stopped_at = ${isoOf('t')}, heartbeat_at = t
      FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2`,
     [now, workerId],
@@ -68,52 +78,50 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
 export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
   const rows = await all<WorkerRow>(
     c,
-    `SELECT w.*, (SELECT count(*) FROM items i WHERE i.owner = w.id) AS n FROM workers w
+    `SELECT w.*, (SELECT count(*) FROM flights f WHERE f.owner = w.id) AS n FROM workers w
      WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
     [batchId, now, staleMs],
   );
   return rows.map(workerFromRow);
 }
 
-/** Takes an item over under the worker's lease (database time) with the next fencing token. */
+/** Takes an item in flight over under the worker's lease (database time) with the next fencing token: its flights row only. */
 async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number | null): Promise<ItemRecord> {
-  const row = await one<ItemRow>(
+  const f = await one<Record<string, unknown>>(
     c,
-    `UPDATE items SET owner = $3, lease_until = ${dbNow('$4')} + $5, fence = fence + 1, updated_at = $6
-     WHERE batch_id = $1 AND id = $2 RETURNING *`,
-    [it.batchId, it.id, lease.workerId, now, lease.leaseMs, nowIso()],
+    `UPDATE flights SET owner = $2, lease_until = ${dbNow('$3')} + $4, fence = fence + 1, updated_at = $5 WHERE item_key = $1 RETURNING *`,
+    [whereIs(it)!.key, lease.workerId, now, lease.leaseMs, stamp(now)],
   );
-  return itemFromRow(row!);
+  return { ...it, state: f!.state as ItemRecord['state'], owner: f!.owner as string, leaseUntil: Number(f!.lease_until), fence: Number(f!.fence), updatedAt: f!.updated_at as string };
 }
 
-/** Moves a queued item to `submitting` under the worker's lease, its key stored, with the next fencing token. */
-async function submit(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number | null): Promise<ItemRecord> {
-  const threadId = it.threadKey
-    ? await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_id = $1 AND thread_key = $2', [it.batchId, it.threadKey]) ?? null
-    : null;
-  const key = idempotencyKey(it.batchId, it.id, it.step, it.attempt);
-  const row = await one<ItemRow>(
-    c,
-    `UPDATE items SET state = 'submitting', pending_key = $3, thread_id = $4, started_at = coalesce(started_at, $5), owner = $6,
-            lease_until = ${dbNow('$7')} + $8, fence = fence + 1, updated_at = $5
-     WHERE batch_id = $1 AND id = $2 RETURNING *`,
-    [it.batchId, it.id, key, threadId, nowIso(), lease.workerId, now, lease.leaseMs],
-  );
-  return itemFromRow(row!);
-}
-
-/** Moves queued items with no thread to `submitting` under the lease, their keys stored, in one statement. */
-async function submitAll(c: pg.ClientBase, batchId: string, items: readonly ItemRecord[], lease: Lease, now: number | null): Promise<ItemRecord[]> {
+/**
+ * Moves queued items to `submitting` under the worker's lease, their keys stored, with the next
+ * fencing token, in one statement: the item rows written once (the counts' trigger fires once)
+ * and their flights rows added from them. `threads` gives a threaded item its thread's id.
+ */
+async function submitAll(c: pg.ClientBase, num: number, items: readonly ItemRecord[], threads: ReadonlyMap<string, string | null>, lease: Lease, now: number | null): Promise<ItemRecord[]> {
   if (items.length === 0) return [];
   const keys = items.map((it) => idempotencyKey(it.batchId, it.id, it.step, it.attempt));
-  const rows = await all<ItemRow>(
+  const rows = await all<{ i: ItemRow & { key: number }; f: Record<string, unknown> }>(
     c,
-    `UPDATE items AS i SET state = 'submitting', pending_key = v.key, thread_id = NULL, started_at = coalesce(i.started_at, $3),
-            owner = $4, lease_until = ${dbNow('$5')} + $7, fence = i.fence + 1, updated_at = $3
-     FROM unnest($2::text[], $6::text[]) AS v(id, key) WHERE i.batch_id = $1 AND i.id = v.id RETURNING i.*`,
-    [batchId, items.map((it) => it.id), nowIso(), lease.workerId, now, keys, lease.leaseMs],
+    `WITH moved AS (
+       UPDATE items AS i SET state = '${IN_FLIGHT_MARK}', pending_key = v.key, thread_id = v.thread, started_at = coalesce(i.started_at, $3),
+              fence = i.fence + 1, updated_at = $3
+       FROM unnest($1::bigint[], $6::text[], $7::text[]) AS v(item_key, key, thread) WHERE i.key = v.item_key RETURNING i.*),
+     flown AS (
+       INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLS.join(', ')})
+       SELECT key, $2, 'submitting', $4, fence, ${dbNow('$5')} + $8, pending_key, pending_answer, run_id, thread_id, run_status, text, step, hold_reason, $3
+       FROM moved RETURNING *)
+     SELECT row_to_json(moved) AS i, row_to_json(flown) AS f FROM moved JOIN flown ON flown.item_key = moved.key`,
+    [items.map((it) => whereIs(it)!.key), num, stamp(now), lease.workerId, now, keys, items.map((it) => threads.get(it.id) ?? null), lease.leaseMs],
   );
-  return rows.map(itemFromRow).sort((a, b) => a.seq - b.seq);
+  return rows.map((r) => itemFromParts(r.i, r.f)).sort((a, b) => a.seq - b.seq);
+}
+
+/** The thread's id a threaded item is sent on (null: the thread's first run makes one). */
+async function threadOf(c: pg.ClientBase, it: ItemRecord): Promise<string | null> {
+  return it.threadKey ? ((await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_id = $1 AND thread_key = $2', [it.batchId, it.threadKey])) ?? null) : null;
 }
 
 /**
@@ -125,82 +133,76 @@ async function submitAll(c: pg.ClientBase, batchId: string, items: readonly Item
  * another worker is writing.
  */
 export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number | null): Promise<Claim> {
-  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
-  let count = await inFlight(c, batchId, req.ended ?? []);
-  if (!b || b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: b !== null };
-  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
+  const b = await one<{ num: number; cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT num, cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
+  if (!b) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: 0, cancelled: false };
+  const count = await inFlight(c, b.num, batchId, req.ended ?? []);
+  if (b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: true };
+  const budget = new ClaimBudget(req, effectiveCap(req.cap, b.cap_limit), count);
   const out: ItemRecord[] = [];
-  const states = (req.takeOver ?? ACTIVE_STATES).filter((s) => ACTIVE_STATES.includes(s));
+  const states = takeOverStates(req);
   if (states.length > 0) {
-    const orphans = await all<ItemRow>(
+    const orphans = await all<JoinedRow>(
       c,
-      // Never an item the claimer holds itself (see the SQLite adapter's claims.ts).
-      `SELECT * FROM items WHERE batch_id = $1 AND state = ANY($2)
-         AND (owner IS NULL OR (lease_until < ${dbNow('$3')} AND owner <> $6))
-         AND NOT (id = ANY($5))
-       ORDER BY seq LIMIT $4 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, states, now, req.max, req.skip ?? [], req.workerId],
+      // Never an item the claimer holds itself (see the SQLite adapter's claims.ts). The
+      // flights of the batch (index flights_for_claim), their item rows locked.
+      `SELECT ${ITEM_COLS} FROM flights f JOIN items i ON i.key = f.item_key
+       WHERE f.batch_num = $1 AND f.state = ANY($2)
+         AND (f.owner IS NULL OR (f.lease_until < ${dbNow('$3')} AND f.owner <> $5))
+       ORDER BY i.seq LIMIT $4 FOR NO KEY UPDATE OF i SKIP LOCKED`,
+      [b.num, states, now, req.max + (req.skip?.length ?? 0), req.workerId],
     );
-    for (const row of orphans) {
-      const it = itemFromRow(row);
-      // An answered item no worker has held has no run going: sending it takes a slot.
-      if (it.state === 'waiting' && it.leaseUntil === null) {
-        if (count >= cap) continue;
-        count++;
-      }
-      out.push(await own(c, it, req, now));
-    }
+    for (const it of pickOrphans(orphans.map(itemFromJoined), req.skip, req.max)) if (budget.takeOrphan(it)) out.push(await own(c, it, req, now));
   }
   let cursor = req.afterSeq;
-  let fresh = 0;
-  const plain: ItemRecord[] = [];
-  const threaded: ItemRecord[] = [];
-  const maxQueued = req.maxQueued ?? req.max;
-  const taken = (): number => out.length + plain.length + threaded.length;
-  scan: while (taken() < req.max && count < cap && fresh < maxQueued) {
+  let passed = 0;
+  const taking: ItemRecord[] = [];
+  const threads = new Map<string, string | null>();
+  scan: while (budget.roomForQueued) {
     // The rows this claim can take and a few more (later thread items are passed over): a
     // claim for a few freed slots locks a few rows, not a whole page other workers must skip.
-    const want = Math.min(req.max - taken(), cap - count, maxQueued - fresh);
-    const rows = await all<ItemRow>(
+    const rows = await all<JoinedRow>(
       c,
-      `SELECT * FROM items WHERE batch_id = $1 AND seq > $2 AND state = 'queued' ORDER BY seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, cursor, Math.min(QUEUED_PAGE, want + 8)],
+      // index items_for_claim; a queued item has no flights row.
+      `SELECT i.* FROM items i WHERE i.batch_id = $1 AND i.seq > $2 AND i.state = 'queued' ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
+      [batchId, cursor, queuedPageSize(budget.wantQueued, passed + 8)],
     );
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (taken() >= req.max || count >= cap || fresh >= maxQueued) break scan;
+      if (!budget.roomForQueued) break scan;
       cursor = row.seq;
-      const it = itemFromRow(row);
+      const it = itemFromJoined(row);
       // Later items of a thread are reached through the thread once the earlier ones end.
-      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) continue;
-      // Thread items need their thread's id; the rest move to submitting in one statement below.
-      if (it.threadKey) threaded.push(await submit(c, it, req, now));
-      else plain.push(it);
-      count++;
-      fresh++;
+      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) {
+        passed++;
+        continue;
+      }
+      if (it.threadKey) threads.set(it.id, await threadOf(c, it));
+      taking.push(it);
+      budget.takeQueued();
     }
   }
-  // Orphans first, then the queued items in file order.
-  out.push(...[...threaded, ...(await submitAll(c, batchId, plain, req, now))].sort((a, b) => a.seq - b.seq));
+  // Orphans first, then the queued items in file order, moved in one statement.
+  out.push(...(await submitAll(c, b.num, taking, threads, req, now)));
   if (out.length > 0) await alive(c, req.workerId, now);
-  return { items: out, cursor, fresh, inFlight: count, cancelled: false };
+  return { items: out, cursor, fresh: budget.fresh, inFlight: budget.inFlight, cancelled: false };
 }
 
 export async function claimNextInThread(c: pg.ClientBase, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number | null): Promise<ItemRecord | null> {
-  const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
+  const b = await one<{ num: number; cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT num, cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   if (!b || b.cancelled_at !== null) return null;
-  const row = await one<ItemRow>(
+  const row = await one<JoinedRow>(
     c,
-    `SELECT * FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq > $3 AND state = 'queued' ORDER BY seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
+    // index items_for_thread_claim
+    `SELECT i.* FROM items i WHERE i.batch_id = $1 AND i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued' ORDER BY i.seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
     [batchId, threadKey, afterSeq],
   );
   if (!row) return null;
-  const next = itemFromRow(row);
+  const next = itemFromJoined(row);
   if (await hasUnfinishedBefore(c, batchId, threadKey, next.seq)) return null;
-  const cap = b.cap_limit !== null && b.cap_limit < req.cap ? b.cap_limit : req.cap;
-  if ((await inFlight(c, batchId)) >= cap) return null;
+  if ((await inFlight(c, b.num, batchId)) >= effectiveCap(req.cap, b.cap_limit)) return null;
   await alive(c, req.workerId, now);
-  return submit(c, next, req, now);
+  const [taken] = await submitAll(c, b.num, [next], new Map([[next.id, await threadOf(c, next)]]), req, now);
+  return taken ?? null;
 }
 
 /**
@@ -209,21 +211,25 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
  * that saw it go takes its items over on its next look, instead of leaving them behind).
  */
 async function alive(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
-  await c.query(`UPDATE workers SET heartbeat_at = t FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2 AND heartbeat_at < t`, [now, workerId]);
+  await exec(c, `UPDATE workers SET heartbeat_at = t FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2 AND heartbeat_at < t`, [now, workerId]);
 }
 
 /** Gives an item's lease up while the worker holds it (by the token of its claim, when given). */
 export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
-  await c.query('UPDATE items SET owner = NULL, lease_until = 0 WHERE batch_id = $1 AND id = $2 AND owner = $3 AND fence = coalesce($4, fence)', [batchId, itemId, workerId, fence ?? null]);
+  await exec(c, 
+    `UPDATE flights SET owner = NULL, lease_until = 0
+     WHERE item_key = (SELECT key FROM items WHERE batch_id = $1 AND id = $2) AND owner = $3 AND fence = coalesce($4, fence)`,
+    [batchId, itemId, workerId, fence ?? null],
+  );
 }
 
 export async function cancel(c: pg.ClientBase, batchId: string, now: number | null): Promise<number> {
-  const at = now === null ? isoNow() : new Date(now).toISOString();
-  await c.query('UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
-  return (await c.query(`UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
+  const at = stamp(now);
+  await exec(c, 'UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
+  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
 }
 
-export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[]): Promise<string[]> {
+export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[], at: string): Promise<string[]> {
   const picked = ids
     ? await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND id = ANY($2) ORDER BY seq', [batchId, ids])
     : await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND state = ANY($2) ORDER BY seq', [batchId, states]);
@@ -235,9 +241,18 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
        run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
        thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
      WHERE batch_id = $2 AND id = ANY($3) AND state IN ${sqlStates(TERMINAL_STATES)} RETURNING id, seq`,
-    [isoNow(), batchId, wanted],
+    [at, batchId, wanted],
   );
   const done = back.sort((a, b) => a.seq - b.seq).map((r) => r.id);
-  if (done.length > 0) await c.query('UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
+  if (done.length > 0) await exec(c, 'UPDATE batches SET cancelled_at = NULL WHERE id = $1', [batchId]);
   return done;
 }
+
+/** Item-row states before the end of an item's life, the mark of one in flight included (a thread's later items wait for these). */
+export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
+
+/** Whether an earlier item of the thread is not yet finished. */
+export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
+  return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
+}
+

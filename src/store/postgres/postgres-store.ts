@@ -12,9 +12,13 @@ import { migratePg } from './migrations.js';
 import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
-import { getItem, nowIso } from './sql.js';
+import * as fileReads from './files.js';
+import * as models from './models.js';
+import * as summaries from './summaries.js';
+import { getItem, updateItem } from './flights.js';
 import * as t from './transitions.js';
-import * as web from './web-reads.js';
+import * as web from './item-pages.js';
+import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../web-shapes.js';
@@ -98,13 +102,13 @@ export class PostgresStore implements Store {
 
   // ---- batches
   beginBatchLoad(batch: NewBatch): Promise<BatchLoader> {
-    return load.beginBatchLoad(this.#pool, batch);
+    return load.beginBatchLoad(this.#pool, batch, this.#clock);
   }
   beginBatchAppend(batchId: string): Promise<BatchAppender> {
-    return beginBatchAppend(this.#pool, batchId);
+    return beginBatchAppend(this.#pool, batchId, this.#clock);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
-    return this.#tx((c) => load.loadModelBatch(c, batch, model, rows));
+    return this.#tx((c) => load.loadModelBatch(c, batch, model, rows, this.#clock));
   }
   findBatch(nameOrId: string) {
     return read.findBatch(this.#q, nameOrId);
@@ -117,7 +121,7 @@ export class PostgresStore implements Store {
   }
   async updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
     await this.#q.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
-      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, nowIso(), id,
+      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(this.#clock), id,
     ]);
   }
   cancelBatch(batchId: string, nowMs?: number): Promise<number> {
@@ -127,9 +131,9 @@ export class PostgresStore implements Store {
     const batch = await read.findBatch(this.#q, batchId);
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
-      read.itemCounts(this.#q, batchId),
+      itemCounts(this.#q, batchId),
       t.approvedCost(this.#q, batchId),
-      read.fileCounts(this.#q, batchId),
+      fileReads.fileCounts(this.#q, batchId),
       claims.live(this.#q, batchId, staleMs, this.#at(nowMs)),
     ]);
     return { batch, counts, approvedCost, files, workers };
@@ -172,32 +176,32 @@ export class PostgresStore implements Store {
 
   // ---- agent runs
   markAdmitted(item: ItemRecord, run: AdmittedRun) {
-    return this.#tx((c) => t.markAdmitted(c, item, run));
+    return this.#tx((c) => t.markAdmitted(c, item, run, this.#clock));
   }
   markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled') {
-    return this.#tx((c) => t.markFinished(c, item, run, state));
+    return this.#tx((c) => t.markFinished(c, item, run, state, this.#clock));
   }
   markCancelled(batchId: string, itemId: string) {
-    return this.#tx((c) => t.markCancelled(c, batchId, itemId));
+    return this.#tx((c) => t.markCancelled(c, batchId, itemId, this.#clock));
   }
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
-    return this.#tx((c) => t.markPaused(c, item, run, decide));
+    return this.#tx((c) => t.markPaused(c, item, run, decide, this.#clock));
   }
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
     return this.#tx(async (c) => {
-      await t.answerHeld(c, batchId, itemId, decision, nextKey);
+      await t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock);
       // Delivered at commit: the worker that carries it on wakes at once.
       await c.query('SELECT pg_notify($1, $2)', [ANSWERED, batchId]);
     });
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
-    return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide));
+    return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide, this.#clock));
   }
   markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding) {
-    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null, held));
+    return this.#tx((c) => t.markError(c, batchId, itemId, message, code ?? null, held, this.#clock));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]) {
-    return this.#tx((c) => claims.requeue(c, batchId, itemIds, states));
+    return this.#tx((c) => claims.requeue(c, batchId, itemIds, states, isoNow(this.#clock)));
   }
 
   // ---- reads
@@ -208,7 +212,7 @@ export class PostgresStore implements Store {
     return read.listItems(this.#q, batchId, f);
   }
   itemCounts(batchId: string) {
-    return read.itemCounts(this.#q, batchId);
+    return itemCounts(this.#q, batchId);
   }
   recentFinishes(batchId: string, limit: number) {
     return read.recentFinishes(this.#q, batchId, limit);
@@ -246,19 +250,19 @@ export class PostgresStore implements Store {
     await this.#q.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
   }
   getFile(batchId: string, fileId: string) {
-    return read.getFile(this.#q, batchId, fileId);
+    return fileReads.getFile(this.#q, batchId, fileId);
   }
   filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
-    return read.filesForBatch(this.#q, batchId, statuses);
+    return fileReads.filesForBatch(this.#q, batchId, statuses);
   }
   filesForItem(batchId: string, itemId: string) {
-    return read.filesForItem(this.#q, batchId, itemId);
+    return fileReads.filesForItem(this.#q, batchId, itemId);
   }
   fileCounts(batchId: string) {
-    return read.fileCounts(this.#q, batchId);
+    return fileReads.fileCounts(this.#q, batchId);
   }
   filePaths(batchId: string) {
-    return read.filePaths(this.#q, batchId);
+    return fileReads.filePaths(this.#q, batchId);
   }
   async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
     await this.#q.query(
@@ -268,44 +272,44 @@ export class PostgresStore implements Store {
     );
   }
   fileCopies(batchId: string) {
-    return read.fileCopies(this.#q, batchId);
+    return fileReads.fileCopies(this.#q, batchId);
   }
   expiryReport(batchId: string, warnBefore: string) {
-    return read.expiryReport(this.#q, batchId, warnBefore);
+    return fileReads.expiryReport(this.#q, batchId, warnBefore);
   }
 
   // ---- models
   modelBatch(batchId: string) {
-    return read.modelBatch(this.#q, batchId);
+    return models.modelBatch(this.#q, batchId);
   }
   modelRun(batchId: string, itemId: string) {
-    return read.modelRun(this.#q, batchId, itemId);
+    return models.modelRun(this.#q, batchId, itemId);
   }
   modelRuns(batchId: string, afterSeq: number, limit: number) {
-    return read.modelRuns(this.#q, batchId, afterSeq, limit);
+    return models.modelRuns(this.#q, batchId, afterSeq, limit);
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
-    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend));
+    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend, this.#clock));
   }
   markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
-    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run));
+    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run, this.#clock));
   }
   markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
-    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o));
+    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o, this.#clock));
   }
   markModelError(batchId: string, itemId: string, message: string, polls = 0) {
-    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls));
+    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls, this.#clock));
   }
   markModelUnsent(batchId: string, itemId: string) {
     return this.#tx(async (c) => {
-      await c.query(`UPDATE items SET state = 'queued', pending_key = NULL, owner = NULL, lease_until = NULL, updated_at = $1 WHERE batch_id = $2 AND id = $3`, [nowIso(), batchId, itemId]);
+      await updateItem(c, batchId, itemId, { state: 'queued', pending_key: null, owner: null, lease_until: null }, isoNow(this.#clock));
     });
   }
   async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
     if (polls > 0) await this.#q.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
   }
   modelCredits(batchId: string) {
-    return read.modelCredits(this.#q, batchId);
+    return models.modelCredits(this.#q, batchId);
   }
   async modelPolls(batchId: string): Promise<number> {
     return Number((await this.#q.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
@@ -319,19 +323,19 @@ export class PostgresStore implements Store {
     return read.queryItems(this.#q, batchId, q);
   }
   itemStats(batchId: string) {
-    return read.itemStats(this.#q, batchId);
+    return summaries.itemStats(this.#q, batchId);
   }
   batchTotals(batchId: string) {
-    return read.batchTotals(this.#q, batchId);
+    return summaries.batchTotals(this.#q, batchId);
   }
   itemSeconds(batchId: string) {
-    return read.itemSeconds(this.#q, batchId);
+    return summaries.itemSeconds(this.#q, batchId);
   }
   runTimes(batchId: string) {
-    return read.runTimes(this.#q, batchId);
+    return summaries.runTimes(this.#q, batchId);
   }
   batchDecisions(batchId: string) {
-    return read.batchDecisions(this.#q, batchId);
+    return summaries.batchDecisions(this.#q, batchId);
   }
 
   // ---- web view projections

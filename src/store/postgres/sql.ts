@@ -1,23 +1,39 @@
 import type { Queryable } from './pool.js';
-import { isoNow } from '../../clock.js';
+import { type Clock, isoNow } from '../../clock.js';
 import type pg from 'pg';
-import { UNFINISHED_STATES, sqlStates } from '../item-states.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
-import type { ItemRecord } from '../types.js';
+
+const names = new Map<string, string>();
+
+/**
+ * Marks a statement every run sends (a claim's, a transition's): prepared once per connection
+ * under a name of its own, so the server parses and plans it once, not on every run. The text
+ * is returned as it is; the few shapes a statement takes (the columns a transition sets) each
+ * get a name.
+ */
+export function hot(text: string): string {
+  if (!names.has(text)) names.set(text, `resq_${names.size}`);
+  return text;
+}
+
+/** A statement as sent: by its name when it is {@link hot}. */
+function statement(text: string, values: unknown[], rowMode?: 'array'): pg.QueryConfig {
+  const name = names.get(text);
+  return { ...(name ? { name } : {}), text, values, ...(rowMode ? { rowMode } : {}) };
+}
 
 /** Rows of a query. */
 export async function all<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T[]> {
-  return (await c.query(text, params)).rows as T[];
+  return (await c.query(statement(text, params))).rows as T[];
 }
 
 /** The first row of a query, or null. */
 export async function one<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T | null> {
-  return ((await c.query(text, params)).rows[0] as T | undefined) ?? null;
+  return ((await c.query(statement(text, params))).rows[0] as T | undefined) ?? null;
 }
 
 /** The first column of the first row. */
 export async function scalar<T>(c: Queryable, text: string, params: unknown[] = []): Promise<T> {
-  const r = await c.query({ text, values: params, rowMode: 'array' });
+  const r = await c.query(statement(text, params, 'array'));
   return r.rows[0]?.[0] as T;
 }
 
@@ -38,43 +54,23 @@ export function transactionEnd(c: pg.PoolClient): (sql: 'COMMIT' | 'ROLLBACK') =
   };
 }
 
-/** Current time as ISO 8601, the one timestamp format in the database. */
-export function nowIso(): string {
-  return isoNow();
+/** Current time as ISO 8601, the one timestamp format in the database (the store's clock when given). */
+export function nowIso(clock?: Clock): string {
+  return isoNow(clock);
 }
 
-/** One item, locked for the rest of the transaction when `lock`. */
-export async function getItem(c: Queryable, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
-  const r = await one<ItemRow>(c, `SELECT * FROM items WHERE batch_id = $1 AND id = $2${lock ? ' FOR NO KEY UPDATE' : ''}`, [batchId, id]);
-  return r ? itemFromRow(r) : null;
-}
+/** The integer key of a batch inside a statement (`param` its text id): one index lookup, no round trip. */
+export const BATCH_NUM = (param: string): string => `(SELECT num FROM batches WHERE id = ${param})`;
 
-/** Columns a transition may change. */
-export type ItemPatch = Partial<Record<
-  'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
-  'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
-
-/** Updates columns of one item (objects stored as JSON text), stamping updated_at; returns the item as it is now. */
-export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch): Promise<ItemRecord> {
-  const cols = Object.keys(patch);
-  const values = cols.map((k) => {
-    const v = patch[k as keyof ItemPatch];
-    return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-  });
-  const sets = cols.map((k, i) => `${k} = $${i + 1}`).join(', ');
-  const n = cols.length;
-  const r = await c.query<ItemRow>(
-    `UPDATE items SET ${sets}${n ? ', ' : ''}updated_at = $${n + 1} WHERE batch_id = $${n + 2} AND id = $${n + 3} RETURNING *`,
-    [...values, nowIso(), batchId, id],
-  );
-  if (r.rowCount !== 1) throw new Error(`item ${batchId}/${id} not found`);
-  return itemFromRow(r.rows[0]!);
-}
-
-/** States before the end of an item's life (a thread's later items wait for these). */
-export const UNFINISHED = sqlStates(UNFINISHED_STATES);
-
-/** Whether an earlier item of the thread is not yet finished. */
-export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
-  return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
-}
+/**
+ * The statements of a claim and of a transition, each {@link hot}: prepared once per
+ * connection. Their texts are constant (or take one of a few shapes): claims.ts,
+ * transitions.ts and flights.ts send theirs through these.
+ */
+export const prepared = {
+  all: <T>(c: Queryable, text: string, params: unknown[] = []): Promise<T[]> => all<T>(c, hot(text), params),
+  one: <T>(c: Queryable, text: string, params: unknown[] = []): Promise<T | null> => one<T>(c, hot(text), params),
+  scalar: <T>(c: Queryable, text: string, params: unknown[] = []): Promise<T> => scalar<T>(c, hot(text), params),
+  exec: <T extends pg.QueryResultRow = pg.QueryResultRow>(c: Queryable, text: string, params: unknown[] = []): Promise<pg.QueryResult<T>> =>
+    c.query<T>(statement(hot(text), params)),
+};

@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { systemClock } from '../../clock.js';
+import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type pg from 'pg';
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
@@ -8,8 +8,12 @@ import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows.js';
-import { getItem, type ItemPatch, nowIso, updateItem } from './sql.js';
+import { getItem, type ItemPatch, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { prepared } from './sql.js';
+
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { exec } = prepared;
 
 /**
  * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
@@ -28,48 +32,48 @@ async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> 
 
 /** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
 export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
-  await c.query(
+  await exec(c, 
     `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
     [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
   );
 }
 
-async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot): Promise<void> {
+async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, clock: Clock = systemClock): Promise<void> {
   const failure = runErrorColumns(run);
-  await c.query('UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
+  await exec(c, 'UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
     run.status,
     run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
     run.output == null ? null : JSON.stringify(run.output),
     failure.error_code,
     failure.error,
-    nowIso(),
+    isoNow(clock),
     run.id,
   ]);
-  const seen = new Date(systemClock.now());
+  const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, item.batchId, item.id, run.id, f, seen, created);
 }
 
 /** The decision of a paused run, or null when it has none. */
 async function decisionForRun(c: pg.ClientBase, batchId: string, runId: string): Promise<DecisionRecord | null> {
-  const row = (await c.query<DecisionRow>('SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
+  const row = (await exec<DecisionRow>(c, 'SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
   return row ? decisionFromRow(row) : null;
 }
 
 export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
-  return Number((await c.query('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0].c);
+  return Number((await exec(c, 'SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0]!.c);
 }
 
-export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun): Promise<ItemRecord> {
+export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
-  await c.query(
+  await exec(c, 
     `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-    [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, nowIso()],
+    [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(clock)],
   );
   if (now.threadKey && run.threadId)
-    await c.query(
+    await exec(c, 
       `INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ($1, $2, $3)
        ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
       [now.batchId, now.threadKey, run.threadId],
@@ -77,120 +81,120 @@ export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: Admi
   return updateItem(c, now.batchId, now.id, {
     state: 'running', run_id: run.id, thread_id: run.threadId ?? now.threadId, run_status: run.status,
     pending_key: null, pending_answer: null, hold_reason: null,
-  });
+  }, isoNow(clock), now);
 }
 
-export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord> {
+export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled', clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
-  await recordRun(c, now, run);
+  await recordRun(c, now, run, clock);
   return updateItem(c, now.batchId, now.id, {
     state, run_status: run.status, text: run.output?.text ?? null, thread_id: run.threadId ?? now.threadId,
     ...itemErrorColumns(run, state),
-    finished_at: nowIso(), owner: null, lease_until: null,
-  });
+    finished_at: isoNow(clock), owner: null, lease_until: null,
+  }, isoNow(clock), now);
 }
 
 /**
  * Records a decision with the key of the respond that carries it and moves the item to
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
-async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}): Promise<ItemRecord | null> {
-  const added = await c.query(
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
+  const added = await exec(c, 
     `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_id, run_id) DO NOTHING`,
-    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, nowIso(), nextKey],
+    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
   );
   if (added.rowCount !== 1) return null;
-  return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also });
+  return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also }, isoNow(clock), item);
 }
 
-export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
+export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
   const now = await current(c, item);
   // Decided already (one decision per paused run): nothing recorded, the first decision stands.
   const prior = await decisionForRun(c, now.batchId, run.id);
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
-  await recordRun(c, now, run);
+  await recordRun(c, now, run, clock);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
+  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
   const outcome = decide(await approvedCost(c, now.batchId));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   const after =
     outcome.kind === 'answer'
-      ? (await answer(c, now, outcome.decision, outcome.nextKey, seen))!
-      : await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null });
+      ? (await answer(c, now, outcome.decision, outcome.nextKey, seen, clock))!
+      : await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null }, isoNow(clock), now);
   return { outcome, item: after };
 }
 
-export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string): Promise<void> {
+export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string, clock: Clock = systemClock): Promise<void> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
-  if (!(await answer(c, now, d, nextKey))) throw new ItemNotHeldError(itemId, 'decided');
+  if (!(await answer(c, now, d, nextKey, {}, clock))) throw new ItemNotHeldError(itemId, 'decided');
 }
 
-export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
+export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<PauseOutcome> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
-  await c.query('SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
+  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   const outcome = decide(await approvedCost(c, batchId));
-  if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey))) return { kind: 'hold', reason: 'decided already' };
+  if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey, {}, clock))) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }
 
-export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding): Promise<ItemRecord | null> {
+export async function markError(c: pg.ClientBase, batchId: string, itemId: string, message: string, code: string | null = null, held?: Holding, clock: Clock = systemClock): Promise<ItemRecord | null> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now) return null;
   if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
-  return updateItem(c, batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  return updateItem(c, batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock), now);
 }
 
-export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string): Promise<boolean> {
+export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string, clock: Clock = systemClock): Promise<boolean> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || isTerminal(now.state)) return false;
-  await updateItem(c, batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+  await updateItem(c, batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock), now);
   return true;
 }
 
 // ---- models batches (the SQLite adapter's model-ops.ts)
 
-export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean): Promise<void> {
+export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean, clock: Clock = systemClock): Promise<void> {
   if (resend) {
-    await c.query('UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [nowIso(), batchId, itemId]);
+    await exec(c, 'UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [isoNow(clock), batchId, itemId]);
     return;
   }
   const item = await getItem(c, batchId, itemId, true);
-  await c.query('UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, nowIso(), batchId, itemId]);
-  await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? nowIso() });
+  await exec(c, 'UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, isoNow(clock), batchId, itemId]);
+  await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(clock) }, isoNow(clock), item ?? undefined);
 }
 
-async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): Promise<void> {
-  await c.query(
+async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
+  await exec(c, 
     'UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_id = $7 AND item_id = $8',
-    [run.id, httpStatus, run.status, run.pollUrl, run.credits, nowIso(), batchId, itemId],
+    [run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(clock), batchId, itemId],
   );
 }
 
-export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): Promise<void> {
-  await setAdmitted(c, batchId, itemId, httpStatus, run);
-  await updateItem(c, batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null });
+export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
+  await setAdmitted(c, batchId, itemId, httpStatus, run, clock);
+  await updateItem(c, batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null }, isoNow(clock));
 }
 
-export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }): Promise<void> {
-  if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run);
-  await c.query(
+export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }, clock: Clock = systemClock): Promise<void> {
+  if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run, clock);
+  await exec(c, 
     'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
-    [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, nowIso(), batchId, itemId],
+    [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, isoNow(clock), batchId, itemId],
   );
-  const seen = new Date(systemClock.now());
+  const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, batchId, itemId, run.id, f, seen, created);
   await updateItem(c, batchId, itemId, {
     state: o.failed ? 'failed' : 'completed', run_id: run.id, run_status: run.status, pending_key: null,
     error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
-    finished_at: nowIso(), owner: null, lease_until: null,
-  });
+    finished_at: isoNow(clock), owner: null, lease_until: null,
+  }, isoNow(clock));
 }
 
-export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number): Promise<void> {
-  await c.query('UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, nowIso(), batchId, itemId]);
-  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: nowIso(), owner: null, lease_until: null });
+export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number, clock: Clock = systemClock): Promise<void> {
+  await exec(c, 'UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, isoNow(clock), batchId, itemId]);
+  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock));
 }

@@ -202,7 +202,7 @@ export class SqliteStore implements Store {
     return this.#read((r) => r.decisions.forItem(batchId, itemId));
   }
   batchPauses(batchId: string, q?: PauseQuery) {
-    return this.#read((r) => r.notebook.pauses(batchId, q));
+    return this.#read((r) => r.summaries.pauses(batchId, q));
   }
   approvedCost(batchId: string) {
     return this.#read((r) => r.decisions.approvedCost(batchId));

@@ -1,0 +1,177 @@
+import type pg from 'pg';
+import type { Queryable } from './pool.js';
+import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
+import { itemFromRow, type ItemRow } from '../rows.js';
+import type { ItemRecord, ItemState } from '../types.js';
+import { BATCH_NUM, prepared } from './sql.js';
+import { leaseLost } from '../fencing.js';
+
+/** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
+const { one, exec } = prepared;
+
+/**
+ * An item and its life in flight, PostgreSQL adapter (migration 019): every read of an item
+ * joins its `flights` row and lays the flight's columns over the item's row; every transition
+ * writes the flight alone while the item stays in flight, and the item's row when it enters
+ * flight, is held or ends. Transitions: src/store/postgres/transitions.ts; claims: claims.ts.
+ */
+
+/** The columns an item has in its `flights` row while a worker carries it (migration 019). */
+export const FLIGHT_COLS = [
+  'state', 'owner', 'fence', 'lease_until', 'pending_key', 'pending_answer', 'run_id', 'thread_id', 'run_status', 'text', 'step', 'hold_reason', 'updated_at',
+] as const;
+type FlightCol = (typeof FLIGHT_COLS)[number];
+
+/** An item as read with its flights row: the item's row, its key, and the flight's columns prefixed `f_` (null: not in flight). */
+export type JoinedRow = ItemRow & { key: number } & Partial<Record<`f_${FlightCol}` | 'f_item_key' | 'f_batch_num', unknown>>;
+
+/** The FROM of every read of items: each item with its flights row when it has one (alias i, f). */
+export const ITEMS_FROM = 'items i LEFT JOIN flights f ON f.item_key = i.key';
+/** The SELECT list matching ITEMS_FROM, read back with {@link itemFromJoined}. */
+export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_num, ${FLIGHT_COLS.map((c) => `f.${c} AS f_${c}`).join(', ')}`;
+/** An item column as readers see it: the flight's while the item is in flight, else the item row's. */
+export const col = (c: string): string =>
+  (FLIGHT_COLS as readonly string[]).includes(c) ? `(CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END)` : `i.${c}`;
+
+/** Where an item is: its key, its batch's number, whether it is in flight. */
+export interface Located {
+  key: number;
+  batchNum: number | null;
+  flying: boolean;
+  /** The item's row as read (its own columns; a flight's are laid over them on return). */
+  row: ItemRow & { key: number };
+}
+const located = new WeakMap<ItemRecord, Located>();
+
+/** Where a record read by this adapter lives (null for a record built elsewhere). */
+export function whereIs(item: ItemRecord): Located | null {
+  return located.get(item) ?? null;
+}
+
+/** The item row with its flight's columns over it, as every reader saw it before `flights`. */
+export function flatRow(r: JoinedRow): ItemRow & { key: number } {
+  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) if (!k.startsWith('f_')) out[k] = v;
+  if (flying) for (const c of FLIGHT_COLS) out[c] = r[`f_${c}`];
+  return out as unknown as ItemRow & { key: number };
+}
+
+/** The record of a joined row, remembered with where it lives. */
+export function itemFromJoined(r: JoinedRow): ItemRecord {
+  const row = flatRow(r);
+  const item = itemFromRow(row);
+  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
+  located.set(item, { key: Number(r.key), batchNum: flying ? Number(r.f_batch_num) : null, flying, row });
+  return item;
+}
+
+/** The record of an item row and its (new) flights row, as RETURNING gives them. */
+export function itemFromParts(i: ItemRow & { key: number }, f: Record<string, unknown> | null, batchNum: number | null = null): ItemRecord {
+  const item = itemFromRow((f ? { ...i, ...Object.fromEntries(FLIGHT_COLS.map((c) => [c, f[c]])) } : i) as ItemRow);
+  located.set(item, { key: Number(i.key), batchNum: f ? Number(f.batch_num) : batchNum, flying: f !== null, row: i });
+  return item;
+}
+
+/** One item with its flight, its item row locked for the rest of the transaction when `lock`. */
+export async function getItem(c: Queryable, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
+  const r = await one<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.id = $2${lock ? ' FOR NO KEY UPDATE OF i' : ''}`, [batchId, id]);
+  return r ? itemFromJoined(r) : null;
+}
+
+/** Columns a transition may change. */
+export type ItemPatch = Partial<Record<
+  'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
+  'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
+
+const IN_FLIGHT = new Set(['submitting', 'running', 'waiting']);
+
+const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+
+/**
+ * Writes a transition of one item (objects stored as JSON text), stamping updated_at, and
+ * returns the item as it is now. In flight (a state of submitting, running or waiting, before
+ * and after) only its `flights` row is written; entering flight writes the item row once and
+ * adds the flights row; leaving it (held, ended, queued again) deletes the flights row and
+ * writes its columns, the patch's over them, to the item row once. `from` is the record the
+ * caller read in this transaction (its place remembered); without it the item is looked up.
+ */
+export async function updateItem(c: pg.ClientBase, batchId: string, id: string, patch: ItemPatch, at: string, from?: ItemRecord): Promise<ItemRecord> {
+  let where = from ? whereIs(from) : null;
+  if (!where) {
+    const cur = await getItem(c, batchId, id);
+    if (!cur) throw new Error(`item ${batchId}/${id} not found`);
+    where = whereIs(cur)!;
+  }
+  const nextState = (patch.state as string | undefined) ?? null;
+  const staysInFlight = where.flying && (nextState === null || IN_FLIGHT.has(nextState));
+  if (staysInFlight) {
+    // Only the flight's columns change in flight; any other (a model run's started_at) goes to the item row.
+    const fl = Object.keys(patch).filter((k) => (FLIGHT_COLS as readonly string[]).includes(k));
+    const rest = Object.keys(patch).filter((k) => !(FLIGHT_COLS as readonly string[]).includes(k));
+    const fv = fl.map((k) => stored(patch[k as keyof ItemPatch]));
+    // Fenced: the flight is written only while it has the token of the record read (null: any).
+    const f = await one<Record<string, unknown>>(
+      c,
+      `UPDATE flights SET ${[...fl.map((k, n) => `${k} = $${n + 1}`), `updated_at = $${fl.length + 1}`].join(', ')}
+       WHERE item_key = $${fl.length + 2} AND fence = coalesce($${fl.length + 3}::bigint, fence) RETURNING *`,
+      [...fv, at, where.key, from?.fence ?? null],
+    );
+    if (!f) throw leaseLost(id, await getItem(c, batchId, id), from ?? { owner: null, fence: -1 });
+    // The item's row unchanged: the one read in this transaction, the flight laid over it.
+    const i = rest.length
+      ? await one<ItemRow & { key: number }>(c, `UPDATE items SET ${rest.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${rest.length + 1} RETURNING *`, [
+          ...rest.map((k) => stored(patch[k as keyof ItemPatch])),
+          where.key,
+        ])
+      : where.row;
+    return itemFromParts(i!, f);
+  }
+  // The item row is written once: the flight's columns (when leaving flight: its row deleted
+  // in the same statement) with the patch over them.
+  const values: Record<string, string> = {};
+  const params: unknown[] = [where.key];
+  const p = (v: unknown): string => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (where.flying) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = `gone.${k}`;
+  const entering = nextState !== null && IN_FLIGHT.has(nextState);
+  // An item in flight has the mark on its row; its state is its flight's.
+  for (const [k, v] of Object.entries(patch)) values[k] = p(entering && k === 'state' ? IN_FLIGHT_MARK : stored(v));
+  values.updated_at = p(at);
+  const sets = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
+  const i = await one<ItemRow & { key: number }>(
+    c,
+    where.flying
+      ? `WITH gone AS (DELETE FROM flights WHERE item_key = $1 RETURNING *)
+         UPDATE items AS i SET ${sets} FROM gone WHERE i.key = gone.item_key RETURNING i.*`
+      : `UPDATE items AS i SET ${sets} WHERE i.key = $1 RETURNING i.*`,
+    params,
+  );
+  if (!i) throw new Error(`item ${batchId}/${id} not found`);
+  if (!entering) return itemFromParts(i, null);
+  // Entering flight (an answer to a held item, a model run sent): the flights row from the row just written.
+  const rest = FLIGHT_COLS.filter((k) => k !== 'state');
+  const f = await one<Record<string, unknown>>(
+    c,
+    `INSERT INTO flights (item_key, batch_num, state, ${rest.join(', ')})
+     SELECT key, ${BATCH_NUM('items.batch_id')}, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
+    [where.key, nextState],
+  );
+  return itemFromParts(i, f);
+}
+
+/**
+ * The condition that an item (ITEMS_FROM) is in one of `states`, `arg` binding a value. An
+ * item in flight has the mark on its own row, so the item row's state is tested too (the
+ * states or the mark): the same answer, and the items table's indexes serve it.
+ */
+export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
+  return `(i.state = ANY(${arg(rowStates(states))}) AND ${col('state')} = ANY(${arg(states)}))`;
+}
+
+/** The item-row states of items in `states`: those, and the mark when one of them is a state in flight. */
+export function rowStates(states: readonly string[]): string[] {
+  return storedStates(states as ItemState[]);
+}

@@ -1,0 +1,60 @@
+import type { Queryable } from './pool.js';
+import type { BatchDecision, BatchTotals, ItemStats, RunTime } from '../shapes.js';
+import { all, one } from './sql.js';
+
+type Q = Queryable;
+
+/** The summaries of a batch a notebook reads (per-item stats, totals, times, decisions), PostgreSQL adapter (one statement each). */
+
+const SECONDS = (a: string, b: string): string => `extract(epoch from (${a}::timestamptz - ${b}::timestamptz))`;
+
+export async function itemStats(c: Q, batchId: string): Promise<Map<string, ItemStats>> {
+  const rows = await all<ItemStats>(
+    c,
+    `SELECT i.id AS "itemId", coalesce(r.n, 0) AS runs, coalesce(r.secs, 0)::float8 AS "runSeconds",
+            coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS "approvedCost", coalesce(f.n, 0) AS files
+     FROM items i
+     LEFT JOIN (SELECT item_id, count(*) AS n, sum(CASE WHEN finished_at IS NULL THEN 0 ELSE ${SECONDS('finished_at', 'created_at')} END) AS secs
+                FROM runs WHERE batch_id = $1 GROUP BY item_id) r ON r.item_id = i.id
+     LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = $1 GROUP BY item_id) d ON d.item_id = i.id
+     LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = $1 GROUP BY item_id) f ON f.item_id = i.id
+     WHERE i.batch_id = $1`,
+    [batchId],
+  );
+  return new Map(rows.map((r) => [r.itemId, r]));
+}
+
+export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
+  return (await one<BatchTotals>(
+    c,
+    `SELECT (SELECT count(*) FROM runs WHERE batch_id = $1) AS runs,
+            (SELECT count(*) FROM decisions WHERE batch_id = $1) AS decisions,
+            (SELECT coalesce(sum(cost), 0) FROM decisions WHERE batch_id = $1) AS "approvedCost",
+            (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = $1 AND status = 'downloaded') AS "fileBytes"`,
+    [batchId],
+  ))!;
+}
+
+export async function itemSeconds(c: Q, batchId: string): Promise<number[]> {
+  const rows = await all<{ s: number }>(c, `SELECT ${SECONDS('finished_at', 'started_at')}::float8 AS s FROM items WHERE batch_id = $1 AND started_at IS NOT NULL AND finished_at IS NOT NULL`, [batchId]);
+  return rows.map((r) => r.s);
+}
+
+export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
+  return all<RunTime>(
+    c,
+    `SELECT item_id AS "itemId", id AS "runId", step, status, (required_action::jsonb)->>'tool' AS tool,
+            created_at AS "createdAt", finished_at AS "finishedAt"
+     FROM runs WHERE batch_id = $1 ORDER BY created_at, step`,
+    [batchId],
+  );
+}
+
+export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecision[]> {
+  const rows = await all<Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string }>(
+    c,
+    `SELECT item_id AS "itemId", tool, input, answer, by, person, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
+    [batchId],
+  );
+  return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));
+}
