@@ -60,7 +60,9 @@ export class Notifier {
   start(): void {
     this.#loop ??= (async () => {
       while (!this.#stop.signal.aborted) {
-        await this.tick(this.#stop.signal).catch((e: unknown) => this.#problem(`notifications: ${(e as Error).message}`));
+        // A delivery under way is never cut short by stopping: cut, the receiver may have taken it
+        // and it would go again (each is bounded by its own timeout); only the wait is.
+        await this.tick().catch((e: unknown) => this.#problem(`notifications: ${(e as Error).message}`));
         await this.#clock.sleep(this.#o.pollMs ?? 2_000, this.#stop.signal);
       }
     })();
@@ -69,7 +71,8 @@ export class Notifier {
   /**
    * Stops the loop, then sends what is due for up to `graceMs` (a worker leaving delivers what it
    * caused; its held items go out in a digest now). What is not sent by then stays in the outbox
-   * for the next sender.
+   * for the next sender. A delivery under way is let finish (within its own timeout), never cut:
+   * a cut request the receiver took would be sent again.
    */
   async finish(graceMs = 5_000): Promise<void> {
     this.#stop.abort();
@@ -79,7 +82,7 @@ export class Notifier {
     try {
       let first = true;
       while (!deadline.signal.aborted) {
-        const n = await this.tick(deadline.signal, first).catch((e: unknown) => {
+        const n = await this.tick(undefined, first).catch((e: unknown) => {
           this.#problem(`notifications: ${(e as Error).message}`);
           return -1;
         });

@@ -1,3 +1,4 @@
+import { IN_FLIGHT_MARK } from './common/flights.js';
 import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from './item-states.js';
 
 // The outbox's table and triggers (migration 017_outbox of both adapters), defined beside each
@@ -9,7 +10,9 @@ import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from './item-states.js'
 // decision can forget its event), and only for a batch whose settings name receivers.
 
 const TERMINAL = sqlStates(TERMINAL_STATES);
-const UNFINISHED = sqlStates(UNFINISHED_STATES);
+// An item in flight is unfinished too: since 019_lean_items its row carries the mark while its flight lives in
+// `flights` (src/store/common/flights.ts); the mark is in the list before then too, where no row has it.
+const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** The share of the batch budget that is told first; all of it is told too. */
 export const BUDGET_SHARES = [80, 100] as const;

@@ -176,7 +176,8 @@ describe('the notification sender', () => {
     const r = await receiver();
     const { store, clock, batchId, worker } = await batchWithHeld(settings({ urls: [r.url], stalledMs: 60_000 }), 2, 0);
     await store.retireWorker(worker);
-    const sender = new Notifier({ store, batchId, clock: { ...clock, now: () => Date.now() + 120_000 } });
+    clock.advance(120_000);
+    const sender = new Notifier({ store, batchId, clock });
     await sender.tick();
     await sender.tick();
     expect(docs(r).map((d) => [d.type, d.reason])).toEqual([['batch.stalled', 'no live worker']]);
@@ -185,7 +186,8 @@ describe('the notification sender', () => {
   it('batch.stalled says every item is held when only held items remain, once per quiet spell', async () => {
     const r = await receiver();
     const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], stalledMs: 60_000, digestMs: 0 }), 2, 2);
-    const sender = new Notifier({ store, batchId, clock: { ...clock, now: () => Date.now() + 120_000 } });
+    clock.advance(120_000);
+    const sender = new Notifier({ store, batchId, clock });
     await sender.tick();
     await sender.tick();
     expect(docs(r).filter((d) => d.type === 'batch.stalled').map((d) => d.reason)).toEqual(['every item held']);

@@ -108,7 +108,13 @@ export async function state(c: Queryable, batchId: string): Promise<OutboxState>
       `SELECT last_error, last_error_at FROM outbox WHERE batch_id = $1 AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`,
       [batchId],
     ),
-    scalar<string | null>(c, `SELECT max(updated_at) FROM items WHERE batch_id = $1 AND state <> 'queued'`, [batchId]),
+    // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
+    scalar<string | null>(
+      c,
+      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items WHERE batch_id = $1 AND state <> 'queued'
+         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = (SELECT num FROM batches WHERE id = $1)) t`,
+      [batchId],
+    ),
   ]);
   return { undelivered: Number(n), lastError: err?.last_error ?? null, lastErrorAt: err ? Number(err.last_error_at) : null, lastChangeAt: changed };
 }

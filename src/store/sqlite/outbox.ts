@@ -87,6 +87,13 @@ export function state(db: Db, batchId: string): OutboxState {
   const err = db
     .prepare(`SELECT last_error, last_error_at FROM outbox WHERE batch_id = ? AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`)
     .get(batchId) as { last_error: string; last_error_at: number } | undefined;
-  const changed = db.prepare(`SELECT max(updated_at) FROM items WHERE batch_id = ? AND state <> 'queued'`).pluck().get(batchId) as string | null;
+  // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
+  const changed = db
+    .prepare(
+      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items WHERE batch_id = ? AND state <> 'queued'
+         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = (SELECT num FROM batches WHERE id = ?))`,
+    )
+    .pluck()
+    .get(batchId, batchId) as string | null;
   return { undelivered, lastError: err?.last_error ?? null, lastErrorAt: err ? Number(err.last_error_at) : null, lastChangeAt: changed };
 }
