@@ -5,6 +5,7 @@ import { LeaseLostError } from '../../src/errors.js';
 import type { BatchSettings, ItemRecord, RunSnapshot, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
+import type { Clock } from '../../src/clock.js';
 
 /** The SQLite adapter through the store port (the raw handle only for what the port does not show). */
 
@@ -18,8 +19,8 @@ const settings: BatchSettings = {
 
 const lease = { workerId: 'w1', leaseMs: 60_000 };
 
-async function newStore(): Promise<SqliteStore> {
-  const store = SqliteStore.open(':memory:');
+async function newStore(clock?: Clock): Promise<SqliteStore> {
+  const store = SqliteStore.open(':memory:', clock ? { clock } : {});
   const loader = await store.beginBatchLoad({
     id: 'b1',
     name: 'batch-one',
@@ -181,6 +182,42 @@ describe('SqliteStore', () => {
     await store.markFinished(await item(store, 'a'), snap(), 'completed');
     const b = await store.claimNextInThread('b1', 't', 0, { ...lease, cap: 10 });
     expect(b).toMatchObject({ id: 'b', state: 'submitting', threadId: 'th1' });
+    await store.close();
+  });
+
+  it('writes every time from its injected clock: the batch, the item, its runs, decisions and files, the migration', async () => {
+    // A clock far from the wall clock: any time the adapter took elsewhere would show.
+    let now = Date.parse('2001-02-03T04:05:06.000Z');
+    const clock: Clock = { now: () => now, sleep: async () => {} };
+    const store = await newStore(clock);
+    const at = (ms: number): string => new Date(ms).toISOString();
+    const t0 = now;
+    const [a] = await claim(store);
+    now += 1000;
+    const admitted = await store.markAdmitted(a!, { id: 'r1', status: 'running', threadId: 'th1', step: 0, parentRunId: null, idempotencyKey: a!.pendingKey! });
+    expect(admitted.updatedAt).toBe(at(t0 + 1000));
+    now += 1000;
+    await store.markPaused(admitted, snap({ status: 'requires_action', requiredAction: { tool: 'x', input: {} }, files: [] }), () => ({
+      kind: 'answer',
+      nextKey: 'k1',
+      decision: { runId: 'r1', tool: 'x', input: {}, answer: { approved: true }, by: 'policy', reason: 'ok', cost: 0 },
+    }));
+    now += 1000;
+    const waiting = await item(store, 'a');
+    const again = await store.markAdmitted(waiting, { id: 'r2', status: 'running', threadId: 'th1', step: 1, parentRunId: 'r1', idempotencyKey: 'k1' });
+    now += 1000;
+    const done = await store.markFinished(again, snap({ id: 'r2' }), 'completed');
+    expect(done).toMatchObject({ state: 'completed', finishedAt: at(t0 + 4000), updatedAt: at(t0 + 4000), startedAt: at(t0) });
+    expect(await item(store, 'a')).toEqual(done);
+    const db = store.db;
+    expect(db.prepare("SELECT created_at, updated_at FROM batches WHERE id = 'b1'").get()).toEqual({ created_at: at(t0), updated_at: at(t0) });
+    expect(db.prepare("SELECT id, created_at, finished_at FROM runs WHERE batch_id = 'b1' ORDER BY created_at").all()).toEqual([
+      { id: 'r1', created_at: at(t0 + 1000), finished_at: at(t0 + 2000) },
+      { id: 'r2', created_at: at(t0 + 3000), finished_at: at(t0 + 4000) },
+    ]);
+    expect(db.prepare('SELECT decided_at FROM decisions').pluck().all()).toEqual([at(t0 + 2000)]);
+    expect(db.prepare('SELECT first_seen_at FROM files').pluck().all()).toEqual([at(t0 + 4000)]);
+    expect(new Set(db.prepare('SELECT applied_at FROM _migrations').pluck().all())).toEqual(new Set([at(t0)]));
     await store.close();
   });
 

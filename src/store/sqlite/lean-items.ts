@@ -50,6 +50,9 @@ export function leanItems(db: Database): void {
     -- null) and the orphan scan (lease_until < now) in claims.ts. A step of a run writes
     -- none of these columns: only a claim, a heartbeat, a release and the end do.
     CREATE INDEX flights_for_leases ON flights(batch_num, owner, lease_until);
+    -- Read by: the budget's approved cost (decisions.ts approvedCost), summed at every pause:
+    -- a walk of these small entries, not of the decisions' rows (their JSON input and answer).
+    CREATE INDEX decisions_for_budget ON decisions(batch_id, cost);
     INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
       SELECT i.key, b.num, ${FLIGHT_COLUMNS.map((c) => `i.${c}`).join(', ')}
       FROM items i JOIN batches b ON b.id = i.batch_id
