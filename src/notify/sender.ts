@@ -48,6 +48,8 @@ export class Notifier {
   readonly #o: NotifierOptions;
   readonly #clock: Clock;
   readonly #stop = new AbortController();
+  /** Cuts the deliveries under way: only when a leaving worker's time is up. */
+  readonly #cut = new AbortController();
   #loop: Promise<void> | null = null;
   #lastProblem = '';
 
@@ -60,9 +62,9 @@ export class Notifier {
   start(): void {
     this.#loop ??= (async () => {
       while (!this.#stop.signal.aborted) {
-        // A delivery under way is never cut short by stopping: cut, the receiver may have taken it
-        // and it would go again (each is bounded by its own timeout); only the wait is.
-        await this.tick().catch((e: unknown) => this.#problem(`notifications: ${(e as Error).message}`));
+        // Stopping ends the wait, never a delivery under way (cut, a request the receiver took
+        // would go again): that is cut only when a leaving worker's time is up (finish).
+        await this.tick(this.#cut.signal).catch((e: unknown) => this.#problem(`notifications: ${(e as Error).message}`));
         await this.#clock.sleep(this.#o.pollMs ?? 2_000, this.#stop.signal);
       }
     })();
@@ -71,18 +73,18 @@ export class Notifier {
   /**
    * Stops the loop, then sends what is due for up to `graceMs` (a worker leaving delivers what it
    * caused; its held items go out in a digest now). What is not sent by then stays in the outbox
-   * for the next sender. A delivery under way is let finish (within its own timeout), never cut:
-   * a cut request the receiver took would be sent again.
+   * for the next sender. A delivery under way when it is called is let go on until then, not cut
+   * at once: a cut request the receiver took would be sent again.
    */
   async finish(graceMs = 5_000): Promise<void> {
     this.#stop.abort();
-    await this.#loop;
-    const deadline = new AbortController();
+    const deadline = this.#cut;
     const timer = setTimeout(() => deadline.abort(), graceMs);
     try {
+      await this.#loop;
       let first = true;
       while (!deadline.signal.aborted) {
-        const n = await this.tick(undefined, first).catch((e: unknown) => {
+        const n = await this.tick(this.#cut.signal, first).catch((e: unknown) => {
           this.#problem(`notifications: ${(e as Error).message}`);
           return -1;
         });

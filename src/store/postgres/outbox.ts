@@ -88,7 +88,8 @@ export async function claim(c: pg.ClientBase, owner: string, o: { leaseMs: numbe
 }
 
 export async function settle(c: Queryable, cl: OutboxClaim, out: OutboxOutcome, now: number | null): Promise<boolean> {
-  const r = out.sent
+  // Narrowed with `in`, not by `sent`: tslab's TypeScript (no strictNullChecks) narrows no boolean discriminant.
+  const r = !('retryInMs' in out)
     ? await c.query(`UPDATE outbox SET status = 'sent', sent_at = ${dbNow('$1')}, owner = NULL, lease_until = NULL WHERE id = $2 AND owner = $3 AND fence = $4 AND status = 'pending'`, [
         now, cl.row, cl.owner, cl.fence,
       ])

@@ -71,7 +71,8 @@ export function claim(db: Db, owner: string, o: { leaseMs: number; limit: number
 }
 
 export function settle(db: Db, c: OutboxClaim, out: OutboxOutcome, now: number): boolean {
-  const r = out.sent
+  // Narrowed with `in`, not by `sent`: tslab's TypeScript (no strictNullChecks) narrows no boolean discriminant.
+  const r = !('retryInMs' in out)
     ? db.prepare(`UPDATE outbox SET status = 'sent', sent_at = ?, owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`).run(now, c.row, c.owner, c.fence)
     : db
         .prepare(
