@@ -68,7 +68,7 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
 
 export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {
   await exec(c, 'UPDATE flights SET owner = NULL, lease_until = 0 WHERE owner = $1', [workerId]);
-  await exec(c, 
+  await exec(c,
     `UPDATE workers SET stopped_at = ${isoOf('t')}, heartbeat_at = t
      FROM (SELECT ${dbNow('$1')} AS t) n WHERE id = $2`,
     [now, workerId],
@@ -216,7 +216,7 @@ async function alive(c: pg.ClientBase, workerId: string, now: number | null): Pr
 
 /** Gives an item's lease up while the worker holds it (by the token of its claim, when given). */
 export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
-  await exec(c, 
+  await exec(c,
     `UPDATE flights SET owner = NULL, lease_until = 0
      WHERE item_key = (SELECT key FROM items WHERE batch_id = $1 AND id = $2) AND owner = $3 AND fence = coalesce($4, fence)`,
     [batchId, itemId, workerId, fence ?? null],

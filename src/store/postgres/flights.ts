@@ -7,7 +7,7 @@ import { BATCH_NUM, prepared } from './sql.js';
 import { leaseLost } from '../fencing.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
-const { one, exec } = prepared;
+const { one } = prepared;
 
 /**
  * An item and its life in flight, PostgreSQL adapter (migration 019): every read of an item
@@ -164,11 +164,14 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
 
 /**
  * The condition that an item (ITEMS_FROM) is in one of `states`, `arg` binding a value. An
- * item in flight has the mark on its own row, so the item row's state is tested too (the
- * states or the mark): the same answer, and the items table's indexes serve it.
+ * item in flight has the mark on its own row: states none of which is in flight are the item
+ * row's alone (the filter goes below the join, an index of the items table serves it); with a
+ * state in flight, the row's mark narrows the rows and the flight tells their state.
  */
 export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
-  return `(i.state = ANY(${arg(rowStates(states))}) AND ${col('state')} = ANY(${arg(states)}))`;
+  const rows = rowStates(states);
+  if (!rows.includes(IN_FLIGHT_MARK)) return `i.state = ANY(${arg(rows)})`;
+  return `(i.state = ANY(${arg(rows)}) AND ${col('state')} = ANY(${arg(states)}))`;
 }
 
 /** The item-row states of items in `states`: those, and the mark when one of them is a state in flight. */

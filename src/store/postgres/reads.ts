@@ -4,7 +4,7 @@ import { ENDED_STATES, sqlStates } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFromRow, type RunRow } from '../rows.js';
 import { type ItemFilter, type ItemQuery, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow } from '../shapes.js';
 import type { BatchRecord, ItemRecord, ItemState } from '../types.js';
-import { col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, rowStates, statesWhere } from './flights.js';
+import { col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, statesWhere } from './flights.js';
 import { all, one } from './sql.js';
 
 type Q = Queryable;
@@ -69,6 +69,12 @@ export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
 export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
   if (states && states.length === 0) return [];
   type Runs = { id: string; createdAt: string; finishedAt: string | null }[];
+  const args: unknown[] = [batchId, afterSeq, limit];
+  const arg = (v: unknown): string => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  const only = states ? ` AND ${statesWhere(arg, states)}` : '';
   const rows = await all<JoinedRow & { agg_runs: Runs | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
     c,
     `SELECT ${ITEM_COLS},
@@ -80,8 +86,8 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,
                                           'sha256', f.sha256, 'status', f.status, 'host', f.host) ORDER BY f.ord)
           FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id) AS agg_files
-     FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.seq > $2${states ? ` AND ${statesWhere((v) => (v === states ? '$4' : '$5'), states)}` : ''} ORDER BY i.seq LIMIT $3`,
-    states ? [batchId, afterSeq, limit, states, rowStates(states)] : [batchId, afterSeq, limit],
+     FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.seq > $2${only} ORDER BY i.seq LIMIT $3`,
+    args,
   );
   return rows.map((r) => {
     const runs = r.agg_runs ?? [];

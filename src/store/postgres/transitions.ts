@@ -18,6 +18,10 @@ const { exec } = prepared;
 /**
  * Item state changes of the PostgreSQL adapter, each run inside one transaction with the
  * item's row locked (FOR NO KEY UPDATE); the same rules as the SQLite adapter's transitions.ts.
+ * A step in flight writes the item's `flights` row alone, fenced by its token; holding or
+ * ending it writes the item's row (flights.ts `updateItem`). Every time written is the
+ * store's clock's (`clock`). A row of another table written in the same transaction as the
+ * item's change (a run, a decision, an outbox row) goes beside the `updateItem` call.
  */
 
 /**
@@ -32,7 +36,7 @@ async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> 
 
 /** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
 export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
-  await exec(c, 
+  await exec(c,
     `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
     [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
@@ -67,13 +71,13 @@ export async function approvedCost(c: Queryable, batchId: string): Promise<numbe
 
 export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
-  await exec(c, 
+  await exec(c,
     `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
     [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(clock)],
   );
   if (now.threadKey && run.threadId)
-    await exec(c, 
+    await exec(c,
       `INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ($1, $2, $3)
        ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
       [now.batchId, now.threadKey, run.threadId],
@@ -99,7 +103,7 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
 async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
-  const added = await exec(c, 
+  const added = await exec(c,
     `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_id, run_id) DO NOTHING`,
     [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
@@ -167,7 +171,7 @@ export async function markModelSubmitting(c: pg.ClientBase, batchId: string, ite
 }
 
 async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
-  await exec(c, 
+  await exec(c,
     'UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_id = $7 AND item_id = $8',
     [run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(clock), batchId, itemId],
   );
@@ -180,7 +184,7 @@ export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemI
 
 export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }, clock: Clock = systemClock): Promise<void> {
   if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run, clock);
-  await exec(c, 
+  await exec(c,
     'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
     [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, isoNow(clock), batchId, itemId],
   );
