@@ -28,13 +28,14 @@ interface Run {
   status: string;
 }
 
-/** `send`, sent again (at most twice more) when the server closed the connection before answering. */
+/** `send`, sent again (at most twice more) when the server closed or reset the connection before answering. */
 export async function again<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      if (attempt >= 3 || (err as { code?: string }).code !== 'UND_ERR_SOCKET') throw err;
+      const code = (err as { code?: string }).code;
+      if (attempt >= 3 || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw err;
     }
   }
 }

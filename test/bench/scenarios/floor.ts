@@ -107,6 +107,8 @@ for (const [n, c, d] of configs) {
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a whole number of at least 1, not ${args.get('rounds', '')}`);
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-floor-'));
   const sim = await startSimProcess();
+  // A configuration that fails (a client's exit, on a loaded machine) is one FAILED row with
+  // its reason; the other configurations' rows are kept.
   try {
     const one = join(dir, 'one.csv');
     writeQuestions(one, 1, () => 'one @duration=1ms');
@@ -141,6 +143,10 @@ for (const [n, c, d] of configs) {
       }
     }
     for (const mix of mixes) rows.push(...report(n, c, d, mix, pairs.get(mix)!, floorIdle, resqIdle));
+  } catch (err) {
+    const why = (err as Error).message.split('\n').filter((l) => /Error|exited/.test(l)).slice(0, 3).join(' / ');
+    rows.push(row(`floor N=${n} C=${c} D=${d / 1000}s`, 'FAILED', why.slice(0, 300), '', null, '', false));
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
   } finally {
     await sim.stop();
     if (!args.has('keep')) rmSync(dir, { recursive: true, force: true });
