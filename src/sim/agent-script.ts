@@ -56,12 +56,12 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
     return {
       text: `${lead} Before going further I need a decision (${pause.tool}).`,
       deltas: s.deltas,
-      tools: [search],
+      tools: s.search ? [search] : [],
       end: { kind: 'pause', tool: pause.tool, input: s.hostile ? hostilePause(pauseInput(pause, question)) : pauseInput(pause, question) },
     };
   }
 
-  const tools: PlannedTool[] = [search];
+  const tools: PlannedTool[] = s.search ? [search] : [];
   const used = new Map<string, number>();
   const files = s.hostile ? [...s.files, { kind: 'md' as const, named: true }, { kind: 'svg' as const, named: true }, { kind: 'html' as const, named: true }] : s.files;
   files.forEach((f, i) => {

@@ -30,6 +30,8 @@ export interface Script {
   deltas: number;
   /** `@hostile`: the answer, pauses, file names and files carry script payloads (hostile.ts). */
   hostile: boolean;
+  /** false with `@nosearch`: the run calls no `search_literature` tool (no tool events of its own). */
+  search: boolean;
 }
 
 const FILE_KINDS: readonly string[] = ['md', 'csv', 'png', 'pdb', 'svg', 'html'];
@@ -52,6 +54,7 @@ export function parseScript(input: string): Script {
     status: undefined,
     deltas: 4,
     hostile: false,
+    search: true,
   };
   const kept: string[] = [];
   for (const token of input.split(/\s+/)) {
@@ -120,6 +123,10 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
     case 'hostile':
       if (value !== undefined) return false;
       s.hostile = true;
+      return true;
+    case 'nosearch':
+      if (value !== undefined) return false;
+      s.search = false;
       return true;
     case 'status':
       if (!value) return false;

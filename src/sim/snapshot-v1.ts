@@ -85,6 +85,7 @@ export function scriptInput(s: Script): string {
   if (s.fail) parts.push('@fail');
   if (s.status !== undefined) parts.push(`@status=${s.status}`);
   if (s.deltas !== 4) parts.push(`@deltas=${s.deltas}`);
+  if (!s.search) parts.push('@nosearch');
   return parts.join(' ');
 }
 

@@ -28,13 +28,28 @@ interface Run {
   status: string;
 }
 
-/** `send`, sent again (at most twice more) when the server closed the connection before answering. */
+/**
+ * Failures after which a request is sent again: the server closed or reset the connection
+ * before answering, or answered 408 (Node's server gives up on a request whose headers it
+ * has not read within a minute: at C=10,000 on a loaded machine, see {@link timedOut}).
+ */
+const AGAIN = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'HTTP_408']);
+
+/** Throws a code {@link again} sends again on, after reading the body, when the answer is 408. */
+export async function timedOut<T extends { statusCode: number; body: { dump(): Promise<void> } }>(res: T): Promise<T> {
+  if (res.statusCode !== 408) return res;
+  await res.body.dump();
+  throw Object.assign(new Error('HTTP 408'), { code: 'HTTP_408' });
+}
+
+/** `send`, sent again (at most twice more) after one of the failures in {@link AGAIN}. */
 export async function again<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      if (attempt >= 3 || (err as { code?: string }).code !== 'UND_ERR_SOCKET') throw err;
+      const code = (err as { code?: string }).code;
+      if (attempt >= 3 || !AGAIN.has(code ?? '')) throw err;
     }
   }
 }
@@ -49,13 +64,13 @@ export async function runFloorClient(o: FloorClientOptions): Promise<FloorClient
   const out: FloorClientResult = { runs: 0, completed: 0 };
 
   const submit = async (input: string, key: string): Promise<Run> => {
-    const res = await again(() => dispatcher.request({
+    const res = await again(async () => timedOut(await dispatcher.request({
       origin,
       path: `${base}/runs`,
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ input }),
-    }));
+    })));
     if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`POST /runs: HTTP ${res.statusCode}`);
     return (await res.body.json()) as Run;
   };
@@ -64,12 +79,12 @@ export async function runFloorClient(o: FloorClientOptions): Promise<FloorClient
   const follow = async (id: string): Promise<string> => {
     let after = -1;
     for (;;) {
-      const res = await again(() => dispatcher.request({
+      const res = await again(async () => timedOut(await dispatcher.request({
         origin,
         path: `${base}/runs/${id}/events?after=${after}`,
         method: 'GET',
         headers: { authorization: auth, accept: 'text/event-stream' },
-      }));
+      })));
       if (res.statusCode !== 200) throw new Error(`GET /runs/${id}/events: HTTP ${res.statusCode}`);
       let final: string | null = null;
       const parser = createParser({

@@ -7,7 +7,7 @@
 // prints a JSON `start` line (modules loaded), then a JSON `end` line: { type, at, runs, finished }.
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
-import { again } from './floor-client.js';
+import { again, timedOut } from './floor-client.js';
 
 const FINISHED = new Set(['completed', 'failed', 'error', 'cancelled']);
 const [baseUrl, apiKey, file, connections] = process.argv.slice(2);
@@ -20,7 +20,7 @@ const dispatcher = new Agent({ connections: Number(connections), keepAliveTimeou
 let finished = 0;
 await Promise.all(
   ids.map(async (id) => {
-    const res = await again(() => dispatcher.request({ origin: url.origin, path: `${base}/runs/${id}`, method: 'GET', headers }));
+    const res = await again(async () => timedOut(await dispatcher.request({ origin: url.origin, path: `${base}/runs/${id}`, method: 'GET', headers })));
     if (res.statusCode !== 200) throw new Error(`GET /runs/${id}: HTTP ${res.statusCode}`);
     if (FINISHED.has(((await res.body.json()) as { status: string }).status)) finished++;
   }),

@@ -22,6 +22,8 @@ describe('parseScript', () => {
     const s = parseScript('q @fail @status=weird @deltas=0 @size=50mb @filename=a%20b @confirm @choice');
     expect(s).toMatchObject({ fail: true, status: 'weird', deltas: 0, sizeBytes: 50 * 1024 * 1024, filename: 'a b' });
     expect(s.pauses).toEqual([{ tool: 'confirm_scope' }, { tool: 'ask_choice', allowMultiple: false }]);
+    expect(parseScript('q @nosearch').search).toBe(false);
+    expect(parseScript('q @nosearch=1')).toMatchObject({ question: 'q @nosearch=1', search: true });
   });
 
   it('has defaults when nothing is scripted', () => {
@@ -36,6 +38,7 @@ describe('parseScript', () => {
       status: undefined,
       deltas: 4,
       hostile: false,
+      search: true,
     });
   });
 

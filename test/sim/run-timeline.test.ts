@@ -40,6 +40,13 @@ describe('timelineOf', () => {
     expect(tl.plan).toEqual(planStep(chain('q @files=md,pdb @deltas=4'), 0));
   });
 
+  it('with @nosearch and one delta, sends that delta and the end only (the bench\'s few-events mix)', () => {
+    const tl = timelineOf(chain('q @nosearch @deltas=1'), 0);
+    expect(tl.steps).toEqual([{ kind: 'delta', piece: 0 }, { kind: 'end' }]);
+    expect(tl.plan.tools).toEqual([]);
+    expect(tl.pieces).toEqual([tl.fullText]);
+  });
+
   it('gives the text written after each number of steps', () => {
     const tl = timelineOf(chain('hello there'), 0);
     expect(textAt(tl, 0)).toBe('');

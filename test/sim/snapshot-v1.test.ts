@@ -50,7 +50,7 @@ describe('version 1 state files', () => {
 
 describe('scriptInput', () => {
   it('writes directives that parse back to the same script', () => {
-    for (const input of ['q', 'plain question @duration=1.5s', 'x @confirm=3 @choice=multi @choice @image @tool=pick_one', 'f @files=md,csv:noname,pdb @filename=a%20b.md @size=64kb @deltas=0', 'bad @fail @status=cancelling']) {
+    for (const input of ['q', 'plain question @duration=1.5s', 'x @confirm=3 @choice=multi @choice @image @tool=pick_one', 'f @files=md,csv:noname,pdb @filename=a%20b.md @size=64kb @deltas=0', 'bad @fail @status=cancelling', 'few @nosearch @deltas=1']) {
       const s = parseScript(input);
       expect(parseScript(scriptInput(s))).toEqual(s);
     }
