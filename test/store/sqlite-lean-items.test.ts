@@ -9,7 +9,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, ROOT, runCliChild, tempDir } from '../support/cli.js';
 import { spawn } from 'node:child_process';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
-import { expectBatchWhole } from '../support/expect-batch.js';
+import { expectAdmittedOnce, expectBatchWhole } from '../support/expect-batch.js';
 
 /**
  * Migration 019 (the lean store, issue 32) on a database the OLD code left mid-batch: the
@@ -98,10 +98,7 @@ describe('019_lean_items on a database left mid-batch by kill -9 of the old code
     const last = await runCliChild(args, env);
     expect(last.stderr).not.toContain('internal error');
     expect(last.code).toBe(1); // the @fail items fail, nothing else
-    const counters = sim.counters();
-    expect(counters.runsAdmitted).toBe(items.length);
-    for (const it of items) expect(counters.admissionsByInput[it.question]).toBe(1);
-    expect(counters.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+    expectAdmittedOnce(sim.counters(), items);
     const after = SqliteStore.open(db);
     try {
       const batch = (await after.findBatch('lean'))!;

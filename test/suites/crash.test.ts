@@ -7,7 +7,7 @@ import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
-import { expectBatchWhole } from '../support/expect-batch.js';
+import { expectAdmittedOnce, expectBatchWhole } from '../support/expect-batch.js';
 
 // Crash suite: the real CLI in a child process, SIGKILLed at random moments mid-batch
 // and resumed each time. At the end the simulator must have admitted every question
@@ -55,10 +55,7 @@ describe('crash and resume', () => {
     expect(last.stderr).not.toContain('internal error');
     expect(last.code).toBe(1); // the @fail items fail, nothing else
 
-    const counters = sim.counters();
-    expect(counters.runsAdmitted).toBe(items.length);
-    for (const it of items) expect(counters.admissionsByInput[it.question]).toBe(1);
-    expect(counters.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+    expectAdmittedOnce(sim.counters(), items);
 
     const store = SqliteStore.open(db);
     try {

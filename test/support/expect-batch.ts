@@ -21,6 +21,13 @@ export function chainOf(ledger: SimLedger, question: string): LedgerRun[] {
   }
 }
 
+/** The simulator's counters after a fixture batch: each question admitted once, each pause answered by one run. */
+export function expectAdmittedOnce(counters: { runsAdmitted: number; respondRuns: number; admissionsByInput: Record<string, number> }, items: readonly FixtureItem[]): void {
+  expect(counters.runsAdmitted).toBe(items.length);
+  for (const it of items) expect(counters.admissionsByInput[it.question], it.question).toBe(1);
+  expect(counters.respondRuns).toBe(items.reduce((n, it) => n + it.pauses, 0));
+}
+
 /**
  * The export of a fixture batch that ran to its end, checked against the simulator's own
  * record (`sim.ledger()`), not against what resq recorded:
