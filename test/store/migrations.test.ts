@@ -183,6 +183,10 @@ describe('migrations', () => {
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('items', 'flights')").pluck().all();
     expect(indexes).not.toContain('items_active');
     expect(indexes).toContain('flights_for_leases');
+    // The items indexes are named for the query that reads them (as in the PostgreSQL adapter).
+    expect([...indexes].filter((n) => String(n).startsWith('items_')).sort()).toEqual([
+      'items_for_claim', 'items_for_rate', 'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort',
+    ]);
     expect(columns(db, 'items')[0]).toBe('key');
     const plan = (sql: string): string =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ w: 'w1' }) as { detail: string }[]).map((r) => r.detail).join(' | ');

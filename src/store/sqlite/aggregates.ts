@@ -18,7 +18,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     where = ` AND i.state IN (${marks(storedStates(states).length)}) AND ${stateOf()} IN (${marks(states.length)})`;
     // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
     if (!states.includes('queued')) {
-      from = 'items AS i INDEXED BY items_state';
+      from = 'items AS i INDEXED BY items_for_state_pages';
       where += ` AND i.state <> 'queued'`;
     }
   }

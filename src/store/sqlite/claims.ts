@@ -153,10 +153,10 @@ export class Claims {
     let cursor = req.afterSeq;
     // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
     // bound LIMIT makes SQLite prepare the statement again at every call (its value may
-    // change the plan), most of a claim's cost. The walk of items_seq gives the rows in seq
+    // change the plan), most of a claim's cost. The walk of items_for_claim gives the rows in seq
     // order; that order is checked below rather than asked for with an ORDER BY.
     const page = (limit: number): ItemRow[] =>
-      inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_seq WHERE batch_id = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, cursor) as ItemRow[]);
+      inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_for_claim WHERE batch_id = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, cursor) as ItemRow[]);
     // Rows passed over so far (later items of a thread): each page reads as many more.
     let passed = 0;
     scan: while (budget.roomForQueued) {
@@ -217,7 +217,7 @@ export class Claims {
   requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
     const pick = ids
       ? (ids.map((id) => this.#stmt('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
-      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_state WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
+      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
           .all(batchId, ...states) as { id: string; state: string }[]);
     const done: string[] = [];
     const upd = this.#stmt(

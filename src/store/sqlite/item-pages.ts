@@ -61,8 +61,8 @@ export class ItemPages {
       args.push(t, t, t);
     }
     // Sorted by latest change: the item row's time (written when it is claimed, held and ends,
-    // not on every step), the one items_updated holds.
-    const index = sort === 'updated' ? 'INDEXED BY items_updated ' : '';
+    // not on every step), the one items_for_web_sort holds.
+    const index = sort === 'updated' ? 'INDEXED BY items_for_web_sort ' : '';
     const order = sort === 'seq' ? `i.seq ${dir}` : `i.${SORT_COLUMN[sort]} ${dir}, i.seq ${dir}`;
     const updated = sort === 'updated' ? 'i.updated_at' : over('updated_at');
     const cols = `i.id, i.seq, ${stateOf()} AS state, substr(i.question, 1, 201) AS question, substr(${over('text')}, 1, 201) AS answer,
@@ -81,15 +81,15 @@ export class ItemPages {
         .get(
           `SELECT i.id, substr(i.question, 1, 201) AS question, json_extract(r.required_action, '$.tool') AS tool,
              i.hold_reason, i.updated_at
-           FROM items i INDEXED BY items_state LEFT JOIN runs r ON r.id = i.run_id
+           FROM items i INDEXED BY items_for_state_pages LEFT JOIN runs r ON r.id = i.run_id
            WHERE i.batch_id = ? AND i.state = 'held' AND i.state <> 'queued' ORDER BY i.seq LIMIT ?`,
         )
         .all(batchId, heldLimit) as { id: string; question: string; tool: string | null; hold_reason: string | null; updated_at: string }[]
     ).map((r): HeldItem => ({ id: r.id, question: cutText(r.question)!, tool: r.tool, holdReason: r.hold_reason, updatedAt: r.updated_at }));
     const span = this.#cache
       // Two subqueries: min and max in one SELECT would scan the index instead of seeking its ends.
-      .get(`SELECT (SELECT min(finished_at) FROM items INDEXED BY items_finished WHERE batch_id = @b AND finished_at IS NOT NULL) AS first,
-                   (SELECT max(finished_at) FROM items INDEXED BY items_finished WHERE batch_id = @b AND finished_at IS NOT NULL) AS last`)
+      .get(`SELECT (SELECT min(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_id = @b AND finished_at IS NOT NULL) AS first,
+                   (SELECT max(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_id = @b AND finished_at IS NOT NULL) AS last`)
       .get({ b: batchId }) as BatchLive['span'];
     return { inFlight, capLimit, held, span };
   }

@@ -62,6 +62,30 @@ export function leanItems(db: Database): void {
   views(db);
 }
 
+/**
+ * The items indexes put back under the name of the query that reads them (as the PostgreSQL
+ * adapter's 019 renames its own):
+ * - items_for_claim (batch_id, seq), unique: claims.ts, the next queued items in file order (and
+ *   one seq per item);
+ * - items_for_state_pages (batch_id, state, seq), not queued: reads.ts, item-pages.ts and
+ *   aggregates.ts, the items of some states in file order; claims.ts, a thread's unfinished items;
+ * - items_for_thread_claim (batch_id, thread_key, seq): claims.ts, a thread's next item;
+ * - items_for_web_sort (batch_id, updated_at, seq), not queued: item-pages.ts, sorted by latest change;
+ * - items_for_rate (batch_id, finished_at): item-pages.ts, the first and last finish.
+ */
+const READER_NAMES: Readonly<Record<string, string>> = {
+  items_seq: 'items_for_claim',
+  items_state: 'items_for_state_pages',
+  items_thread: 'items_for_thread_claim',
+  items_updated: 'items_for_web_sort',
+  items_finished: 'items_for_rate',
+};
+
+/** An index's statement with the name its reader gives it. */
+function readerNamed(sql: string): string {
+  return sql.replace(/^(CREATE (?:UNIQUE )?INDEX )"?(\w+)"?/i, (_m, head: string, name: string) => `${head}${READER_NAMES[name] ?? name}`);
+}
+
 /** Rebuilds `items` with `key INTEGER PRIMARY KEY` (the SQLite way: new table, copy, drop, rename). */
 function rebuildItems(db: Database): void {
   const schema = (type: string): { name: string; sql: string }[] =>
@@ -81,7 +105,7 @@ function rebuildItems(db: Database): void {
   db.exec(`INSERT INTO items_new (key, ${cols}) SELECT rowid, ${cols} FROM items ORDER BY rowid`);
   db.exec('DROP TABLE items');
   db.exec('ALTER TABLE items_new RENAME TO items');
-  for (const i of indexes) db.exec(i.sql);
+  for (const i of indexes) db.exec(readerNamed(i.sql));
   for (const t of triggers) db.exec(t.sql);
   for (const v of allViews) db.exec(v.sql);
 }

@@ -59,7 +59,7 @@ export class ItemReads {
         // items in these states (a 1M-item resume read every row). The state index leaves
         // queued items out, so the query must say so for SQLite to take it.
         where.push(`i.state <> 'queued'`);
-        from = 'items i INDEXED BY items_state LEFT JOIN flights f ON f.item_key = i.key';
+        from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
       }
     }
     if (f.runStatusOtherThan !== undefined) {
