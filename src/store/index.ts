@@ -29,4 +29,4 @@ export { idempotencyKey } from './keys.js';
 export { FILE_RETENTION_MS, fileExpiry } from './file-expiry.js';
 export * from './shapes.js';
 export * from './types.js';
-export * from './web-shapes.js';
+export * from './item-page-shapes.js';

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, HELD_LISTED, HeldQuerySchema, HeldSelectionSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
-import { cutText } from '../store/web-shapes.js';
+import { cutText } from '../store/item-page-shapes.js';
 import { ResqError } from '../errors.js';
 import { runsOverTimeSvg, stateBarSvg } from './charts.js';
 import type { LiveHub, LiveSubscription } from './live.js';

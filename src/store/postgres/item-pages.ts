@@ -1,7 +1,7 @@
 import type { Queryable } from './pool.js';
-import { pageOf, type SummaryRow } from '../web-rows.js';
+import { pageOf, type SummaryRow } from '../item-page-rows.js';
 import { runsInFlight } from './counts.js';
-import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../web-shapes.js';
+import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { col, FLIGHT_COLS, ITEMS_FROM, statesWhere } from './flights.js';
 import { all, BATCH_NUM, one } from './sql.js';
 

@@ -21,7 +21,7 @@ import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
-import type { ItemPageQuery } from '../web-shapes.js';
+import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
 
 /** Options of {@link PostgresStore.open}. */

@@ -1,5 +1,5 @@
 import type { ItemFilter, PauseQuery, PauseRecord } from '../shapes.js';
-import type { BatchLive, ItemPage, ItemPageQuery, RunMinute } from '../web-shapes.js';
+import type { BatchLive, ItemPage, ItemPageQuery, RunMinute } from '../item-page-shapes.js';
 import type { BatchRecord, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
 
 /** A batch's counts and live workers, for `batches` and `status`. */

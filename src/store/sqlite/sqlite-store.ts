@@ -29,7 +29,7 @@ import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
 import { ItemPages } from './item-pages.js';
 import { WriteGroup } from './write-group.js';
-import type { ItemPageQuery } from '../web-shapes.js';
+import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
 
 /**

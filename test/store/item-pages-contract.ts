@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
 import type { NewBatch, RunSnapshot } from '../../src/store/shapes.js';
-import type { ItemPageQuery } from '../../src/store/web-shapes.js';
+import type { ItemPageQuery } from '../../src/store/item-page-shapes.js';
 import { snap } from './snapshot.js';
 
 /**

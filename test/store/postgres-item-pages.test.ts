@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
-import { webReadsContract } from './web-contract.js';
+import { webReadsContract } from './item-pages-contract.js';
 
 /** The web projections' contract on the PostgreSQL adapter: a real server, a fresh database per test. */
 let pg: PgServer;
