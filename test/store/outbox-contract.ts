@@ -168,6 +168,16 @@ export function outboxContract(name: string, makeStore: () => Promise<Store>): v
       expect(later[0]!.key).not.toBe(done[0]!.key);
     });
 
+    it('no batch.finished while another item is still in flight (its row carries the mark, its state is in flights)', async () => {
+      await load(store, B, 2);
+      worker = '';
+      const [a, b] = await running(B, ['i0', 'i1']);
+      await store.markFinished(a!, snap('r-i0'), 'completed');
+      expect(await claimAll('s1', NOW)).toEqual([]);
+      await store.markFinished(b!, snap('r-i1'), 'completed');
+      expect((await claimAll('s1', NOW)).map((e) => e.type)).toEqual(['batch.finished']);
+    });
+
     it('the last two items ending at once write one batch.finished', async () => {
       await load(store, B, 6);
       worker = '';
