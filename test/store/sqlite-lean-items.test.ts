@@ -26,7 +26,19 @@ const IN_FLIGHT = "('submitting', 'running', 'waiting')";
 function oldResq(): string {
   const dir = join(tempDir('resq-old-'), 'resq');
   mkdirSync(dir);
-  const tar = execFileSync('git', ['-C', ROOT, 'archive', OLD_COMMIT, 'bin', 'src', 'package.json', 'tsconfig.json'], { maxBuffer: 256 * 1024 * 1024 });
+  const archive = (): Buffer => execFileSync('git', ['-C', ROOT, 'archive', OLD_COMMIT, 'bin', 'src', 'package.json', 'tsconfig.json'], { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tar: Buffer;
+  try {
+    tar = archive();
+  } catch {
+    // A shallow clone lacks the old commit: fetch it from where this clone came from, once.
+    try {
+      execFileSync('git', ['-C', ROOT, 'fetch', '-q', '--unshallow'], { stdio: 'ignore' });
+    } catch {
+      execFileSync('git', ['-C', ROOT, 'fetch', '-q', 'origin', OLD_COMMIT], { stdio: 'ignore' });
+    }
+    tar = archive();
+  }
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   return dir;
