@@ -25,7 +25,8 @@ export class ItemPages {
     const sort = q.sort ?? 'seq';
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
-    const where = [`i.batch_num = ${batchNumOf()}`];
+    // Sorted by id, the (batch_id, id) key gives the order; every other page seeks an index led by batch_num.
+    const where = [sort === 'id' ? 'i.batch_id = ?' : `i.batch_num = ${batchNumOf()}`];
     const args: (string | number)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return { items: [], next: null };
