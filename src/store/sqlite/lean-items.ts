@@ -10,9 +10,9 @@ import { FLIGHT_COLUMNS, IN_FLIGHT_MARK, itemColumns } from '../common/flights.j
  * - `items` rebuilt with `key INTEGER PRIMARY KEY` (its rowid, now stable: VACUUM may renumber
  *   the rowids of a table without one) and `batch_num` (its batch's `num`, set on every insert):
  *   the readers' indexes are keyed by it, not by the 36-character `batch_id`. (batch_id, id)
- *   stays unique, so the tables that reference an item by it are untouched. The rebuild copies every column the table has
- *   (whatever migrations added), its indexes and triggers but items_active (flights replace
- *   it), and the views over it.
+ *   stays unique, so the tables that reference an item by it are untouched. The rebuild copies
+ *   every column the table has (whatever migrations added), its triggers, the views over it and
+ *   its indexes but items_active (flights replace it) and the readers' (made anew on batch_num).
  * - `flights`: an item's life in flight, one row per item a worker carries (see
  *   src/store/common/flights.ts). Items in flight (submitting, running,
  *   waiting; a models batch's rows as well) move there with their owner, token, lease, key,
@@ -65,8 +65,8 @@ export function leanItems(db: Database): void {
 
 /**
  * The items indexes, each named for the query that reads them (as the PostgreSQL adapter's 019
- * names its own) and keyed by the batch's integer `batch_num` (an entry 8 bytes shorter per
- * level than one led by the text id). They replace the old ones of the same use (listed by
+ * names its own) and keyed by the batch's integer `batch_num` (an entry some 35 bytes shorter
+ * than one led by the 36-character id). They replace the old ones of the same use (listed by
  * their names before 019), which are dropped with the old table.
  */
 const READER_INDEXES: readonly string[] = [
