@@ -139,7 +139,7 @@ describe('migrations', () => {
     ]);
     // Rows changed, added and deleted behind the store's back are counted too.
     db.prepare("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')").run();
-    db.prepare("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'f', 5, 7, 'q?', 'running', 'now')").run();
+    db.prepare("INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) VALUES ('b1', (SELECT num FROM batches WHERE id = 'b1'), 'f', 5, 7, 'q?', 'running', 'now')").run();
     db.prepare("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'").run();
     db.close();
     const store = SqliteStore.open(path);
@@ -193,6 +193,40 @@ describe('migrations', () => {
     expect(plan(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = 1 WHERE batch_num IN (SELECT num FROM batches) AND owner = @w`)).toMatch(
       /SEARCH flights USING (COVERING )?INDEX flights_for_leases \(batch_num=\? AND owner=\?\)/,
     );
+  });
+
+  it('019 keys the readers\' items indexes by the batch\'s integer key: filled from batches.num, and the claim and the web sort seek it', () => {
+    const before019 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('019_')));
+    const db = new Database(':memory:');
+    migrate(db, before019);
+    db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 'one', '/q.csv', 'abc', 2, 'now', 'now'), ('b2', 'two', '/r.csv', 'abc', 1, 'now', 'now')").run();
+    db.prepare(
+      `INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES
+         ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'queued', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
+    ).run();
+    migrate(db);
+    expect(db.prepare('SELECT i.batch_id, i.id, i.batch_num = b.num AS same FROM items i JOIN batches b ON b.id = i.batch_id ORDER BY i.key').all()).toEqual([
+      { batch_id: 'b1', id: 'a', same: 1 },
+      { batch_id: 'b1', id: 'b', same: 1 },
+      { batch_id: 'b2', id: 'a', same: 1 },
+    ]);
+    const defs = Object.fromEntries(
+      (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_for_%'").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]),
+    );
+    expect(Object.keys(defs).sort()).toEqual(['items_for_claim', 'items_for_rate', 'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort']);
+    for (const sql of Object.values(defs)) expect(sql).toMatch(/ON items\(batch_num, /);
+    const plan = (sql: string, ...args: unknown[]): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    // The claim's statement (claims.ts) and the web view's sort by latest change (item-pages.ts), as the adapter writes them.
+    expect(plan("SELECT * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT 8", 1, -1)).toMatch(
+      /SEARCH items USING INDEX items_for_claim \(batch_num=\? AND seq>\?\)/,
+    );
+    expect(
+      plan(
+        "SELECT i.id FROM items i INDEXED BY items_for_web_sort LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = (SELECT num FROM batches WHERE id = ?) AND i.state <> 'queued' ORDER BY i.updated_at DESC, i.seq DESC LIMIT 51",
+        'b1',
+      ),
+    ).toMatch(/SEARCH i USING INDEX items_for_web_sort \(batch_num=\?\)/);
   });
 
   it("019's views show an item in flight as readers see it (its flight's state), not the mark on its row", async () => {

@@ -5,7 +5,7 @@ import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import { modelRunFromRow, type ModelRunRow } from '../rows.js';
 import { itemColumns, stateOf, storedStates } from '../common/flights.js';
-import { marks } from './reads.js';
+import { batchNumOf, marks } from './reads.js';
 
 /**
  * Export rows a page at a time in one statement: each item with its runs, decisions and
@@ -31,7 +31,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
        FROM (SELECT * FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id ORDER BY rowid)) AS agg_files
-  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_id = ? AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = ${batchNumOf()} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
 }
 
 type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
@@ -42,7 +42,7 @@ type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_fil
  */
 const META_KEYS = `
   SELECT j.key AS key, min(i.seq) AS first, j.id AS pos
-  FROM items i, json_each(i.meta) j WHERE i.batch_id = ?
+  FROM items i, json_each(i.meta) j WHERE i.batch_num = ${batchNumOf()}
   GROUP BY j.key ORDER BY first, pos`;
 
 /** Items with what they gathered (runs, decisions, files) a page at a time, the meta keys of a batch, a models batch's rows with their runs: reads that span tables. */
@@ -79,7 +79,7 @@ export class Aggregates {
                 m.http_status, m.status, m.poll_url, m.outputs, m.error AS m_error, m.credits, m.polls, m.submitted_at,
                 m.admitted_at, m.finished_at AS m_finished_at
          FROM items i JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
-         WHERE i.batch_id = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`,
+         WHERE i.batch_num = ${batchNumOf()} AND i.seq > ? ORDER BY i.seq LIMIT ?`,
       )
       .all(batchId, afterSeq, limit) as (ItemRow & Record<string, unknown>)[];
     return rows.map((r) => ({

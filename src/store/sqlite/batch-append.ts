@@ -13,7 +13,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
   db.exec('BEGIN IMMEDIATE');
   let next: number;
   try {
-    next = db.prepare('SELECT coalesce(max(seq), -1) + 1 FROM items WHERE batch_id = ?').pluck().get(batchId) as number;
+    next = db.prepare('SELECT coalesce(max(seq), -1) + 1 FROM items INDEXED BY items_for_claim WHERE batch_num = (SELECT num FROM batches WHERE id = ?)').pluck().get(batchId) as number;
   } catch (e) {
     db.exec('ROLLBACK');
     throw e;

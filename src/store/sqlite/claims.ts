@@ -7,7 +7,7 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
-import type { ItemReads } from './reads.js';
+import { batchNumOf, type ItemReads } from './reads.js';
 import { Counts } from './counts.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
@@ -155,8 +155,9 @@ export class Claims {
     // bound LIMIT makes SQLite prepare the statement again at every call (its value may
     // change the plan), most of a claim's cost. The walk of items_for_claim gives the rows in seq
     // order; that order is checked below rather than asked for with an ORDER BY.
+    const num = this.#batches.num(batchId);
     const page = (limit: number): ItemRow[] =>
-      inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_for_claim WHERE batch_id = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, cursor) as ItemRow[]);
+      inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(num, cursor) as ItemRow[]);
     // Rows passed over so far (later items of a thread): each page reads as many more.
     let passed = 0;
     scan: while (budget.roomForQueued) {
@@ -209,7 +210,7 @@ export class Claims {
   /** Marks the batch cancelled and ends every queued item; returns how many. */
   cancel(batchId: string, now: number): number {
     this.#stmt('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-    return this.#stmt(`UPDATE items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_id = ? AND state = 'queued'`)
+    return this.#stmt(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND state = 'queued'`)
       .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
   }
 
@@ -217,7 +218,7 @@ export class Claims {
   requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
     const pick = ids
       ? (ids.map((id) => this.#stmt('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
-      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_id = ? AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
+      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
           .all(batchId, ...states) as { id: string; state: string }[]);
     const done: string[] = [];
     const upd = this.#stmt(

@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { pageOf, SORT_COLUMN, type SummaryRow } from '../item-page-rows.js';
 import { stateOf, storedStates } from '../common/flights.js';
-import { marks } from './reads.js';
+import { batchNumOf, marks } from './reads.js';
 
 /** An in-flight column of the item as readers see it (its flight's when it has one). */
 const over = (c: string): string => `CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END`;
@@ -25,7 +25,8 @@ export class ItemPages {
     const sort = q.sort ?? 'seq';
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
-    const where = ['i.batch_id = ?'];
+    // Sorted by id, the (batch_id, id) key gives the order; every other page seeks an index led by batch_num.
+    const where = [sort === 'id' ? 'i.batch_id = ?' : `i.batch_num = ${batchNumOf()}`];
     const args: (string | number)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return { items: [], next: null };
@@ -82,14 +83,14 @@ export class ItemPages {
           `SELECT i.id, substr(i.question, 1, 201) AS question, json_extract(r.required_action, '$.tool') AS tool,
              i.hold_reason, i.updated_at
            FROM items i INDEXED BY items_for_state_pages LEFT JOIN runs r ON r.id = i.run_id
-           WHERE i.batch_id = ? AND i.state = 'held' AND i.state <> 'queued' ORDER BY i.seq LIMIT ?`,
+           WHERE i.batch_num = ${batchNumOf()} AND i.state = 'held' AND i.state <> 'queued' ORDER BY i.seq LIMIT ?`,
         )
         .all(batchId, heldLimit) as { id: string; question: string; tool: string | null; hold_reason: string | null; updated_at: string }[]
     ).map((r): HeldItem => ({ id: r.id, question: cutText(r.question)!, tool: r.tool, holdReason: r.hold_reason, updatedAt: r.updated_at }));
     const span = this.#cache
       // Two subqueries: min and max in one SELECT would scan the index instead of seeking its ends.
-      .get(`SELECT (SELECT min(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_id = @b AND finished_at IS NOT NULL) AS first,
-                   (SELECT max(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_id = @b AND finished_at IS NOT NULL) AS last`)
+      .get(`SELECT (SELECT min(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL) AS first,
+                   (SELECT max(finished_at) FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL) AS last`)
       .get({ b: batchId }) as BatchLive['span'];
     return { inFlight, capLimit, held, span };
   }

@@ -9,14 +9,24 @@ const INSERT_CHUNK = 256;
 function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
-const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
-/** The items table's writes: its rows inserted when a batch is loaded or grows, and changed when no flight carries them (reads.ts reads them). */
+const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+/** The items table's writes: its rows inserted (with their batch's integer key) when a batch is loaded or grows, and changed when no flight carries them (reads.ts reads them). */
 export class ItemRepo {
   readonly #cache: StatementCache;
   readonly #clock: Clock;
   constructor(db: Db, clock: Clock) {
     this.#cache = new StatementCache(db);
     this.#clock = clock;
+  }
+
+  /**
+   * The batch's integer key, read inside the writing transaction once per call (not from the
+   * adapter's cache: a load rolled back and retried may give its batch another one).
+   */
+  #num(batchId: string): number {
+    const n = this.#stmt('SELECT num FROM batches WHERE id = ?').pluck().get(batchId) as number | undefined;
+    if (n === undefined) throw new Error(`batch ${batchId} not found`);
+    return n;
   }
 
   #stmt(sql: string): import('better-sqlite3').Statement {
@@ -30,11 +40,12 @@ export class ItemRepo {
 
   /** Inserts items with one statement per chunk: far fewer round trips than one per row. */
   insertMany(batchId: string, items: readonly NewItem[], now: string): void {
+    const num = this.#num(batchId);
     for (let i = 0; i < items.length; i += INSERT_CHUNK) {
       const chunk = items.slice(i, i + INSERT_CHUNK);
       const values: unknown[] = [];
       for (const it of chunk)
-        values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+        values.push(batchId, num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
       this.#insertRows(chunk.length).run(...values);
     }
   }
@@ -44,7 +55,7 @@ export class ItemRepo {
   /** The insert of `n` rows; the full-chunk one is kept apart (its 8 KB SQL text cost a hash per lookup). */
   #insertRows(n: number): import('better-sqlite3').Statement {
     const sql = (k: number): string =>
-      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
+      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
     if (n !== INSERT_CHUNK) return this.#stmt(sql(n));
     return (this.#fullChunk ??= this.#stmt(sql(n)));
   }
@@ -55,11 +66,12 @@ export class ItemRepo {
    */
   insertNewColumns(batchId: string, cols: NewItemColumns, seq0: number, now: string): DuplicateItem[] {
     const refused: DuplicateItem[] = [];
+    const num = this.#num(batchId);
     for (let i = 0; i < cols.ids.length; i += INSERT_CHUNK) {
       const end = Math.min(i + INSERT_CHUNK, cols.ids.length);
       const values: unknown[] = [];
       for (let k = i; k < end; k++)
-        values.push(batchId, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
+        values.push(batchId, num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
       try {
         this.#insertRows(end - i).run(...values);
         continue;
@@ -93,11 +105,12 @@ export class ItemRepo {
   #insertOneByOne(batchId: string, items: readonly NewItem[], now: string): DuplicateItem[] {
     const refused: DuplicateItem[] = [];
     const one = this.#stmt(
-      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
+      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
        ON CONFLICT (batch_id, id) DO NOTHING`,
     );
+    const num = this.#num(batchId);
     for (const it of items) {
-      if (one.run(batchId, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
+      if (one.run(batchId, num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
       const first = this.#stmt('SELECT line FROM items WHERE batch_id = ? AND id = ?').pluck().get(batchId, it.id) as number;
       refused.push({ item: it, firstLine: first });
     }

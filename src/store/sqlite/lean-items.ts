@@ -8,10 +8,11 @@ import { FLIGHT_COLUMNS, IN_FLIGHT_MARK, itemColumns } from '../common/flights.j
  * - `batches.num`: an integer key beside the public UUID (the rowid it had), given to new
  *   batches on insert; flights name their batch by it.
  * - `items` rebuilt with `key INTEGER PRIMARY KEY` (its rowid, now stable: VACUUM may renumber
- *   the rowids of a table without one). (batch_id, id) stays unique, so the tables that
- *   reference an item by it are untouched. The rebuild copies every column the table has
- *   (whatever migrations added), its indexes and triggers but items_active (flights replace
- *   it), and the views over it.
+ *   the rowids of a table without one) and `batch_num` (its batch's `num`, set on every insert):
+ *   the readers' indexes are keyed by it, not by the 36-character `batch_id`. (batch_id, id)
+ *   stays unique, so the tables that reference an item by it are untouched. The rebuild copies
+ *   every column the table has (whatever migrations added), its triggers, the views over it and
+ *   its indexes but items_active (flights replace it) and the readers' (made anew on batch_num).
  * - `flights`: an item's life in flight, one row per item a worker carries (see
  *   src/store/common/flights.ts). Items in flight (submitting, running,
  *   waiting; a models batch's rows as well) move there with their owner, token, lease, key,
@@ -63,49 +64,50 @@ export function leanItems(db: Database): void {
 }
 
 /**
- * The items indexes put back under the name of the query that reads them (as the PostgreSQL
- * adapter's 019 renames its own):
- * - items_for_claim (batch_id, seq), unique: claims.ts, the next queued items in file order (and
- *   one seq per item);
- * - items_for_state_pages (batch_id, state, seq), not queued: reads.ts, item-pages.ts and
- *   aggregates.ts, the items of some states in file order; claims.ts, a thread's unfinished items;
- * - items_for_thread_claim (batch_id, thread_key, seq): claims.ts, a thread's next item;
- * - items_for_web_sort (batch_id, updated_at, seq), not queued: item-pages.ts, sorted by latest change;
- * - items_for_rate (batch_id, finished_at): item-pages.ts, the first and last finish.
+ * The items indexes, each named for the query that reads them (as the PostgreSQL adapter's 019
+ * names its own) and keyed by the batch's integer `batch_num` (an entry some 35 bytes shorter
+ * than one led by the 36-character id). They replace the old ones of the same use (listed by
+ * their names before 019), which are dropped with the old table.
  */
-const READER_NAMES: Readonly<Record<string, string>> = {
-  items_seq: 'items_for_claim',
-  items_state: 'items_for_state_pages',
-  items_thread: 'items_for_thread_claim',
-  items_updated: 'items_for_web_sort',
-  items_finished: 'items_for_rate',
-};
+const READER_INDEXES: readonly string[] = [
+  // Read by: claims.ts, the next queued items in file order (and one seq per item); batch-append.ts, the next seq.
+  'CREATE UNIQUE INDEX items_for_claim ON items(batch_num, seq)',
+  // Read by: reads.ts, item-pages.ts and aggregates.ts, the items of some states in file order;
+  // claims.ts, the items of some states to resume, and a thread's unfinished items.
+  "CREATE INDEX items_for_state_pages ON items(batch_num, state, seq) WHERE state <> 'queued'",
+  // Read by: claims.ts through reads.ts, a thread's next item and its unfinished earlier ones.
+  'CREATE INDEX items_for_thread_claim ON items(batch_num, thread_key, seq) WHERE thread_key IS NOT NULL',
+  // Read by: item-pages.ts, a page sorted by latest change; outbox.ts, the batch's latest change.
+  "CREATE INDEX items_for_web_sort ON items(batch_num, updated_at, seq) WHERE state <> 'queued'",
+  // Read by: item-pages.ts, the first and last finish; reads.ts, the latest finishes (rate and ETA).
+  'CREATE INDEX items_for_rate ON items(batch_num, finished_at) WHERE finished_at IS NOT NULL',
+];
 
-/** An index's statement with the name its reader gives it. */
-function readerNamed(sql: string): string {
-  return sql.replace(/^(CREATE (?:UNIQUE )?INDEX )"?(\w+)"?/i, (_m, head: string, name: string) => `${head}${READER_NAMES[name] ?? name}`);
-}
+/** The indexes the reader indexes replace (their names before 019). */
+const REPLACED = new Set(['items_seq', 'items_state', 'items_thread', 'items_updated', 'items_finished', 'items_active']);
 
 /** Rebuilds `items` with `key INTEGER PRIMARY KEY` (the SQLite way: new table, copy, drop, rename). */
 function rebuildItems(db: Database): void {
   const schema = (type: string): { name: string; sql: string }[] =>
     db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = 'items' AND sql IS NOT NULL`).all(type) as { name: string; sql: string }[];
   const table = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items'").pluck().get() as string);
-  const indexes = schema('index').filter((i) => i.name !== 'items_active');
+  const indexes = schema('index').filter((i) => !REPLACED.has(i.name));
   const triggers = schema('trigger');
   // Every view is put back as it was (a view over items would stop the rename), then ours are redone.
   const allViews = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view'").all() as { name: string; sql: string }[];
   for (const v of allViews) db.exec(`DROP VIEW "${v.name}"`);
   const cols = (db.prepare("SELECT name FROM pragma_table_info('items')").pluck().all() as string[]).map((c) => `"${c}"`).join(', ');
   const created = table
-    .replace(/^CREATE TABLE\s+"?items"?\s*\(/i, 'CREATE TABLE items_new (key INTEGER PRIMARY KEY, ')
+    .replace(/^CREATE TABLE\s+"?items"?\s*\(/i, 'CREATE TABLE items_new (key INTEGER PRIMARY KEY, batch_num INTEGER NOT NULL, ')
     .replace(/PRIMARY KEY\s*\(\s*batch_id\s*,\s*id\s*\)/i, 'UNIQUE (batch_id, id)');
   if (!created.startsWith('CREATE TABLE items_new') || !created.includes('UNIQUE (batch_id, id)')) throw new Error('019_lean_items: the items table is not the one expected');
   db.exec(created);
-  db.exec(`INSERT INTO items_new (key, ${cols}) SELECT rowid, ${cols} FROM items ORDER BY rowid`);
+  db.exec(`INSERT INTO items_new (key, batch_num, ${cols})
+    SELECT rowid, (SELECT num FROM batches b WHERE b.id = items.batch_id), ${cols} FROM items ORDER BY rowid`);
   db.exec('DROP TABLE items');
   db.exec('ALTER TABLE items_new RENAME TO items');
-  for (const i of indexes) db.exec(readerNamed(i.sql));
+  for (const i of indexes) db.exec(i.sql);
+  for (const sql of READER_INDEXES) db.exec(sql);
   for (const t of triggers) db.exec(t.sql);
   for (const v of allViews) db.exec(v.sql);
 }

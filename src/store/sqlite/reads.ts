@@ -11,6 +11,13 @@ import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates } from '../common/fl
 export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
 export const ITEM_SELECT = `SELECT ${itemColumns()} FROM ${ITEM_FROM}`;
 
+/**
+ * The batch's integer key (019) by its id, for a reader's WHERE on `i.batch_num`: the items
+ * indexes are keyed by it. One seek in the batches' key, done once per statement (SQLite runs
+ * an uncorrelated subquery once); the claim's hot statements take the adapter's cached key.
+ */
+export const batchNumOf = (param = '?'): string => `(SELECT num FROM batches WHERE id = ${param})`;
+
 /** `?` placeholders for `n` values. */
 export const marks = (n: number): string => new Array(n).fill('?').join(',');
 
@@ -47,7 +54,7 @@ export class ItemReads {
 
   /** Items in file order, filtered, streamed from SQLite one row at a time. */
   *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
-    const where = ['i.batch_id = ?', 'i.seq > ?'];
+    const where = [`i.batch_num = ${batchNumOf()}`, 'i.seq > ?'];
     const args: unknown[] = [batchId, f.afterSeq ?? -1];
     let from = ITEM_FROM;
     if (f.states) {
@@ -76,7 +83,7 @@ export class ItemReads {
   hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
     return (
       this.#stmt(
-        `SELECT 1 FROM items WHERE batch_id = ? AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
+        `SELECT 1 FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
       ).get(batchId, threadKey, seq) !== undefined
     );
   }
@@ -84,14 +91,14 @@ export class ItemReads {
   /** The first queued item of a thread after `afterSeq`, or null. */
   nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
     const r = this.#stmt(
-      `SELECT * FROM items WHERE batch_id = ? AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+      `SELECT * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
     ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
     return r ? itemFromRow(r) : null;
   }
 
   /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
   recentFinishes(batchId: string, limit: number): RecentFinishes {
-    const latest = `SELECT id, finished_at FROM items WHERE batch_id = @b AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
+    const latest = `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
                     ORDER BY finished_at DESC, seq DESC LIMIT @n`;
     const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
     const runs = this.#stmt(

@@ -3,7 +3,7 @@ import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 import { stateOf, storedStates } from '../common/flights.js';
-import { ITEM_SELECT, marks } from './reads.js';
+import { batchNumOf, ITEM_SELECT, marks } from './reads.js';
 
 
 
@@ -29,7 +29,7 @@ export class Summaries {
 
   /** A batch's items in file order, filtered in SQL. */
   items(batchId: string, q: ItemQuery = {}): ItemRecord[] {
-    const where = ['i.batch_id = ?'];
+    const where = [`i.batch_num = ${batchNumOf()}`];
     const args: (string | number | null)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return [];
@@ -74,7 +74,7 @@ export class Summaries {
                     FROM runs WHERE batch_id = @b GROUP BY item_id) r ON r.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = @b GROUP BY item_id) d ON d.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = @b GROUP BY item_id) f ON f.item_id = i.id
-         WHERE i.batch_id = @b`,
+         WHERE i.batch_num = ${batchNumOf('@b')}`,
       )
       .all({ b: batchId }) as ItemStats[];
     return new Map(rows.map((r) => [r.itemId, r]));
