@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { PG_OUTBOX } from '../../src/store/outbox-schema.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
@@ -259,12 +260,25 @@ describe('019: the readers of items use the batch_num indexes', () => {
       uses(await plan("i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued'"), 'items_for_thread_claim');
       uses(await plan('thread_key = $2 AND seq < $3'), 'items_for_thread_claim');
       uses(await plan('ORDER BY i.updated_at DESC, i.seq DESC'), 'items_for_web_sort');
+      // The outbox's end-of-batch look-ups (019's outbox_item_moved), as the function sends them.
+      const fn = (await c.query("SELECT prosrc FROM pg_proc WHERE proname = 'outbox_item_moved'")).rows[0].prosrc as string;
+      const lookups = [...fn.matchAll(/SELECT 1 FROM items WHERE (.*?)\)(?: THEN)?$/gm)].map((m) => m[1]!);
+      expect(lookups).toHaveLength(2);
+      // Each by the batch's number, the key of items_for_claim and items_for_state_pages (on
+      // batch_id only the key's prefix would be left to read the whole batch through).
+      expect(lookups.map((l) => l.split(' AND ')[0])).toEqual(['batch_num = NEW.batch_num', 'batch_num = NEW.batch_num']);
     } finally {
       await c.end();
       await store.close();
     }
   }, 120_000);
 });
+
+/** 017's outbox_item_moved as 017 made it (019 replaces it: its look-ups by batch_num). */
+const OUTBOX_ITEM_MOVED_017 = ((t: string) => {
+  const at = t.indexOf('CREATE FUNCTION outbox_item_moved()');
+  return `CREATE OR REPLACE${t.slice(at + 'CREATE'.length, t.indexOf('END $$;', at) + 'END $$;'.length)}`;
+})(PG_OUTBOX);
 
 /**
  * The statements that take a database migrated by 019 back to the schema before it: each
@@ -288,6 +302,7 @@ const BEFORE_019 = `
   CREATE INDEX items_thread ON items(batch_id, thread_key, seq) WHERE thread_key IS NOT NULL;
   CREATE INDEX items_updated ON items(batch_id, updated_at, seq) WHERE state <> 'queued';
   CREATE INDEX items_finished ON items(batch_id, finished_at) WHERE finished_at IS NOT NULL;
+  ${OUTBOX_ITEM_MOVED_017}
   CREATE INDEX items_active ON items(batch_id, state, owner, lease_until) WHERE state IN ('submitting', 'running', 'waiting');
   CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
   DELETE FROM _migrations WHERE name = '019_lean_items';
