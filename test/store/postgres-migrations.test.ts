@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { PG_OUTBOX } from '../../src/store/outbox-schema.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
@@ -132,9 +133,12 @@ describe('PostgreSQL migrations', () => {
         { state: 'held', n: 1 },
         { state: 'queued', n: 1 },
       ]);
+      // 019 gave every item its batch's integer key.
+      const keyed = await c.query('SELECT count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num');
+      expect(keyed.rows[0].n).toBe(6);
       // Rows changed, added and deleted behind the store's back are counted too.
       await c.query("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')");
-      await c.query("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES ('b1', 'f', 5, 7, 'q?', 'running', 'now')");
+      await c.query("INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', num, 'f', 5, 7, 'q?', 'running', 'now' FROM batches WHERE id = 'b1'");
       await c.query("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'");
     } finally {
       await c.end();
@@ -161,7 +165,9 @@ describe('PostgreSQL migrations', () => {
     const [c1, c2] = [await client(url), await client(url)];
     try {
       await c1.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'b', '/q.csv', 'abc', 'now', 'now')");
-      await c1.query("INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) SELECT 'b1', 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM generate_series(0, 3) g");
+      await c1.query(
+        "INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', b.num, 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM batches b, generate_series(0, 3) g WHERE b.id = 'b1'",
+      );
       // Any wait for a lock fails at once: a shared count row would make the second one wait.
       for (const c of [c1, c2]) await c.query("BEGIN; SET LOCAL lock_timeout = '200ms'");
       await c1.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i0'");
@@ -187,6 +193,93 @@ describe('PostgreSQL migrations', () => {
   });
 });
 
+/** The statements the adapter sent (text and values), read back from the pg client as they pass. */
+function recordQueries(): { sent: { text: string; values: unknown[] }[]; stop: () => void } {
+  const sent: { text: string; values: unknown[] }[] = [];
+  const spy = vi.spyOn(pg.Client.prototype, 'query');
+  return {
+    sent,
+    stop: () => {
+      for (const [a, b] of spy.mock.calls as unknown[][]) {
+        if (typeof a === 'string') sent.push({ text: a, values: Array.isArray(b) ? b : [] });
+        else if (a && typeof a === 'object' && 'text' in a) sent.push({ text: String((a as pg.QueryConfig).text), values: (a as pg.QueryConfig).values ?? [] });
+      }
+      spy.mockRestore();
+    },
+  };
+}
+
+describe('019: the readers of items use the batch_num indexes', () => {
+  it('the claim (next queued, thread claim, unfinished in a thread) and the web sort read by batch_num through their indexes', async () => {
+    const url = await server.createDatabase('mig_019_plans');
+    const store = await PostgresStore.open(url);
+    const c = await client(url);
+    try {
+      // Two batches, so a batch's rows are a part of the table, not all of it.
+      for (const id of ['p1', 'p2']) {
+        const loader = await store.beginBatchLoad({
+          id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
+          settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
+        });
+        const n = 6000;
+        await loader.addColumns({
+          ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
+          questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, (_, k) => (k % 10 === 0 ? `t${k % 70}` : null)),
+          metas: Array.from({ length: n }, () => '{}'),
+        }, 0);
+        await loader.commit([]);
+      }
+      await store.cancelBatch('p2');
+      const nums = (await c.query("SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num GROUP BY b.id, b.num ORDER BY b.id")).rows;
+      expect(nums.map((r) => [r.id, r.n])).toEqual([['p1', 6000], ['p2', 6000]]);
+      await c.query('ANALYZE items');
+      const rec = recordQueries();
+      try {
+        const w = (await store.registerWorker('p1', { host: 'h', pid: 1 })).id;
+        const got = await store.claimItems('p1', { workerId: w, leaseMs: 60_000, max: 3, cap: 50, afterSeq: -1 });
+        expect(got.items.map((i) => i.id)).toEqual(['i0', 'i1', 'i2']);
+        expect(await store.claimNextInThread('p1', 't0', 0, { workerId: w, leaseMs: 60_000, cap: 50 })).toBeNull();
+        expect((await store.itemPage('p2', { sort: 'updated', desc: true, limit: 50 })).items).toHaveLength(50);
+      } finally {
+        rec.stop();
+      }
+      const plan = async (marker: string): Promise<string> => {
+        const q = rec.sent.find((x) => x.text.includes(marker));
+        expect(q, marker).toBeDefined();
+        return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      // The scan of `index`, and its own condition (the next Index Cond line): the batch's number.
+      const uses = (p: string, index: string): void => {
+        const lines = p.split('\n');
+        const at = lines.findIndex((l) => new RegExp(`Index (Only )?Scan( Backward)? using ${index} on items`).test(l));
+        expect(at, p).toBeGreaterThanOrEqual(0);
+        expect(lines.slice(at + 1).find((l) => l.includes('Index Cond:')), p).toMatch(/Index Cond: \(+batch_num = /);
+        expect(p).not.toMatch(/Seq Scan on items/);
+      };
+      uses(await plan("i.state = 'queued' ORDER BY i.seq LIMIT $3"), 'items_for_claim');
+      uses(await plan("i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued'"), 'items_for_thread_claim');
+      uses(await plan('thread_key = $2 AND seq < $3'), 'items_for_thread_claim');
+      uses(await plan('ORDER BY i.updated_at DESC, i.seq DESC'), 'items_for_web_sort');
+      // The outbox's end-of-batch look-ups (019's outbox_item_moved), as the function sends them.
+      const fn = (await c.query("SELECT prosrc FROM pg_proc WHERE proname = 'outbox_item_moved'")).rows[0].prosrc as string;
+      const lookups = [...fn.matchAll(/SELECT 1 FROM items WHERE (.*?)\)(?: THEN)?$/gm)].map((m) => m[1]!);
+      expect(lookups).toHaveLength(2);
+      // Each by the batch's number, the key of items_for_claim and items_for_state_pages (on
+      // batch_id only the key's prefix would be left to read the whole batch through).
+      expect(lookups.map((l) => l.split(' AND ')[0])).toEqual(['batch_num = NEW.batch_num', 'batch_num = NEW.batch_num']);
+    } finally {
+      await c.end();
+      await store.close();
+    }
+  }, 120_000);
+});
+
+/** 017's outbox_item_moved as 017 made it (019 replaces it: its look-ups by batch_num). */
+const OUTBOX_ITEM_MOVED_017 = ((t: string) => {
+  const at = t.indexOf('CREATE FUNCTION outbox_item_moved()');
+  return `CREATE OR REPLACE${t.slice(at + 'CREATE'.length, t.indexOf('END $$;', at) + 'END $$;'.length)}`;
+})(PG_OUTBOX);
+
 /**
  * The statements that take a database migrated by 019 back to the schema before it: each
  * flight's columns written back over its item row, as the single items table of the old
@@ -202,11 +295,14 @@ const BEFORE_019 = `
   DROP TABLE flights;
   ALTER TABLE items DROP COLUMN key;
   ALTER TABLE batches DROP COLUMN num;
-  ALTER INDEX items_for_claim RENAME TO items_queued;
-  ALTER INDEX items_for_thread_claim RENAME TO items_thread;
-  ALTER INDEX items_for_state_pages RENAME TO items_state;
-  ALTER INDEX items_for_web_sort RENAME TO items_updated;
-  ALTER INDEX items_for_rate RENAME TO items_finished;
+  ALTER TABLE items DROP COLUMN batch_num;
+  CREATE UNIQUE INDEX items_seq ON items(batch_id, seq);
+  CREATE INDEX items_state ON items(batch_id, state, seq) WHERE state <> 'queued';
+  CREATE INDEX items_queued ON items(batch_id, seq) WHERE state = 'queued';
+  CREATE INDEX items_thread ON items(batch_id, thread_key, seq) WHERE thread_key IS NOT NULL;
+  CREATE INDEX items_updated ON items(batch_id, updated_at, seq) WHERE state <> 'queued';
+  CREATE INDEX items_finished ON items(batch_id, finished_at) WHERE finished_at IS NOT NULL;
+  ${OUTBOX_ITEM_MOVED_017}
   CREATE INDEX items_active ON items(batch_id, state, owner, lease_until) WHERE state IN ('submitting', 'running', 'waiting');
   CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
   DELETE FROM _migrations WHERE name = '019_lean_items';

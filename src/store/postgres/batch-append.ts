@@ -16,10 +16,12 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
   c.on('error', () => {});
   const end = transactionEnd(c);
   let next: number;
+  let num: number;
   try {
     await c.query('BEGIN');
-    await c.query('SELECT 1 FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
-    const r = await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_id = $1', [batchId]);
+    num = Number((await c.query<{ num: number }>('SELECT num FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0]?.num);
+    // index items_seq
+    const r = await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_num = $1', [num]);
     next = Number(r.rows[0]!.next);
   } catch (e) {
     await end('ROLLBACK');
@@ -39,7 +41,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
       next = plan.next;
       kept += plan.kept;
       if (plan.fresh.length > 0) {
-        if ((await insertItems(c, batchId, plan.fresh, now)).length > 0) throw duplicateInAppend();
+        if ((await insertItems(c, batchId, num, plan.fresh, now)).length > 0) throw duplicateInAppend();
         appended += plan.fresh.length;
       }
       return plan.changed;

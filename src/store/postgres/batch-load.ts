@@ -10,34 +10,38 @@ function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
 
-/** Inserts the batch row; a name taken meanwhile (another process loading it) is a BatchExistsError. */
-async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise<void> {
+/** Inserts the batch row and returns its integer key; a name taken meanwhile (another process loading it) is a BatchExistsError. */
+async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise<number> {
   const now = nowIso(clock);
   try {
-    await c.query(
+    const r = await c.query<{ num: number }>(
       `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING num`,
       [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, JSON.stringify(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now],
     );
+    return Number(r.rows[0]!.num);
   } catch (e) {
     if ((e as { code?: string }).code === '23505') throw new BatchExistsError(`batch "${b.name}" exists`);
     throw e;
   }
 }
 
-/** Inserts rows in multi-row statements; hands back those whose id the batch already has, with that row's line. */
-export async function insertItems(c: pg.ClientBase, batchId: string, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
+/**
+ * Inserts rows in multi-row statements, each with its batch's integer key (`batchNum`, the
+ * readers' indexes lead with it); hands back those whose id the batch already has, with that row's line.
+ */
+export async function insertItems(c: pg.ClientBase, batchId: string, batchNum: number, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
   const refused: DuplicateItem[] = [];
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
-    const values: unknown[] = [];
+    const values: unknown[] = [batchNum];
     const rows = chunk.map((it, k) => {
       values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
-      const b = k * 8;
-      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8})`;
+      const b = k * 8 + 1;
+      return `($${b + 1}, $1, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8})`;
     });
     const r = await c.query<{ seq: number }>(
-      `INSERT INTO items (batch_id, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
+      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
        ON CONFLICT (batch_id, id) DO NOTHING RETURNING seq`,
       values,
     );
@@ -61,9 +65,10 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
   let n = 0;
   let buffer: NewItem[] = [];
   const end = transactionEnd(c);
+  let num: number;
   try {
     await c.query('BEGIN');
-    await insertBatch(c, batch, clock);
+    num = await insertBatch(c, batch, clock);
   } catch (e) {
     await end('ROLLBACK');
     throw e;
@@ -71,7 +76,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
   const flush = async (): Promise<DuplicateItem[]> => {
     const rows = buffer;
     buffer = [];
-    const refused = rows.length ? await insertItems(c, batch.id, rows, now) : [];
+    const refused = rows.length ? await insertItems(c, batch.id, num, rows, now) : [];
     n += rows.length - refused.length;
     return refused;
   };
@@ -104,11 +109,11 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
 
 /** Records a models batch, its model and every row, in the caller's transaction. */
 export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[], clock: Clock = systemClock): Promise<void> {
-  await insertBatch(c, batch, clock);
+  const num = await insertBatch(c, batch, clock);
   await c.query('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES ($1, $2, $3, $4)', [batch.id, model.modelId, model.mode, JSON.stringify(model.description)]);
   const now = nowIso(clock);
   // The inputs stand in for the question, so status and views show something readable.
-  await insertItems(c, batch.id, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
+  await insertItems(c, batch.id, num, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const values: unknown[] = [];

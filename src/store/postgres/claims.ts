@@ -10,7 +10,7 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
 import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
-import { prepared } from './sql.js';
+import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { all, one, scalar, exec } = prepared;
@@ -163,8 +163,8 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     const rows = await all<JoinedRow>(
       c,
       // index items_for_claim; a queued item has no flights row.
-      `SELECT i.* FROM items i WHERE i.batch_id = $1 AND i.seq > $2 AND i.state = 'queued' ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
-      [batchId, cursor, queuedPageSize(budget.wantQueued, passed + 8)],
+      `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.seq > $2 AND i.state = 'queued' ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
+      [b.num, cursor, queuedPageSize(budget.wantQueued, passed + 8)],
     );
     if (rows.length === 0) break;
     for (const row of rows) {
@@ -172,7 +172,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
       cursor = row.seq;
       const it = itemFromJoined(row);
       // Later items of a thread are reached through the thread once the earlier ones end.
-      if (it.threadKey && (await hasUnfinishedBefore(c, batchId, it.threadKey, it.seq))) {
+      if (it.threadKey && (await hasUnfinishedBefore(c, b.num, it.threadKey, it.seq))) {
         passed++;
         continue;
       }
@@ -193,12 +193,12 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
   const row = await one<JoinedRow>(
     c,
     // index items_for_thread_claim
-    `SELECT i.* FROM items i WHERE i.batch_id = $1 AND i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued' ORDER BY i.seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
-    [batchId, threadKey, afterSeq],
+    `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued' ORDER BY i.seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
+    [b.num, threadKey, afterSeq],
   );
   if (!row) return null;
   const next = itemFromJoined(row);
-  if (await hasUnfinishedBefore(c, batchId, threadKey, next.seq)) return null;
+  if (await hasUnfinishedBefore(c, b.num, threadKey, next.seq)) return null;
   if ((await inFlight(c, b.num, batchId)) >= effectiveCap(req.cap, b.cap_limit)) return null;
   await alive(c, req.workerId, now);
   const [taken] = await submitAll(c, b.num, [next], new Map([[next.id, await threadOf(c, next)]]), req, now);
@@ -226,13 +226,14 @@ export async function release(c: pg.ClientBase, batchId: string, itemId: string,
 export async function cancel(c: pg.ClientBase, batchId: string, now: number | null): Promise<number> {
   const at = stamp(now);
   await exec(c, 'UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
-  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_id = $2 AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
+  // index items_for_claim
+  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_num = ${BATCH_NUM('$2')} AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
 }
 
 export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[], at: string): Promise<string[]> {
   const picked = ids
     ? await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND id = ANY($2) ORDER BY seq', [batchId, ids])
-    : await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND state = ANY($2) ORDER BY seq', [batchId, states]);
+    : await all<{ id: string; state: string }>(c, `SELECT id, state FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND state = ANY($2) ORDER BY seq`, [batchId, states]);
   const wanted = picked.filter((p) => states.includes(p.state)).map((p) => p.id);
   // One statement for them all: the counts' trigger then writes its rows once, not once per item.
   const back = wanted.length === 0 ? [] : await all<{ id: string; seq: number }>(
@@ -251,8 +252,8 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
 /** Item-row states before the end of an item's life, the mark of one in flight included (a thread's later items wait for these). */
 export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
-/** Whether an earlier item of the thread is not yet finished. */
-export async function hasUnfinishedBefore(c: pg.ClientBase, batchId: string, threadKey: string, seq: number): Promise<boolean> {
-  return (await one(c, `SELECT 1 FROM items WHERE batch_id = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [batchId, threadKey, seq])) !== null;
+/** Whether an earlier item of the thread (of the batch numbered `num`) is not yet finished: index items_for_thread_claim. */
+export async function hasUnfinishedBefore(c: pg.ClientBase, num: number, threadKey: string, seq: number): Promise<boolean> {
+  return (await one(c, `SELECT 1 FROM items WHERE batch_num = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [num, threadKey, seq])) !== null;
 }
 

@@ -3,7 +3,7 @@ import type { Queryable } from './pool.js';
 import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord, ItemState } from '../types.js';
-import { BATCH_NUM, prepared } from './sql.js';
+import { prepared } from './sql.js';
 import { leaseLost } from '../fencing.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -156,7 +156,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   const f = await one<Record<string, unknown>>(
     c,
     `INSERT INTO flights (item_key, batch_num, state, ${rest.join(', ')})
-     SELECT key, ${BATCH_NUM('items.batch_id')}, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
+     SELECT key, batch_num, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
     [where.key, nextState],
   );
   return itemFromParts(i, f);

@@ -43,7 +43,7 @@ export async function itemPage(c: Q, batchId: string, q: ItemPageQuery): Promise
   const cur = q.after ? decodeCursor(q.after) : null;
   const where = (part: Part): string[] => {
     const k = on(part);
-    const w = ['i.batch_id = $1'];
+    const w = [`i.batch_num = ${BATCH_NUM('$1')}`];
     if (q.states) w.push(part === 'all' ? statesWhere(p, q.states) : `${k('state')} = ANY(${p(q.states)})`);
     if (sort === 'updated') w.push(`i.state <> 'queued'`);
     if (cur) {
@@ -83,13 +83,15 @@ export async function batchLive(c: Q, batchId: string, heldLimit: number): Promi
     all<{ id: string; question: string; tool: string | null; hold_reason: string | null; updated_at: string }>(
       c,
       `SELECT i.id, substr(i.question, 1, 201) AS question, (r.required_action::jsonb ->> 'tool') AS tool, i.hold_reason, i.updated_at
-       FROM items i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_id = $1 AND i.state = 'held' ORDER BY i.seq LIMIT $2`,
+       FROM items i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.state = 'held' ORDER BY i.seq LIMIT $2`,
       [batchId, heldLimit],
     ),
     one<{ first: string | null; last: string | null }>(
       c,
-      `SELECT (SELECT min(finished_at) FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL) AS first,
-              (SELECT max(finished_at) FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL) AS last`,
+      // index items_for_rate
+      `SELECT (SELECT min(finished_at) FROM items WHERE batch_num = n.num AND finished_at IS NOT NULL) AS first,
+              (SELECT max(finished_at) FROM items WHERE batch_num = n.num AND finished_at IS NOT NULL) AS last
+       FROM (SELECT ${BATCH_NUM('$1')} AS num) n`,
       [batchId],
     ),
   ]);

@@ -1,6 +1,39 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
 import { PG_OUTBOX } from '../outbox-schema.js';
+import { IN_FLIGHT_MARK } from '../common/flights.js';
+import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+
+const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
+
+/**
+ * 017's outbox_item_moved with its two look-ups of the batch's queued and unfinished items by
+ * the batch's number (019): on batch_id they would have no index left but the key's prefix,
+ * and read every item of the batch at each end.
+ */
+const OUTBOX_ITEM_MOVED_019 = `
+  CREATE OR REPLACE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE n integer;
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM batches WHERE id = NEW.batch_id AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
+    IF NEW.state = 'held' THEN
+      INSERT INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
+      VALUES (NEW.batch_id, 'held:' || NEW.id || ':' || coalesce(NEW.run_id, ''), 'item.held', 'fact', NEW.id, NEW.run_id, NEW.hold_reason, ${PG_NOW})
+      ON CONFLICT (batch_id, key) DO NOTHING;
+    ELSIF NEW.state IN ${sqlStates(TERMINAL_STATES)} AND OLD.state NOT IN ${sqlStates(TERMINAL_STATES)} THEN
+      PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
+      -- indexes items_for_claim and items_for_state_pages
+      IF NOT EXISTS (SELECT 1 FROM items WHERE batch_num = NEW.batch_num AND state = 'queued')
+         AND NOT EXISTS (SELECT 1 FROM items WHERE batch_num = NEW.batch_num AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
+        SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
+        INSERT INTO outbox (batch_id, key, type, status, created_at)
+        VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
+        ON CONFLICT (batch_id, key) DO NOTHING;
+      END IF;
+    END IF;
+    RETURN NULL;
+  END $$;`;
 
 /** One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a new one. */
 export interface PgMigration {
@@ -232,16 +265,29 @@ export const pgMigrations: readonly PgMigration[] = [
       UPDATE items SET state = 'flight' WHERE state IN ('submitting', 'running', 'waiting');
       DROP INDEX items_active;
       DROP INDEX items_owner;
-      -- claims.ts: the next queued items in file order.
-      ALTER INDEX items_queued RENAME TO items_for_claim;
-      -- claims.ts: a thread's next item and whether an earlier one is unfinished.
-      ALTER INDEX items_thread RENAME TO items_for_thread_claim;
-      -- reads.ts / item-pages.ts: the items of some states, in file order.
-      ALTER INDEX items_state RENAME TO items_for_state_pages;
-      -- item-pages.ts: the web view's sort by latest change (the item row's writes only).
-      ALTER INDEX items_updated RENAME TO items_for_web_sort;
-      -- item-pages.ts: the web view's rate (first and last finish).
-      ALTER INDEX items_finished RENAME TO items_for_rate;
+      -- The batch's integer key on every item row (set by every insert), so the readers' indexes
+      -- carry 8 bytes per entry, not the 36-character batch id. batch_id stays on the row: the
+      -- key (batch_id, id) that runs, decisions and files reference, and one item's lookups.
+      ALTER TABLE items ADD COLUMN batch_num BIGINT;
+      DROP INDEX items_seq, items_queued, items_thread, items_state, items_updated, items_finished;
+      -- The fill changes no state: the counts' trigger would only read every row twice for nothing.
+      ALTER TABLE items DISABLE TRIGGER item_counts_update;
+      UPDATE items i SET batch_num = b.num FROM batches b WHERE b.id = i.batch_id;
+      ALTER TABLE items ENABLE TRIGGER item_counts_update;
+      ALTER TABLE items ALTER COLUMN batch_num SET NOT NULL;
+      -- batch-append.ts: the next seq; reads.ts / item-pages.ts / models.ts / summaries.ts: a batch's items in file order.
+      CREATE UNIQUE INDEX items_seq ON items(batch_num, seq);
+      -- claims.ts: the next queued items in file order (claim), cancel's queued items.
+      CREATE INDEX items_for_claim ON items(batch_num, seq) WHERE state = 'queued';
+      -- claims.ts: a thread's next item (claimNextInThread) and whether an earlier one is unfinished (hasUnfinishedBefore).
+      CREATE INDEX items_for_thread_claim ON items(batch_num, thread_key, seq) WHERE thread_key IS NOT NULL;
+      -- reads.ts / item-pages.ts / claims.ts (requeue): the items of some states, in file order.
+      CREATE INDEX items_for_state_pages ON items(batch_num, state, seq) WHERE state <> 'queued';
+      -- item-pages.ts: the web view's sort by latest change (the item row's writes only); outbox.ts: the last change.
+      CREATE INDEX items_for_web_sort ON items(batch_num, updated_at, seq) WHERE state <> 'queued';
+      -- item-pages.ts: the web view's rate (first and last finish); reads.ts: the latest finishes.
+      CREATE INDEX items_for_rate ON items(batch_num, finished_at) WHERE finished_at IS NOT NULL;
+      ${OUTBOX_ITEM_MOVED_019}
     `,
   },
 ];

@@ -3,7 +3,7 @@ import { modelRunFromRow, type ModelRunRow } from '../rows.js';
 import type { CreditTotals, ModelBatchRecord, ModelRunRecord } from '../shapes.js';
 import type { ItemRecord } from '../types.js';
 import { ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow } from './flights.js';
-import { all, one } from './sql.js';
+import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
 
@@ -23,7 +23,7 @@ export async function modelRuns(c: Q, batchId: string, afterSeq: number, limit: 
   const rows = await all<JoinedRow & { m: ModelRunRow }>(
     c,
     `SELECT ${ITEM_COLS}, row_to_json(m) AS m FROM ${ITEMS_FROM} JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
-     WHERE i.batch_id = $1 AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
+     WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
     [batchId, afterSeq, limit],
   );
   return rows.map((r) => ({ item: itemFromJoined(r), run: modelRunFromRow(r.m) }));

@@ -5,7 +5,7 @@ import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFrom
 import { type ItemFilter, type ItemQuery, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow } from '../shapes.js';
 import type { BatchRecord, ItemRecord, ItemState } from '../types.js';
 import { col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, statesWhere } from './flights.js';
-import { all, one } from './sql.js';
+import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
 
@@ -27,7 +27,7 @@ export async function listBatches(c: Q, kind?: BatchRecord['kind']): Promise<Bat
 }
 
 export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Promise<ItemRecord[]> {
-  const where = ['i.batch_id = $1', 'i.seq > $2'];
+  const where = [`i.batch_num = ${BATCH_NUM('$1')}`, 'i.seq > $2'];
   const args: unknown[] = [batchId, f.afterSeq ?? -1];
   const arg = (v: unknown): string => {
     args.push(v);
@@ -40,7 +40,7 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 }
 
 export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
-  const latest = `SELECT id, finished_at FROM items WHERE batch_id = $1 AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
+  const latest = `SELECT id, finished_at FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
                   ORDER BY finished_at DESC, seq DESC LIMIT $2`;
   const items = await all<{ id: string; finished_at: string }>(c, latest, [batchId, limit]);
   const runs = await all<{ createdAt: string; finishedAt: string }>(
@@ -86,7 +86,7 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,
                                           'sha256', f.sha256, 'status', f.status, 'host', f.host) ORDER BY f.ord)
           FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id) AS agg_files
-     FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.seq > $2${only} ORDER BY i.seq LIMIT $3`,
+     FROM ${ITEMS_FROM} WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.seq > $2${only} ORDER BY i.seq LIMIT $3`,
     args,
   );
   return rows.map((r) => {
@@ -106,14 +106,14 @@ export async function metaKeys(c: Q, batchId: string): Promise<string[]> {
   const rows = await all<{ key: string }>(
     c,
     `SELECT e.key FROM items i, json_each(i.meta::json) WITH ORDINALITY AS e(key, value, ord)
-     WHERE i.batch_id = $1 GROUP BY e.key ORDER BY min(ARRAY[i.seq::bigint, e.ord])`,
+     WHERE i.batch_num = ${BATCH_NUM('$1')} GROUP BY e.key ORDER BY min(ARRAY[i.seq::bigint, e.ord])`,
     [batchId],
   );
   return rows.map((r) => r.key);
 }
 
 export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Promise<ItemRecord[]> {
-  const where = ['i.batch_id = $1'];
+  const where = [`i.batch_num = ${BATCH_NUM('$1')}`];
   const args: unknown[] = [batchId];
   const arg = (v: unknown): string => {
     args.push(v);

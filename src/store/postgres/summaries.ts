@@ -1,6 +1,6 @@
 import type { Queryable } from './pool.js';
 import type { BatchDecision, BatchTotals, ItemStats, RunTime } from '../shapes.js';
-import { all, one } from './sql.js';
+import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
 
@@ -18,7 +18,7 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
                 FROM runs WHERE batch_id = $1 GROUP BY item_id) r ON r.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = $1 GROUP BY item_id) d ON d.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = $1 GROUP BY item_id) f ON f.item_id = i.id
-     WHERE i.batch_id = $1`,
+     WHERE i.batch_num = ${BATCH_NUM('$1')}`,
     [batchId],
   );
   return new Map(rows.map((r) => [r.itemId, r]));
@@ -36,7 +36,7 @@ export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
 }
 
 export async function itemSeconds(c: Q, batchId: string): Promise<number[]> {
-  const rows = await all<{ s: number }>(c, `SELECT ${SECONDS('finished_at', 'started_at')}::float8 AS s FROM items WHERE batch_id = $1 AND started_at IS NOT NULL AND finished_at IS NOT NULL`, [batchId]);
+  const rows = await all<{ s: number }>(c, `SELECT ${SECONDS('finished_at', 'started_at')}::float8 AS s FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND started_at IS NOT NULL AND finished_at IS NOT NULL`, [batchId]);
   return rows.map((r) => r.s);
 }
 
