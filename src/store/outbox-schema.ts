@@ -78,15 +78,15 @@ export const SQLITE_OUTBOX = `
 const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 /**
- * PostgreSQL's 017_outbox. The batch's row is locked before an end or a budget is looked at:
- * two workers ending the last two items at once (or spending the last of a budget) are taken
- * one after the other, and the second sees the first's change (READ COMMITTED: each statement
- * of the function reads what is committed when it starts).
+ * PostgreSQL's trigger function of an item moved (held or ended): its two look-ups of the
+ * batch's queued and unfinished items filter on `batchOf` — `batch_id = NEW.batch_id` in 017,
+ * `batch_num = NEW.batch_num` from 019 on (the items' reader indexes keyed by the batch's
+ * integer key: on batch_id only the key's prefix is left, which reads every item of the batch
+ * at each end).
  */
-export const PG_OUTBOX = `
-  CREATE TABLE outbox (${COLUMNS('BIGSERIAL PRIMARY KEY', 'TEXT', 'BIGINT')});
-  ${INDEXES}
-  CREATE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+export function pgOutboxItemMoved(batchOf: string): string {
+  return `
+  CREATE OR REPLACE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE n integer;
   BEGIN
     IF NOT EXISTS (SELECT 1 FROM batches WHERE id = NEW.batch_id AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
@@ -96,8 +96,8 @@ export const PG_OUTBOX = `
       ON CONFLICT (batch_id, key) DO NOTHING;
     ELSIF NEW.state IN ${TERMINAL} AND OLD.state NOT IN ${TERMINAL} THEN
       PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
-      IF NOT EXISTS (SELECT 1 FROM items WHERE batch_id = NEW.batch_id AND state = 'queued')
-         AND NOT EXISTS (SELECT 1 FROM items WHERE batch_id = NEW.batch_id AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
+      IF NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state = 'queued')
+         AND NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
         SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
         INSERT INTO outbox (batch_id, key, type, status, created_at)
         VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
@@ -105,7 +105,19 @@ export const PG_OUTBOX = `
       END IF;
     END IF;
     RETURN NULL;
-  END $$;
+  END $$;`;
+}
+
+/**
+ * PostgreSQL's 017_outbox. The batch's row is locked before an end or a budget is looked at:
+ * two workers ending the last two items at once (or spending the last of a budget) are taken
+ * one after the other, and the second sees the first's change (READ COMMITTED: each statement
+ * of the function reads what is committed when it starts).
+ */
+export const PG_OUTBOX = `
+  CREATE TABLE outbox (${COLUMNS('BIGSERIAL PRIMARY KEY', 'TEXT', 'BIGINT')});
+  ${INDEXES}
+  ${pgOutboxItemMoved('batch_id = NEW.batch_id')}
   CREATE TRIGGER outbox_item_moved AFTER UPDATE OF state ON items FOR EACH ROW
     WHEN (OLD.state IS DISTINCT FROM NEW.state AND (NEW.state = 'held' OR NEW.state IN ${TERMINAL}))
     EXECUTE FUNCTION outbox_item_moved();

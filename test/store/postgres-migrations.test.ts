@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { PG_OUTBOX } from '../../src/store/outbox-schema.js';
+import { pgOutboxItemMoved } from '../../src/store/outbox-schema.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
@@ -275,10 +275,7 @@ describe('019: the readers of items use the batch_num indexes', () => {
 });
 
 /** 017's outbox_item_moved as 017 made it (019 replaces it: its look-ups by batch_num). */
-const OUTBOX_ITEM_MOVED_017 = ((t: string) => {
-  const at = t.indexOf('CREATE FUNCTION outbox_item_moved()');
-  return `CREATE OR REPLACE${t.slice(at + 'CREATE'.length, t.indexOf('END $$;', at) + 'END $$;'.length)}`;
-})(PG_OUTBOX);
+const OUTBOX_ITEM_MOVED_017 = pgOutboxItemMoved('batch_id = NEW.batch_id');
 
 /**
  * The statements that take a database migrated by 019 back to the schema before it: each

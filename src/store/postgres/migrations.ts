@@ -1,39 +1,7 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
-import { PG_OUTBOX } from '../outbox-schema.js';
-import { IN_FLIGHT_MARK } from '../common/flights.js';
-import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { PG_OUTBOX, pgOutboxItemMoved } from '../outbox-schema.js';
 
-const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
-const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
-
-/**
- * 017's outbox_item_moved with its two look-ups of the batch's queued and unfinished items by
- * the batch's number (019): on batch_id they would have no index left but the key's prefix,
- * and read every item of the batch at each end.
- */
-const OUTBOX_ITEM_MOVED_019 = `
-  CREATE OR REPLACE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE n integer;
-  BEGIN
-    IF NOT EXISTS (SELECT 1 FROM batches WHERE id = NEW.batch_id AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
-    IF NEW.state = 'held' THEN
-      INSERT INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
-      VALUES (NEW.batch_id, 'held:' || NEW.id || ':' || coalesce(NEW.run_id, ''), 'item.held', 'fact', NEW.id, NEW.run_id, NEW.hold_reason, ${PG_NOW})
-      ON CONFLICT (batch_id, key) DO NOTHING;
-    ELSIF NEW.state IN ${sqlStates(TERMINAL_STATES)} AND OLD.state NOT IN ${sqlStates(TERMINAL_STATES)} THEN
-      PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
-      -- indexes items_for_claim and items_for_state_pages
-      IF NOT EXISTS (SELECT 1 FROM items WHERE batch_num = NEW.batch_num AND state = 'queued')
-         AND NOT EXISTS (SELECT 1 FROM items WHERE batch_num = NEW.batch_num AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
-        SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
-        INSERT INTO outbox (batch_id, key, type, status, created_at)
-        VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
-        ON CONFLICT (batch_id, key) DO NOTHING;
-      END IF;
-    END IF;
-    RETURN NULL;
-  END $$;`;
 
 /** One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a new one. */
 export interface PgMigration {
@@ -287,7 +255,7 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE INDEX items_for_web_sort ON items(batch_num, updated_at, seq) WHERE state <> 'queued';
       -- item-pages.ts: the web view's rate (first and last finish); reads.ts: the latest finishes.
       CREATE INDEX items_for_rate ON items(batch_num, finished_at) WHERE finished_at IS NOT NULL;
-      ${OUTBOX_ITEM_MOVED_019}
+      ${pgOutboxItemMoved('batch_num = NEW.batch_num')}
     `,
   },
 ];
