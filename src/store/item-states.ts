@@ -44,7 +44,7 @@ export function isTerminal(state: ItemState): boolean {
  * A state list as an SQL list, `('submitting', 'running', 'waiting')`, for both adapters'
  * queries. Only these fixed names are ever inlined, never a value from outside.
  */
-export function sqlStates(states: readonly ItemState[]): string {
+export function sqlStates(states: readonly string[]): string {
   return `(${states.map((s) => `'${s}'`).join(', ')})`;
 }
 

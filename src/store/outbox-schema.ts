@@ -1,5 +1,5 @@
-import { IN_FLIGHT_MARK } from './common/flights.js';
-import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from './item-states.js';
+import { UNFINISHED_ROWS } from './common/flights.js';
+import { TERMINAL_STATES, sqlStates } from './item-states.js';
 
 // The outbox's table and triggers (migration 017_outbox of both adapters), defined beside each
 // other: the same columns in both, and the same facts written by the same changes.
@@ -10,9 +10,6 @@ import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from './item-states.js'
 // decision can forget its event), and only for a batch whose settings name receivers.
 
 const TERMINAL = sqlStates(TERMINAL_STATES);
-// An item in flight is unfinished too: since 019_lean_items its row carries the mark while its flight lives in
-// `flights` (src/store/common/flights.ts); the mark is in the list before then too, where no row has it.
-const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** The share of the batch budget that is told first; all of it is told too. */
 export const BUDGET_SHARES = [80, 100] as const;
@@ -45,7 +42,7 @@ const sqliteFinished = `
     SELECT new.batch_id, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_id = new.batch_id AND o.type = 'batch.finished'),
            'batch.finished', 'pending', ${SQLITE_NOW}
     FROM batches b WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_id = new.batch_id AND c.state IN ${UNFINISHED} AND c.n > 0);`;
+      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_id = new.batch_id AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
 
 /** SQLite's 017_outbox. */
 export const SQLITE_OUTBOX = `
@@ -97,7 +94,7 @@ export function pgOutboxItemMoved(batchOf: string): string {
     ELSIF NEW.state IN ${TERMINAL} AND OLD.state NOT IN ${TERMINAL} THEN
       PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
       IF NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state = 'queued')
-         AND NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state <> 'queued' AND state IN ${UNFINISHED}) THEN
+         AND NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state <> 'queued' AND state IN ${UNFINISHED_ROWS}) THEN
         SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
         INSERT INTO outbox (batch_id, key, type, status, created_at)
         VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})

@@ -1,4 +1,4 @@
-import { ACTIVE_STATES, type ItemState, zeroCounts } from '../item-states.js';
+import { ACTIVE_STATES, type ItemState, sqlStates, UNFINISHED_STATES, zeroCounts } from '../item-states.js';
 
 /**
  * An item's life in flight, as both adapters keep it (issue 32): while a worker carries an
@@ -57,6 +57,9 @@ export function storedStates(states: readonly ItemState[]): string[] {
   if (states.some((s) => ACTIVE_STATES.includes(s))) out.push(IN_FLIGHT_MARK);
   return out;
 }
+
+/** The `items.state` values of an unfinished item, the mark of one in flight among them, as an SQL list. */
+export const UNFINISHED_ROWS = sqlStates(storedStates(UNFINISHED_STATES));
 
 /**
  * The counts by state readers see: the kept counts of the items' rows (the mark left out)

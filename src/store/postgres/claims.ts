@@ -5,9 +5,9 @@ import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
-import { TERMINAL_STATES, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { IN_FLIGHT_MARK } from '../common/flights.js';
+import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
 import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
 import { BATCH_NUM, prepared } from './sql.js';
@@ -250,10 +250,9 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
 }
 
 /** Item-row states before the end of an item's life, the mark of one in flight included (a thread's later items wait for these). */
-export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** Whether an earlier item of the thread (of the batch numbered `num`) is not yet finished: index items_for_thread_claim. */
 export async function hasUnfinishedBefore(c: pg.ClientBase, num: number, threadKey: string, seq: number): Promise<boolean> {
-  return (await one(c, `SELECT 1 FROM items WHERE batch_num = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED} LIMIT 1`, [num, threadKey, seq])) !== null;
+  return (await one(c, `SELECT 1 FROM items WHERE batch_num = $1 AND thread_key = $2 AND seq < $3 AND state IN ${UNFINISHED_ROWS} LIMIT 1`, [num, threadKey, seq])) !== null;
 }
 

@@ -1,11 +1,11 @@
-import { ENDED_STATES as ENDED, UNFINISHED_STATES, sqlStates } from '../item-states.js';
+import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
 import type { RecentFinishes } from '../roles/reads.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
-import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates } from '../common/flights.js';
+import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates, UNFINISHED_ROWS } from '../common/flights.js';
 
 /** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
 export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
@@ -22,7 +22,6 @@ export const batchNumOf = (param = '?'): string => `(SELECT num FROM batches WHE
 export const marks = (n: number): string => new Array(n).fill('?').join(',');
 
 /** States of an item's row before the end of its life, the mark of one in flight included (a thread's later items wait for these). */
-export const UNFINISHED = `(${[...UNFINISHED_STATES, IN_FLIGHT_MARK].map((s) => `'${s}'`).join(', ')})`;
 
 /** The reads of items, each as readers see it (its flight laid over its row): one, a filtered list, a thread's next, the latest ends. */
 export class ItemReads {
@@ -83,7 +82,7 @@ export class ItemReads {
   hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
     return (
       this.#stmt(
-        `SELECT 1 FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED} LIMIT 1`,
+        `SELECT 1 FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED_ROWS} LIMIT 1`,
       ).get(batchId, threadKey, seq) !== undefined
     );
   }
