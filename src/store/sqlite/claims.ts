@@ -7,7 +7,7 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
-import { batchNumOf, type ItemReads } from './reads.js';
+import { batchNumOf, type ItemReads, marks } from './reads.js';
 import { Counts } from './counts.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
@@ -218,7 +218,7 @@ export class Claims {
   requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
     const pick = ids
       ? (ids.map((id) => this.#stmt('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
-      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${states.map(() => '?').join(',')}) ORDER BY seq`)
+      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)}) ORDER BY seq`)
           .all(batchId, ...states) as { id: string; state: string }[]);
     const done: string[] = [];
     const upd = this.#stmt(

@@ -1,11 +1,10 @@
 import type { Db } from './database.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
+import { marks } from './reads.js';
 
 // The outbox of the SQLite adapter (its table and triggers: ../outbox-schema.ts). Every
 // function runs inside the store's write transaction, or as one read.
-
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 export function addEvent(db: Db, batchId: string, e: NewOutboxEvent, now: number): boolean {
   const r = db
