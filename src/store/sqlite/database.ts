@@ -11,12 +11,14 @@ export type Db = Database.Database;
 /**
  * Opens (creating when needed) a resq database: WAL, foreign keys, a busy timeout so a
  * second process (`resq answer` while a runner is attached) waits instead of failing,
- * and every pending migration applied.
+ * and every pending migration applied. Read-only, a file an older resq wrote is read through
+ * a migrated copy in memory ({@link migratedImage}): the file itself is never written.
  */
 export function openDatabase(path: string, opts: { readonly?: boolean; clock?: Clock } = {}): Db {
   if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  let db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma('busy_timeout = 10000');
+  if (opts.readonly && pendingMigrations(db).length > 0) db = migratedImage(db, opts.clock ?? systemClock);
   if (!opts.readonly) {
     retryBusySync(() => db.pragma('journal_mode = WAL'));
     // NORMAL in WAL mode still survives a killed process: only an OS crash can lose the last commits.
@@ -28,5 +30,32 @@ export function openDatabase(path: string, opts: { readonly?: boolean; clock?: C
   // up as a full disk would (SQLITE_FULL) without needing a small disk.
   const maxPages = Number(process.env.RESQ_TEST_SQLITE_MAX_PAGES);
   if (Number.isInteger(maxPages) && maxPages > 0) db.pragma(`max_page_count = ${maxPages}`);
+  return db;
+}
+
+/** The migrations a database has not had yet (all of them for a file with no `_migrations`). */
+export function pendingMigrations(db: Db): string[] {
+  const table = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").pluck().get() === 1;
+  const done = new Set(table ? (db.prepare('SELECT name FROM _migrations').pluck().all() as string[]) : []);
+  return migrations.map((m) => m.name).filter((n) => !done.has(n));
+}
+
+/**
+ * A read-only database an older resq wrote, as the present schema: its pages as this
+ * connection sees them (the WAL's commits included) copied into memory, migrated there, and
+ * closed to writes (`query_only`). The file is left as it is: a read-only open (the notebook's
+ * `openResults`, an export) never changes it, and the next read-write open migrates it for good.
+ * It costs the file's size in memory, once per open.
+ */
+function migratedImage(file: Db, clock: Clock): Db {
+  const image = file.serialize();
+  file.close();
+  // Bytes 18 and 19 of the header say WAL (2); an image in memory has no WAL: legacy (1).
+  image[18] = 1;
+  image[19] = 1;
+  const db = new Database(image);
+  db.pragma('foreign_keys = ON');
+  migrate(db, migrations, clock);
+  db.pragma('query_only = ON');
   return db;
 }
