@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { pgOutboxItemMoved } from '../../src/store/outbox-schema.js';
+import { PG_OUTBOX, pgOutboxItemMoved } from '../../src/store/outbox-schema.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
@@ -126,20 +126,20 @@ describe('PostgreSQL migrations', () => {
            ('b1', 'd', 3, 5, 'q?', 'queued', 'now'), ('b1', 'e', 4, 6, 'q?', 'failed', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
       );
       expect(await migratePg(c)).toEqual(pgMigrations.slice(before).map((m) => m.name));
-      const kept = await c.query("SELECT state, n::int AS n FROM item_counts WHERE batch_id = 'b1' ORDER BY state");
+      const kept = await c.query("SELECT state, n::int AS n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') ORDER BY state");
       expect(kept.rows).toEqual([
         { state: 'completed', n: 2 },
         { state: 'failed', n: 1 },
         { state: 'held', n: 1 },
         { state: 'queued', n: 1 },
       ]);
-      // 019 gave every item its batch's integer key.
-      const keyed = await c.query('SELECT count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num');
-      expect(keyed.rows[0].n).toBe(6);
+      // 019 gave every item its batch's integer key (020 left it the only one).
+      const keyed = await c.query("SELECT b.id, count(*)::int AS n FROM items i JOIN batches b ON b.num = i.batch_num GROUP BY b.id ORDER BY b.id");
+      expect(keyed.rows).toEqual([{ id: 'b1', n: 5 }, { id: 'b2', n: 1 }]);
       // Rows changed, added and deleted behind the store's back are counted too.
-      await c.query("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')");
-      await c.query("INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', num, 'f', 5, 7, 'q?', 'running', 'now' FROM batches WHERE id = 'b1'");
-      await c.query("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'");
+      await c.query("UPDATE items SET state = 'queued' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND state IN ('failed', 'completed')");
+      await c.query("INSERT INTO items (batch_num, id, seq, line, question, state, updated_at) SELECT num, 'f', 5, 7, 'q?', 'running', 'now' FROM batches WHERE id = 'b1'");
+      await c.query("DELETE FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'c'");
     } finally {
       await c.end();
     }
@@ -147,7 +147,7 @@ describe('PostgreSQL migrations', () => {
     const check = await client(url);
     try {
       for (const id of ['b1', 'b2']) {
-        const fresh = await check.query('SELECT state, count(*)::int AS n FROM items WHERE batch_id = $1 GROUP BY state', [id]);
+        const fresh = await check.query('SELECT state, count(*)::int AS n FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = $1) GROUP BY state', [id]);
         const counts = await store.itemCounts(id);
         expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(Object.fromEntries(fresh.rows.map((r) => [r.state, r.n])));
       }
@@ -166,17 +166,17 @@ describe('PostgreSQL migrations', () => {
     try {
       await c1.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'b', '/q.csv', 'abc', 'now', 'now')");
       await c1.query(
-        "INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', b.num, 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM batches b, generate_series(0, 3) g WHERE b.id = 'b1'",
+        "INSERT INTO items (batch_num, id, seq, line, question, state, updated_at) SELECT b.num, 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM batches b, generate_series(0, 3) g WHERE b.id = 'b1'",
       );
       // Any wait for a lock fails at once: a shared count row would make the second one wait.
       for (const c of [c1, c2]) await c.query("BEGIN; SET LOCAL lock_timeout = '200ms'");
-      await c1.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i0'");
-      await c2.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i1'");
-      await c2.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i2'");
-      await c1.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i3'");
+      await c1.query("UPDATE items SET state = 'completed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i0'");
+      await c2.query("UPDATE items SET state = 'completed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i1'");
+      await c2.query("UPDATE items SET state = 'failed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i2'");
+      await c1.query("UPDATE items SET state = 'failed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i3'");
       await c1.query('COMMIT');
       await c2.query('COMMIT');
-      const sums = await c1.query("SELECT state, sum(n)::int AS n FROM item_counts WHERE batch_id = 'b1' GROUP BY state HAVING sum(n) <> 0 ORDER BY state");
+      const sums = await c1.query("SELECT state, sum(n)::int AS n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') GROUP BY state HAVING sum(n) <> 0 ORDER BY state");
       expect(sums.rows).toEqual([
         { state: 'completed', n: 2 },
         { state: 'failed', n: 2 },
@@ -230,7 +230,7 @@ describe('019: the readers of items use the batch_num indexes', () => {
         await loader.commit([]);
       }
       await store.cancelBatch('p2');
-      const nums = (await c.query("SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num GROUP BY b.id, b.num ORDER BY b.id")).rows;
+      const nums = (await c.query('SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.num = i.batch_num GROUP BY b.id, b.num ORDER BY b.id')).rows;
       expect(nums.map((r) => [r.id, r.n])).toEqual([['p1', 6000], ['p2', 6000]]);
       await c.query('ANALYZE items');
       const rec = recordQueries();
@@ -305,6 +305,60 @@ const BEFORE_019 = `
   DELETE FROM _migrations WHERE name = '019_lean_items';
 `;
 
+/** A shipped migration's SQL from `from` up to (not including) `to`, its CREATE FUNCTION made CREATE OR REPLACE. */
+function shippedPart(name: string, from: string, to: string): string {
+  const sql = name === '017_outbox' ? PG_OUTBOX : pgMigrations.find((m) => m.name === name)!.sql;
+  return sql.slice(sql.indexOf(from), sql.indexOf(to)).replaceAll('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION');
+}
+
+/** The tables 020 moved from batch_id to batch_num (items kept its batch_num of 019). */
+const CARRIERS_020 = ['items', 'threads', 'runs', 'decisions', 'files', 'file_copies', 'model_batches', 'model_runs', 'workers', 'item_counts', 'outbox'];
+
+/**
+ * The statements that take a database migrated by 020 back to the schema before it (019's):
+ * each table's batch id written back from its batch's number, the keys, foreign keys and
+ * indexes on batch_id made again under their old names, the trigger functions as 012, 017
+ * and 019 left them, and batch_spend gone. The test checks the result has exactly the schema
+ * a database migrated up to 019 has.
+ */
+const BEFORE_020 = `
+  DROP TRIGGER decisions_spend ON decisions;
+  DROP TRIGGER decisions_unspend ON decisions;
+  DROP FUNCTION batch_spend_added();
+  DROP FUNCTION batch_spend_removed();
+  DROP TABLE batch_spend;
+  DROP VIEW decision_log;
+  ${CARRIERS_020.map((t) => `ALTER TABLE ${t} ADD COLUMN batch_id TEXT;
+  UPDATE ${t} x SET batch_id = b.id FROM batches b WHERE b.num = x.batch_num;
+  ALTER TABLE ${t} ALTER COLUMN batch_id SET NOT NULL;`).join('\n  ')}
+  ${CARRIERS_020.slice(1).reverse().map((t) => `ALTER TABLE ${t} DROP COLUMN batch_num;`).join('\n  ')}
+  ALTER TABLE items DROP CONSTRAINT items_by_id, DROP CONSTRAINT items_batch_num_fkey;
+  ALTER TABLE items ADD PRIMARY KEY (batch_id, id), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE threads ADD PRIMARY KEY (batch_id, thread_key), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE runs ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX runs_item ON runs(batch_id, item_id, ord);
+  ALTER TABLE decisions ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX decisions_item ON decisions(batch_id, item_id);
+  CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
+  ALTER TABLE files ADD PRIMARY KEY (batch_id, id), ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX files_status ON files(batch_id, status);
+  CREATE INDEX files_item ON files(batch_id, item_id, ord);
+  ALTER TABLE file_copies ADD PRIMARY KEY (batch_id, file_id, host), ADD FOREIGN KEY (batch_id, file_id) REFERENCES files(batch_id, id) ON DELETE CASCADE;
+  ALTER TABLE model_batches ADD PRIMARY KEY (batch_id), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE model_runs ADD PRIMARY KEY (batch_id, item_id), ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  ALTER TABLE workers ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  CREATE INDEX workers_batch ON workers(batch_id, heartbeat_at);
+  ALTER TABLE item_counts ADD PRIMARY KEY (batch_id, state, slot);
+  ALTER TABLE outbox ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  CREATE UNIQUE INDEX outbox_key ON outbox(batch_id, key);
+  CREATE INDEX outbox_kind ON outbox(batch_id, type, status, created_at);
+  ${pgMigrations.find((m) => m.name === '016_decision_log_person')!.sql}
+  ${shippedPart('012_item_counts', 'CREATE FUNCTION item_counts_added', 'CREATE TRIGGER item_counts_insert')}
+  ${shippedPart('017_outbox', 'CREATE FUNCTION outbox_budget', 'CREATE TRIGGER outbox_budget')}
+  ${pgOutboxItemMoved('batch_num = NEW.batch_num')}
+  DELETE FROM _migrations WHERE name = '020_batch_num_keys';
+`;
+
 /** A schema's shape: its tables' columns (with types) and its indexes (with definitions). */
 async function schemaOf(c: pg.Client): Promise<{ columns: string[]; indexes: string[] }> {
   const columns = (await c.query(`SELECT table_name || '.' || column_name || ' ' || data_type AS c FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.c);
@@ -312,15 +366,27 @@ async function schemaOf(c: pg.Client): Promise<{ columns: string[]; indexes: str
   return { columns, indexes };
 }
 
-describe('019 on a database left mid-batch by kill -9 on the schema before it', () => {
-  let sim: Sim;
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 100, seed: 19 });
-  });
-  afterAll(async () => sim?.close());
+/** Each table's rows by the id of their batch (a batch_id column before 020, its number after), to compare across the migration. */
+async function rowsByBatch(c: pg.Client, keyed: 'id' | 'num'): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (const t of CARRIERS_020) {
+    const by = keyed === 'id' ? `x.batch_id` : `(SELECT id FROM batches WHERE num = x.batch_num)`;
+    // The counts' rows are per server backend (a migration that moves states writes its own): their sum is the batch's items.
+    const n = t === 'item_counts' ? 'sum(n)::int' : 'count(*)::int';
+    out.push(...(await c.query(`SELECT '${t}' AS t, ${by} AS batch, ${n} AS n FROM ${t} x GROUP BY 2 ORDER BY 2`)).rows);
+  }
+  return out;
+}
 
-  it('moves the items in flight (owner, token, lease, pending key, run, step) into flights, and the batch resumes to its end with nothing sent twice', async () => {
-    const url = await server.createDatabase('mig_019_midbatch');
+describe('019 and 020 on a database left mid-batch by kill -9 on the schema before them', () => {
+  // The database taken back to the schema before 019 (both apply on open), or before 020 (019's schema: 020 alone applies).
+  it.each([
+    { before: '019_lean_items', undo: `${BEFORE_020} ${BEFORE_019}` },
+    { before: '020_batch_num_keys', undo: BEFORE_020 },
+  ])('from before $before: the items in flight (owner, token, lease, pending key, run, step) move into flights, every row keeps its batch by batch_num, and the batch resumes to its end with nothing sent twice', async ({ before: name, undo }) => {
+    const sim: Sim = await startSim({ defaultDurationMs: 100, seed: 19 });
+    onTestFinished(() => sim.close());
+    const url = await server.createDatabase(`mig_midbatch_${name.slice(0, 3)}`);
     const dir = tempDir();
     const items = fixtureItems('300ms', 2);
     const { questions, policy } = writeFixture(dir, items);
@@ -340,17 +406,22 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
     victim.kill('SIGKILL');
     expect((await victimDone).signal).toBe('SIGKILL');
 
-    // The database as the schema before 019 keeps it, its items in flight on their rows.
+    // The database as the schema before the migration keeps it, its items in flight on their rows (019's: in flights).
     const c = await client(url);
     c.on('error', () => {});
-    const old = await client(await server.createDatabase('mig_019_reference'));
+    const old = await client(await server.createDatabase(`mig_reference_${name.slice(0, 3)}`));
     type Flying = { id: string; state: string; owner: string | null; fence: number; lease_until: string | null; pending_key: string | null; run_id: string | null; step: number };
-    const flyingSql = `SELECT id, state, owner, fence::int AS fence, lease_until::text, pending_key, run_id, step FROM items
-                       WHERE state IN ('submitting', 'running', 'waiting') ORDER BY seq`;
+    const flightsSql = `SELECT i.id, f.state, f.owner, f.fence::int AS fence, f.lease_until::text, f.pending_key, f.run_id, f.step
+                        FROM flights f JOIN items i ON i.key = f.item_key ORDER BY i.seq`;
+    const flyingSql = name === '019_lean_items'
+      ? `SELECT id, state, owner, fence::int AS fence, lease_until::text, pending_key, run_id, step FROM items
+         WHERE state IN ('submitting', 'running', 'waiting') ORDER BY seq`
+      : flightsSql;
     let before: Flying[];
+    let rows: Record<string, unknown>[];
     try {
-      await c.query(`BEGIN; ${BEFORE_019} COMMIT;`);
-      await migratePg(old, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '019_lean_items')));
+      await c.query(`BEGIN; ${undo} COMMIT;`);
+      await migratePg(old, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === name)));
       expect(await schemaOf(c)).toEqual(await schemaOf(old));
       before = (await c.query<Flying>(flyingSql)).rows;
       expect(before.length).toBeGreaterThan(0);
@@ -360,18 +431,24 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
       // The counts by state agree with the rows (the triggers of 012 followed the rows back).
       const kept = (await c.query(`SELECT state, sum(n)::int AS n FROM item_counts GROUP BY state HAVING sum(n) <> 0 ORDER BY state`)).rows;
       expect(kept).toEqual((await c.query(`SELECT state, count(*)::int AS n FROM items GROUP BY state ORDER BY state`)).rows);
+      rows = await rowsByBatch(c, 'id');
+      // Runs and a worker beside the items: the tables a batch writes while it runs have rows to move.
+      for (const t of ['items', 'runs', 'workers', 'item_counts']) expect(rows.some((r) => r.t === t), t).toBe(true);
     } finally {
       await old.end();
     }
 
-    // Opened by this code: 019 applies, the items in flight move to flights as they were.
+    // Opened by this code: the migrations apply, the items in flight are in flights as they were.
     const store = await PostgresStore.open(url);
     try {
-      const moved = await c.query<Flying>(
-        `SELECT i.id, f.state, f.owner, f.fence::int AS fence, f.lease_until::text, f.pending_key, f.run_id, f.step
-         FROM flights f JOIN items i ON i.key = f.item_key ORDER BY i.seq`,
-      );
+      const moved = await c.query<Flying>(flightsSql);
       expect(moved.rows).toEqual(before);
+      // No table keeps the batch's text id (batches' own id is `id`); each row is its batch's by batch_num.
+      expect((await c.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'batch_id'`)).rows).toEqual([]);
+      expect(await rowsByBatch(c, 'num')).toEqual(rows);
+      // The approved cost kept running from the decisions there were.
+      const spend = await c.query(`SELECT coalesce((SELECT sum(approved) FROM batch_spend), 0) AS kept, (SELECT coalesce(sum(cost), 0) FROM decisions) AS summed`);
+      expect(spend.rows[0].kept).toBe(spend.rows[0].summed);
       const batch = (await store.findBatch('midway'))!;
       for (const r of before) expect(await store.getItem(batch.id, r.id)).toMatchObject({ state: r.state, owner: r.owner, fence: r.fence, pendingKey: r.pending_key, runId: r.run_id, step: r.step });
     } finally {
@@ -395,6 +472,9 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
       const check = await client(url);
       try {
         expect((await check.query('SELECT count(*)::int AS n FROM flights')).rows[0].n).toBe(0);
+        // The decisions made after the migration were added to the running total, none twice.
+        const spend = await check.query(`SELECT coalesce((SELECT sum(approved) FROM batch_spend), 0) AS kept, (SELECT coalesce(sum(cost), 0) FROM decisions) AS summed`);
+        expect(spend.rows[0].kept).toBe(spend.rows[0].summed);
       } finally {
         await check.end();
       }
