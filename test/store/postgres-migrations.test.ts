@@ -274,6 +274,84 @@ describe('019: the readers of items use the batch_num indexes', () => {
   }, 120_000);
 });
 
+/** A plan's scan of `index` (plain, index-only, backward or bitmap) and its own condition (the next Index Cond line): the batch's number first. */
+function expectScanByNum(plan: string, index: string): void {
+  const lines = plan.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`(Index (Only )?Scan( Backward)? using ${index} on|Bitmap Index Scan on ${index}\\b)`).test(l));
+  expect(at, plan).toBeGreaterThanOrEqual(0);
+  expect(lines.slice(at + 1).find((l) => l.includes('Index Cond:')), plan).toMatch(/Index Cond: \(+\w*\.?batch_num = /);
+}
+
+describe('020: the readers of runs, decisions, files, the outbox and the counts use the batch_num indexes', () => {
+  it('runs of an item, decisions of an item and of a run, files by status, the outbox by key and the kept counts: each read by batch_num through the index named for it', async () => {
+    const url = await server.createDatabase('mig_020_plans');
+    const store = await PostgresStore.open(url);
+    const c = await client(url);
+    try {
+      // Two batches of 6,000 items, each item with a run, a decision, a file and an outbox
+      // row, and the counts of many batches: a batch's rows are a part of each table, not all of it.
+      for (const id of ['p1', 'p2']) {
+        const loader = await store.beginBatchLoad({
+          id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
+          settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
+        });
+        const n = 6000;
+        await loader.addColumns({
+          ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
+          questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, () => null), metas: Array.from({ length: n }, () => '{}'),
+        }, 0);
+        await loader.commit([]);
+      }
+      await c.query(`INSERT INTO runs (id, batch_num, item_id, step, idempotency_key, status, created_at)
+                     SELECT 'r-' || batch_num || '-' || id, batch_num, id, 0, 'k-' || key, 'requires_action', 'now' FROM items`);
+      await c.query(`INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at)
+                     SELECT batch_num, item_id, id, 'confirm_scope', '{}', '{}', 'policy', 1, 'now' FROM runs`);
+      await c.query(`INSERT INTO files (batch_num, id, item_id, run_id, url, first_seen_at, expires_at, status)
+                     SELECT batch_num, 'f-' || id, item_id, id, 'http://x', 'now', 'later', CASE WHEN ord % 100 = 0 THEN 'pending' ELSE 'downloaded' END FROM runs`);
+      await c.query(`INSERT INTO outbox (batch_num, key, type, status, created_at) SELECT batch_num, 'e-' || id, 'test', 'sent', 0 FROM runs`);
+      // The counts of many batches (numbers no batch has: the counts table has no foreign key), zero each.
+      await c.query(`INSERT INTO item_counts (batch_num, state, slot, n) SELECT b, s.state, g, 0 FROM generate_series(1000, 1040) b,
+                     (VALUES ('queued'), ('completed'), ('failed'), ('held')) s(state), generate_series(1, 100) g`);
+      // The trigger kept the approved cost: one per decision.
+      expect((await c.query('SELECT approved FROM batch_spend s JOIN batches b ON b.num = s.batch_num ORDER BY b.id')).rows).toEqual([{ approved: 6000 }, { approved: 6000 }]);
+      expect(await store.approvedCost('p1')).toBe(6000);
+      await c.query('ANALYZE');
+      const rec = recordQueries();
+      try {
+        expect(await store.runChain('p1', 'i7')).toHaveLength(1);
+        expect(await store.decisionsForItem('p1', 'i7')).toHaveLength(1);
+        expect(await store.filesForBatch('p1', ['pending'])).toHaveLength(60);
+        expect(await store.addOutboxEvent('p1', { key: 'probe', type: 'test', data: {} })).toBe(true);
+        expect((await store.itemCounts('p1')).queued).toBe(6000);
+        // A pause of a claimed item: its decision looked up by its run (one per paused run).
+        const w = (await store.registerWorker('p1', { host: 'h', pid: 1 })).id;
+        const [it] = (await store.claimItems('p1', { workerId: w, leaseMs: 60_000, max: 1, cap: 50, afterSeq: 6000 - 2 })).items;
+        const admitted = await store.markAdmitted(it!, { id: 'r-new', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it!.pendingKey! });
+        const run = { id: 'r-new', status: 'requires_action', threadId: null, createdAt: null, requiredAction: { tool: 'unknown', input: {} }, output: null, files: [] };
+        expect((await store.markPaused(admitted, run, (spent) => ({ kind: 'hold', reason: `spent ${spent}` }))).outcome).toEqual({ kind: 'hold', reason: 'spent 6000' });
+      } finally {
+        rec.stop();
+      }
+      const plan = async (marker: string): Promise<string> => {
+        const q = rec.sent.find((x) => x.text.includes(marker));
+        expect(q, marker).toBeDefined();
+        return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      expectScanByNum(await plan('FROM runs r WHERE r.batch_num'), 'runs_of_item');
+      expectScanByNum(await plan('FROM decisions d WHERE d.batch_num = (SELECT'), 'decisions_of_item');
+      expectScanByNum(await plan('d.run_id = $3'), 'decisions_by_run');
+      expectScanByNum(await plan('f.status = ANY($2)'), 'files_by_status');
+      expectScanByNum(await plan("SELECT 'kept' AS src"), 'item_counts_by_state');
+      // The outbox's one event a key: the insert's conflict is found through outbox_by_key.
+      expect(await plan('INSERT INTO outbox')).toMatch(/Conflict Arbiter Indexes: outbox_by_key/);
+      for (const marker of ['FROM runs r WHERE r.batch_num', 'd.run_id = $3', 'f.status = ANY($2)']) expect(await plan(marker)).not.toMatch(/Seq Scan on (runs|decisions|files)/);
+    } finally {
+      await c.end();
+      await store.close();
+    }
+  }, 120_000);
+});
+
 /** 017's outbox_item_moved as 017 made it (019 replaces it: its look-ups by batch_num). */
 const OUTBOX_ITEM_MOVED_017 = pgOutboxItemMoved('batch_id = NEW.batch_id');
 
