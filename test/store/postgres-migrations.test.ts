@@ -282,7 +282,35 @@ function expectScanByNum(plan: string, index: string): void {
   expect(lines.slice(at + 1).find((l) => l.includes('Index Cond:')), plan).toMatch(/Index Cond: \(+\w*\.?batch_num = /);
 }
 
-describe('020: the readers of runs, decisions, files, the outbox and the counts use the batch_num indexes', () => {
+describe('020: the running approved cost, and the readers of runs, decisions, files, the outbox and the counts by batch_num', () => {
+  it('batch_spend follows the decisions written behind the store\'s back: an insert adds its cost, a delete takes it off, the batch\'s delete takes the row with it', async () => {
+    const url = await server.createDatabase('mig_020_spend');
+    const c = await client(url);
+    try {
+      await migratePg(c);
+      await c.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'one', '/q.csv', 'abc', 'now', 'now'), ('b2', 'two', '/r.csv', 'abc', 'now', 'now')");
+      await c.query("INSERT INTO items (batch_num, id, seq, line, question, updated_at) SELECT num, 'a', 0, 2, 'q?', 'now' FROM batches");
+      const add = (batch: string, run: string, cost: number) =>
+        c.query(`INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at)
+                 SELECT num, 'a', $2, 'confirm_scope', '{}', '{}', 'policy', $3, 'now' FROM batches WHERE id = $1`, [batch, run, cost]);
+      const spent = async () => (await c.query('SELECT b.id, s.approved FROM batch_spend s JOIN batches b ON b.num = s.batch_num ORDER BY b.id')).rows;
+      await add('b1', 'r1', 2.5);
+      await add('b1', 'r2', 0);
+      await add('b1', 'r3', 4);
+      await add('b2', 'r1', 1);
+      expect(await spent()).toEqual([{ id: 'b1', approved: 6.5 }, { id: 'b2', approved: 1 }]);
+      await c.query("DELETE FROM decisions WHERE run_id = 'r3' AND batch_num = (SELECT num FROM batches WHERE id = 'b1')");
+      expect(await spent()).toEqual([{ id: 'b1', approved: 2.5 }, { id: 'b2', approved: 1 }]);
+      // A batch deleted: its items, decisions and spend go with it (cascades from batches(num)), the other batch's stay.
+      await c.query("DELETE FROM batches WHERE id = 'b1'");
+      expect(await spent()).toEqual([{ id: 'b2', approved: 1 }]);
+      const left = await c.query("SELECT (SELECT count(*)::int FROM items) AS items, (SELECT count(*)::int FROM decisions) AS decisions");
+      expect(left.rows[0]).toEqual({ items: 1, decisions: 1 });
+    } finally {
+      await c.end();
+    }
+  });
+
   it('runs of an item, decisions of an item and of a run, files by status, the outbox by key and the kept counts: each read by batch_num through the index named for it', async () => {
     const url = await server.createDatabase('mig_020_plans');
     const store = await PostgresStore.open(url);
