@@ -41,19 +41,19 @@ export const PG_BATCH_NUM_KEYS = `
   ALTER TABLE threads ADD CONSTRAINT threads_by_key PRIMARY KEY (batch_num, thread_key);
   ALTER TABLE threads ADD FOREIGN KEY (batch_num) REFERENCES batches(num) ON DELETE CASCADE;
   ALTER TABLE runs ADD FOREIGN KEY (batch_num, item_id) REFERENCES items(batch_num, id) ON DELETE CASCADE;
-  -- reads.ts runsOf / the items' aggregates (an item's runs in order); summaries.ts, item-pages.ts (a batch's runs).
+  -- reads.ts runChain / aggregates (an item's runs in order); summaries.ts, item-pages.ts (a batch's runs).
   CREATE INDEX runs_of_item ON runs(batch_num, item_id, ord);
   ALTER TABLE decisions ADD FOREIGN KEY (batch_num, item_id) REFERENCES items(batch_num, id) ON DELETE CASCADE;
-  -- reads.ts decisionsOf / the items' aggregates (an item's decisions); summaries.ts (a batch's).
+  -- reads.ts decisionsForItem / aggregates (an item's decisions); summaries.ts (a batch's).
   CREATE INDEX decisions_of_item ON decisions(batch_num, item_id);
   -- transitions.ts decisionForRun and answer's ON CONFLICT: one decision per paused run.
   CREATE UNIQUE INDEX decisions_by_run ON decisions(batch_num, run_id);
-  -- files.ts getFile, the download's updates, transitions.ts recordFile's ON CONFLICT.
+  -- files.ts getFile, postgres-store.ts markFileDownloaded / markFileStatus, transitions.ts recordFile's ON CONFLICT.
   ALTER TABLE files ADD CONSTRAINT files_by_id PRIMARY KEY (batch_num, id);
   ALTER TABLE files ADD FOREIGN KEY (batch_num, item_id) REFERENCES items(batch_num, id) ON DELETE CASCADE;
-  -- files.ts listFiles by status, fileCounts, storage (a batch's files by status).
+  -- files.ts filesForBatch by status, fileCounts, expiryReport (a batch's files by status).
   CREATE INDEX files_by_status ON files(batch_num, status);
-  -- files.ts filesOf / reads.ts the items' aggregates (an item's files in order).
+  -- files.ts filesForItem / reads.ts aggregates (an item's files in order).
   CREATE INDEX files_of_item ON files(batch_num, item_id, ord);
   -- postgres-store.ts recordFileCopy's ON CONFLICT; files.ts fileCopies (a batch's copies).
   ALTER TABLE file_copies ADD CONSTRAINT file_copies_by_file PRIMARY KEY (batch_num, file_id, host);
@@ -61,7 +61,7 @@ export const PG_BATCH_NUM_KEYS = `
   -- models.ts modelBatch, postgres-store.ts setModelMode.
   ALTER TABLE model_batches ADD CONSTRAINT model_batches_by_batch PRIMARY KEY (batch_num);
   ALTER TABLE model_batches ADD FOREIGN KEY (batch_num) REFERENCES batches(num) ON DELETE CASCADE;
-  -- models.ts modelRun / the models page, transitions.ts the model run's updates.
+  -- models.ts modelRun / modelRuns, transitions.ts the model run's updates.
   ALTER TABLE model_runs ADD CONSTRAINT model_runs_by_item PRIMARY KEY (batch_num, item_id);
   ALTER TABLE model_runs ADD FOREIGN KEY (batch_num, item_id) REFERENCES items(batch_num, id) ON DELETE CASCADE;
   ALTER TABLE workers ADD FOREIGN KEY (batch_num) REFERENCES batches(num) ON DELETE CASCADE;
