@@ -82,23 +82,28 @@ const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
  * at each end).
  */
 export function pgOutboxItemMoved(batchOf: string): string {
+  return outboxItemMoved(batchOf, 'batch_id', 'id');
+}
+
+/** outbox_item_moved with the batch found by `batchCol` (the items' and outbox's column) = batches.`batchKey`. */
+function outboxItemMoved(batchOf: string, batchCol: 'batch_id' | 'batch_num', batchKey: 'id' | 'num'): string {
   return `
   CREATE OR REPLACE FUNCTION outbox_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE n integer;
   BEGIN
-    IF NOT EXISTS (SELECT 1 FROM batches WHERE id = NEW.batch_id AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
+    IF NOT EXISTS (SELECT 1 FROM batches WHERE ${batchKey} = NEW.${batchCol} AND settings::jsonb ? 'notify') THEN RETURN NULL; END IF;
     IF NEW.state = 'held' THEN
-      INSERT INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
-      VALUES (NEW.batch_id, 'held:' || NEW.id || ':' || coalesce(NEW.run_id, ''), 'item.held', 'fact', NEW.id, NEW.run_id, NEW.hold_reason, ${PG_NOW})
-      ON CONFLICT (batch_id, key) DO NOTHING;
+      INSERT INTO outbox (${batchCol}, key, type, status, item_id, run_id, reason, created_at)
+      VALUES (NEW.${batchCol}, 'held:' || NEW.id || ':' || coalesce(NEW.run_id, ''), 'item.held', 'fact', NEW.id, NEW.run_id, NEW.hold_reason, ${PG_NOW})
+      ON CONFLICT (${batchCol}, key) DO NOTHING;
     ELSIF NEW.state IN ${TERMINAL} AND OLD.state NOT IN ${TERMINAL} THEN
-      PERFORM 1 FROM batches WHERE id = NEW.batch_id FOR NO KEY UPDATE;
+      PERFORM 1 FROM batches WHERE ${batchKey} = NEW.${batchCol} FOR NO KEY UPDATE;
       IF NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state = 'queued')
          AND NOT EXISTS (SELECT 1 FROM items WHERE ${batchOf} AND state <> 'queued' AND state IN ${UNFINISHED_ROWS}) THEN
-        SELECT count(*) INTO n FROM outbox WHERE batch_id = NEW.batch_id AND type = 'batch.finished';
-        INSERT INTO outbox (batch_id, key, type, status, created_at)
-        VALUES (NEW.batch_id, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
-        ON CONFLICT (batch_id, key) DO NOTHING;
+        SELECT count(*) INTO n FROM outbox WHERE ${batchCol} = NEW.${batchCol} AND type = 'batch.finished';
+        INSERT INTO outbox (${batchCol}, key, type, status, created_at)
+        VALUES (NEW.${batchCol}, 'finished:' || n, 'batch.finished', 'pending', ${PG_NOW})
+        ON CONFLICT (${batchCol}, key) DO NOTHING;
       END IF;
     END IF;
     RETURN NULL;
@@ -136,3 +141,95 @@ export const PG_OUTBOX = `
     RETURN NULL;
   END $$;
   CREATE TRIGGER outbox_budget AFTER INSERT ON decisions FOR EACH ROW WHEN (NEW.cost > 0) EXECUTE FUNCTION outbox_budget();`;
+
+
+// 020, PostgreSQL
+
+/**
+ * 020's counts' trigger functions (012's, by the batch's integer key): the same statements,
+ * `batch_num` for `batch_id`. The triggers of 012 stay; only their functions are replaced.
+ */
+export function pgItemCountsByNum(): string {
+  const upsert = (from: string, n: string): string => `
+        INSERT INTO item_counts (batch_num, state, slot, n)
+          SELECT batch_num, state, pg_backend_pid(), ${n} FROM ${from} GROUP BY batch_num, state
+          ON CONFLICT (batch_num, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;`;
+  return `
+  CREATE OR REPLACE FUNCTION item_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN${upsert('added', 'count(*)')}
+    RETURN NULL;
+  END $$;
+  CREATE OR REPLACE FUNCTION item_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN${upsert('removed', '-count(*)')}
+    RETURN NULL;
+  END $$;
+  CREATE OR REPLACE FUNCTION item_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO item_counts (batch_num, state, slot, n)
+      SELECT batch_num, state, pg_backend_pid(), sum(d) FROM (
+        SELECT batch_num, state, -1 AS d FROM before_rows UNION ALL SELECT batch_num, state, 1 FROM after_rows) t
+      GROUP BY batch_num, state HAVING sum(d) <> 0
+      ON CONFLICT (batch_num, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
+    RETURN NULL;
+  END $$;`;
+}
+
+/**
+ * 020's approved cost kept running: `batch_spend`, one row a batch, filled from the decisions
+ * there are and kept by triggers on `decisions` (a decision added adds its cost; a decision
+ * deleted, other than with its batch, takes it off). transitions.ts approvedCost reads the one
+ * row at each pause instead of summing the batch's decisions. The insert's trigger locks the
+ * batch's row before the spend's (FOR NO KEY UPDATE, as markPaused does before it reads the
+ * total): every writer of a batch's spend takes the two in that one order, so a person's
+ * answer and a worker's pause never wait on each other crosswise. Named `decisions_spend`, it
+ * runs before `outbox_budget` (triggers of one event run in name order), which reads the total.
+ */
+export function pgBatchSpend(): string {
+  return `
+  CREATE TABLE batch_spend (
+    batch_num BIGINT PRIMARY KEY REFERENCES batches(num) ON DELETE CASCADE,
+    approved DOUBLE PRECISION NOT NULL DEFAULT 0);
+  INSERT INTO batch_spend (batch_num, approved) SELECT batch_num, sum(cost) FROM decisions GROUP BY batch_num;
+  CREATE FUNCTION batch_spend_added() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM 1 FROM batches WHERE num = NEW.batch_num FOR NO KEY UPDATE;
+    INSERT INTO batch_spend (batch_num, approved) VALUES (NEW.batch_num, coalesce(NEW.cost, 0))
+      ON CONFLICT (batch_num) DO UPDATE SET approved = batch_spend.approved + excluded.approved;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER decisions_spend AFTER INSERT ON decisions FOR EACH ROW WHEN (NEW.cost <> 0) EXECUTE FUNCTION batch_spend_added();
+  CREATE FUNCTION batch_spend_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE batch_spend s SET approved = s.approved - r.cost
+      FROM (SELECT batch_num, sum(cost) AS cost FROM removed GROUP BY batch_num) r WHERE s.batch_num = r.batch_num;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER decisions_unspend AFTER DELETE ON decisions REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION batch_spend_removed();`;
+}
+
+/**
+ * 020's outbox trigger functions, by the batch's integer key: outbox_item_moved (019's look-ups
+ * by batch_num, its rows written with batch_num) and outbox_budget reading the running total
+ * (batch_spend) instead of summing the batch's decisions. Their triggers (017) stay.
+ */
+export function pgOutboxByNum(): string {
+  return `${outboxItemMoved('batch_num = NEW.batch_num', 'batch_num', 'num')}
+  CREATE OR REPLACE FUNCTION outbox_budget() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE budget numeric; total numeric; pct integer;
+  BEGIN
+    SELECT (policy::jsonb #>> '{confirm_scope,batch_budget}')::numeric INTO budget FROM batches
+      WHERE num = NEW.batch_num AND settings::jsonb ? 'notify' FOR NO KEY UPDATE;
+    IF budget IS NULL OR budget <= 0 THEN RETURN NULL; END IF;
+    SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = NEW.batch_num), 0) INTO total;
+    FOREACH pct IN ARRAY ARRAY[${BUDGET_SHARES.join(', ')}] LOOP
+      IF total >= budget * pct / 100.0 THEN
+        INSERT INTO outbox (batch_num, key, type, status, data, created_at)
+        VALUES (NEW.batch_num, 'budget:' || pct, 'budget.reached', 'pending',
+                json_build_object('share', pct, 'budget', budget, 'approved', total)::text, ${PG_NOW})
+        ON CONFLICT (batch_num, key) DO NOTHING;
+      END IF;
+    END LOOP;
+    RETURN NULL;
+  END $$;`;
+}

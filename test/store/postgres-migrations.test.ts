@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { pgOutboxItemMoved } from '../../src/store/outbox-schema.js';
+import { PG_OUTBOX, pgOutboxItemMoved } from '../../src/store/outbox-schema.js';
 import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
@@ -31,7 +31,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
@@ -126,20 +126,20 @@ describe('PostgreSQL migrations', () => {
            ('b1', 'd', 3, 5, 'q?', 'queued', 'now'), ('b1', 'e', 4, 6, 'q?', 'failed', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
       );
       expect(await migratePg(c)).toEqual(pgMigrations.slice(before).map((m) => m.name));
-      const kept = await c.query("SELECT state, n::int AS n FROM item_counts WHERE batch_id = 'b1' ORDER BY state");
+      const kept = await c.query("SELECT state, n::int AS n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') ORDER BY state");
       expect(kept.rows).toEqual([
         { state: 'completed', n: 2 },
         { state: 'failed', n: 1 },
         { state: 'held', n: 1 },
         { state: 'queued', n: 1 },
       ]);
-      // 019 gave every item its batch's integer key.
-      const keyed = await c.query('SELECT count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num');
-      expect(keyed.rows[0].n).toBe(6);
+      // 019 gave every item its batch's integer key (020 left it the only one).
+      const keyed = await c.query("SELECT b.id, count(*)::int AS n FROM items i JOIN batches b ON b.num = i.batch_num GROUP BY b.id ORDER BY b.id");
+      expect(keyed.rows).toEqual([{ id: 'b1', n: 5 }, { id: 'b2', n: 1 }]);
       // Rows changed, added and deleted behind the store's back are counted too.
-      await c.query("UPDATE items SET state = 'queued' WHERE batch_id = 'b1' AND state IN ('failed', 'completed')");
-      await c.query("INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', num, 'f', 5, 7, 'q?', 'running', 'now' FROM batches WHERE id = 'b1'");
-      await c.query("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'");
+      await c.query("UPDATE items SET state = 'queued' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND state IN ('failed', 'completed')");
+      await c.query("INSERT INTO items (batch_num, id, seq, line, question, state, updated_at) SELECT num, 'f', 5, 7, 'q?', 'running', 'now' FROM batches WHERE id = 'b1'");
+      await c.query("DELETE FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'c'");
     } finally {
       await c.end();
     }
@@ -147,7 +147,7 @@ describe('PostgreSQL migrations', () => {
     const check = await client(url);
     try {
       for (const id of ['b1', 'b2']) {
-        const fresh = await check.query('SELECT state, count(*)::int AS n FROM items WHERE batch_id = $1 GROUP BY state', [id]);
+        const fresh = await check.query('SELECT state, count(*)::int AS n FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = $1) GROUP BY state', [id]);
         const counts = await store.itemCounts(id);
         expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(Object.fromEntries(fresh.rows.map((r) => [r.state, r.n])));
       }
@@ -166,17 +166,17 @@ describe('PostgreSQL migrations', () => {
     try {
       await c1.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'b', '/q.csv', 'abc', 'now', 'now')");
       await c1.query(
-        "INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, updated_at) SELECT 'b1', b.num, 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM batches b, generate_series(0, 3) g WHERE b.id = 'b1'",
+        "INSERT INTO items (batch_num, id, seq, line, question, state, updated_at) SELECT b.num, 'i' || g, g, g + 2, 'q?', 'running', 'now' FROM batches b, generate_series(0, 3) g WHERE b.id = 'b1'",
       );
       // Any wait for a lock fails at once: a shared count row would make the second one wait.
       for (const c of [c1, c2]) await c.query("BEGIN; SET LOCAL lock_timeout = '200ms'");
-      await c1.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i0'");
-      await c2.query("UPDATE items SET state = 'completed' WHERE batch_id = 'b1' AND id = 'i1'");
-      await c2.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i2'");
-      await c1.query("UPDATE items SET state = 'failed' WHERE batch_id = 'b1' AND id = 'i3'");
+      await c1.query("UPDATE items SET state = 'completed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i0'");
+      await c2.query("UPDATE items SET state = 'completed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i1'");
+      await c2.query("UPDATE items SET state = 'failed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i2'");
+      await c1.query("UPDATE items SET state = 'failed' WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') AND id = 'i3'");
       await c1.query('COMMIT');
       await c2.query('COMMIT');
-      const sums = await c1.query("SELECT state, sum(n)::int AS n FROM item_counts WHERE batch_id = 'b1' GROUP BY state HAVING sum(n) <> 0 ORDER BY state");
+      const sums = await c1.query("SELECT state, sum(n)::int AS n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') GROUP BY state HAVING sum(n) <> 0 ORDER BY state");
       expect(sums.rows).toEqual([
         { state: 'completed', n: 2 },
         { state: 'failed', n: 2 },
@@ -230,7 +230,7 @@ describe('019: the readers of items use the batch_num indexes', () => {
         await loader.commit([]);
       }
       await store.cancelBatch('p2');
-      const nums = (await c.query("SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.batch_num = b.num GROUP BY b.id, b.num ORDER BY b.id")).rows;
+      const nums = (await c.query('SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.num = i.batch_num GROUP BY b.id, b.num ORDER BY b.id')).rows;
       expect(nums.map((r) => [r.id, r.n])).toEqual([['p1', 6000], ['p2', 6000]]);
       await c.query('ANALYZE items');
       const rec = recordQueries();
@@ -274,6 +274,112 @@ describe('019: the readers of items use the batch_num indexes', () => {
   }, 120_000);
 });
 
+/** A plan's scan of `index` (plain, index-only, backward or bitmap) and its own condition (the next Index Cond line): the batch's number first. */
+function expectScanByNum(plan: string, index: string): void {
+  const lines = plan.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`(Index (Only )?Scan( Backward)? using ${index} on|Bitmap Index Scan on ${index}\\b)`).test(l));
+  expect(at, plan).toBeGreaterThanOrEqual(0);
+  expect(lines.slice(at + 1).find((l) => l.includes('Index Cond:')), plan).toMatch(/Index Cond: \(+\w*\.?batch_num = /);
+}
+
+describe('020: the running approved cost, and the readers of runs, decisions, files, the outbox and the counts by batch_num', () => {
+  it('batch_spend follows the decisions written behind the store\'s back: an insert adds its cost, a delete takes it off, the batch\'s delete takes the row with it', async () => {
+    const url = await server.createDatabase('mig_020_spend');
+    const c = await client(url);
+    try {
+      await migratePg(c);
+      await c.query("INSERT INTO batches (id, name, source_path, source_sha256, created_at, updated_at) VALUES ('b1', 'one', '/q.csv', 'abc', 'now', 'now'), ('b2', 'two', '/r.csv', 'abc', 'now', 'now')");
+      await c.query("INSERT INTO items (batch_num, id, seq, line, question, updated_at) SELECT num, 'a', 0, 2, 'q?', 'now' FROM batches");
+      const add = (batch: string, run: string, cost: number) =>
+        c.query(`INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at)
+                 SELECT num, 'a', $2, 'confirm_scope', '{}', '{}', 'policy', $3, 'now' FROM batches WHERE id = $1`, [batch, run, cost]);
+      const spent = async () => (await c.query('SELECT b.id, s.approved FROM batch_spend s JOIN batches b ON b.num = s.batch_num ORDER BY b.id')).rows;
+      await add('b1', 'r1', 2.5);
+      await add('b1', 'r2', 0);
+      await add('b1', 'r3', 4);
+      await add('b2', 'r1', 1);
+      expect(await spent()).toEqual([{ id: 'b1', approved: 6.5 }, { id: 'b2', approved: 1 }]);
+      await c.query("DELETE FROM decisions WHERE run_id = 'r3' AND batch_num = (SELECT num FROM batches WHERE id = 'b1')");
+      expect(await spent()).toEqual([{ id: 'b1', approved: 2.5 }, { id: 'b2', approved: 1 }]);
+      // A batch deleted: its items, decisions and spend go with it (cascades from batches(num)), the other batch's stay.
+      await c.query("DELETE FROM batches WHERE id = 'b1'");
+      expect(await spent()).toEqual([{ id: 'b2', approved: 1 }]);
+      const left = await c.query("SELECT (SELECT count(*)::int FROM items) AS items, (SELECT count(*)::int FROM decisions) AS decisions");
+      expect(left.rows[0]).toEqual({ items: 1, decisions: 1 });
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('runs of an item, decisions of an item and of a run, files by status, the outbox by key and the kept counts: each read by batch_num through the index named for it', async () => {
+    const url = await server.createDatabase('mig_020_plans');
+    const store = await PostgresStore.open(url);
+    const c = await client(url);
+    try {
+      // Two batches of 6,000 items, each item with a run, a decision, a file and an outbox
+      // row, and the counts of many batches: a batch's rows are a part of each table, not all of it.
+      for (const id of ['p1', 'p2']) {
+        const loader = await store.beginBatchLoad({
+          id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
+          settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
+        });
+        const n = 6000;
+        await loader.addColumns({
+          ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
+          questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, () => null), metas: Array.from({ length: n }, () => '{}'),
+        }, 0);
+        await loader.commit([]);
+      }
+      await c.query(`INSERT INTO runs (id, batch_num, item_id, step, idempotency_key, status, created_at)
+                     SELECT 'r-' || batch_num || '-' || id, batch_num, id, 0, 'k-' || key, 'requires_action', 'now' FROM items`);
+      await c.query(`INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at)
+                     SELECT batch_num, item_id, id, 'confirm_scope', '{}', '{}', 'policy', 1, 'now' FROM runs`);
+      await c.query(`INSERT INTO files (batch_num, id, item_id, run_id, url, first_seen_at, expires_at, status)
+                     SELECT batch_num, 'f-' || id, item_id, id, 'http://x', 'now', 'later', CASE WHEN ord % 100 = 0 THEN 'pending' ELSE 'downloaded' END FROM runs`);
+      await c.query(`INSERT INTO outbox (batch_num, key, type, status, created_at) SELECT batch_num, 'e-' || id, 'test', 'sent', 0 FROM runs`);
+      // The counts of many batches (numbers no batch has: the counts table has no foreign key), zero each.
+      await c.query(`INSERT INTO item_counts (batch_num, state, slot, n) SELECT b, s.state, g, 0 FROM generate_series(1000, 1040) b,
+                     (VALUES ('queued'), ('completed'), ('failed'), ('held')) s(state), generate_series(1, 100) g`);
+      // The trigger kept the approved cost: one per decision.
+      expect((await c.query('SELECT approved FROM batch_spend s JOIN batches b ON b.num = s.batch_num ORDER BY b.id')).rows).toEqual([{ approved: 6000 }, { approved: 6000 }]);
+      expect(await store.approvedCost('p1')).toBe(6000);
+      await c.query('ANALYZE');
+      const rec = recordQueries();
+      try {
+        expect(await store.runChain('p1', 'i7')).toHaveLength(1);
+        expect(await store.decisionsForItem('p1', 'i7')).toHaveLength(1);
+        expect(await store.filesForBatch('p1', ['pending'])).toHaveLength(60);
+        expect(await store.addOutboxEvent('p1', { key: 'probe', type: 'test', data: {} })).toBe(true);
+        expect((await store.itemCounts('p1')).queued).toBe(6000);
+        // A pause of a claimed item: its decision looked up by its run (one per paused run).
+        const w = (await store.registerWorker('p1', { host: 'h', pid: 1 })).id;
+        const [it] = (await store.claimItems('p1', { workerId: w, leaseMs: 60_000, max: 1, cap: 50, afterSeq: 6000 - 2 })).items;
+        const admitted = await store.markAdmitted(it!, { id: 'r-new', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it!.pendingKey! });
+        const run = { id: 'r-new', status: 'requires_action', threadId: null, createdAt: null, requiredAction: { tool: 'unknown', input: {} }, output: null, files: [] };
+        expect((await store.markPaused(admitted, run, (spent) => ({ kind: 'hold', reason: `spent ${spent}` }))).outcome).toEqual({ kind: 'hold', reason: 'spent 6000' });
+      } finally {
+        rec.stop();
+      }
+      const plan = async (marker: string): Promise<string> => {
+        const q = rec.sent.find((x) => x.text.includes(marker));
+        expect(q, marker).toBeDefined();
+        return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      expectScanByNum(await plan('FROM runs r WHERE r.batch_num'), 'runs_of_item');
+      expectScanByNum(await plan('FROM decisions d WHERE d.batch_num = (SELECT'), 'decisions_of_item');
+      expectScanByNum(await plan('d.run_id = $3'), 'decisions_by_run');
+      expectScanByNum(await plan('f.status = ANY($2)'), 'files_by_status');
+      expectScanByNum(await plan("SELECT 'kept' AS src"), 'item_counts_by_state');
+      // The outbox's one event a key: the insert's conflict is found through outbox_by_key.
+      expect(await plan('INSERT INTO outbox')).toMatch(/Conflict Arbiter Indexes: outbox_by_key/);
+      for (const marker of ['FROM runs r WHERE r.batch_num', 'd.run_id = $3', 'f.status = ANY($2)']) expect(await plan(marker)).not.toMatch(/Seq Scan on (runs|decisions|files)/);
+    } finally {
+      await c.end();
+      await store.close();
+    }
+  }, 120_000);
+});
+
 /** 017's outbox_item_moved as 017 made it (019 replaces it: its look-ups by batch_num). */
 const OUTBOX_ITEM_MOVED_017 = pgOutboxItemMoved('batch_id = NEW.batch_id');
 
@@ -305,6 +411,60 @@ const BEFORE_019 = `
   DELETE FROM _migrations WHERE name = '019_lean_items';
 `;
 
+/** A shipped migration's SQL from `from` up to (not including) `to`, its CREATE FUNCTION made CREATE OR REPLACE. */
+function shippedPart(name: string, from: string, to: string): string {
+  const sql = name === '017_outbox' ? PG_OUTBOX : pgMigrations.find((m) => m.name === name)!.sql;
+  return sql.slice(sql.indexOf(from), sql.indexOf(to)).replaceAll('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION');
+}
+
+/** The tables 020 moved from batch_id to batch_num (items kept its batch_num of 019). */
+const CARRIERS_020 = ['items', 'threads', 'runs', 'decisions', 'files', 'file_copies', 'model_batches', 'model_runs', 'workers', 'item_counts', 'outbox'];
+
+/**
+ * The statements that take a database migrated by 020 back to the schema before it (019's):
+ * each table's batch id written back from its batch's number, the keys, foreign keys and
+ * indexes on batch_id made again under their old names, the trigger functions as 012, 017
+ * and 019 left them, and batch_spend gone. The test checks the result has exactly the schema
+ * a database migrated up to 019 has.
+ */
+const BEFORE_020 = `
+  DROP TRIGGER decisions_spend ON decisions;
+  DROP TRIGGER decisions_unspend ON decisions;
+  DROP FUNCTION batch_spend_added();
+  DROP FUNCTION batch_spend_removed();
+  DROP TABLE batch_spend;
+  DROP VIEW decision_log;
+  ${CARRIERS_020.map((t) => `ALTER TABLE ${t} ADD COLUMN batch_id TEXT;
+  UPDATE ${t} x SET batch_id = b.id FROM batches b WHERE b.num = x.batch_num;
+  ALTER TABLE ${t} ALTER COLUMN batch_id SET NOT NULL;`).join('\n  ')}
+  ${CARRIERS_020.slice(1).reverse().map((t) => `ALTER TABLE ${t} DROP COLUMN batch_num;`).join('\n  ')}
+  ALTER TABLE items DROP CONSTRAINT items_by_id, DROP CONSTRAINT items_batch_num_fkey;
+  ALTER TABLE items ADD PRIMARY KEY (batch_id, id), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE threads ADD PRIMARY KEY (batch_id, thread_key), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE runs ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX runs_item ON runs(batch_id, item_id, ord);
+  ALTER TABLE decisions ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX decisions_item ON decisions(batch_id, item_id);
+  CREATE UNIQUE INDEX decisions_run ON decisions(batch_id, run_id);
+  ALTER TABLE files ADD PRIMARY KEY (batch_id, id), ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  CREATE INDEX files_status ON files(batch_id, status);
+  CREATE INDEX files_item ON files(batch_id, item_id, ord);
+  ALTER TABLE file_copies ADD PRIMARY KEY (batch_id, file_id, host), ADD FOREIGN KEY (batch_id, file_id) REFERENCES files(batch_id, id) ON DELETE CASCADE;
+  ALTER TABLE model_batches ADD PRIMARY KEY (batch_id), ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  ALTER TABLE model_runs ADD PRIMARY KEY (batch_id, item_id), ADD FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE;
+  ALTER TABLE workers ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  CREATE INDEX workers_batch ON workers(batch_id, heartbeat_at);
+  ALTER TABLE item_counts ADD PRIMARY KEY (batch_id, state, slot);
+  ALTER TABLE outbox ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
+  CREATE UNIQUE INDEX outbox_key ON outbox(batch_id, key);
+  CREATE INDEX outbox_kind ON outbox(batch_id, type, status, created_at);
+  ${pgMigrations.find((m) => m.name === '016_decision_log_person')!.sql}
+  ${shippedPart('012_item_counts', 'CREATE FUNCTION item_counts_added', 'CREATE TRIGGER item_counts_insert')}
+  ${shippedPart('017_outbox', 'CREATE FUNCTION outbox_budget', 'CREATE TRIGGER outbox_budget')}
+  ${pgOutboxItemMoved('batch_num = NEW.batch_num')}
+  DELETE FROM _migrations WHERE name = '020_batch_num_keys';
+`;
+
 /** A schema's shape: its tables' columns (with types) and its indexes (with definitions). */
 async function schemaOf(c: pg.Client): Promise<{ columns: string[]; indexes: string[] }> {
   const columns = (await c.query(`SELECT table_name || '.' || column_name || ' ' || data_type AS c FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.c);
@@ -312,15 +472,27 @@ async function schemaOf(c: pg.Client): Promise<{ columns: string[]; indexes: str
   return { columns, indexes };
 }
 
-describe('019 on a database left mid-batch by kill -9 on the schema before it', () => {
-  let sim: Sim;
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 100, seed: 19 });
-  });
-  afterAll(async () => sim?.close());
+/** Each table's rows by the id of their batch (a batch_id column before 020, its number after), to compare across the migration. */
+async function rowsByBatch(c: pg.Client, keyed: 'id' | 'num'): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (const t of CARRIERS_020) {
+    const by = keyed === 'id' ? `x.batch_id` : `(SELECT id FROM batches WHERE num = x.batch_num)`;
+    // The counts' rows are per server backend (a migration that moves states writes its own): their sum is the batch's items.
+    const n = t === 'item_counts' ? 'sum(n)::int' : 'count(*)::int';
+    out.push(...(await c.query(`SELECT '${t}' AS t, ${by} AS batch, ${n} AS n FROM ${t} x GROUP BY 2 ORDER BY 2`)).rows);
+  }
+  return out;
+}
 
-  it('moves the items in flight (owner, token, lease, pending key, run, step) into flights, and the batch resumes to its end with nothing sent twice', async () => {
-    const url = await server.createDatabase('mig_019_midbatch');
+describe('019 and 020 on a database left mid-batch by kill -9 on the schema before them', () => {
+  // The database taken back to the schema before 019 (both apply on open), or before 020 (019's schema: 020 alone applies).
+  it.each([
+    { before: '019_lean_items', undo: `${BEFORE_020} ${BEFORE_019}` },
+    { before: '020_batch_num_keys', undo: BEFORE_020 },
+  ])('from before $before: the items in flight (owner, token, lease, pending key, run, step) move into flights, every row keeps its batch by batch_num, and the batch resumes to its end with nothing sent twice', async ({ before: name, undo }) => {
+    const sim: Sim = await startSim({ defaultDurationMs: 100, seed: 19 });
+    onTestFinished(() => sim.close());
+    const url = await server.createDatabase(`mig_midbatch_${name.slice(0, 3)}`);
     const dir = tempDir();
     const items = fixtureItems('300ms', 2);
     const { questions, policy } = writeFixture(dir, items);
@@ -340,17 +512,22 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
     victim.kill('SIGKILL');
     expect((await victimDone).signal).toBe('SIGKILL');
 
-    // The database as the schema before 019 keeps it, its items in flight on their rows.
+    // The database as the schema before the migration keeps it, its items in flight on their rows (019's: in flights).
     const c = await client(url);
     c.on('error', () => {});
-    const old = await client(await server.createDatabase('mig_019_reference'));
+    const old = await client(await server.createDatabase(`mig_reference_${name.slice(0, 3)}`));
     type Flying = { id: string; state: string; owner: string | null; fence: number; lease_until: string | null; pending_key: string | null; run_id: string | null; step: number };
-    const flyingSql = `SELECT id, state, owner, fence::int AS fence, lease_until::text, pending_key, run_id, step FROM items
-                       WHERE state IN ('submitting', 'running', 'waiting') ORDER BY seq`;
+    const flightsSql = `SELECT i.id, f.state, f.owner, f.fence::int AS fence, f.lease_until::text, f.pending_key, f.run_id, f.step
+                        FROM flights f JOIN items i ON i.key = f.item_key ORDER BY i.seq`;
+    const flyingSql = name === '019_lean_items'
+      ? `SELECT id, state, owner, fence::int AS fence, lease_until::text, pending_key, run_id, step FROM items
+         WHERE state IN ('submitting', 'running', 'waiting') ORDER BY seq`
+      : flightsSql;
     let before: Flying[];
+    let rows: Record<string, unknown>[];
     try {
-      await c.query(`BEGIN; ${BEFORE_019} COMMIT;`);
-      await migratePg(old, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '019_lean_items')));
+      await c.query(`BEGIN; ${undo} COMMIT;`);
+      await migratePg(old, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === name)));
       expect(await schemaOf(c)).toEqual(await schemaOf(old));
       before = (await c.query<Flying>(flyingSql)).rows;
       expect(before.length).toBeGreaterThan(0);
@@ -360,18 +537,24 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
       // The counts by state agree with the rows (the triggers of 012 followed the rows back).
       const kept = (await c.query(`SELECT state, sum(n)::int AS n FROM item_counts GROUP BY state HAVING sum(n) <> 0 ORDER BY state`)).rows;
       expect(kept).toEqual((await c.query(`SELECT state, count(*)::int AS n FROM items GROUP BY state ORDER BY state`)).rows);
+      rows = await rowsByBatch(c, 'id');
+      // Runs and a worker beside the items: the tables a batch writes while it runs have rows to move.
+      for (const t of ['items', 'runs', 'workers', 'item_counts']) expect(rows.some((r) => r.t === t), t).toBe(true);
     } finally {
       await old.end();
     }
 
-    // Opened by this code: 019 applies, the items in flight move to flights as they were.
+    // Opened by this code: the migrations apply, the items in flight are in flights as they were.
     const store = await PostgresStore.open(url);
     try {
-      const moved = await c.query<Flying>(
-        `SELECT i.id, f.state, f.owner, f.fence::int AS fence, f.lease_until::text, f.pending_key, f.run_id, f.step
-         FROM flights f JOIN items i ON i.key = f.item_key ORDER BY i.seq`,
-      );
+      const moved = await c.query<Flying>(flightsSql);
       expect(moved.rows).toEqual(before);
+      // No table keeps the batch's text id (batches' own id is `id`); each row is its batch's by batch_num.
+      expect((await c.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'batch_id'`)).rows).toEqual([]);
+      expect(await rowsByBatch(c, 'num')).toEqual(rows);
+      // The approved cost kept running from the decisions there were.
+      const spend = await c.query(`SELECT coalesce((SELECT sum(approved) FROM batch_spend), 0) AS kept, (SELECT coalesce(sum(cost), 0) FROM decisions) AS summed`);
+      expect(spend.rows[0].kept).toBe(spend.rows[0].summed);
       const batch = (await store.findBatch('midway'))!;
       for (const r of before) expect(await store.getItem(batch.id, r.id)).toMatchObject({ state: r.state, owner: r.owner, fence: r.fence, pendingKey: r.pending_key, runId: r.run_id, step: r.step });
     } finally {
@@ -395,6 +578,9 @@ describe('019 on a database left mid-batch by kill -9 on the schema before it', 
       const check = await client(url);
       try {
         expect((await check.query('SELECT count(*)::int AS n FROM flights')).rows[0].n).toBe(0);
+        // The decisions made after the migration were added to the running total, none twice.
+        const spend = await check.query(`SELECT coalesce((SELECT sum(approved) FROM batch_spend), 0) AS kept, (SELECT coalesce(sum(cost), 0) FROM decisions) AS summed`);
+        expect(spend.rows[0].kept).toBe(spend.rows[0].summed);
       } finally {
         await check.end();
       }

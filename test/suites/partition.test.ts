@@ -32,13 +32,14 @@ interface Worker {
 
 /**
  * The items as they are now, read straight from the tables: an item in flight has its state,
- * step, owner, run and text in its `flights` row (migration 019), laid over its own row.
+ * step, owner, run and text in its `flights` row (migration 019), laid over its own row; its
+ * batch's id is its batch's by number (020).
  */
-const ITEMS_NOW = `(SELECT i.batch_id, i.id, i.seq,
+const ITEMS_NOW = `(SELECT b.id AS batch_id, i.id, i.seq,
     CASE WHEN f.item_key IS NULL THEN i.state ELSE f.state END AS state, CASE WHEN f.item_key IS NULL THEN i.step ELSE f.step END AS step,
     CASE WHEN f.item_key IS NULL THEN i.owner ELSE f.owner END AS owner, CASE WHEN f.item_key IS NULL THEN i.run_id ELSE f.run_id END AS run_id,
     CASE WHEN f.item_key IS NULL THEN i.text ELSE f.text END AS text
-  FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+  FROM items i JOIN batches b ON b.num = i.batch_num LEFT JOIN flights f ON f.item_key = i.key)`;
 
 /** Polls the items and runs tables through a direct connection: a step or run going backwards, or a finished item starting again, is a second driver writing over the first. */
 function startWatcher(url: string, batchId: string) {
@@ -74,7 +75,7 @@ function startWatcher(url: string, batchId: string) {
         }
       }
       const dup = await client.query<{ run_id: string; n: number }>(
-        'SELECT run_id, count(*)::int AS n FROM decisions WHERE batch_id = $1 GROUP BY run_id HAVING count(*) > 1',
+        'SELECT run_id, count(*)::int AS n FROM decisions WHERE batch_num = (SELECT num FROM batches WHERE id = $1) GROUP BY run_id HAVING count(*) > 1',
         [batchId],
       );
       for (const d of dup.rows) {
@@ -304,7 +305,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
 
       // Exactly one decision per paused run, one paused run per item.
       const perRun = await admin.query<{ run_id: string; item_id: string; n: number }>(
-        'SELECT run_id, item_id, count(*)::int AS n FROM decisions WHERE batch_id = $1 GROUP BY run_id, item_id ORDER BY item_id',
+        'SELECT run_id, item_id, count(*)::int AS n FROM decisions WHERE batch_num = (SELECT num FROM batches WHERE id = $1) GROUP BY run_id, item_id ORDER BY item_id',
         [batchId],
       );
       expect.soft(perRun.rows.filter((r) => r.n !== 1), 'runs with other than one decision').toEqual([]);
@@ -312,7 +313,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
 
       // The run chain of every item: one run per step, two steps (the pause, then the answer).
       const chain = await admin.query<{ item_id: string; step: number; n: number }>(
-        'SELECT item_id, step, count(*)::int AS n FROM runs WHERE batch_id = $1 GROUP BY item_id, step',
+        'SELECT item_id, step, count(*)::int AS n FROM runs WHERE batch_num = (SELECT num FROM batches WHERE id = $1) GROUP BY item_id, step',
         [batchId],
       );
       expect.soft(chain.rows.filter((r) => r.n > 1), 'a step with two runs').toEqual([]);
@@ -330,7 +331,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       // The budget: what one uninterrupted worker approves, and never more than the budget.
       const decisions = (
         await admin.query<{ item_id: string; run_id: string; tool: string; answer: string; cost: number }>(
-          'SELECT item_id, run_id, tool, answer, cost FROM decisions WHERE batch_id = $1',
+          'SELECT item_id, run_id, tool, answer, cost FROM decisions WHERE batch_num = (SELECT num FROM batches WHERE id = $1)',
           [batchId],
         )
       ).rows;
@@ -357,7 +358,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       expect.soft(ledger.keys.filter((k) => k.scope.endsWith('/respond')).length, 'respond keys at the simulator').toBe(list.length);
 
       // Every file downloaded somewhere.
-      const files = await admin.query<{ id: string; status: string }>(`SELECT id, status FROM files WHERE batch_id = $1 AND status <> 'downloaded'`, [batchId]);
+      const files = await admin.query<{ id: string; status: string }>(`SELECT id, status FROM files WHERE batch_num = (SELECT num FROM batches WHERE id = $1) AND status <> 'downloaded'`, [batchId]);
       expect.soft(files.rows, 'files not downloaded').toEqual([]);
     } finally {
       await admin.end();

@@ -33,15 +33,16 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
   return {
     addColumns: async (cols) => {
       const found = await c.query<StoredRow & { id: string }>(
-        'SELECT id, line, question, thread_key AS "threadKey", meta FROM items WHERE batch_id = $1 AND id = ANY($2::text[])',
-        [batchId, cols.ids],
+        // index items_by_id
+        'SELECT id, line, question, thread_key AS "threadKey", meta FROM items WHERE batch_num = $1 AND id = ANY($2::text[])',
+        [num, cols.ids],
       );
       const stored = new Map(found.rows.map((row) => [row.id, row]));
       const plan = planAppend(cols, (id) => stored.get(id), next);
       next = plan.next;
       kept += plan.kept;
       if (plan.fresh.length > 0) {
-        if ((await insertItems(c, batchId, num, plan.fresh, now)).length > 0) throw duplicateInAppend();
+        if ((await insertItems(c, num, plan.fresh, now)).length > 0) throw duplicateInAppend();
         appended += plan.fresh.length;
       }
       return plan.changed;

@@ -30,26 +30,26 @@ async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise
  * Inserts rows in multi-row statements, each with its batch's integer key (`batchNum`, the
  * readers' indexes lead with it); hands back those whose id the batch already has, with that row's line.
  */
-export async function insertItems(c: pg.ClientBase, batchId: string, batchNum: number, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
+export async function insertItems(c: pg.ClientBase, batchNum: number, items: readonly NewItem[], now: string): Promise<DuplicateItem[]> {
   const refused: DuplicateItem[] = [];
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
     const values: unknown[] = [batchNum];
     const rows = chunk.map((it, k) => {
-      values.push(batchId, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
-      const b = k * 8 + 1;
-      return `($${b + 1}, $1, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8})`;
+      values.push(it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+      const b = k * 7 + 1;
+      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
     });
     const r = await c.query<{ seq: number }>(
-      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
-       ON CONFLICT (batch_id, id) DO NOTHING RETURNING seq`,
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
+       ON CONFLICT (batch_num, id) DO NOTHING RETURNING seq`,
       values,
     );
     if (r.rowCount === chunk.length) continue;
     const stored = new Set(r.rows.map((x) => x.seq));
     for (const it of chunk) {
       if (stored.has(it.seq)) continue;
-      const first = await c.query<{ line: number }>('SELECT line FROM items WHERE batch_id = $1 AND id = $2', [batchId, it.id]);
+      const first = await c.query<{ line: number }>('SELECT line FROM items WHERE batch_num = $1 AND id = $2', [batchNum, it.id]);
       refused.push({ item: it, firstLine: first.rows[0]!.line });
     }
   }
@@ -76,7 +76,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
   const flush = async (): Promise<DuplicateItem[]> => {
     const rows = buffer;
     buffer = [];
-    const refused = rows.length ? await insertItems(c, batch.id, num, rows, now) : [];
+    const refused = rows.length ? await insertItems(c, num, rows, now) : [];
     n += rows.length - refused.length;
     return refused;
   };
@@ -110,18 +110,18 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
 /** Records a models batch, its model and every row, in the caller's transaction. */
 export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[], clock: Clock = systemClock): Promise<void> {
   const num = await insertBatch(c, batch, clock);
-  await c.query('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES ($1, $2, $3, $4)', [batch.id, model.modelId, model.mode, JSON.stringify(model.description)]);
+  await c.query('INSERT INTO model_batches (batch_num, model_id, mode, description) VALUES ($1, $2, $3, $4)', [num, model.modelId, model.mode, JSON.stringify(model.description)]);
   const now = nowIso(clock);
   // The inputs stand in for the question, so status and views show something readable.
-  await insertItems(c, batch.id, num, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
+  await insertItems(c, num, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const values: unknown[] = [];
+    const values: unknown[] = [num];
     const tuples = chunk.map((r, k) => {
-      values.push(batch.id, r.id, model.modelId, JSON.stringify(r.inputs));
-      return `($${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4})`;
+      values.push(r.id, model.modelId, JSON.stringify(r.inputs));
+      return `($1, $${k * 3 + 2}, $${k * 3 + 3}, $${k * 3 + 4})`;
     });
-    await c.query(`INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
+    await c.query(`INSERT INTO model_runs (batch_num, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
   }
   await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', nowIso(clock), batch.id]);
 }

@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
-import { type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
+import { workerFromRow, type WorkerRow } from '../rows.js';
 import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, whereIs } from './flights.js';
+import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, whereIs } from './flights.js';
 import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -36,10 +36,10 @@ const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT
  */
 export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
-export async function inFlight(c: pg.ClientBase, num: number, batchId: string, ended: readonly string[] = []): Promise<number> {
+export async function inFlight(c: pg.ClientBase, num: number, ended: readonly string[] = []): Promise<number> {
   const n = await scalar<number>(c, IN_FLIGHT, [num]);
   if (ended.length === 0) return n;
-  return n - (await scalar<number>(c, `${IN_FLIGHT} AND item_key IN (SELECT key FROM items WHERE batch_id = $2 AND id = ANY($3))`, [num, batchId, ended]));
+  return n - (await scalar<number>(c, `${IN_FLIGHT} AND item_key IN (SELECT key FROM items WHERE batch_num = $1 AND id = ANY($2))`, [num, ended]));
 }
 
 export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number | null): Promise<WorkerRecord> {
@@ -47,8 +47,8 @@ export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart
   const pidStart = w.pidStart ?? null;
   const at = await scalar<number>(
     c,
-    `INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at)
-     SELECT $1, $2, $3, $4, $6, ${isoOf('t')}, t
+    `INSERT INTO workers (id, batch_num, host, pid, pid_start, started_at, heartbeat_at)
+     SELECT $1, ${BATCH_NUM('$2')}, $3, $4, $6, ${isoOf('t')}, t
        FROM (SELECT ${dbNow('$5')} AS t) n RETURNING heartbeat_at`,
     [id, batchId, w.host, w.pid, now, pidStart],
   );
@@ -60,7 +60,7 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
   await exec(c, `UPDATE flights SET lease_until = ${dbNow('$1')} + $3 WHERE owner = $2`, [now, lease.workerId, lease.leaseMs]);
   const b = await one<{ cancelled_at: string | null; cap_limit: number | null }>(
     c,
-    'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = $1',
+    'SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = $1',
     [lease.workerId],
   );
   return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
@@ -78,8 +78,9 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
 export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
   const rows = await all<WorkerRow>(
     c,
-    `SELECT w.*, (SELECT count(*) FROM flights f WHERE f.owner = w.id) AS n FROM workers w
-     WHERE w.batch_id = $1 AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
+    // index workers_live
+    `SELECT w.*, $1::text AS batch_id, (SELECT count(*) FROM flights f WHERE f.owner = w.id) AS n FROM workers w
+     WHERE w.batch_num = ${BATCH_NUM('$1')} AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
     [batchId, now, staleMs],
   );
   return rows.map(workerFromRow);
@@ -100,10 +101,10 @@ async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number |
  * fencing token, in one statement: the item rows written once (the counts' trigger fires once)
  * and their flights rows added from them. `threads` gives a threaded item its thread's id.
  */
-async function submitAll(c: pg.ClientBase, num: number, items: readonly ItemRecord[], threads: ReadonlyMap<string, string | null>, lease: Lease, now: number | null): Promise<ItemRecord[]> {
+async function submitAll(c: pg.ClientBase, batchId: string, num: number, items: readonly ItemRecord[], threads: ReadonlyMap<string, string | null>, lease: Lease, now: number | null): Promise<ItemRecord[]> {
   if (items.length === 0) return [];
   const keys = items.map((it) => idempotencyKey(it.batchId, it.id, it.step, it.attempt));
-  const rows = await all<{ i: ItemRow & { key: number }; f: Record<string, unknown> }>(
+  const rows = await all<{ i: KeyedRow; f: Record<string, unknown> }>(
     c,
     `WITH moved AS (
        UPDATE items AS i SET state = '${IN_FLIGHT_MARK}', pending_key = v.key, thread_id = v.thread, started_at = coalesce(i.started_at, $3),
@@ -116,12 +117,13 @@ async function submitAll(c: pg.ClientBase, num: number, items: readonly ItemReco
      SELECT row_to_json(moved) AS i, row_to_json(flown) AS f FROM moved JOIN flown ON flown.item_key = moved.key`,
     [items.map((it) => whereIs(it)!.key), num, stamp(now), lease.workerId, now, keys, items.map((it) => threads.get(it.id) ?? null), lease.leaseMs],
   );
-  return rows.map((r) => itemFromParts(r.i, r.f)).sort((a, b) => a.seq - b.seq);
+  return rows.map((r) => itemFromParts(batchId, r.i, r.f)).sort((a, b) => a.seq - b.seq);
 }
 
 /** The thread's id a threaded item is sent on (null: the thread's first run makes one). */
 async function threadOf(c: pg.ClientBase, it: ItemRecord): Promise<string | null> {
-  return it.threadKey ? ((await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_id = $1 AND thread_key = $2', [it.batchId, it.threadKey])) ?? null) : null;
+  // threads_by_key
+  return it.threadKey ? ((await scalar<string | null>(c, 'SELECT thread_id FROM threads WHERE batch_num = $1 AND thread_key = $2', [numOf(it), it.threadKey])) ?? null) : null;
 }
 
 /**
@@ -135,7 +137,7 @@ async function threadOf(c: pg.ClientBase, it: ItemRecord): Promise<string | null
 export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest, now: number | null): Promise<Claim> {
   const b = await one<{ num: number; cancelled_at: string | null; cap_limit: number | null }>(c, 'SELECT num, cancelled_at, cap_limit FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
   if (!b) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: 0, cancelled: false };
-  const count = await inFlight(c, b.num, batchId, req.ended ?? []);
+  const count = await inFlight(c, b.num, req.ended ?? []);
   if (b.cancelled_at !== null) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: count, cancelled: true };
   const budget = new ClaimBudget(req, effectiveCap(req.cap, b.cap_limit), count);
   const out: ItemRecord[] = [];
@@ -151,7 +153,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
        ORDER BY i.seq LIMIT $4 FOR NO KEY UPDATE OF i SKIP LOCKED`,
       [b.num, states, now, req.max + (req.skip?.length ?? 0), req.workerId],
     );
-    for (const it of pickOrphans(orphans.map(itemFromJoined), req.skip, req.max)) if (budget.takeOrphan(it)) out.push(await own(c, it, req, now));
+    for (const it of pickOrphans(orphans.map((r) => itemFromJoined(r, batchId)), req.skip, req.max)) if (budget.takeOrphan(it)) out.push(await own(c, it, req, now));
   }
   let cursor = req.afterSeq;
   let passed = 0;
@@ -170,7 +172,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     for (const row of rows) {
       if (!budget.roomForQueued) break scan;
       cursor = row.seq;
-      const it = itemFromJoined(row);
+      const it = itemFromJoined(row, batchId);
       // Later items of a thread are reached through the thread once the earlier ones end.
       if (it.threadKey && (await hasUnfinishedBefore(c, b.num, it.threadKey, it.seq))) {
         passed++;
@@ -182,7 +184,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     }
   }
   // Orphans first, then the queued items in file order, moved in one statement.
-  out.push(...(await submitAll(c, b.num, taking, threads, req, now)));
+  out.push(...(await submitAll(c, batchId, b.num, taking, threads, req, now)));
   if (out.length > 0) await alive(c, req.workerId, now);
   return { items: out, cursor, fresh: budget.fresh, inFlight: budget.inFlight, cancelled: false };
 }
@@ -197,11 +199,11 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
     [b.num, threadKey, afterSeq],
   );
   if (!row) return null;
-  const next = itemFromJoined(row);
+  const next = itemFromJoined(row, batchId);
   if (await hasUnfinishedBefore(c, b.num, threadKey, next.seq)) return null;
-  if ((await inFlight(c, b.num, batchId)) >= effectiveCap(req.cap, b.cap_limit)) return null;
+  if ((await inFlight(c, b.num)) >= effectiveCap(req.cap, b.cap_limit)) return null;
   await alive(c, req.workerId, now);
-  const [taken] = await submitAll(c, b.num, [next], new Map([[next.id, await threadOf(c, next)]]), req, now);
+  const [taken] = await submitAll(c, batchId, b.num, [next], new Map([[next.id, await threadOf(c, next)]]), req, now);
   return taken ?? null;
 }
 
@@ -218,7 +220,7 @@ async function alive(c: pg.ClientBase, workerId: string, now: number | null): Pr
 export async function release(c: pg.ClientBase, batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
   await exec(c,
     `UPDATE flights SET owner = NULL, lease_until = 0
-     WHERE item_key = (SELECT key FROM items WHERE batch_id = $1 AND id = $2) AND owner = $3 AND fence = coalesce($4, fence)`,
+     WHERE item_key = (SELECT key FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2) AND owner = $3 AND fence = coalesce($4, fence)`,
     [batchId, itemId, workerId, fence ?? null],
   );
 }
@@ -232,7 +234,7 @@ export async function cancel(c: pg.ClientBase, batchId: string, now: number | nu
 
 export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[], at: string): Promise<string[]> {
   const picked = ids
-    ? await all<{ id: string; state: string }>(c, 'SELECT id, state FROM items WHERE batch_id = $1 AND id = ANY($2) ORDER BY seq', [batchId, ids])
+    ? await all<{ id: string; state: string }>(c, `SELECT id, state FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = ANY($2) ORDER BY seq`, [batchId, ids])
     : await all<{ id: string; state: string }>(c, `SELECT id, state FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND state = ANY($2) ORDER BY seq`, [batchId, states]);
   const wanted = picked.filter((p) => states.includes(p.state)).map((p) => p.id);
   // One statement for them all: the counts' trigger then writes its rows once, not once per item.
@@ -241,7 +243,7 @@ export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly s
     `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
        run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
        thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = $1
-     WHERE batch_id = $2 AND id = ANY($3) AND state IN ${sqlStates(TERMINAL_STATES)} RETURNING id, seq`,
+     WHERE batch_num = ${BATCH_NUM('$2')} AND id = ANY($3) AND state IN ${sqlStates(TERMINAL_STATES)} RETURNING id, seq`,
     [at, batchId, wanted],
   );
   const done = back.sort((a, b) => a.seq - b.seq).map((r) => r.id);

@@ -13,7 +13,7 @@ import { all, BATCH_NUM, scalar } from './sql.js';
 export async function itemCounts(c: Queryable, batchId: string): Promise<Record<ItemState, number>> {
   const rows = await all<{ src: 'kept' | 'flying'; state: string; n: number }>(
     c,
-    `SELECT 'kept' AS src, state, sum(n) AS n FROM item_counts WHERE batch_id = $1 GROUP BY state
+    `SELECT 'kept' AS src, state, sum(n) AS n FROM item_counts WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY state
      UNION ALL
      SELECT 'flying', state, count(*) FROM flights WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY state`,
     [batchId],
@@ -29,7 +29,7 @@ export async function runsInFlight(c: Queryable, batchId: string): Promise<numbe
   return Number(
     await scalar<string | number>(
       c,
-      `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = $1 AND state IN ('submitting', 'running', 'waiting')), 0)
+      `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${BATCH_NUM('$1')} AND state IN ('submitting', 'running', 'waiting')), 0)
          + (SELECT count(*) FROM flights WHERE batch_num = ${BATCH_NUM('$1')} AND (state <> 'waiting' OR lease_until IS NOT NULL))`,
       [batchId],
     ),

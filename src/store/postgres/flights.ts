@@ -3,7 +3,7 @@ import type { Queryable } from './pool.js';
 import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord, ItemState } from '../types.js';
-import { prepared } from './sql.js';
+import { BATCH_NUM, prepared } from './sql.js';
 import { leaseLost } from '../fencing.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -22,8 +22,14 @@ export const FLIGHT_COLS = [
 ] as const;
 type FlightCol = (typeof FLIGHT_COLS)[number];
 
-/** An item as read with its flights row: the item's row, its key, and the flight's columns prefixed `f_` (null: not in flight). */
-export type JoinedRow = ItemRow & { key: number } & Partial<Record<`f_${FlightCol}` | 'f_item_key' | 'f_batch_num', unknown>>;
+/**
+ * An item as read with its flights row: the item's row, its key, and the flight's columns
+ * prefixed `f_` (null: not in flight). The row has no batch id (020: the batch's integer key
+ * only): the reader gives the one it read by ({@link itemFromJoined}).
+ */
+export type JoinedRow = Omit<ItemRow, 'batch_id'> & { key: number; batch_num: number } & Partial<Record<`f_${FlightCol}` | 'f_item_key' | 'f_batch_num', unknown>>;
+/** An items row as RETURNING gives it (no batch id since 020) and its key. */
+export type KeyedRow = Omit<ItemRow, 'batch_id'> & { key: number; batch_num: number };
 
 /** The FROM of every read of items: each item with its flights row when it has one (alias i, f). */
 export const ITEMS_FROM = 'items i LEFT JOIN flights f ON f.item_key = i.key';
@@ -36,10 +42,10 @@ export const col = (c: string): string =>
 /** Where an item is: its key, its batch's number, whether it is in flight. */
 export interface Located {
   key: number;
-  batchNum: number | null;
+  batchNum: number;
   flying: boolean;
   /** The item's row as read (its own columns; a flight's are laid over them on return). */
-  row: ItemRow & { key: number };
+  row: ItemRow & { key: number; batch_num: number };
 }
 const located = new WeakMap<ItemRecord, Located>();
 
@@ -48,35 +54,56 @@ export function whereIs(item: ItemRecord): Located | null {
   return located.get(item) ?? null;
 }
 
-/** The item row with its flight's columns over it, as every reader saw it before `flights`. */
-export function flatRow(r: JoinedRow): ItemRow & { key: number } {
-  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) if (!k.startsWith('f_')) out[k] = v;
-  if (flying) for (const c of FLIGHT_COLS) out[c] = r[`f_${c}`];
-  return out as unknown as ItemRow & { key: number };
+/** The integer key of the batch of a record this adapter read (every transition's record is). */
+export function numOf(item: ItemRecord): number {
+  const w = located.get(item);
+  if (!w) throw new Error(`item ${item.batchId}/${item.id} was not read by this store`);
+  return w.batchNum;
 }
 
-/** The record of a joined row, remembered with where it lives. */
-export function itemFromJoined(r: JoinedRow): ItemRecord {
-  const row = flatRow(r);
+/** The item row with its flight's columns over it, as every reader saw it before `flights`, with the batch id it was read by. */
+export function flatRow(r: JoinedRow, batchId: string): ItemRow & { key: number; batch_num: number } {
+  const flying = r.f_item_key !== null && r.f_item_key !== undefined;
+  const out: Record<string, unknown> = { batch_id: batchId };
+  for (const [k, v] of Object.entries(r)) if (!k.startsWith('f_')) out[k] = v;
+  if (flying) for (const c of FLIGHT_COLS) out[c] = r[`f_${c}`];
+  return out as unknown as ItemRow & { key: number; batch_num: number };
+}
+
+/** The record of a joined row of the batch `batchId`, remembered with where it lives. */
+export function itemFromJoined(r: JoinedRow, batchId: string): ItemRecord {
+  const row = flatRow(r, batchId);
   const item = itemFromRow(row);
   const flying = r.f_item_key !== null && r.f_item_key !== undefined;
-  located.set(item, { key: Number(r.key), batchNum: flying ? Number(r.f_batch_num) : null, flying, row });
+  located.set(item, { key: Number(r.key), batchNum: Number(r.batch_num), flying, row });
   return item;
 }
 
-/** The record of an item row and its (new) flights row, as RETURNING gives them. */
-export function itemFromParts(i: ItemRow & { key: number }, f: Record<string, unknown> | null, batchNum: number | null = null): ItemRecord {
+/** The record of an item row of the batch `batchId` and its (new) flights row, as RETURNING gives them. */
+export function itemFromParts(batchId: string, r: KeyedRow, f: Record<string, unknown> | null): ItemRecord {
+  const i = { ...r, batch_id: batchId };
   const item = itemFromRow((f ? { ...i, ...Object.fromEntries(FLIGHT_COLS.map((c) => [c, f[c]])) } : i) as ItemRow);
-  located.set(item, { key: Number(i.key), batchNum: f ? Number(f.batch_num) : batchNum, flying: f !== null, row: i });
+  located.set(item, { key: Number(i.key), batchNum: Number(r.batch_num), flying: f !== null, row: i });
   return item;
 }
 
 /** One item with its flight, its item row locked for the rest of the transaction when `lock`. */
 export async function getItem(c: Queryable, batchId: string, id: string, lock = false): Promise<ItemRecord | null> {
-  const r = await one<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.batch_id = $1 AND i.id = $2${lock ? ' FOR NO KEY UPDATE OF i' : ''}`, [batchId, id]);
-  return r ? itemFromJoined(r) : null;
+  // items_by_id, the batch's number looked up inside the statement.
+  const r = await one<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.id = $2${lock ? ' FOR NO KEY UPDATE OF i' : ''}`, [batchId, id]);
+  return r ? itemFromJoined(r, batchId) : null;
+}
+
+/**
+ * An item read again by the key of a record this adapter read (a transition's re-read of the
+ * item it carries: items_by_key, no look-up of the batch's number), its row locked when `lock`.
+ * A record built elsewhere is looked up by its ids ({@link getItem}).
+ */
+export async function getItemAgain(c: Queryable, item: ItemRecord, lock = false): Promise<ItemRecord | null> {
+  const w = whereIs(item);
+  if (!w) return getItem(c, item.batchId, item.id, lock);
+  const r = await one<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.key = $1${lock ? ' FOR NO KEY UPDATE OF i' : ''}`, [w.key]);
+  return r ? itemFromJoined(r, item.batchId) : null;
 }
 
 /** Columns a transition may change. */
@@ -120,12 +147,12 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     if (!f) throw leaseLost(id, await getItem(c, batchId, id), from ?? { owner: null, fence: -1 });
     // The item's row unchanged: the one read in this transaction, the flight laid over it.
     const i = rest.length
-      ? await one<ItemRow & { key: number }>(c, `UPDATE items SET ${rest.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${rest.length + 1} RETURNING *`, [
+      ? await one<KeyedRow>(c, `UPDATE items SET ${rest.map((k, n) => `${k} = $${n + 1}`).join(', ')} WHERE key = $${rest.length + 1} RETURNING *`, [
           ...rest.map((k) => stored(patch[k as keyof ItemPatch])),
           where.key,
         ])
       : where.row;
-    return itemFromParts(i!, f);
+    return itemFromParts(batchId, i!, f);
   }
   // The item row is written once: the flight's columns (when leaving flight: its row deleted
   // in the same statement) with the patch over them.
@@ -141,7 +168,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   for (const [k, v] of Object.entries(patch)) values[k] = p(entering && k === 'state' ? IN_FLIGHT_MARK : stored(v));
   values.updated_at = p(at);
   const sets = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
-  const i = await one<ItemRow & { key: number }>(
+  const i = await one<KeyedRow>(
     c,
     where.flying
       ? `WITH gone AS (DELETE FROM flights WHERE item_key = $1 RETURNING *)
@@ -150,7 +177,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     params,
   );
   if (!i) throw new Error(`item ${batchId}/${id} not found`);
-  if (!entering) return itemFromParts(i, null);
+  if (!entering) return itemFromParts(batchId, i, null);
   // Entering flight (an answer to a held item, a model run sent): the flights row from the row just written.
   const rest = FLIGHT_COLS.filter((k) => k !== 'state');
   const f = await one<Record<string, unknown>>(
@@ -159,7 +186,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
      SELECT key, batch_num, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
     [where.key, nextState],
   );
-  return itemFromParts(i, f);
+  return itemFromParts(batchId, i, f);
 }
 
 /**

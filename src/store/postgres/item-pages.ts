@@ -108,9 +108,9 @@ export async function runMinutes(c: Q, batchId: string): Promise<RunMinute[]> {
   const rows = await all<{ minute: string; admitted: string; finished: string }>(
     c,
     `SELECT minute, sum(a) AS admitted, sum(f) AS finished FROM (
-       SELECT substr(created_at, 1, 16) AS minute, 1 AS a, 0 AS f FROM runs WHERE batch_id = $1
+       SELECT substr(created_at, 1, 16) AS minute, 1 AS a, 0 AS f FROM runs WHERE batch_num = ${BATCH_NUM('$1')}
        UNION ALL
-       SELECT substr(finished_at, 1, 16), 0, 1 FROM runs WHERE batch_id = $1 AND finished_at IS NOT NULL) t
+       SELECT substr(finished_at, 1, 16), 0, 1 FROM runs WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL) t
      GROUP BY minute ORDER BY minute`,
     [batchId],
   );

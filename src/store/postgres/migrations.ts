@@ -1,6 +1,7 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
 import { PG_OUTBOX, pgOutboxItemMoved } from '../outbox-schema.js';
+import { PG_BATCH_NUM_KEYS } from './batch-num-keys.js';
 
 
 /** One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a new one. */
@@ -257,6 +258,12 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE INDEX items_for_rate ON items(batch_num, finished_at) WHERE finished_at IS NOT NULL;
       ${pgOutboxItemMoved('batch_num = NEW.batch_num')}
     `,
+  },
+  {
+    // Issue 32: the batch's integer key in every table but batches (its id stays the public
+    // one), each index named for its reader, and the approved cost kept running (batch-num-keys.ts).
+    name: '020_batch_num_keys',
+    sql: PG_BATCH_NUM_KEYS,
   },
 ];
 

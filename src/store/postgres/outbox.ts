@@ -3,7 +3,7 @@ import type { Queryable } from './pool.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
 import { dbNow } from './claims.js';
-import { all, one, scalar } from './sql.js';
+import { all, BATCH_NUM, one, scalar } from './sql.js';
 
 // The outbox of the PostgreSQL adapter (its table and triggers: ../outbox-schema.ts). Times are
 // the database's clock unless a test gives its own (`now`), as for items' leases.
@@ -14,15 +14,16 @@ async function timeOf(c: Queryable, now: number | null): Promise<number> {
 
 export async function addEvent(c: Queryable, batchId: string, e: NewOutboxEvent, now: number | null): Promise<boolean> {
   const r = await c.query(
-    `INSERT INTO outbox (batch_id, key, type, status, data, created_at) VALUES ($1, $2, $3, 'pending', $4, ${dbNow('$5')})
-     ON CONFLICT (batch_id, key) DO NOTHING`,
+    // index outbox_by_key
+    `INSERT INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${BATCH_NUM('$1')}, $2, $3, 'pending', $4, ${dbNow('$5')})
+     ON CONFLICT (batch_num, key) DO NOTHING`,
     [batchId, e.key, e.type, JSON.stringify(e.data), now],
   );
   return r.rowCount === 1;
 }
 
 async function addHeldEvent(c: pg.ClientBase, batchId: string, key: string, facts: number[], reminder: boolean, t: number): Promise<void> {
-  await c.query(`INSERT INTO outbox (batch_id, key, type, status, data, created_at) VALUES ($1, $2, 'items.held', 'pending', $3, $4) ON CONFLICT (batch_id, key) DO NOTHING`, [
+  await c.query(`INSERT INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${BATCH_NUM('$1')}, $2, 'items.held', 'pending', $3, $4) ON CONFLICT (batch_num, key) DO NOTHING`, [
     batchId, key, JSON.stringify({ facts, reminder }), t,
   ]);
   await c.query(`UPDATE outbox SET status = 'folded', due_at = $1 WHERE id = ANY($2::bigint[])`, [t, facts]);
@@ -33,9 +34,9 @@ export async function collateHeld(c: pg.ClientBase, batchId: string, o: { digest
   await c.query(`SELECT pg_advisory_xact_lock(hashtext('resq.outbox:' || $1))`, [batchId]);
   const t = await timeOf(c, now);
   let added = 0;
-  const last = await scalar<string | null>(c, `SELECT max(created_at) FROM outbox WHERE batch_id = $1 AND type = 'items.held' AND key LIKE 'digest:%'`, [batchId]);
+  const last = await scalar<string | null>(c, `SELECT max(created_at) FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'items.held' AND key LIKE 'digest:%'`, [batchId]);
   if (last === null || Number(last) <= t - o.digestMs) {
-    const facts = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_id = $1 AND type = 'item.held' AND status = 'fact' ORDER BY id`, [batchId])).map((r) => Number(r.id));
+    const facts = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'fact' ORDER BY id`, [batchId])).map((r) => Number(r.id));
     if (facts.length > 0) {
       await addHeldEvent(c, batchId, `digest:${facts[0]}`, facts, false, t);
       added++;
@@ -43,11 +44,11 @@ export async function collateHeld(c: pg.ClientBase, batchId: string, o: { digest
   }
   if (o.remindMs !== null) {
     await c.query(
-      `UPDATE outbox o SET status = 'done' WHERE o.batch_id = $1 AND o.type = 'item.held' AND o.status = 'folded'
-         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = o.batch_id AND i.id = o.item_id AND i.state = 'held' AND i.run_id IS NOT DISTINCT FROM o.run_id)`,
+      `UPDATE outbox o SET status = 'done' WHERE o.batch_num = ${BATCH_NUM('$1')} AND o.type = 'item.held' AND o.status = 'folded'
+         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = o.batch_num AND i.id = o.item_id AND i.state = 'held' AND i.run_id IS NOT DISTINCT FROM o.run_id)`,
       [batchId],
     );
-    const due = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_id = $1 AND type = 'item.held' AND status = 'folded' AND due_at <= $2 ORDER BY id`, [batchId, t - o.remindMs])).map((r) =>
+    const due = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'folded' AND due_at <= $2 ORDER BY id`, [batchId, t - o.remindMs])).map((r) =>
       Number(r.id),
     );
     if (due.length > 0) {
@@ -75,10 +76,13 @@ export async function claim(c: pg.ClientBase, owner: string, o: { leaseMs: numbe
   const t = await timeOf(c, now);
   const rows = await all<OutboxRow>(
     c,
-    `UPDATE outbox SET owner = $1, lease_until = $2::bigint + $3, fence = fence + 1, attempts = attempts + 1
-     WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND due_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
-                    AND ($5::text[] IS NULL OR batch_id = ANY($5)) ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
-     RETURNING *`,
+    // The rows keep the batch's number (020): its id joined back for the claim.
+    `UPDATE outbox o SET owner = $1, lease_until = $2::bigint + $3, fence = o.fence + 1, attempts = o.attempts + 1
+     FROM batches b
+     WHERE b.num = o.batch_num
+       AND o.id IN (SELECT id FROM outbox WHERE status = 'pending' AND due_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
+                    AND ($5::text[] IS NULL OR batch_num IN (SELECT num FROM batches WHERE id = ANY($5))) ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+     RETURNING o.*, b.id AS batch_id`,
     [owner, t, o.leaseMs, o.limit, o.batchIds ?? null],
   );
   const out: OutboxClaim[] = [];
@@ -103,10 +107,10 @@ export async function settle(c: Queryable, cl: OutboxClaim, out: OutboxOutcome, 
 
 export async function state(c: Queryable, batchId: string): Promise<OutboxState> {
   const [n, err, changed] = await Promise.all([
-    scalar<string>(c, `SELECT count(*) FROM outbox WHERE batch_id = $1 AND status = 'pending'`, [batchId]),
+    scalar<string>(c, `SELECT count(*) FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND status = 'pending'`, [batchId]),
     one<{ last_error: string; last_error_at: string }>(
       c,
-      `SELECT last_error, last_error_at FROM outbox WHERE batch_id = $1 AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`,
+      `SELECT last_error, last_error_at FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`,
       [batchId],
     ),
     // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).

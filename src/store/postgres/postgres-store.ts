@@ -16,6 +16,7 @@ import * as fileReads from './files.js';
 import * as models from './models.js';
 import * as summaries from './summaries.js';
 import { getItem, updateItem } from './flights.js';
+import { BATCH_NUM } from './sql.js';
 import * as t from './transitions.js';
 import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
@@ -242,12 +243,12 @@ export class PostgresStore implements Store {
   // ---- files
   async markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void> {
     await this.#q.query(
-      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL WHERE batch_id = $6 AND id = $7`,
+      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7`,
       [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId],
     );
   }
   async markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void> {
-    await this.#q.query('UPDATE files SET status = $1, error = $2 WHERE batch_id = $3 AND id = $4', [status, error, batchId, fileId]);
+    await this.#q.query(`UPDATE files SET status = $1, error = $2 WHERE batch_num = ${BATCH_NUM('$3')} AND id = $4`, [status, error, batchId, fileId]);
   }
   getFile(batchId: string, fileId: string) {
     return fileReads.getFile(this.#q, batchId, fileId);
@@ -266,8 +267,8 @@ export class PostgresStore implements Store {
   }
   async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
     await this.#q.query(
-      `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
+      `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) VALUES (${BATCH_NUM('$1')}, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
       [batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock)],
     );
   }
@@ -306,16 +307,16 @@ export class PostgresStore implements Store {
     });
   }
   async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
-    if (polls > 0) await this.#q.query('UPDATE model_runs SET polls = polls + $1 WHERE batch_id = $2 AND item_id = $3', [polls, batchId, itemId]);
+    if (polls > 0) await this.#q.query(`UPDATE model_runs SET polls = polls + $1 WHERE batch_num = ${BATCH_NUM('$2')} AND item_id = $3`, [polls, batchId, itemId]);
   }
   modelCredits(batchId: string) {
     return models.modelCredits(this.#q, batchId);
   }
   async modelPolls(batchId: string): Promise<number> {
-    return Number((await this.#q.query('SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_id = $1', [batchId])).rows[0].n);
+    return Number((await this.#q.query(`SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_num = ${BATCH_NUM('$1')}`, [batchId])).rows[0].n);
   }
   async setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void> {
-    await this.#q.query('UPDATE model_batches SET mode = $1 WHERE batch_id = $2', [mode, batchId]);
+    await this.#q.query(`UPDATE model_batches SET mode = $1 WHERE batch_num = ${BATCH_NUM('$2')}`, [mode, batchId]);
   }
 
   // ---- notebook projections

@@ -36,7 +36,7 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
   if (f.states) where.push(statesWhere(arg, f.states));
   if (f.runStatusOtherThan !== undefined) where.push(`${col('run_status')} IS NOT NULL AND ${col('run_status')} <> ${arg(f.runStatusOtherThan)}`);
   const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map(itemFromJoined);
+  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map((r) => itemFromJoined(r, batchId));
 }
 
 export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
@@ -46,23 +46,25 @@ export async function recentFinishes(c: Q, batchId: string, limit: number): Prom
   const runs = await all<{ createdAt: string; finishedAt: string }>(
     c,
     `SELECT created_at AS "createdAt", finished_at AS "finishedAt" FROM runs
-     WHERE batch_id = $1 AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}) AS latest)`,
+     WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}) AS latest)`,
     [batchId, limit],
   );
   return { finishedAt: items.map((r) => r.finished_at), runs };
 }
 
 export async function getRun(c: Q, id: string) {
-  const r = await one<RunRow>(c, 'SELECT * FROM runs WHERE id = $1', [id]);
+  const r = await one<RunRow>(c, 'SELECT r.*, b.id AS batch_id FROM runs r JOIN batches b ON b.num = r.batch_num WHERE r.id = $1', [id]);
   return r ? runFromRow(r) : null;
 }
 
 export async function runChain(c: Q, batchId: string, itemId: string) {
-  return (await all<RunRow>(c, 'SELECT * FROM runs WHERE batch_id = $1 AND item_id = $2 ORDER BY ord', [batchId, itemId])).map(runFromRow);
+  // index runs_of_item
+  return (await all<RunRow>(c, `SELECT r.*, $1::text AS batch_id FROM runs r WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.item_id = $2 ORDER BY r.ord`, [batchId, itemId])).map(runFromRow);
 }
 
 export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
-  return (await all<DecisionRow>(c, 'SELECT * FROM decisions WHERE batch_id = $1 AND item_id = $2 ORDER BY id', [batchId, itemId])).map(decisionFromRow);
+  // index decisions_of_item
+  return (await all<DecisionRow>(c, `SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.item_id = $2 ORDER BY d.id`, [batchId, itemId])).map(decisionFromRow);
 }
 
 /** Export rows a page at a time in one statement: each item with its runs, decisions and files (JSON aggregates); only `states` when given. */
@@ -79,20 +81,20 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
     c,
     `SELECT ${ITEM_COLS},
        (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at) ORDER BY r.ord)
-          FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id) AS agg_runs,
+          FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id) AS agg_runs,
        (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by, 'person', d.person,
                                           'reason', d.reason, 'cost', d.cost) ORDER BY d.id)
-          FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id) AS agg_decisions,
+          FROM decisions d WHERE d.batch_num = i.batch_num AND d.item_id = i.id) AS agg_decisions,
        (SELECT json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'path', f.path, 'bytes', f.bytes,
                                           'sha256', f.sha256, 'status', f.status, 'host', f.host) ORDER BY f.ord)
-          FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id) AS agg_files
+          FROM files f WHERE f.batch_num = i.batch_num AND f.item_id = i.id) AS agg_files
      FROM ${ITEMS_FROM} WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.seq > $2${only} ORDER BY i.seq LIMIT $3`,
     args,
   );
   return rows.map((r) => {
     const runs = r.agg_runs ?? [];
     return {
-      item: itemFromJoined(r),
+      item: itemFromJoined(r, batchId),
       runIds: runs.map((x) => x.id),
       runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
       decisions: r.agg_decisions ?? [],
@@ -137,7 +139,7 @@ export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Prom
     where.push(`(${['id', 'question', 'text', 'error', 'hold_reason'].map((k) => `position(${t} in lower(coalesce(${col(k)}, ''))) > 0`).join(' OR ')})`);
   }
   const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
-  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map(itemFromJoined);
+  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map((r) => itemFromJoined(r, batchId));
 }
 
 /** Every pause of a batch with its decision, in the order recorded. */
@@ -148,8 +150,8 @@ export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Pr
             d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt"
      FROM ${
        q.decidedBy
-         ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = $1 AND d.by = $2 AND r.required_action IS NOT NULL'
-         : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = $1 AND r.required_action IS NOT NULL'
+         ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.by = $2 AND r.required_action IS NOT NULL`
+         : `runs r LEFT JOIN decisions d ON d.batch_num = r.batch_num AND d.run_id = r.id WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.required_action IS NOT NULL`
      }
      ORDER BY r.finished_at, r.item_id, r.step`,
     q.decidedBy ? [batchId, q.decidedBy] : [batchId],

@@ -15,9 +15,9 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
             coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS "approvedCost", coalesce(f.n, 0) AS files
      FROM items i
      LEFT JOIN (SELECT item_id, count(*) AS n, sum(CASE WHEN finished_at IS NULL THEN 0 ELSE ${SECONDS('finished_at', 'created_at')} END) AS secs
-                FROM runs WHERE batch_id = $1 GROUP BY item_id) r ON r.item_id = i.id
-     LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = $1 GROUP BY item_id) d ON d.item_id = i.id
-     LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = $1 GROUP BY item_id) f ON f.item_id = i.id
+                FROM runs WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) r ON r.item_id = i.id
+     LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) d ON d.item_id = i.id
+     LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) f ON f.item_id = i.id
      WHERE i.batch_num = ${BATCH_NUM('$1')}`,
     [batchId],
   );
@@ -27,10 +27,12 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
 export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
   return (await one<BatchTotals>(
     c,
-    `SELECT (SELECT count(*) FROM runs WHERE batch_id = $1) AS runs,
-            (SELECT count(*) FROM decisions WHERE batch_id = $1) AS decisions,
-            (SELECT coalesce(sum(cost), 0) FROM decisions WHERE batch_id = $1) AS "approvedCost",
-            (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = $1 AND status = 'downloaded') AS "fileBytes"`,
+    // The approved cost kept running (batch_spend, 020).
+    `SELECT (SELECT count(*) FROM runs WHERE batch_num = n.num) AS runs,
+            (SELECT count(*) FROM decisions WHERE batch_num = n.num) AS decisions,
+            coalesce((SELECT approved FROM batch_spend WHERE batch_num = n.num), 0) AS "approvedCost",
+            (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_num = n.num AND status = 'downloaded') AS "fileBytes"
+     FROM (SELECT ${BATCH_NUM('$1')} AS num) n`,
     [batchId],
   ))!;
 }
@@ -45,7 +47,7 @@ export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
     c,
     `SELECT item_id AS "itemId", id AS "runId", step, status, (required_action::jsonb)->>'tool' AS tool,
             created_at AS "createdAt", finished_at AS "finishedAt"
-     FROM runs WHERE batch_id = $1 ORDER BY created_at, step`,
+     FROM runs WHERE batch_num = ${BATCH_NUM('$1')} ORDER BY created_at, step`,
     [batchId],
   );
 }
@@ -53,7 +55,7 @@ export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
 export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecision[]> {
   const rows = await all<Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string }>(
     c,
-    `SELECT item_id AS "itemId", tool, input, answer, by, person, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_id = $1 ORDER BY id`,
+    `SELECT item_id AS "itemId", tool, input, answer, by, person, reason, cost, decided_at AS "decidedAt" FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} ORDER BY id`,
     [batchId],
   );
   return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));

@@ -8,9 +8,9 @@ import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows.js';
-import { getItem, type ItemPatch, updateItem } from './flights.js';
+import { getItem, getItemAgain, type ItemPatch, numOf, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
-import { prepared } from './sql.js';
+import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { exec } = prepared;
@@ -29,17 +29,17 @@ const { exec } = prepared;
  * stale driver must not write over a takeover, nor a second driver of one worker over the first).
  */
 async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> {
-  const now = await getItem(c, item.batchId, item.id, true);
+  const now = await getItemAgain(c, item, true);
   if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
 }
 
-/** Records a file reference the first time it is seen; expiry from the run's creation, else first sight. */
-export async function recordFile(c: pg.ClientBase, batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
+/** Records a file reference the first time it is seen (the batch numbered `num`); expiry from the run's creation, else first sight. */
+export async function recordFile(c: pg.ClientBase, num: number, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
   await exec(c,
-    `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_id, id) DO NOTHING`,
-    [batchId, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
+    `INSERT INTO files (batch_num, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_num, id) DO NOTHING`,
+    [num, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
   );
 }
 
@@ -56,31 +56,45 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
   ]);
   const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
-  for (const f of run.files) await recordFile(c, item.batchId, item.id, run.id, f, seen, created);
+  for (const f of run.files) await recordFile(c, numOf(item), item.id, run.id, f, seen, created);
 }
 
-/** The decision of a paused run, or null when it has none. */
-async function decisionForRun(c: pg.ClientBase, batchId: string, runId: string): Promise<DecisionRecord | null> {
-  const row = (await exec<DecisionRow>(c, 'SELECT * FROM decisions WHERE batch_id = $1 AND run_id = $2', [batchId, runId])).rows[0];
+/** The decision of a paused run of the item's batch (index decisions_by_run), or null when it has none. */
+async function decisionForRun(c: pg.ClientBase, item: ItemRecord, runId: string): Promise<DecisionRecord | null> {
+  const row = (await exec<DecisionRow>(c, 'SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = $2 AND d.run_id = $3', [item.batchId, numOf(item), runId])).rows[0];
   return row ? decisionFromRow(row) : null;
 }
 
+/** The approved cost of a batch: its one batch_spend row, kept by the decisions' triggers (020). */
 export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
-  return Number((await exec(c, 'SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = $1', [batchId])).rows[0]!.c);
+  return Number((await exec(c, `SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${BATCH_NUM('$1')}), 0) AS c`, [batchId])).rows[0]!.c);
+}
+
+/**
+ * The batch's row locked (FOR NO KEY UPDATE) for the rest of the transaction, then its
+ * approved cost read in a statement of its own: decisions of one batch take the row lock
+ * first, so two drivers never both spend the last of a budget, and the total read after the
+ * lock is granted has every decision committed before it (READ COMMITTED: each statement
+ * reads what is committed when it starts; one statement locking and reading would read the
+ * total as it was before the wait).
+ */
+async function lockedSpend(c: pg.ClientBase, item: ItemRecord): Promise<number> {
+  await exec(c, 'SELECT 1 FROM batches WHERE num = $1 FOR NO KEY UPDATE', [numOf(item)]);
+  return Number((await exec(c, 'SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = $1), 0) AS c', [numOf(item)])).rows[0]!.c);
 }
 
 export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
   await exec(c,
-    `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
+    `INSERT INTO runs (id, batch_num, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-    [run.id, now.batchId, now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(clock)],
+    [run.id, numOf(now), now.id, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(clock)],
   );
   if (now.threadKey && run.threadId)
     await exec(c,
-      `INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ($1, $2, $3)
-       ON CONFLICT (batch_id, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
-      [now.batchId, now.threadKey, run.threadId],
+      `INSERT INTO threads (batch_num, thread_key, thread_id) VALUES ($1, $2, $3)
+       ON CONFLICT (batch_num, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
+      [numOf(now), now.threadKey, run.threadId],
     );
   return updateItem(c, now.batchId, now.id, {
     state: 'running', run_id: run.id, thread_id: run.threadId ?? now.threadId, run_status: run.status,
@@ -104,9 +118,9 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
  */
 async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
   const added = await exec(c,
-    `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_id, run_id) DO NOTHING`,
-    [item.batchId, item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
+    `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_num, run_id) DO NOTHING`,
+    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
   );
   if (added.rowCount !== 1) return null;
   return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also }, isoNow(clock), item);
@@ -115,12 +129,11 @@ async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKe
 export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
   const now = await current(c, item);
   // Decided already (one decision per paused run): nothing recorded, the first decision stands.
-  const prior = await decisionForRun(c, now.batchId, run.id);
+  const prior = await decisionForRun(c, now, run.id);
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   await recordRun(c, now, run, clock);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
-  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [now.batchId]);
-  const outcome = decide(await approvedCost(c, now.batchId));
+  const outcome = decide(await lockedSpend(c, now));
   const seen = { run_status: run.status, text: run.output?.text ?? null };
   const after =
     outcome.kind === 'answer'
@@ -138,8 +151,7 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
 export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<PauseOutcome> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
-  await exec(c, 'SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId]);
-  const outcome = decide(await approvedCost(c, batchId));
+  const outcome = decide(await lockedSpend(c, now));
   if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey, {}, clock))) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }
@@ -162,17 +174,17 @@ export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: s
 
 export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean, clock: Clock = systemClock): Promise<void> {
   if (resend) {
-    await exec(c, 'UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_id = $2 AND item_id = $3', [isoNow(clock), batchId, itemId]);
+    await exec(c, `UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_num = ${BATCH_NUM('$2')} AND item_id = $3`, [isoNow(clock), batchId, itemId]);
     return;
   }
   const item = await getItem(c, batchId, itemId, true);
-  await exec(c, 'UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_id = $4 AND item_id = $5', [key, mode, isoNow(clock), batchId, itemId]);
+  await exec(c, `UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_num = ${BATCH_NUM('$4')} AND item_id = $5`, [key, mode, isoNow(clock), batchId, itemId]);
   await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(clock) }, isoNow(clock), item ?? undefined);
 }
 
 async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
   await exec(c,
-    'UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_id = $7 AND item_id = $8',
+    `UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_num = ${BATCH_NUM('$7')} AND item_id = $8`,
     [run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(clock), batchId, itemId],
   );
 }
@@ -185,12 +197,15 @@ export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemI
 export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }, clock: Clock = systemClock): Promise<void> {
   if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run, clock);
   await exec(c,
-    'UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_id = $7 AND item_id = $8',
+    `UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_num = ${BATCH_NUM('$7')} AND item_id = $8`,
     [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, isoNow(clock), batchId, itemId],
   );
   const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
-  for (const f of run.files) await recordFile(c, batchId, itemId, run.id, f, seen, created);
+  if (run.files.length > 0) {
+    const num = Number((await exec(c, `SELECT ${BATCH_NUM('$1')} AS n`, [batchId])).rows[0]!.n);
+    for (const f of run.files) await recordFile(c, num, itemId, run.id, f, seen, created);
+  }
   await updateItem(c, batchId, itemId, {
     state: o.failed ? 'failed' : 'completed', run_id: run.id, run_status: run.status, pending_key: null,
     error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
@@ -199,6 +214,6 @@ export async function markModelFinished(c: pg.ClientBase, batchId: string, itemI
 }
 
 export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number, clock: Clock = systemClock): Promise<void> {
-  await exec(c, 'UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_id = $4 AND item_id = $5', [message, polls, isoNow(clock), batchId, itemId]);
+  await exec(c, `UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_num = ${BATCH_NUM('$4')} AND item_id = $5`, [message, polls, isoNow(clock), batchId, itemId]);
   await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock));
 }
