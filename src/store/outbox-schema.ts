@@ -178,7 +178,12 @@ const sqliteFinished020 = `
     FROM batches b WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_num = new.batch_num AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
 
-/** `budget.reached` for each share of the budget the approved cost (`new.approved`, batch_spend) reached. */
+/**
+ * `budget.reached` for each share of the budget the approved cost (`new.approved`, batch_spend)
+ * reached, once per share. Run from batch_spend's upsert, where SQLite takes the outer
+ * statement's conflict handling over this one's OR IGNORE: a share told already is left out by
+ * the NOT EXISTS, not by a conflict.
+ */
 const sqliteBudget020 = `
     INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at)
     SELECT new.batch_num, 'budget:' || s.pct, 'budget.reached', 'pending',
@@ -187,7 +192,8 @@ const sqliteBudget020 = `
       JOIN (${BUDGET_SHARES.map((p) => `SELECT ${p} AS pct`).join(' UNION ALL ')}) s
     WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL
       AND json_extract(b.policy, '$.confirm_scope.batch_budget') > 0
-      AND new.approved >= json_extract(b.policy, '$.confirm_scope.batch_budget') * s.pct / 100.0;`;
+      AND new.approved >= json_extract(b.policy, '$.confirm_scope.batch_budget') * s.pct / 100.0
+      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.batch_num = new.batch_num AND o.key = 'budget:' || s.pct);`;
 
 export const SQLITE_OUTBOX_TRIGGERS_020 = `
   CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN

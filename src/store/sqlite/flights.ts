@@ -6,9 +6,10 @@ import type { BatchRepo } from './batches.js';
 import type { Db } from './database.js';
 import { type ItemColumn, patched } from './items.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf, ITEM_KEY } from './reads.js';
 
-/** The item's integer key, found by its public ids through the (batch_id, id) index (which holds the key). */
-const KEY = '(SELECT key FROM items WHERE batch_id = ? AND id = ?)';
+/** The item's integer key, found by its public ids through the (batch_num, id) key (which holds it). */
+const KEY = ITEM_KEY;
 
 /** A value as stored (JSON columns as text). */
 const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
@@ -42,9 +43,9 @@ export class FlightRepo {
     const cols = Object.keys(itemPatch);
     const sets = cols.map((c) => `, ${c} = ?`).join('');
     const key = this.#sql
-      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_id = ? AND id = ? RETURNING key`)
+      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
       .pluck()
-      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, next.batchId, next.id) as number | undefined;
+      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, this.#batches.num(next.batchId), next.id) as number | undefined;
     if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
     this.#sql
       .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
@@ -112,7 +113,7 @@ export class FlightRepo {
     const sets = cols.map((c) => `${c} = ?, `).join('');
     const info = row
       ? this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
-      : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_id = ? AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
+      : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
     return now;
   }
