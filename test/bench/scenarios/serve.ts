@@ -42,7 +42,7 @@ const SET_STATES = (now: string) =>
   `UPDATE items SET state = ${STATE_SQL}, started_at = '${now}', updated_at = '${now}',
      finished_at = CASE WHEN seq % 100 < 80 THEN '${now}' ELSE NULL END,
      text = CASE WHEN seq % 100 < 70 THEN 'Answer to question ' || seq ELSE NULL END
-   WHERE batch_id = 'serve-bench' AND seq % 100 < 88`;
+   WHERE batch_num = (SELECT num FROM batches WHERE id = 'serve-bench') AND seq % 100 < 88`;
 
 async function median(fn: () => Promise<unknown>, times = 7): Promise<number> {
   await fn();
