@@ -8,9 +8,6 @@ import { type ItemColumn, patched } from './items.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf, ITEM_KEY } from './reads.js';
 
-/** The item's integer key, found by its public ids through the (batch_num, id) key (which holds it). */
-const KEY = ITEM_KEY;
-
 /** A value as stored (JSON columns as text). */
 const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
 
@@ -78,8 +75,8 @@ export class FlightRepo {
     const sets = cols.map((c) => `${c} = ?, `).join('');
     const values = cols.map((c) => stored(patch[c]));
     const info = held
-      ? this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
-      : this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${KEY}`).run(...values, now, batchId, itemId);
+      ? this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
+      : this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY}`).run(...values, now, batchId, itemId);
     return info.changes === 1 ? now : null;
   }
 
@@ -99,8 +96,8 @@ export class FlightRepo {
   land(batchId: string, itemId: string, patch: Partial<Record<ItemColumn, unknown>>, held?: Holding): string | null {
     const row = (
       held
-        ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
-        : this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} RETURNING *`).get(batchId, itemId)
+        ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
+        : this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} RETURNING *`).get(batchId, itemId)
     ) as FlightRow | undefined;
     if (!row && held) return null;
     const values: Record<string, unknown> = {};
