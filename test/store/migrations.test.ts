@@ -294,6 +294,13 @@ describe('migrations', () => {
     expect(plan(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${num}), 0)`, 'b')).toMatch(/SEARCH batch_spend USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     expect(plan(`SELECT * FROM workers w WHERE w.batch_num = ${num} AND w.stopped_at IS NULL AND w.heartbeat_at >= ?`, 'b', 0)).toMatch(/SEARCH w USING INDEX workers_for_live \(batch_num=\? AND heartbeat_at>\?\)/);
     expect(plan(`SELECT key FROM items WHERE batch_num = ${num} AND id = ?`, 'b', 'a')).toMatch(/SEARCH items USING COVERING INDEX sqlite_autoindex_items_1 \(batch_num=\? AND id=\?\)/);
+    // reads.ts recentFinishes: the latest ends in the index's order, no sort of the batch's ends.
+    const latest = plan(
+      `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${num} AND finished_at IS NOT NULL AND state IN ('completed', 'failed', 'error') ORDER BY finished_at DESC, seq DESC LIMIT 100`,
+      'b',
+    );
+    expect(latest).toMatch(/SEARCH items USING INDEX items_for_rate \(batch_num=\? AND finished_at>\?\)/);
+    expect(latest).not.toMatch(/TEMP B-TREE/);
   });
 
   it('020 on a 019 database: every row kept with its batch\'s num (rowids, ids and the outbox\'s high mark too), the approved cost summed, a batch deleted whole', async () => {
