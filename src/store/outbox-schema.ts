@@ -233,3 +233,82 @@ export function pgOutboxByNum(): string {
     RETURN NULL;
   END $$;`;
 }
+
+// 020, SQLite
+
+/**
+ * SQLite's outbox from 020 (batch-num-keys.ts): the batch named by its integer `batch_num`. The
+ * table's body (made as `outbox_020`, then renamed), its indexes and its triggers, the same facts
+ * as 017's. The budget's events are written when the batch's approved cost (`batch_spend`, kept
+ * by the triggers on decisions) grows: the total is that row, not a sum of the decisions.
+ */
+export const SQLITE_OUTBOX_TABLE_020 = `
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    batch_num INTEGER NOT NULL REFERENCES batches(num) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    item_id TEXT, run_id TEXT, reason TEXT,
+    data TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    due_at INTEGER NOT NULL DEFAULT 0,
+    owner TEXT, lease_until INTEGER, fence INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    delivered TEXT NOT NULL DEFAULT '[]',
+    last_error TEXT, last_error_at INTEGER, sent_at INTEGER`;
+
+export const SQLITE_OUTBOX_INDEXES_020: readonly string[] = [
+  // Read by: every write of an event (INSERT OR IGNORE: one event per key), outbox.ts and the triggers below.
+  'CREATE UNIQUE INDEX outbox_for_key ON outbox(batch_num, key)',
+  // Read by: outbox.ts claim, the pending events due (as 017's outbox_due).
+  "CREATE INDEX outbox_due ON outbox(due_at, id) WHERE status = 'pending'",
+  // Read by: outbox.ts collateHeld (a batch's facts and digests) and state (its undelivered events);
+  // the batch.finished trigger's count of the batch's earlier ends.
+  'CREATE INDEX outbox_for_kind ON outbox(batch_num, type, status, created_at)',
+];
+
+/** `batch.finished` once no item of the batch is unfinished: run after item_counts moved (exact then). */
+const sqliteFinished020 = `
+    INSERT OR IGNORE INTO outbox (batch_num, key, type, status, created_at)
+    SELECT new.batch_num, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_num = new.batch_num AND o.type = 'batch.finished'),
+           'batch.finished', 'pending', ${SQLITE_NOW}
+    FROM batches b WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_num = new.batch_num AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
+
+/**
+ * `budget.reached` for each share of the budget the approved cost (`new.approved`, batch_spend)
+ * reached, once per share. Run from batch_spend's upsert, where SQLite takes the outer
+ * statement's conflict handling over this one's OR IGNORE: a share told already is left out by
+ * the NOT EXISTS, not by a conflict.
+ */
+const sqliteBudget020 = `
+    INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at)
+    SELECT new.batch_num, 'budget:' || s.pct, 'budget.reached', 'pending',
+           json_object('share', s.pct, 'budget', json_extract(b.policy, '$.confirm_scope.batch_budget'), 'approved', new.approved), ${SQLITE_NOW}
+    FROM batches b
+      JOIN (${BUDGET_SHARES.map((p) => `SELECT ${p} AS pct`).join(' UNION ALL ')}) s
+    WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL
+      AND json_extract(b.policy, '$.confirm_scope.batch_budget') > 0
+      AND new.approved >= json_extract(b.policy, '$.confirm_scope.batch_budget') * s.pct / 100.0
+      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.batch_num = new.batch_num AND o.key = 'budget:' || s.pct);`;
+
+export const SQLITE_OUTBOX_TRIGGERS_020 = `
+  CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN
+    INSERT OR IGNORE INTO outbox (batch_num, key, type, status, item_id, run_id, reason, created_at)
+    SELECT new.batch_num, 'held:' || new.id || ':' || coalesce(new.run_id, ''), 'item.held', 'fact', new.id, new.run_id, new.hold_reason, ${SQLITE_NOW}
+    FROM batches b WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL;
+  END;
+  -- An item ending moves item_counts (migration 012): a terminal state's count grows last.
+  CREATE TRIGGER outbox_finished_grown AFTER UPDATE OF n ON item_counts WHEN new.state IN ${TERMINAL} AND new.n > old.n BEGIN
+    ${sqliteFinished020}
+  END;
+  CREATE TRIGGER outbox_finished_first AFTER INSERT ON item_counts WHEN new.state IN ${TERMINAL} BEGIN
+    ${sqliteFinished020}
+  END;
+  -- A decision with a cost moves batch_spend (batch-num-keys.ts): its approved cost is the total.
+  CREATE TRIGGER outbox_budget_grown AFTER UPDATE OF approved ON batch_spend WHEN new.approved > old.approved BEGIN
+    ${sqliteBudget020}
+  END;
+  CREATE TRIGGER outbox_budget_first AFTER INSERT ON batch_spend WHEN new.approved > 0 BEGIN
+    ${sqliteBudget020}
+  END;`;

@@ -15,6 +15,9 @@ function columns(db: Database.Database, table: string): string[] {
   return (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
 }
 
+/** Every migration before the one named `prefix…`. */
+const before = (prefix: string) => migrations.slice(0, migrations.findIndex((m) => m.name.startsWith(prefix)));
+
 /** Every migration before 006 (workers and leases). */
 const before006 = migrations.slice(
   0,
@@ -130,7 +133,9 @@ describe('migrations', () => {
          ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'completed', 'now'), ('b1', 'c', 2, 4, 'q?', 'held', 'now'),
          ('b1', 'd', 3, 5, 'q?', 'queued', 'now'), ('b1', 'e', 4, 6, 'q?', 'failed', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
     ).run();
-    expect(migrate(db)).toEqual(migrations.slice(before012.length).map((m) => m.name));
+    // Up to 019 (the counts by batch_id still); the store's open below applies 020 over these rows.
+    const upTo019 = before('020_');
+    expect(migrate(db, upTo019)).toEqual(upTo019.slice(before012.length).map((m) => m.name));
     expect(db.prepare("SELECT state, n FROM item_counts WHERE batch_id = 'b1' ORDER BY state").all()).toEqual([
       { state: 'completed', n: 2 },
       { state: 'failed', n: 1 },
@@ -143,7 +148,8 @@ describe('migrations', () => {
     db.prepare("DELETE FROM items WHERE batch_id = 'b1' AND id = 'c'").run();
     db.close();
     const store = SqliteStore.open(path);
-    const fresh = (id: string) => store.db.prepare('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(id) as { state: string; n: number }[];
+    const fresh = (id: string) =>
+      store.db.prepare('SELECT state, count(*) AS n FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY state').all(id) as { state: string; n: number }[];
     for (const id of ['b1', 'b2']) {
       const counts = await store.itemCounts(id);
       expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(Object.fromEntries(fresh(id).map((r) => [r.state, r.n])));
@@ -204,7 +210,7 @@ describe('migrations', () => {
       `INSERT INTO items (batch_id, id, seq, line, question, state, updated_at) VALUES
          ('b1', 'a', 0, 2, 'q?', 'completed', 'now'), ('b1', 'b', 1, 3, 'q?', 'queued', 'now'), ('b2', 'a', 0, 2, 'q?', 'queued', 'now')`,
     ).run();
-    migrate(db);
+    migrate(db, before('020_'));
     expect(db.prepare('SELECT i.batch_id, i.id, i.batch_num = b.num AS same FROM items i JOIN batches b ON b.id = i.batch_id ORDER BY i.key').all()).toEqual([
       { batch_id: 'b1', id: 'a', same: 1 },
       { batch_id: 'b1', id: 'b', same: 1 },
@@ -241,6 +247,143 @@ describe('migrations', () => {
     expect(store.db.prepare('SELECT item_id, state FROM model_run_list').all()).toEqual([{ item_id: 'a', state: 'submitting' }]);
     expect(store.db.prepare('SELECT id, state FROM item_summary').all()).toEqual([{ id: 'a', state: 'submitting' }]);
     expect(store.db.prepare('SELECT state, items FROM batch_counts').all()).toEqual([{ state: 'submitting', items: 1 }]);
+    await store.close();
+  });
+
+  it('020 keys every table by batch_num: no batch_id column left, the indexes named for their readers, and the hot readers seek them', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const withColumn = (col: string): string[] =>
+      db.prepare("SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') AND p.name = ? ORDER BY m.name").pluck().all(col) as string[];
+    // batches keeps its `id` (the public id); no table or view names a batch by `batch_id` any more.
+    expect(withColumn('batch_id')).toEqual([]);
+    expect(withColumn('batch_num')).toEqual([
+      'batch_spend', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers',
+    ]);
+    const fks = db
+      .prepare("SELECT m.name AS child, f.\"table\" AS parent, group_concat(f.\"from\") AS cols, group_concat(f.\"to\") AS refs, f.on_delete FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table' GROUP BY m.name, f.id ORDER BY m.name, f.\"table\"")
+      .all();
+    expect(fks).toEqual(
+      expect.arrayContaining([
+        { child: 'items', parent: 'batches', cols: 'batch_num', refs: 'num', on_delete: 'CASCADE' },
+        { child: 'runs', parent: 'items', cols: 'batch_num,item_id', refs: 'batch_num,id', on_delete: 'CASCADE' },
+        { child: 'decisions', parent: 'items', cols: 'batch_num,item_id', refs: 'batch_num,id', on_delete: 'CASCADE' },
+        { child: 'files', parent: 'items', cols: 'batch_num,item_id', refs: 'batch_num,id', on_delete: 'CASCADE' },
+        { child: 'file_copies', parent: 'files', cols: 'batch_num,file_id', refs: 'batch_num,id', on_delete: 'CASCADE' },
+        { child: 'model_runs', parent: 'items', cols: 'batch_num,item_id', refs: 'batch_num,id', on_delete: 'CASCADE' },
+        ...['runs', 'decisions', 'files', 'file_copies', 'model_runs', 'threads', 'model_batches', 'workers', 'item_counts', 'outbox', 'batch_spend'].map((child) => ({
+          child, parent: 'batches', cols: 'batch_num', refs: 'num', on_delete: 'CASCADE',
+        })),
+      ]),
+    );
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
+    expect(indexes).toEqual([
+      'batches_num', 'decisions_for_item', 'decisions_for_run', 'files_for_status', 'flights_for_leases', 'items_for_claim', 'items_for_rate',
+      'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item', 'workers_for_live',
+    ]);
+    const plan = (sql: string, ...args: unknown[]): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const num = '(SELECT num FROM batches WHERE id = ?)';
+    // The adapter's statements (runs.ts chain, decisions.ts forRun, files.ts forBatch, outbox.ts, counts.ts, decisions.ts approvedCost, claims.ts live, reads.ts ITEM_KEY).
+    expect(plan(`SELECT ? AS batch_id, * FROM runs WHERE batch_num = ${num} AND item_id = ? ORDER BY rowid`, 'b', 'b', 'a')).toMatch(/SEARCH runs USING INDEX runs_for_item \(batch_num=\? AND item_id=\?\)/);
+    expect(plan(`SELECT ? AS batch_id, * FROM decisions WHERE batch_num = ${num} AND run_id = ?`, 'b', 'b', 'r')).toMatch(/SEARCH decisions USING INDEX decisions_for_run \(batch_num=\? AND run_id=\?\)/);
+    expect(plan(`SELECT ? AS batch_id, * FROM files WHERE batch_num = ${num} AND status IN (?, ?) ORDER BY rowid`, 'b', 'b', 'pending', 'failed')).toMatch(/SEARCH files USING INDEX files_for_status \(batch_num=\? AND status=\?\)/);
+    expect(plan(`SELECT id FROM outbox WHERE batch_num = ${num} AND key = ?`, 'b', 'k')).toMatch(/SEARCH outbox USING COVERING INDEX outbox_for_key \(batch_num=\? AND key=\?\)/);
+    expect(plan(`SELECT count(*) FROM outbox WHERE batch_num = ${num} AND status = 'pending'`, 'b')).toMatch(/SEARCH outbox USING (COVERING )?INDEX outbox_for_kind \(batch_num=\?\)/);
+    expect(plan(`SELECT state, n FROM item_counts WHERE batch_num = ${num}`, 'b')).toMatch(/SEARCH item_counts USING PRIMARY KEY \(batch_num=\?\)/);
+    expect(plan(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${num}), 0)`, 'b')).toMatch(/SEARCH batch_spend USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan(`SELECT * FROM workers w WHERE w.batch_num = ${num} AND w.stopped_at IS NULL AND w.heartbeat_at >= ?`, 'b', 0)).toMatch(/SEARCH w USING INDEX workers_for_live \(batch_num=\? AND heartbeat_at>\?\)/);
+    expect(plan(`SELECT key FROM items WHERE batch_num = ${num} AND id = ?`, 'b', 'a')).toMatch(/SEARCH items USING COVERING INDEX sqlite_autoindex_items_1 \(batch_num=\? AND id=\?\)/);
+    // reads.ts recentFinishes: the latest ends in the index's order, no sort of the batch's ends.
+    const latest = plan(
+      `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${num} AND finished_at IS NOT NULL AND state IN ('completed', 'failed', 'error') ORDER BY finished_at DESC, seq DESC LIMIT 100`,
+      'b',
+    );
+    expect(latest).toMatch(/SEARCH items USING INDEX items_for_rate \(batch_num=\? AND finished_at>\?\)/);
+    expect(latest).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('020 on a 019 database: every row kept with its batch\'s num (rowids, ids and the outbox\'s high mark too), the approved cost summed, a batch deleted whole', async () => {
+    const path = join(tempDir(), 'before-020.db');
+    const db = new Database(path);
+    db.pragma('foreign_keys = ON');
+    migrate(db, before('020_'));
+    // nums unlike the rowids: the copy must take each row's num from its batch, by id.
+    db.exec(`
+      INSERT INTO batches (id, name, kind, source_path, source_sha256, total_items, settings, created_at, updated_at, num) VALUES
+        ('b1', 'one', 'runs', '/q.csv', 'abc', 3, '{"notify":{"urls":["http://x"]}}', 'now', 'now', 7), ('b2', 'two', 'models', '/r.csv', 'abc', 1, '{}', 'now', 'now', 3);
+      INSERT INTO items (batch_id, batch_num, id, seq, line, question, state, run_id, updated_at) VALUES
+        ('b1', 7, 'a', 0, 2, 'q?', 'completed', 'r2', 'now'), ('b1', 7, 'b', 1, 3, 'q?', 'flight', NULL, 'now'), ('b1', 7, 'c', 2, 4, 'q?', 'held', 'r3', 'now'),
+        ('b2', 3, 'a', 0, 2, 'q?', 'queued', NULL, 'now');
+      INSERT INTO flights (item_key, batch_num, state, step, pending_key, run_id, owner, lease_until, fence, updated_at)
+        SELECT key, 7, 'running', 1, 'k-b', 'r4', 'w1', 5000, 3, 'now' FROM items WHERE batch_id = 'b1' AND id = 'b';
+      INSERT INTO threads (batch_id, thread_key, thread_id) VALUES ('b1', 't', 'th1');
+      INSERT INTO runs (id, batch_id, item_id, step, idempotency_key, status, created_at) VALUES
+        ('r2', 'b1', 'a', 0, 'k2', 'completed', 'now'), ('r1', 'b1', 'a', 1, 'k1', 'completed', 'now'), ('r3', 'b1', 'c', 0, 'k3', 'requires_action', 'now'), ('r4', 'b1', 'b', 0, 'k4', 'running', 'now');
+      INSERT INTO decisions (id, batch_id, item_id, run_id, tool, input, answer, by, cost, decided_at) VALUES
+        (4, 'b1', 'a', 'r2', 't', '{}', '{}', 'policy', 0.5, 'now'), (9, 'b1', 'c', 'r3', 't', '{}', '{}', 'person', 1.25, 'now');
+      INSERT INTO files (batch_id, id, item_id, run_id, url, first_seen_at, expires_at, status) VALUES
+        ('b1', 'f2', 'a', 'r2', 'u', 'now', 'later', 'downloaded'), ('b1', 'f1', 'a', 'r2', 'u', 'now', 'later', 'pending');
+      INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES ('b1', 'f2', 'h2', '/p', 1, 's', 'now');
+      INSERT INTO model_batches (batch_id, model_id, description) VALUES ('b2', 'm', '{}');
+      INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES ('b2', 'a', 'm', '{}');
+      INSERT INTO workers (id, batch_id, host, pid, started_at, heartbeat_at) VALUES ('w1', 'b1', 'h', 7, 'now', 1000);
+      INSERT INTO outbox (batch_id, key, type, status, created_at) VALUES ('b1', 'e1', 'x', 'pending', 1), ('b1', 'e2', 'x', 'pending', 2), ('b2', 'e3', 'x', 'sent', 3);
+      DELETE FROM outbox WHERE key = 'e3';
+    `);
+    const tablesOf = ['items', 'threads', 'runs', 'decisions', 'files', 'file_copies', 'model_batches', 'model_runs', 'workers', 'item_counts', 'outbox'];
+    const byBatch = (sqlFor: (t: string) => string): Record<string, unknown> => Object.fromEntries(tablesOf.map((t) => [t, db.prepare(sqlFor(t)).all()]));
+    const rowsBefore = byBatch((t) => `SELECT batch_id AS batch, count(*) AS n FROM ${t} GROUP BY batch_id ORDER BY batch_id`);
+    const countsBefore = db.prepare('SELECT batch_id AS batch, state, n FROM item_counts ORDER BY batch_id, state').all();
+    const order = (): unknown => ({
+      runs: db.prepare('SELECT id FROM runs ORDER BY rowid').pluck().all(),
+      files: db.prepare('SELECT id FROM files ORDER BY rowid').pluck().all(),
+      decisions: db.prepare('SELECT id FROM decisions ORDER BY id').pluck().all(),
+      outbox: db.prepare('SELECT id, key FROM outbox ORDER BY id').all(),
+      items: db.prepare('SELECT key, id FROM items ORDER BY key').all(),
+    });
+    const orderBefore = order();
+    // The last outbox row given an id is gone: only the high mark remembers it.
+    const high = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'").pluck().get() as number;
+    expect(high).toBeGreaterThan(db.prepare('SELECT max(id) FROM outbox').pluck().get() as number);
+    expect(rowsBefore.items).toEqual([{ batch: 'b1', n: 3 }, { batch: 'b2', n: 1 }]);
+
+    expect(migrate(db)).toEqual(['020_batch_num_keys']);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(byBatch((t) => `SELECT b.id AS batch, count(*) AS n FROM ${t} t JOIN batches b ON b.num = t.batch_num GROUP BY b.id ORDER BY b.id`)).toEqual(rowsBefore);
+    expect(db.prepare('SELECT b.id AS batch, c.state, c.n FROM item_counts c JOIN batches b ON b.num = c.batch_num ORDER BY b.id, c.state').all()).toEqual(countsBefore);
+    expect(order()).toEqual(orderBefore);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.prepare('SELECT batch_num, approved FROM batch_spend ORDER BY batch_num').all()).toEqual([{ batch_num: 7, approved: 1.75 }]);
+    // An outbox id once given is never given again (AUTOINCREMENT's high mark moved with the table).
+    db.prepare("INSERT INTO outbox (batch_num, key, type, status, created_at) VALUES (7, 'e4', 'x', 'pending', 4)").run();
+    expect(db.prepare("SELECT id FROM outbox WHERE key = 'e4'").pluck().get()).toBe(high + 1);
+    // The views read through batch_num.
+    expect(db.prepare('SELECT batch, id, state FROM item_summary ORDER BY batch, id').all()).toEqual([
+      { batch: 'one', id: 'a', state: 'completed' }, { batch: 'one', id: 'b', state: 'running' }, { batch: 'one', id: 'c', state: 'held' }, { batch: 'two', id: 'a', state: 'queued' },
+    ]);
+    expect(db.prepare('SELECT batch, cost FROM decision_log ORDER BY cost').all()).toEqual([{ batch: 'one', cost: 0.5 }, { batch: 'one', cost: 1.25 }]);
+    // batch_spend follows the decisions: a new one adds its cost, a deleted one takes it off; 100% of a 2.0 budget is told once.
+    db.prepare(`UPDATE batches SET policy = '{"confirm_scope":{"batch_budget":2}}' WHERE id = 'b1'`).run();
+    db.prepare("INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at) VALUES (7, 'b', 'r4', 't', '{}', '{}', 'policy', 0.5, 'now')").run();
+    expect(db.prepare('SELECT approved FROM batch_spend WHERE batch_num = 7').pluck().get()).toBe(2.25);
+    expect(db.prepare("SELECT key FROM outbox WHERE type = 'budget.reached' ORDER BY key").pluck().all()).toEqual(['budget:100', 'budget:80']);
+    db.prepare('DELETE FROM decisions WHERE id = 4').run();
+    expect(db.prepare('SELECT approved FROM batch_spend WHERE batch_num = 7').pluck().get()).toBe(1.75);
+    db.close();
+
+    // Through the adapter: the item in flight as it was, the approved cost from batch_spend.
+    const store = SqliteStore.open(path);
+    expect(await store.getItem('b1', 'b')).toMatchObject({ batchId: 'b1', state: 'running', step: 1, pendingKey: 'k-b', runId: 'r4', owner: 'w1', leaseUntil: 5000, fence: 3 });
+    expect(await store.approvedCost('b1')).toBe(1.75);
+    expect(await store.approvedCost('b2')).toBe(0);
+    expect((await store.runChain('b1', 'a')).map((r) => [r.id, r.batchId])).toEqual([['r2', 'b1'], ['r1', 'b1']]);
+    // Deleting a batch deletes everything of it (foreign keys on, as the adapter opens the file), the other batch untouched.
+    store.db.prepare("DELETE FROM batches WHERE id = 'b1'").run();
+    for (const t of [...tablesOf, 'flights', 'batch_spend']) expect([t, store.db.prepare(`SELECT count(*) FROM ${t} WHERE batch_num = 7`).pluck().get()]).toEqual([t, 0]);
+    expect(store.db.prepare('SELECT count(*) FROM items WHERE batch_num = 3').pluck().get()).toBe(1);
+    expect(await store.modelRun('b2', 'a')).toMatchObject({ batchId: 'b2', itemId: 'a', modelId: 'm' });
+    expect(await store.modelBatch('b2')).toMatchObject({ batchId: 'b2', modelId: 'm' });
     await store.close();
   });
 

@@ -343,6 +343,9 @@ describe('020: the running approved cost, and the readers of runs, decisions, fi
       // The trigger kept the approved cost: one per decision.
       expect((await c.query('SELECT approved FROM batch_spend s JOIN batches b ON b.num = s.batch_num ORDER BY b.id')).rows).toEqual([{ approved: 6000 }, { approved: 6000 }]);
       expect(await store.approvedCost('p1')).toBe(6000);
+      // Every item of p2 ended at one time (as the serve bench's 800,000): the latest ends are read
+      // in items_for_rate's order, not sorted.
+      await c.query(`UPDATE items SET state = 'completed', finished_at = '2026-01-01T00:00:00.000Z' WHERE batch_num = (SELECT num FROM batches WHERE id = 'p2')`);
       await c.query('ANALYZE');
       const rec = recordQueries();
       try {
@@ -357,6 +360,7 @@ describe('020: the running approved cost, and the readers of runs, decisions, fi
         const admitted = await store.markAdmitted(it!, { id: 'r-new', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it!.pendingKey! });
         const run = { id: 'r-new', status: 'requires_action', threadId: null, createdAt: null, requiredAction: { tool: 'unknown', input: {} }, output: null, files: [] };
         expect((await store.markPaused(admitted, run, (spent) => ({ kind: 'hold', reason: `spent ${spent}` }))).outcome).toEqual({ kind: 'hold', reason: 'spent 6000' });
+        expect((await store.recentFinishes('p2', 5)).finishedAt).toHaveLength(5);
       } finally {
         rec.stop();
       }
@@ -365,13 +369,16 @@ describe('020: the running approved cost, and the readers of runs, decisions, fi
         expect(q, marker).toBeDefined();
         return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
       };
-      expectScanByNum(await plan('FROM runs r WHERE r.batch_num'), 'runs_of_item');
-      expectScanByNum(await plan('FROM decisions d WHERE d.batch_num = (SELECT'), 'decisions_of_item');
-      expectScanByNum(await plan('d.run_id = $3'), 'decisions_by_run');
-      expectScanByNum(await plan('f.status = ANY($2)'), 'files_by_status');
+      expectScanByNum(await plan('FROM runs r WHERE r.batch_num'), 'runs_for_item');
+      expectScanByNum(await plan('FROM decisions d WHERE d.batch_num = (SELECT'), 'decisions_for_item');
+      expectScanByNum(await plan('d.run_id = $3'), 'decisions_for_run');
+      expectScanByNum(await plan('f.status = ANY($2)'), 'files_for_status');
       expectScanByNum(await plan("SELECT 'kept' AS src"), 'item_counts_by_state');
-      // The outbox's one event a key: the insert's conflict is found through outbox_by_key.
-      expect(await plan('INSERT INTO outbox')).toMatch(/Conflict Arbiter Indexes: outbox_by_key/);
+      // The outbox's one event a key: the insert's conflict is found through outbox_for_key.
+      expect(await plan('INSERT INTO outbox')).toMatch(/Conflict Arbiter Indexes: outbox_for_key/);
+      const latest = await plan('ORDER BY finished_at DESC, seq DESC');
+      expect(latest).toMatch(/Index Scan Backward using items_for_rate/);
+      expect(latest).not.toMatch(/Sort/);
       for (const marker of ['FROM runs r WHERE r.batch_num', 'd.run_id = $3', 'f.status = ANY($2)']) expect(await plan(marker)).not.toMatch(/Seq Scan on (runs|decisions|files)/);
     } finally {
       await c.end();
@@ -458,6 +465,8 @@ const BEFORE_020 = `
   ALTER TABLE outbox ADD FOREIGN KEY (batch_id) REFERENCES batches(id) ON DELETE CASCADE;
   CREATE UNIQUE INDEX outbox_key ON outbox(batch_id, key);
   CREATE INDEX outbox_kind ON outbox(batch_id, type, status, created_at);
+  DROP INDEX items_for_rate;
+  CREATE INDEX items_for_rate ON items(batch_num, finished_at) WHERE finished_at IS NOT NULL;
   ${pgMigrations.find((m) => m.name === '016_decision_log_person')!.sql}
   ${shippedPart('012_item_counts', 'CREATE FUNCTION item_counts_added', 'CREATE TRIGGER item_counts_insert')}
   ${shippedPart('017_outbox', 'CREATE FUNCTION outbox_budget', 'CREATE TRIGGER outbox_budget')}

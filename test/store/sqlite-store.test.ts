@@ -80,7 +80,8 @@ describe('SqliteStore', () => {
     await loader.rollback();
     expect(await store.findBatch('two')).toBeNull();
     expect(await store.listItems('b2')).toEqual([]);
-    expect(store.db.prepare("SELECT count(*) FROM items WHERE batch_id = 'b2'").pluck().get()).toBe(0);
+    // Only batch-one's three rows are left: none of b2's (whatever num it had) outlived the rollback.
+    expect(store.db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(3);
     await store.close();
   });
 
@@ -211,7 +212,7 @@ describe('SqliteStore', () => {
     expect(await item(store, 'a')).toEqual(done);
     const db = store.db;
     expect(db.prepare("SELECT created_at, updated_at FROM batches WHERE id = 'b1'").get()).toEqual({ created_at: at(t0), updated_at: at(t0) });
-    expect(db.prepare("SELECT id, created_at, finished_at FROM runs WHERE batch_id = 'b1' ORDER BY created_at").all()).toEqual([
+    expect(db.prepare("SELECT id, created_at, finished_at FROM runs WHERE batch_num = (SELECT num FROM batches WHERE id = 'b1') ORDER BY created_at").all()).toEqual([
       { id: 'r1', created_at: at(t0 + 1000), finished_at: at(t0 + 2000) },
       { id: 'r2', created_at: at(t0 + 3000), finished_at: at(t0 + 4000) },
     ]);

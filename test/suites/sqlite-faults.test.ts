@@ -50,16 +50,16 @@ function expectWhole(dbPath: string, batch: string, list: readonly BudgetItem[],
   const db = new Database(dbPath, { readonly: true });
   try {
     const batchId = (db.prepare('SELECT id FROM batches WHERE name = ?').get(batch) as { id: string }).id;
-    const perRun = db.prepare('SELECT run_id, item_id, count(*) AS n FROM decisions WHERE batch_id = ? GROUP BY run_id, item_id ORDER BY item_id').all(batchId) as { run_id: string; item_id: string; n: number }[];
+    const perRun = db.prepare('SELECT run_id, item_id, count(*) AS n FROM decisions WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY run_id, item_id ORDER BY item_id').all(batchId) as { run_id: string; item_id: string; n: number }[];
     expect.soft(perRun.filter((r) => r.n !== 1), 'runs with other than one decision').toEqual([]);
     expect.soft(perRun.map((r) => r.item_id), 'items with a decision').toEqual(list.map((i) => i.id).sort());
-    const chain = db.prepare('SELECT item_id, step, count(*) AS n FROM runs WHERE batch_id = ? GROUP BY item_id, step').all(batchId) as { item_id: string; step: number; n: number }[];
+    const chain = db.prepare('SELECT item_id, step, count(*) AS n FROM runs WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY item_id, step').all(batchId) as { item_id: string; step: number; n: number }[];
     expect.soft(chain.filter((r) => r.n > 1), 'a step with two runs').toEqual([]);
     for (const it of list) expect.soft(chain.filter((r) => r.item_id === it.id).map((r) => r.step).sort(), `runs of ${it.id}`).toEqual([0, 1]);
-    const rows = db.prepare('SELECT id, state, step, text, error FROM items WHERE batch_id = ? ORDER BY seq').all(batchId) as { id: string; state: string; step: number; text: string | null; error: string | null }[];
+    const rows = db.prepare('SELECT id, state, step, text, error FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = ?) ORDER BY seq').all(batchId) as { id: string; state: string; step: number; text: string | null; error: string | null }[];
     expect.soft(rows.filter((r) => r.state !== 'completed').map((r) => `${r.id} ${r.state} ${r.error ?? ''}`), 'items not completed').toEqual([]);
     expect.soft(rows.filter((r) => r.step !== 1).map((r) => `${r.id} step ${r.step}`), 'items whose step is not 1').toEqual([]);
-    const decisions = db.prepare('SELECT item_id, run_id, tool, answer, cost FROM decisions WHERE batch_id = ?').all(batchId) as { item_id: string; run_id: string; tool: string; answer: string; cost: number }[];
+    const decisions = db.prepare('SELECT item_id, run_id, tool, answer, cost FROM decisions WHERE batch_num = (SELECT num FROM batches WHERE id = ?)').all(batchId) as { item_id: string; run_id: string; tool: string; answer: string; cost: number }[];
     const approved = decisions.filter((d) => d.tool === 'confirm_scope' && JSON.parse(d.answer).approved === true);
     const total = decisions.reduce((n, d) => n + d.cost, 0);
     expect.soft(total, 'cost counted').toBeLessThanOrEqual(BATCH_BUDGET);

@@ -43,7 +43,7 @@ describe('GET /metrics', () => {
     // The plan paused 100 s ago and the image 7000 s ago (their pauses' recorded time moved back), answered now.
     const db = new Database(join(f.dir, 'resq.db'));
     const back = db.prepare(
-      `UPDATE runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) WHERE batch_id = ? AND item_id = ? AND required_action IS NOT NULL`,
+      `UPDATE runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND item_id = ? AND required_action IS NOT NULL`,
     );
     back.run('-100 seconds', f.batch.id, 'plan');
     back.run('-7000 seconds', f.batch.id, 'image');

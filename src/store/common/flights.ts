@@ -31,12 +31,13 @@ export const FLIGHT_COLUMNS = [
 export type FlightColumn = (typeof FLIGHT_COLUMNS)[number];
 
 /** The item columns that never change in flight, read from the item's row as they are. */
-const ITEM_ONLY = ['batch_id', 'id', 'seq', 'line', 'question', 'thread_key', 'meta', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
+const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
 
 /**
  * The select list of an item as readers see it: the item's row (`i`) with its flight (`f`,
  * LEFT JOINed on the item's key) laid over it, column for column, under the items column
- * names (the shared ItemRow). Standard SQL: both adapters use it.
+ * names (the shared ItemRow) but `batch_id`, which the caller gives (the items' rows name
+ * their batch by its integer `batch_num` since 020). Standard SQL.
  */
 export function itemColumns(i = 'i', f = 'f'): string {
   const flight = FLIGHT_COLUMNS.map((c) => `CASE WHEN ${f}.item_key IS NULL THEN ${i}.${c} ELSE ${f}.${c} END AS ${c}`);

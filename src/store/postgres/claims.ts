@@ -78,7 +78,7 @@ export async function retire(c: pg.ClientBase, workerId: string, now: number | n
 export async function live(c: Queryable, batchId: string, staleMs: number, now: number | null): Promise<WorkerRecord[]> {
   const rows = await all<WorkerRow>(
     c,
-    // index workers_live
+    // index workers_for_live
     `SELECT w.*, $1::text AS batch_id, (SELECT count(*) FROM flights f WHERE f.owner = w.id) AS n FROM workers w
      WHERE w.batch_num = ${BATCH_NUM('$1')} AND w.stopped_at IS NULL AND w.heartbeat_at >= ${dbNow('$2')} - $3 ORDER BY w.started_at`,
     [batchId, now, staleMs],

@@ -14,7 +14,7 @@ async function timeOf(c: Queryable, now: number | null): Promise<number> {
 
 export async function addEvent(c: Queryable, batchId: string, e: NewOutboxEvent, now: number | null): Promise<boolean> {
   const r = await c.query(
-    // index outbox_by_key
+    // index outbox_for_key
     `INSERT INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${BATCH_NUM('$1')}, $2, $3, 'pending', $4, ${dbNow('$5')})
      ON CONFLICT (batch_num, key) DO NOTHING`,
     [batchId, e.key, e.type, JSON.stringify(e.data), now],

@@ -58,12 +58,12 @@ export async function getRun(c: Q, id: string) {
 }
 
 export async function runChain(c: Q, batchId: string, itemId: string) {
-  // index runs_of_item
+  // index runs_for_item
   return (await all<RunRow>(c, `SELECT r.*, $1::text AS batch_id FROM runs r WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.item_id = $2 ORDER BY r.ord`, [batchId, itemId])).map(runFromRow);
 }
 
 export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
-  // index decisions_of_item
+  // index decisions_for_item
   return (await all<DecisionRow>(c, `SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.item_id = $2 ORDER BY d.id`, [batchId, itemId])).map(decisionFromRow);
 }
 

@@ -59,7 +59,7 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
   for (const f of run.files) await recordFile(c, numOf(item), item.id, run.id, f, seen, created);
 }
 
-/** The decision of a paused run of the item's batch (index decisions_by_run), or null when it has none. */
+/** The decision of a paused run of the item's batch (index decisions_for_run), or null when it has none. */
 async function decisionForRun(c: pg.ClientBase, item: ItemRecord, runId: string): Promise<DecisionRecord | null> {
   const row = (await exec<DecisionRow>(c, 'SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = $2 AND d.run_id = $3', [item.batchId, numOf(item), runId])).rows[0];
   return row ? decisionFromRow(row) : null;

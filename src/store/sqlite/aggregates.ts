@@ -23,14 +23,14 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     }
   }
   return `
-  SELECT ${itemColumns()},
+  SELECT ? AS batch_id, ${itemColumns()},
     (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at))
-       FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_id = i.batch_id AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
+       FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
     (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'person', person, 'reason', reason, 'cost', cost))
-       FROM (SELECT * FROM decisions d WHERE d.batch_id = i.batch_id AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
+       FROM (SELECT * FROM decisions d WHERE d.batch_num = i.batch_num AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
-       FROM (SELECT * FROM files f WHERE f.batch_id = i.batch_id AND f.item_id = i.id ORDER BY rowid)) AS agg_files
+       FROM (SELECT * FROM files f WHERE f.batch_num = i.batch_num AND f.item_id = i.id ORDER BY rowid)) AS agg_files
   FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = ${batchNumOf()} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
 }
 
@@ -54,7 +54,7 @@ export class Aggregates {
 
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
     if (states && states.length === 0) return [];
-    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
+    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
     return rows.map((r) => {
       const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null }[];
       return {
@@ -75,13 +75,13 @@ export class Aggregates {
   modelRuns(batchId: string, afterSeq: number, limit: number): { item: ItemRecord; run: ModelRunRecord }[] {
     const rows = this.#db
       .prepare(
-        `SELECT i.*, m.batch_id AS m_batch_id, m.model_id, m.inputs, m.mode, m.idempotency_key, m.submits, m.model_run_id,
+        `SELECT i.*, ? AS batch_id, m.model_id, m.inputs, m.mode, m.idempotency_key, m.submits, m.model_run_id,
                 m.http_status, m.status, m.poll_url, m.outputs, m.error AS m_error, m.credits, m.polls, m.submitted_at,
                 m.admitted_at, m.finished_at AS m_finished_at
-         FROM items i JOIN model_runs m ON m.batch_id = i.batch_id AND m.item_id = i.id
+         FROM items i JOIN model_runs m ON m.batch_num = i.batch_num AND m.item_id = i.id
          WHERE i.batch_num = ${batchNumOf()} AND i.seq > ? ORDER BY i.seq LIMIT ?`,
       )
-      .all(batchId, afterSeq, limit) as (ItemRow & Record<string, unknown>)[];
+      .all(batchId, batchId, afterSeq, limit) as (ItemRow & Record<string, unknown>)[];
     return rows.map((r) => ({
       item: itemFromRow(r),
       run: modelRunFromRow({ ...(r as unknown as ModelRunRow), batch_id: batchId, item_id: r.id, error: r.m_error as string | null, finished_at: r.m_finished_at as string | null }),

@@ -18,7 +18,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
     db.exec('ROLLBACK');
     throw e;
   }
-  const find = db.prepare('SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_id = ? AND id = ?');
+  const find = db.prepare('SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND id = ?');
   const now = isoNow(r.clock);
   let kept = 0;
   let appended = 0;

@@ -7,7 +7,7 @@ import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
-import { batchNumOf, type ItemReads, marks } from './reads.js';
+import { batchNumOf, ITEM_KEY, type ItemReads, marks } from './reads.js';
 import { Counts } from './counts.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
 import type { ThreadRepo } from './threads.js';
@@ -29,7 +29,7 @@ const OWNED_BY = `batch_num IN (SELECT num FROM batches) AND owner = @w`;
  * a second decision for one pause. Read from the batch's flights (flights_for_leases), each
  * joined to its item by key.
  */
-const orphaned = (states: readonly ItemState[]): string => `SELECT ${itemColumns()}
+const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id, ${itemColumns()}
   FROM flights f INDEXED BY flights_for_leases JOIN items i ON i.key = f.item_key
   WHERE f.batch_num = ? AND f.state IN ${sqlStates(states)}
     AND (f.owner IS NULL OR (f.lease_until < ? AND f.owner <> ?))
@@ -63,7 +63,7 @@ export class Claims {
     const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
     const startedAt = new Date(now).toISOString();
     const pidStart = w.pidStart ?? null;
-    this.#stmt('INSERT INTO workers (id, batch_id, host, pid, pid_start, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.#stmt(`INSERT INTO workers (id, batch_num, host, pid, pid_start, started_at, heartbeat_at) VALUES (?, ${batchNumOf()}, ?, ?, ?, ?, ?)`)
       .run(id, batchId, w.host, w.pid, pidStart, startedAt, now);
     return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt, heartbeatAt: now, items: 0 };
   }
@@ -71,7 +71,7 @@ export class Claims {
   heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
     this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
     this.#stmt(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
-    const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.id = w.batch_id WHERE w.id = ?')
+    const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = ?')
       .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
     return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
   }
@@ -88,11 +88,11 @@ export class Claims {
 
   live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
     const rows = this.#stmt(
-        `SELECT w.*, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
-             WHERE f.batch_num = (SELECT num FROM batches WHERE id = w.batch_id) AND f.owner = w.id) AS n FROM workers w
-         WHERE w.batch_id = ? AND w.stopped_at IS NULL AND w.heartbeat_at >= ? ORDER BY w.started_at`,
+        `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
+             WHERE f.batch_num = w.batch_num AND f.owner = w.id) AS n FROM workers w
+         WHERE w.batch_num = ${batchNumOf('@b')} AND w.stopped_at IS NULL AND w.heartbeat_at >= @since ORDER BY w.started_at`,
       )
-      .all(batchId, now - staleMs) as WorkerRow[];
+      .all({ b: batchId, since: now - staleMs }) as WorkerRow[];
     return rows.map(workerFromRow);
   }
 
@@ -101,7 +101,7 @@ export class Claims {
     if (ids.length === 0) return 0;
     // One primary-key lookup per id: an IN over json_each walked the batch's active items.
     const one = this.#stmt(
-      `SELECT 1 FROM flights WHERE item_key = (SELECT key FROM items WHERE batch_id = ? AND id = ?)
+      `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY}
          AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
     ).pluck();
     let n = 0;
@@ -144,7 +144,7 @@ export class Claims {
     const states = takeOverStates(req);
     // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
     const orphans = states.length
-      ? pickOrphans(this.#stmt(orphaned(states)).all(this.#batches.num(batchId), now, req.workerId, req.max + (req.skip?.length ?? 0)) as ItemRow[], req.skip, req.max)
+      ? pickOrphans(this.#stmt(orphaned(states)).all(batchId, this.#batches.num(batchId), now, req.workerId, req.max + (req.skip?.length ?? 0)) as ItemRow[], req.skip, req.max)
       : [];
     for (const row of orphans) {
       const it = itemFromRow(row);
@@ -157,7 +157,7 @@ export class Claims {
     // order; that order is checked below rather than asked for with an ORDER BY.
     const num = this.#batches.num(batchId);
     const page = (limit: number): ItemRow[] =>
-      inSeqOrder(this.#stmt(`SELECT * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(num, cursor) as ItemRow[]);
+      inSeqOrder(this.#stmt(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
     // Rows passed over so far (later items of a thread): each page reads as many more.
     let passed = 0;
     scan: while (budget.roomForQueued) {
@@ -202,7 +202,7 @@ export class Claims {
 
   /** Gives an item's lease up, while the worker still holds it (by the token of its claim, when given). */
   release(batchId: string, itemId: string, workerId: string, fence?: number): void {
-    const key = '(SELECT key FROM items WHERE batch_id = ? AND id = ?)';
+    const key = ITEM_KEY;
     if (fence === undefined) this.#stmt(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ?`).run(batchId, itemId, workerId);
     else this.#stmt(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ? AND fence = ?`).run(batchId, itemId, workerId, fence);
   }
@@ -217,7 +217,7 @@ export class Claims {
   /** Puts finished items back to `queued` as a new attempt; returns their ids. */
   requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
     const pick = ids
-      ? (ids.map((id) => this.#stmt('SELECT id, state FROM items WHERE batch_id = ? AND id = ?').get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
+      ? (ids.map((id) => this.#stmt(`SELECT id, state FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
       : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)}) ORDER BY seq`)
           .all(batchId, ...states) as { id: string; state: string }[]);
     const done: string[] = [];
@@ -225,7 +225,7 @@ export class Claims {
       `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
          run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
          thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
-       WHERE batch_id = ? AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
+       WHERE batch_num = ${batchNumOf()} AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
     );
     for (const p of pick) if (states.includes(p.state) && upd.run(isoNow(this.#clock), batchId, p.id).changes === 1) done.push(p.id);
     if (done.length > 0) this.#stmt('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);

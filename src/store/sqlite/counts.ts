@@ -1,4 +1,4 @@
-import { ACTIVE_STATES, type ItemState, sqlStates, zeroCounts } from '../item-states.js';
+import { ACTIVE_STATES, type ItemState, sqlStates } from '../item-states.js';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
 import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
@@ -13,7 +13,7 @@ import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
  * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
  * same at any number of runs in flight.
  */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_id = @batch AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = @batch) AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
   - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
        WHERE batch_num = (SELECT num FROM batches WHERE id = @batch) AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
 
@@ -38,20 +38,10 @@ export class Counts {
    * once as the mark) and the batch's flights by their state (at most its runs in flight).
    */
   byState(batchId: string): Record<ItemState, number> {
-    this.#lean ??= this.#stmt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'flights'").pluck().get() === 1;
-    if (!this.#lean) {
-      // A file from before 012 or 019 opened read-only (not migrated): count its items.
-      const out = zeroCounts();
-      for (const r of this.#stmt('SELECT state, count(*) AS n FROM items WHERE batch_id = ? GROUP BY state').all(batchId) as { state: ItemState; n: number }[]) out[r.state] = r.n;
-      return out;
-    }
-    const kept = this.#stmt('SELECT state, n FROM item_counts WHERE batch_id = ?').all(batchId) as { state: string; n: number }[];
+    const kept = this.#stmt('SELECT state, n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = ?)').all(batchId) as { state: string; n: number }[];
     const flying = this.#stmt(
       'SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY state',
     ).all(batchId) as { state: string; n: number }[];
     return countsOf(kept, flying);
   }
-
-  /** Whether the database has migration 019's flights (null until first asked). */
-  #lean: boolean | null = null;
 }

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { DecisionRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf } from './reads.js';
 
 
 
@@ -22,8 +23,8 @@ export class DecisionRepo {
    */
   insert(batchId: string, itemId: string, d: NewDecision, respondKey: string): boolean {
     return this.#sql.get(
-        `INSERT INTO decisions (batch_id, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, run_id) DO NOTHING`,
+        `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
+         VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_num, run_id) DO NOTHING`,
       )
       .run(
         batchId,
@@ -43,24 +44,24 @@ export class DecisionRepo {
 
   /** The decision of a paused run, or null when it has none. */
   forRun(batchId: string, runId: string): DecisionRecord | null {
-    const row = this.#sql.get('SELECT * FROM decisions WHERE batch_id = ? AND run_id = ?').get(batchId, runId) as DecisionRow | undefined;
+    const row = this.#sql.get(`SELECT ? AS batch_id, * FROM decisions WHERE batch_num = ${batchNumOf()} AND run_id = ?`).get(batchId, batchId, runId) as DecisionRow | undefined;
     return row ? decisionFromRow(row) : null;
   }
 
-  /** Total cost approved in a batch (by policy and by people): what counts against batch_budget. */
+  /**
+   * Total cost approved in a batch (by policy and by people): what counts against batch_budget.
+   * One row, batch_spend (migration 020), kept by the triggers on decisions: not a sum of the
+   * batch's decisions at every pause.
+   */
   approvedCost(batchId: string): number {
-    return (
-      this.#sql.get('SELECT coalesce(sum(cost), 0) AS c FROM decisions WHERE batch_id = ?').get(batchId) as {
-        c: number;
-      }
-    ).c;
+    return (this.#sql.get(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${batchNumOf()}), 0)`).pluck().get(batchId) as number);
   }
 
   /** An item's decisions in order. */
   forItem(batchId: string, itemId: string): DecisionRecord[] {
     return (
-      this.#sql.get('SELECT * FROM decisions WHERE batch_id = ? AND item_id = ? ORDER BY id')
-        .all(batchId, itemId) as DecisionRow[]
+      this.#sql.get(`SELECT ? AS batch_id, * FROM decisions WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY id`)
+        .all(batchId, batchId, itemId) as DecisionRow[]
     ).map(decisionFromRow);
   }
 }

@@ -2,6 +2,7 @@ import { type Clock, isoNow } from '../../clock.js';
 import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
+import { batchNumOf } from './reads.js';
 import type { FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 
@@ -25,8 +26,8 @@ export class FileRepo {
   record(batchId: string, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): void {
     this.#db
       .prepare(
-        `INSERT INTO files (batch_id, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(batch_id, id) DO NOTHING`,
+        `INSERT INTO files (batch_num, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
+         VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(batch_num, id) DO NOTHING`,
       )
       .run(
         batchId,
@@ -45,7 +46,7 @@ export class FileRepo {
   /** An item's files in the order first seen. */
   forItem(batchId: string, itemId: string): FileRecord[] {
     return (
-      this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND item_id = ? ORDER BY rowid').all(batchId, itemId) as FileRow[]
+      this.#db.prepare(`SELECT ? AS batch_id, * FROM files WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY rowid`).all(batchId, batchId, itemId) as FileRow[]
     ).map(fileFromRow);
   }
 
@@ -54,10 +55,10 @@ export class FileRepo {
     const rows = statuses
       ? this.#db
           .prepare(
-            `SELECT * FROM files WHERE batch_id = ? AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY rowid`,
+            `SELECT ? AS batch_id, * FROM files WHERE batch_num = ${batchNumOf()} AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY rowid`,
           )
-          .all(batchId, ...statuses)
-      : this.#db.prepare('SELECT * FROM files WHERE batch_id = ? ORDER BY rowid').all(batchId);
+          .all(batchId, batchId, ...statuses)
+      : this.#db.prepare(`SELECT ? AS batch_id, * FROM files WHERE batch_num = ${batchNumOf()} ORDER BY rowid`).all(batchId, batchId);
     return (rows as FileRow[]).map(fileFromRow);
   }
 
@@ -65,7 +66,7 @@ export class FileRepo {
   counts(batchId: string): Record<FileStatus, number> {
     const out: Record<FileStatus, number> = { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 };
     for (const r of this.#db
-      .prepare('SELECT status, count(*) AS n FROM files WHERE batch_id = ? GROUP BY status')
+      .prepare(`SELECT status, count(*) AS n FROM files WHERE batch_num = ${batchNumOf()} GROUP BY status`)
       .all(batchId) as { status: FileStatus; n: number }[])
       out[r.status] = r.n;
     return out;
@@ -73,14 +74,14 @@ export class FileRepo {
 
   /** One file, or null. */
   get(batchId: string, id: string): FileRecord | null {
-    const row = this.#db.prepare('SELECT * FROM files WHERE batch_id = ? AND id = ?').get(batchId, id) as FileRow | undefined;
+    const row = this.#db.prepare(`SELECT ? AS batch_id, * FROM files WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, batchId, id) as FileRow | undefined;
     return row ? fileFromRow(row) : null;
   }
 
   /** Paths recorded for a batch's files (any status), to keep new names from colliding. */
   paths(batchId: string): { id: string; path: string }[] {
     return this.#db
-      .prepare('SELECT id, path FROM files WHERE batch_id = ? AND path IS NOT NULL')
+      .prepare(`SELECT id, path FROM files WHERE batch_num = ${batchNumOf()} AND path IS NOT NULL`)
       .all(batchId) as { id: string; path: string }[];
   }
 
@@ -90,17 +91,17 @@ export class FileRepo {
    */
   expiryReport(batchId: string, warnBefore: string): { bytes: number; soonest: string | null; expiring: FileRecord[] } {
     const bytes = this.#db
-      .prepare("SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = ? AND status = 'downloaded'")
+      .prepare(`SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_num = ${batchNumOf()} AND status = 'downloaded'`)
       .pluck()
       .get(batchId) as number;
     const soonest = this.#db
-      .prepare(`SELECT min(expires_at) FROM files WHERE batch_id = ? AND status IN ${NOT_ON_DISK}`)
+      .prepare(`SELECT min(expires_at) FROM files WHERE batch_num = ${batchNumOf()} AND status IN ${NOT_ON_DISK}`)
       .pluck()
       .get(batchId) as string | null;
     const expiring = (
       this.#db
-        .prepare(`SELECT * FROM files WHERE batch_id = ? AND status IN ${NOT_ON_DISK} AND expires_at <= ? ORDER BY expires_at, rowid`)
-        .all(batchId, warnBefore) as FileRow[]
+        .prepare(`SELECT ? AS batch_id, * FROM files WHERE batch_num = ${batchNumOf()} AND status IN ${NOT_ON_DISK} AND expires_at <= ? ORDER BY expires_at, rowid`)
+        .all(batchId, batchId, warnBefore) as FileRow[]
     ).map(fileFromRow);
     return { bytes, soonest, expiring };
   }
@@ -110,7 +111,7 @@ export class FileRepo {
     this.#db
       .prepare(
         `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL
-         WHERE batch_id = ? AND id = ?`,
+         WHERE batch_num = ${batchNumOf()} AND id = ?`,
       )
       .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, id);
   }
@@ -119,8 +120,8 @@ export class FileRepo {
   recordCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): void {
     this.#db
       .prepare(
-        `INSERT INTO file_copies (batch_id, file_id, host, path, bytes, sha256, copied_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (batch_id, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
+        `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
       )
       .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock));
   }
@@ -130,14 +131,14 @@ export class FileRepo {
     return this.#db
       .prepare(
         `SELECT c.file_id AS fileId, f.item_id AS itemId, c.host, c.path, c.bytes, c.sha256
-         FROM file_copies c JOIN files f ON f.batch_id = c.batch_id AND f.id = c.file_id
-         WHERE c.batch_id = ? ORDER BY f.rowid, c.host`,
+         FROM file_copies c JOIN files f ON f.batch_num = c.batch_num AND f.id = c.file_id
+         WHERE c.batch_num = ${batchNumOf()} ORDER BY f.rowid, c.host`,
       )
       .all(batchId) as FileCopy[];
   }
 
   /** Marks a file pending (again), failed, expired or missing, with the reason. */
   markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): void {
-    this.#db.prepare('UPDATE files SET status = ?, error = ? WHERE batch_id = ? AND id = ?').run(status, error, batchId, id);
+    this.#db.prepare(`UPDATE files SET status = ?, error = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(status, error, batchId, id);
   }
 }

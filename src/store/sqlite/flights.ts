@@ -6,9 +6,7 @@ import type { BatchRepo } from './batches.js';
 import type { Db } from './database.js';
 import { type ItemColumn, patched } from './items.js';
 import { StatementCache } from './statement-cache.js';
-
-/** The item's integer key, found by its public ids through the (batch_id, id) index (which holds the key). */
-const KEY = '(SELECT key FROM items WHERE batch_id = ? AND id = ?)';
+import { batchNumOf, ITEM_KEY } from './reads.js';
 
 /** A value as stored (JSON columns as text). */
 const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
@@ -42,9 +40,9 @@ export class FlightRepo {
     const cols = Object.keys(itemPatch);
     const sets = cols.map((c) => `, ${c} = ?`).join('');
     const key = this.#sql
-      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_id = ? AND id = ? RETURNING key`)
+      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
       .pluck()
-      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, next.batchId, next.id) as number | undefined;
+      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, this.#batches.num(next.batchId), next.id) as number | undefined;
     if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
     this.#sql
       .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
@@ -77,8 +75,8 @@ export class FlightRepo {
     const sets = cols.map((c) => `${c} = ?, `).join('');
     const values = cols.map((c) => stored(patch[c]));
     const info = held
-      ? this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
-      : this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${KEY}`).run(...values, now, batchId, itemId);
+      ? this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
+      : this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY}`).run(...values, now, batchId, itemId);
     return info.changes === 1 ? now : null;
   }
 
@@ -98,8 +96,8 @@ export class FlightRepo {
   land(batchId: string, itemId: string, patch: Partial<Record<ItemColumn, unknown>>, held?: Holding): string | null {
     const row = (
       held
-        ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
-        : this.#sql.get(`DELETE FROM flights WHERE item_key = ${KEY} RETURNING *`).get(batchId, itemId)
+        ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
+        : this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} RETURNING *`).get(batchId, itemId)
     ) as FlightRow | undefined;
     if (!row && held) return null;
     const values: Record<string, unknown> = {};
@@ -112,7 +110,7 @@ export class FlightRepo {
     const sets = cols.map((c) => `${c} = ?, `).join('');
     const info = row
       ? this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
-      : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_id = ? AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
+      : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
     return now;
   }

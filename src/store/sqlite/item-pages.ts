@@ -25,8 +25,8 @@ export class ItemPages {
     const sort = q.sort ?? 'seq';
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
-    // Sorted by id, the (batch_id, id) key gives the order; every other page seeks an index led by batch_num.
-    const where = [sort === 'id' ? 'i.batch_id = ?' : `i.batch_num = ${batchNumOf()}`];
+    // Sorted by id, the (batch_num, id) key gives the order; every other page seeks an index led by batch_num.
+    const where = [`i.batch_num = ${batchNumOf()}`];
     const args: (string | number)[] = [batchId];
     if (q.states) {
       if (q.states.length === 0) return { items: [], next: null };
@@ -100,9 +100,9 @@ export class ItemPages {
     return this.#cache
       .get(
         `SELECT minute, sum(a) AS admitted, sum(f) AS finished FROM (
-           SELECT substr(created_at, 1, 16) AS minute, 1 AS a, 0 AS f FROM runs WHERE batch_id = ?
+           SELECT substr(created_at, 1, 16) AS minute, 1 AS a, 0 AS f FROM runs WHERE batch_num = ${batchNumOf()}
            UNION ALL
-           SELECT substr(finished_at, 1, 16), 0, 1 FROM runs WHERE batch_id = ? AND finished_at IS NOT NULL)
+           SELECT substr(finished_at, 1, 16), 0, 1 FROM runs WHERE batch_num = ${batchNumOf()} AND finished_at IS NOT NULL)
          GROUP BY minute ORDER BY minute`,
       )
       .all(batchId, batchId) as RunMinute[];

@@ -9,7 +9,7 @@ const INSERT_CHUNK = 256;
 function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
-const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
 /** The items table's writes: its rows inserted (with their batch's integer key) when a batch is loaded or grows, and changed when no flight carries them (reads.ts reads them). */
 export class ItemRepo {
   readonly #cache: StatementCache;
@@ -45,7 +45,7 @@ export class ItemRepo {
       const chunk = items.slice(i, i + INSERT_CHUNK);
       const values: unknown[] = [];
       for (const it of chunk)
-        values.push(batchId, num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+        values.push(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
       this.#insertRows(chunk.length).run(...values);
     }
   }
@@ -55,7 +55,7 @@ export class ItemRepo {
   /** The insert of `n` rows; the full-chunk one is kept apart (its 8 KB SQL text cost a hash per lookup). */
   #insertRows(n: number): import('better-sqlite3').Statement {
     const sql = (k: number): string =>
-      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
     if (n !== INSERT_CHUNK) return this.#stmt(sql(n));
     return (this.#fullChunk ??= this.#stmt(sql(n)));
   }
@@ -71,7 +71,7 @@ export class ItemRepo {
       const end = Math.min(i + INSERT_CHUNK, cols.ids.length);
       const values: unknown[] = [];
       for (let k = i; k < end; k++)
-        values.push(batchId, num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
+        values.push(num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
       try {
         this.#insertRows(end - i).run(...values);
         continue;
@@ -105,13 +105,13 @@ export class ItemRepo {
   #insertOneByOne(batchId: string, items: readonly NewItem[], now: string): DuplicateItem[] {
     const refused: DuplicateItem[] = [];
     const one = this.#stmt(
-      `INSERT INTO items (batch_id, batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
-       ON CONFLICT (batch_id, id) DO NOTHING`,
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
+       ON CONFLICT (batch_num, id) DO NOTHING`,
     );
     const num = this.#num(batchId);
     for (const it of items) {
-      if (one.run(batchId, num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
-      const first = this.#stmt('SELECT line FROM items WHERE batch_id = ? AND id = ?').pluck().get(batchId, it.id) as number;
+      if (one.run(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
+      const first = this.#stmt('SELECT line FROM items WHERE batch_num = ? AND id = ?').pluck().get(num, it.id) as number;
       refused.push({ item: it, firstLine: first });
     }
     return refused;
@@ -126,7 +126,7 @@ export class ItemRepo {
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
     const updatedAt = isoNow(this.#clock);
-    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_id = ? AND id = ?`).run(...values, updatedAt, batchId, id);
+    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND id = ?`).run(...values, updatedAt, batchId, id);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
     return updatedAt;
   }
@@ -165,7 +165,7 @@ const FIELD = {
 /** Columns the runner may change. */
 export type ItemColumn = keyof typeof FIELD;
 
-/** Whether an insert was refused for an id the batch has ((batch_id, id) is unique since 019, the primary key before). */
+/** Whether an insert was refused for an id the batch has ((batch_num, id) is unique since 020; (batch_id, id) in 019, the primary key before). */
 function isDuplicate(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';

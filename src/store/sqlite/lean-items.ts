@@ -69,7 +69,7 @@ export function leanItems(db: Database): void {
  * than one led by the 36-character id). They replace the old ones of the same use (listed by
  * their names before 019), which are dropped with the old table.
  */
-const READER_INDEXES: readonly string[] = [
+export const READER_INDEXES: readonly string[] = [
   // Read by: claims.ts, the next queued items in file order (and one seq per item); batch-append.ts, the next seq.
   'CREATE UNIQUE INDEX items_for_claim ON items(batch_num, seq)',
   // Read by: reads.ts, item-pages.ts and aggregates.ts, the items of some states in file order;
@@ -114,7 +114,8 @@ function rebuildItems(db: Database): void {
 
 /** The views over items, with an item's flight laid over it (as the adapter's readers see it). */
 function views(db: Database): void {
-  const item = `(SELECT ${itemColumns()} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+  // i.batch_id first: the columns 019 gave its views (itemColumns named it until 020 dropped the column).
+  const item = `(SELECT i.batch_id, ${itemColumns()} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
   db.exec(`
     DROP VIEW item_summary;
     CREATE VIEW item_summary AS

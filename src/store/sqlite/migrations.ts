@@ -2,6 +2,7 @@ import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
 import { SQLITE_OUTBOX } from '../outbox-schema.js';
 import { leanItems } from './lean-items.js';
+import { batchNumKeys } from './batch-num-keys.js';
 
 /** One schema change. Shipped migrations are never edited: append a new one. */
 export interface Migration {
@@ -353,6 +354,12 @@ export const migrations: readonly Migration[] = [
     // integer key), batches and items with integer keys; items in flight moved (see lean-items.ts).
     name: '019_lean_items',
     up: leanItems,
+  },
+  {
+    // Issue 32: every table names its batch by the integer batch_num (batch_id dropped but from
+    // batches, the public id); the approved cost kept running in batch_spend (see batch-num-keys.ts).
+    name: '020_batch_num_keys',
+    up: batchNumKeys,
   },
 ];
 

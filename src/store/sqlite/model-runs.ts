@@ -3,6 +3,7 @@ import type { CreditTotals, ModelBatchRecord, ModelRunRecord, ModelRunReport } f
 import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf } from './reads.js';
 
 
 
@@ -25,7 +26,7 @@ export class ModelRunRepo {
 
   /** Records the model of a new batch. */
   insertBatch(b: ModelBatchRecord): void {
-    this.#stmt('INSERT INTO model_batches (batch_id, model_id, mode, description) VALUES (?, ?, ?, ?)').run(
+    this.#stmt(`INSERT INTO model_batches (batch_num, model_id, mode, description) VALUES (${batchNumOf()}, ?, ?, ?)`).run(
       b.batchId,
       b.modelId,
       b.mode,
@@ -35,7 +36,7 @@ export class ModelRunRepo {
 
   /** The model of a batch, or null for a batch of another kind. */
   batch(batchId: string): ModelBatchRecord | null {
-    const r = this.#stmt('SELECT * FROM model_batches WHERE batch_id = ?').get(batchId) as
+    const r = this.#stmt(`SELECT ? AS batch_id, * FROM model_batches WHERE batch_num = ${batchNumOf()}`).get(batchId, batchId) as
       | { batch_id: string; model_id: string; mode: string | null; description: string }
       | undefined;
     if (!r) return null;
@@ -49,12 +50,12 @@ export class ModelRunRepo {
 
   /** Changes the mode used for rows not yet sent (a resume with another --mode). */
   setMode(batchId: string, mode: ModelBatchRecord['mode']): void {
-    this.#stmt('UPDATE model_batches SET mode = ? WHERE batch_id = ?').run(mode, batchId);
+    this.#stmt(`UPDATE model_batches SET mode = ? WHERE batch_num = ${batchNumOf()}`).run(mode, batchId);
   }
 
   /** Adds one row (inside the load transaction). */
   insert(batchId: string, itemId: string, modelId: string, inputs: Record<string, unknown>): void {
-    this.#stmt('INSERT INTO model_runs (batch_id, item_id, model_id, inputs) VALUES (?, ?, ?, ?)').run(
+    this.#stmt(`INSERT INTO model_runs (batch_num, item_id, model_id, inputs) VALUES (${batchNumOf()}, ?, ?, ?)`).run(
       batchId,
       itemId,
       modelId,
@@ -64,7 +65,7 @@ export class ModelRunRepo {
 
   /** One row, or null. */
   get(batchId: string, itemId: string): ModelRunRecord | null {
-    const r = this.#stmt('SELECT * FROM model_runs WHERE batch_id = ? AND item_id = ?').get(batchId, itemId) as
+    const r = this.#stmt(`SELECT ? AS batch_id, * FROM model_runs WHERE batch_num = ${batchNumOf()} AND item_id = ?`).get(batchId, batchId, itemId) as
       | ModelRunRow
       | undefined;
     return r ? modelRunFromRow(r) : null;
@@ -74,20 +75,20 @@ export class ModelRunRepo {
   setSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode']): void {
     this.#stmt(
       `UPDATE model_runs SET idempotency_key = ?, mode = ?, submits = submits + 1, submitted_at = ?
-       WHERE batch_id = ? AND item_id = ?`,
+       WHERE batch_num = ${batchNumOf()} AND item_id = ?`,
     ).run(key, mode, isoNow(this.#clock), batchId, itemId);
   }
 
   /** Counts a re-send of the stored request. */
   countResend(batchId: string, itemId: string): void {
-    this.#stmt('UPDATE model_runs SET submits = submits + 1, submitted_at = ? WHERE batch_id = ? AND item_id = ?').run(isoNow(this.#clock), batchId, itemId);
+    this.#stmt(`UPDATE model_runs SET submits = submits + 1, submitted_at = ? WHERE batch_num = ${batchNumOf()} AND item_id = ?`).run(isoNow(this.#clock), batchId, itemId);
   }
 
   /** Stores what the create request answered. */
   setAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport): void {
     this.#stmt(
       `UPDATE model_runs SET model_run_id = ?, http_status = ?, status = ?, poll_url = ?, credits = ?, admitted_at = ?
-       WHERE batch_id = ? AND item_id = ?`,
+       WHERE batch_num = ${batchNumOf()} AND item_id = ?`,
     ).run(run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(this.#clock), batchId, itemId);
   }
 
@@ -95,7 +96,7 @@ export class ModelRunRepo {
   setFinished(batchId: string, itemId: string, run: ModelRunReport, polls: number): void {
     this.#stmt(
       `UPDATE model_runs SET status = ?, outputs = ?, error = ?, credits = ?, polls = polls + ?, finished_at = ?
-       WHERE batch_id = ? AND item_id = ?`,
+       WHERE batch_num = ${batchNumOf()} AND item_id = ?`,
     ).run(
       run.status,
       run.outputs == null ? null : JSON.stringify(run.outputs),
@@ -111,14 +112,14 @@ export class ModelRunRepo {
   /** Stores a client-side failure (the service refused the request, or a bug). */
   setError(batchId: string, itemId: string, message: string, polls: number): void {
     this.#stmt(
-      'UPDATE model_runs SET error = ?, polls = polls + ?, finished_at = ? WHERE batch_id = ? AND item_id = ?',
+      `UPDATE model_runs SET error = ?, polls = polls + ?, finished_at = ? WHERE batch_num = ${batchNumOf()} AND item_id = ?`,
     ).run(message, polls, isoNow(this.#clock), batchId, itemId);
   }
 
   /** Adds reads of a run still going (kept across resumes). */
   addPolls(batchId: string, itemId: string, polls: number): void {
     if (polls > 0)
-      this.#stmt('UPDATE model_runs SET polls = polls + ? WHERE batch_id = ? AND item_id = ?').run(polls, batchId, itemId);
+      this.#stmt(`UPDATE model_runs SET polls = polls + ? WHERE batch_num = ${batchNumOf()} AND item_id = ?`).run(polls, batchId, itemId);
   }
 
   /** Credits spent by a batch's finished runs. */
@@ -126,13 +127,13 @@ export class ModelRunRepo {
     const r = this.#stmt(
       `SELECT coalesce(sum(credits), 0) AS spent,
               sum(CASE WHEN credits IS NULL AND status IS NOT NULL AND status <> 'running' THEN 1 ELSE 0 END) AS unreported
-       FROM model_runs WHERE batch_id = ?`,
+       FROM model_runs WHERE batch_num = ${batchNumOf()}`,
     ).get(batchId) as { spent: number; unreported: number | null };
     return { spent: r.spent, unreported: r.unreported ?? 0 };
   }
 
   /** Reads of the service made for a batch's runs. */
   pollCount(batchId: string): number {
-    return this.#stmt('SELECT coalesce(sum(polls), 0) FROM model_runs WHERE batch_id = ?').pluck().get(batchId) as number;
+    return this.#stmt(`SELECT coalesce(sum(polls), 0) FROM model_runs WHERE batch_num = ${batchNumOf()}`).pluck().get(batchId) as number;
   }
 }

@@ -1,29 +1,29 @@
 import type { Db } from './database.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
-import { marks } from './reads.js';
+import { batchNumOf, marks } from './reads.js';
 
 // The outbox of the SQLite adapter (its table and triggers: ../outbox-schema.ts). Every
 // function runs inside the store's write transaction, or as one read.
 
 export function addEvent(db: Db, batchId: string, e: NewOutboxEvent, now: number): boolean {
   const r = db
-    .prepare(`INSERT OR IGNORE INTO outbox (batch_id, key, type, status, data, created_at) VALUES (?, ?, ?, 'pending', ?, ?)`)
+    .prepare(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, ?, 'pending', ?, ?)`)
     .run(batchId, e.key, e.type, JSON.stringify(e.data), now);
   return r.changes === 1;
 }
 
 function addHeldEvent(db: Db, batchId: string, key: string, facts: number[], reminder: boolean, now: number): void {
-  db.prepare(`INSERT OR IGNORE INTO outbox (batch_id, key, type, status, data, created_at) VALUES (?, ?, 'items.held', 'pending', ?, ?)`)
+  db.prepare(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, 'items.held', 'pending', ?, ?)`)
     .run(batchId, key, JSON.stringify({ facts, reminder }), now);
   db.prepare(`UPDATE outbox SET status = 'folded', due_at = ? WHERE id IN (${marks(facts.length)})`).run(now, ...facts);
 }
 
 export function collateHeld(db: Db, batchId: string, o: { digestMs: number; remindMs: number | null }, now: number): number {
   let added = 0;
-  const last = db.prepare(`SELECT max(created_at) FROM outbox WHERE batch_id = ? AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
+  const last = db.prepare(`SELECT max(created_at) FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
   if (last === null || last <= now - o.digestMs) {
-    const facts = db.prepare(`SELECT id FROM outbox WHERE batch_id = ? AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
+    const facts = db.prepare(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
     if (facts.length > 0) {
       addHeldEvent(db, batchId, `digest:${facts[0]}`, facts, false, now);
       added++;
@@ -32,11 +32,11 @@ export function collateHeld(db: Db, batchId: string, o: { digestMs: number; remi
   if (o.remindMs !== null) {
     // Items answered since their digest are done with: never reminded of.
     db.prepare(
-      `UPDATE outbox SET status = 'done' WHERE batch_id = ? AND type = 'item.held' AND status = 'folded'
-         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = outbox.batch_id AND i.id = outbox.item_id AND i.state = 'held' AND i.run_id IS outbox.run_id)`,
+      `UPDATE outbox SET status = 'done' WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded'
+         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = outbox.batch_num AND i.id = outbox.item_id AND i.state = 'held' AND i.run_id IS outbox.run_id)`,
     ).run(batchId);
     const due = db
-      .prepare(`SELECT id FROM outbox WHERE batch_id = ? AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
+      .prepare(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
       .pluck()
       .all(batchId, now - o.remindMs) as number[];
     if (due.length > 0) {
@@ -57,13 +57,13 @@ function heldOf(db: Db, data: Record<string, unknown>) {
 }
 
 export function claim(db: Db, owner: string, o: { leaseMs: number; limit: number; batchIds?: readonly string[] | null }, now: number): OutboxClaim[] {
-  const only = o.batchIds ? `AND batch_id IN (${marks(o.batchIds.length)})` : '';
+  const only = o.batchIds ? `AND batch_num IN (SELECT num FROM batches WHERE id IN (${marks(o.batchIds.length)}))` : '';
   if (o.batchIds?.length === 0) return [];
   const rows = db
     .prepare(
       `UPDATE outbox SET owner = ?, lease_until = ?, fence = fence + 1, attempts = attempts + 1
        WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?) ${only} ORDER BY id LIMIT ?)
-       RETURNING *`,
+       RETURNING *, (SELECT id FROM batches WHERE num = batch_num) AS batch_id`,
     )
     .all(owner, now + o.leaseMs, now, now, ...(o.batchIds ?? []), o.limit) as OutboxRow[];
   return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => claimFromRow(r, r.type === 'items.held' ? heldOf(db, JSON.parse(r.data) as Record<string, unknown>) : []));
@@ -83,9 +83,9 @@ export function settle(db: Db, c: OutboxClaim, out: OutboxOutcome, now: number):
 }
 
 export function state(db: Db, batchId: string): OutboxState {
-  const undelivered = db.prepare(`SELECT count(*) FROM outbox WHERE batch_id = ? AND status = 'pending'`).pluck().get(batchId) as number;
+  const undelivered = db.prepare(`SELECT count(*) FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending'`).pluck().get(batchId) as number;
   const err = db
-    .prepare(`SELECT last_error, last_error_at FROM outbox WHERE batch_id = ? AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`)
+    .prepare(`SELECT last_error, last_error_at FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`)
     .get(batchId) as { last_error: string; last_error_at: number } | undefined;
   // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
   const changed = db

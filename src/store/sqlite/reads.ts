@@ -9,7 +9,8 @@ import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates, UNFINISHED_ROWS } f
 
 /** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
 export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
-export const ITEM_SELECT = `SELECT ${itemColumns()} FROM ${ITEM_FROM}`;
+/** An item's select list: `batch_id` bound (`?`, the first parameter: the id the caller gave) before the row's columns (the rows name their batch by batch_num). */
+export const ITEM_SELECT = `SELECT ? AS batch_id, ${itemColumns()} FROM ${ITEM_FROM}`;
 
 /**
  * The batch's integer key (019) by its id, for a reader's WHERE on `i.batch_num`: the items
@@ -17,6 +18,12 @@ export const ITEM_SELECT = `SELECT ${itemColumns()} FROM ${ITEM_FROM}`;
  * an uncorrelated subquery once); the claim's hot statements take the adapter's cached key.
  */
 export const batchNumOf = (param = '?'): string => `(SELECT num FROM batches WHERE id = ${param})`;
+
+/**
+ * An item's integer key by its public ids (two parameters: batch id, item id), a seek in the
+ * items' (batch_num, id) key, which holds the key.
+ */
+export const ITEM_KEY = `(SELECT key FROM items WHERE batch_num = ${batchNumOf()} AND id = ?)`;
 
 /** `?` placeholders for `n` values. */
 export const marks = (n: number): string => new Array(n).fill('?').join(',');
@@ -35,12 +42,12 @@ export class ItemReads {
   }
 
   /**
-   * One item, or null. Found by its key (the subquery, a seek in the (batch_id, id) index): with
-   * the join's WHERE on batch_id and id instead, SQLite prepares the statement again at every
+   * One item, or null. Found by its key (ITEM_KEY, a seek in the (batch_num, id) key): with
+   * the join's WHERE on batch_num and id instead, SQLite prepares the statement again at every
    * new binding (its planner weighs the bound values), ~100 µs a read.
    */
   get(batchId: string, id: string): ItemRecord | null {
-    const r = this.#stmt(`${ITEM_SELECT} WHERE i.key = (SELECT key FROM items WHERE batch_id = ? AND id = ?)`).get(batchId, id) as
+    const r = this.#stmt(`${ITEM_SELECT} WHERE i.key = ${ITEM_KEY}`).get(batchId, batchId, id) as
       | ItemRow
       | undefined;
     return r ? itemFromRow(r) : null;
@@ -54,7 +61,7 @@ export class ItemReads {
   /** Items in file order, filtered, streamed from SQLite one row at a time. */
   *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
     const where = [`i.batch_num = ${batchNumOf()}`, 'i.seq > ?'];
-    const args: unknown[] = [batchId, f.afterSeq ?? -1];
+    const args: unknown[] = [batchId, batchId, f.afterSeq ?? -1];
     let from = ITEM_FROM;
     if (f.states) {
       const stored = storedStates(f.states);
@@ -74,7 +81,7 @@ export class ItemReads {
       args.push(f.runStatusOtherThan);
     }
     const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-    const stmt = this.#stmt(`SELECT ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
+    const stmt = this.#stmt(`SELECT ? AS batch_id, ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
     for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
   }
 
@@ -90,8 +97,8 @@ export class ItemReads {
   /** The first queued item of a thread after `afterSeq`, or null. */
   nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
     const r = this.#stmt(
-      `SELECT * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
-    ).get(batchId, threadKey, afterSeq) as ItemRow | undefined;
+      `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+    ).get(batchId, batchId, threadKey, afterSeq) as ItemRow | undefined;
     return r ? itemFromRow(r) : null;
   }
 
@@ -102,7 +109,7 @@ export class ItemReads {
     const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
     const runs = this.#stmt(
       `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
-       WHERE batch_id = @b AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
+       WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
     ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
     return { finishedAt: items.map((r) => r.finished_at), runs };
   }

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf } from './reads.js';
 import type { RunErrorColumns } from '../run-failure.js';
 
 
@@ -21,8 +22,8 @@ export class RunRepo {
   /** Records an admitted run; a replayed admission (same id) changes nothing. */
   insert(batchId: string, itemId: string, run: AdmittedRun): void {
     this.#sql.get(
-        `INSERT INTO runs (id, batch_id, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+        `INSERT INTO runs (id, batch_num, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
+         VALUES (?, ${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
       )
       .run(run.id, batchId, itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(this.#clock));
   }
@@ -49,15 +50,15 @@ export class RunRepo {
 
   /** One run, or null. */
   get(id: string): RunRecord | null {
-    const r = this.#sql.get('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const r = this.#sql.get('SELECT r.*, b.id AS batch_id FROM runs r JOIN batches b ON b.num = r.batch_num WHERE r.id = ?').get(id) as RunRow | undefined;
     return r ? runFromRow(r) : null;
   }
 
   /** An item's chain, first run first. */
   chain(batchId: string, itemId: string): RunRecord[] {
     return (
-      this.#sql.get('SELECT * FROM runs WHERE batch_id = ? AND item_id = ? ORDER BY rowid')
-        .all(batchId, itemId) as RunRow[]
+      this.#sql.get(`SELECT ? AS batch_id, * FROM runs WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY rowid`)
+        .all(batchId, batchId, itemId) as RunRow[]
     ).map(runFromRow);
   }
 }

@@ -30,7 +30,7 @@ export class Summaries {
   /** A batch's items in file order, filtered in SQL. */
   items(batchId: string, q: ItemQuery = {}): ItemRecord[] {
     const where = [`i.batch_num = ${batchNumOf()}`];
-    const args: (string | number | null)[] = [batchId];
+    const args: (string | number | null)[] = [batchId, batchId];
     if (q.states) {
       if (q.states.length === 0) return [];
       const stored = storedStates(q.states);
@@ -71,9 +71,9 @@ export class Summaries {
          FROM items i
          LEFT JOIN (SELECT item_id, count(*) AS n,
                       sum(CASE WHEN finished_at IS NULL THEN 0 ELSE (julianday(finished_at) - julianday(created_at)) * 86400 END) AS secs
-                    FROM runs WHERE batch_id = @b GROUP BY item_id) r ON r.item_id = i.id
-         LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_id = @b GROUP BY item_id) d ON d.item_id = i.id
-         LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_id = @b GROUP BY item_id) f ON f.item_id = i.id
+                    FROM runs WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) r ON r.item_id = i.id
+         LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) d ON d.item_id = i.id
+         LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) f ON f.item_id = i.id
          WHERE i.batch_num = ${batchNumOf('@b')}`,
       )
       .all({ b: batchId }) as ItemStats[];
@@ -84,10 +84,10 @@ export class Summaries {
   batchTotals(batchId: string): BatchTotals {
     return this.#db
       .prepare(
-        `SELECT (SELECT count(*) FROM runs WHERE batch_id = @b) AS runs,
-                (SELECT count(*) FROM decisions WHERE batch_id = @b) AS decisions,
-                (SELECT coalesce(sum(cost), 0) FROM decisions WHERE batch_id = @b) AS approvedCost,
-                (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_id = @b AND status = 'downloaded') AS fileBytes`,
+        `SELECT (SELECT count(*) FROM runs WHERE batch_num = ${batchNumOf('@b')}) AS runs,
+                (SELECT count(*) FROM decisions WHERE batch_num = ${batchNumOf('@b')}) AS decisions,
+                coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${batchNumOf('@b')}), 0) AS approvedCost,
+                (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_num = ${batchNumOf('@b')} AND status = 'downloaded') AS fileBytes`,
       )
       .get({ b: batchId }) as BatchTotals;
   }
@@ -97,7 +97,7 @@ export class Summaries {
     return this.#db
       .prepare(
         `SELECT (julianday(finished_at) - julianday(started_at)) * 86400 FROM items
-         WHERE batch_id = ? AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
+         WHERE batch_num = ${batchNumOf()} AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
       )
       .pluck()
       .all(batchId) as number[];
@@ -109,7 +109,7 @@ export class Summaries {
       .prepare(
         `SELECT item_id AS itemId, id AS runId, step, status, json_extract(required_action, '$.tool') AS tool,
                 created_at AS createdAt, finished_at AS finishedAt
-         FROM runs WHERE batch_id = ? ORDER BY created_at, step`,
+         FROM runs WHERE batch_num = ${batchNumOf()} ORDER BY created_at, step`,
       )
       .all(batchId) as RunTime[];
   }
@@ -119,7 +119,7 @@ export class Summaries {
     const rows = this.#db
       .prepare(
         `SELECT item_id AS itemId, tool, input, answer, by, person, reason, cost, decided_at AS decidedAt
-         FROM decisions WHERE batch_id = ? ORDER BY id`,
+         FROM decisions WHERE batch_num = ${batchNumOf()} ORDER BY id`,
       )
       .all(batchId) as (Omit<BatchDecision, 'input' | 'answer'> & { input: string; answer: string })[];
     return rows.map((r) => ({
@@ -133,8 +133,8 @@ export class Summaries {
   pauses(batchId: string, q: PauseQuery = {}): PauseRecord[] {
     // Only decided pauses: read from the batch's decisions (fewer than its runs), each run by its key.
     const from = q.decidedBy
-      ? 'decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_id = @b AND d.by = @by AND r.required_action IS NOT NULL'
-      : 'runs r LEFT JOIN decisions d ON d.batch_id = r.batch_id AND d.run_id = r.id WHERE r.batch_id = @b AND r.required_action IS NOT NULL';
+      ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${batchNumOf('@b')} AND d.by = @by AND r.required_action IS NOT NULL`
+      : `runs r LEFT JOIN decisions d ON d.batch_num = r.batch_num AND d.run_id = r.id WHERE r.batch_num = ${batchNumOf('@b')} AND r.required_action IS NOT NULL`;
     const rows = this.#db
       .prepare(
         `SELECT r.item_id AS itemId, r.id AS runId, r.step, r.required_action AS requiredAction, r.finished_at AS pausedAt,

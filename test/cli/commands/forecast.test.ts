@@ -34,7 +34,7 @@ function medianRunSeconds(db: string): number {
   const secs = (
     d
       .prepare(
-        `SELECT sum((julianday(r.finished_at) - julianday(r.created_at)) * 86400) AS s FROM runs r JOIN items i ON i.batch_id = r.batch_id AND i.id = r.item_id
+        `SELECT sum((julianday(r.finished_at) - julianday(r.created_at)) * 86400) AS s FROM runs r JOIN items i ON i.batch_num = r.batch_num AND i.id = r.item_id
          WHERE i.state <> 'queued' GROUP BY r.item_id`,
       )
       .pluck()
