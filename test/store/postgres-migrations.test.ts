@@ -209,6 +209,22 @@ function recordQueries(): { sent: { text: string; values: unknown[] }[]; stop: (
   };
 }
 
+/** Two batches of 6,000 queued items each (`p1`, `p2`: ids i0…), item k in thread `thread(k)`. */
+async function loadPlans(store: PostgresStore, thread: (k: number) => string | null): Promise<void> {
+  for (const id of ['p1', 'p2']) {
+    const loader = await store.beginBatchLoad({
+      id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
+      settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
+    });
+    const n = 6000;
+    await loader.addColumns({
+      ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
+      questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, (_, k) => thread(k)), metas: Array.from({ length: n }, () => '{}'),
+    }, 0);
+    await loader.commit([]);
+  }
+}
+
 describe('019: the readers of items use the batch_num indexes', () => {
   it('the claim (next queued, thread claim, unfinished in a thread) and the web sort read by batch_num through their indexes', async () => {
     const url = await server.createDatabase('mig_019_plans');
@@ -216,19 +232,7 @@ describe('019: the readers of items use the batch_num indexes', () => {
     const c = await client(url);
     try {
       // Two batches, so a batch's rows are a part of the table, not all of it.
-      for (const id of ['p1', 'p2']) {
-        const loader = await store.beginBatchLoad({
-          id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
-          settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
-        });
-        const n = 6000;
-        await loader.addColumns({
-          ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
-          questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, (_, k) => (k % 10 === 0 ? `t${k % 70}` : null)),
-          metas: Array.from({ length: n }, () => '{}'),
-        }, 0);
-        await loader.commit([]);
-      }
+      await loadPlans(store, (k) => (k % 10 === 0 ? `t${k % 70}` : null));
       await store.cancelBatch('p2');
       const nums = (await c.query('SELECT b.id, b.num, count(*)::int AS n FROM items i JOIN batches b ON b.num = i.batch_num GROUP BY b.id, b.num ORDER BY b.id')).rows;
       expect(nums.map((r) => [r.id, r.n])).toEqual([['p1', 6000], ['p2', 6000]]);
@@ -318,18 +322,7 @@ describe('020: the running approved cost, and the readers of runs, decisions, fi
     try {
       // Two batches of 6,000 items, each item with a run, a decision, a file and an outbox
       // row, and the counts of many batches: a batch's rows are a part of each table, not all of it.
-      for (const id of ['p1', 'p2']) {
-        const loader = await store.beginBatchLoad({
-          id, name: `plans-${id}`, kind: 'runs', sourcePath: `/q/${id}.csv`, sourceSha256: 'abc', baseUrl: 'http://svc/api/v1',
-          settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
-        });
-        const n = 6000;
-        await loader.addColumns({
-          ids: Array.from({ length: n }, (_, k) => `i${k}`), lines: Array.from({ length: n }, (_, k) => k + 2),
-          questions: Array.from({ length: n }, (_, k) => `q${k}?`), threads: Array.from({ length: n }, () => null), metas: Array.from({ length: n }, () => '{}'),
-        }, 0);
-        await loader.commit([]);
-      }
+      await loadPlans(store, () => null);
       await c.query(`INSERT INTO runs (id, batch_num, item_id, step, idempotency_key, status, created_at)
                      SELECT 'r-' || batch_num || '-' || id, batch_num, id, 0, 'k-' || key, 'requires_action', 'now' FROM items`);
       await c.query(`INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, cost, decided_at)
