@@ -40,6 +40,24 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('an open says, once, that it upgrades a database an older resq made, naming the migrations; a new or current one is opened without a word', async () => {
+    const url = await server.createDatabase('mig_upgrade_said');
+    const said: string[] = [];
+    const onWait = (m: string): number => said.push(m);
+    const c = await client(url);
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '019_lean_items')));
+    } finally {
+      await c.end();
+    }
+    await (await PostgresStore.open(url, { onWait })).close();
+    expect(said).toEqual([`upgrading the database ${url.replace(/:[^:@/]*@/, ':***@')} to this resq's schema (019_lean_items, 020_batch_num_keys): a large one takes a while`]);
+    await (await PostgresStore.open(url, { onWait })).close();
+    await (await PostgresStore.open(await server.createDatabase('mig_new_silent'), { onWait })).close();
+    expect(said).toHaveLength(1);
+    expect(said[0]).not.toContain(new URL(url).password || '\u0000');
+  });
+
   it('workers opening a fresh database together migrate it once (advisory lock)', async () => {
     const url = await server.createDatabase('mig_race');
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));

@@ -31,7 +31,9 @@ describe('openDatabase', () => {
     const { path, writer } = fileBefore019();
     // The writer stays open: its commits are in the WAL, not yet in the main file.
     const before = { main: sha(path), wal: sha(`${path}-wal`) };
-    const store = SqliteStore.open(path, { readonly: true });
+    const said: string[] = [];
+    const store = SqliteStore.open(path, { readonly: true, onWait: (m) => said.push(m) });
+    expect(said).toEqual([`reading ${path}, written by an older resq, through a copy upgraded in memory (019_lean_items, 020_batch_num_keys); the file is left as it is`]);
     expect(await store.itemCounts('b1')).toMatchObject({ completed: 1, running: 1, queued: 1 });
     expect(await store.getItem('b1', 'b')).toMatchObject({ state: 'running', owner: 'worker-1', fence: 4, runId: 'run_b', text: 'half an ans' });
     expect((await store.listItems('b1')).map((i) => [i.id, i.state])).toEqual([['a', 'completed'], ['b', 'running'], ['c', 'queued']]);
@@ -52,12 +54,18 @@ describe('openDatabase', () => {
     db.close();
   });
 
-  it('read-write, migrates the file itself', () => {
+  it('read-write, migrates the file itself, and says so first for a file an older resq wrote (not for a new one)', () => {
     const { path, writer } = fileBefore019();
     writer.close();
-    const db = openDatabase(path);
+    const said: string[] = [];
+    const db = openDatabase(path, { onWait: (m) => said.push(m) });
     expect(pendingMigrations(db)).toEqual([]);
     db.close();
+    expect(said).toEqual([`upgrading the database ${path} to this resq's schema (019_lean_items, 020_batch_num_keys): a large one takes a while`]);
+    // Opened again (current), or new: nothing to say.
+    openDatabase(path, { onWait: (m) => said.push(m) }).close();
+    openDatabase(join(tempDir(), 'new.db'), { onWait: (m) => said.push(m) }).close();
+    expect(said).toHaveLength(1);
     const again = new Database(path, { readonly: true });
     expect(pendingMigrations(again)).toEqual([]);
     again.close();

@@ -270,12 +270,17 @@ export const pgMigrations: readonly PgMigration[] = [
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */
 const MIGRATION_LOCK = 7_431_902_118;
 
-/** Applies every migration not yet recorded, under an advisory lock. Returns the names applied. */
-export async function migratePg(client: pg.ClientBase, list: readonly PgMigration[] = pgMigrations): Promise<string[]> {
+/**
+ * Applies every migration not yet recorded, under an advisory lock. Returns the names applied.
+ * `onUpgrade` is told the names first when the database is one an older resq made (not a new one).
+ */
+export async function migratePg(client: pg.ClientBase, list: readonly PgMigration[] = pgMigrations, onUpgrade?: (names: string[]) => void): Promise<string[]> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
     await client.query('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM _migrations')).rows.map((r) => r.name));
+    const pending = list.filter((m) => !done.has(m.name)).map((m) => m.name);
+    if (done.size > 0 && pending.length > 0) onUpgrade?.(pending);
     const applied: string[] = [];
     for (const m of list) {
       if (done.has(m.name)) continue;

@@ -73,7 +73,8 @@ export class PostgresStore implements Store {
     c.on('error', () => {});
     try {
       await c.connect();
-      await migratePg(c);
+      const { onWait } = opts;
+      await migratePg(c, undefined, onWait && ((names) => onWait(`upgrading the database ${maskLocation(url)} to this resq's schema (${names.join(', ')}): a large one takes a while`)));
     } catch (e) {
       await pool.end().catch(() => {});
       throw connectError(url, e);

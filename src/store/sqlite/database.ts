@@ -14,11 +14,15 @@ export type Db = Database.Database;
  * and every pending migration applied. Read-only, a file an older resq wrote is read through
  * a migrated copy in memory ({@link migratedImage}): the file itself is never written.
  */
-export function openDatabase(path: string, opts: { readonly?: boolean; clock?: Clock } = {}): Db {
+export function openDatabase(path: string, opts: { readonly?: boolean; clock?: Clock; onWait?: (message: string) => void } = {}): Db {
   if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
   let db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma('busy_timeout = 10000');
-  if (opts.readonly && pendingMigrations(db).length > 0) db = migratedImage(db, opts.clock ?? systemClock);
+  const upgrade = olderSchema(db);
+  if (opts.readonly && upgrade) {
+    opts.onWait?.(`reading ${path}, written by an older resq, through a copy upgraded in memory (${upgrade}); the file is left as it is`);
+    db = migratedImage(db, opts.clock ?? systemClock);
+  } else if (upgrade) opts.onWait?.(`upgrading the database ${path} to this resq's schema (${upgrade}): a large one takes a while`);
   if (!opts.readonly) {
     retryBusySync(() => db.pragma('journal_mode = WAL'));
     // NORMAL in WAL mode still survives a killed process: only an OS crash can lose the last commits.
@@ -31,6 +35,16 @@ export function openDatabase(path: string, opts: { readonly?: boolean; clock?: C
   const maxPages = Number(process.env.RESQ_TEST_SQLITE_MAX_PAGES);
   if (Number.isInteger(maxPages) && maxPages > 0) db.pragma(`max_page_count = ${maxPages}`);
   return db;
+}
+
+/**
+ * The migrations a database an older resq wrote still needs, as a list for a person; null for
+ * a new file (nothing to upgrade: its tables are made) or one already current.
+ */
+function olderSchema(db: Db): string | null {
+  const pending = pendingMigrations(db);
+  if (pending.length === 0 || pending.length === migrations.length) return null;
+  return pending.join(', ');
 }
 
 /** The migrations a database has not had yet (all of them for a file with no `_migrations`). */
