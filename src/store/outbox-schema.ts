@@ -14,9 +14,21 @@ const TERMINAL = sqlStates(TERMINAL_STATES);
 /** The share of the batch budget that is told first; all of it is told too. */
 export const BUDGET_SHARES = [80, 100] as const;
 
-const COLUMNS = (id: string, json: string, ms: string): string => `
+/**
+ * How a schema names a row's batch: 017's text id (`batch_id`, batches.id) or, from 020, the
+ * batch's integer key (`batch_num`, batches.num).
+ */
+interface BatchKey {
+  col: 'batch_id' | 'batch_num';
+  of: 'id' | 'num';
+  type: 'TEXT' | 'INTEGER';
+}
+const BY_ID: BatchKey = { col: 'batch_id', of: 'id', type: 'TEXT' };
+const BY_NUM: BatchKey = { col: 'batch_num', of: 'num', type: 'INTEGER' };
+
+const COLUMNS = (id: string, json: string, ms: string, k: BatchKey = BY_ID): string => `
     id ${id},
-    batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+    ${k.col} ${k.type} NOT NULL REFERENCES batches(${k.of}) ON DELETE CASCADE,
     key TEXT NOT NULL,
     type TEXT NOT NULL,
     status TEXT NOT NULL,
@@ -37,29 +49,35 @@ const INDEXES = `
 const SQLITE_NOW = `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
 
 /** `batch.finished` once no item of the batch is unfinished: run after item_counts moved (exact then). */
-const sqliteFinished = `
-    INSERT OR IGNORE INTO outbox (batch_id, key, type, status, created_at)
-    SELECT new.batch_id, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_id = new.batch_id AND o.type = 'batch.finished'),
+const sqliteFinished = ({ col, of }: BatchKey): string => `
+    INSERT OR IGNORE INTO outbox (${col}, key, type, status, created_at)
+    SELECT new.${col}, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.${col} = new.${col} AND o.type = 'batch.finished'),
            'batch.finished', 'pending', ${SQLITE_NOW}
-    FROM batches b WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_id = new.batch_id AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
+    FROM batches b WHERE b.${of} = new.${col} AND json_extract(b.settings, '$.notify') IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.${col} = new.${col} AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
+
+/**
+ * SQLite's triggers of an item held and of the last item ending (017, and 020 by batch_num): a
+ * held fact, and `batch.finished` once the kept counts have no unfinished item left.
+ */
+const sqliteItemTriggers = (k: BatchKey): string => `
+  CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN
+    INSERT OR IGNORE INTO outbox (${k.col}, key, type, status, item_id, run_id, reason, created_at)
+    SELECT new.${k.col}, 'held:' || new.id || ':' || coalesce(new.run_id, ''), 'item.held', 'fact', new.id, new.run_id, new.hold_reason, ${SQLITE_NOW}
+    FROM batches b WHERE b.${k.of} = new.${k.col} AND json_extract(b.settings, '$.notify') IS NOT NULL;
+  END;
+  -- An item ending moves item_counts (migration 012): a terminal state's count grows last.
+  CREATE TRIGGER outbox_finished_grown AFTER UPDATE OF n ON item_counts WHEN new.state IN ${TERMINAL} AND new.n > old.n BEGIN
+    ${sqliteFinished(k)}
+  END;
+  CREATE TRIGGER outbox_finished_first AFTER INSERT ON item_counts WHEN new.state IN ${TERMINAL} BEGIN
+    ${sqliteFinished(k)}
+  END;`;
 
 /** SQLite's 017_outbox. */
 export const SQLITE_OUTBOX = `
   CREATE TABLE outbox (${COLUMNS('INTEGER PRIMARY KEY AUTOINCREMENT', 'TEXT', 'INTEGER')});
-  ${INDEXES}
-  CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN
-    INSERT OR IGNORE INTO outbox (batch_id, key, type, status, item_id, run_id, reason, created_at)
-    SELECT new.batch_id, 'held:' || new.id || ':' || coalesce(new.run_id, ''), 'item.held', 'fact', new.id, new.run_id, new.hold_reason, ${SQLITE_NOW}
-    FROM batches b WHERE b.id = new.batch_id AND json_extract(b.settings, '$.notify') IS NOT NULL;
-  END;
-  -- An item ending moves item_counts (migration 012): a terminal state's count grows last.
-  CREATE TRIGGER outbox_finished_grown AFTER UPDATE OF n ON item_counts WHEN new.state IN ${TERMINAL} AND new.n > old.n BEGIN
-    ${sqliteFinished}
-  END;
-  CREATE TRIGGER outbox_finished_first AFTER INSERT ON item_counts WHEN new.state IN ${TERMINAL} BEGIN
-    ${sqliteFinished}
-  END;
+  ${INDEXES}${sqliteItemTriggers(BY_ID)}
   CREATE TRIGGER outbox_budget AFTER INSERT ON decisions WHEN new.cost > 0 BEGIN
     INSERT OR IGNORE INTO outbox (batch_id, key, type, status, data, created_at)
     SELECT new.batch_id, 'budget:' || s.pct, 'budget.reached', 'pending',
@@ -242,20 +260,7 @@ export function pgOutboxByNum(): string {
  * as 017's. The budget's events are written when the batch's approved cost (`batch_spend`, kept
  * by the triggers on decisions) grows: the total is that row, not a sum of the decisions.
  */
-export const SQLITE_OUTBOX_TABLE_020 = `
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    batch_num INTEGER NOT NULL REFERENCES batches(num) ON DELETE CASCADE,
-    key TEXT NOT NULL,
-    type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    item_id TEXT, run_id TEXT, reason TEXT,
-    data TEXT NOT NULL DEFAULT '{}',
-    created_at INTEGER NOT NULL,
-    due_at INTEGER NOT NULL DEFAULT 0,
-    owner TEXT, lease_until INTEGER, fence INTEGER NOT NULL DEFAULT 0,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    delivered TEXT NOT NULL DEFAULT '[]',
-    last_error TEXT, last_error_at INTEGER, sent_at INTEGER`;
+export const SQLITE_OUTBOX_TABLE_020 = COLUMNS('INTEGER PRIMARY KEY AUTOINCREMENT', 'TEXT', 'INTEGER', BY_NUM);
 
 export const SQLITE_OUTBOX_INDEXES_020: readonly string[] = [
   // Read by: every write of an event (INSERT OR IGNORE: one event per key), outbox.ts and the triggers below.
@@ -266,14 +271,6 @@ export const SQLITE_OUTBOX_INDEXES_020: readonly string[] = [
   // the batch.finished trigger's count of the batch's earlier ends.
   'CREATE INDEX outbox_for_kind ON outbox(batch_num, type, status, created_at)',
 ];
-
-/** `batch.finished` once no item of the batch is unfinished: run after item_counts moved (exact then). */
-const sqliteFinished020 = `
-    INSERT OR IGNORE INTO outbox (batch_num, key, type, status, created_at)
-    SELECT new.batch_num, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_num = new.batch_num AND o.type = 'batch.finished'),
-           'batch.finished', 'pending', ${SQLITE_NOW}
-    FROM batches b WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_num = new.batch_num AND c.state IN ${UNFINISHED_ROWS} AND c.n > 0);`;
 
 /**
  * `budget.reached` for each share of the budget the approved cost (`new.approved`, batch_spend)
@@ -292,19 +289,7 @@ const sqliteBudget020 = `
       AND new.approved >= json_extract(b.policy, '$.confirm_scope.batch_budget') * s.pct / 100.0
       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.batch_num = new.batch_num AND o.key = 'budget:' || s.pct);`;
 
-export const SQLITE_OUTBOX_TRIGGERS_020 = `
-  CREATE TRIGGER outbox_held AFTER UPDATE OF state ON items WHEN new.state = 'held' AND old.state IS NOT 'held' BEGIN
-    INSERT OR IGNORE INTO outbox (batch_num, key, type, status, item_id, run_id, reason, created_at)
-    SELECT new.batch_num, 'held:' || new.id || ':' || coalesce(new.run_id, ''), 'item.held', 'fact', new.id, new.run_id, new.hold_reason, ${SQLITE_NOW}
-    FROM batches b WHERE b.num = new.batch_num AND json_extract(b.settings, '$.notify') IS NOT NULL;
-  END;
-  -- An item ending moves item_counts (migration 012): a terminal state's count grows last.
-  CREATE TRIGGER outbox_finished_grown AFTER UPDATE OF n ON item_counts WHEN new.state IN ${TERMINAL} AND new.n > old.n BEGIN
-    ${sqliteFinished020}
-  END;
-  CREATE TRIGGER outbox_finished_first AFTER INSERT ON item_counts WHEN new.state IN ${TERMINAL} BEGIN
-    ${sqliteFinished020}
-  END;
+export const SQLITE_OUTBOX_TRIGGERS_020 = `${sqliteItemTriggers(BY_NUM)}
   -- A decision with a cost moves batch_spend (batch-num-keys.ts): its approved cost is the total.
   CREATE TRIGGER outbox_budget_grown AFTER UPDATE OF approved ON batch_spend WHEN new.approved > old.approved BEGIN
     ${sqliteBudget020}
