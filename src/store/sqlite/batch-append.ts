@@ -3,6 +3,7 @@ import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { isoNow } from '../../clock.js';
 import type { Repos } from './repos.js';
+import { batchNumOf } from './reads.js';
 
 /**
  * Starts appending a grown question set to a batch: one IMMEDIATE transaction (other
@@ -13,12 +14,12 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
   db.exec('BEGIN IMMEDIATE');
   let next: number;
   try {
-    next = db.prepare('SELECT coalesce(max(seq), -1) + 1 FROM items INDEXED BY items_for_claim WHERE batch_num = (SELECT num FROM batches WHERE id = ?)').pluck().get(batchId) as number;
+    next = db.prepare(`SELECT coalesce(max(seq), -1) + 1 FROM items INDEXED BY items_for_claim WHERE batch_num = ${batchNumOf()}`).pluck().get(batchId) as number;
   } catch (e) {
     db.exec('ROLLBACK');
     throw e;
   }
-  const find = db.prepare('SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND id = ?');
+  const find = db.prepare(`SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`);
   const now = isoNow(r.clock);
   let kept = 0;
   let appended = 0;

@@ -1,6 +1,7 @@
 import { ACTIVE_STATES, type ItemState, sqlStates } from '../item-states.js';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf } from './reads.js';
 import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
 
 /**
@@ -13,9 +14,9 @@ import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
  * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
  * same at any number of runs in flight.
  */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = @batch) AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
   - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
-       WHERE batch_num = (SELECT num FROM batches WHERE id = @batch) AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
+       WHERE batch_num = ${batchNumOf('@batch')} AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
 
 /** The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch) and in flight (for claims and the live view). */
 export class Counts {
@@ -38,9 +39,9 @@ export class Counts {
    * once as the mark) and the batch's flights by their state (at most its runs in flight).
    */
   byState(batchId: string): Record<ItemState, number> {
-    const kept = this.#stmt('SELECT state, n FROM item_counts WHERE batch_num = (SELECT num FROM batches WHERE id = ?)').all(batchId) as { state: string; n: number }[];
+    const kept = this.#stmt(`SELECT state, n FROM item_counts WHERE batch_num = ${batchNumOf()}`).all(batchId) as { state: string; n: number }[];
     const flying = this.#stmt(
-      'SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = (SELECT num FROM batches WHERE id = ?) GROUP BY state',
+      `SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = ${batchNumOf()} GROUP BY state`,
     ).all(batchId) as { state: string; n: number }[];
     return countsOf(kept, flying);
   }

@@ -3,6 +3,7 @@ import type { DuplicateItem, NewItem, NewItemColumns } from '../shapes.js';
 import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
+import { batchNumOf } from './reads.js';
 
 const INSERT_CHUNK = 256;
 
@@ -126,7 +127,7 @@ export class ItemRepo {
       return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
     });
     const updatedAt = isoNow(this.#clock);
-    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND id = ?`).run(...values, updatedAt, batchId, id);
+    const info = this.#stmt(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...values, updatedAt, batchId, id);
     if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
     return updatedAt;
   }

@@ -90,8 +90,8 @@ export function state(db: Db, batchId: string): OutboxState {
   // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
   const changed = db
     .prepare(
-      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items INDEXED BY items_for_web_sort WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND state <> 'queued'
-         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = (SELECT num FROM batches WHERE id = ?))`,
+      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items INDEXED BY items_for_web_sort WHERE batch_num = ${batchNumOf()} AND state <> 'queued'
+         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = ${batchNumOf()})`,
     )
     .pluck()
     .get(batchId, batchId) as string | null;
