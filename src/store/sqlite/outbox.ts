@@ -2,28 +2,37 @@ import type { Db } from './database.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
 import { batchNumOf, marks } from './reads.js';
+import { StatementCache } from './statement-cache.js';
 
 // The outbox of the SQLite adapter (its table and triggers: ../outbox-schema.ts). Every
 // function runs inside the store's write transaction, or as one read.
 
+/** Each connection's prepared statements of fixed text (a `?` list of varying length is prepared per call: its texts are unbounded). */
+const caches = new WeakMap<Db, StatementCache>();
+function sql(db: Db): StatementCache {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new StatementCache(db)));
+  return c;
+}
+
 export function addEvent(db: Db, batchId: string, e: NewOutboxEvent, now: number): boolean {
-  const r = db
-    .prepare(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, ?, 'pending', ?, ?)`)
+  const r = sql(db)
+    .get(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, ?, 'pending', ?, ?)`)
     .run(batchId, e.key, e.type, JSON.stringify(e.data), now);
   return r.changes === 1;
 }
 
 function addHeldEvent(db: Db, batchId: string, key: string, facts: number[], reminder: boolean, now: number): void {
-  db.prepare(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, 'items.held', 'pending', ?, ?)`)
+  sql(db).get(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, 'items.held', 'pending', ?, ?)`)
     .run(batchId, key, JSON.stringify({ facts, reminder }), now);
   db.prepare(`UPDATE outbox SET status = 'folded', due_at = ? WHERE id IN (${marks(facts.length)})`).run(now, ...facts);
 }
 
 export function collateHeld(db: Db, batchId: string, o: { digestMs: number; remindMs: number | null }, now: number): number {
   let added = 0;
-  const last = db.prepare(`SELECT max(created_at) FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
+  const last = sql(db).get(`SELECT max(created_at) FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
   if (last === null || last <= now - o.digestMs) {
-    const facts = db.prepare(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
+    const facts = sql(db).get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
     if (facts.length > 0) {
       addHeldEvent(db, batchId, `digest:${facts[0]}`, facts, false, now);
       added++;
@@ -31,12 +40,12 @@ export function collateHeld(db: Db, batchId: string, o: { digestMs: number; remi
   }
   if (o.remindMs !== null) {
     // Items answered since their digest are done with: never reminded of.
-    db.prepare(
+    sql(db).get(
       `UPDATE outbox SET status = 'done' WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded'
          AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = outbox.batch_num AND i.id = outbox.item_id AND i.state = 'held' AND i.run_id IS outbox.run_id)`,
     ).run(batchId);
-    const due = db
-      .prepare(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
+    const due = sql(db)
+      .get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
       .pluck()
       .all(batchId, now - o.remindMs) as number[];
     if (due.length > 0) {
@@ -72,9 +81,9 @@ export function claim(db: Db, owner: string, o: { leaseMs: number; limit: number
 export function settle(db: Db, c: OutboxClaim, out: OutboxOutcome, now: number): boolean {
   // Narrowed with `in`, not by `sent`: tslab's TypeScript (no strictNullChecks) narrows no boolean discriminant.
   const r = !('retryInMs' in out)
-    ? db.prepare(`UPDATE outbox SET status = 'sent', sent_at = ?, owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`).run(now, c.row, c.owner, c.fence)
-    : db
-        .prepare(
+    ? sql(db).get(`UPDATE outbox SET status = 'sent', sent_at = ?, owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`).run(now, c.row, c.owner, c.fence)
+    : sql(db)
+        .get(
           `UPDATE outbox SET due_at = ?, last_error = ?, last_error_at = ?, delivered = ?, owner = NULL, lease_until = NULL
            WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`,
         )
@@ -83,13 +92,13 @@ export function settle(db: Db, c: OutboxClaim, out: OutboxOutcome, now: number):
 }
 
 export function state(db: Db, batchId: string): OutboxState {
-  const undelivered = db.prepare(`SELECT count(*) FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending'`).pluck().get(batchId) as number;
-  const err = db
-    .prepare(`SELECT last_error, last_error_at FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`)
+  const undelivered = sql(db).get(`SELECT count(*) FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending'`).pluck().get(batchId) as number;
+  const err = sql(db)
+    .get(`SELECT last_error, last_error_at FROM outbox WHERE batch_num = ${batchNumOf()} AND status = 'pending' AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1`)
     .get(batchId) as { last_error: string; last_error_at: number } | undefined;
   // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
-  const changed = db
-    .prepare(
+  const changed = sql(db)
+    .get(
       `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items INDEXED BY items_for_web_sort WHERE batch_num = ${batchNumOf()} AND state <> 'queued'
          UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = ${batchNumOf()})`,
     )
