@@ -7,6 +7,7 @@ import { type MimeBundle } from './bundle.js';
 import { statusOf } from './items.js';
 import { formatNumber } from '../charts/svg-chart.js';
 import { table } from './table.js';
+import { budgetOf } from '../read/spend.js';
 
 /** A batch at a glance. */
 export interface BatchSummary {
@@ -40,11 +41,6 @@ function median(values: number[]): number | null {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-function budgetOf(policy: unknown): number | null {
-  const b = (policy as { confirm_scope?: { batch_budget?: unknown } } | null)?.confirm_scope?.batch_budget;
-  return typeof b === 'number' ? b : null;
 }
 
 /** Summarises a batch from the store. */

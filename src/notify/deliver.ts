@@ -51,14 +51,14 @@ async function post(url: string, body: string, headers: Record<string, string>, 
   if (res.status < 200 || res.status > 299) throw new Error(`HTTP ${res.status}`);
 }
 
-/** What a notify command's environment never carries. */
-export const SECRET_ENV = ['RESQ_API_KEY', 'RESQ_NOTIFY_SECRET', 'RESQ_SERVE_TOKEN', 'RESQ_DB'] as const;
+/** What a notify command's environment never carries (PGPASSWORD: the database's password as node-postgres also reads it). */
+export const SECRET_ENV = ['RESQ_API_KEY', 'RESQ_NOTIFY_SECRET', 'RESQ_SERVE_TOKEN', 'RESQ_DB', 'PGPASSWORD'] as const;
 
 function runCommand(command: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, RESQ_EVENT_ID: headers['X-Resq-Event-Id'] ?? '', RESQ_EVENT_TYPE: headers['X-Resq-Event-Type'] ?? '' };
     // The command gets the event, never a secret: the service's key, the signing secret, the
-    // web view's token, nor the database's address (a postgres:// URL carries its password).
+    // web view's token, nor the database's address (a postgres:// URL carries its password) or password.
     for (const name of SECRET_ENV) delete env[name];
     // Its output is never shown raw: dropped.
     const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], env, detached: true });

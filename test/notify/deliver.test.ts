@@ -18,6 +18,9 @@ describe('deliver to a command', () => {
     }
     saved.set('RESQ_DB', process.env.RESQ_DB);
     process.env.RESQ_DB = 'postgres://resq:pw-in-url@db/resq';
+    // The database's password as node-postgres also takes it: from PGPASSWORD.
+    saved.set('PGPASSWORD', process.env.PGPASSWORD);
+    process.env.PGPASSWORD = 'pw-in-pgpassword';
     const dir = tempDir();
     const out = join(dir, 'env.txt');
     const body = join(dir, 'body.json');
@@ -25,7 +28,7 @@ describe('deliver to a command', () => {
     const env = readFileSync(out, 'utf8');
     expect(readFileSync(body, 'utf8')).toBe('{"type":"batch.finished"}');
     expect(env).toContain('RESQ_EVENT_ID=b.finished:0');
-    expect(env).not.toMatch(/secret-|pw-in-url/);
+    expect(env).not.toMatch(/secret-|pw-in-url|pw-in-pgpassword/);
     for (const name of SECRET_ENV) expect(env).not.toContain(`${name}=`);
   });
 });

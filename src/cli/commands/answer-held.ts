@@ -4,6 +4,7 @@ import type { BatchRecord, Store } from '../../store/index.js';
 import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { alignColumns } from '../text/columns.js';
 
 /** What `resq answer BATCH --held …` was asked. */
 export interface AnswerHeldArgs {
@@ -41,11 +42,10 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
       return EXIT.ok;
     }
     const rows = sel.items.map((it: SelectedHeld) => [oneLine(it.id, 40), oneLine(it.tool, 24), costText(it.cost), oneLine(it.holdReason ?? '', 80)]);
-    const w = [0, 1, 2].map((i) => Math.max(i === 0 ? 2 : i === 1 ? 4 : 4, ...rows.map((r) => r[i]!.length)));
-    const line = (r: string[]) => `${r[0]!.padEnd(w[0]!)}  ${r[1]!.padEnd(w[1]!)}  ${r[2]!.padStart(w[2]!)}  ${r[3]}`.trimEnd();
     const verb = a.reply ? `would ${a.reply.kind}` : 'would answer';
     const out = [sel.items.length === 0 ? `no held item of ${name} matches` : `${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
-    if (rows.length > 0) out.push(line(['id', 'tool', 'cost', 'held because']), ...rows.map(line));
+    // The cost at the right, as numbers are.
+    if (rows.length > 0) out.push(...alignColumns([['id', 'tool', 'cost', 'held because'], ...rows], [2]));
     for (const id of sel.notHeld) out.push(`not held now: ${oneLine(id, 80)}`);
     out.push('dry run: nothing recorded, nothing sent');
     io.stdout.write(`${out.join('\n')}\n`);

@@ -92,14 +92,6 @@ function replyOf(a: AnswerArgs): PersonReply | null {
       : { kind: 'choose', ids: (a.choose ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...note };
 }
 
-/** A cost flag's value: a number of 0 or more, else one line naming the flag. */
-function costFlag(name: string, v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  const n = typeof v === 'number' ? v : Number.NaN;
-  if (!Number.isFinite(n) || n < 0) throw new InputError(`--${name}: give a number of 0 or more`);
-  return n;
-}
-
 /** `resq answer BATCH --held …`: checks the flags, then answers (or lists) every held item they select. */
 async function answerBulkHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   if (a.item !== undefined) throw new InputError(`--held answers the held items the filters select: drop the item id "${a.item}", or drop --held`);
@@ -111,12 +103,13 @@ async function answerBulkHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const ids = a.items?.split(',').map((s) => s.trim()).filter(Boolean);
   const filter = {
     ...(a.tool !== undefined ? { tool: String(a.tool) } : {}),
-    ...(a['min-cost'] !== undefined ? { minCost: costFlag('min-cost', a['min-cost']) } : {}),
-    ...(a['max-cost'] !== undefined ? { maxCost: costFlag('max-cost', a['max-cost']) } : {}),
+    ...(a['min-cost'] !== undefined ? { minCost: a['min-cost'] } : {}),
+    ...(a['max-cost'] !== undefined ? { maxCost: a['max-cost'] } : {}),
     ...(where.length ? { where } : {}),
     ...(a.text ? { text: a.text } : {}),
     ...(ids ? { ids } : {}),
   };
+  // Checked (one line naming the flag, NaN from yargs for a cost that is no number included) before the database opens.
   checkHeldFilter(filter);
   const [{ openBatch }, { answerHeldHandler }] = await Promise.all([import('../open-batch.js'), import('./answer-held.js')]);
   const { store, batch } = await openBatch(a.db, a.batch);

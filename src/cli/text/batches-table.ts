@@ -1,6 +1,7 @@
 import { isGoneHere } from '../../runner/local-process.js';
 import type { BatchOverview } from '../../store/index.js';
 import { oneLine } from '../../text/printable.js';
+import { alignColumns } from './columns.js';
 
 /** A batch's line of `resq batches` as data (what --json prints). */
 export interface BatchLine {
@@ -61,7 +62,5 @@ export function formatBatches(lines: readonly BatchLine[]): string {
     l.workers ? String(l.workers) : '-',
   ]);
   const head = ['batch', 'kind', 'created', 'items', 'state', 'cost', 'files', 'workers'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [fmt(head), ...rows.map(fmt)].join('\n');
+  return alignColumns([head, ...rows]).join('\n');
 }

@@ -1,5 +1,6 @@
 import type { PauseDifference, PolicyCheck, ToolCheck, Verdict } from '../../policy/index.js';
 import { oneLine } from '../../text/printable.js';
+import { alignColumns } from './columns.js';
 
 const p = (s: string, n = 120): string => oneLine(s, n);
 const num = (n: number): string => String(Math.round(n * 100) / 100);
@@ -36,8 +37,7 @@ export function policyCheckText(policyFile: string, batch: string, c: PolicyChec
   const lines = [`${p(policyFile)} on batch ${p(batch)}: ${t.pauses} pause${t.pauses === 1 ? '' : 's'}, ${t.agrees} decided the same, ${t.differs} otherwise`];
   if (t.pauses === 0) return `${lines[0]}\n`;
   const rows = [HEAD, ...c.tools.map((x) => row(p(x.tool, 40), x)), row('total', t)];
-  const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) lines.push(r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  lines.push(...alignColumns(rows, HEAD.map((_, i) => i).slice(1)));
   if (c.differences.length) {
     lines.push(`decided otherwise (${c.differences.length}):`);
     for (const d of c.differences) lines.push(`  ${differenceLine(d)}`);

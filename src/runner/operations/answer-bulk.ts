@@ -1,7 +1,7 @@
 import { AlreadyAnsweredError, InputError } from '../../errors.js';
 import { type HeldFilter, type SelectedHeld, selectHeld } from '../../read/held-selection.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
-import { answerFor, answerHeldItem, type PersonReply } from './answer.js';
+import { answerFor, answerHeldItem, type PersonReply, whyNotHeld } from './answer.js';
 
 /** One item a bulk decision answered. */
 export interface BulkAnswered {
@@ -37,14 +37,14 @@ function who(by: 'policy' | 'person', person: string | null): string {
   return by === 'policy' ? 'the policy' : (person ?? 'a person');
 }
 
-/** Why an item named in a selection is not held: answered first (by whom), ended, or no such item. */
-async function whyNotHeld(store: ReadStore, batch: BatchRecord, id: string): Promise<BulkSkipped> {
-  const item = await store.getItem(batch.id, id);
-  if (!item) return { id, reason: `batch "${batch.name}" has no item "${id}"`, by: null, at: null };
-  const last = (await store.decisionsForItem(batch.id, id)).at(-1);
-  if (last && item.state !== 'queued')
-    return { id, reason: `already answered by ${who(last.by, last.person)} at ${last.decidedAt} (now ${item.state})`, by: who(last.by, last.person), at: last.decidedAt };
-  return { id, reason: `${item.state}, not held`, by: null, at: null };
+/** An item left alone, from the error that refused its answer; undefined for any other error. */
+function skippedFor(id: string, e: unknown): BulkSkipped | undefined {
+  if (e instanceof AlreadyAnsweredError) {
+    const name = who(e.by, e.person);
+    return { id, reason: `already answered by ${name} at ${e.answeredAt} (now ${e.state})`, by: name, at: e.answeredAt };
+  }
+  if (e instanceof InputError) return { id, reason: e.message, by: null, at: null };
+  return undefined;
 }
 
 /**
@@ -87,7 +87,7 @@ export async function answerHeldItems(
   checkReplyFits(selection.items, reply);
   const person = o.person?.trim() || null;
   const skipped: BulkSkipped[] = [];
-  for (const id of selection.notHeld) skipped.push(await whyNotHeld(store, batch, id));
+  for (const id of selection.notHeld) skipped.push(skippedFor(id, await whyNotHeld(store, batch, id))!);
   await o.onSelected?.(selection.items);
   const answered: BulkAnswered[] = [];
   for (const it of selection.items) {
@@ -95,11 +95,9 @@ export async function answerHeldItems(
       const r = await answerHeldItem(store, batch, it.id, reply, { person, runId: it.runId });
       answered.push({ id: it.id, tool: it.tool, cost: it.cost, answer: r.answer });
     } catch (e) {
-      if (e instanceof AlreadyAnsweredError) {
-        const name = who(e.by, e.person);
-        skipped.push({ id: it.id, reason: `already answered by ${name} at ${e.answeredAt} (now ${e.state})`, by: name, at: e.answeredAt });
-      } else if (e instanceof InputError) skipped.push({ id: it.id, reason: e.message, by: null, at: null });
-      else throw e;
+      const s = skippedFor(it.id, e);
+      if (!s) throw e;
+      skipped.push(s);
     }
   }
   return { batch: batch.name, person, answered, skipped, totalCost: answered.reduce((n, a) => n + (a.cost ?? 0), 0) };

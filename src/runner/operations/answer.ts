@@ -61,13 +61,21 @@ export interface AnswerResult {
   person: string | null;
 }
 
-/** Refuses an answer to an item that is not held: who answered it and when, if someone did. */
-async function notHeld(store: ReadStore, batch: BatchRecord, itemId: string): Promise<never> {
+/**
+ * Why an item is not held, as the error that refuses an answer to it: who answered it and
+ * when ({@link AlreadyAnsweredError}), else that it ended or is no item ({@link InputError}).
+ * A single answer throws it; a bulk decision names it among the items it skipped.
+ */
+export async function whyNotHeld(store: ReadStore, batch: BatchRecord, itemId: string): Promise<AlreadyAnsweredError | InputError> {
   const item = await store.getItem(batch.id, itemId);
-  if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
+  if (!item) return new InputError(`batch "${batch.name}" has no item "${itemId}"`);
   const last = (await store.decisionsForItem(batch.id, itemId)).at(-1);
-  if (last && item.state !== 'queued') throw new AlreadyAnsweredError(itemId, last.by, last.person, last.decidedAt, item.state);
-  throw new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
+  if (last && item.state !== 'queued') return new AlreadyAnsweredError(itemId, last.by, last.person, last.decidedAt, item.state);
+  return new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
+}
+
+async function notHeld(store: ReadStore, batch: BatchRecord, itemId: string): Promise<never> {
+  throw await whyNotHeld(store, batch, itemId);
 }
 
 /**

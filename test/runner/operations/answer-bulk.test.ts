@@ -24,7 +24,7 @@ describe('answerHeldItems: one decision per selected held item', () => {
   async function heldBatch(): Promise<{ store: Store; batch: BatchRecord; run: () => Promise<void> }> {
     const dir = tempDir();
     const questions = join(dir, 'q.csv');
-    writeFileSync(questions, 'id,question,lab\nok,plan @confirm=5,x\na,plan @confirm=60,x\nb,plan @confirm=70,y\nc,plan @confirm=80,x\ntwice,plan @confirm=90 @choice,x\npick,pick @choice,x\n');
+    writeFileSync(questions, 'id,question,lab\nok,plan @confirm=5,x\na,plan @confirm=60,x\nb,plan @confirm=70,y\nc,plan @confirm=80,x\ntwice,plan @confirm=90 @choice,x\npick,pick @choice,x\nplain,plain question,z\n');
     const store = await openStore(join(dir, 'resq.db'));
     const policy = parsePolicy({ confirm_scope: { approve_max_cost: 50 } }, 'policy.yaml');
     const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy, baseUrl: sim.url });
@@ -72,6 +72,23 @@ describe('answerHeldItems: one decision per selected held item', () => {
     expect(r.answered).toEqual([]);
     expect(r.skipped).toMatchObject([{ id: 'twice', by: 'bob', reason: expect.stringContaining('(now held)') }]);
     expect((await store.decisionsForItem(batch.id, 'twice')).map((d) => [d.tool, d.person])).toEqual([['confirm_scope', 'bob']]);
+    await store.close();
+  });
+
+  it('names each named item that is not held as a single answer to it would: answered (by whom), ended, or no such item', async () => {
+    const { store, batch } = await heldBatch();
+    const ids = ['ok', 'plain', 'nope'];
+    const r = await answerHeldItems(store, batch, { ids }, { kind: 'approve' }, { person: 'alice' });
+    expect(r.answered).toEqual([]);
+    expect(r.skipped).toMatchObject([
+      { id: 'ok', by: 'the policy', reason: expect.stringMatching(/^already answered by the policy at \S+ \(now completed\)$/) },
+      { id: 'plain', by: null, at: null },
+      { id: 'nope', by: null, at: null },
+    ]);
+    for (const id of ['plain', 'nope']) {
+      const single = await answerHeldItem(store, batch, id, { kind: 'approve' }).catch((e: Error) => e.message);
+      expect(r.skipped.find((s) => s.id === id)?.reason, id).toBe(single);
+    }
     await store.close();
   });
 
