@@ -72,8 +72,8 @@ const emptyCounts = (): Omit<ToolCheck, 'tool'> => ({
   wouldCost: 0,
 });
 
-/** The cost a plan's input gives, or null. */
-function costOf(input: Record<string, unknown>): number | null {
+/** The cost a plan's input gives (`input.cost`, a finite number), or null. */
+export function planCost(input: Record<string, unknown>): number | null {
   const c = input['cost'];
   return typeof c === 'number' && Number.isFinite(c) ? c : null;
 }
@@ -115,7 +115,7 @@ export function checkPolicy(policy: Policy | null, pauses: readonly PastPause[])
         itemId: p.itemId,
         runId: p.runId,
         tool: p.tool,
-        cost: costOf(p.input),
+        cost: planCost(p.input),
         actual: { ...actual, by: p.decision?.by ?? null, person: p.decision?.person ?? null },
         would: { verdict: would.verdict, chosen: would.chosen, reason: would.reason },
       });

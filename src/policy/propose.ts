@@ -1,4 +1,4 @@
-import { type PastPause, verdictOf } from './check.js';
+import { type PastPause, planCost, verdictOf } from './check.js';
 import type { Policy } from './schema.js';
 
 /** A rule proposed from people's decisions, and why, tool by tool. */
@@ -30,8 +30,8 @@ export function proposeRule(pauses: readonly PastPause[]): ProposedRule {
   const plans = of('confirm_scope');
   if (plans.length) {
     const cost = (p: PastPause): number => {
-      const c = p.input['cost'];
-      return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? c : 0;
+      const c = planCost(p.input);
+      return c !== null && c >= 0 ? c : 0;
     };
     const approved = plans.filter((x) => x.v.verdict === 'approve').map((x) => cost(x.p));
     const declined = plans.filter((x) => x.v.verdict !== 'approve').map((x) => cost(x.p));
