@@ -66,4 +66,13 @@ export function notifyFromFlags(f: NotifyFlags, env: NodeJS.ProcessEnv, was?: No
   };
 }
 
+/**
+ * The flags' own values checked (URLs, format, include, durations, page URL), before anything
+ * is opened: `resume` merges them with the batch's stored settings only once it has read them,
+ * and a bad value must be refused before the database is opened (or upgraded).
+ */
+export function checkNotifyFlags(f: NotifyFlags, env: NodeJS.ProcessEnv): void {
+  notifyFromFlags(f, env, { urls: [], command: null, format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
+}
+
 export { describeReceivers } from '../store/notify-settings.js';

@@ -183,5 +183,13 @@ describe('notifications from resq run and resq serve', () => {
     }
     expect(existsSync(db)).toBe(false);
     expect(sim.counters().runsAdmitted).toBe(before);
+    // resume refuses a bad value before it opens the database: the flag is named, not the missing file.
+    for (const bad of ['hooks.example.com/x', 'ftp://x.test/a']) {
+      const res = await runCliChild(['resume', '--db', db, '--notify', bad], KEY);
+      expect(res.code).toBe(2);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(/--notify: /);
+    }
+    expect(existsSync(db)).toBe(false);
   }, 60_000);
 });

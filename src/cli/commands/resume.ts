@@ -52,9 +52,11 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
   // A PostgreSQL server starting up or restarting, or failing in passing later, is waited on, said on stderr.
   const { leaseMsFromEnv } = await import('../lease-env.js');
   const leaseMs = leaseMsFromEnv(io.env);
+  const notifySettings = await import('../../notify/settings.js');
+  notifySettings.checkNotifyFlags(notifyFlagsOf(a), io.env);
   const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
-    const notify = (await import('../../notify/settings.js')).notifyFromFlags(notifyFlagsOf(a), io.env, batch.settings.notify);
+    const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), io.env, batch.settings.notify);
     const overrides: Overrides = {
       ...(notify ? { notify } : {}),
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
