@@ -36,10 +36,10 @@ const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT
  */
 export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
+/** The runs in flight of the batch numbered `num`, less those of the items `ended` (the claimer's, ended but not yet written): one statement. */
 export async function inFlight(c: pg.ClientBase, num: number, ended: readonly string[] = []): Promise<number> {
-  const n = await scalar<number>(c, IN_FLIGHT, [num]);
-  if (ended.length === 0) return n;
-  return n - (await scalar<number>(c, `${IN_FLIGHT} AND item_key IN (SELECT key FROM items WHERE batch_num = $1 AND id = ANY($2))`, [num, ended]));
+  if (ended.length === 0) return scalar<number>(c, IN_FLIGHT, [num]);
+  return scalar<number>(c, `${IN_FLIGHT} AND item_key NOT IN (SELECT key FROM items WHERE batch_num = $1 AND id = ANY($2))`, [num, ended]);
 }
 
 export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number | null): Promise<WorkerRecord> {
