@@ -227,6 +227,13 @@ function recordQueries(): { sent: { text: string; values: unknown[] }[]; stop: (
   };
 }
 
+/** The plan PostgreSQL makes for the recorded statement that contains `marker` (with the values it was sent with). */
+async function planOf(c: pg.Client, sent: readonly { text: string; values: unknown[] }[], marker: string): Promise<string> {
+  const q = sent.find((x) => x.text.includes(marker));
+  expect(q, marker).toBeDefined();
+  return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
 /** Two batches of 6,000 queued items each (`p1`, `p2`: ids i0…), item k in thread `thread(k)`. */
 async function loadPlans(store: PostgresStore, thread: (k: number) => string | null): Promise<void> {
   for (const id of ['p1', 'p2']) {
@@ -265,11 +272,7 @@ describe('019: the readers of items use the batch_num indexes', () => {
       } finally {
         rec.stop();
       }
-      const plan = async (marker: string): Promise<string> => {
-        const q = rec.sent.find((x) => x.text.includes(marker));
-        expect(q, marker).toBeDefined();
-        return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      };
+      const plan = (marker: string): Promise<string> => planOf(c, rec.sent, marker);
       // The scan of `index`, and its own condition (the next Index Cond line): the batch's number.
       const uses = (p: string, index: string): void => {
         const lines = p.split('\n');
@@ -375,11 +378,7 @@ describe('020: the running approved cost, and the readers of runs, decisions, fi
       } finally {
         rec.stop();
       }
-      const plan = async (marker: string): Promise<string> => {
-        const q = rec.sent.find((x) => x.text.includes(marker));
-        expect(q, marker).toBeDefined();
-        return (await c.query(`EXPLAIN ${q!.text}`, q!.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      };
+      const plan = (marker: string): Promise<string> => planOf(c, rec.sent, marker);
       expectScanByNum(await plan('FROM runs r WHERE r.batch_num'), 'runs_for_item');
       expectScanByNum(await plan('FROM decisions d WHERE d.batch_num = (SELECT'), 'decisions_for_item');
       expectScanByNum(await plan('d.run_id = $3'), 'decisions_for_run');

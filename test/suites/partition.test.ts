@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
+import { itemColumns } from '../../src/store/common/flights.js';
 import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -35,10 +36,7 @@ interface Worker {
  * step, owner, run and text in its `flights` row (migration 019), laid over its own row; its
  * batch's id is its batch's by number (020).
  */
-const ITEMS_NOW = `(SELECT b.id AS batch_id, i.id, i.seq,
-    CASE WHEN f.item_key IS NULL THEN i.state ELSE f.state END AS state, CASE WHEN f.item_key IS NULL THEN i.step ELSE f.step END AS step,
-    CASE WHEN f.item_key IS NULL THEN i.owner ELSE f.owner END AS owner, CASE WHEN f.item_key IS NULL THEN i.run_id ELSE f.run_id END AS run_id,
-    CASE WHEN f.item_key IS NULL THEN i.text ELSE f.text END AS text
+const ITEMS_NOW = `(SELECT b.id AS batch_id, ${itemColumns('i', 'f')}
   FROM items i JOIN batches b ON b.num = i.batch_num LEFT JOIN flights f ON f.item_key = i.key)`;
 
 /** Polls the items and runs tables through a direct connection: a step or run going backwards, or a finished item starting again, is a second driver writing over the first. */

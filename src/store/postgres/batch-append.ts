@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import { type Clock, systemClock } from '../../clock.js';
+import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { StoredRow } from '../changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { insertItems } from './batch-load.js';
-import { nowIso, transactionEnd } from './sql.js';
+import { transactionEnd } from './sql.js';
 
 /**
  * Starts appending a grown question set to a batch on a client of its own: one
@@ -27,7 +27,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
     await end('ROLLBACK');
     throw e;
   }
-  const now = nowIso(clock);
+  const now = isoNow(clock);
   let kept = 0;
   let appended = 0;
   return {
@@ -53,7 +53,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
         appended,
         JSON.stringify(invalid),
         sourceSha256,
-        nowIso(clock),
+        isoNow(clock),
         batchId,
       ]);
       await end('COMMIT');

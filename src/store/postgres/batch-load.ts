@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { type Clock, systemClock } from '../../clock.js';
+import { type Clock, isoNow, systemClock } from '../../clock.js';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
-import { nowIso, transactionEnd } from './sql.js';
+import { transactionEnd } from './sql.js';
 
 const CHUNK = 500;
 
@@ -12,7 +12,7 @@ function metaText(it: NewItem): string {
 
 /** Inserts the batch row and returns its integer key; a name taken meanwhile (another process loading it) is a BatchExistsError. */
 async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise<number> {
-  const now = nowIso(clock);
+  const now = isoNow(clock);
   try {
     const r = await c.query<{ num: number }>(
       `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
@@ -61,7 +61,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
   const c = await pool.connect();
   // A reset between two statements is the next statement's error, not an unhandled event.
   c.on('error', () => {});
-  const now = nowIso(clock);
+  const now = isoNow(clock);
   let n = 0;
   let buffer: NewItem[] = [];
   const end = transactionEnd(c);
@@ -97,7 +97,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
         n,
         JSON.stringify(invalid),
         sourceSha256 ?? null,
-        nowIso(clock),
+        isoNow(clock),
         batch.id,
       ]);
       await end('COMMIT');
@@ -111,7 +111,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
 export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[], clock: Clock = systemClock): Promise<void> {
   const num = await insertBatch(c, batch, clock);
   await c.query('INSERT INTO model_batches (batch_num, model_id, mode, description) VALUES ($1, $2, $3, $4)', [num, model.modelId, model.mode, JSON.stringify(model.description)]);
-  const now = nowIso(clock);
+  const now = isoNow(clock);
   // The inputs stand in for the question, so status and views show something readable.
   await insertItems(c, num, rows.map((r, seq) => ({ id: r.id, seq, line: r.line, question: JSON.stringify(r.inputs), threadKey: null, meta: r.meta })), now);
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -123,5 +123,5 @@ export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: O
     });
     await c.query(`INSERT INTO model_runs (batch_num, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
   }
-  await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', nowIso(clock), batch.id]);
+  await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', isoNow(clock), batch.id]);
 }

@@ -9,7 +9,7 @@ import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, whereIs } from './flights.js';
+import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, RUN_GOING, whereIs } from './flights.js';
 import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -19,7 +19,7 @@ const { all, one, scalar, exec } = prepared;
  * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
  * rows): an answered item no worker has held yet has no run going and takes no slot.
  */
-const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND (state <> 'waiting' OR lease_until IS NOT NULL)`;
+const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${RUN_GOING}`;
 
 /** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
 export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());
@@ -36,10 +36,10 @@ const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT
  */
 export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
+/** The runs in flight of the batch numbered `num`, less those of the items `ended` (the claimer's, ended but not yet written): one statement. */
 export async function inFlight(c: pg.ClientBase, num: number, ended: readonly string[] = []): Promise<number> {
-  const n = await scalar<number>(c, IN_FLIGHT, [num]);
-  if (ended.length === 0) return n;
-  return n - (await scalar<number>(c, `${IN_FLIGHT} AND item_key IN (SELECT key FROM items WHERE batch_num = $1 AND id = ANY($2))`, [num, ended]));
+  if (ended.length === 0) return scalar<number>(c, IN_FLIGHT, [num]);
+  return scalar<number>(c, `${IN_FLIGHT} AND item_key NOT IN (SELECT key FROM items WHERE batch_num = $1 AND id = ANY($2))`, [num, ended]);
 }
 
 export async function register(c: pg.ClientBase, batchId: string, w: WorkerStart, now: number | null): Promise<WorkerRecord> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from './pool.js';
 import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
+import { ACTIVE_STATES } from '../item-states.js';
 import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord, ItemState } from '../types.js';
 import { BATCH_NUM, prepared } from './sql.js';
@@ -38,6 +39,12 @@ export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_
 /** An item column as readers see it: the flight's while the item is in flight, else the item row's. */
 export const col = (c: string): string =>
   (FLIGHT_COLS as readonly string[]).includes(c) ? `(CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END)` : `i.${c}`;
+
+/**
+ * The condition (on a `flights` row) that its run is going: an answered item no worker has
+ * taken up yet (waiting, no lease) has no run going and takes no slot of the cap.
+ */
+export const RUN_GOING = `(state <> 'waiting' OR lease_until IS NOT NULL)`;
 
 /** Where an item is: its key, its batch's number, whether it is in flight. */
 export interface Located {
@@ -111,8 +118,6 @@ export type ItemPatch = Partial<Record<
   'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
   'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt', unknown>>;
 
-const IN_FLIGHT = new Set(['submitting', 'running', 'waiting']);
-
 const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
 
 /**
@@ -131,7 +136,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     where = whereIs(cur)!;
   }
   const nextState = (patch.state as string | undefined) ?? null;
-  const staysInFlight = where.flying && (nextState === null || IN_FLIGHT.has(nextState));
+  const staysInFlight = where.flying && (nextState === null || ACTIVE_STATES.includes(nextState as ItemState));
   if (staysInFlight) {
     // Only the flight's columns change in flight; any other (a model run's started_at) goes to the item row.
     const fl = Object.keys(patch).filter((k) => (FLIGHT_COLS as readonly string[]).includes(k));
@@ -163,7 +168,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     return `$${params.length}`;
   };
   if (where.flying) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = `gone.${k}`;
-  const entering = nextState !== null && IN_FLIGHT.has(nextState);
+  const entering = nextState !== null && ACTIVE_STATES.includes(nextState as ItemState);
   // An item in flight has the mark on its row; its state is its flight's.
   for (const [k, v] of Object.entries(patch)) values[k] = p(entering && k === 'state' ? IN_FLIGHT_MARK : stored(v));
   values.updated_at = p(at);
@@ -196,12 +201,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
  * state in flight, the row's mark narrows the rows and the flight tells their state.
  */
 export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
-  const rows = rowStates(states);
+  const rows = storedStates(states as readonly ItemState[]);
   if (!rows.includes(IN_FLIGHT_MARK)) return `i.state = ANY(${arg(rows)})`;
   return `(i.state = ANY(${arg(rows)}) AND ${col('state')} = ANY(${arg(states)}))`;
-}
-
-/** The item-row states of items in `states`: those, and the mark when one of them is a state in flight. */
-export function rowStates(states: readonly string[]): string[] {
-  return storedStates(states as ItemState[]);
 }

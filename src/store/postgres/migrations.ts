@@ -279,11 +279,10 @@ export async function migratePg(client: pg.ClientBase, list: readonly PgMigratio
   try {
     await client.query('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM _migrations')).rows.map((r) => r.name));
-    const pending = list.filter((m) => !done.has(m.name)).map((m) => m.name);
-    if (done.size > 0 && pending.length > 0) onUpgrade?.(pending);
-    const applied: string[] = [];
-    for (const m of list) {
-      if (done.has(m.name)) continue;
+    const pending = list.filter((m) => !done.has(m.name));
+    const names = pending.map((m) => m.name);
+    if (done.size > 0 && names.length > 0) onUpgrade?.(names);
+    for (const m of pending) {
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
@@ -293,9 +292,8 @@ export async function migratePg(client: pg.ClientBase, list: readonly PgMigratio
         await client.query('ROLLBACK');
         throw e;
       }
-      applied.push(m.name);
     }
-    return applied;
+    return names;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
   }

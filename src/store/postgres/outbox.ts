@@ -116,8 +116,8 @@ export async function state(c: Queryable, batchId: string): Promise<OutboxState>
     // The latest change: an item's row (claimed, held, ended) or a step of its flight (flights, 019_lean_items).
     scalar<string | null>(
       c,
-      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = $1) AND state <> 'queued'
-         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = (SELECT num FROM batches WHERE id = $1)) t`,
+      `SELECT max(at) FROM (SELECT max(updated_at) AS at FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND state <> 'queued'
+         UNION ALL SELECT max(updated_at) FROM flights WHERE batch_num = ${BATCH_NUM('$1')}) t`,
       [batchId],
     ),
   ]);

@@ -43,11 +43,12 @@ export async function recentFinishes(c: Q, batchId: string, limit: number): Prom
   const latest = `SELECT id, finished_at FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
                   ORDER BY finished_at DESC, seq DESC LIMIT $2`;
   const items = await all<{ id: string; finished_at: string }>(c, latest, [batchId, limit]);
-  const runs = await all<{ createdAt: string; finishedAt: string }>(
+  // The runs of the items just read (index runs_for_item), not the latest items looked up a second time.
+  const runs = items.length === 0 ? [] : await all<{ createdAt: string; finishedAt: string }>(
     c,
     `SELECT created_at AS "createdAt", finished_at AS "finishedAt" FROM runs
-     WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}) AS latest)`,
-    [batchId, limit],
+     WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND item_id = ANY($2::text[])`,
+    [batchId, items.map((r) => r.id)],
   );
   return { finishedAt: items.map((r) => r.finished_at), runs };
 }

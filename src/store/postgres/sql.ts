@@ -1,5 +1,4 @@
 import type { Queryable } from './pool.js';
-import { type Clock, isoNow } from '../../clock.js';
 import type pg from 'pg';
 
 const names = new Map<string, string>();
@@ -52,11 +51,6 @@ export function transactionEnd(c: pg.PoolClient): (sql: 'COMMIT' | 'ROLLBACK') =
       c.release();
     }
   };
-}
-
-/** Current time as ISO 8601, the one timestamp format in the database (the store's clock when given). */
-export function nowIso(clock?: Clock): string {
-  return isoNow(clock);
 }
 
 /** The integer key of a batch inside a statement (`param` its text id): one index lookup, no round trip. */
