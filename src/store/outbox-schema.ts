@@ -93,6 +93,29 @@ export const SQLITE_OUTBOX = `
 const PG_NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 /**
+ * PostgreSQL's `budget.reached` function (017, and 020 by batch_num): each share of the batch
+ * budget the approved cost reached, told once. `totalInto` puts the approved cost in `total`
+ * (017 sums the batch's decisions, 020 reads batch_spend), after the batch's row is locked.
+ */
+const pgOutboxBudget = (create: 'CREATE' | 'CREATE OR REPLACE', { col, of }: BatchKey, totalInto: string): string => `${create} FUNCTION outbox_budget() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE budget numeric; total numeric; pct integer;
+  BEGIN
+    SELECT (policy::jsonb #>> '{confirm_scope,batch_budget}')::numeric INTO budget FROM batches
+      WHERE ${of} = NEW.${col} AND settings::jsonb ? 'notify' FOR NO KEY UPDATE;
+    IF budget IS NULL OR budget <= 0 THEN RETURN NULL; END IF;
+    ${totalInto};
+    FOREACH pct IN ARRAY ARRAY[${BUDGET_SHARES.join(', ')}] LOOP
+      IF total >= budget * pct / 100.0 THEN
+        INSERT INTO outbox (${col}, key, type, status, data, created_at)
+        VALUES (NEW.${col}, 'budget:' || pct, 'budget.reached', 'pending',
+                json_build_object('share', pct, 'budget', budget, 'approved', total)::text, ${PG_NOW})
+        ON CONFLICT (${col}, key) DO NOTHING;
+      END IF;
+    END LOOP;
+    RETURN NULL;
+  END $$;`;
+
+/**
  * PostgreSQL's trigger function of an item moved (held or ended): its two look-ups of the
  * batch's queued and unfinished items filter on `batchOf` — `batch_id = NEW.batch_id` in 017,
  * `batch_num = NEW.batch_num` from 019 on (the items' reader indexes keyed by the batch's
@@ -141,23 +164,7 @@ export const PG_OUTBOX = `
   CREATE TRIGGER outbox_item_moved AFTER UPDATE OF state ON items FOR EACH ROW
     WHEN (OLD.state IS DISTINCT FROM NEW.state AND (NEW.state = 'held' OR NEW.state IN ${TERMINAL}))
     EXECUTE FUNCTION outbox_item_moved();
-  CREATE FUNCTION outbox_budget() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE budget numeric; total numeric; pct integer;
-  BEGIN
-    SELECT (policy::jsonb #>> '{confirm_scope,batch_budget}')::numeric INTO budget FROM batches
-      WHERE id = NEW.batch_id AND settings::jsonb ? 'notify' FOR NO KEY UPDATE;
-    IF budget IS NULL OR budget <= 0 THEN RETURN NULL; END IF;
-    SELECT coalesce(sum(cost), 0) INTO total FROM decisions WHERE batch_id = NEW.batch_id;
-    FOREACH pct IN ARRAY ARRAY[${BUDGET_SHARES.join(', ')}] LOOP
-      IF total >= budget * pct / 100.0 THEN
-        INSERT INTO outbox (batch_id, key, type, status, data, created_at)
-        VALUES (NEW.batch_id, 'budget:' || pct, 'budget.reached', 'pending',
-                json_build_object('share', pct, 'budget', budget, 'approved', total)::text, ${PG_NOW})
-        ON CONFLICT (batch_id, key) DO NOTHING;
-      END IF;
-    END LOOP;
-    RETURN NULL;
-  END $$;
+  ${pgOutboxBudget('CREATE', BY_ID, 'SELECT coalesce(sum(cost), 0) INTO total FROM decisions WHERE batch_id = NEW.batch_id')}
   CREATE TRIGGER outbox_budget AFTER INSERT ON decisions FOR EACH ROW WHEN (NEW.cost > 0) EXECUTE FUNCTION outbox_budget();`;
 
 
@@ -233,23 +240,7 @@ export function pgBatchSpend(): string {
  */
 export function pgOutboxByNum(): string {
   return `${outboxItemMoved('batch_num = NEW.batch_num', 'batch_num', 'num')}
-  CREATE OR REPLACE FUNCTION outbox_budget() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE budget numeric; total numeric; pct integer;
-  BEGIN
-    SELECT (policy::jsonb #>> '{confirm_scope,batch_budget}')::numeric INTO budget FROM batches
-      WHERE num = NEW.batch_num AND settings::jsonb ? 'notify' FOR NO KEY UPDATE;
-    IF budget IS NULL OR budget <= 0 THEN RETURN NULL; END IF;
-    SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = NEW.batch_num), 0) INTO total;
-    FOREACH pct IN ARRAY ARRAY[${BUDGET_SHARES.join(', ')}] LOOP
-      IF total >= budget * pct / 100.0 THEN
-        INSERT INTO outbox (batch_num, key, type, status, data, created_at)
-        VALUES (NEW.batch_num, 'budget:' || pct, 'budget.reached', 'pending',
-                json_build_object('share', pct, 'budget', budget, 'approved', total)::text, ${PG_NOW})
-        ON CONFLICT (batch_num, key) DO NOTHING;
-      END IF;
-    END LOOP;
-    RETURN NULL;
-  END $$;`;
+  ${pgOutboxBudget('CREATE OR REPLACE', BY_NUM, 'SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = NEW.batch_num), 0) INTO total')}`;
 }
 
 // 020, SQLite
