@@ -24,8 +24,9 @@ import { forecastCommand } from './commands/forecast.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
+import { oneLine } from '../text/printable.js';
 import { usageMessage, type UsageContext } from './did-you-mean.js';
-import { isDiskFull } from '../runner/store-fault.js';
+import { isDiskFull, isStoreFault } from '../runner/store-fault.js';
 import type { CliIo } from './io.js';
 import type { CommandContext } from './command-context.js';
 
@@ -37,7 +38,10 @@ function dbOf(argv: readonly string[], env: NodeJS.ProcessEnv): string {
   return (i >= 0 ? argv[i + 1] : undefined) ?? eq?.slice('--db='.length) ?? (env.RESQ_DB || 'resq.db');
 }
 
-/** Prints an error the way a user should see it: no stack for our own errors, nor for a full disk. */
+/**
+ * Prints an error the way a user should see it: no stack for our own errors, nor for a full
+ * disk, nor for a statement the database refused (a stop: its transaction rolled back whole).
+ */
 function report(err: unknown, io: CliIo, argv: readonly string[]): number {
   if (isDiskFull(err)) {
     io.stderr.write(`resq: ${userMessage(err, { db: dbOf(argv, io.env) })}\n`);
@@ -48,6 +52,9 @@ function report(err: unknown, io: CliIo, argv: readonly string[]): number {
     io.stderr.write(`resq: ${err.problems.length} problems; nothing was sent or recorded:\n${lines}\n`);
   } else if (err instanceof ResqError) {
     io.stderr.write(`resq: ${userMessage(err)}\n`);
+  } else if (isStoreFault(err)) {
+    const code = (err as { code?: unknown }).code;
+    io.stderr.write(`resq: stopped: database error (${String(code)}): ${oneLine(userMessage(err), 1000)}\n`);
   } else {
     const e = err instanceof Error ? err : new Error(String(err));
     io.stderr.write(`resq: internal error (a bug — please report it): ${e.stack ?? e.message}\n`);

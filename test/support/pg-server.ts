@@ -60,7 +60,7 @@ async function run(bin: string, args: readonly string[], timeoutMs = 60_000): Pr
 }
 
 /** A loopback port nobody listens on right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();

@@ -4,6 +4,7 @@ import type { StoredRow } from '../changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { insertItems } from './batch-load.js';
+import { beginSql } from './pool.js';
 import { transactionEnd } from './sql.js';
 
 /**
@@ -18,7 +19,7 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
   let next: number;
   let num: number;
   try {
-    await c.query('BEGIN');
+    await c.query(beginSql(pool));
     num = Number((await c.query<{ num: number }>('SELECT num FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0]?.num);
     // index items_seq
     const r = await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_num = $1', [num]);

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
+import { beginSql } from './pool.js';
 import { transactionEnd } from './sql.js';
 
 const CHUNK = 500;
@@ -67,7 +68,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
   const end = transactionEnd(c);
   let num: number;
   try {
-    await c.query('BEGIN');
+    await c.query(beginSql(pool));
     num = await insertBatch(c, batch, clock);
   } catch (e) {
     await end('ROLLBACK');

@@ -271,30 +271,45 @@ export const pgMigrations: readonly PgMigration[] = [
 const MIGRATION_LOCK = 7_431_902_118;
 
 /**
- * Applies every migration not yet recorded, under an advisory lock. Returns the names applied.
- * `onUpgrade` is told the names first when the database is one an older resq made (not a new one).
+ * Runs `fn` in one transaction holding the migration lock (an advisory lock for the
+ * transaction only: behind a transaction pooler the next statement may run on another server
+ * connection, where a session's lock could neither be seen nor released).
+ */
+async function underLock<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const out = await fn();
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  }
+}
+
+/**
+ * Applies every migration not yet recorded, each in a transaction of its own under the
+ * migration lock, skipped when another process applied it meanwhile. Returns the names this
+ * call applied. `onUpgrade` is told the names first when the database is one an older resq
+ * made (not a new one).
  */
 export async function migratePg(client: pg.ClientBase, list: readonly PgMigration[] = pgMigrations, onUpgrade?: (names: string[]) => void): Promise<string[]> {
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-  try {
+  const done = await underLock(client, async () => {
     await client.query('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM _migrations')).rows.map((r) => r.name));
-    const pending = list.filter((m) => !done.has(m.name));
-    const names = pending.map((m) => m.name);
-    if (done.size > 0 && names.length > 0) onUpgrade?.(names);
-    for (const m of pending) {
-      await client.query('BEGIN');
-      try {
-        await client.query(m.sql);
-        await client.query('INSERT INTO _migrations (name, applied_at) VALUES ($1, $2)', [m.name, isoNow()]);
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK');
-        throw e;
-      }
-    }
-    return names;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    return new Set((await client.query<{ name: string }>('SELECT name FROM _migrations')).rows.map((r) => r.name));
+  });
+  const pending = list.filter((m) => !done.has(m.name));
+  if (done.size > 0 && pending.length > 0) onUpgrade?.(pending.map((m) => m.name));
+  const applied: string[] = [];
+  for (const m of pending) {
+    const ran = await underLock(client, async () => {
+      if ((await client.query('SELECT 1 FROM _migrations WHERE name = $1', [m.name])).rowCount) return false;
+      await client.query(m.sql);
+      await client.query('INSERT INTO _migrations (name, applied_at) VALUES ($1, $2)', [m.name, isoNow()]);
+      return true;
+    });
+    if (ran) applied.push(m.name);
   }
+  return applied;
 }

@@ -68,14 +68,35 @@ export function connectionBoundMs(leaseMs: number): number {
 }
 
 /**
+ * A client that sends every statement unnamed: behind a transaction pooler the next
+ * transaction may run on a server connection where a name is already taken, or was never
+ * prepared. Statements are still sent with their parameters apart (the extended protocol).
+ */
+class UnnamedClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config] = args;
+    if (config && typeof config === 'object' && 'name' in config) {
+      const { name: _name, ...rest } = config as pg.QueryConfig;
+      args[0] = rest;
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
+/** The bound of each pool behind a transaction pooler: its transactions set their own idle timeout (see {@link beginSql}). */
+const poolerBound = new WeakMap<pg.Pool, number>();
+
+/**
  * A pool for one database URL; sized to the work (a worker's claims, transitions and reads).
  * Timeouts tied to the lease (see docs/internals.md, "Several machines"): TCP keepalive from a third of
  * the bound, a connect and every statement given up client-side after the bound, and on the
  * server a transaction left idle (its client cut off mid-transaction, holding row locks) and
  * unacknowledged data (tcp_user_timeout) ended after the bound, so the locks of a worker cut
- * off never hold the others up for longer.
+ * off never hold the others up for longer. `pooler` (a transaction pooler in between): no
+ * startup parameters (PgBouncer refuses them), no named statements, the idle timeout set
+ * in each transaction instead (tcp_user_timeout would only watch the pooler's socket).
  */
-export function makePool(url: string, o: { max?: number; leaseMs?: number } = {}): pg.Pool {
+export function makePool(url: string, o: { max?: number; leaseMs?: number; pooler?: boolean } = {}): pg.Pool {
   const bound = connectionBoundMs(o.leaseMs ?? 30_000);
   const pool = new pg.Pool({
     connectionString: url,
@@ -86,12 +107,22 @@ export function makePool(url: string, o: { max?: number; leaseMs?: number } = {}
     keepAliveInitialDelayMillis: Math.max(1_000, Math.floor(bound / 3)),
     connectionTimeoutMillis: bound,
     query_timeout: bound,
-    idle_in_transaction_session_timeout: bound,
-    options: `-c tcp_user_timeout=${bound}`,
+    ...(o.pooler ? { Client: UnnamedClient } : { idle_in_transaction_session_timeout: bound, options: `-c tcp_user_timeout=${bound}` }),
   });
+  if (o.pooler) poolerBound.set(pool, bound);
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * The statement that opens a transaction on a client of `pool`: BEGIN, and behind a
+ * transaction pooler the idle-in-transaction timeout for this transaction only (SET LOCAL:
+ * nothing stays on the server connection for the pooler's next client).
+ */
+export function beginSql(pool: pg.Pool): string {
+  const bound = poolerBound.get(pool);
+  return bound === undefined ? 'BEGIN' : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${bound}`;
 }
 
 /**
@@ -134,8 +165,8 @@ export async function withTx<T>(pool: pg.Pool, fn: (c: Tx) => Promise<T>, wait: 
     let xid: string | null = null;
     let out: T;
     try {
-      const begun = (await c.query('BEGIN; SELECT txid_current()::text AS x')) as unknown as pg.QueryResult<{ x: string }>[];
-      xid = begun[1]!.rows[0]!.x;
+      const begun = (await c.query(`${beginSql(pool)}; SELECT txid_current()::text AS x`)) as unknown as pg.QueryResult<{ x: string }>[];
+      xid = begun.at(-1)!.rows[0]!.x;
       out = await fn(c);
     } catch (e) {
       await c.query('ROLLBACK').catch(() => {});

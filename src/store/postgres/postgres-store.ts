@@ -10,6 +10,7 @@ import * as claims from './claims.js';
 import { AnswersListener, ANSWERED_CHANNEL as ANSWERED } from './answers-listener.js';
 import { migratePg } from './migrations.js';
 import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
+import { parsePgTarget, type PgTarget } from './pooler.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
 import * as fileReads from './files.js';
@@ -48,16 +49,20 @@ export class PostgresStore implements Store {
   /** The pool's statements, each waited out when the database fails in passing. */
   readonly #q: Queryable;
   readonly #wait: DbWait;
-  readonly #url: string;
+  readonly #target: PgTarget;
+  readonly #onWait: ((message: string) => void) | undefined;
   #listener: AnswersListener | null = null;
+  /** Behind a transaction pooler with no direct URL: answers are found by polling, said once. */
+  #saidPolling = false;
 
   /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
   readonly #clock: Clock;
 
-  private constructor(url: string, pool: pg.Pool, opts: PostgresStoreOptions) {
+  private constructor(url: string, target: PgTarget, pool: pg.Pool, opts: PostgresStoreOptions) {
     this.#clock = opts.clock ?? systemClock;
     this.#pool = pool;
-    this.#url = url;
+    this.#target = target;
+    this.#onWait = opts.onWait;
     this.location = maskLocation(url);
     this.#wait = new DbWait(this.location, opts);
     this.#q = waitingQueries(pool, this.#wait);
@@ -66,10 +71,13 @@ export class PostgresStore implements Store {
   /**
    * Connects (the password never reaches a message) and applies pending migrations under an
    * advisory lock, on a connection of their own: no statement timeout cuts a long migration short.
+   * The URL's `pooler=transaction` and `direct=HOST[:PORT]` say a transaction pooler is in
+   * between (pooler.ts): no named statements or session state through it, LISTEN direct.
    */
   static async open(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const pool = makePool(url, { max: opts.poolSize ?? 10, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) });
-    const c = new pg.Client({ connectionString: url });
+    const target = parsePgTarget(url);
+    const pool = makePool(target.url, { max: opts.poolSize ?? 10, pooler: target.pooler, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) });
+    const c = new pg.Client({ connectionString: target.url });
     c.on('error', () => {});
     try {
       await c.connect();
@@ -81,7 +89,7 @@ export class PostgresStore implements Store {
     } finally {
       await c.end().catch(() => {});
     }
-    return new PostgresStore(url, pool, opts);
+    return new PostgresStore(url, target, pool, opts);
   }
 
   /**
@@ -166,8 +174,19 @@ export class PostgresStore implements Store {
   releaseItem(batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
     return this.#tx((c) => claims.release(c, batchId, itemId, workerId, fence));
   }
+  /**
+   * Listens for answers on the URL itself, or behind a transaction pooler on its `direct=`
+   * server (a pooler hands LISTEN's connection to other clients); with neither, nothing is
+   * listened for, said once: the runner's regular poll finds answers.
+   */
   onAnswered(batchId: string, cb: () => void): () => void {
-    this.#listener ??= new AnswersListener(this.#url);
+    const { pooler, directUrl, url } = this.#target;
+    if (pooler && !directUrl) {
+      if (!this.#saidPolling) this.#onWait?.(`the database ${this.location} is behind a transaction pooler and no direct=HOST:PORT was given: answers from other machines are found by polling, not at once`);
+      this.#saidPolling = true;
+      return () => {};
+    }
+    this.#listener ??= new AnswersListener(directUrl ?? url);
     return this.#listener.subscribe(batchId, cb);
   }
 
