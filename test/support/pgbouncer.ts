@@ -78,6 +78,9 @@ export async function startPgBouncer(pg: PgServer, o: PgBouncerOptions = {}): Pr
       'pool_mode = transaction',
       `default_pool_size = ${o.poolSize ?? 4}`,
       'max_client_conn = 500',
+      // Every test database is a pool of its own: idle server connections of others are closed
+      // for a new one past this, so the test server's 100 connections are never all taken.
+      'max_user_connections = 30',
       ...(o.ignoreStartupParameters?.length ? [`ignore_startup_parameters = ${o.ignoreStartupParameters.join(', ')}`] : []),
       `logfile = ${file('pgbouncer.log')}`,
       `pidfile = ${file('pgbouncer.pid')}`,
