@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseWaitError, DbWait } from '../../src/store/db-wait.js';
-import { makePool, transientReason, withTx } from '../../src/store/postgres/pool.js';
+import { beginSql, makePool, transientReason, withTx } from '../../src/store/postgres/pool.js';
+import { prepared } from '../../src/store/postgres/sql.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
@@ -125,5 +126,29 @@ describe('PostgreSQL pool: a database that drops, refuses and restarts connectio
     expect(transientReason(new Error('Query read timeout'))).toBe('timeout');
     expect(transientReason(coded('23505'))).toBeNull();
     expect(transientReason(coded('42601'))).toBeNull();
+  });
+});
+
+describe('PostgreSQL pool: named statements on a direct connection, none behind a transaction pooler', () => {
+  it('a hot statement is prepared by name on a direct connection and sent unnamed by a pooler pool; BEGIN sets the idle timeout locally there', async () => {
+    const url = await server.createDatabase(`pool_${n++}`);
+    const listed = async (pool: pg.Pool): Promise<string[]> => {
+      await prepared.scalar(pool, 'SELECT 41 + 1');
+      return (await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name);
+    };
+    const direct = makePool(url, { max: 1 });
+    const pooler = makePool(url, { max: 1, pooler: true, leaseMs: 7_000 });
+    try {
+      expect(await listed(direct)).toEqual([expect.stringMatching(/^resq_\d+$/)]);
+      expect(await listed(pooler)).toEqual([]);
+      expect(beginSql(direct)).toBe('BEGIN');
+      expect(beginSql(pooler)).toBe('BEGIN; SET LOCAL idle_in_transaction_session_timeout = 7000');
+      // The setting holds inside the transaction and is gone after it: nothing left for the pooler's next client.
+      const inside = await withTx(pooler, async (c) => (await c.query(`SELECT current_setting('idle_in_transaction_session_timeout') AS v`)).rows[0].v, new DbWait('db'));
+      expect(inside).toBe('7s');
+      expect((await pooler.query(`SELECT current_setting('idle_in_transaction_session_timeout') AS v`)).rows[0].v).toBe('0');
+    } finally {
+      await Promise.all([direct.end(), pooler.end()]);
+    }
   });
 });
