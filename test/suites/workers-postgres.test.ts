@@ -8,6 +8,7 @@ import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { expectBatchWhole } from '../support/expect-batch.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { startPgBouncer } from '../support/pgbouncer.js';
 
 // Several machines on one batch: real CLI children on one PostgreSQL database (a real server
 // started for the test), each worker with its own --out folder, the simulator over HTTP.
@@ -22,16 +23,32 @@ describe('several workers on one PostgreSQL batch', () => {
     await pg?.stop();
   });
 
-  it('three workers, each with its own --out; one killed with SIGKILL and restarted: every item answered once (its run ids the simulator\'s chain), the cap held, every file on some machine with the bytes the simulator serves', async () => {
-    const url = await pg.createDatabase('workers');
+  /**
+   * Three workers on one batch, one killed with SIGKILL and restarted, on the database `url`
+   * gives (a database it creates): every item answered once, the cap held, every file on some
+   * machine, no stack trace in any worker's output. Returns what the workers wrote on stderr.
+   */
+  async function threeWorkersOneKilled(dbName: string, url: (db: string) => string): Promise<string[]> {
+    // A simulator of its own: its ledger and peaks are this run's alone.
+    const sim = await startSim({ defaultDurationMs: 100, seed: 5 });
+    try {
+      return await workersOn(sim, dbName, url);
+    } finally {
+      await sim.close();
+    }
+  }
+
+  async function workersOn(sim: Sim, dbName: string, url: (db: string) => string): Promise<string[]> {
+    await pg.createDatabase(dbName);
+    const db = url(dbName);
     const dir = tempDir();
     const items = fixtureItems('200ms', 3);
     const { questions, policy } = writeFixture(dir, items);
     const cap = 5;
     const env = { RESQ_API_KEY: 'sim-key-bob', RESQ_LEASE_MS: '1500' };
-    const load = await runCliChild(['run', questions, '--db', url, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--concurrency', String(cap), '--dry-run'], env);
+    const load = await runCliChild(['run', questions, '--db', db, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--concurrency', String(cap), '--dry-run'], env);
     expect(load.code, load.stderr).toBe(0);
-    const join_ = (out: string) => ['resume', 'shared', '--db', url, '--out', join(dir, out), '--json'];
+    const join_ = (out: string) => ['resume', 'shared', '--db', db, '--out', join(dir, out), '--json'];
     const victim = spawnCli(join_('out-b'), env);
     const victimDone = collect(victim);
     const others = [collect(spawnCli(join_('out-a'), env)), collect(spawnCli(join_('out-c'), env))];
@@ -44,15 +61,19 @@ describe('several workers on one PostgreSQL batch', () => {
       victim.on('close', () => resolve());
     });
     victim.kill('SIGKILL');
-    await victimDone;
+    const killed = await victimDone;
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
     others.push(collect(spawnCli(join_('out-b'), env)));
     const done = await Promise.all(others);
-    for (const r of done) {
+    for (const r of [killed, ...done]) {
       expect(r.stderr).not.toContain('internal error');
-      expect(r.stderr).not.toMatch(/deadlock|could not serialize/);
+      expect(r.stderr).not.toMatch(/deadlock|could not serialize|prepared statement/);
+      // No stack trace: a stop is one line.
+      expect(r.stderr).not.toMatch(/^\s+at /m);
     }
     const last = await runCliChild(join_('out-a'), env);
-    expect(last.code).toBe(1); // the @fail items fail, nothing else
+    expect(last.code, last.stderr).toBe(1); // the @fail items fail, nothing else
+    expect(last.stderr).not.toMatch(/^\s+at /m);
 
     const c = sim.counters();
     for (const it of items) expect(c.admissionsByInput[it.question] ?? 0, it.id).toBe(1);
@@ -60,7 +81,7 @@ describe('several workers on one PostgreSQL batch', () => {
     expect(c.peakConcurrentRuns.bob).toBeGreaterThan(1);
     expect(c.peakConcurrentRuns.bob).toBeLessThanOrEqual(cap);
 
-    const store = await PostgresStore.open(url);
+    const store = await PostgresStore.open(db);
     try {
       const batch = (await store.findBatch('shared'))!;
       const rows: ExportRow[] = [];
@@ -73,6 +94,23 @@ describe('several workers on one PostgreSQL batch', () => {
       expect(outs.size).toBeGreaterThan(1);
     } finally {
       await store.close();
+    }
+    return [killed, ...done, last].map((r) => r.stderr);
+  }
+
+  it('three workers, each with its own --out; one killed with SIGKILL and restarted: every item answered once (its run ids the simulator\'s chain), the cap held, every file on some machine with the bytes the simulator serves', async () => {
+    await threeWorkersOneKilled('workers', (db) => pg.url.replace(/\/postgres$/, `/${db}`));
+  }, 240_000);
+
+  // Issue 37, point 8: the same through a real PgBouncer 1.18 in transaction pooling (two
+  // server connections for every worker), answers found by polling (no direct= given).
+  it('the same three workers through PgBouncer in transaction pooling (?pooler=transaction), one killed with SIGKILL: every item answered once, no stack trace, polling said once by each worker', async () => {
+    const bouncer = await startPgBouncer(pg, { poolSize: 2 });
+    try {
+      const stderrs = await threeWorkersOneKilled('pooled', (db) => `${bouncer.urlOf(db)}?pooler=transaction`);
+      for (const err of stderrs) expect(err.split('\n').filter((l) => l.includes('answers from other machines are found by polling'))).toHaveLength(1);
+    } finally {
+      await bouncer.stop();
     }
   }, 240_000);
 
