@@ -34,6 +34,18 @@ describe('ordinary mistakes are user errors', () => {
     expectPlain(await runInProcess(['run', q, '--db', dir, '--dry-run']), /is a folder/);
   });
 
+  it('a pooler or direct value resq does not know in a postgres:// --db (nothing connected, the password in no output)', async () => {
+    const db = 'postgres://u:hunter2-secret@127.0.0.1:1/resq';
+    for (const [url, said] of [
+      [`${db}?pooler=statement`, /^resq: --db: pooler=statement is not a pooling mode resq knows: pooler=transaction/],
+      [`${db}?pooler=transaction&direct=db:port`, /^resq: --db: direct=db:port is not HOST or HOST:PORT/],
+    ] as const) {
+      const r = await runInProcess(['status', '--db', url]);
+      expectPlain(r, said);
+      expect(r.stderr).not.toContain('hunter2-secret');
+    }
+  });
+
   it('a file that is not a database as --db', async () => {
     const notDb = join(dir, 'notes.db');
     writeFileSync(notDb, 'these are my notes, not a database\n');

@@ -114,6 +114,31 @@ describe('several workers on one PostgreSQL batch', () => {
     }
   }, 240_000);
 
+  // Today's main behind PgBouncer (set up, as in the audit, to let the timeouts' startup
+  // parameters through): `prepared statement "resq_N" already exists` and a stack trace.
+  it('a worker pointed at PgBouncer without ?pooler=transaction stops in one line naming the parameter: no stack trace, exit 1', async () => {
+    const bouncer = await startPgBouncer(pg, { poolSize: 1, ignoreStartupParameters: ['idle_in_transaction_session_timeout', 'options'] });
+    try {
+      await pg.createDatabase('unmarked');
+      const dir = tempDir();
+      const { questions, policy } = writeFixture(dir, fixtureItems('100ms', 2));
+      const env = { RESQ_API_KEY: 'sim-key-bob' };
+      const run = (out: string) => collect(spawnCli(['run', questions, '--db', bouncer.urlOf('unmarked'), '--batch', 'unmarked', '--policy', policy, '--base-url', sim.url, '--out', join(dir, out), '--concurrency', '4'], env));
+      const results = await Promise.all([run('a'), run('b')]);
+      const stopped = results.filter((r) => r.stderr.includes('resq: stopped'));
+      expect(stopped.length, results.map((r) => r.stderr).join('\n---\n')).toBeGreaterThan(0);
+      for (const r of stopped) {
+        expect(r.code).toBe(1);
+        expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
+        const line = r.stderr.split('\n').filter((l) => l.startsWith('resq: stopped'));
+        expect(line).toHaveLength(1);
+        expect(line[0]).toMatch(/^resq: stopped: database error \((42P05|26000)\): prepared statement "resq_\d+" (already exists|does not exist): is the database behind a pooler in transaction mode \(PgBouncer\)\? Add \?pooler=transaction to the URL/);
+      }
+    } finally {
+      await bouncer.stop();
+    }
+  }, 120_000);
+
   it('a password in the URL appears in no output', async () => {
     const url = (await pg.createDatabase('secret')).replace('postgres@', 'postgres:hunter2-secret@');
     const dir = tempDir();
