@@ -70,8 +70,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the nine roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox']);
+  it('names the ten roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions']);
   });
 
   it('lists every member once over all roles', () => {

@@ -41,7 +41,6 @@ export function webSessionsContract(name: string, fresh: () => Promise<string>, 
       expect(await b.useWebSession('out', IDLE, NOW + 3)).toBe(false);
       expect(await b.useWebSession('idle', IDLE, NOW + IDLE + 1)).toBe(false);
       expect(await a.useWebSession('idle', IDLE, NOW + 10)).toBe(false);
-      await a.close();
       const again = await connect(where);
       expect(await again.useWebSession('out', IDLE, NOW + 4)).toBe(false);
       expect(await again.useWebSession('idle', IDLE, NOW + 11)).toBe(false);
