@@ -69,7 +69,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const clock = o.clock ?? systemClock;
   const now = () => clock.now();
   const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
-  const sessions = new SessionBook({ store: o.store, now, ...(o.onError ? { onError: o.onError } : {}) });
+  const key = sessionKey(token);
+  const sessions = new SessionBook({ store: o.store, key, now, ...(o.onError ? { onError: o.onError } : {}) });
   const throttle = new Throttle({ now, report: (line) => o.log?.(line) });
   let app: ReturnType<typeof buildApp> | null = null;
   const server = createAdaptorServer({ fetch: (req, env) => app!.fetch(req, env), hostname: host });
@@ -84,7 +85,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   app = buildApp({
     store: o.store,
     token,
-    sessionKey: sessionKey(token),
+    sessionKey: key,
     cookieName: sessionCookieName(port),
     sessions,
     throttle,

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { WebSessionStore } from '../store/index.js';
 
 /** How long a login code printed at start (or made by {@link SessionBook.newCode}) may wait for its visit. */
@@ -10,8 +10,6 @@ export const INVITE_MS = 24 * 60 * 60_000;
 /** The longest an invitation may wait: 30 days. */
 export const INVITE_MAX_MS = 30 * 24 * 60 * 60_000;
 
-/** What the store keeps of a secret: its SHA-256 (a 128-bit random secret needs no salt). */
-const digest = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64url');
 /** 128 random bits, URL-safe. */
 const secret = (): string => randomBytes(16).toString('base64url');
 
@@ -36,9 +34,17 @@ export interface LoginCode {
 }
 
 /**
- * Login codes and sessions, kept in the store by digest only (never a raw id or code), so a
- * sign-out, an idle expiry or a spent code holds across restarts and for every `resq serve` on
- * the database. A code is spent by its first use and dies unused when its time is up; a
+ * What the store keeps of a session id or code: its HMAC-SHA256 under the session key, so the
+ * database holds no secret, and whoever can write it but has not the token cannot mint a code.
+ */
+export function secretDigest(key: string, secret: string): string {
+  return createHmac('sha256', key).update(secret, 'utf8').digest('base64url');
+}
+
+/**
+ * Login codes and sessions, kept in the store by keyed digest only (never a raw id or code), so
+ * a sign-out, an idle expiry or a spent code holds across restarts and for every `resq serve` on
+ * the database with the same token. A code is spent by its first use and dies unused when its time is up; a
  * session ends when signed out, replaced by a new login, or after {@link SESSION_IDLE_MS} unused.
  */
 export class SessionBook {
@@ -47,18 +53,25 @@ export class SessionBook {
   /** Codes handed out but perhaps not yet written: a spend waits for them. */
   readonly #writing = new Set<Promise<void>>();
   readonly #onError: (e: unknown) => void;
+  readonly #key: string;
 
-  constructor(o: { store: WebSessionStore; now: () => number; onError?: (e: unknown) => void }) {
+  /** `key`: the session key ({@link sessionKey} of the token) the digests are made with. */
+  constructor(o: { store: WebSessionStore; key: string; now: () => number; onError?: (e: unknown) => void }) {
     this.#store = o.store;
+    this.#key = o.key;
     this.#now = o.now;
     this.#onError = o.onError ?? (() => undefined);
+  }
+
+  #digest(secret: string): string {
+    return secretDigest(this.#key, secret);
   }
 
   /** A one-time login code that lets its first visitor in within `lifeMs`, once written. */
   async invite(lifeMs = INVITE_MS): Promise<LoginCode> {
     const code = secret();
     const now = this.#now();
-    await this.#store.addLoginCode(digest(code), now + lifeMs, now);
+    await this.#store.addLoginCode(this.#digest(code), now + lifeMs, now);
     return { code, expiresAt: new Date(now + lifeMs) };
   }
 
@@ -69,7 +82,7 @@ export class SessionBook {
   newCode(): string {
     const code = secret();
     const now = this.#now();
-    const w = this.#store.addLoginCode(digest(code), now + CODE_MS, now).catch(this.#onError);
+    const w = this.#store.addLoginCode(this.#digest(code), now + CODE_MS, now).catch(this.#onError);
     this.#writing.add(w);
     void w.finally(() => this.#writing.delete(w));
     return code;
@@ -83,23 +96,23 @@ export class SessionBook {
   /** Spends a code: true once, for a live code; false for a spent, expired or unknown one. */
   async spendCode(code: string): Promise<boolean> {
     await this.written();
-    return this.#store.spendLoginCode(digest(code), this.#now());
+    return this.#store.spendLoginCode(this.#digest(code), this.#now());
   }
 
   /** A new session id (128 random bits), live from now. */
   async open(): Promise<string> {
     const id = secret();
-    await this.#store.openWebSession(digest(id), this.#now());
+    await this.#store.openWebSession(this.#digest(id), this.#now());
     return id;
   }
 
   /** Whether a session (its cookie's signature already checked) is live, counting this use. */
   use(id: string): Promise<boolean> {
-    return this.#store.useWebSession(digest(id), SESSION_IDLE_MS, this.#now());
+    return this.#store.useWebSession(this.#digest(id), SESSION_IDLE_MS, this.#now());
   }
 
   /** Ends a session for good (signed out, or replaced by a new login). */
   end(id: string): Promise<void> {
-    return this.#store.endWebSession(digest(id), this.#now());
+    return this.#store.endWebSession(this.#digest(id), this.#now());
   }
 }

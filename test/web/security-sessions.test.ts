@@ -3,7 +3,7 @@ import { Agent, fetch as fetchVia } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../src/web/server.js';
-import { SESSION_IDLE_MS } from '../../src/web/sessions.js';
+import { SESSION_IDLE_MS, secretDigest, sessionKey } from '../../src/web/sessions.js';
 import { FAILURES_PER_MINUTE } from '../../src/web/throttle.js';
 import { tempDir } from '../support/cli.js';
 import { cookiePair, login, testClock } from './support/session.js';
@@ -159,8 +159,7 @@ describe('sessions that end for good (real servers on loopback, a real SQLite fi
     const code = new URL(s.url).searchParams.get('code')!;
     const other = SqliteStore.open(s.store.location);
     open.push(other);
-    const { createHash } = await import('node:crypto');
-    expect(await other.spendLoginCode(createHash('sha256').update(code).digest('base64url'), Date.now())).toBe(true);
+    expect(await other.spendLoginCode(secretDigest(sessionKey(TOKEN), code), Date.now())).toBe(true);
     expect((await rawRequest(s.url)).status).toBe(401);
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { CODE_MS, INVITE_MS, SESSION_IDLE_MS, SessionBook, sessionCookieName, sessionKey } from '../../src/web/sessions.js';
+import { CODE_MS, INVITE_MS, SESSION_IDLE_MS, SessionBook, secretDigest, sessionCookieName, sessionKey } from '../../src/web/sessions.js';
 import { tempDir } from '../support/cli.js';
 
 describe('login codes and sessions (a real SQLite file, a clock the test moves)', () => {
@@ -10,11 +10,11 @@ describe('login codes and sessions (a real SQLite file, a clock the test moves)'
   let n = 0;
   const stores: SqliteStore[] = [];
   afterAll(async () => Promise.all(stores.map((s) => s.close())));
-  const book = (path = join(dir, `s${n++}.db`)) => {
+  const book = (path = join(dir, `s${n++}.db`), key = sessionKey('t1')) => {
     let t = 1_000_000;
     const store = SqliteStore.open(path);
     stores.push(store);
-    return { b: new SessionBook({ store, now: () => t }), path, advance: (ms: number) => (t += ms) };
+    return { b: new SessionBook({ store, key, now: () => t }), store, path, advance: (ms: number) => (t += ms) };
   };
 
   it('a code is good once, and only within a few minutes', async () => {
@@ -65,6 +65,21 @@ describe('login codes and sessions (a real SQLite file, a clock the test moves)'
     expect(kept.match(/"id_digest"/g)).toHaveLength(2);
     expect(kept.match(/"code_digest"/g)).toHaveLength(2);
     for (const secret of [...ids, ...codes]) expect(kept).not.toContain(secret);
+  });
+
+  it("digests are keyed by the token: a code or session written under another token's key (or by a database writer without it) lets no one in", async () => {
+    const { b, store, path } = book();
+    const other = book(path, sessionKey('t2')).b;
+    const code = (await other.invite()).code;
+    const id = await other.open();
+    expect(await b.spendCode(code)).toBe(false);
+    expect(await b.use(id)).toBe(false);
+    // What a database writer could insert: the plain SHA-256 of a code it chose.
+    const { createHash } = await import('node:crypto');
+    await store.addLoginCode(createHash('sha256').update('chosen').digest('base64url'), 2_000_000, 1_000_000);
+    expect(await b.spendCode('chosen')).toBe(false);
+    await store.addLoginCode(secretDigest(sessionKey('t1'), 'minted'), 2_000_000, 1_000_000);
+    expect(await b.spendCode('minted')).toBe(true);
   });
 
   it('the cookie name carries the port; the signing key comes from the token (same token, same key)', () => {

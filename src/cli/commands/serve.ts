@@ -46,7 +46,7 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
   if (a.invite) {
     const { makeInvite } = await import('./serve-invite.js');
     try {
-      const lines = await makeInvite(store, { host: a.host, port: a.port, allowHosts, behindProxy: a.behindProxy ?? false, ...(a.for !== undefined ? { for: a.for } : {}) });
+      const lines = await makeInvite(store, { host: a.host, port: a.port, allowHosts, behindProxy: a.behindProxy ?? false, token: envToken, ...(a.for !== undefined ? { for: a.for } : {}) });
       io.stdout.write(lines.map((l) => `${l}\n`).join(''));
     } finally {
       await store.close();

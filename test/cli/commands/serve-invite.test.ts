@@ -52,10 +52,10 @@ describe('resq serve: sessions kept in the database, invitations (real child pro
   });
 
   it('`resq serve --invite --for 2h` prints a one-time link the running server takes once; the token is not in it', { timeout: 60_000 }, async () => {
-    const server = await serveChild(['--db', db, '--port', '0']);
+    const server = await serveChild(['--db', db, '--port', '0'], { RESQ_SERVE_TOKEN: TOKEN });
     try {
       const port = new URL(server.origin).port;
-      const r = await runInProcess(['serve', '--db', db, '--port', port, '--invite', '--for', '2h']);
+      const r = await runInProcess(['serve', '--db', db, '--port', port, '--invite', '--for', '2h'], { RESQ_SERVE_TOKEN: TOKEN });
       expect(r.code).toBe(0);
       const m = /^invite: (http:\/\/127\.0\.0\.1:\d+\/\?code=[A-Za-z0-9_-]{22})\n\(works once, until (\S+), on any resq serve of this database\)\n$/.exec(r.stdout);
       expect(m, r.stdout).not.toBeNull();
@@ -77,8 +77,9 @@ describe('resq serve: sessions kept in the database, invitations (real child pro
       [['--invite', '--for', 'soon'], 'resq: --for: expected a duration such as 90s, 5m or 1h, got "soon"\n'],
       [['--invite', '--for', '40d'], 'resq: --for: 40d is longer than an invitation may wait (30d at most)\n'],
       [['--invite', '--port', '0'], "resq: --invite: give the --port resq serve listens on (not 0), or --behind-proxy with the proxy's --allow-host\n"],
+      [['--invite'], "resq: --invite: needs RESQ_SERVE_TOKEN, the token of the resq serve that takes the link (or use the page's Invite button)\n"],
     ] as const) {
-      const r = await runInProcess(['serve', '--db', db, ...args]);
+      const r = await runInProcess(['serve', '--db', db, ...args], line.includes('needs RESQ_SERVE_TOKEN') ? {} : { RESQ_SERVE_TOKEN: TOKEN });
       expect(r, args.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: line });
     }
     const store = SqliteStore.open(db);
