@@ -1,25 +1,14 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { Agent, fetch as fetchVia } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { tempDir } from '../support/cli.js';
 import { launch, screenshot, watchedPage } from './support/browser.js';
+import { onNewConnection } from './support/fresh-connection.js';
 
 const TOKEN = 'c0ffee5e7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d';
 
-/** The batches API with `cookie`, on a connection of its own (the server may have restarted on its port). */
-async function statusWith(origin: string, cookie: string): Promise<number> {
-  const dispatcher = new Agent();
-  try {
-    const r = await fetchVia(`${origin}/api/batches`, { headers: { Cookie: cookie }, dispatcher });
-    await r.arrayBuffer();
-    return r.status;
-  } finally {
-    await dispatcher.close();
-  }
-}
 
 describe('the Invite button and sign-out for good (Chromium, a real SQLite file)', () => {
   let browser: Browser;
@@ -71,7 +60,7 @@ describe('the Invite button and sign-out for good (Chromium, a real SQLite file)
     await store.close();
     store = SqliteStore.open(path);
     server = await startWebServer({ store, port, token: TOKEN });
-    expect(await statusWith(server.origin, leadCookie)).toBe(401);
+    expect((await onNewConnection(`${server.origin}/api/batches`, { headers: { Cookie: leadCookie } })).status).toBe(401);
     await matePage.reload();
     await matePage.waitForSelector('main h1');
     expect(await matePage.textContent('main h1')).toBe('Batches');

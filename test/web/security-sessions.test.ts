@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { Agent, fetch as fetchVia } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../src/web/server.js';
@@ -7,6 +6,7 @@ import { SESSION_IDLE_MS, secretDigest, sessionKey } from '../../src/web/session
 import { FAILURES_PER_MINUTE } from '../../src/web/throttle.js';
 import { tempDir } from '../support/cli.js';
 import { cookiePair, login, testClock } from './support/session.js';
+import { onNewConnection } from './support/fresh-connection.js';
 import { rawRequest } from './support/web-fixture.js';
 
 // Issue 37.5: sessions kept in the store end for good — across a restart on the same database
@@ -37,16 +37,7 @@ describe('sessions that end for good (real servers on loopback, a real SQLite fi
   };
   const status = async (s: WebServer, cookie: string) => (await fetch(`${s.origin}/api/batches`, { headers: { Cookie: cookie } })).status;
   /** The same on a connection of its own: a server restarted on the old port is not asked over a socket of the stopped one. */
-  const statusAfterRestart = async (s: WebServer, cookie: string) => {
-    const dispatcher = new Agent();
-    try {
-      const r = await fetchVia(`${s.origin}/api/batches`, { headers: { Cookie: cookie }, dispatcher });
-      await r.arrayBuffer();
-      return r.status;
-    } finally {
-      await dispatcher.close();
-    }
-  };
+  const statusAfterRestart = async (s: WebServer, cookie: string) => (await onNewConnection(`${s.origin}/api/batches`, { headers: { Cookie: cookie } })).status;
   const signOut = async (s: WebServer, cookie: string) =>
     fetch(`${s.origin}/api/session/end`, { method: 'POST', headers: { Cookie: cookie, Origin: s.origin, 'Content-Type': 'application/json' }, body: '{}' });
 

@@ -1,25 +1,15 @@
 import { join } from 'node:path';
-import { Agent, fetch as fetchVia } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { inviteLifeMs, inviteOrigin } from '../../../src/cli/commands/serve-invite.js';
 import { tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { onNewConnection } from '../../web/support/fresh-connection.js';
 import { serveChild } from '../../web/support/serve-child.js';
 
 const TOKEN = 'c0ffee5e7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d';
 
-/** A request on a connection of its own (a server restarted on a port is not asked over the stopped one's socket). */
-async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; setCookie: string | null }> {
-  const dispatcher = new Agent();
-  try {
-    const r = await fetchVia(url, { headers, redirect: 'manual', dispatcher });
-    await r.arrayBuffer();
-    return { status: r.status, setCookie: r.headers.get('set-cookie') };
-  } finally {
-    await dispatcher.close();
-  }
-}
+const get = (url: string, headers: Record<string, string> = {}) => onNewConnection(url, { headers });
 
 describe('resq serve: sessions kept in the database, invitations (real child processes, a real SQLite file)', () => {
   let db: string;
@@ -35,7 +25,7 @@ describe('resq serve: sessions kept in the database, invitations (real child pro
     let kept: string;
     try {
       cookie = (await get(first.url)).setCookie!.split(';')[0]!;
-      const out = await fetchVia(`${first.origin}/api/session/end`, { method: 'POST', headers: { Cookie: cookie, Origin: first.origin, 'Content-Type': 'application/json' }, body: '{}', dispatcher: new Agent() });
+      const out = await onNewConnection(`${first.origin}/api/session/end`, { method: 'POST', headers: { Cookie: cookie, Origin: first.origin, 'Content-Type': 'application/json' }, body: '{}' });
       expect(out.status).toBe(204);
       kept = (await get(`${first.origin}/?token=${TOKEN}`)).setCookie!.split(';')[0]!;
       expect((await get(`${first.origin}/api/batches`, { Cookie: cookie })).status).toBe(401);
