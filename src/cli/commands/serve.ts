@@ -44,7 +44,7 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
   const allowHosts = [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)];
   const store = await openExistingStore(a.db);
   if (a.invite) {
-    const { makeInvite } = await import('./serve-invite.js');
+    const { makeInvite } = await import('../serve-invite.js');
     try {
       const lines = await makeInvite(store, { host: a.host, port: a.port, allowHosts, behindProxy: a.behindProxy ?? false, token: envToken, ...(a.for !== undefined ? { for: a.for } : {}) });
       io.stdout.write(lines.map((l) => `${l}\n`).join(''));

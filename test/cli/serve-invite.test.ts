@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import { inviteLifeMs, inviteOrigin } from '../../../src/cli/commands/serve-invite.js';
-import { tempDir } from '../../support/cli.js';
-import { runInProcess } from '../../support/in-process-cli.js';
-import { onNewConnection } from '../../web/support/fresh-connection.js';
-import { serveChild } from '../../web/support/serve-child.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { inviteLifeMs, inviteOrigin } from '../../src/cli/serve-invite.js';
+import { tempDir } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
+import { onNewConnection } from '../web/support/fresh-connection.js';
+import { serveChild } from '../web/support/serve-child.js';
 
 const TOKEN = 'c0ffee5e7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d';
 

@@ -1,8 +1,8 @@
-import { InputError } from '../../errors.js';
-import { parseDuration } from '../../notify/durations.js';
-import type { WebSessionStore } from '../../store/index.js';
-import { urlHost } from '../../web/hosts.js';
-import { INVITE_MAX_MS, INVITE_MS, SessionBook, sessionKey } from '../../web/sessions.js';
+import { InputError } from '../errors.js';
+import { parseDuration } from '../notify/durations.js';
+import type { WebSessionStore } from '../store/index.js';
+import { urlHost } from '../web/hosts.js';
+import { INVITE_MAX_MS, INVITE_MS, SessionBook, sessionKey } from '../web/sessions.js';
 
 /** What `resq serve --invite` is told: where the team reaches the server, and how long the link may wait. */
 export interface InviteArgs {
