@@ -9,6 +9,7 @@ export type {
   ModelStore,
   NotebookStore,
   OutboxStore,
+  WebSessionStore,
   OutboxClaim,
   OutboxOutcome,
   OutboxState,

@@ -6,6 +6,7 @@ import type { NotebookStore } from './roles/notebook.js';
 import type { OutboxStore } from './roles/outbox.js';
 import type { ReadStore } from './roles/reads.js';
 import type { TransitionStore } from './roles/transitions.js';
+import type { WebSessionStore } from './roles/web-sessions.js';
 import type { WorkerStore } from './roles/workers.js';
 
 export type { BatchStore } from './roles/batches.js';
@@ -17,6 +18,7 @@ export type { HeldFact, NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState,
 export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes } from './roles/reads.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
+export type { WebSessionStore } from './roles/web-sessions.js';
 export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_MEMBERS, type StoreMember, type StoreRoles, type UnlistedMember } from './roles/role-methods.js';
 
 /**
@@ -29,4 +31,4 @@ export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_M
  * The port is the sum of its roles (src/store/roles/, each method in exactly one): an
  * adapter implements it whole, a caller names only the roles it uses.
  */
-export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore {}
+export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore, WebSessionStore {}

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { BatchStore, FileStore, ReadStore, TransitionStore } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, TransitionStore, WebSessionStore } from '../store/index.js';
 import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
@@ -15,8 +15,8 @@ import { type WebEnv, writeRoutes } from './write-routes.js';
 /** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** The store roles `resq serve` uses: batches found, reads, files, and a person's answers, cancels and retries. */
-export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore;
+/** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, and the sessions. */
+export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore;
 
 /** What the web app is made of: what its guard checks against (security.ts), and the rest. */
 export interface AppDeps extends GuardOptions {
@@ -41,7 +41,7 @@ export function buildApp(d: AppDeps): Hono<WebEnv> {
   app.use('*', securityHeaders);
   app.use('*', guard(d));
   app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
-  sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName });
+  sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName, behindProxy: d.behindProxy });
   readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
   ruleRoutes(app, { store: d.store });
   writeRoutes(app, { store: d.store, actions: d.actions, now: d.now });

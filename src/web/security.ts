@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getSignedCookie, serializeSessionCookie } from './session-cookie.js';
 import type { SessionBook } from './sessions.js';
 import type { Throttle } from './throttle.js';
+import { forwardedProto, viaHttps } from './proxy.js';
 
 export { allowedHosts, isLoopback, urlHost } from './hosts.js';
 
@@ -43,9 +44,9 @@ export function samePath(url: URL): string {
   return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
 }
 
-/** The origin a write from this page carries: the Host it was asked by, https when the proxy in front says so. */
-function expectedOrigin(c: Context, host: string): string | null {
-  const scheme = c.req.header('x-forwarded-proto') === 'https' ? 'https' : 'http';
+/** The origin of this page as the browser sees it: the Host it asked by, https when a proxy (`--behind-proxy`) says so. */
+export function pageOrigin(c: Context, host: string, behindProxy: boolean): string | null {
+  const scheme = viaHttps(behindProxy, (n) => c.req.header(n)) ? 'https' : 'http';
   try {
     return new URL(`${scheme}://${host}`).origin;
   } catch {
@@ -62,16 +63,22 @@ export interface GuardOptions {
   sessions: SessionBook;
   throttle: Throttle;
   hostAllowed: (host: string | undefined) => boolean;
+  /** A reverse proxy is in front: its `Forwarded`/`X-Forwarded-Proto` are believed (Secure cookie, https Origin). */
+  behindProxy: boolean;
 }
+
+const LINK_SPENT =
+  'this login link was used already or has expired: ask for a new one (the page\'s "Invite" button, resq serve --invite), or restart resq serve for a new link';
 
 /**
  * The guard in front of every route: a foreign Host is refused (421); a script proves itself
  * with `Authorization: Bearer TOKEN`, a browser with its session cookie (other schemes, such as
- * a login proxy's Basic, are left alone). A visit with the one-time `?code=` or with `?token=`
- * opens a session — the cookie holds its random id, never the token — and is sent on to the
- * same path on this server without the secret in its URL (303). Wrong tokens and codes are
- * throttled per client address (429). A write by a session must carry this page's exact
- * Origin, scheme, host and port (403).
+ * a login proxy's Basic, are left alone). A visit with a one-time `?code=` or with `?token=`
+ * opens a new session — the cookie holds its random id, never the token — ends any session the
+ * browser brought (no fixation), and is sent on to the same path on this server without the
+ * secret in its URL (303). Wrong tokens and codes are throttled per client address (429), and a
+ * throttled client's token or code is not even checked. A write by a session must carry this
+ * page's exact Origin, scheme, host and port (403).
  */
 export function guard(o: GuardOptions): MiddlewareHandler<{ Variables: { authVia: AuthVia; session: string | null } }> {
   return async (c, next) => {
@@ -91,6 +98,8 @@ export function guard(o: GuardOptions): MiddlewareHandler<{ Variables: { authVia
 
     let via: AuthVia | null = null;
     let session: string | null = null;
+    /** The session id of the browser's cookie when its signature holds, live or not. */
+    let brought: string | null = null;
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
     if (bearer) {
       const refused = wait();
@@ -99,9 +108,10 @@ export function guard(o: GuardOptions): MiddlewareHandler<{ Variables: { authVia
       via = 'bearer';
     } else {
       const id = await getSignedCookie(c, o.sessionKey, o.cookieName);
-      if (typeof id === 'string' && o.sessions.use(id)) {
+      brought = typeof id === 'string' ? id : null;
+      if (brought !== null && (await o.sessions.use(brought))) {
         via = 'session';
-        session = id;
+        session = brought;
       }
     }
 
@@ -110,32 +120,39 @@ export function guard(o: GuardOptions): MiddlewareHandler<{ Variables: { authVia
     const token = url.searchParams.get('token');
     if ((code !== null || token !== null) && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
       const headers: Record<string, string> = { Location: samePath(url), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
-      // A login link opened again by a browser already signed in goes to the page.
-      const spent = code !== null && o.sessions.spendCode(code);
-      if (via !== 'session') {
-        if (!spent) {
-          const refused = wait();
-          if (refused) return refused;
-          if (code !== null) return wrong('this login link was used already or has expired: open the address with ?token=TOKEN (the token is the second line resq serve printed), or restart resq serve for a new link');
-          if (!sameToken(token!, o.token)) return wrong('wrong token');
-        }
-        const id = o.sessions.open();
-        headers['Set-Cookie'] = await serializeSessionCookie(o.cookieName, id, o.sessionKey, c.req.header('x-forwarded-proto') === 'https');
+      const toPage = () => new Response(null, { status: 303, headers });
+      const refused = wait();
+      // A browser already signed in goes to the page as it is; anyone else waits.
+      if (refused) return via === 'session' ? toPage() : refused;
+      const good = code !== null ? await o.sessions.spendCode(code) : sameToken(token!, o.token);
+      if (!good) {
+        // A spent login link opened again by a signed-in browser goes to the page.
+        if (via === 'session') return toPage();
+        return wrong(code !== null ? LINK_SPENT : 'wrong token');
       }
-      return new Response(null, { status: 303, headers });
+      if (brought !== null) await o.sessions.end(brought);
+      const id = await o.sessions.open();
+      headers['Set-Cookie'] = await serializeSessionCookie(o.cookieName, id, o.sessionKey, viaHttps(o.behindProxy, (n) => c.req.header(n)));
+      return toPage();
     }
 
     if (via === null)
-      return plain(c, 401, 'token required: open the address resq serve printed (…/?code=…), or send Authorization: Bearer TOKEN');
+      return plain(c, 401, 'token required: open a login link resq serve printed or an invitation (…/?code=…), or send Authorization: Bearer TOKEN');
     if (via === 'session' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const origin = c.req.header('origin');
-      const expected = expectedOrigin(c, host!);
-      if (origin === undefined || expected === null || origin.toLowerCase() !== expected.toLowerCase()) return plain(c, 403, 'a write must come from this page (Origin differs)');
+      const expected = pageOrigin(c, host!, o.behindProxy);
+      if (origin === undefined || expected === null || origin.toLowerCase() !== expected.toLowerCase()) return plain(c, 403, originRefused(c, origin, o.behindProxy));
     }
     c.set('authVia', via);
     c.set('session', session);
     await next();
   };
+}
+
+/** Why a write's Origin is refused, with the likely fix when an https proxy is in front but not declared. */
+function originRefused(c: Context, origin: string | undefined, behindProxy: boolean): string {
+  const proxied = !behindProxy && forwardedProto((n) => c.req.header(n)) !== null && origin?.toLowerCase().startsWith('https:');
+  return `a write must come from this page (Origin differs)${proxied ? ': behind an https proxy, start resq serve with --behind-proxy' : ''}`;
 }
 
 /** Headers every answer carries: the page CSP, no sniffing, no referrer, no framing, and nothing kept in a cache unless the route says so. */

@@ -21,6 +21,8 @@ export interface WebServerOptions {
   token?: string;
   /** More Host names to answer (a reverse proxy's public name). @default none */
   allowHosts?: readonly string[];
+  /** A reverse proxy is in front: its `Forwarded` / `X-Forwarded-Proto` are believed. @default false */
+  behindProxy?: boolean;
   /** The writes; @default the library's operations on `store` */
   actions?: WebActions;
   /** Least time between two live snapshots of a batch. @default 1000 */
@@ -37,8 +39,10 @@ export interface WebServerOptions {
 export interface WebServer {
   /** Address to open once: `http://HOST:PORT/?code=CODE`, a login code spent by its first visit (or after a few minutes unused). */
   url: string;
-  /** Another one-time login address (a new code). */
+  /** Another one-time login address (a new code, good for a few minutes). */
   loginUrl(): string;
+  /** An invitation: a one-time login address good for `lifeMs` (a day unless told), written to the store first. */
+  invite(lifeMs?: number): Promise<{ link: string; expiresAt: Date }>;
   /** `http://HOST:PORT` without the token. */
   origin: string;
   host: string;
@@ -65,7 +69,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const clock = o.clock ?? systemClock;
   const now = () => clock.now();
   const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
-  const sessions = new SessionBook({ now });
+  const key = sessionKey(token);
+  const sessions = new SessionBook({ store: o.store, key, now, ...(o.onError ? { onError: o.onError } : {}) });
   const throttle = new Throttle({ now, report: (line) => o.log?.(line) });
   let app: ReturnType<typeof buildApp> | null = null;
   const server = createAdaptorServer({ fetch: (req, env) => app!.fetch(req, env), hostname: host });
@@ -80,11 +85,12 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   app = buildApp({
     store: o.store,
     token,
-    sessionKey: sessionKey(token),
+    sessionKey: key,
     cookieName: sessionCookieName(port),
     sessions,
     throttle,
     hostAllowed: allowedHosts(host, port, o.allowHosts ?? []),
+    behindProxy: o.behindProxy ?? false,
     actions: o.actions ?? libraryActions(o.store),
     live,
     now,
@@ -93,9 +99,16 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   });
   const origin = `http://${urlHost(host)}:${port}`;
   const loginUrl = () => `${origin}/?code=${sessions.newCode()}`;
+  const url = loginUrl();
+  // The printed link works as soon as it is printed.
+  await sessions.written();
   return {
-    url: loginUrl(),
+    url,
     loginUrl,
+    invite: async (lifeMs) => {
+      const { code, expiresAt } = await sessions.invite(lifeMs);
+      return { link: `${origin}/?code=${code}`, expiresAt };
+    },
     origin,
     host,
     port,

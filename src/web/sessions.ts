@@ -1,14 +1,17 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import type { WebSessionStore } from '../store/index.js';
 
-/** How long a login code may wait for its visit. */
+/** How long a login code printed at start (or made by {@link SessionBook.newCode}) may wait for its visit. */
 export const CODE_MS = 5 * 60_000;
 /** How long a session may stay unused: a working day. */
 export const SESSION_IDLE_MS = 8 * 60 * 60_000;
-/** Most sessions and codes held at once (the oldest idle one goes first). */
-const MAX_SESSIONS = 10_000;
-const MAX_CODES = 100;
+/** How long an invitation waits for its visit unless told: a day. */
+export const INVITE_MS = 24 * 60 * 60_000;
+/** The longest an invitation may wait: 30 days. */
+export const INVITE_MAX_MS = 30 * 24 * 60 * 60_000;
 
-const digest = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64url');
+/** 128 random bits, URL-safe. */
+const secret = (): string => randomBytes(16).toString('base64url');
 
 /** The cookie of this server's sessions: its name carries the port, so two servers on one host never share it. */
 export function sessionCookieName(port: number): string {
@@ -17,83 +20,99 @@ export function sessionCookieName(port: number): string {
 
 /**
  * The key that signs session cookies, derived from the token: a fixed `RESQ_SERVE_TOKEN`
- * keeps sessions across restarts, a new token (the default) ends them all.
+ * lets a session outlive a restart (and be taken by another server on the database), a new
+ * token (the default) makes every earlier cookie unreadable.
  */
 export function sessionKey(token: string): string {
   return createHmac('sha256', token).update('resq serve session v1').digest('base64url');
 }
 
+/** A one-time code made for someone, and until when it lets them in. */
+export interface LoginCode {
+  code: string;
+  expiresAt: Date;
+}
+
 /**
- * Login codes and sessions, in memory only (no secret reaches the database or a file). A code
- * is spent by its first use and dies unused after {@link CODE_MS}; a session ends when signed
- * out or after {@link SESSION_IDLE_MS} unused. Codes and session ids are kept only as digests.
+ * What the store keeps of a session id or code: its HMAC-SHA256 under the session key, so the
+ * database holds no secret, and whoever can write it but has not the token cannot mint a code.
+ */
+export function secretDigest(key: string, secret: string): string {
+  return createHmac('sha256', key).update(secret, 'utf8').digest('base64url');
+}
+
+/**
+ * Login codes and sessions, kept in the store by keyed digest only (never a raw id or code), so
+ * a sign-out, an idle expiry or a spent code holds across restarts and for every `resq serve` on
+ * the database with the same token. A code is spent by its first use and dies unused when its time is up; a
+ * session ends when signed out, replaced by a new login, or after {@link SESSION_IDLE_MS} unused.
  */
 export class SessionBook {
+  readonly #store: WebSessionStore;
   readonly #now: () => number;
-  readonly #codes = new Map<string, number>();
-  /** Session digest → last use (ms); insertion order is refreshed on use, so the first is the idlest. */
-  readonly #sessions = new Map<string, number>();
-  /** Sessions ended here (signed out, idle): a signed cookie of one is refused until restart. */
-  readonly #ended = new Set<string>();
+  /** Codes handed out but perhaps not yet written: a spend waits for them. */
+  readonly #writing = new Set<Promise<void>>();
+  readonly #onError: (e: unknown) => void;
+  readonly #key: string;
 
-  constructor(o: { now: () => number }) {
+  /** `key`: the session key ({@link sessionKey} of the token) the digests are made with. */
+  constructor(o: { store: WebSessionStore; key: string; now: () => number; onError?: (e: unknown) => void }) {
+    this.#store = o.store;
+    this.#key = o.key;
     this.#now = o.now;
+    this.#onError = o.onError ?? (() => undefined);
   }
 
-  /** A new one-time login code (128 random bits). */
-  newCode(): string {
-    const code = randomBytes(16).toString('base64url');
-    this.#codes.set(digest(code), this.#now() + CODE_MS);
-    while (this.#codes.size > MAX_CODES) this.#codes.delete(this.#codes.keys().next().value!);
-    return code;
+  #digest(secret: string): string {
+    return secretDigest(this.#key, secret);
   }
 
-  /** Spends a code: true once, for a live code; false for a spent, expired or unknown one. */
-  spendCode(code: string): boolean {
-    const d = digest(code);
-    const until = this.#codes.get(d);
-    if (until === undefined) return false;
-    this.#codes.delete(d);
-    return this.#now() <= until;
-  }
-
-  /** A new session id (128 random bits), live from now. */
-  open(): string {
-    const id = randomBytes(16).toString('base64url');
-    this.#touch(digest(id));
-    return id;
+  /** A one-time login code that lets its first visitor in within `lifeMs`, once written. */
+  async invite(lifeMs = INVITE_MS): Promise<LoginCode> {
+    const code = secret();
+    const now = this.#now();
+    await this.#store.addLoginCode(this.#digest(code), now + lifeMs, now);
+    return { code, expiresAt: new Date(now + lifeMs) };
   }
 
   /**
-   * Whether a session (its cookie's signature already checked) is live, counting this use. A
-   * signed id this process does not know is one of a previous run with the same token: taken up.
+   * A new login code for the next {@link CODE_MS}, at once (a link to print): it is written
+   * in the background, and {@link spendCode} and {@link written} wait for the write.
    */
-  use(id: string): boolean {
-    const d = digest(id);
-    if (this.#ended.has(d)) return false;
-    const last = this.#sessions.get(d);
-    if (last !== undefined && this.#now() - last > SESSION_IDLE_MS) {
-      this.#end(d);
-      return false;
-    }
-    this.#touch(d);
-    return true;
+  newCode(): string {
+    const code = secret();
+    const now = this.#now();
+    const w = this.#store.addLoginCode(this.#digest(code), now + CODE_MS, now).catch(this.#onError);
+    this.#writing.add(w);
+    void w.finally(() => this.#writing.delete(w));
+    return code;
   }
 
-  /** Ends a session (sign out). */
-  end(id: string): void {
-    this.#end(digest(id));
+  /** Resolves once every code handed out is written. */
+  async written(): Promise<void> {
+    await Promise.all([...this.#writing]);
   }
 
-  #touch(d: string): void {
-    this.#sessions.delete(d);
-    this.#sessions.set(d, this.#now());
-    while (this.#sessions.size > MAX_SESSIONS) this.#end(this.#sessions.keys().next().value!);
+  /** Spends a code: true once, for a live code; false for a spent, expired or unknown one. */
+  async spendCode(code: string): Promise<boolean> {
+    await this.written();
+    return this.#store.spendLoginCode(this.#digest(code), this.#now());
   }
 
-  #end(d: string): void {
-    this.#sessions.delete(d);
-    this.#ended.add(d);
-    while (this.#ended.size > MAX_SESSIONS * 10) this.#ended.delete(this.#ended.values().next().value!);
+  /** A new session id (128 random bits), live from now. */
+  async open(): Promise<string> {
+    const id = secret();
+    await this.#store.openWebSession(this.#digest(id), this.#now());
+    return id;
+  }
+
+  /** Whether a session (its cookie's signature already checked) is live, counting this use. */
+  use(id: string): Promise<boolean> {
+    return this.#store.useWebSession(this.#digest(id), SESSION_IDLE_MS, this.#now());
+  }
+
+  /** Ends a session for good (signed out, or replaced by a new login). */
+  end(id: string): Promise<void> {
+    return this.#store.endWebSession(this.#digest(id), this.#now());
   }
 }

@@ -22,7 +22,8 @@ export interface WriteDeps {
 /** `application/json`, exactly, with at most a UTF-8 charset parameter. */
 const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*("utf-8"|utf-8)\s*)?$/i;
 
-async function jsonBody(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; res: Response }> {
+/** A request's JSON body: 415 unless sent as `application/json`, 400 when not JSON. */
+export async function jsonBody(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; res: Response }> {
   if (!JSON_TYPE.test(c.req.header('content-type') ?? ''))
     return { ok: false, res: sendError(c, 415, 'RESQ_BAD_REQUEST', 'body: send JSON (Content-Type: application/json, charset utf-8 if any)') };
   try {

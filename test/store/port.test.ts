@@ -18,6 +18,7 @@ import {
   type StoreMember,
   type StoreRoles,
   type TransitionStore,
+  type WebSessionStore,
   type WorkerStore,
 } from '../../src/index.js';
 import type { UnlistedMember } from '../../src/store/port.js';
@@ -47,7 +48,7 @@ describe('the store port by role: types', () => {
 
   it("makes Store's members exactly the roles' members together", () => {
     expectTypeOf<keyof Store>().toEqualTypeOf<StoreMember>();
-    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore;
+    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore & WebSessionStore;
     expectTypeOf<Store>().toExtend<AllRoles>();
     expectTypeOf<AllRoles>().toExtend<Store>();
   });
@@ -69,8 +70,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the nine roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox']);
+  it('names the ten roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions']);
   });
 
   it('lists every member once over all roles', () => {

@@ -5,6 +5,7 @@ import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { outboxContract } from './outbox-contract.js';
+import { webSessionsContract } from './web-sessions-contract.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
 let pg: PgServer;
@@ -17,6 +18,7 @@ afterAll(async () => pg?.stop());
 storeContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 countsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 outboxContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

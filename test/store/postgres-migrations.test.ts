@@ -31,7 +31,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'web_login_codes', 'web_sessions', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
@@ -51,7 +51,7 @@ describe('PostgreSQL migrations', () => {
       await c.end();
     }
     await (await PostgresStore.open(url, { onWait })).close();
-    expect(said).toEqual([`upgrading the database ${url.replace(/:[^:@/]*@/, ':***@')} to this resq's schema (019_lean_items, 020_batch_num_keys): a large one takes a while`]);
+    expect(said).toEqual([`upgrading the database ${url.replace(/:[^:@/]*@/, ':***@')} to this resq's schema (${pgMigrations.slice(pgMigrations.findIndex((m) => m.name === '019_lean_items')).map((m) => m.name).join(', ')}): a large one takes a while`]);
     await (await PostgresStore.open(url, { onWait })).close();
     await (await PostgresStore.open(await server.createDatabase('mig_new_silent'), { onWait })).close();
     expect(said).toHaveLength(1);
@@ -444,6 +444,12 @@ const CARRIERS_020 = ['items', 'threads', 'runs', 'decisions', 'files', 'file_co
  * and 019 left them, and batch_spend gone. The test checks the result has exactly the schema
  * a database migrated up to 019 has.
  */
+/** The migrations after 020 undone (they touch nothing 019 or 020 move): the schema 020 left. */
+const AFTER_020 = `
+  DROP TABLE web_sessions, web_login_codes;
+  DELETE FROM _migrations WHERE name = '025_web_sessions';
+`;
+
 const BEFORE_020 = `
   DROP TRIGGER decisions_spend ON decisions;
   DROP TRIGGER decisions_unspend ON decisions;
@@ -506,8 +512,8 @@ async function rowsByBatch(c: pg.Client, keyed: 'id' | 'num'): Promise<Record<st
 describe('019 and 020 on a database left mid-batch by kill -9 on the schema before them', () => {
   // The database taken back to the schema before 019 (both apply on open), or before 020 (019's schema: 020 alone applies).
   it.each([
-    { before: '019_lean_items', undo: `${BEFORE_020} ${BEFORE_019}` },
-    { before: '020_batch_num_keys', undo: BEFORE_020 },
+    { before: '019_lean_items', undo: `${AFTER_020} ${BEFORE_020} ${BEFORE_019}` },
+    { before: '020_batch_num_keys', undo: `${AFTER_020} ${BEFORE_020}` },
   ])('from before $before: the items in flight (owner, token, lease, pending key, run, step) move into flights, every row keeps its batch by batch_num, and the batch resumes to its end with nothing sent twice', async ({ before: name, undo }) => {
     const sim: Sim = await startSim({ defaultDurationMs: 100, seed: 19 });
     onTestFinished(() => sim.close());

@@ -124,8 +124,8 @@ describe('the web view guard (real server on loopback)', () => {
     expect(await f.store.decisionsForItem(f.batch.id, 'plan')).toEqual([]);
   });
 
-  it('behind a TLS proxy (X-Forwarded-Proto: https) the write\'s Origin is https://NAME, and http://NAME is refused', async () => {
-    const s = await startWebServer({ store: f.store, port: 0, allowHosts: ['resq.example.org'] });
+  it('behind a TLS proxy (--behind-proxy, X-Forwarded-Proto: https) the write\'s Origin is https://NAME, and http://NAME is refused', async () => {
+    const s = await startWebServer({ store: f.store, port: 0, allowHosts: ['resq.example.org'], behindProxy: true });
     try {
       const c = await login(s);
       const post = (origin: string) =>

@@ -10,6 +10,12 @@ export interface ServeArgs {
   host: string;
   port: number;
   allowHost?: string[];
+  /** A reverse proxy is in front: believe its Forwarded / X-Forwarded-Proto. */
+  behindProxy?: boolean;
+  /** Print a one-time invitation link and stop (no server). */
+  invite?: boolean;
+  /** How long the invitation may wait (with --invite). */
+  for?: string;
 }
 
 /**
@@ -34,14 +40,25 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
     import('../service.js'),
     import('../../service-choice.js'),
   ]);
+  if (a.for !== undefined && !a.invite) throw new InputError('--for: only with --invite (how long the invitation may wait)');
+  const allowHosts = [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)];
   const store = await openExistingStore(a.db);
+  if (a.invite) {
+    const { makeInvite } = await import('../serve-invite.js');
+    try {
+      const lines = await makeInvite(store, { host: a.host, port: a.port, allowHosts, behindProxy: a.behindProxy ?? false, token: envToken, ...(a.for !== undefined ? { for: a.for } : {}) });
+      io.stdout.write(lines.map((l) => `${l}\n`).join(''));
+    } finally {
+      await store.close();
+    }
+    return EXIT.ok;
+  }
   // Cancelling runs in flight needs the service: opened in this process, with the key from its
   // environment, only when a cancel needs it (the key never reaches the browser).
   const actions = libraryActions(store, {
     // The one rule `resq cancel` follows: RESQ_BASE_URL of this server's environment before the batch's stored URL.
     connect: (batch) => openService(choiceFor(chooseService({ envBaseUrl: io.env.RESQ_BASE_URL, batches: [batch] })), { env: io.env, dbPath: a.db }),
   });
-  const allowHosts = [...(a.allowHost ?? []), ...(io.env.RESQ_SERVE_HOSTS ?? '').split(',').filter(Boolean)];
   let server;
   try {
     server = await startWebServer({
@@ -51,6 +68,7 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
       actions,
       ...(envToken ? { token: envToken } : {}),
       allowHosts,
+      behindProxy: a.behindProxy ?? false,
       onError: (e) => io.stderr.write(`resq serve: ${e instanceof Error ? e.message : String(e)}\n`),
       log: (line) => io.stderr.write(`resq serve: ${line}\n`),
     });
@@ -99,7 +117,10 @@ export function serveCommand(y: Argv, ctx: CommandContext): Argv {
       a
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (another than loopback opens it to the network)' })
         .option('port', { type: 'number', default: 8642, describe: 'port (0 picks a free one)' })
-        .option('allow-host', { type: 'string', array: true, describe: 'another Host name to answer, e.g. the reverse proxy\'s (repeatable; also $RESQ_SERVE_HOSTS, comma-separated)' }),
+        .option('allow-host', { type: 'string', array: true, describe: 'another Host name to answer, e.g. the reverse proxy\'s (repeatable; also $RESQ_SERVE_HOSTS, comma-separated)' })
+        .option('behind-proxy', { type: 'boolean', describe: 'a reverse proxy is in front: believe its Forwarded / X-Forwarded-Proto (Secure cookie, https Origin)' })
+        .option('invite', { type: 'boolean', describe: 'print a one-time login link for a teammate and stop (any resq serve of this database takes it)' })
+        .option('for', { type: 'string', describe: 'how long the --invite link may wait, e.g. 2h or 7d (default 24h, at most 30d)' }),
     async (argv) => {
       ctx.code = await serveHandler(argv as unknown as ServeArgs, ctx.io);
     },

@@ -265,6 +265,21 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '020_batch_num_keys',
     sql: PG_BATCH_NUM_KEYS,
   },
+  {
+    // Issue 37.5: resq serve's sessions and one-time login codes, by their SHA-256 digests only
+    // (never a raw id or code), so a sign-out or an expiry holds across restarts and servers. Times in ms.
+    name: '025_web_sessions',
+    sql: `
+      CREATE TABLE web_sessions (
+        id_digest TEXT PRIMARY KEY, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL, ended_at BIGINT);
+      -- web-sessions.ts: the sessions long unused, dropped when one opens.
+      CREATE INDEX web_sessions_for_purge ON web_sessions(last_seen_at);
+      CREATE TABLE web_login_codes (
+        code_digest TEXT PRIMARY KEY, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, spent_at BIGINT);
+      -- web-sessions.ts: the codes long expired, dropped when one is added.
+      CREATE INDEX web_login_codes_for_purge ON web_login_codes(expires_at);
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

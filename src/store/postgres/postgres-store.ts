@@ -22,6 +22,7 @@ import * as t from './transitions.js';
 import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
+import * as webSessions from './web-sessions.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
@@ -385,5 +386,22 @@ export class PostgresStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return outbox.state(this.#q, batchId);
+  }
+
+  // ---- web sessions
+  openWebSession(idDigest: string, nowMs: number): Promise<void> {
+    return webSessions.openSession(this.#q, idDigest, nowMs);
+  }
+  useWebSession(idDigest: string, idleMs: number, nowMs: number): Promise<boolean> {
+    return webSessions.useSession(this.#q, idDigest, idleMs, nowMs);
+  }
+  endWebSession(idDigest: string, nowMs: number): Promise<void> {
+    return webSessions.endSession(this.#q, idDigest, nowMs);
+  }
+  addLoginCode(codeDigest: string, expiresAtMs: number, nowMs: number): Promise<void> {
+    return webSessions.addCode(this.#q, codeDigest, expiresAtMs, nowMs);
+  }
+  spendLoginCode(codeDigest: string, nowMs: number): Promise<boolean> {
+    return webSessions.spendCode(this.#q, codeDigest, nowMs);
   }
 }

@@ -6,6 +6,7 @@ import type { NotebookStore } from './notebook.js';
 import type { OutboxStore } from './outbox.js';
 import type { ReadStore } from './reads.js';
 import type { TransitionStore } from './transitions.js';
+import type { WebSessionStore } from './web-sessions.js';
 import type { WorkerStore } from './workers.js';
 
 /** The store port's roles by name: `Store` is all of them, each method in exactly one. */
@@ -19,6 +20,7 @@ export interface StoreRoles {
   models: ModelStore;
   notebook: NotebookStore;
   outbox: OutboxStore;
+  webSessions: WebSessionStore;
 }
 
 /** Every member name of every role (the port's whole surface). */
@@ -45,6 +47,7 @@ export const STORE_ROLES = {
   ],
   notebook: ['queryItems', 'itemStats', 'batchTotals', 'itemSeconds', 'runTimes', 'batchDecisions'],
   outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState'],
+  webSessions: ['openWebSession', 'useWebSession', 'endWebSession', 'addLoginCode', 'spendLoginCode'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

@@ -361,6 +361,24 @@ export const migrations: readonly Migration[] = [
     name: '020_batch_num_keys',
     up: batchNumKeys,
   },
+  {
+    // Issue 37.5: resq serve's sessions and one-time login codes, by their SHA-256 digests only
+    // (never a raw id or code), so a sign-out or an expiry holds across restarts and servers. Times in ms.
+    name: '025_web_sessions',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE web_sessions (
+          id_digest TEXT PRIMARY KEY, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, ended_at INTEGER
+        ) WITHOUT ROWID;
+        -- web-sessions.ts: the sessions long unused, dropped when one opens.
+        CREATE INDEX web_sessions_for_purge ON web_sessions(last_seen_at);
+        CREATE TABLE web_login_codes (
+          code_digest TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, spent_at INTEGER
+        ) WITHOUT ROWID;
+        -- web-sessions.ts: the codes long expired, dropped when one is added.
+        CREATE INDEX web_login_codes_for_purge ON web_login_codes(expires_at);
+      `),
+  },
 ];
 
 /**

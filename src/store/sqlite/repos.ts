@@ -13,6 +13,7 @@ import { Summaries } from './summaries.js';
 import { Aggregates } from './aggregates.js';
 import { RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
+import { WebSessionRepo } from './web-sessions.js';
 
 /** The SQLite adapter's tables, one repository each; only the adapter sees them. */
 export interface Repos {
@@ -32,6 +33,7 @@ export interface Repos {
   summaries: Summaries;
   claims: Claims;
   aggregates: Aggregates;
+  webSessions: WebSessionRepo;
 }
 
 /** Builds the repositories of one connection. */
@@ -58,5 +60,6 @@ export function reposOf(db: Db, clock: Clock): Repos {
     summaries: new Summaries(db),
     claims: new Claims(db, clock, { reads, counts, threads, flights, batches }),
     aggregates: new Aggregates(db),
+    webSessions: new WebSessionRepo(db),
   };
 }

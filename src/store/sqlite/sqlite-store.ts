@@ -31,6 +31,7 @@ import { ItemPages } from './item-pages.js';
 import { WriteGroup } from './write-group.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
+import { settleSessionUse } from '../common/web-sessions.js';
 
 /**
  * The SQLite adapter of the store port (the embedded default: one file). Every change is
@@ -330,5 +331,23 @@ export class SqliteStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return this.#read((r) => outbox.state(r.db, batchId));
+  }
+
+  // ---- web sessions (a use is a read; its last use is written at most once a minute)
+  openWebSession(idDigest: string, nowMs: number): Promise<void> {
+    return this.#write((r) => r.webSessions.open(idDigest, nowMs));
+  }
+  async useWebSession(idDigest: string, idleMs: number, nowMs: number): Promise<boolean> {
+    const use = await this.#read((r) => r.webSessions.check(idDigest, idleMs, nowMs));
+    return settleSessionUse(use, { end: () => this.endWebSession(idDigest, nowMs), touch: () => this.#write((r) => r.webSessions.touch(idDigest, nowMs)) });
+  }
+  endWebSession(idDigest: string, nowMs: number): Promise<void> {
+    return this.#write((r) => r.webSessions.end(idDigest, nowMs));
+  }
+  addLoginCode(codeDigest: string, expiresAtMs: number, nowMs: number): Promise<void> {
+    return this.#write((r) => r.webSessions.addCode(codeDigest, expiresAtMs, nowMs));
+  }
+  spendLoginCode(codeDigest: string, nowMs: number): Promise<boolean> {
+    return this.#write((r) => r.webSessions.spendCode(codeDigest, nowMs));
   }
 }

@@ -7,6 +7,7 @@ import { showItem } from './js/item-view.js';
 import { showCompare } from './js/compare-view.js';
 import { setupPerson } from './js/person.js';
 import { setupSignOut } from './js/sign-out.js';
+import { setupInvite } from './js/invite.js';
 
 async function route() {
   const main = document.getElementById('main');
@@ -24,4 +25,5 @@ async function route() {
 
 setupPerson();
 setupSignOut();
+setupInvite();
 void route();

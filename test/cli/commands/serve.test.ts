@@ -110,7 +110,7 @@ describe('resq serve', () => {
   it("the README's reverse-proxy example works as written: its token, its --allow-host, the headers its nginx sets, a login proxy's Basic", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('**Behind a reverse proxy, for a team.**'));
-    const cmd = /```bash\nRESQ_SERVE_TOKEN=\$\((openssl rand -hex \d+)\) resq serve --db \S+ \\\n\s+(--host 127\.0\.0\.1 --port 8642 --allow-host (\S+))\n```/.exec(section);
+    const cmd = /```bash\nRESQ_SERVE_TOKEN=\$\((openssl rand -hex \d+)\) resq serve --db \S+ \\\n\s+(--host 127\.0\.0\.1 --port 8642 --allow-host (\S+) --behind-proxy)\n```/.exec(section);
     expect(cmd, 'the README\'s serve command').not.toBeNull();
     const nginx = /```nginx\n([\s\S]*?)```/.exec(section)![1]!;
     const sets = Object.fromEntries([...nginx.matchAll(/proxy_set_header (\S+) (\S+);/g)].map((m) => [m[1]!, m[2]!]));

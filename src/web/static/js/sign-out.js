@@ -11,6 +11,8 @@ export function setupSignOut() {
       await postJson('/api/session/end', {});
       fill(document.getElementById('main'), h('p', { id: 'signed-out' }, 'Signed out. Open a new link from resq serve to sign in again.'));
       button.hidden = true;
+      document.getElementById('invite').hidden = true;
+      document.getElementById('invitation')?.remove();
     } catch (e) {
       button.disabled = false;
       fill(document.getElementById('main'), h('p', { class: 'error' }, e?.message ?? String(e)));
