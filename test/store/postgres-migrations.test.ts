@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
+import { MIGRATION_LOCK, migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
@@ -60,9 +60,21 @@ describe('PostgreSQL migrations', () => {
 
   it('workers opening a fresh database together migrate it once (advisory lock)', async () => {
     const url = await server.createDatabase('mig_race');
-    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     const c = await client(url);
+    // The barrier: the migration lock held here until all four opens wait on it at once.
+    await c.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const opening = Array.from({ length: 4 }, () => PostgresStore.open(url));
+    const waiting = async () =>
+      (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0]!.n;
+    let together = false;
+    for (let i = 0; i < 200 && !together; i++) {
+      together = (await waiting()) === 4;
+      if (!together) await new Promise((r) => setTimeout(r, 50));
+    }
+    await c.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    const stores = await Promise.all(opening);
     try {
+      expect(together, 'the four opens waiting on the migration lock at once').toBe(true);
       const applied = (await c.query('SELECT name FROM _migrations')).rows.map((r) => r.name);
       expect(applied).toEqual(pgMigrations.map((m) => m.name));
     } finally {

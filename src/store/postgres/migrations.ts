@@ -268,7 +268,7 @@ export const pgMigrations: readonly PgMigration[] = [
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */
-const MIGRATION_LOCK = 7_431_902_118;
+export const MIGRATION_LOCK = 7_431_902_118;
 
 /**
  * Applies every migration not yet recorded, under an advisory lock. Returns the names applied.
