@@ -3,6 +3,7 @@ import type { Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
 import type { ItemRecord, ItemState } from '../../src/store/types.js';
 import { snap } from './snapshot.js';
+import type { WriteBarrier } from './write-barrier.js';
 
 /**
  * The counts by state that overview and itemCounts give, kept by the database beside the items
@@ -38,7 +39,8 @@ async function load(store: Store, batchId: string, n: number, prefix = 'i'): Pro
   await loader.commit([]);
 }
 
-export function countsContract(name: string, makeStore: () => Promise<Store>): void {
+/** `barrier`: where the adapter has several connections, how writes are shown to run at once (write-barrier.ts). */
+export function countsContract(name: string, makeStore: () => Promise<Store>, barrier?: WriteBarrier): void {
   describe(`Store counts by state: ${name}`, () => {
     let store: Store;
 
@@ -169,11 +171,16 @@ export function countsContract(name: string, makeStore: () => Promise<Store>): v
       expect(await expectExact(B)).toMatchObject({ running: 1, queued: 0 });
     });
 
-    it('changes running at once (several connections) add up', async () => {
+    it(barrier ? 'changes running at once (several connections, shown waiting together) add up' : 'changes asked for together (one connection, one group commit) add up', async () => {
       await load(store, B, 16);
       const w = (await store.registerWorker(B, { host: 'h', pid: 1 }, NOW)).id;
       const items = await running(w, Array.from({ length: 16 }, (_, i) => `i${i}`).filter((id) => !['i3', 'i7', 'i11', 'i15'].includes(id)));
-      await Promise.all(items.map((it, k) => store.markFinished(it, snap(it.runId!), k % 3 === 0 ? 'failed' : 'completed')));
+      const held = await barrier?.hold(store);
+      const ending = Promise.all(items.map((it, k) => store.markFinished(it, snap(it.runId!), k % 3 === 0 ? 'failed' : 'completed')));
+      const together = (await held?.reached(3)) ?? true;
+      await held?.release();
+      await ending;
+      expect(together, 'three writes waiting together').toBe(true);
       expect(await expectExact(B)).toMatchObject({ completed: 8, failed: 4, queued: 4, running: 0 });
     });
 

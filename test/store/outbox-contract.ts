@@ -3,6 +3,7 @@ import type { Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, PauseOutcome } from '../../src/store/shapes.js';
 import type { ItemRecord, NotifySettings } from '../../src/store/types.js';
 import { snap } from './snapshot.js';
+import type { WriteBarrier } from './write-barrier.js';
 
 /**
  * The outbox (issue 31), written against `Store` only: events are written by the changes that
@@ -38,7 +39,8 @@ async function load(store: Store, batchId: string, n: number, notify: NotifySett
 const hold = (): PauseOutcome => ({ kind: 'hold', reason: 'cost over 5' });
 const decision = (runId: string, cost: number): NewDecision => ({ runId, tool: 'confirm_scope', input: { cost }, answer: { approve: true }, by: 'person', reason: null, cost });
 
-export function outboxContract(name: string, makeStore: () => Promise<Store>): void {
+/** `barrier`: where the adapter has several connections, how writes are shown to run at once (write-barrier.ts). */
+export function outboxContract(name: string, makeStore: () => Promise<Store>, barrier?: WriteBarrier): void {
   describe(`Store outbox: ${name}`, () => {
     let store: Store;
     let worker = '';
@@ -178,11 +180,18 @@ export function outboxContract(name: string, makeStore: () => Promise<Store>): v
       expect((await claimAll('s1', NOW)).map((e) => e.type)).toEqual(['batch.finished']);
     });
 
-    it('the last two items ending at once write one batch.finished', async () => {
+    it(barrier ? 'the last two items ending at once (two connections, shown waiting together) write one batch.finished' : 'the last two items ending together (one group commit) write one batch.finished', async () => {
       await load(store, B, 6);
       worker = '';
       const items = await running(B, ['i0', 'i1', 'i2', 'i3', 'i4', 'i5']);
-      await Promise.all(items.map((it) => store.markFinished(it, snap(it.runId!), 'completed')));
+      for (const it of items.slice(0, 4)) await store.markFinished(it, snap(it.runId!), 'completed');
+      expect(await claimAll('s1', NOW)).toEqual([]);
+      const held = await barrier?.hold(store);
+      const ending = Promise.all(items.slice(4).map((it) => store.markFinished(it, snap(it.runId!), 'completed')));
+      const together = (await held?.reached(2)) ?? true;
+      await held?.release();
+      await ending;
+      expect(together, 'the two writes waiting together').toBe(true);
       expect((await claimAll('s1', NOW)).map((e) => e.type)).toEqual(['batch.finished']);
     });
 

@@ -65,9 +65,17 @@ describe('PostgreSQL: answers announced with LISTEN/NOTIFY', () => {
   });
 
   it('several subscriptions made at once share one connection: close() ends it (it used to wait forever)', async () => {
-    const { store } = await heldBatch(1);
+    const { url, store } = await heldBatch(1);
     const stops = [store.onAnswered('b1', () => {}), store.onAnswered('b1', () => {}), store.onAnswered('b2', () => {})];
     await store.listening();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const listeners = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'resq-listen' AND datname = current_database()`);
+      expect(listeners.rows[0].n, 'connections listening').toBe(1);
+    } finally {
+      await admin.end();
+    }
     stops[0]!();
     const closed = await Promise.race([store.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 10 s'), 10_000))]);
     expect(closed).toBe('closed');

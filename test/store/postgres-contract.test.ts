@@ -6,6 +6,7 @@ import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
+import { pgWriteBarrier } from './write-barrier.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
 let pg: PgServer;
@@ -16,8 +17,17 @@ beforeAll(async () => {
 afterAll(async () => pg?.stop());
 
 storeContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
-countsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
-outboxContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+/** The URL each store was opened on, for the barrier's own connection. */
+const urls = new WeakMap<object, string>();
+const opened = async (): Promise<PostgresStore> => {
+  const url = await pg.createDatabase(`contract_${n++}`);
+  const store = await PostgresStore.open(url);
+  urls.set(store, url);
+  return store;
+};
+const barrier = pgWriteBarrier((store) => urls.get(store)!);
+countsContract('postgres', opened, barrier);
+outboxContract('postgres', opened, barrier);
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the

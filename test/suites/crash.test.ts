@@ -74,7 +74,7 @@ describe('crash and resume', () => {
     }
   }, 240_000);
 
-  it('a SIGKILL in the middle of loading a large file leaves no batch, and the next run loads it whole', async () => {
+  it('a SIGKILL in the middle of loading a large file leaves the whole batch or none, never a part, and the next run loads it whole', async () => {
     const dir = tempDir();
     const questions = join(dir, 'large.csv');
     const row = (i: number): string => `r${i},Question ${i} about something long enough to fill a file,t${i % 9}`;

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/notify/events.js';
 import { verifySignature } from '../../src/notify/sign.js';
@@ -10,9 +11,11 @@ import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { startReceiver } from '../support/receiver.js';
 
 // Issue 31, point 7: a receiver that counts deliveries sees each event once with three workers
-// on one PostgreSQL batch, one of them killed with SIGKILL in the middle of a delivery (the
-// receiver holds that first request open and never answers it).
-describe('notifications from three workers on one PostgreSQL batch', () => {
+// running at once on one PostgreSQL batch, one of them killed with SIGKILL in the middle of a
+// delivery (the receiver holds its request open and never answers it; the event's claim is
+// shown to be that worker's when it is killed).
+const { Client } = pg;
+describe('notifications from three workers at once on one PostgreSQL batch, one killed -9 mid-delivery', () => {
   let pg: PgServer;
   let sim: Sim;
   beforeAll(async () => {
@@ -34,12 +37,30 @@ describe('notifications from three workers on one PostgreSQL batch', () => {
     writeFileSync(questions, `${rows.join('\n')}\n`);
     const policy = join(dir, 'policy.yaml');
     writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 10\n  batch_budget: 15\n  otherwise: hold\n');
-    // Every request while worker A lives is held open (A may have several under way when it is
-    // killed: none may be answered, or a crash between send and mark would rightly send it again).
-    let aAlive = true;
-    const receiver = await startReceiver(() => (aAlive ? 'hang' : 200));
     const env = { RESQ_API_KEY: 'sim-key-bob', RESQ_LEASE_MS: '3000', RESQ_NOTIFY_SECRET: 'shared-secret' };
+    const admin = new Client({ connectionString: url });
+    admin.on('error', () => {});
+    /** The pid of the worker whose sender holds the event now (its outbox claim's owner is `host:pid:notify:…`), or null. */
+    const senderOf = async (eventId: string): Promise<number | null> => {
+      const { rows } = await admin.query<{ owner: string | null }>(`SELECT o.owner FROM outbox o JOIN batches b ON b.num = o.batch_num WHERE b.id || '.' || o.key = $1`, [eventId]);
+      const pid = rows[0]?.owner?.split(':')[1];
+      return pid ? Number(pid) : null;
+    };
+    // The victim is the worker that sends the first request. Its requests are held open and
+    // never answered (a crash between send and mark would rightly send one again); the others'
+    // are held until it is killed, then answered.
+    let victimPid: number | null = null;
+    let killed!: () => void;
+    const afterKill = new Promise<void>((resolve) => (killed = resolve));
+    const receiver = await startReceiver(async (_n, body) => {
+      const sender = await senderOf((JSON.parse(body) as EventDoc).id);
+      victimPid ??= sender;
+      if (sender === victimPid) return new Promise<number>(() => {});
+      await afterKill;
+      return 200;
+    });
     try {
+      await admin.connect();
       const load = await runCliChild(
         ['run', questions, '--db', url, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--no-download', '--dry-run', '--notify', receiver.url, '--notify-digest', '1s', '--page-url', 'https://resq.example.com'],
         env,
@@ -47,19 +68,29 @@ describe('notifications from three workers on one PostgreSQL batch', () => {
       expect(load.code, load.stderr).toBe(0);
       const worker = () => spawnCli(['resume', 'shared', '--db', url, '--json'], env);
 
-      // Worker A alone, killed the moment its first delivery reaches the receiver (held open).
-      const a = worker();
-      const aDone = collect(a);
-      await Promise.race([receiver.waitFor(1), aDone]);
-      a.kill('SIGKILL');
-      expect((await aDone).signal).toBe('SIGKILL');
-      aAlive = false;
-      expect(receiver.requests[0]!.status).toBeNull();
+      // Three workers at once; the one whose delivery reaches the receiver first is killed while the receiver holds it open.
+      const three = [worker(), worker(), worker()];
+      const runs = three.map((c) => collect(c));
+      await Promise.race([receiver.waitFor(1), Promise.all(runs)]);
+      expect(receiver.requests.length, 'a delivery under way').toBeGreaterThan(0);
       const hungId = String(receiver.requests[0]!.headers['x-resq-event-id']);
+      // The three registered on the batch and still running (bounded, not a hang).
+      const registered = async () => (await admin.query<{ n: number }>('SELECT count(DISTINCT pid)::int AS n FROM workers WHERE pid = ANY($1)', [three.map((c) => c.pid)])).rows[0]!.n;
+      for (let i = 0; i < 200 && (await registered()) < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await registered(), 'the three workers registered').toBe(3);
+      expect(three.map((c) => c.exitCode ?? c.signalCode), 'the three alive at the kill').toEqual([null, null, null]);
+      // Mid-delivery: the request is open, and the event's claim is the victim's.
+      const victim = three.find((c) => c.pid === victimPid);
+      expect(victim, `the first request's sender (${victimPid}) is one of the three`).toBeDefined();
+      expect(await senderOf(hungId), 'the held event claimed by the victim at the kill').toBe(victim!.pid);
+      expect(receiver.requests[0]!.status).toBeNull();
+      victim!.kill('SIGKILL');
+      const survivors = three.flatMap((c, i) => (c === victim ? [] : [runs[i]!]));
+      expect((await runs[three.indexOf(victim!)]!).signal).toBe('SIGKILL');
+      killed();
 
-      // Workers B and C carry the batch on (A's items and A's claim on the event run out).
-      const bc = await Promise.all([collect(worker()), collect(worker())]);
-      for (const r of bc) expect(r.code, r.stderr).toBe(3); // items held for a person
+      // The two others carry the batch on (the victim's items and its claim on the event run out).
+      for (const r of await Promise.all(survivors)) expect(r.code, r.stderr).toBe(3); // items held for a person
       // People approve the held plans; two workers send them and finish the batch.
       for (let i = 0; i < 4; i++) {
         const ans = await runCliChild(['answer', 'shared', `h${i}`, '--approve', '--db', url], {});
@@ -98,6 +129,7 @@ describe('notifications from three workers on one PostgreSQL batch', () => {
       }
     } finally {
       await receiver.close();
+      await admin.end();
     }
   }, 240_000);
 });

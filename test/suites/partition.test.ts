@@ -23,6 +23,9 @@ import { BATCH_BUDGET, budgetItems, expectedApproved, writeBudgetFixture } from 
 
 const LEASE_MS = 2000;
 
+/** The warning of a driver whose write found a newer fencing token (src/store/fencing.ts, runner/scheduler.ts): the write was refused. */
+const STALE_REFUSED = /"type":"warning".*item \S+ was (claimed|let go).*; token \d+, this driver's \d+: this worker stopped driving it/;
+
 interface Worker {
   name: string;
   child: ChildProcess;
@@ -201,14 +204,21 @@ describe('workers on one PostgreSQL batch while the network to the database misb
 
     // 1. A partition past the lease: the victim's items are taken over while it cannot see
     // the database; then the network heals and its held queries and COMMITs arrive late.
+    // What each fault was shown to do: the victim held items when it was cut off, and another worker took one of them over.
+    let heldWhenCut = 0;
+    let takenOver = false;
+    let heldWhenKilled = 0;
+    /** What the proxies counted of the other faults: connections reset, refused, chunks delayed. */
+    const shown = { reset: 0, refused: 0, delayed: 0, freshReset: 0 };
     let v = await victimHolding();
     if (v) {
       const held = await holding(v.id);
       v.p.blackhole();
-      // Past the lease, and until another worker has taken one of them over (or 4 leases).
+      heldWhenCut = held.length;
+      // Past the lease, and until another worker has taken one of them over (or 4 leases); one finished meanwhile is not taken over.
       const id = v.id;
-      await waitFor(async () => {
-        const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ITEMS_NOW} i WHERE batch_id = $1 AND id = ANY($2) AND (owner IS DISTINCT FROM $3)`, [batchId, held, id]);
+      takenOver = await waitFor(async () => {
+        const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ITEMS_NOW} i WHERE batch_id = $1 AND id = ANY($2) AND owner IS NOT NULL AND owner <> $3`, [batchId, held, id]);
         return rows[0]!.n > 0;
       }, 4 * LEASE_MS);
       await sleep(LEASE_MS / 2);
@@ -232,6 +242,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       const n = p.reset();
       await waitFor(() => p.counters().open > 0 || exited(w), 5_000);
       const m = p.reset();
+      shown.reset = n + m;
       note(`${w.name}: reset ${n} then ${m} connections`);
     }
     // 3. New connections refused for a while (the open ones reset, so it must connect again).
@@ -244,6 +255,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       p.reset();
       await waitFor(() => p.counters().refused >= 3 || exited(w), 2 * LEASE_MS);
       p.pass();
+      shown.refused = p.counters().refused;
       note(`${w.name}: refused ${p.counters().refused} connections`);
     }
     // 4. Every chunk both ways delayed 200-800 ms for a while.
@@ -254,6 +266,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       p.delay(200, 800);
       await waitFor(() => p.counters().delayedChunks - before >= 60 || exited(w), 3 * LEASE_MS);
       p.pass();
+      shown.delayed = p.counters().delayedChunks - before;
       note(`${w.name}: delayed ${p.counters().delayedChunks - before} chunks`);
     }
     // 5. Killed while cut off: it holds items it will never finish; a fresh worker joins.
@@ -261,6 +274,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
     if (v) {
       const { w, p } = v;
       p.blackhole();
+      heldWhenKilled = (await holding(v.id)).length;
       await sleep(200);
       w.killed = w.child.kill('SIGKILL');
       await w.done;
@@ -271,7 +285,7 @@ describe('workers on one PostgreSQL batch while the network to the database misb
     // The fresh worker's connections reset once while it works (no partition this time).
     const freshId = await idOf(fresh);
     if (freshId && (await untilHolding(fresh, freshId, 1))) {
-      fresh.proxy!.reset();
+      shown.freshReset = fresh.proxy!.reset();
       note('d: reset');
     }
     const results = await Promise.all(workers.map((w) => w.done));
@@ -285,6 +299,17 @@ describe('workers on one PostgreSQL batch while the network to the database misb
       console.log(`partition suite: ${victims} victim(s); faults applied: ${applied.join('; ')}; watcher polls ${watcher.polls()}; warnings:\n${warnings.join('\n')}`);
       // Every fault was in force while the victim held work (else this run proved little).
       expect.soft(applied.filter((a) => !a.startsWith('workers done')), 'faults applied').toHaveLength(9);
+      // The partition took effect: the victim held items when cut off, one of them was taken over
+      // while it could not see the database, and the victim killed while cut off held items too.
+      expect.soft(heldWhenCut, 'items the victim held when black-holed').toBeGreaterThan(0);
+      expect.soft(takenOver, 'an item of the black-holed victim taken over by another worker').toBe(true);
+      expect.soft(heldWhenKilled, 'items the victim held when killed').toBeGreaterThan(0);
+      // The other faults hit connections: some reset, refused and delayed (a proxy that let everything by shows 0).
+      for (const [k, n] of Object.entries(shown)) expect.soft(n, `${k}: connections or chunks the fault hit`).toBeGreaterThan(0);
+      // ... and fencing refused at least one write of a driver whose item had been claimed again.
+      const refused = results.flatMap((r) => r.stdout.split('\n')).filter((l) => STALE_REFUSED.test(l));
+      console.log(`partition suite: stale writes refused:\n${refused.join('\n')}`);
+      expect.soft(refused.length, 'stale writes refused (a newer fencing token found)').toBeGreaterThan(0);
 
       // No crash: every worker ended by itself with 0 or by our SIGKILL, and said no internal error.
       for (const [i, r] of results.entries()) {

@@ -139,21 +139,31 @@ describe('SQLite workers under the faults that apply to one file (issue 28)', ()
     const worker = spawnCli(['resume', 'busy', '--db', db, '--out', join(dir, 'out'), '--json'], env);
     const done = collect(worker);
     await whenOutput(worker, (o) => o.split('\n').filter((l) => l.includes('"type":"item"')).length >= 2);
-    // Another connection takes the write lock and keeps it past the worker's busy timeout (10 s).
+    // The worker's wait said on stderr: the one line of db-wait.ts, once its busy timeout (10 s) ran out.
+    let said = false;
+    const waiting = new Promise<boolean>((resolve) => {
+      let err = '';
+      worker.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.split('\n').some((l) => WAIT_NOTICE.test(l))) resolve(true);
+      });
+      worker.on('close', () => resolve(false));
+    });
+    // Another connection takes the write lock and keeps it until the worker has waited past its busy timeout.
     const locker = new Database(db, { timeout: 30_000 });
     locker.exec('BEGIN IMMEDIATE');
-    let lockedFor = 0;
+    const flying = (locker.prepare(`SELECT count(*) AS n FROM flights WHERE state IN ('submitting', 'running', 'waiting')`).get() as { n: number }).n;
     try {
-      const t = Date.now();
-      // The lock held while the worker's runs pause and end (it must write, and wait).
-      await sleep(12_000);
-      lockedFor = Date.now() - t;
+      // Bounded so a worker that never waits fails the test instead of hanging it.
+      said = await Promise.race([waiting, sleep(60_000).then(() => false)]);
     } finally {
       locker.exec('COMMIT');
       locker.close();
     }
     const r = await done;
-    expect.soft(lockedFor).toBeGreaterThanOrEqual(12_000);
+    expect.soft(flying, 'items in flight when the lock was taken').toBeGreaterThan(0);
+    expect.soft(said, `the worker said it waits on the busy database\n${r.stderr}`).toBe(true);
+    expect.soft(r.stderr.split('\n').filter((l) => WAIT_NOTICE.test(l)), 'wait lines').toHaveLength(1);
     expectNoCrash('worker', r);
     expect.soft(r.code, r.stderr).toBe(0);
     expectWhole(db, 'busy', list, before, sim.counters(), sim.ledger());

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
 import { expectBatchWhole } from '../support/expect-batch.js';
 import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 // Several processes on one batch: real CLI children on one SQLite file, the simulator over
 // HTTP, real SIGKILL and SIGSTOP. Every question must reach the service once, the batch's
@@ -49,6 +51,31 @@ function whenOutput(child: ReturnType<typeof spawnCli>, pred: (out: string) => b
 }
 
 const countLines = (type: string) => (out: string): number => out.split('\n').filter((l) => l.includes(`"type":"${type}"`)).length;
+
+/**
+ * A barrier for processes said to run at once: every request to the simulator goes through a
+ * proxy that holds it (black-holed) until each child has one there — a process has its
+ * database open and its batch loaded before its first request, and waits on that request's
+ * answer — so none gets anything done before all of them are running. `through` is the
+ * simulator's URL by the proxy; `reached` says whether the barrier was reached (bounded:
+ * children run one after the other never reach it) and lets the requests through either way.
+ */
+async function simBarrier(sim: Sim): Promise<{ through: string; reached(children: ChildProcess[]): Promise<boolean>; close(): Promise<void> }> {
+  const proxy = await startTcpProxy(Number(new URL(sim.url).port));
+  proxy.blackhole();
+  const through = new URL(sim.url);
+  through.port = String(proxy.port);
+  return {
+    through: through.href.replace(/\/$/, ''),
+    async reached(children) {
+      const alive = () => children.every((c) => c.exitCode === null && c.signalCode === null);
+      const ok = await proxy.until((c) => c.accepted >= children.length && c.heldChunks >= children.length, 60_000).then(alive, () => false);
+      proxy.heal();
+      return ok;
+    },
+    close: () => proxy.close(),
+  };
+}
 
 describe('several workers on one batch', () => {
   let sim: Sim;
@@ -100,12 +127,20 @@ describe('several workers on one batch', () => {
     const questions = join(dir, 'q.csv');
     writeFileSync(questions, `id,question\n${Array.from({ length: n }, (_, i) => `q${i},Twin question ${dir} ${i} @duration=80ms`).join('\n')}\n`);
     const db = join(dir, 'resq.db');
-    const args = ['run', questions, '--db', db, '--base-url', sim.url, '--concurrency', '10', '--no-download', '--json'];
+    const barrier = await simBarrier(sim);
+    const args = ['run', questions, '--db', db, '--base-url', barrier.through, '--concurrency', '10', '--no-download', '--json'];
     const env = { RESQ_API_KEY: 'sim-key-alice', RESQ_LEASE_MS: LEASE_MS };
     const before = sim.counters();
-    const done = await Promise.all([runCliChild(args, env), runCliChild(args, env)]);
+    const twins = [spawnCli(args, env), spawnCli(args, env)];
+    const runs = twins.map((c) => collect(c));
+    const overlapped = await barrier.reached(twins);
+    const done = await Promise.all(runs);
+    await barrier.close();
+    expect(overlapped, 'both processes at the service before either got an answer').toBe(true);
     expectNoDatabaseErrors(done);
     for (const r of done) expect(r.code, r.stderr).toBe(0);
+    // Each drove some of the batch.
+    for (const r of done) expect(countLines('item')(r.stdout), r.stdout.slice(-2000)).toBeGreaterThan(0);
     const c = sim.counters();
     for (let i = 0; i < n; i++) {
       const q = `Twin question ${dir} ${i} @duration=80ms`;
@@ -124,7 +159,13 @@ describe('several workers on one batch', () => {
       return f;
     });
     const env = { RESQ_API_KEY: 'sim-key-alice' };
-    const done = await Promise.all(files.map((f) => runCliChild(['run', f, '--db', db, '--base-url', sim.url, '--concurrency', '4', '--no-download', '--json'], env)));
+    const barrier = await simBarrier(sim);
+    const children = files.map((f) => spawnCli(['run', f, '--db', db, '--base-url', barrier.through, '--concurrency', '4', '--no-download', '--json'], env));
+    const runs = children.map((c) => collect(c));
+    const overlapped = await barrier.reached(children);
+    const done = await Promise.all(runs);
+    await barrier.close();
+    expect(overlapped, 'both processes at the service (their database open) before either got an answer').toBe(true);
     expectNoDatabaseErrors(done);
     for (const r of done) expect(r.code, r.stderr).toBe(0);
     for (const name of ['one', 'two']) expect((await exported(db, name)).every((r) => r.status === 'completed')).toBe(true);

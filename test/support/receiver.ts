@@ -9,8 +9,8 @@ export interface Received {
   status: number | null;
 }
 
-/** What to do with the n-th request (1-based): answer with a status, or hold it open and never answer. */
-export type Behaviour = (n: number, body: string) => number | 'hang';
+/** What to do with the n-th request (1-based): answer with a status, hold it open and never answer, or answer once the promise gives a status. */
+export type Behaviour = (n: number, body: string) => number | 'hang' | Promise<number>;
 
 /** A real HTTP receiver of notifications on loopback (a node:http server in the test). */
 export interface Receiver {
@@ -36,12 +36,16 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0):
       requests.push(rec);
       for (const w of waiters.filter((x) => requests.length >= x.n)) w.resolve();
       const what = behaviour(rec.n, body);
-      if (what === 'hang') {
-        hung.add(res);
-        return;
-      }
-      rec.status = what;
-      res.writeHead(what, { 'Content-Type': 'text/plain' }).end('ok');
+      const answer = (status: number) => {
+        hung.delete(res);
+        // A request its sender gave up on stays unanswered.
+        if (res.destroyed) return;
+        rec.status = status;
+        res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
+      };
+      if (typeof what === 'number') return answer(what);
+      hung.add(res);
+      if (what !== 'hang') void what.then(answer);
     });
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));

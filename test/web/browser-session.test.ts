@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli.js';
 import { CHROMIUM, launch, screenshot, until, watchedPage } from './support/browser.js';
@@ -75,17 +75,40 @@ describe('the browser holds a session, never the token (Chromium)', () => {
   });
 
   it('a cookie named resq_token set by another app on the host neither logs the page out nor gets in', async () => {
-    const ctx = await browser.newContext();
-    const { page } = await watchedPage(ctx);
-    await page.goto(f.server.loginUrl());
-    await page.waitForSelector('#batches');
-    await ctx.addCookies([
+    const planted = [
       { name: 'resq_token', value: 'planted', domain: '127.0.0.1', path: '/' },
       { name: `resq-session-${f.server.port + 1}`, value: 'planted', domain: '127.0.0.1', path: '/' },
-    ]);
-    await page.goto(`${f.server.origin}/b/web`);
+    ];
+    const sentCookies = async (page: Page, path: string): Promise<string> => {
+      const req = page.waitForRequest((r) => r.url() === `${f.server.origin}${path}`);
+      const res = await page.goto(`${f.server.origin}${path}`);
+      expect(res!.status(), path).toBe(200);
+      return (await (await req).headerValue('cookie')) ?? '';
+    };
+    // Signed in, then the other app's cookies planted: the browser sends them beside the session, and the page still opens.
+    const ctx = await browser.newContext();
+    const { page, errors } = await watchedPage(ctx);
+    await page.goto(f.server.loginUrl());
+    await page.waitForSelector('#batches');
+    await ctx.addCookies(planted);
+    const sent = await sentCookies(page, '/b/web');
+    expect(sent).toContain('resq_token=planted');
+    expect(sent).toContain(`resq-session-${f.server.port + 1}=planted`);
+    expect(sent).toMatch(new RegExp(`resq-session-${f.server.port}=(?!planted)`));
     await page.waitForSelector('#counts');
+    expect(await page.textContent('body')).not.toContain('token required');
+    expect(errors).toEqual([]);
     await ctx.close();
+    // Only the planted cookies, no session: the page, the API and /metrics refuse.
+    const bare = await browser.newContext();
+    await bare.addCookies(planted);
+    const stranger = await bare.newPage();
+    const res = await stranger.goto(`${f.server.origin}/b/web`);
+    expect(res!.status()).toBe(401);
+    expect(await stranger.textContent('body')).toContain('token required');
+    const cookie = (await bare.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    for (const path of ['/api/batches', '/metrics']) expect((await fetch(`${f.server.origin}${path}`, { headers: { Cookie: cookie } })).status, path).toBe(401);
+    await bare.close();
   });
 
   it("after the visit the profile's history, top sites and sessions hold no live secret", async () => {

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { FAILURES_PER_MINUTE } from '../../src/web/throttle.js';
 import { SESSION_IDLE_MS } from '../../src/web/sessions.js';
+import { serveChild } from './support/serve-child.js';
 import { cookiePair, login, testClock } from './support/session.js';
 import { bearer, rawRequest, webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -211,24 +213,33 @@ describe('sessions and guessing over time (a clock the test moves)', () => {
   });
 
   it('restarting ends every session, unless RESQ_SERVE_TOKEN fixed the token (the cookie is signed with a key from it)', async () => {
+    // `resq serve` itself reads the variable (src/cli/commands/serve.ts): three real processes on one port and database.
     const token = 'c0ffee5e7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d';
-    const a = await startWebServer({ store: f.store, port: 0, token });
-    const port = a.port;
-    const c = await login(a);
-    await a.close();
-    const b = await startWebServer({ store: f.store, port, token });
+    const db = join(f.dir, 'resq.db');
+    const a = await serveChild(['--db', db, '--port', '0'], { RESQ_SERVE_TOKEN: token });
+    const port = String(new URL(a.origin).port);
+    let c: string;
     try {
+      expect(a.token).toBe(token);
+      c = cookiePair((await fetch(a.url, { redirect: 'manual' })).headers.get('set-cookie'));
+    } finally {
+      await a.stop();
+    }
+    const b = await serveChild(['--db', db, '--port', port], { RESQ_SERVE_TOKEN: token });
+    try {
+      expect(b.token).toBe(token);
       expect((await fetch(`${b.origin}/api/batches`, { headers: { Cookie: c } })).status).toBe(200);
     } finally {
-      await b.close();
+      await b.stop();
     }
-    const fresh = await startWebServer({ store: f.store, port });
+    const fresh = await serveChild(['--db', db, '--port', port], { RESQ_SERVE_TOKEN: undefined });
     try {
+      expect(fresh.token).not.toBe(token);
       expect((await fetch(`${fresh.origin}/api/batches`, { headers: { Cookie: c } })).status).toBe(401);
     } finally {
-      await fresh.close();
+      await fresh.stop();
     }
-  });
+  }, 60_000);
 
   it(`wrong tokens and codes are throttled per address: after ${FAILURES_PER_MINUTE} a minute 429 with Retry-After, even for the right token; a session still passes; one log line a minute`, async () => {
     const clock = testClock();

@@ -283,7 +283,7 @@ export const pgMigrations: readonly PgMigration[] = [
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */
-const MIGRATION_LOCK = 7_431_902_118;
+export const MIGRATION_LOCK = 7_431_902_118;
 
 /**
  * Runs `fn` in one transaction holding the migration lock (an advisory lock for the
