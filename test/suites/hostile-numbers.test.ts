@@ -133,6 +133,14 @@ describe('hostile numbers and lists from the service, in every window', () => {
     expect(Object.fromEntries(s.heldItems.map((h) => [h.id, h.untrustedCost]))).toMatchObject({ words: '"about 30 credits" (untrusted: not a number)', deep: '10000000000000 (untrusted: above 1e12)', twice: null });
   });
 
+  it('resq answer --held --dry-run lists each held cost as sent, marked, and a total that counts none of them', async () => {
+    const r = await runInProcess(['answer', 'hostile', '--held', '--dry-run', '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"about 30 credits" (untrusted: not a number)');
+    expect(r.stdout).toContain('"NaN" (untrusted: not a number)');
+    expect(r.stdout).not.toMatch(/Infinity/);
+  });
+
   it('show: the marked cost, a 256 KB text and a 3,000-level input answer; a repeated option is listed once', async () => {
     const big = await runInProcess(['show', 'hostile', 'big1', '--db', db]);
     expect(big.code).toBe(0);
