@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutDepth } from './json-depth.js';
 
 /** An array that may be absent or null on the wire; always an array after parsing. */
 export function listOf<T extends z.ZodType>(item: T) {
@@ -52,8 +53,8 @@ export type ToolResult = z.infer<typeof ToolResultSchema>;
 export const RequiredActionSchema = z.looseObject({
   /** Name of the waiting tool (`confirm_scope`, `ask_choice`, `request_quality_image`, or another). */
   tool: z.string(),
-  /** What the tool asked. */
-  input: objectOrEmpty,
+  /** What the tool asked; nested no deeper than INPUT_DEPTH (deeper values cut, marked). */
+  input: objectOrEmpty.transform((v) => cutDepth(v) as Record<string, unknown>),
 });
 /** The `required_action` of a run whose status is `requires_action`. */
 export type RequiredAction = z.infer<typeof RequiredActionSchema>;

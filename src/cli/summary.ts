@@ -1,4 +1,5 @@
 import { deciderLine } from '../read/decider.js';
+import { costShown } from '../policy/cost.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { ACTIVE_STATES } from '../store/item-states.js';
 import { maskLocation } from '../store/open.js';
@@ -15,10 +16,11 @@ const HELD_LINE = 79;
 
 /** `  id: tool cost 12 options a,b — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
 export function heldLine(h: BatchStatus['heldItems'][number]): string {
-  const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
+  const shown = costShown(h.input);
+  const cost = shown === null ? '' : ` cost ${shown}`;
   const opts =
     h.tool === 'ask_choice' && Array.isArray(h.input?.options)
-      ? ` options ${(h.input.options as { id?: string }[]).map((o) => String(o.id)).join(',')}`
+      ? ` options ${[...new Set((h.input.options as { id?: string }[]).map((o) => String(o?.id)))].join(',')}`
       : '';
   // oneLine escapes controls itself.
   const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}`, HELD_LINE - 2)}`;

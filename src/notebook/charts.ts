@@ -4,6 +4,7 @@ import { decisionNote, deciderName } from '../store/decision-text.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
+import { planCost, untrustedCost } from '../policy/cost.js';
 import { type MimeBundle } from './bundle.js';
 import { fileKind } from './file-view.js';
 import type { BatchSummary } from './summary.js';
@@ -80,8 +81,10 @@ export function durationChart(runs: readonly RunDuration[], o: { title?: string;
 /** A plan the agent asked to approve (a `confirm_scope` pause) and what became of it. */
 export interface PlanCost {
   item: string;
-  /** The cost the plan asked for (0 when it named none). */
+  /** The cost the plan asked for (0 when it named none, or one resq does not trust). */
   cost: number;
+  /** The cost as the service sent it, marked (`1e308 (untrusted: above 1e12)`), when it is untrusted; else null. */
+  untrustedCost: string | null;
   approved: boolean;
   by: 'policy' | 'person';
   /** The person who decided (null for the policy, or a person who gave no name). */
@@ -97,7 +100,8 @@ export function planCosts(decisions: readonly BatchDecision[]): PlanCost[] {
     .filter((d) => d.tool === 'confirm_scope')
     .map((d) => ({
       item: d.itemId,
-      cost: typeof d.input.cost === 'number' ? d.input.cost : 0,
+      cost: planCost(d.input) ?? 0,
+      untrustedCost: untrustedCost(d.input),
       approved: d.answer.approved === true,
       by: d.by,
       person: d.by === 'person' ? (d.person ?? null) : null,
@@ -114,7 +118,7 @@ export function planCostChart(plans: readonly PlanCost[], o: { budget?: number |
     label: p.item,
     value: p.cost,
     color: p.approved ? '#59a14f' : '#bab0ac',
-    text: `${p.cost} ${p.approved ? 'approved' : 'declined'} (${deciderName({ by: p.by, person: p.person ?? null })})`,
+    text: `${p.untrustedCost ?? p.cost} ${p.approved ? 'approved' : 'declined'} (${deciderName({ by: p.by, person: p.person ?? null })})`,
   }));
   return barChart(bars, {
     title: o.title ?? `Cost of plans — ${approved} approved${budget}`,

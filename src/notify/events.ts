@@ -14,6 +14,8 @@ export interface HeldItemDoc {
   id: string;
   tool: string | null;
   cost: number | null;
+  /** The cost as the service sent it, marked, when it is untrusted (then `cost` is null). */
+  untrustedCost?: string;
   reason: string | null;
   heldAt: string;
   link: string | null;
@@ -71,7 +73,7 @@ export async function buildEvent(store: ReadStore, batch: BatchRecord, n: Notify
     doc.reminder = c.data.reminder === true;
     doc.items = [];
     for (const h of c.held) {
-      const it: HeldItemDoc = { id: h.itemId, tool: h.tool, cost: h.cost, reason: h.reason, heldAt: new Date(h.heldAt).toISOString(), link: links.item(h.itemId) };
+      const it: HeldItemDoc = { id: h.itemId, tool: h.tool, cost: h.cost, ...(h.untrustedCost === null ? {} : { untrustedCost: h.untrustedCost }), reason: h.reason, heldAt: new Date(h.heldAt).toISOString(), link: links.item(h.itemId) };
       if (n.includeQuestion) {
         const rec = await store.getItem(batch.id, h.itemId);
         if (rec) Object.assign(it, { question: rec.question, meta: rec.meta });

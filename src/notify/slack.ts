@@ -21,7 +21,7 @@ export function slackText(e: EventDoc): string {
     case 'items.held': {
       const items = e.items ?? [];
       const head = `${e.reminder ? 'Still waiting' : 'Waiting'} for a person: ${items.length} item${items.length === 1 ? '' : 's'} held in batch ${batch}`;
-      const lines = items.slice(0, 20).map((i) => `• ${link(i.link, i.id)} — ${esc(i.tool ?? 'pause')}, cost ${money(i.cost)}${i.reason ? `: ${esc(i.reason)}` : ''}`);
+      const lines = items.slice(0, 20).map((i) => `• ${link(i.link, i.id)} — ${esc(i.tool ?? 'pause')}, cost ${i.untrustedCost === undefined ? money(i.cost) : esc(i.untrustedCost)}${i.reason ? `: ${esc(i.reason)}` : ''}`);
       if (items.length > 20) lines.push(`… and ${items.length - 20} more`);
       return [head, ...lines].join('\n');
     }

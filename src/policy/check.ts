@@ -1,5 +1,6 @@
 import { decide } from './decide.js';
 import type { Policy } from './schema.js';
+import { planCost, recordedCost } from './cost.js';
 
 /** What was (or would be) done with a pause, in a word. */
 export type Verdict = 'approve' | 'decline' | 'choose' | 'hold';
@@ -72,11 +73,7 @@ const emptyCounts = (): Omit<ToolCheck, 'tool'> => ({
   wouldCost: 0,
 });
 
-/** The cost a plan's input gives (`input.cost`, a finite number), or null. */
-export function planCost(input: Record<string, unknown>): number | null {
-  const c = input['cost'];
-  return typeof c === 'number' && Number.isFinite(c) ? c : null;
-}
+export { planCost } from './cost.js';
 
 /**
  * How `policy` would have decided each past pause (in the order given: the order they were
@@ -95,7 +92,8 @@ export function checkPolicy(policy: Policy | null, pauses: readonly PastPause[])
     const d = decide(policy, { tool: p.tool, input: p.input }, { approvedCost: approved });
     const would = d.kind === 'hold' ? { verdict: 'hold' as Verdict, chosen: [] as string[], reason: d.reason, cost: 0 } : { ...verdictOf(d.answer), reason: d.reason, cost: d.cost };
     const actual = p.decision ? verdictOf(p.decision.answer) : { verdict: 'hold' as Verdict, chosen: [] };
-    const actualCost = p.decision?.cost ?? 0;
+    // A decision recorded before costs were checked may hold an untrusted one: never counted.
+    const actualCost = recordedCost(p.decision?.cost ?? 0);
     // Held by the policy: a person decides it again, as they did (and spends what they did).
     const wouldCost = would.verdict === 'hold' && p.decision?.by === 'person' ? actualCost : would.cost;
     approved += wouldCost;

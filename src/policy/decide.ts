@@ -1,3 +1,4 @@
+import { costDoubt, costShown, planCost } from './cost.js';
 import type { Policy } from './schema.js';
 
 /** A run's pause: the waiting tool and what it asked (`required_action`). */
@@ -51,10 +52,8 @@ export function decide(policy: Policy | null | undefined, action: PendingAction,
 
 function confirmScope(rule: Policy['confirm_scope'], input: Record<string, unknown>, approvedCost: number): Decision {
   if (!rule) return hold('policy has no confirm_scope rule: held for a person');
-  const cost = input['cost'] ?? 0;
-  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
-    return hold('confirm_scope: input.cost is not a non-negative number: held for a person');
-  }
+  if (costDoubt(input) !== null) return hold(`confirm_scope: cost ${costShown(input)}: held for a person`);
+  const cost = planCost(input) ?? 0;
   // A bad running total must never read as "room left in the budget".
   if (!Number.isFinite(approvedCost) || approvedCost < 0) {
     return hold('confirm_scope: cost approved so far is unknown: held for a person');

@@ -5,6 +5,7 @@ import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
 import { describeReceivers } from '../store/notify-settings.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
+import { untrustedCost } from '../policy/cost.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';
 import { budgetOf } from './spend.js';
 import type { BatchCard, BatchStatus, NextStep, WorkerStatus } from './status-schema.js';
@@ -110,7 +111,8 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     live.held.map(async (h) => {
       const [item, decisions] = await Promise.all([store.getItem(batch.id, h.id), store.decisionsForItem(batch.id, h.id)]);
       const run = item?.runId ? await store.getRun(item.runId) : null;
-      return { ...h, input: run?.requiredAction?.input ?? null, decisions: decisions.map(deciderOf) };
+      const input = run?.requiredAction?.input ?? null;
+      return { ...h, input, untrustedCost: untrustedCost(input), decisions: decisions.map(deciderOf) };
     }),
   );
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);

@@ -1,5 +1,6 @@
 import { decisionNote, decisionWords, deciderName } from '../store/decision-text.js';
 import type { DecisionRecord } from '../store/types.js';
+import { recordedCost } from '../policy/cost.js';
 
 export { decisionWords };
 import type { Decider } from './status-schema.js';
@@ -15,7 +16,7 @@ export function deciderOf(d: Pick<DecisionRecord, 'tool' | 'answer' | 'by' | 'pe
     decidedAt: d.decidedAt,
     answer: d.answer,
     words: decisionWords(d.answer),
-    cost: Number(d.cost ?? 0),
+    cost: recordedCost(Number(d.cost ?? 0)),
   };
 }
 

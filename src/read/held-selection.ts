@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { planCost, untrustedCost } from '../policy/cost.js';
 import type { ReadStore } from '../store/port.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 
@@ -26,8 +27,10 @@ export interface SelectedHeld {
   runId: string;
   tool: string;
   input: Record<string, unknown>;
-  /** The pause's `input.cost` when it is a number, else null. */
+  /** The pause's `input.cost` when it is trusted (planCost), else null: an untrusted cost counts in no total and matches no cost bound. */
   cost: number | null;
+  /** The cost as the service sent it, marked, when it is untrusted; else null. */
+  untrustedCost: string | null;
   holdReason: string | null;
   question: string;
   meta: Record<string, unknown>;
@@ -86,8 +89,8 @@ async function pauseOf(store: ReadStore, it: ItemRecord): Promise<SelectedHeld |
   const run = it.runId ? await store.getRun(it.runId) : null;
   const action = run?.requiredAction;
   if (!action || !it.runId) return null;
-  const cost = typeof action.input.cost === 'number' && Number.isFinite(action.input.cost) ? action.input.cost : null;
-  return { id: it.id, seq: it.seq, runId: it.runId, tool: action.tool, input: action.input, cost, holdReason: it.holdReason, question: it.question, meta: it.meta };
+  const cost = planCost(action.input);
+  return { id: it.id, seq: it.seq, runId: it.runId, tool: action.tool, input: action.input, cost, untrustedCost: untrustedCost(action.input), holdReason: it.holdReason, question: it.question, meta: it.meta };
 }
 
 /**

@@ -25,6 +25,8 @@ export const PauseSchema = z.object({
   runId: z.string(),
   tool: z.string(),
   input: z.record(z.string(), z.unknown()),
+  /** The plan's cost as the service sent it, marked (`1e308 (untrusted: above 1e12)`), when resq does not trust it; else null. */
+  untrustedCost: z.string().nullable(),
   /** Who decided it, when, why, with what note; null while it waits for a person. */
   decision: DeciderSchema.nullable(),
   /**

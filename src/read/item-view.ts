@@ -3,6 +3,7 @@ import type { FileStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, RunRecord } from '../store/types.js';
 import { readNextStep } from './batch-status.js';
 import { deciderOf } from './decider.js';
+import { untrustedCost } from '../policy/cost.js';
 import { isTerminal } from '../store/item-states.js';
 import type { ItemView } from './item-schema.js';
 
@@ -68,6 +69,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
           runId: r.id,
           tool: r.requiredAction!.tool,
           input: r.requiredAction!.input,
+          untrustedCost: untrustedCost(r.requiredAction!.input),
           decision: d ? deciderOf(d) : null,
           waiting: !latest ? null : !d && it.state === 'held' ? 'person' : d && it.state === 'waiting' ? 'send' : null,
         };

@@ -50,6 +50,8 @@ export const HeldStatusSchema = z.object({
   question: z.string(),
   tool: z.string().nullable(),
   input: z.record(z.string(), z.unknown()).nullable(),
+  /** The plan's cost as the service sent it, marked, when resq does not trust it; else null. */
+  untrustedCost: z.string().nullable(),
   holdReason: z.string().nullable(),
   updatedAt: z.string(),
   decisions: z.array(DeciderSchema),

@@ -1,6 +1,6 @@
 import { parseScript, type FileKind, type PauseSpec, type Script } from './directives.js';
 import type { Chain } from './records.js';
-import { HOSTILE_FILE_NAME, hostileMarkdown, hostileText } from './hostile.js';
+import { deepValue, HOSTILE_FILE_NAME, hostileMarkdown, hostileText, hugeInput } from './hostile.js';
 import { hashString } from './rng.js';
 
 /** A tool the simulated agent calls during a run; `file` when it makes one. */
@@ -57,7 +57,7 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
       text: `${lead} Before going further I need a decision (${pause.tool}).`,
       deltas: s.deltas,
       tools: s.search ? [search] : [],
-      end: { kind: 'pause', tool: pause.tool, input: s.hostile ? hostilePause(pauseInput(pause, question)) : pauseInput(pause, question) },
+      end: { kind: 'pause', tool: pause.tool, input: hostileValues(s, s.hostile ? hostilePause(pauseInput(pause, question, s)) : pauseInput(pause, question, s)) },
     };
   }
 
@@ -93,7 +93,13 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
   return { text: lines.join('\n'), deltas: s.deltas, tools, end };
 }
 
-function pauseInput(p: PauseSpec, question: string): Record<string, unknown> {
+/** A pause's input with the values `@huge` and `@deep` ask for. */
+function hostileValues(s: Script, input: Record<string, unknown>): Record<string, unknown> {
+  const sized = s.hugeChars === undefined ? input : hugeInput(input, s.hugeChars);
+  return s.deepLevels === undefined ? sized : { ...sized, nested: deepValue(s.deepLevels) };
+}
+
+function pauseInput(p: PauseSpec, question: string, s: Script): Record<string, unknown> {
   switch (p.tool) {
     case 'confirm_scope': {
       const input: Record<string, unknown> = {
@@ -104,16 +110,19 @@ function pauseInput(p: PauseSpec, question: string): Record<string, unknown> {
       if ('cost' in p && p.cost !== undefined) input.cost = p.cost;
       return input;
     }
-    case 'ask_choice':
+    case 'ask_choice': {
+      const options = [
+        { id: 'a', label: 'Homology model', description: 'Fast, uses known templates' },
+        { id: 'b', label: 'De novo folding', description: 'Slower, no template needed' },
+        { id: 'c', label: 'Literature only', description: 'No computation' },
+      ];
+      if (s.repeatOptions) options.splice(1, 0, { ...options[0]!, label: 'Homology model (again)' });
       return {
         question: 'Which route should the analysis take?',
-        options: [
-          { id: 'a', label: 'Homology model', description: 'Fast, uses known templates' },
-          { id: 'b', label: 'De novo folding', description: 'Slower, no template needed' },
-          { id: 'c', label: 'Literature only', description: 'No computation' },
-        ],
+        options,
         allowMultiple: 'allowMultiple' in p && p.allowMultiple === true,
       };
+    }
     case 'request_quality_image':
       return { prompt: `Publication-quality figure for: ${question}`, reason: 'A high-quality render costs extra credits' };
     default:

@@ -1,6 +1,7 @@
 /** A pause the agent makes, in the order the question wrote them. */
 export type PauseSpec =
-  | { tool: 'confirm_scope'; cost?: number }
+  /** `cost` a number as given (negative and 1e308 included), or text (`@confirm=about%2030%20credits`, `@confirm=NaN`). */
+  | { tool: 'confirm_scope'; cost?: number | string }
   | { tool: 'ask_choice'; allowMultiple: boolean }
   | { tool: 'request_quality_image' }
   | { tool: string; unknown: true };
@@ -32,6 +33,12 @@ export interface Script {
   hostile: boolean;
   /** false with `@nosearch`: the run calls no `search_literature` tool (no tool events of its own). */
   search: boolean;
+  /** `@huge=SIZE`: every text of each pause's input is this many characters long. */
+  hugeChars: number | undefined;
+  /** `@deep=N`: each pause's input carries a value nested N levels deep (`input.nested`). */
+  deepLevels: number | undefined;
+  /** `@repeat_options`: an ask_choice pause offers its first option twice (the same id). */
+  repeatOptions: boolean;
 }
 
 const FILE_KINDS: readonly string[] = ['md', 'csv', 'png', 'pdb', 'svg', 'html'];
@@ -55,6 +62,9 @@ export function parseScript(input: string): Script {
     deltas: 4,
     hostile: false,
     search: true,
+    hugeChars: undefined,
+    deepLevels: undefined,
+    repeatOptions: false,
   };
   const kept: string[] = [];
   for (const token of input.split(/\s+/)) {
@@ -77,9 +87,10 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
     case 'confirm': {
       if (value === undefined) s.pauses.push({ tool: 'confirm_scope' });
       else {
+        if (value === '') return false;
+        // Any number as given (a hostile service's -140 or 1e308); else the text, verbatim after percent-decoding.
         const cost = Number(value);
-        if (value === '' || !Number.isFinite(cost) || cost < 0) return false;
-        s.pauses.push({ tool: 'confirm_scope', cost });
+        s.pauses.push({ tool: 'confirm_scope', cost: Number.isFinite(cost) ? cost : safeDecode(value) });
       }
       return true;
     }
@@ -127,6 +138,22 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
     case 'nosearch':
       if (value !== undefined) return false;
       s.search = false;
+      return true;
+    case 'huge': {
+      const n = value === undefined ? undefined : parseSize(value);
+      if (n === undefined || n > 64 * 1024 ** 2) return false;
+      s.hugeChars = n;
+      return true;
+    }
+    case 'deep': {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) return false;
+      s.deepLevels = n;
+      return true;
+    }
+    case 'repeat_options':
+      if (value !== undefined) return false;
+      s.repeatOptions = true;
       return true;
     case 'status':
       if (!value) return false;

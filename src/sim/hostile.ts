@@ -39,6 +39,25 @@ export const HOSTILE_SVG =
 /** An HTML page with a script: it must only ever be downloaded. */
 export const HOSTILE_HTML = `<!doctype html><html><body><script>parent.__resqPwned='html-file';alert('html file')</script><p>hostile page</p></body></html>\n`;
 
+/** A text padded (or cut) to exactly `chars` characters: a huge string a careless service may send. */
+export function hugeText(s: string, chars: number): string {
+  return s.length >= chars ? s.slice(0, chars) : s + ' lorem'.repeat(Math.ceil((chars - s.length) / 6)).slice(0, chars - s.length);
+}
+
+/** Each text of a pause's input (strings, steps, option labels) made `chars` characters long. */
+export function hugeInput(input: Record<string, unknown>, chars: number): Record<string, unknown> {
+  const big = (v: unknown): unknown =>
+    typeof v === 'string' ? hugeText(v, chars) : Array.isArray(v) ? v.map(big) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'id' ? x : big(x)])) : v;
+  return big(input) as Record<string, unknown>;
+}
+
+/** A value nested `levels` deep (`{"level": {"level": … "bottom"}}`), built without recursion. */
+export function deepValue(levels: number): unknown {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < levels; i++) v = { level: v };
+  return v;
+}
+
 /** A pause input's text with a payload after it. */
 export function hostileText(s: string): string {
   return `${s} ${HOSTILE_SNIPPETS[1]}`;

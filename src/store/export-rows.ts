@@ -1,6 +1,7 @@
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
 import { decisionNote } from './decision-text.js';
+import { recordedCost, untrustedCost } from '../policy/cost.js';
 import type { ItemAggregate, ReadStore } from './port.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';
 
@@ -73,6 +74,12 @@ export function runSeconds(times: ItemAggregate['runTimes']): number | null {
   return ended === 0 ? null : ms / 1000;
 }
 
+/** `untrusted_cost` (the plan's cost as sent, marked) when the service sent one resq does not trust. */
+function untrusted(input: Record<string, unknown>): { untrusted_cost?: string } {
+  const shown = untrustedCost(input);
+  return shown === null ? {} : { untrusted_cost: shown };
+}
+
 /** One item's export row from its aggregate. */
 export function exportRow(a: ItemAggregate): ExportRow {
   const it = a.item;
@@ -84,11 +91,11 @@ export function exportRow(a: ItemAggregate): ExportRow {
     thread_id: it.threadId,
     run_ids: a.runIds,
     text: it.text,
-    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, ...(d.by === 'person' && d.person ? { person: d.person } : {}), reason: d.reason ?? null, note: decisionNote(d), cost: Number(d.cost ?? 0) })),
+    decisions: a.decisions.map((d) => ({ tool: d.tool, input: d.input, answer: d.answer, by: d.by, ...(d.by === 'person' && d.person ? { person: d.person } : {}), reason: d.reason ?? null, note: decisionNote(d), cost: recordedCost(Number(d.cost ?? 0)), ...untrusted(d.input) })),
     files: a.files.map(exportFile),
     error: it.error,
     error_code: it.errorCode,
-    cost: a.decisions.reduce((sum, d) => sum + Number(d.cost ?? 0), 0),
+    cost: a.decisions.reduce((sum, d) => sum + recordedCost(Number(d.cost ?? 0)), 0),
     duration_seconds: runSeconds(a.runTimes),
     created_at: a.runTimes[0]?.createdAt ?? null,
     finished_at: it.finishedAt,

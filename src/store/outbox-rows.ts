@@ -1,4 +1,5 @@
 import type { HeldFact, OutboxClaim } from './roles/outbox.js';
+import { planCost, untrustedCost } from '../policy/cost.js';
 
 // Rows of the outbox as both adapters read them (PostgreSQL gives BIGINT columns as text).
 
@@ -57,13 +58,14 @@ export function claimFromRow(r: OutboxRow, held: HeldFact[] = []): OutboxClaim {
 export function heldFromRow(r: HeldRow): HeldFact {
   const action = parseObject(r.required_action);
   const input = parseObject(JSON.stringify(action.input ?? {}));
-  const cost = typeof input.cost === 'number' && Number.isFinite(input.cost) ? input.cost : null;
+  const cost = planCost(input);
   return {
     itemId: r.item_id,
     runId: r.run_id,
     reason: r.reason,
     tool: typeof action.tool === 'string' ? action.tool : null,
     cost,
+    untrustedCost: untrustedCost(input),
     heldAt: Number(r.created_at),
   };
 }

@@ -128,7 +128,7 @@ export const HeldQuerySchema = z.object({
 /** The held items a filter selects: the first {@link HELD_LISTED} listed, count and total cost of all. */
 export const HeldSelectionSchema = z.object({
   items: z.array(
-    z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), holdReason: z.string().nullable(), question: z.string(), meta: z.record(z.string(), z.unknown()) }),
+    z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), untrustedCost: z.string().nullable(), holdReason: z.string().nullable(), question: z.string(), meta: z.record(z.string(), z.unknown()) }),
   ),
   count: z.number(),
   totalCost: z.number(),

@@ -5,7 +5,7 @@ import type { BatchStatus } from '../../src/read/index.js';
 const counts = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 1, completed: 1, failed: 0, error: 0, cancelled: 0 };
 
 function held(h: Pick<BatchStatus['heldItems'][number], 'id' | 'question' | 'tool' | 'input'>): BatchStatus['heldItems'][number] {
-  return { holdReason: null, updatedAt: '2026-01-01T00:00:00.000Z', decisions: [], ...h };
+  return { holdReason: null, updatedAt: '2026-01-01T00:00:00.000Z', decisions: [], untrustedCost: null, ...h };
 }
 
 function worker(w: Pick<BatchStatus['workers'][number], 'id' | 'host' | 'pid' | 'gone' | 'heartbeatAgeMs' | 'items'>): BatchStatus['workers'][number] {

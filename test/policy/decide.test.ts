@@ -102,11 +102,24 @@ describe('decide confirm_scope', () => {
     });
   });
 
-  it.each([['12'], [-1], [Number.NaN], [Number.POSITIVE_INFINITY], [{}], [true]])('holds when input.cost is %j', (cost) => {
-    expect(decide(budgeted, ask({ cost }), at(0))).toEqual({
-      kind: 'hold',
-      reason: 'confirm_scope: input.cost is not a non-negative number: held for a person',
-    });
+  it.each([
+    ['12', '"12" (untrusted: not a number)'],
+    ['about 30 credits', '"about 30 credits" (untrusted: not a number)'],
+    [-1, '-1 (untrusted: negative)'],
+    [-140, '-140 (untrusted: negative)'],
+    [Number.NaN, 'NaN (untrusted: not a number)'],
+    [Number.POSITIVE_INFINITY, 'Infinity (untrusted: above 1e12)'],
+    [1e308, '1e308 (untrusted: above 1e12)'],
+    [{}, '{} (untrusted: not a number)'],
+    [true, 'true (untrusted: not a number)'],
+  ])('holds when input.cost is %j, saying it is untrusted', (cost, shown) => {
+    expect(decide(budgeted, ask({ cost }), at(0))).toEqual({ kind: 'hold', reason: `confirm_scope: cost ${shown}: held for a person` });
+  });
+
+  it('approves no cost above the 1e12 bound, however large approve_max_cost is', () => {
+    const lavish = policy({ confirm_scope: { approve_max_cost: Number.MAX_VALUE } });
+    expect(decide(lavish, ask({ cost: 1e12 }), at(0))).toMatchObject({ kind: 'answer', cost: 1e12 });
+    expect(decide(lavish, ask({ cost: 1e308 }), at(0))).toEqual({ kind: 'hold', reason: 'confirm_scope: cost 1e308 (untrusted: above 1e12): held for a person' });
   });
 
   it.each([[Number.NaN], [-5], [Number.POSITIVE_INFINITY]])('holds when the approved total is %s', (approved) => {

@@ -39,14 +39,34 @@ describe('parseScript', () => {
       deltas: 4,
       hostile: false,
       search: true,
+      hugeChars: undefined,
+      deepLevels: undefined,
+      repeatOptions: false,
     });
   });
 
   it('leaves unknown or malformed directives in the text', () => {
-    const s = parseScript('mail me @home @duration=soon @files=exe @confirm=-1 @deltas=x @filename=%E0%A4%A');
-    expect(s.question).toBe('mail me @home @duration=soon @files=exe @confirm=-1 @deltas=x');
+    const s = parseScript('mail me @home @duration=soon @files=exe @confirm= @deltas=x @deep=0 @huge=lots @repeat_options=1 @filename=%E0%A4%A');
+    expect(s.question).toBe('mail me @home @duration=soon @files=exe @confirm= @deltas=x @deep=0 @huge=lots @repeat_options=1');
     expect(s.filename).toBe('%E0%A4%A');
     expect(s.pauses).toEqual([]);
+  });
+});
+
+describe('parseScript: the hostile values a careless service may send', () => {
+  it('sends any number as a cost (1e308, -140) and any other value as its text (NaN, words)', () => {
+    const s = parseScript('q @confirm=1e308 @confirm=-140 @confirm=about%2030%20credits @confirm=NaN');
+    expect(s.question).toBe('q');
+    expect(s.pauses).toEqual([
+      { tool: 'confirm_scope', cost: 1e308 },
+      { tool: 'confirm_scope', cost: -140 },
+      { tool: 'confirm_scope', cost: 'about 30 credits' },
+      { tool: 'confirm_scope', cost: 'NaN' },
+    ]);
+  });
+
+  it('reads @huge, @deep and @repeat_options', () => {
+    expect(parseScript('q @huge=64kb @deep=5000 @repeat_options')).toMatchObject({ question: 'q', hugeChars: 65536, deepLevels: 5000, repeatOptions: true });
   });
 });
 

@@ -49,3 +49,31 @@ describe('the @hostile directive', () => {
     expect(text(file('md', 'report.md'))).not.toContain('<script>');
   });
 });
+
+describe('the hostile values of a pause (@confirm=…, @huge, @deep, @repeat_options)', () => {
+  const pauseInput = (q: string) => (planStep(chain(q), 0).end as unknown as { input: Record<string, unknown> }).input;
+
+  it('sends the cost as written: 1e308, -140, text', () => {
+    expect(pauseInput('x @confirm=1e308').cost).toBe(1e308);
+    expect(pauseInput('x @confirm=-140').cost).toBe(-140);
+    expect(pauseInput('x @confirm=about%2030%20credits').cost).toBe('about 30 credits');
+  });
+
+  it('makes every text of the pause SIZE characters, option ids left alone', () => {
+    const input = pauseInput('x @choice @huge=10kb') as { question: string; options: { id: string; label: string }[] };
+    expect(input.question).toHaveLength(10 * 1024);
+    expect(input.options.map((o) => [o.id, o.label.length])).toEqual([['a', 10240], ['b', 10240], ['c', 10240]]);
+  });
+
+  it('nests a value N levels deep in the input', () => {
+    let v = pauseInput('x @confirm=1 @deep=3000').nested as Record<string, unknown> | string;
+    let levels = 0;
+    while (typeof v === 'object') [v, levels] = [v.level as Record<string, unknown> | string, levels + 1];
+    expect([levels, v]).toEqual([3000, 'bottom']);
+  });
+
+  it('offers the first option twice with @repeat_options', () => {
+    const input = pauseInput('x @choice @repeat_options') as { options: { id: string }[] };
+    expect(input.options.map((o) => o.id)).toEqual(['a', 'a', 'b', 'c']);
+  });
+});

@@ -1076,6 +1076,22 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.decisionsForItem(B, 'a')).map((d) => [d.person, d.respondKey])).toEqual([['ana', 'k-1']]);
         expect(await item('a')).toMatchObject({ state: 'waiting', pendingKey: 'k-1', step: 1 });
       });
+
+      it('a decision records only a trusted cost: two of 1e308 and one of -140 count 0, every total stays finite', async () => {
+        await load(store, ['a', 'b', 'c', 'd']);
+        const w = await worker();
+        const costs: Record<string, number> = { a: 1e308, b: 1e308, c: -140, d: 4 };
+        for (const [id, cost] of Object.entries(costs)) {
+          const it = await running(w, id, `r-${id}`);
+          await store.markPaused(it, paused(`r-${id}`, cost), () => answerWith(decision(`r-${id}`, { input: { cost }, cost }), `k-${id}`));
+        }
+        expect((await store.batchPauses(B)).map((p) => [p.itemId, p.input['cost'], p.decision?.cost])).toEqual([
+          ['a', 1e308, 0], ['b', 1e308, 0], ['c', -140, 0], ['d', 4, 4],
+        ]);
+        expect(await store.approvedCost(B)).toBe(4);
+        expect(await store.batchTotals(B)).toMatchObject({ approvedCost: 4 });
+        expect([...(await store.itemStats(B)).values()].map((x) => x.approvedCost).sort()).toEqual([0, 0, 0, 4]);
+      });
     });
 
     // ------------------------------------------------------------------ reads

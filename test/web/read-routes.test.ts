@@ -82,7 +82,7 @@ describe('the JSON API: reads', () => {
     expect(v.answerHtml).toContain('<a href="https://example.org/paper" rel="noopener noreferrer nofollow" target="_blank">');
     expect(v.files.map((x) => [x.view, x.here])).toEqual([['image', true], ['markdown', true], ['svg', true], ['download', true]]);
     const plan = ItemViewSchema.parse((await get('/api/batches/web/items/plan')).body);
-    expect(plan.pauses).toEqual([{ runId: expect.any(String), tool: 'confirm_scope', input: expect.objectContaining({ cost: 50, objective: expect.any(String), steps: expect.any(Array), instead: expect.any(String) }), decision: null, waiting: 'person' }]);
+    expect(plan.pauses).toEqual([{ runId: expect.any(String), tool: 'confirm_scope', input: expect.objectContaining({ cost: 50, objective: expect.any(String), steps: expect.any(Array), instead: expect.any(String) }), untrustedCost: null, decision: null, waiting: 'person' }]);
     expect((await get('/api/batches/web/items/zzz')).status).toBe(404);
   });
 

@@ -137,7 +137,7 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
   it('lists the held items a filter selects with their cost; a bad filter is a 400 naming the field', async () => {
     expect((await get('/api/batches/bulk/held')).body).toMatchObject({ count: 3, totalCost: 50 });
     const plans = await get('/api/batches/bulk/held?tool=confirm_scope&minCost=10&maxCost=60');
-    expect(plans.body).toEqual({ items: [{ id: 'plan', tool: 'confirm_scope', cost: 50, holdReason: expect.any(String), question: 'Costly plan @confirm=50', meta: { lab: 'south' } }], count: 1, totalCost: 50 });
+    expect(plans.body).toEqual({ items: [{ id: 'plan', tool: 'confirm_scope', cost: 50, untrustedCost: null, holdReason: expect.any(String), question: 'Costly plan @confirm=50', meta: { lab: 'south' } }], count: 1, totalCost: 50 });
     expect((await get('/api/batches/bulk/held?meta=lab&value=north')).body.items).toMatchObject([{ id: 'multi' }]);
     expect((await get('/api/batches/bulk/held?q=FIGURE')).body.items).toMatchObject([{ id: 'image' }]);
     expect(await get('/api/batches/bulk/held?minCost=abc')).toEqual({ status: 400, body: { error: 'query: minCost: give a number of 0 or more', code: 'RESQ_BAD_REQUEST' } });

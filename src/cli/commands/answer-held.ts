@@ -41,7 +41,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
       io.stdout.write(`${JSON.stringify({ dryRun: true, items: sel.items.map(({ id, tool, cost, holdReason }) => ({ id, tool, cost, holdReason })), count: sel.items.length, totalCost: sel.totalCost, notHeld: sel.notHeld })}\n`);
       return EXIT.ok;
     }
-    const rows = sel.items.map((it: SelectedHeld) => [oneLine(it.id, 40), oneLine(it.tool, 24), costText(it.cost), oneLine(it.holdReason ?? '', 80)]);
+    const rows = sel.items.map((it: SelectedHeld) => [oneLine(it.id, 40), oneLine(it.tool, 24), oneLine(it.untrustedCost ?? costText(it.cost), 60), oneLine(it.holdReason ?? '', 80)]);
     const verb = a.reply ? `would ${a.reply.kind}` : 'would answer';
     const out = [sel.items.length === 0 ? `no held item of ${name} matches` : `${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
     // The cost at the right, as numbers are.

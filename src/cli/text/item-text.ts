@@ -2,6 +2,7 @@ import { deciderLine } from '../../read/decider.js';
 import type { ItemView } from '../../read/item-schema.js';
 import { dbFlag } from '../db-path.js';
 import { printable } from '../../text/printable.js';
+import { costShown } from '../../policy/cost.js';
 
 function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => `${by}${l}`).join('\n');
@@ -13,17 +14,30 @@ function labelled(label: string, text: string, by = '    '): string {
   return shown.includes('\n') ? `${label}:\n${indent(shown, by)}` : `${label}: ${shown}`;
 }
 
+/** The options as objects, the first of each id kept. */
+function uniqueOptions(options: unknown[]): Record<string, unknown>[] {
+  const seen = new Set<string>();
+  return options.flatMap((o) => {
+    const obj = o !== null && typeof o === 'object' ? (o as Record<string, unknown>) : { id: o };
+    const key = JSON.stringify(obj.id ?? null);
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [obj];
+  });
+}
+
 /** A pause's input for a person: the plan and its steps, the options with labels, the cost. */
 export function describePause(tool: string, input: Record<string, unknown>): string[] {
   const out: string[] = [];
   const str = (v: unknown) => printable(typeof v === 'string' ? v : JSON.stringify(v));
   if (typeof input.objective === 'string') out.push(`objective: ${str(input.objective)}`);
   if (Array.isArray(input.steps)) input.steps.forEach((s, i) => out.push(`step ${i + 1}: ${str(s)}`));
-  if (input.cost !== undefined) out.push(`cost: ${str(input.cost)}`);
+  if (input.cost !== undefined) out.push(`cost: ${printable(costShown(input) ?? 'null')}`);
   if (input.instead !== undefined) out.push(`instead (if declined): ${str(input.instead)}`);
   if (typeof input.question === 'string') out.push(`question: ${str(input.question)}`);
+  // An option the service repeats (the same id) is shown once.
   if (Array.isArray(input.options))
-    for (const o of input.options as Record<string, unknown>[]) {
+    for (const o of uniqueOptions(input.options)) {
       const label = o.label ?? o.title ?? o.text ?? o.name;
       out.push(`option ${str(o.id)}${label !== undefined ? `: ${str(label)}` : ''}`);
     }

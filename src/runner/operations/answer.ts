@@ -1,6 +1,7 @@
 import { AlreadyAnsweredError, InputError, ItemNotHeldError } from '../../errors.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
 import { idempotencyKey } from '../../store/keys.js';
+import { planCost } from '../../policy/cost.js';
 
 /** A person's reply to a held pause. */
 export type PersonReply =
@@ -8,10 +9,16 @@ export type PersonReply =
   | { kind: 'decline'; note?: string }
   | { kind: 'choose'; ids: string[]; note?: string };
 
+/** The option ids offered, each once (a service may repeat one), in order. */
 function optionIds(input: Record<string, unknown>): string[] {
   const opts = input.options;
   if (!Array.isArray(opts)) return [];
-  return opts.flatMap((o) => (o && typeof o === 'object' && typeof (o as { id?: unknown }).id === 'string' ? [(o as { id: string }).id] : []));
+  return [...new Set(opts.flatMap((o) => (o && typeof o === 'object' && typeof (o as { id?: unknown }).id === 'string' ? [(o as { id: string }).id] : [])))];
+}
+
+/** The ids given more than once, each named once. */
+function repeatedIds(ids: readonly string[]): string[] {
+  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
 }
 
 /** Builds the answer for a tool from a person's reply; throws InputError when they do not fit. */
@@ -28,13 +35,16 @@ export function answerFor(
     const unknown = reply.ids.filter((id) => !offered.includes(id));
     if (unknown.length > 0) throw new InputError(`--choose: ${unknown.join(', ')} not offered (offered: ${offered.join(', ')})`);
     if (reply.ids.length === 0) throw new InputError('--choose: give at least one option id');
+    const twice = repeatedIds(reply.ids);
+    if (twice.length > 0) throw new InputError(`--choose: ${twice.join(', ')} given more than once: name each option once`);
     if (reply.ids.length > 1 && input.allowMultiple !== true)
       throw new InputError('--choose: this question allows only one option');
     return { answer: { decision: 'chosen', chosen: reply.ids, ...note }, cost: 0 };
   }
   if (reply.kind === 'choose') throw new InputError(`${tool} takes --approve or --decline, not --choose`);
   const approved = reply.kind === 'approve';
-  const cost = tool === 'confirm_scope' && approved && typeof input.cost === 'number' ? input.cost : 0;
+  // An untrusted cost (planCost null) is shown marked, may be approved by a person, and is never counted.
+  const cost = tool === 'confirm_scope' && approved ? (planCost(input) ?? 0) : 0;
   return { answer: { approved }, cost };
 }
 

@@ -1,6 +1,8 @@
 import type { Queryable } from './pool.js';
 import type { BatchDecision, BatchTotals, ItemStats, RunTime } from '../shapes.js';
 import { all, BATCH_NUM, one } from './sql.js';
+import { trustedCostSql } from '../common/cost-sums.js';
+import { keptTotal } from '../../policy/cost.js';
 
 type Q = Queryable;
 
@@ -16,7 +18,7 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
      FROM items i
      LEFT JOIN (SELECT item_id, count(*) AS n, sum(CASE WHEN finished_at IS NULL THEN 0 ELSE ${SECONDS('finished_at', 'created_at')} END) AS secs
                 FROM runs WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) r ON r.item_id = i.id
-     LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) d ON d.item_id = i.id
+     LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) d ON d.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) f ON f.item_id = i.id
      WHERE i.batch_num = ${BATCH_NUM('$1')}`,
     [batchId],
@@ -25,7 +27,7 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
 }
 
 export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
-  return (await one<BatchTotals>(
+  const t = (await one<BatchTotals>(
     c,
     // The approved cost kept running (batch_spend, 020).
     `SELECT (SELECT count(*) FROM runs WHERE batch_num = n.num) AS runs,
@@ -35,6 +37,7 @@ export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
      FROM (SELECT ${BATCH_NUM('$1')} AS num) n`,
     [batchId],
   ))!;
+  return { ...t, approvedCost: keptTotal(t.approvedCost) };
 }
 
 export async function itemSeconds(c: Q, batchId: string): Promise<number[]> {

@@ -11,6 +11,7 @@ import { decisionFromRow, type DecisionRow } from '../rows.js';
 import { getItem, getItemAgain, type ItemPatch, numOf, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
 import { BATCH_NUM, prepared } from './sql.js';
+import { keptTotal, recordedCost } from '../../policy/cost.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { exec } = prepared;
@@ -67,7 +68,7 @@ async function decisionForRun(c: pg.ClientBase, item: ItemRecord, runId: string)
 
 /** The approved cost of a batch: its one batch_spend row, kept by the decisions' triggers (020). */
 export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
-  return Number((await exec(c, `SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${BATCH_NUM('$1')}), 0) AS c`, [batchId])).rows[0]!.c);
+  return keptTotal((await exec(c, `SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${BATCH_NUM('$1')}), 0) AS c`, [batchId])).rows[0]!.c);
 }
 
 /**
@@ -80,7 +81,7 @@ export async function approvedCost(c: Queryable, batchId: string): Promise<numbe
  */
 async function lockedSpend(c: pg.ClientBase, item: ItemRecord): Promise<number> {
   await exec(c, 'SELECT 1 FROM batches WHERE num = $1 FOR NO KEY UPDATE', [numOf(item)]);
-  return Number((await exec(c, 'SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = $1), 0) AS c', [numOf(item)])).rows[0]!.c);
+  return keptTotal((await exec(c, 'SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = $1), 0) AS c', [numOf(item)])).rows[0]!.c);
 }
 
 export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
@@ -120,7 +121,7 @@ async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKe
   const added = await exec(c,
     `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_num, run_id) DO NOTHING`,
-    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, d.cost, isoNow(clock), nextKey],
+    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, recordedCost(d.cost), isoNow(clock), nextKey],
   );
   if (added.rowCount !== 1) return null;
   return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also }, isoNow(clock), item);

@@ -40,7 +40,10 @@ export interface HeldFact {
   runId: string | null;
   reason: string | null;
   tool: string | null;
+  /** The pause's trusted cost (planCost), or null. */
   cost: number | null;
+  /** The cost as the service sent it, marked (`1e308 (untrusted: above 1e12)`), when it is untrusted; else null. */
+  untrustedCost: string | null;
   /** When it was held (ms since the epoch). */
   heldAt: number;
 }

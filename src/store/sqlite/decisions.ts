@@ -5,6 +5,7 @@ import { type Clock, isoNow } from '../../clock.js';
 import type { DecisionRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
+import { keptTotal, recordedCost } from '../../policy/cost.js';
 
 
 
@@ -36,7 +37,8 @@ export class DecisionRepo {
         d.by,
         d.person ?? null,
         d.reason,
-        d.cost,
+        // Only a trusted cost is ever recorded: every sum over decisions stays finite.
+        recordedCost(d.cost),
         isoNow(this.#clock),
         respondKey,
       ).changes === 1;
@@ -54,7 +56,7 @@ export class DecisionRepo {
    * batch's decisions at every pause.
    */
   approvedCost(batchId: string): number {
-    return (this.#sql.get(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${batchNumOf()}), 0)`).pluck().get(batchId) as number);
+    return keptTotal(this.#sql.get(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${batchNumOf()}), 0)`).pluck().get(batchId));
   }
 
   /** An item's decisions in order. */

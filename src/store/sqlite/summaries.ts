@@ -4,6 +4,8 @@ import { itemFromRow, type ItemRow } from '../rows.js';
 import type { ItemRecord } from '../types.js';
 import { stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, ITEM_SELECT, marks } from './reads.js';
+import { trustedCostSql } from '../common/cost-sums.js';
+import { keptTotal } from '../../policy/cost.js';
 
 
 
@@ -72,7 +74,7 @@ export class Summaries {
          LEFT JOIN (SELECT item_id, count(*) AS n,
                       sum(CASE WHEN finished_at IS NULL THEN 0 ELSE (julianday(finished_at) - julianday(created_at)) * 86400 END) AS secs
                     FROM runs WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) r ON r.item_id = i.id
-         LEFT JOIN (SELECT item_id, count(*) AS n, sum(cost) AS cost FROM decisions WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) d ON d.item_id = i.id
+         LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) d ON d.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) f ON f.item_id = i.id
          WHERE i.batch_num = ${batchNumOf('@b')}`,
       )
@@ -82,7 +84,7 @@ export class Summaries {
 
   /** Runs, decisions, approved cost and bytes on disk of a batch. */
   batchTotals(batchId: string): BatchTotals {
-    return this.#db
+    const t = this.#db
       .prepare(
         `SELECT (SELECT count(*) FROM runs WHERE batch_num = ${batchNumOf('@b')}) AS runs,
                 (SELECT count(*) FROM decisions WHERE batch_num = ${batchNumOf('@b')}) AS decisions,
@@ -90,6 +92,7 @@ export class Summaries {
                 (SELECT coalesce(sum(bytes), 0) FROM files WHERE batch_num = ${batchNumOf('@b')} AND status = 'downloaded') AS fileBytes`,
       )
       .get({ b: batchId }) as BatchTotals;
+    return { ...t, approvedCost: keptTotal(t.approvedCost) };
   }
 
   /** Seconds from first submission to the end of every finished item of a batch. */

@@ -35,7 +35,7 @@ describe('formatItem', () => {
     const text = formatItem(
       view({
         runs: [run({ status: 'requires_action', pausedOn: 'confirm_scope', finishedAt: '2026-01-01T00:00:02Z', seconds: 2 })],
-        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 }, decision: null, waiting: 'person' }],
+        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { objective: 'Fold', cost: 50 }, untrustedCost: null, decision: null, waiting: 'person' }],
       }),
       { db: 'x.db' },
     );
@@ -72,7 +72,7 @@ describe('answerFlags', () => {
       view({
         item: { id: 'booking' },
         runs: [run({ status: 'requires_action', pausedOn: 'book_instrument' })],
-        pauses: [{ runId: 'r1', tool: 'book_instrument', input: { hours: 2 }, decision: null, waiting: 'person' }],
+        pauses: [{ runId: 'r1', tool: 'book_instrument', input: { hours: 2 }, untrustedCost: null, decision: null, waiting: 'person' }],
       }),
       { db: 'x.db' },
     );
@@ -102,7 +102,7 @@ describe('answerFlags', () => {
       view({
         item: { state: 'waiting', holdReason: null },
         runs: [run({ status: 'requires_action', pausedOn: 'confirm_scope' })],
-        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { cost: 50 }, decision, waiting: 'send' }],
+        pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { cost: 50 }, untrustedCost: null, decision, waiting: 'send' }],
         next: { why: 'no-worker', text: 'no worker running: resq resume demo', command: 'resq resume demo' },
       }),
       { db: 'x.db' },

@@ -33,6 +33,19 @@ describe('answerFor', () => {
     expect(() => answerFor('ask_choice', choice, { kind: 'approve' })).toThrow(/--choose/);
     expect(() => answerFor('confirm_scope', {}, { kind: 'choose', ids: ['a'] })).toThrow(/--approve or --decline/);
   });
+  it('refuses an option id given twice, even where several are allowed, naming it once', () => {
+    const multi = { ...choice, allowMultiple: true };
+    expect(() => answerFor('ask_choice', multi, { kind: 'choose', ids: ['a', 'a'] })).toThrow(new InputError('--choose: a given more than once: name each option once'));
+    expect(() => answerFor('ask_choice', multi, { kind: 'choose', ids: ['a', 'b', 'a', 'b', 'a'] })).toThrow(/--choose: a, b given more than once/);
+  });
+  it('names each offered id once when the service repeats one', () => {
+    const repeated = { options: [{ id: 'a' }, { id: 'a' }, { id: 'b' }] };
+    expect(() => answerFor('ask_choice', repeated, { kind: 'choose', ids: ['z'] })).toThrow('--choose: z not offered (offered: a, b)');
+    expect(answerFor('ask_choice', repeated, { kind: 'choose', ids: ['a'] }).answer).toEqual({ decision: 'chosen', chosen: ['a'] });
+  });
+  it('records no untrusted cost for an approved plan (1e308, -140, text): 0', () => {
+    for (const cost of [1e308, -140, 'about 30 credits']) expect(answerFor('confirm_scope', { cost }, { kind: 'approve' })).toEqual({ answer: { approved: true }, cost: 0 });
+  });
   it('accepts several options when allowMultiple', () => {
     expect(answerFor('ask_choice', { ...choice, allowMultiple: true }, { kind: 'choose', ids: ['a', 'b'] }).answer).toEqual({
       decision: 'chosen',

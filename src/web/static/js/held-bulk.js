@@ -106,7 +106,7 @@ export function heldBulk(box, name) {
                   h('td', {}, h('input', { type: 'checkbox', name: 'pick', value: it.id, checked: check, onchange: sayTotal })),
                   h('td', {}, h('a', { href: path('b', name, 'i', it.id) }, it.id)),
                   h('td', {}, it.tool),
-                  h('td', { class: 'num' }, it.cost === null ? '—' : String(it.cost)),
+                  h('td', { class: it.untrustedCost ? 'num warn' : 'num' }, it.untrustedCost ?? (it.cost === null ? '—' : String(it.cost))),
                   h('td', { class: 'text' }, it.holdReason ?? ''),
                   h('td', { class: 'text' }, it.question),
                 ),

@@ -5,6 +5,15 @@ import { personName } from './person.js';
 /** A value of a pause's input as text (objects as JSON). */
 const text = (v) => (v === undefined || v === null ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
+/** The options of a choice, each id once (a service may repeat one: the first is kept). */
+const uniqueOptions = (options) => {
+  const seen = new Set();
+  return (Array.isArray(options) ? options : []).filter((o) => {
+    const id = JSON.stringify(o?.id ?? null);
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+};
+
 /** The full input of a pause, laid out by tool: the plan, the choice with its options, the image request. */
 function inputView(p) {
   const i = p.input;
@@ -14,7 +23,7 @@ function inputView(p) {
       { class: 'input' },
       h('dt', {}, 'Objective'), h('dd', {}, text(i.objective)),
       h('dt', {}, 'Steps'), h('dd', {}, Array.isArray(i.steps) ? h('ol', {}, i.steps.map((s) => h('li', {}, text(s)))) : text(i.steps)),
-      h('dt', {}, 'Cost'), h('dd', { class: 'cost' }, text(i.cost)),
+      h('dt', {}, 'Cost'), h('dd', { class: p.untrustedCost ? 'cost warn' : 'cost' }, p.untrustedCost ?? text(i.cost)),
       h('dt', {}, 'Narrow alternative (if declined)'), h('dd', {}, text(i.instead)),
     );
   if (p.tool === 'ask_choice')
@@ -22,7 +31,7 @@ function inputView(p) {
       'div',
       { class: 'input' },
       h('p', { class: 'choice-q' }, text(i.question)),
-      h('ul', {}, (Array.isArray(i.options) ? i.options : []).map((o) => h('li', {}, h('strong', {}, text(o?.label)), ` (${text(o?.id)})`, o?.description ? ` — ${text(o.description)}` : ''))),
+      h('ul', {}, uniqueOptions(i.options).map((o) => h('li', {}, h('strong', {}, text(o?.label)), ` (${text(o?.id)})`, o?.description ? ` — ${text(o.description)}` : ''))),
       h('p', { class: 'muted' }, i.allowMultiple === true ? 'Several options may be chosen.' : 'One option.'),
     );
   if (p.tool === 'request_quality_image') return h('dl', { class: 'input' }, h('dt', {}, 'Prompt'), h('dd', {}, text(i.prompt)), h('dt', {}, 'Reason'), h('dd', {}, text(i.reason)));
@@ -74,7 +83,7 @@ function answerForm(batch, itemId, p, done) {
   const form = h('form', { class: 'answer', 'data-tool': p.tool });
   if (p.tool === 'ask_choice') {
     const multi = p.input.allowMultiple === true;
-    const opts = Array.isArray(p.input.options) ? p.input.options : [];
+    const opts = uniqueOptions(p.input.options);
     form.append(
       h('div', { class: 'options' }, opts.map((o) => h('label', {}, h('input', { type: multi ? 'checkbox' : 'radio', name: 'option', value: String(o?.id ?? '') }), ` ${text(o?.label)} `))),
       note,
