@@ -50,10 +50,12 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
     changes.push('download: on → off');
     settings.download.enabled = false;
   }
-  if (o.notify !== undefined && JSON.stringify(o.notify) !== JSON.stringify(was.notify)) {
+  // No URL given (a worker's own --notify-command, never stored): the batch's URLs stay.
+  const notify = o.notify && o.notify.urls.length === 0 && was.notify ? { ...o.notify, urls: was.notify.urls } : o.notify;
+  if (notify !== undefined && JSON.stringify(notify) !== JSON.stringify(was.notify)) {
     // Said without the receivers' paths (a webhook's path is often its secret).
-    changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(o.notify)}`);
-    settings.notify = o.notify;
+    changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(notify)}`);
+    settings.notify = notify;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {

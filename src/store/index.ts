@@ -14,6 +14,7 @@ export type {
   OutboxState,
   HeldFact,
   NewOutboxEvent,
+  NotifyCommandSender,
   StoreRoles,
   StoreMember,
   Lease,

@@ -1,5 +1,6 @@
 import type { InputProblem } from '../errors.js';
 import { parseStoredJson } from '../text/json-text.js';
+import { withoutStoredCommand } from './notify-settings.js';
 import type { ModelRunRecord } from './shapes.js';
 import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from './types.js';
 
@@ -37,7 +38,7 @@ export function batchFromRow(r: BatchRow): BatchRecord {
     sourcePath: r.source_path,
     sourceSha256: r.source_sha256,
     baseUrl: r.base_url,
-    settings: JSON.parse(r.settings) as BatchSettings,
+    settings: withoutStoredCommand(JSON.parse(r.settings) as BatchSettings),
     policy: parseJson(r.policy),
     totalItems: r.total_items,
     invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],

@@ -33,7 +33,7 @@ async function receiver(b?: Behaviour): Promise<Receiver> {
 }
 
 function settings(over: Partial<NotifySettings>): NotifySettings {
-  return { urls: [], command: null, format: 'json', includeQuestion: false, pageUrl: 'https://resq.example.com', digestMs: 300_000, remindMs: null, stalledMs: null, ...over };
+  return { urls: [], format: 'json', includeQuestion: false, pageUrl: 'https://resq.example.com', digestMs: 300_000, remindMs: null, stalledMs: null, ...over };
 }
 
 /** A batch of `count` items with these receivers; the first `held` of them paused on a costly plan and held. */
@@ -143,8 +143,8 @@ describe('the notification sender', () => {
     const marker = join(dir, `tried-${n}`);
     // Fails the first time (no marker yet), then writes stdin to a file.
     const command = `if [ ! -e '${marker}' ]; then touch '${marker}'; exit 3; fi; cat > '${out}'`;
-    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], format: 'slack', command }), 2, 1);
-    const sender = new Notifier({ store, batchId, clock, retryBaseMs: 1_000 });
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], format: 'slack' }), 2, 1);
+    const sender = new Notifier({ store, batchId, clock, retryBaseMs: 1_000, command });
     await sender.tick();
     const body = JSON.parse(r.requests[0]!.body) as { text: string };
     expect(Object.keys(body)).toEqual(['text']);

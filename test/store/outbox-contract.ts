@@ -13,7 +13,7 @@ import { snap } from './snapshot.js';
 
 const NOW = 1_700_000_000_000;
 const B = 'ob';
-const NOTIFY: NotifySettings = { urls: ['http://127.0.0.1:9/hook'], command: null, format: 'json', includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: 3_600_000, stalledMs: null };
+const NOTIFY: NotifySettings = { urls: ['http://127.0.0.1:9/hook'], format: 'json', includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: 3_600_000, stalledMs: null };
 
 function newBatch(id: string, notify: NotifySettings | null, policy: unknown = null): NewBatch {
   return {

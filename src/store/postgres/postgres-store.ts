@@ -21,7 +21,8 @@ import * as t from './transitions.js';
 import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
-import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
+import * as notifyCommands from './notify-commands.js';
+import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
 
@@ -366,5 +367,11 @@ export class PostgresStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return outbox.state(this.#q, batchId);
+  }
+  holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void> {
+    return notifyCommands.holdNotifyCommand(this.#q, batchId, sender, leaseMs, this.#at(nowMs));
+  }
+  notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]> {
+    return notifyCommands.notifyCommands(this.#q, batchId, this.#at(nowMs));
   }
 }

@@ -44,7 +44,7 @@ export const STORE_ROLES = {
     'markModelError', 'markModelUnsent', 'addModelPolls', 'modelCredits', 'modelPolls', 'setModelMode',
   ],
   notebook: ['queryItems', 'itemStats', 'batchTotals', 'itemSeconds', 'runTimes', 'batchDecisions'],
-  outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState'],
+  outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState', 'holdNotifyCommand', 'notifyCommands'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

@@ -23,7 +23,8 @@ import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as outbox from './outbox.js';
-import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
+import * as notifyCommands from './notify-commands.js';
+import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import * as models from './model-transitions.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
@@ -330,5 +331,11 @@ export class SqliteStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return this.#read((r) => outbox.state(r.db, batchId));
+  }
+  holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void> {
+    return this.#write((r) => notifyCommands.holdNotifyCommand(r.db, batchId, sender, leaseMs, nowMs ?? this.#clock.now()));
+  }
+  notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]> {
+    return this.#read((r) => notifyCommands.notifyCommands(r.db, batchId, nowMs ?? this.#clock.now()));
   }
 }
