@@ -31,7 +31,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
@@ -51,7 +51,7 @@ describe('PostgreSQL migrations', () => {
       await c.end();
     }
     await (await PostgresStore.open(url, { onWait })).close();
-    expect(said).toEqual([`upgrading the database ${url.replace(/:[^:@/]*@/, ':***@')} to this resq's schema (019_lean_items, 020_batch_num_keys): a large one takes a while`]);
+    expect(said).toEqual([`upgrading the database ${url.replace(/:[^:@/]*@/, ':***@')} to this resq's schema (${pgMigrations.slice(pgMigrations.findIndex((m) => m.name === '019_lean_items')).map((m) => m.name).join(', ')}): a large one takes a while`]);
     await (await PostgresStore.open(url, { onWait })).close();
     await (await PostgresStore.open(await server.createDatabase('mig_new_silent'), { onWait })).close();
     expect(said).toHaveLength(1);
@@ -445,6 +445,9 @@ const CARRIERS_020 = ['items', 'threads', 'runs', 'decisions', 'files', 'file_co
  * a database migrated up to 019 has.
  */
 const BEFORE_020 = `
+  DROP TABLE notify_commands;
+  ALTER TABLE files DROP COLUMN disk_dev, DROP COLUMN disk_ino;
+  DELETE FROM _migrations WHERE name IN ('023_notify_command_local', '024_file_identity');
   DROP TRIGGER decisions_spend ON decisions;
   DROP TRIGGER decisions_unspend ON decisions;
   DROP FUNCTION batch_spend_added();
