@@ -204,4 +204,26 @@ describe('the notification sender', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(docs(r).flatMap((d) => d.items!.map((i) => i.id)).sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5']);
   });
+
+  it('a sender without a command leaves the batch to one with its own command while it lives, then sends again', async () => {
+    const r = await receiver();
+    const out = join(dir, `own-${n}.jsonl`);
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url] }), 2, 1);
+    const withCommand = new Notifier({ store, batchId, clock, command: `cat >> '${out}'; echo >> '${out}'` });
+    const serve = new Notifier({ store, batchId: null, clock });
+    // The one with a command records that it takes the batch (the fact, never the command).
+    expect(await withCommand.tick()).toBe(1);
+    await store.addOutboxEvent(batchId, { key: 'x', type: 'batch.stalled', data: { reason: 'test', since: 'then' } }, clock.now());
+    expect(JSON.stringify(await store.notifyCommands(batchId, clock.now()))).not.toContain(out);
+    expect(await serve.tick()).toBe(0);
+    expect(await withCommand.tick()).toBe(1);
+    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as EventDoc).type)).toEqual(['items.held', 'batch.stalled']);
+    // It leaves: the batch is the others' again at once, and they send to the URLs only.
+    await withCommand.finish(1_000);
+    expect(await store.notifyCommands(batchId, clock.now())).toEqual([]);
+    await store.addOutboxEvent(batchId, { key: 'y', type: 'batch.stalled', data: { reason: 'test', since: 'later' } }, clock.now());
+    expect(await serve.tick()).toBe(1);
+    expect(docs(r).map((d) => d.type)).toEqual(['items.held', 'batch.stalled', 'batch.stalled']);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
 });

