@@ -102,6 +102,9 @@ export interface FileRow {
   sha256: string | null;
   error: string | null;
   host: string | null;
+  /** 024_file_identity; absent from a read that names its columns. */
+  disk_dev?: string | null;
+  disk_ino?: string | null;
 }
 
 export function fileFromRow(r: FileRow): FileRecord {
@@ -123,6 +126,8 @@ export function fileFromRow(r: FileRow): FileRecord {
     sha256: r.sha256,
     error: r.error,
     host: r.host,
+    dev: r.disk_dev ?? null,
+    ino: r.disk_ino ?? null,
   };
 }
 

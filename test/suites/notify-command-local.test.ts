@@ -115,12 +115,13 @@ describe('a notify command runs only where its own command line gave it', () => 
     const done = collect(worker);
     try {
       // Asked until the worker's sender has said it runs a command (it does so at its first pass).
-      let st: { notify: { receivers: string; commands: { host: string; pid: number }[] } | null } | null = null;
-      for (let i = 0; i < 100 && !st?.notify?.commands?.length; i++) {
+      type Status = { notify: { receivers: string; commands?: { host: string; pid: number }[] } | null };
+      let st: Status = { notify: null };
+      for (let i = 0; i < 100 && !st.notify?.commands?.length; i++) {
         const res = await runCliChild(['status', 'q', '--db', db, '--json'], {});
-        st = JSON.parse(res.stdout.trim().split('\n').pop()!) as typeof st;
+        st = JSON.parse(res.stdout.trim().split('\n').pop()!) as Status;
       }
-      expect(st!.notify!.commands).toEqual([{ host: hostname(), pid: expect.any(Number) }]);
+      expect(st.notify?.commands).toEqual([{ host: hostname(), pid: expect.any(Number) }]);
       const text = (await runCliChild(['status', 'q', '--db', db], {})).stdout;
       expect(text).toMatch(new RegExp(`notifications: 1 URL \\(127\\.0\\.0\\.1:\\d+\\) and a command on pid \\d+ on ${hostname()}, json`));
       expect(text).not.toContain('secret-word');

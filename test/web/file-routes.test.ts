@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, linkSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,5 +144,66 @@ describe('files only from where resq put them', () => {
     renameSync(itemDir, join(outside, 'moved'));
     symlinkSync(join(outside, 'moved'), itemDir);
     await refused(csv, /a part of its path is a symlink/);
+  });
+});
+
+describe('files only as resq wrote them (device and inode recorded at download, one link)', () => {
+  let f: WebFixture;
+  let server: WebServer;
+  const lines: string[] = [];
+  let files: FileRecord[];
+  beforeAll(async () => {
+    f = await webFixture();
+    server = await startWebServer({ store: f.store, port: 0, log: (l) => lines.push(l) });
+    files = (await f.store.filesForItem(f.batch.id, 'plain')).filter((x) => x.status === 'downloaded');
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await f?.close();
+  });
+
+  const get = (file: FileRecord) => fetch(`${server.origin}/api/batches/web/items/${file.itemId}/files/${encodeURIComponent(file.id)}`, { headers: bearer(server) });
+  const byType = (t: string) => files.find((x) => fileView(x) === t)!;
+  const refused = async (file: FileRecord, why: RegExp) => {
+    lines.length = 0;
+    const r = await get(file);
+    expect(r.status).toBe(404);
+    expect(await r.text()).not.toContain('TOP-SECRET');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+  };
+
+  it('the download recorded each file\'s device and inode, and the genuine file is served', async () => {
+    for (const x of files) {
+      const st = statSync(x.path!, { bigint: true });
+      expect([x.id, x.dev, x.ino]).toEqual([x.id, st.dev.toString(), st.ino.toString()]);
+    }
+    const csv = byType('csv');
+    const r = await get(csv);
+    expect(r.status).toBe(200);
+    expect(Buffer.from(await r.arrayBuffer())).toEqual(readFileSync(csv.path!));
+  });
+
+  it('a hard link in the out folder to a file outside it, of the recorded size, is refused with one log line', async () => {
+    const md = byType('markdown');
+    const secret = join(tempDir('resq-web-secret-'), 'secret.txt');
+    writeFileSync(secret, 'TOP-SECRET'.padEnd(md.bytes!, '!'));
+    rmSync(md.path!);
+    linkSync(secret, md.path!);
+    await refused(md, /it has 2 links/);
+  });
+
+  it('a file replaced under its name (the same bytes, a new inode) is refused', async () => {
+    const png = byType('image');
+    const copy = `${png.path!}.copy`;
+    copyFileSync(png.path!, copy);
+    renameSync(copy, png.path!);
+    await refused(png, /it is not the file resq wrote \(its device and inode differ: replaced since\)/);
+  });
+
+  it('a file changed in size since it was written is refused', async () => {
+    const text = byType('text');
+    appendFileSync(text.path!, 'more');
+    await refused(text, /its size on disk \(\d+ bytes\) is not the size resq recorded \(\d+\)/);
   });
 });

@@ -16,7 +16,7 @@ import type {
   RunSnapshot,
   PauseQuery,
 } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
+import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
@@ -216,7 +216,7 @@ export class SqliteStore implements Store {
   }
 
   // ---- files
-  markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }) {
+  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile) {
     return this.#write((r) => r.files.markDownloaded(batchId, fileId, v));
   }
   markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null) {
