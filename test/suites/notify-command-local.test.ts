@@ -1,13 +1,11 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/notify/events.js';
-import { startSim, type Sim } from '../../src/sim/index.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
+import { freePort, serveUntil, simAndReceivers } from '../support/receiver.js';
 
 // Issue 37.4, nothing the database holds runs as a program: a notify command written into a
 // batch's settings by anyone who can write the database is run by no worker and by no `resq
@@ -18,15 +16,7 @@ const POLICY = 'confirm_scope:\n  approve_max_cost: 10\n  otherwise: hold\n';
 const KEY = { RESQ_API_KEY: 'sim-key-bob' };
 
 describe('a notify command runs only where its own command line gave it', () => {
-  let sim: Sim;
-  const receivers: Receiver[] = [];
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 50, seed: 5 });
-  });
-  afterAll(async () => sim?.close());
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
-  });
+  const { sim, receiver } = simAndReceivers({ defaultDurationMs: 50, seed: 5 });
 
   /** A batch `q` recorded (not run: --dry-run) with one costly plan the policy holds and one plain question. */
   async function recorded(dir: string, notifyUrl: string, duration = '50ms'): Promise<{ db: string; file: string; policy: string }> {
@@ -35,7 +25,7 @@ describe('a notify command runs only where its own command line gave it', () => 
     const policy = join(dir, 'policy.yaml');
     writeFileSync(policy, POLICY);
     const db = join(dir, 'x.db');
-    const res = await runCliChild(['run', file, '--db', db, '--policy', policy, '--base-url', sim.url, '--no-download', '--dry-run', '--notify', notifyUrl], KEY);
+    const res = await runCliChild(['run', file, '--db', db, '--policy', policy, '--base-url', sim().url, '--no-download', '--dry-run', '--notify', notifyUrl], KEY);
     expect(res.code, res.stderr).toBe(0);
     return { db, file, policy };
   }
@@ -51,14 +41,13 @@ describe('a notify command runs only where its own command line gave it', () => 
   }
 
   it('a worker runs no command planted in the settings row, and runs the one its own --notify-command gave it', async () => {
-    const r = await startReceiver();
-    receivers.push(r);
+    const r = await receiver();
     const dir = tempDir();
     const { db } = await recorded(dir, r.url);
     const planted = join(dir, 'planted-ran');
     plantCommand(db, `touch '${planted}'`);
 
-    const first = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim.url], KEY);
+    const first = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim().url], KEY);
     expect(first.code, first.stderr).toBe(3); // h0 held for a person
     expect(r.requests.map((x) => (JSON.parse(x.body) as EventDoc).type)).toEqual(['items.held']);
     expect(existsSync(planted)).toBe(false);
@@ -66,7 +55,7 @@ describe('a notify command runs only where its own command line gave it', () => 
     // The same batch, the planted command still in its row, and a worker given a command of its own.
     const own = join(dir, 'own.jsonl');
     expect((await runCliChild(['answer', 'q', 'h0', '--approve', '--db', db], {})).code).toBe(0);
-    const second = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim.url, '--notify-command', `cat >> '${own}'; echo >> '${own}'`], KEY);
+    const second = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim().url, '--notify-command', `cat >> '${own}'; echo >> '${own}'`], KEY);
     expect(second.code, second.stderr).toBe(0);
     const viaOwn = readFileSync(own, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as EventDoc).type);
     expect(viaOwn).toEqual(['batch.finished']);
@@ -79,39 +68,27 @@ describe('a notify command runs only where its own command line gave it', () => 
 
   it('resq serve sends a batch\'s undelivered events to its URLs and runs no command planted in the database', async () => {
     // A port nobody listens on while the worker runs: its events stay undelivered.
-    const probe = createServer();
-    await new Promise<void>((res) => probe.listen(0, '127.0.0.1', res));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((res) => probe.close(() => res()));
+    const port = await freePort();
     const dir = tempDir();
     const { db } = await recorded(dir, `http://127.0.0.1:${port}/hooks/x`);
-    const worker = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim.url], KEY);
+    const worker = await runCliChild(['resume', 'q', '--db', db, '--base-url', sim().url], KEY);
     expect(worker.code).toBe(3);
     expect(worker.stderr).toMatch(/ECONNREFUSED/);
     // Planted after the worker left, so only resq serve could run it.
     const planted = join(dir, 'planted-ran');
     plantCommand(db, `touch '${planted}'`);
-    const back = await startReceiver(() => 200, port);
-    receivers.push(back);
-    const serve = spawnCli(['serve', '--db', db, '--port', '0'], { RESQ_LEASE_MS: '1000' });
-    const served = collect(serve);
-    try {
-      await back.waitFor(1);
-    } finally {
-      serve.kill('SIGTERM');
-      await served;
-    }
+    const back = await receiver(() => 200, port);
+    await serveUntil(db, back, 1);
     expect(back.requests.map((x) => (JSON.parse(x.body) as EventDoc).type)).toEqual(['items.held']);
     expect((await runCliChild(['status', '--db', db], {})).stdout).toContain('all delivered');
     expect(existsSync(planted)).toBe(false);
   }, 60_000);
 
   it('status names the live worker that runs a notify command of its own, never the command', async () => {
-    const r = await startReceiver();
-    receivers.push(r);
+    const r = await receiver();
     const dir = tempDir();
     const { db } = await recorded(dir, r.url, '60s');
-    const worker = spawnCli(['resume', 'q', '--db', db, '--base-url', sim.url, '--notify-command', 'cat > /dev/null # secret-word'], KEY);
+    const worker = spawnCli(['resume', 'q', '--db', db, '--base-url', sim().url, '--notify-command', 'cat > /dev/null # secret-word'], KEY);
     const done = collect(worker);
     try {
       // Asked until the worker's sender has said it runs a command (it does so at its first pass).

@@ -67,7 +67,11 @@ describe('files in the web view', () => {
   });
 });
 
-describe('files only from where resq put them', () => {
+/**
+ * A web batch with its files downloaded, served with a log the test reads (hooks registered
+ * in the calling describe): the item `plain`'s files on disk, and how a refusal looks.
+ */
+function servedPlainFiles() {
   let f: WebFixture;
   let server: WebServer;
   const lines: string[] = [];
@@ -81,23 +85,33 @@ describe('files only from where resq put them', () => {
     await server?.close();
     await f?.close();
   });
-
   const get = (file: FileRecord, suffix = '') => fetch(`${server.origin}/api/batches/web/items/${file.itemId}/files/${encodeURIComponent(file.id)}${suffix}`, { headers: bearer(server) });
-  const byType = (t: string) => files.find((x) => fileView(x) === t)!;
-  /** Points the file's row at `path` with `bytes` (as a worker writing the database could). */
-  const repoint = (file: FileRecord, path: string, bytes: number) => f.store.markFileDownloaded(f.batch.id, file.id, { path, bytes, sha256: file.sha256 ?? '', mediaType: file.mediaType, host: hostname() });
-  const refused = async (file: FileRecord, why: RegExp) => {
-    lines.length = 0;
-    for (const suffix of ['', '/preview']) {
-      const r = await get(file, suffix);
-      expect(r.status, suffix).toBe(404);
-      const body = await r.text();
-      expect(body).toContain('not where resq put it');
-      expect(body).not.toMatch(/root:|RESQ_API_KEY|PATH=/);
-    }
-    expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+  return {
+    fixture: () => f,
+    files: () => files,
+    get,
+    byType: (t: string) => files.find((x) => fileView(x) === t)!,
+    /** Both routes answer 404 without the file's bytes, and the server logs one line each naming the file and why. */
+    refused: async (file: FileRecord, why: RegExp) => {
+      lines.length = 0;
+      for (const suffix of ['', '/preview']) {
+        const r = await get(file, suffix);
+        expect(r.status, suffix).toBe(404);
+        const body = await r.text();
+        expect(body).toContain('not where resq put it');
+        expect(body).not.toMatch(/root:|RESQ_API_KEY|PATH=/);
+      }
+      expect(lines).toHaveLength(2);
+      for (const l of lines) expect(l).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+    },
   };
+}
+
+describe('files only from where resq put them', () => {
+  const { fixture, get, byType, refused } = servedPlainFiles();
+  /** Points the file's row at `path` with `bytes` (as a worker writing the database could). */
+  const repoint = (file: FileRecord, path: string, bytes: number) =>
+    fixture().store.markFileDownloaded(fixture().batch.id, file.id, { path, bytes, sha256: file.sha256 ?? '', mediaType: file.mediaType, host: hostname() });
 
   it('serves a file in the out folder with its recorded size, bytes and preview alike, never kept in a cache', async () => {
     const csv = byType('csv');
@@ -132,7 +146,7 @@ describe('files only from where resq put them', () => {
     writeFileSync(elsewhere, 'RESQ_API_KEY=stolen\n');
     await repoint(txt, elsewhere, statSync(elsewhere).size);
     await refused(txt, /its recorded path is outside the batch's out folder/);
-    await repoint(txt, join(f.dir, 'out', '..', 'elsewhere', '..', '..', basename(elsewhere)), statSync(elsewhere).size);
+    await repoint(txt, join(fixture().dir, 'out', '..', 'elsewhere', '..', '..', basename(elsewhere)), statSync(elsewhere).size);
     await refused(txt, /its recorded path is outside the batch's out folder/);
   });
 
@@ -148,33 +162,10 @@ describe('files only from where resq put them', () => {
 });
 
 describe('files only as resq wrote them (device and inode recorded at download, one link)', () => {
-  let f: WebFixture;
-  let server: WebServer;
-  const lines: string[] = [];
-  let files: FileRecord[];
-  beforeAll(async () => {
-    f = await webFixture();
-    server = await startWebServer({ store: f.store, port: 0, log: (l) => lines.push(l) });
-    files = (await f.store.filesForItem(f.batch.id, 'plain')).filter((x) => x.status === 'downloaded');
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await f?.close();
-  });
-
-  const get = (file: FileRecord) => fetch(`${server.origin}/api/batches/web/items/${file.itemId}/files/${encodeURIComponent(file.id)}`, { headers: bearer(server) });
-  const byType = (t: string) => files.find((x) => fileView(x) === t)!;
-  const refused = async (file: FileRecord, why: RegExp) => {
-    lines.length = 0;
-    const r = await get(file);
-    expect(r.status).toBe(404);
-    expect(await r.text()).not.toContain('TOP-SECRET');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
-  };
+  const { files, get, byType, refused } = servedPlainFiles();
 
   it('the download recorded each file\'s device and inode, and the genuine file is served', async () => {
-    for (const x of files) {
+    for (const x of files()) {
       const st = statSync(x.path!, { bigint: true });
       expect([x.id, x.dev, x.ino]).toEqual([x.id, st.dev.toString(), st.ino.toString()]);
     }
@@ -187,7 +178,7 @@ describe('files only as resq wrote them (device and inode recorded at download, 
   it('a hard link in the out folder to a file outside it, of the recorded size, is refused with one log line', async () => {
     const md = byType('markdown');
     const secret = join(tempDir('resq-web-secret-'), 'secret.txt');
-    writeFileSync(secret, 'TOP-SECRET'.padEnd(md.bytes!, '!'));
+    writeFileSync(secret, 'RESQ_API_KEY=stolen'.padEnd(md.bytes!, '!'));
     rmSync(md.path!);
     linkSync(secret, md.path!);
     await refused(md, /it has 2 links/);
