@@ -1,5 +1,6 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
 import { describeReceivers } from '../notify/settings.js';
+import { notifyOver } from '../store/notify-settings.js';
 
 /** What a later `run` or `resume` gave again on the command line (or in its pipeline). */
 export interface Overrides {
@@ -50,8 +51,7 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
     changes.push('download: on → off');
     settings.download.enabled = false;
   }
-  // No URL given (a worker's own --notify-command, never stored): the batch's URLs stay.
-  const notify = o.notify && o.notify.urls.length === 0 && was.notify ? { ...o.notify, urls: was.notify.urls } : o.notify;
+  const notify = o.notify && notifyOver(o.notify, was.notify);
   if (notify !== undefined && JSON.stringify(notify) !== JSON.stringify(was.notify)) {
     // Said without the receivers' paths (a webhook's path is often its secret).
     changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(notify)}`);

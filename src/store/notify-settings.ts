@@ -35,6 +35,14 @@ export function withoutStoredCommand<T>(settings: T): T {
 }
 
 /**
+ * Settings given again over a batch's: with no URL among them (a worker's own
+ * `--notify-command` alone, never stored), the batch's URLs stay.
+ */
+export function notifyOver(given: NotifySettings, was: NotifySettings | undefined): NotifySettings {
+  return given.urls.length === 0 && was ? { ...given, urls: was.urls } : given;
+}
+
+/**
  * The receivers in words, never their URLs' paths: `2 URLs (hooks.slack.com, 127.0.0.1:8080)
  * and a command on pid 12 on build-1, json`. `commands`: the live senders with a notify command
  * of their own (the store knows only that they have one).
