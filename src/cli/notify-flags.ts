@@ -1,11 +1,11 @@
 import type { Argv } from 'yargs';
 import type { NotifyFlags } from '../notify/settings.js';
 
-/** The notification flags of `run`, `resume` and `models batch` (stored with the batch). */
+/** The notification flags of `run`, `resume` and `models batch` (stored with the batch, but the command: this process's own). */
 export function notifyOptions<T>(y: Argv<T>): Argv<T> {
   return y
     .option('notify', { type: 'string', array: true, describe: 'POST each event (JSON) to this URL; repeat for several (stored with the batch)' })
-    .option('notify-command', { type: 'string', describe: 'run this shell command for each event, its JSON on stdin' })
+    .option('notify-command', { type: 'string', describe: 'run this shell command for each event this process sends, its JSON on stdin (not stored: give it to each worker that should run it)' })
     .option('notify-format', { choices: ['json', 'slack'] as const, describe: 'json (default) or slack (an incoming-webhook message)' })
     .option('notify-include', { type: 'string', array: true, describe: '"question": also send held items\' question and meta' })
     .option('notify-digest', { type: 'string', describe: 'at most one held-items digest per batch this often (default 5m)' })
@@ -28,7 +28,10 @@ export function notifyFlagsOf(a: NotifyFlags): NotifyFlags {
   };
 }
 
-/** How this process sends (the secret from its environment only: never stored). */
-export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined): { secret: string | null; leaseMs?: number } {
-  return { secret: env.RESQ_NOTIFY_SECRET || null, ...(leaseMs !== undefined ? { leaseMs } : {}) };
+/**
+ * How this process sends: the secret from its environment, and `command`, the notify command
+ * its own command line gave it (a worker's; `resq serve` gives none). Neither is ever stored.
+ */
+export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined, command: string | null = null): { secret: string | null; command: string | null; leaseMs?: number } {
+  return { secret: env.RESQ_NOTIFY_SECRET || null, command, ...(leaseMs !== undefined ? { leaseMs } : {}) };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -35,8 +36,19 @@ export interface WriteOptions {
   nextPath?: (taken: string) => string;
 }
 
-/** Where a file was written, with its size and hash. */
-export interface Written extends Digest {
+/** A file's identity on its disk: device and inode, as decimal text (an inode may pass 2^53). */
+export interface DiskIdentity {
+  dev: string;
+  ino: string;
+}
+
+/** The identity in a `stat` (read with `bigint: true`). */
+export function identityOf(st: Pick<BigIntStats, 'dev' | 'ino'>): DiskIdentity {
+  return { dev: st.dev.toString(), ino: st.ino.toString() };
+}
+
+/** Where a file was written, with its size, hash and identity on disk (the web view serves only that file). */
+export interface Written extends Digest, DiskIdentity {
   path: string;
 }
 
@@ -55,18 +67,21 @@ export async function writeAtomically(body: Readable, finalPath: string, o: Writ
   try {
     const fh = await open(temp, 'wx');
     let d: Digest;
+    let written: DiskIdentity;
     try {
       d = await drainToFile(body, fh, o.signal);
       if (o.expectedBytes != null && d.bytes !== o.expectedBytes)
         throw new IncompleteBodyError(`received ${d.bytes} bytes, Content-Length said ${o.expectedBytes}`);
       // After the rename the bytes are on disk, not only in cache.
       await fh.sync();
+      // The inode a rename or a link keeps: the identity of the file as this process wrote it.
+      written = identityOf(await fh.stat({ bigint: true }));
     } finally {
       await fh.close();
     }
-    const path = o.nextPath ? await placeBeside(temp, finalPath, d, o.nextPath) : (await rename(temp, finalPath), finalPath);
-    await fsyncFolder(dirname(path));
-    return { ...d, path };
+    const placed = o.nextPath ? await placeBeside(temp, finalPath, d, o.nextPath) : (await rename(temp, finalPath), { path: finalPath, identity: null });
+    await fsyncFolder(dirname(placed.path));
+    return { ...d, ...(placed.identity ?? written), path: placed.path };
   } catch (err) {
     await unlink(temp).catch(() => {});
     throw err;
@@ -84,26 +99,28 @@ const MAX_PLACES = 1000;
  * taken as this file (another worker wrote it); one holding others moves on to `nextPath`.
  * Where hard links are not supported, an existence check and a rename stand in.
  */
-async function placeBeside(temp: string, first: string, d: Digest, nextPath: (taken: string) => string): Promise<string> {
+async function placeBeside(temp: string, first: string, d: Digest, nextPath: (taken: string) => string): Promise<{ path: string; identity: DiskIdentity | null }> {
   let path = first;
   for (let i = 0; i < MAX_PLACES; i++) {
     try {
       await link(temp, path);
       await unlink(temp);
-      return path;
+      return { path, identity: null };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
         if (!NO_LINKS.has(code ?? '')) throw err;
         if (!(await lstat(path).catch(() => null))) {
           await rename(temp, path);
-          return path;
+          return { path, identity: null };
         }
       }
     }
-    if (await holds(path, d)) {
+    const there = await holds(path, d);
+    if (there) {
       await unlink(temp);
-      return path;
+      // The file found there (another worker's, the same bytes) is this one now.
+      return { path, identity: identityOf(there) };
     }
     path = nextPath(path);
   }
@@ -113,11 +130,11 @@ async function placeBeside(temp: string, first: string, d: Digest, nextPath: (ta
 /** Errors of a file system without hard links. */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
-/** Whether a regular file at `path` holds exactly the bytes of `d`. */
-async function holds(path: string, d: Digest): Promise<boolean> {
-  const st = await lstat(path).catch(() => null);
-  if (!st?.isFile() || st.size !== d.bytes) return false;
-  return (await hashFile(path)).sha256 === d.sha256;
+/** The regular file at `path` when it holds exactly the bytes of `d`, else null. */
+async function holds(path: string, d: Digest): Promise<BigIntStats | null> {
+  const st = await lstat(path, { bigint: true }).catch(() => null);
+  if (!st?.isFile() || st.size !== BigInt(d.bytes)) return null;
+  return (await hashFile(path)).sha256 === d.sha256 ? st : null;
 }
 
 async function fsyncFolder(dir: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import type { DownloadEvent, DownloadSummary } from '../files/index.js';
 import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, OutboxStore, ReadStore, WorkerStore } from '../store/index.js';
 import type { SendOptions } from '../notify/worker.js';
+import { notifyOver } from '../store/notify-settings.js';
 import type { ModelBatchEvent } from './events.js';
 import { openModelBatch } from './load-model-batch.js';
 import { ModelBatchRunner, type ModelBatchResult } from './model-batch-runner.js';
@@ -81,8 +82,9 @@ export async function runModelSession(o: ModelSessionOptions): Promise<ModelSess
     const { resumed } = opened;
     let batch = opened.batch;
     // Receivers given again for a batch resumed: recorded with it, as `resume` does for a question batch.
-    if (resumed && settings.notify && JSON.stringify(settings.notify) !== JSON.stringify(batch.settings.notify)) {
-      await store.updateBatchSettings(batch.id, { ...batch.settings, notify: settings.notify }, batch.policy, batch.baseUrl);
+    const notify = settings.notify && notifyOver(settings.notify, batch.settings.notify);
+    if (resumed && notify && JSON.stringify(notify) !== JSON.stringify(batch.settings.notify)) {
+      await store.updateBatchSettings(batch.id, { ...batch.settings, notify }, batch.policy, batch.baseUrl);
       batch = (await store.findBatch(batch.id)) ?? batch;
     }
     o.onOpened?.(batch, resumed);

@@ -9,14 +9,22 @@ import type { NotifySettings } from '../store/notify-settings.js';
 /** A receiver of a batch's events. */
 export type Receiver = { kind: 'url'; url: string } | { kind: 'command'; command: string };
 
-/** The batch's receivers, in order. */
-export function receiversOf(n: NotifySettings): Receiver[] {
-  return [...n.urls.map((url): Receiver => ({ kind: 'url', url })), ...(n.command ? [{ kind: 'command', command: n.command } as Receiver] : [])];
+/**
+ * The receivers of a batch's event sent by this process, in order: the batch's stored URLs,
+ * then `command`, the notify command this process was given on its own command line (never
+ * one read from the store).
+ */
+export function receiversOf(n: NotifySettings, command: string | null = null): Receiver[] {
+  return [...n.urls.map((url): Receiver => ({ kind: 'url', url })), ...(command ? [{ kind: 'command', command } as Receiver] : [])];
 }
 
-/** A receiver's digest: how an event remembers who took it already (no URL stored twice). */
+/**
+ * A receiver's digest: how an event remembers who took it already (no URL stored twice). Every
+ * notify command is one receiver ("the command"): an event one sender's command took is not
+ * run again by another's, and the digest says nothing of the command's text.
+ */
 export function receiverTag(r: Receiver): string {
-  return createHash('sha256').update(r.kind === 'url' ? `url ${r.url}` : `cmd ${r.command}`).digest('hex').slice(0, 16);
+  return createHash('sha256').update(r.kind === 'url' ? `url ${r.url}` : 'cmd').digest('hex').slice(0, 16);
 }
 
 /** A receiver said safely: its host, or "the command". */

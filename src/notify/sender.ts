@@ -19,6 +19,13 @@ export interface NotifierOptions {
   batchId: string | null;
   /** RESQ_NOTIFY_SECRET: requests are signed with it (never stored, never sent). */
   secret?: string | null;
+  /**
+   * The notify command this process was given on its own command line (`--notify-command`):
+   * run for each event it sends, never stored (the store keeps only that a sender with one
+   * serves the batch, and other senders leave the batch's events to it meanwhile). A command
+   * found in the store is never run. @default null
+   */
+  command?: string | null;
   clock?: Clock;
   /** How often the loop looks for due events. @default 2000 */
   pollMs?: number;
@@ -45,6 +52,8 @@ export interface NotifierOptions {
  */
 export class Notifier {
   readonly owner = `${hostname()}:${process.pid}:notify:${randomUUID().slice(0, 8)}`;
+  /** Batches whose events this sender's command is recorded as taking (ended by {@link finish}). */
+  readonly #holding = new Set<string>();
   readonly #o: NotifierOptions;
   readonly #clock: Clock;
   readonly #stop = new AbortController();
@@ -96,7 +105,18 @@ export class Notifier {
       }
     } finally {
       clearTimeout(timer);
+      await this.#release();
     }
+  }
+
+  /** The other senders take the batch's events again at once: this one's command is leaving. */
+  async #release(): Promise<void> {
+    for (const batchId of this.#holding) await this.#o.store.holdNotifyCommand(batchId, this.#me(), 0).catch(() => undefined);
+    this.#holding.clear();
+  }
+
+  #me(): { owner: string; host: string; pid: number } {
+    return { owner: this.owner, host: hostname(), pid: process.pid };
   }
 
   async #undelivered(): Promise<number> {
@@ -123,11 +143,24 @@ export class Notifier {
     return claims.length;
   }
 
+  /**
+   * The batches this pass sends for, with their settings. A sender with a command records that
+   * it takes the batch's events (renewed each pass, for a claim's lease); one without leaves a
+   * batch to such a sender while it lives, so the command misses no event to a sender that
+   * cannot run it (`resq serve` never can).
+   */
   async #batches(): Promise<Map<BatchRecord, NotifySettings>> {
     const { store, batchId } = this.#o;
     const list = batchId === null ? await store.listBatches() : [await store.findBatch(batchId)];
     const out = new Map<BatchRecord, NotifySettings>();
-    for (const b of list) if (b?.settings.notify) out.set(b, b.settings.notify);
+    for (const b of list) {
+      if (!b?.settings.notify) continue;
+      if (this.#o.command) {
+        await store.holdNotifyCommand(b.id, this.#me(), this.#o.leaseMs ?? 60_000, this.#clock.now());
+        this.#holding.add(b.id);
+      } else if ((await store.notifyCommands(b.id, this.#clock.now())).length > 0) continue;
+      out.set(b, b.settings.notify);
+    }
     return out;
   }
 
@@ -151,7 +184,7 @@ export class Notifier {
       const doc = await buildEvent(store, b, n, c);
       const json = JSON.stringify(doc);
       const body = n.format === 'slack' ? JSON.stringify({ text: slackText(doc) }) : json;
-      const todo = receiversOf(n).filter((r) => !c.delivered.includes(receiverTag(r)));
+      const todo = receiversOf(n, this.#o.command ?? null).filter((r) => !c.delivered.includes(receiverTag(r)));
       const results = await Promise.allSettled(
         todo.map((r) => {
           // The command gets the JSON document; a URL the chosen format.

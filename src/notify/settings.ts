@@ -33,21 +33,31 @@ export function checkReceiverUrl(flag: string, text: string): string {
 }
 
 /**
- * What the flags ask for, or undefined when they name no receiver and change nothing (a later
- * `resume` keeps the batch's). `env` gives RESQ_PAGE_URL. Refuses a bad URL, format, include
- * or duration with one line naming the flag.
+ * The notify command this process was given on its own command line (`--notify-command`), or
+ * null. Never stored: it runs only in this process (issue 37.4). Refuses an empty one.
+ */
+export function notifyCommandOf(f: Pick<NotifyFlags, 'notifyCommand'>): string | null {
+  if (f.notifyCommand === undefined) return null;
+  if (!f.notifyCommand.trim()) throw new InputError('--notify-command: give a command (it gets each event\'s JSON on stdin)');
+  return f.notifyCommand;
+}
+
+/**
+ * What the flags ask the batch to store, or undefined when they change nothing (a later
+ * `resume` keeps the batch's). `--notify` replaces the stored URLs; `--notify-command` alone
+ * keeps them (the command is this process's, not stored) and, on a batch that tells no one
+ * yet, stores the settings with no URL so its events are written. `env` gives RESQ_PAGE_URL.
+ * Refuses a bad URL, command, format, include or duration with one line naming the flag.
  */
 export function notifyFromFlags(f: NotifyFlags, env: NodeJS.ProcessEnv, was?: NotifySettings): NotifySettings | undefined {
   const urls = list(f.notify).map((u) => checkReceiverUrl('notify', u));
-  const command = f.notifyCommand?.trim() ? f.notifyCommand : null;
-  if (f.notifyCommand !== undefined && command === null) throw new InputError('--notify-command: give a command (it gets each event\'s JSON on stdin)');
-  const given = urls.length > 0 || command !== null;
+  const command = notifyCommandOf(f);
   const tuned = [f.notifyFormat, f.notifyInclude, f.notifyDigest, f.notifyRemind, f.notifyStalled, f.pageUrl].some((v) => v !== undefined);
-  if (!given && !was) {
+  if (urls.length === 0 && command === null && !was) {
     if (tuned) throw new InputError('--notify: give a receiver URL (or --notify-command) for the notification settings to apply to');
     return undefined;
   }
-  if (!given && !tuned) return undefined;
+  if (urls.length === 0 && !tuned && was) return undefined;
   const format = f.notifyFormat ?? was?.format ?? 'json';
   if (format !== 'json' && format !== 'slack') throw new InputError(`--notify-format: expected json or slack, got "${format}"`);
   const include = list(f.notifyInclude);
@@ -55,8 +65,7 @@ export function notifyFromFlags(f: NotifyFlags, env: NodeJS.ProcessEnv, was?: No
   const pageText = f.pageUrl ?? env.RESQ_PAGE_URL;
   const pageUrl = pageText ? checkReceiverUrl(f.pageUrl !== undefined ? 'page-url' : 'page-url (RESQ_PAGE_URL)', pageText).replace(/\/+$/, '') : (was?.pageUrl ?? null);
   return {
-    urls: given ? urls : (was?.urls ?? []),
-    command: given ? command : (was?.command ?? null),
+    urls: urls.length > 0 ? urls : (was?.urls ?? []),
     format,
     includeQuestion: include.length > 0 || (f.notifyInclude === undefined && (was?.includeQuestion ?? false)),
     pageUrl,
@@ -72,7 +81,7 @@ export function notifyFromFlags(f: NotifyFlags, env: NodeJS.ProcessEnv, was?: No
  * and a bad value must be refused before the database is opened (or upgraded).
  */
 export function checkNotifyFlags(f: NotifyFlags, env: NodeJS.ProcessEnv): void {
-  notifyFromFlags(f, env, { urls: [], command: null, format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
+  notifyFromFlags(f, env, { urls: [], format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
 }
 
 export { describeReceivers } from '../store/notify-settings.js';

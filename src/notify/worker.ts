@@ -1,7 +1,7 @@
 import type { BatchRecord } from '../store/index.js';
 import { Notifier, type NotifierOptions, type NotifierStore } from './sender.js';
 
-/** How a worker (or `resq serve`) sends: the secret from its environment, and its timings. */
+/** How a worker (or `resq serve`) sends: the secret from its environment, its own notify command (a worker's only), and its timings. */
 export interface SendOptions extends Omit<NotifierOptions, 'store' | 'batchId' | 'timeoutMs' | 'leaseMs'> {
   /** A claim's length; a delivery's timeout is kept under it (at most 10 s). @default 60000 */
   leaseMs?: number;
@@ -23,9 +23,13 @@ export function startWorkerNotifier(store: NotifierStore, batch: BatchRecord, o:
   return n;
 }
 
-/** The sender of every batch with receivers (`resq serve`), started. */
-export function startServeNotifier(store: NotifierStore, o: SendOptions = {}): Notifier {
-  const n = new Notifier({ ...o, ...timings(o), store, batchId: null });
+/**
+ * The sender of every batch with receivers (`resq serve`), started. It runs no command (none
+ * is ever given to it, and none is read from the store): a batch whose worker has one is left
+ * to that worker while it lives.
+ */
+export function startServeNotifier(store: NotifierStore, o: Omit<SendOptions, 'command'> = {}): Notifier {
+  const n = new Notifier({ ...o, ...timings(o), store, batchId: null, command: null });
   n.start();
   return n;
 }

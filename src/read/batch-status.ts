@@ -99,7 +99,7 @@ export interface StatusOptions {
  * the batch, and the step that goes on), failed items, unknown submissions, files, and the
  * cost approved so far against the batch budget.
  */
-export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStore, 'outboxState'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
+export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStore, 'outboxState' | 'notifyCommands'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
   const nowMs = o.nowMs;
   const [ov, live, recent] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, o.heldLimit ?? 50), store.recentFinishes(batch.id, RATE_WINDOW)]);
   const card = batchCard(ov);
@@ -118,6 +118,8 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);
   const failed = await store.listItems(batch.id, { states: FAILED_STATES, limit: FAILED_LISTED });
   const outbox = batch.settings.notify && store.outboxState ? await store.outboxState(batch.id) : null;
+  // Only the fact that a live sender runs a command of its own is stored: who, never what.
+  const commands = outbox && store.notifyCommands ? (await store.notifyCommands(batch.id, nowMs)).map(({ host, pid }) => ({ host, pid })) : [];
   return {
     ...card,
     concurrency: batch.settings.concurrency,
@@ -129,7 +131,7 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     ratePerS: rate === null ? null : Number(rate.toFixed(3)),
     etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0),
     next: nextStepOf(batch, unfinished, card.liveWorkers),
-    notify: outbox ? { receivers: describeReceivers(batch.settings.notify), undelivered: outbox.undelivered, lastError: outbox.lastError } : null,
+    notify: outbox ? { receivers: describeReceivers(batch.settings.notify, commands), commands, undelivered: outbox.undelivered, lastError: outbox.lastError } : null,
     unknownSubmission,
     invalidRows: batch.invalidRows.length,
     skipped: batch.invalidRows.slice(0, 100).map(formatProblem),

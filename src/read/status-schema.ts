@@ -72,8 +72,10 @@ export type FailedStatus = z.infer<typeof FailedStatusSchema>;
 
 /** What a batch's notifications are doing (issue 31). */
 export const NotifyStatusSchema = z.object({
-  /** The receivers in words (hosts, never a URL's path). */
+  /** The receivers in words (hosts, never a URL's path; a live worker's own notify command by its pid and host). */
   receivers: z.string(),
+  /** The live senders running a notify command of their own (given on their command line; the command is never stored). */
+  commands: z.array(z.object({ host: z.string(), pid: z.number() })),
   undelivered: z.number(),
   /** The latest error of an event not delivered yet (names the receiver by host), or null. */
   lastError: z.string().nullable(),

@@ -1,5 +1,6 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
 import { describeReceivers } from '../notify/settings.js';
+import { notifyOver } from '../store/notify-settings.js';
 
 /** What a later `run` or `resume` gave again on the command line (or in its pipeline). */
 export interface Overrides {
@@ -50,10 +51,11 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
     changes.push('download: on → off');
     settings.download.enabled = false;
   }
-  if (o.notify !== undefined && JSON.stringify(o.notify) !== JSON.stringify(was.notify)) {
+  const notify = o.notify && notifyOver(o.notify, was.notify);
+  if (notify !== undefined && JSON.stringify(notify) !== JSON.stringify(was.notify)) {
     // Said without the receivers' paths (a webhook's path is often its secret).
-    changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(o.notify)}`);
-    settings.notify = o.notify;
+    changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(notify)}`);
+    settings.notify = notify;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {

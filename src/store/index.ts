@@ -15,6 +15,7 @@ export type {
   OutboxState,
   HeldFact,
   NewOutboxEvent,
+  NotifyCommandSender,
   StoreRoles,
   StoreMember,
   Lease,

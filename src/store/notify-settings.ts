@@ -2,13 +2,12 @@
  * Who a batch tells, and when: stored in the batch's settings (`settings.notify`) so every
  * worker on every machine, and `resq serve`, uses the same. Absent: the batch tells no one
  * (and no outbox rows are written for it). Never a secret (the signing secret is read from
- * RESQ_NOTIFY_SECRET by whoever sends).
+ * RESQ_NOTIFY_SECRET by whoever sends), and never a program: a notify command is given to the
+ * process that runs it, on its own command line, and is not stored (issue 37.4).
  */
 export interface NotifySettings {
   /** Receivers' URLs (POST), in the order given. */
   urls: string[];
-  /** A shell command given each event's JSON on stdin, or null. */
-  command: string | null;
   /** `json`: the event document; `slack`: a Slack incoming-webhook message. */
   format: 'json' | 'slack';
   /** Also send each held item's question and meta (never answer text, never a key). */
@@ -23,10 +22,35 @@ export interface NotifySettings {
   stalledMs: number | null;
 }
 
-/** The receivers in words, never their URLs' paths: `2 URLs (hooks.slack.com, 127.0.0.1:8080) and a command, json`. */
-export function describeReceivers(n: NotifySettings | undefined): string {
+/**
+ * A batch's settings as read from the database, without any `notify.command` in them: one an
+ * older resq stored (dropped by migration 023) or one written into the row by anyone who can
+ * write the database is never carried on, shown or run.
+ */
+export function withoutStoredCommand<T>(settings: T): T {
+  const n = (settings as { notify?: unknown } | null)?.notify;
+  if (n === null || typeof n !== 'object' || !('command' in n)) return settings;
+  const { command: _dropped, ...rest } = n as Record<string, unknown>;
+  return { ...settings, notify: rest };
+}
+
+/**
+ * Settings given again over a batch's: with no URL among them (a worker's own
+ * `--notify-command` alone, never stored), the batch's URLs stay.
+ */
+export function notifyOver(given: NotifySettings, was: NotifySettings | undefined): NotifySettings {
+  return given.urls.length === 0 && was ? { ...given, urls: was.urls } : given;
+}
+
+/**
+ * The receivers in words, never their URLs' paths: `2 URLs (hooks.slack.com, 127.0.0.1:8080)
+ * and a command on pid 12 on build-1, json`. `commands`: the live senders with a notify command
+ * of their own (the store knows only that they have one).
+ */
+export function describeReceivers(n: NotifySettings | undefined, commands: readonly { host: string; pid: number }[] = []): string {
   if (!n) return 'none';
   const hosts = n.urls.map((u) => new URL(u).host);
-  const parts = [hosts.length ? `${hosts.length} URL${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})` : '', n.command ? 'a command' : ''].filter(Boolean);
-  return `${parts.join(' and ')}, ${n.format}`;
+  const where = commands.map((c) => `pid ${c.pid} on ${c.host}`).join(', ');
+  const parts = [hosts.length ? `${hosts.length} URL${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})` : '', where ? `a command on ${where}` : ''].filter(Boolean);
+  return `${parts.length ? parts.join(' and ') : 'no URL'}, ${n.format}`;
 }

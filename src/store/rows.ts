@@ -1,5 +1,6 @@
 import type { InputProblem } from '../errors.js';
 import { parseStoredJson } from '../text/json-text.js';
+import { withoutStoredCommand } from './notify-settings.js';
 import type { ModelRunRecord } from './shapes.js';
 import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from './types.js';
 
@@ -37,7 +38,7 @@ export function batchFromRow(r: BatchRow): BatchRecord {
     sourcePath: r.source_path,
     sourceSha256: r.source_sha256,
     baseUrl: r.base_url,
-    settings: JSON.parse(r.settings) as BatchSettings,
+    settings: withoutStoredCommand(JSON.parse(r.settings) as BatchSettings),
     policy: parseJson(r.policy),
     totalItems: r.total_items,
     invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
@@ -101,6 +102,9 @@ export interface FileRow {
   sha256: string | null;
   error: string | null;
   host: string | null;
+  /** 024_file_identity; absent from a read that names its columns. */
+  disk_dev?: string | null;
+  disk_ino?: string | null;
 }
 
 export function fileFromRow(r: FileRow): FileRecord {
@@ -122,6 +126,8 @@ export function fileFromRow(r: FileRow): FileRecord {
     sha256: r.sha256,
     error: r.error,
     host: r.host,
+    dev: r.disk_dev ?? null,
+    ino: r.disk_ino ?? null,
   };
 }
 

@@ -164,6 +164,24 @@ export interface FileRecord {
   error: string | null;
   /** The host whose disk holds `path`, or null. */
   host: string | null;
+  /**
+   * The file's device and inode on that disk as resq wrote it (decimal text), so only that
+   * file is served; null for a file downloaded before resq recorded them (migration 024).
+   */
+  dev: string | null;
+  ino: string | null;
+}
+
+/** What a download records of a file now on this host's disk. */
+export interface DownloadedFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+  mediaType: string | null;
+  host: string;
+  /** The written file's device and inode (decimal text); absent: not known. */
+  dev?: string | null;
+  ino?: string | null;
 }
 
 /**

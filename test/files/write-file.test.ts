@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,6 +14,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+/** A file's device and inode as resq records them (decimal text). */
+const idOf = (path: string): { dev: string; ino: string } => {
+  const st = statSync(path, { bigint: true });
+  return { dev: st.dev.toString(), ino: st.ino.toString() };
+};
 
 function* chunks(n: number, size: number): Generator<Buffer> {
   for (let i = 0; i < n; i++) yield Buffer.alloc(size, i % 251);
@@ -24,7 +29,7 @@ describe('writeAtomically', () => {
     const target = join(dir, 'f.bin');
     const whole = Buffer.concat([...chunks(10, 1000)]);
     const d = await writeAtomically(Readable.from(chunks(10, 1000)), target, { expectedBytes: 10_000 });
-    expect(d).toEqual({ bytes: 10_000, sha256: sha(whole), path: target });
+    expect(d).toEqual({ bytes: 10_000, sha256: sha(whole), path: target, ...idOf(target) });
     expect(readFileSync(target).equals(whole)).toBe(true);
     expect(readdirSync(dir)).toEqual(['f.bin']);
   });
@@ -34,7 +39,7 @@ describe('writeAtomically', () => {
       const target = join(dir, `f-${n}-${size}.bin`);
       const whole = Buffer.concat([...chunks(n, size)]);
       const d = await writeAtomically(Readable.from(chunks(n, size)), target, { expectedBytes: whole.length });
-      expect(d).toEqual({ bytes: whole.length, sha256: sha(whole), path: target });
+      expect(d).toEqual({ bytes: whole.length, sha256: sha(whole), path: target, ...idOf(target) });
       expect(readFileSync(target).equals(whole)).toBe(true);
     }
     expect(readdirSync(dir)).toHaveLength(3);
@@ -46,12 +51,15 @@ describe('writeAtomically', () => {
     const tried: string[] = [];
     const nextPath = (taken: string): string => (tried.push(taken), join(dir, `r (${tried.length + 1}).md`));
     const d = await writeAtomically(Readable.from([Buffer.from('report')]), target, { nextPath });
-    expect(d).toEqual({ bytes: 6, sha256: sha(Buffer.from('report')), path: join(dir, 'r (2).md') });
+    expect(d).toEqual({ bytes: 6, sha256: sha(Buffer.from('report')), path: join(dir, 'r (2).md'), ...idOf(join(dir, 'r (2).md')) });
     expect(readFileSync(target, 'utf8')).toBe('written by someone else');
     expect(readFileSync(d.path, 'utf8')).toBe('report');
     // The same bytes again (another worker's copy of this file): no third name.
     const again = await writeAtomically(Readable.from([Buffer.from('report')]), d.path, { nextPath });
     expect(again.path).toBe(d.path);
+    // Taken as this file: its identity is the file found there, linked once.
+    expect({ dev: again.dev, ino: again.ino }).toEqual({ dev: d.dev, ino: d.ino });
+    expect(statSync(d.path).nlink).toBe(1);
     expect(tried).toEqual([target]);
     expect(readdirSync(dir).sort()).toEqual(['r (2).md', 'r.md']);
   });

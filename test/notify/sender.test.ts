@@ -33,7 +33,7 @@ async function receiver(b?: Behaviour): Promise<Receiver> {
 }
 
 function settings(over: Partial<NotifySettings>): NotifySettings {
-  return { urls: [], command: null, format: 'json', includeQuestion: false, pageUrl: 'https://resq.example.com', digestMs: 300_000, remindMs: null, stalledMs: null, ...over };
+  return { urls: [], format: 'json', includeQuestion: false, pageUrl: 'https://resq.example.com', digestMs: 300_000, remindMs: null, stalledMs: null, ...over };
 }
 
 /** A batch of `count` items with these receivers; the first `held` of them paused on a costly plan and held. */
@@ -143,8 +143,8 @@ describe('the notification sender', () => {
     const marker = join(dir, `tried-${n}`);
     // Fails the first time (no marker yet), then writes stdin to a file.
     const command = `if [ ! -e '${marker}' ]; then touch '${marker}'; exit 3; fi; cat > '${out}'`;
-    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], format: 'slack', command }), 2, 1);
-    const sender = new Notifier({ store, batchId, clock, retryBaseMs: 1_000 });
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url], format: 'slack' }), 2, 1);
+    const sender = new Notifier({ store, batchId, clock, retryBaseMs: 1_000, command });
     await sender.tick();
     const body = JSON.parse(r.requests[0]!.body) as { text: string };
     expect(Object.keys(body)).toEqual(['text']);
@@ -215,5 +215,27 @@ describe('the notification sender', () => {
     const ids = r.acceptedIds();
     expect(ids).toHaveLength(1);
     expect(docs(r).flatMap((d) => d.items!.map((i) => i.id)).sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5']);
+  });
+
+  it('a sender without a command leaves the batch to one with its own command while it lives, then sends again', async () => {
+    const r = await receiver();
+    const out = join(dir, `own-${n}.jsonl`);
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url] }), 2, 1);
+    const withCommand = new Notifier({ store, batchId, clock, command: `cat >> '${out}'; echo >> '${out}'` });
+    const serve = new Notifier({ store, batchId: null, clock });
+    // The one with a command records that it takes the batch (the fact, never the command).
+    expect(await withCommand.tick()).toBe(1);
+    await store.addOutboxEvent(batchId, { key: 'x', type: 'batch.stalled', data: { reason: 'test', since: 'then' } }, clock.now());
+    expect(JSON.stringify(await store.notifyCommands(batchId, clock.now()))).not.toContain(out);
+    expect(await serve.tick()).toBe(0);
+    expect(await withCommand.tick()).toBe(1);
+    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as EventDoc).type)).toEqual(['items.held', 'batch.stalled']);
+    // It leaves: the batch is the others' again at once, and they send to the URLs only.
+    await withCommand.finish(1_000);
+    expect(await store.notifyCommands(batchId, clock.now())).toEqual([]);
+    await store.addOutboxEvent(batchId, { key: 'y', type: 'batch.stalled', data: { reason: 'test', since: 'later' } }, clock.now());
+    expect(await serve.tick()).toBe(1);
+    expect(docs(r).map((d) => d.type)).toEqual(['items.held', 'batch.stalled', 'batch.stalled']);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { describeReceivers, NOTIFY_DEFAULTS, notifyFromFlags } from '../../src/notify/settings.js';
+import { describeReceivers, NOTIFY_DEFAULTS, notifyCommandOf, notifyFromFlags } from '../../src/notify/settings.js';
 
 describe('notification settings from flags', () => {
   it('gives nothing without a receiver, and the defaults with one', () => {
     expect(notifyFromFlags({}, {})).toBeUndefined();
     expect(notifyFromFlags({ notify: ['https://hooks.example.com/T/B/x'] }, { RESQ_PAGE_URL: 'https://resq.example.com/' })).toEqual({
       urls: ['https://hooks.example.com/T/B/x'],
-      command: null,
       format: 'json',
       includeQuestion: false,
       pageUrl: 'https://resq.example.com',
@@ -17,13 +16,23 @@ describe('notification settings from flags', () => {
     });
   });
 
-  it('reads several URLs, a command, the format, include, durations; off turns a reminder off', () => {
-    const n = notifyFromFlags(
-      { notify: ['http://a.test/x', 'http://b.test/y'], notifyCommand: 'mail -s resq team@x', notifyFormat: 'slack', notifyInclude: ['question'], notifyDigest: '90s', notifyRemind: 'off', notifyStalled: '2h', pageUrl: 'http://page.test' },
-      {},
-    )!;
-    expect(n).toMatchObject({ format: 'slack', includeQuestion: true, digestMs: 90_000, remindMs: null, stalledMs: 7_200_000, command: 'mail -s resq team@x', pageUrl: 'http://page.test' });
+  it('reads several URLs, the format, include, durations; off turns a reminder off; the command is never among what is stored', () => {
+    const flags = { notify: ['http://a.test/x', 'http://b.test/y'], notifyCommand: 'mail -s resq team@x', notifyFormat: 'slack', notifyInclude: ['question'], notifyDigest: '90s', notifyRemind: 'off', notifyStalled: '2h', pageUrl: 'http://page.test' };
+    const n = notifyFromFlags(flags, {})!;
+    expect(n).toMatchObject({ format: 'slack', includeQuestion: true, digestMs: 90_000, remindMs: null, stalledMs: 7_200_000, pageUrl: 'http://page.test' });
     expect(n.urls).toHaveLength(2);
+    expect(JSON.stringify(n)).not.toContain('mail');
+    // The command is this process's own.
+    expect(notifyCommandOf(flags)).toBe('mail -s resq team@x');
+    expect(notifyCommandOf({})).toBeNull();
+    expect(() => notifyCommandOf({ notifyCommand: '  ' })).toThrow(/^--notify-command: give a command/);
+  });
+
+  it('a command alone: settings with no URL on a batch that tells no one, and nothing changed on one that does', () => {
+    expect(notifyFromFlags({ notifyCommand: 'x' }, {})).toMatchObject({ urls: [], format: 'json' });
+    const was = notifyFromFlags({ notify: ['http://a.test/x'] }, {})!;
+    expect(notifyFromFlags({ notifyCommand: 'x' }, {}, was)).toBeUndefined();
+    expect(notifyFromFlags({ notifyCommand: 'x', notifyFormat: 'slack' }, {}, was)).toEqual({ ...was, format: 'slack' });
   });
 
   it('keeps the batch\'s receivers when only a timing is given again (resume)', () => {
@@ -58,8 +67,11 @@ describe('notification settings from flags', () => {
   });
 
   it('describes receivers by host, never by path (a webhook path is a secret)', () => {
-    const text = describeReceivers(notifyFromFlags({ notify: ['https://hooks.slack.com/services/T0/B0/SECRET'], notifyCommand: 'x' }, {}));
-    expect(text).toBe('1 URL (hooks.slack.com) and a command, json');
+    const n = notifyFromFlags({ notify: ['https://hooks.slack.com/services/T0/B0/SECRET'], notifyCommand: 'x' }, {});
+    expect(describeReceivers(n)).toBe('1 URL (hooks.slack.com), json');
+    const text = describeReceivers(n, [{ host: 'build-1', pid: 12 }]);
+    expect(text).toBe('1 URL (hooks.slack.com) and a command on pid 12 on build-1, json');
     expect(text).not.toContain('SECRET');
+    expect(describeReceivers({ ...n!, urls: [] })).toBe('no URL, json');
   });
 });

@@ -34,10 +34,12 @@ describe('applyOverrides', () => {
   });
 
   it('records receivers given again (notify), said by host and format, never with a URL\'s path', () => {
-    const notify = { urls: ['https://hooks.slack.com/services/T0/B0/SECRET'], command: null, format: 'slack' as const, includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: null, stalledMs: null };
+    const notify = { urls: ['https://hooks.slack.com/services/T0/B0/SECRET'], format: 'slack' as const, includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: null, stalledMs: null };
     const m = applyOverrides(batch, { notify });
     expect(m.settings.notify).toEqual(notify);
     expect(m.changes).toEqual(['notify: none → 1 URL (hooks.slack.com), slack']);
     expect(applyOverrides({ ...batch, settings: m.settings }, { notify }).changes).toEqual([]);
+    // No URL given (a worker's own --notify-command alone): the batch's URLs stay.
+    expect(applyOverrides({ ...batch, settings: m.settings }, { notify: { ...notify, urls: [] } })).toMatchObject({ changes: [], settings: { notify } });
   });
 });

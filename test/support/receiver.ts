@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startSim, type Sim } from '../../src/sim/index.js';
+import { collect, spawnCli } from './cli.js';
 
 /** One request a receiver got, and what it answered (null: it never answered). */
 export interface Received {
@@ -61,4 +64,49 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0):
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** A loopback port nobody listens on, for now (a receiver that is down, started there later). */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+/**
+ * The simulator and the receivers of a describe block of notification tests (hooks registered
+ * in the caller): `sim()` once started, `receiver()` a fresh one closed after its test.
+ */
+export function simAndReceivers(simOptions: Parameters<typeof startSim>[0]): { sim: () => Sim; receiver: (b?: Behaviour, port?: number) => Promise<Receiver> } {
+  let sim: Sim;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    sim = await startSim(simOptions);
+  });
+  afterAll(async () => sim?.close());
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  return {
+    sim: () => sim,
+    receiver: async (b, port) => {
+      const r = await startReceiver(b, port);
+      receivers.push(r);
+      return r;
+    },
+  };
+}
+
+/** Runs `resq serve` over `db` until `r` has had `n` requests (what a server sends while no worker runs), then stops it. */
+export async function serveUntil(db: string, r: Receiver, n: number): Promise<void> {
+  const serve = spawnCli(['serve', '--db', db, '--port', '0'], { RESQ_LEASE_MS: '1000' });
+  const served = collect(serve);
+  try {
+    await r.waitFor(n);
+  } finally {
+    serve.kill('SIGTERM');
+    await served;
+  }
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, linkSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +67,11 @@ describe('files in the web view', () => {
   });
 });
 
-describe('files only from where resq put them', () => {
+/**
+ * A web batch with its files downloaded, served with a log the test reads (hooks registered
+ * in the calling describe): the item `plain`'s files on disk, and how a refusal looks.
+ */
+function servedPlainFiles() {
   let f: WebFixture;
   let server: WebServer;
   const lines: string[] = [];
@@ -81,23 +85,33 @@ describe('files only from where resq put them', () => {
     await server?.close();
     await f?.close();
   });
-
   const get = (file: FileRecord, suffix = '') => fetch(`${server.origin}/api/batches/web/items/${file.itemId}/files/${encodeURIComponent(file.id)}${suffix}`, { headers: bearer(server) });
-  const byType = (t: string) => files.find((x) => fileView(x) === t)!;
-  /** Points the file's row at `path` with `bytes` (as a worker writing the database could). */
-  const repoint = (file: FileRecord, path: string, bytes: number) => f.store.markFileDownloaded(f.batch.id, file.id, { path, bytes, sha256: file.sha256 ?? '', mediaType: file.mediaType, host: hostname() });
-  const refused = async (file: FileRecord, why: RegExp) => {
-    lines.length = 0;
-    for (const suffix of ['', '/preview']) {
-      const r = await get(file, suffix);
-      expect(r.status, suffix).toBe(404);
-      const body = await r.text();
-      expect(body).toContain('not where resq put it');
-      expect(body).not.toMatch(/root:|RESQ_API_KEY|PATH=/);
-    }
-    expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+  return {
+    fixture: () => f,
+    files: () => files,
+    get,
+    byType: (t: string) => files.find((x) => fileView(x) === t)!,
+    /** Both routes answer 404 without the file's bytes, and the server logs one line each naming the file and why. */
+    refused: async (file: FileRecord, why: RegExp) => {
+      lines.length = 0;
+      for (const suffix of ['', '/preview']) {
+        const r = await get(file, suffix);
+        expect(r.status, suffix).toBe(404);
+        const body = await r.text();
+        expect(body).toContain('not where resq put it');
+        expect(body).not.toMatch(/root:|RESQ_API_KEY|PATH=/);
+      }
+      expect(lines).toHaveLength(2);
+      for (const l of lines) expect(l).toMatch(new RegExp(`^file "${file.id}" of item "plain" \\(batch "web"\\) not served: ${why.source}`));
+    },
   };
+}
+
+describe('files only from where resq put them', () => {
+  const { fixture, get, byType, refused } = servedPlainFiles();
+  /** Points the file's row at `path` with `bytes` (as a worker writing the database could). */
+  const repoint = (file: FileRecord, path: string, bytes: number) =>
+    fixture().store.markFileDownloaded(fixture().batch.id, file.id, { path, bytes, sha256: file.sha256 ?? '', mediaType: file.mediaType, host: hostname() });
 
   it('serves a file in the out folder with its recorded size, bytes and preview alike, never kept in a cache', async () => {
     const csv = byType('csv');
@@ -132,7 +146,7 @@ describe('files only from where resq put them', () => {
     writeFileSync(elsewhere, 'RESQ_API_KEY=stolen\n');
     await repoint(txt, elsewhere, statSync(elsewhere).size);
     await refused(txt, /its recorded path is outside the batch's out folder/);
-    await repoint(txt, join(f.dir, 'out', '..', 'elsewhere', '..', '..', basename(elsewhere)), statSync(elsewhere).size);
+    await repoint(txt, join(fixture().dir, 'out', '..', 'elsewhere', '..', '..', basename(elsewhere)), statSync(elsewhere).size);
     await refused(txt, /its recorded path is outside the batch's out folder/);
   });
 
@@ -144,5 +158,43 @@ describe('files only from where resq put them', () => {
     renameSync(itemDir, join(outside, 'moved'));
     symlinkSync(join(outside, 'moved'), itemDir);
     await refused(csv, /a part of its path is a symlink/);
+  });
+});
+
+describe('files only as resq wrote them (device and inode recorded at download, one link)', () => {
+  const { files, get, byType, refused } = servedPlainFiles();
+
+  it('the download recorded each file\'s device and inode, and the genuine file is served', async () => {
+    for (const x of files()) {
+      const st = statSync(x.path!, { bigint: true });
+      expect([x.id, x.dev, x.ino]).toEqual([x.id, st.dev.toString(), st.ino.toString()]);
+    }
+    const csv = byType('csv');
+    const r = await get(csv);
+    expect(r.status).toBe(200);
+    expect(Buffer.from(await r.arrayBuffer())).toEqual(readFileSync(csv.path!));
+  });
+
+  it('a hard link in the out folder to a file outside it, of the recorded size, is refused with one log line', async () => {
+    const md = byType('markdown');
+    const secret = join(tempDir('resq-web-secret-'), 'secret.txt');
+    writeFileSync(secret, 'RESQ_API_KEY=stolen'.padEnd(md.bytes!, '!'));
+    rmSync(md.path!);
+    linkSync(secret, md.path!);
+    await refused(md, /it has 2 links/);
+  });
+
+  it('a file replaced under its name (the same bytes, a new inode) is refused', async () => {
+    const png = byType('image');
+    const copy = `${png.path!}.copy`;
+    copyFileSync(png.path!, copy);
+    renameSync(copy, png.path!);
+    await refused(png, /it is not the file resq wrote \(its device and inode differ: replaced since\)/);
+  });
+
+  it('a file changed in size since it was written is refused', async () => {
+    const text = byType('text');
+    appendFileSync(text.path!, 'more');
+    await refused(text, /its size on disk \(\d+ bytes\) is not the size resq recorded \(\d+\)/);
   });
 });

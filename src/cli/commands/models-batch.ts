@@ -11,7 +11,7 @@ import { choiceFor, openService, resolveService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { wholeNumber } from '../whole-number.js';
 import { leaseMsFromEnv } from '../lease-env.js';
-import { notifyFromFlags, type NotifyFlags } from '../../notify/settings.js';
+import { notifyCommandOf, notifyFromFlags, type NotifyFlags } from '../../notify/settings.js';
 import { notifyFlagsOf, sendOptionsFromEnv } from '../notify-flags.js';
 
 /** Flags of `resq models batch`. */
@@ -80,7 +80,7 @@ export async function modelsBatchHandler(a: ModelsBatchArgs & NotifyFlags, io: C
         resubmitUnknown: a.resubmitUnknown,
         output: a.output ?? null,
         signal: stop.signal,
-        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env)),
+        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env), notifyCommandOf(a)),
         onOpened: (batch, resumed) => {
           recorded = true;
           if (resumed && !a.json) renderer.note(`resuming batch ${batch.name} (${batch.totalItems} rows)`);

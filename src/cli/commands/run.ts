@@ -76,6 +76,8 @@ interface Resolved {
   overrides: Overrides;
   /** This worker's download folder, when given (not recorded over an existing batch's). */
   out: string | null;
+  /** This worker's own notify command (`--notify-command`): run here, never recorded. */
+  notifyCommand: string | null;
 }
 
 async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resolved> {
@@ -95,7 +97,8 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   const { defaultBatchName } = await import('../../runner/load-batch.js');
   const out = a.out ?? outFromPipeline;
   // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
-  const notify = (await import('../../notify/settings.js')).notifyFromFlags(notifyFlagsOf(a), env);
+  const notifySettings = await import('../../notify/settings.js');
+  const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), env);
   const overrides: Overrides = {
     ...(notify ? { notify } : {}),
     ...(a.concurrency !== undefined || pipeline?.concurrency !== undefined ? { concurrency } : {}),
@@ -107,6 +110,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   return {
     overrides,
     out: out ? resolve(out) : null,
+    notifyCommand: notifySettings.notifyCommandOf(a),
     questions,
     name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
     policy,
@@ -163,7 +167,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
         dryRun: a.dryRun,
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
-        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs),
+        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs, r.notifyCommand),
       },
     });
   } catch (e) {

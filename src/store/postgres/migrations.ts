@@ -266,6 +266,24 @@ export const pgMigrations: readonly PgMigration[] = [
     sql: PG_BATCH_NUM_KEYS,
   },
   {
+    // Issue 37.4: a notify command lives only in the process whose command line gave it; the
+    // store keeps the fact that a sender with one serves a batch, and a stored command is dropped.
+    name: '023_notify_command_local',
+    sql: `
+      CREATE TABLE notify_commands (
+        batch_num BIGINT NOT NULL REFERENCES batches(num) ON DELETE CASCADE,
+        owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, until_ms BIGINT NOT NULL,
+        PRIMARY KEY (batch_num, owner));
+      UPDATE batches SET settings = ((settings::jsonb) #- '{notify,command}')::text WHERE (settings::jsonb) -> 'notify' ? 'command';
+    `,
+  },
+  {
+    // Issue 37.6: the identity (device and inode, as decimal text) of a downloaded file as
+    // written, so the web view serves only that file; null for files downloaded before.
+    name: '024_file_identity',
+    sql: 'ALTER TABLE files ADD COLUMN disk_dev TEXT; ALTER TABLE files ADD COLUMN disk_ino TEXT;',
+  },
+  {
     // Issue 37.5: resq serve's sessions and one-time login codes, by their SHA-256 digests only
     // (never a raw id or code), so a sign-out or an expiry holds across restarts and servers. Times in ms.
     name: '025_web_sessions',

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
+import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
@@ -23,7 +23,8 @@ import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
 import * as webSessions from './web-sessions.js';
-import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
+import * as notifyCommands from './notify-commands.js';
+import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../fencing.js';
 
@@ -262,10 +263,11 @@ export class PostgresStore implements Store {
   }
 
   // ---- files
-  async markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void> {
+  async markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile): Promise<void> {
     await this.#q.query(
-      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7`,
-      [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId],
+      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL, disk_dev = $8, disk_ino = $9
+       WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7`,
+      [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId, v.dev ?? null, v.ino ?? null],
     );
   }
   async markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void> {
@@ -386,6 +388,12 @@ export class PostgresStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return outbox.state(this.#q, batchId);
+  }
+  holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void> {
+    return notifyCommands.holdNotifyCommand(this.#q, batchId, sender, leaseMs, this.#at(nowMs));
+  }
+  notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]> {
+    return notifyCommands.notifyCommands(this.#q, batchId, this.#at(nowMs));
   }
 
   // ---- web sessions

@@ -1,9 +1,9 @@
-import type { FileCopy, FileRecord, FileStatus } from '../types.js';
+import type { DownloadedFile, FileCopy, FileRecord, FileStatus } from '../types.js';
 
 /** The files role: what the runs made, where it is on disk (and on which host), and what is about to expire. */
 export interface FileStore {
-  /** Records that a file is on this host's disk. */
-  markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }): Promise<void>;
+  /** Records that a file is on this host's disk, with its device and inode as written. */
+  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile): Promise<void>;
   markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void>;
   getFile(batchId: string, fileId: string): Promise<FileRecord | null>;
   filesForBatch(batchId: string, statuses?: readonly FileStatus[]): Promise<FileRecord[]>;

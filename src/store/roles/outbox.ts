@@ -24,6 +24,22 @@ export interface OutboxStore {
   settleOutbox(claim: OutboxClaim, outcome: OutboxOutcome, nowMs?: number): Promise<boolean>;
   /** A batch's undelivered events, the last delivery error, and when its items last changed. */
   outboxState(batchId: string): Promise<OutboxState>;
+  /**
+   * Records (or renews) that `sender`, a process given a notify command on its own command
+   * line, sends the batch's events for `leaseMs` from now; 0 ends it. Only the fact is stored,
+   * never the command: nothing the database holds runs as a program.
+   */
+  holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void>;
+  /** The senders with a notify command whose hold on the batch has not run out (by host and pid). */
+  notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]>;
+}
+
+/** A process that runs a notify command of its own for a batch's events. */
+export interface NotifyCommandSender {
+  /** The sender's owner name (unique per process and sender). */
+  owner: string;
+  host: string;
+  pid: number;
 }
 
 /** An event a sender adds itself (`batch.stalled`). */

@@ -3,7 +3,7 @@ import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
 import { batchNumOf } from './reads.js';
-import type { FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
+import type { DownloadedFile, FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 
 
@@ -106,14 +106,14 @@ export class FileRepo {
     return { bytes, soonest, expiring };
   }
 
-  /** Marks a file downloaded with where it is and what it is (one statement: atomic). */
-  markDownloaded(batchId: string, id: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string | null }): void {
+  /** Marks a file downloaded with where it is, what it is and its identity on disk (one statement: atomic). */
+  markDownloaded(batchId: string, id: string, v: Omit<DownloadedFile, 'host'> & { host: string | null }): void {
     this.#db
       .prepare(
-        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL
+        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL, disk_dev = ?, disk_ino = ?
          WHERE batch_num = ${batchNumOf()} AND id = ?`,
       )
-      .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, id);
+      .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, v.dev ?? null, v.ino ?? null, batchId, id);
   }
 
   /** Records (or replaces) `host`'s copy of a file. */

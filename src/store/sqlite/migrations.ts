@@ -362,6 +362,26 @@ export const migrations: readonly Migration[] = [
     up: batchNumKeys,
   },
   {
+    // Issue 37.4: nothing the database holds runs as a program. A notify command lives only in
+    // the process whose command line gave it; the store keeps the fact that a sender with one
+    // serves a batch (renewed while it runs), and a command an older resq stored is dropped.
+    name: '023_notify_command_local',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE notify_commands (
+          batch_num INTEGER NOT NULL REFERENCES batches(num) ON DELETE CASCADE,
+          owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, until_ms INTEGER NOT NULL,
+          PRIMARY KEY (batch_num, owner));
+        UPDATE batches SET settings = json_remove(settings, '$.notify.command') WHERE json_type(settings, '$.notify.command') IS NOT NULL;
+      `),
+  },
+  {
+    // Issue 37.6: the identity (device and inode, as decimal text) of a downloaded file as
+    // written, so the web view serves only that file; null for files downloaded before.
+    name: '024_file_identity',
+    up: (db) => db.exec('ALTER TABLE files ADD COLUMN disk_dev TEXT; ALTER TABLE files ADD COLUMN disk_ino TEXT;'),
+  },
+  {
     // Issue 37.5: resq serve's sessions and one-time login codes, by their SHA-256 digests only
     // (never a raw id or code), so a sign-out or an expiry holds across restarts and servers. Times in ms.
     name: '025_web_sessions',

@@ -16,14 +16,15 @@ import type {
   RunSnapshot,
   PauseQuery,
 } from '../shapes.js';
-import type { BatchRecord, BatchSettings, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
+import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import { beginBatchLoad } from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as outbox from './outbox.js';
-import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
+import * as notifyCommands from './notify-commands.js';
+import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import * as models from './model-transitions.js';
 import { type Repos, reposOf } from './repos.js';
 import * as t from './transitions.js';
@@ -216,7 +217,7 @@ export class SqliteStore implements Store {
   }
 
   // ---- files
-  markFileDownloaded(batchId: string, fileId: string, v: { path: string; bytes: number; sha256: string; mediaType: string | null; host: string }) {
+  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile) {
     return this.#write((r) => r.files.markDownloaded(batchId, fileId, v));
   }
   markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null) {
@@ -331,6 +332,12 @@ export class SqliteStore implements Store {
   }
   outboxState(batchId: string): Promise<OutboxState> {
     return this.#read((r) => outbox.state(r.db, batchId));
+  }
+  holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void> {
+    return this.#write((r) => notifyCommands.holdNotifyCommand(r.db, batchId, sender, leaseMs, nowMs ?? this.#clock.now()));
+  }
+  notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]> {
+    return this.#read((r) => notifyCommands.notifyCommands(r.db, batchId, nowMs ?? this.#clock.now()));
   }
 
   // ---- web sessions (a use is a read; its last use is written at most once a minute)
