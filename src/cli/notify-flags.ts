@@ -28,7 +28,7 @@ export function notifyFlagsOf(a: NotifyFlags): NotifyFlags {
   };
 }
 
-/** How this process sends (the secret from its environment only: never stored). */
-export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined): { secret: string | null; leaseMs?: number } {
-  return { secret: env.RESQ_NOTIFY_SECRET || null, ...(leaseMs !== undefined ? { leaseMs } : {}) };
+/** How this process sends (the secret from its environment only: never stored); `db`: the database, for the events' hints. */
+export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined, db?: string): { secret: string | null; leaseMs?: number; db?: string } {
+  return { secret: env.RESQ_NOTIFY_SECRET || null, ...(leaseMs !== undefined ? { leaseMs } : {}), ...(db ? { db } : {}) };
 }

@@ -81,7 +81,7 @@ export async function modelsBatchHandler(a: ModelsBatchArgs & NotifyFlags, io: C
         resubmitUnknown: a.resubmitUnknown,
         output: a.output ?? null,
         signal: stop.signal,
-        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env)),
+        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env), a.db),
         onOpened: (batch, resumed) => {
           recorded = true;
           if (resumed && !a.json) renderer.note(`resuming batch ${batch.name} (${batch.totalItems} rows)`);

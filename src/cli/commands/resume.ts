@@ -76,7 +76,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
         ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
-        notify: sendOptionsFromEnv(io.env, leaseMs),
+        notify: sendOptionsFromEnv(io.env, leaseMs, a.db),
       },
     });
   } finally {

@@ -163,7 +163,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
         dryRun: a.dryRun,
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
-        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs),
+        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs, a.db),
       },
     });
   } catch (e) {
