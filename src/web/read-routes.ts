@@ -86,7 +86,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch/items/:item', async (c) => {
     const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
-    const view = await itemViewOf(d.store, batch, c.req.param('item'), d.now());
+    const view = await itemViewOf(d.store, batch, c.req.param('item'), d.now(), d.db);
     if (!view) return sendError(c, 404, 'RESQ_NOT_FOUND', `batch "${batch.name}" has no item "${c.req.param('item')}"`);
     return sendJson(c, ItemViewSchema, view);
   });
