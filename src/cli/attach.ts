@@ -85,6 +85,7 @@ export async function driveSession(o: DriveOptions): Promise<number> {
     const connect = connectFor(o, (line) => renderer.note(line));
     r = await runBatchSession({
       ...o.session,
+      hint: { db: o.dbPath },
       store: o.store,
       leaseMs: o.session.leaseMs ?? leaseMsFromEnv(io.env),
       service: async (plan) => {
@@ -121,15 +122,16 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
   const limit = o.session.limit;
   const unknownFinal = await listUnknownFinals(store, batch);
   const db = o.dbPath;
-  // Every hint carries the --db and --sim this session needed (src/text/command-hint.ts).
   const sim = how.sim;
+  // A batch started with --sim resumes on the simulator by itself: the flag only when it was not.
+  const resumeSim = how.sim && batch.settings.service !== 'sim';
   if (o.json) {
     io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out })}\n`);
   } else {
     io.stdout.write(`${formatStatus(status, { db: o.dbPath, out, unknownFinal })}\n`);
     if (r.files && r.files.problems.length > 0)
       io.stdout.write(`${r.files.problems.length} file(s) not downloaded: see \`${commandHint(['resq', 'files', 'status'], { db })}\`, retry with \`${commandHint(['resq', 'files', 'pull'], { db, sim })}\`\n`);
-    const resume = commandHint(['resq', 'resume', batch.name], { db, sim });
+    const resume = commandHint(['resq', 'resume', batch.name], { db, sim: resumeSim });
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
     else if (limit !== undefined && status.counts.queued > 0)

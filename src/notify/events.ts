@@ -60,9 +60,9 @@ export function eventId(c: Pick<OutboxClaim, 'batchId' | 'key'>): string {
 }
 
 /** The command an event suggests: resume for a batch stalled with no live worker, else status (with `--db` of the sender's database). */
-export function eventHint(batch: Pick<BatchRecord, 'name' | 'settings'>, c: Pick<OutboxClaim, 'type' | 'data'>, place: Pick<HintPlace, 'db'>): string {
+export function eventHint(batch: Pick<BatchRecord, 'name'>, c: Pick<OutboxClaim, 'type' | 'data'>, place: Pick<HintPlace, 'db'>): string {
   const resume = c.type === 'batch.stalled' && c.data.reason === 'no live worker';
-  return resume ? commandHint(['resq', 'resume', batch.name], { db: place.db, sim: batch.settings.service === 'sim' }) : commandHint(['resq', 'status', batch.name], place);
+  return commandHint(['resq', resume ? 'resume' : 'status', batch.name], place);
 }
 
 /** Builds the document of a claimed event from the store as it is now; `place`: the sender's database, for the hint's `--db`. */

@@ -60,10 +60,11 @@ export function batchCard(o: BatchOverview): BatchCard {
 
 /**
  * The command that runs a batch nobody runs, pasteable: `resq resume NAME`, with `--db` when
- * `place` names another database than the default and `--sim` when the batch ran on the simulator.
+ * `place` names another database than the default (a batch that ran on the simulator resumes on
+ * it by itself: no `--sim`).
  */
-export function resumeCommand(batch: Pick<BatchRecord, 'name' | 'settings'>, place: HintPlace = {}): string {
-  return commandHint(['resq', 'resume', batch.name], { db: place.db, sim: batch.settings.service === 'sim' });
+export function resumeCommand(batch: Pick<BatchRecord, 'name'>, place: Pick<HintPlace, 'db'> = {}): string {
+  return commandHint(['resq', 'resume', batch.name], { db: place.db });
 }
 
 /** What must happen for a batch to go on when nothing will by itself, or null. */
@@ -76,7 +77,7 @@ export function nextStepOf(batch: BatchRecord, unfinished: number, liveWorkers: 
 /**
  * What must happen for the batch to go on, read now: null while a live worker carries it (an
  * answer is sent at once) or nothing is left; else `no worker running: resq resume NAME` (with
- * the `--db` of `place` and `--sim` of the batch, see {@link resumeCommand}).
+ * the `--db` of `place`, see {@link resumeCommand}).
  */
 export async function readNextStep(store: ReadStore, batch: BatchRecord, nowMs: number, place: HintPlace = {}): Promise<NextStep | null> {
   const ov = await store.overview(batch.id, nowMs, STALE_MS);

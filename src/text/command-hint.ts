@@ -10,13 +10,17 @@ export const DEFAULT_DB = 'resq.db';
 export interface HintPlace {
   /** The database as the process was given it; `--db PATH` is added unless it is the default (or a URL). */
   db?: string | null | undefined;
-  /** `--sim`: the batch ran on the built-in simulator (only for commands that take the flag). @default false */
+  /**
+   * Add `--sim`: the command must be told to use the built-in simulator (only for commands that
+   * take the flag). A batch stored as a simulator batch resumes on it by itself, so its resume
+   * hints leave the flag out. @default false
+   */
   sim?: boolean | undefined;
 }
 
 /**
  * A command to suggest, pasteable: `argv` (e.g. `['resq', 'show', batch, item]`) with `--db PATH`
- * when the database is not the default one and `--sim` when asked, every word quoted for a
+ * when the database is not the default one and `--sim` when the command needs it, every word quoted for a
  * POSIX shell by {@link shellLine} (a batch named `two words;x` stays one word; no control
  * character reaches a terminal). A postgres:// URL is never added (it may hold a password):
  * such a hint relies on RESQ_DB, as the README says.
