@@ -120,7 +120,7 @@ export async function openService(
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
         `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
-          'so its runs are unknown; serve a simulator with `resq sim` and pass --base-url, or start a new batch',
+          `so its runs are unknown; serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
       );
     const shared = statePath ? sharedSim(statePath) : null;
     if (shared) {
