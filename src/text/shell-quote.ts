@@ -1,14 +1,10 @@
+import { hasTerminalControls } from './escape-text.js';
+
 // Words made safe to paste into a POSIX shell (sh, dash, bash, zsh): every hint resq prints is
 // built from them (src/text/command-hint.ts), so a batch named `p;touch x` stays one word.
 
 /** Words the shell takes as they are: no quoting, no expansion, no globbing, no history (`!`). */
 const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/**
- * Characters a terminal acts on rather than shows (as src/text/escape-text.ts lists them): C0
- * and C1 controls, DEL, and the bidirectional overrides and isolates.
- */
-const TERMINAL_ACTIVE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const UTF8 = new TextEncoder();
 
@@ -22,7 +18,7 @@ const UTF8 = new TextEncoder();
  */
 export function shellQuote(word: string): string {
   if (BARE.test(word)) return word;
-  if (!TERMINAL_ACTIVE.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  if (!hasTerminalControls(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
   return `"$(printf '${printfFormat(word)}')"`;
 }
 
@@ -41,7 +37,7 @@ function printfFormat(word: string): string {
   for (const ch of word) {
     if (ch === '%') out += '%%';
     else if (ch === '\\') out += '\\\\';
-    else if (ch === "'" || ch === '!' || TERMINAL_ACTIVE.test(ch)) for (const b of UTF8.encode(ch)) out += `\\${b.toString(8).padStart(3, '0')}`;
+    else if (ch === "'" || ch === '!' || hasTerminalControls(ch)) for (const b of UTF8.encode(ch)) out += `\\${b.toString(8).padStart(3, '0')}`;
     else out += ch;
   }
   return out;
