@@ -3,8 +3,8 @@ import { hasTerminalControls } from './escape-text.js';
 // Words made safe to paste into a POSIX shell (sh, dash, bash, zsh): every hint resq prints is
 // built from them (src/text/command-hint.ts), so a batch named `p;touch x` stays one word.
 
-/** Words the shell takes as they are: no quoting, no expansion, no globbing, no history (`!`). */
-const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+/** Words every shell takes as they are: no quoting, expansion, globbing, history (`!`), nor zsh's `=cmd`. */
+const BARE = /^[A-Za-z0-9_@%+:,./-]+$/;
 
 const UTF8 = new TextEncoder();
 

@@ -28,7 +28,9 @@ const HOSTILE = [
 
 describe('shellQuote', () => {
   it('leaves safe words bare', () => {
-    for (const w of ['june', 'resq', '--db', 'a/b.db', 'x@y:1,2=3+4%', '-']) expect(shellQuote(w)).toBe(w);
+    for (const w of ['june', 'resq', '--db', 'a/b.db', 'x@y:1,2+4%', '-']) expect(shellQuote(w)).toBe(w);
+    // zsh expands a word starting with = to a command's path.
+    expect(shellQuote('=ls')).toBe("'=ls'");
   });
 
   it("single-quotes the rest, a quote inside written as '\\''", () => {
@@ -40,6 +42,8 @@ describe('shellQuote', () => {
   it('gives the shell back exactly the words it was given, however hostile', () => {
     for (const w of HOSTILE) expect(shSplit(`resq ${shellQuote(w)} end`), JSON.stringify(w)).toEqual(['resq', w, 'end']);
     expect(shSplit(shellLine(HOSTILE))).toEqual(HOSTILE);
+    // bash (what most people paste into) splits it the same.
+    expect(shSplit(shellLine(HOSTILE), '/bin/bash')).toEqual(HOSTILE);
   });
 
   it('writes no control character, nor a bidi override, onto the line', () => {
