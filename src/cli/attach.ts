@@ -2,7 +2,7 @@ import { runBatchSession, type SessionOptions, type SessionPlan, type SessionRes
 import { leaseMsFromEnv } from './lease-env.js';
 import type { SessionStore } from '../runner/session.js';
 import { maskLocation } from '../store/open.js';
-import { dbFlag } from './db-path.js';
+import { commandHint } from '../text/command-hint.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
@@ -85,6 +85,7 @@ export async function driveSession(o: DriveOptions): Promise<number> {
     const connect = connectFor(o, (line) => renderer.note(line));
     r = await runBatchSession({
       ...o.session,
+      hint: { db: o.dbPath },
       store: o.store,
       leaseMs: o.session.leaseMs ?? leaseMsFromEnv(io.env),
       service: async (plan) => {
@@ -120,17 +121,17 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
   const result = r.run;
   const limit = o.session.limit;
   const unknownFinal = await listUnknownFinals(store, batch);
-  const db = dbFlag(o.dbPath);
-  const sim = how.sim ? ' --sim' : '';
+  const db = o.dbPath;
+  const sim = how.sim;
   // A batch started with --sim resumes on the simulator by itself: the flag only when it was not.
-  const resumeSim = how.sim && batch.settings.service !== 'sim' ? ' --sim' : '';
+  const resumeSim = how.sim && batch.settings.service !== 'sim';
   if (o.json) {
     io.stdout.write(`${JSON.stringify({ type: 'summary', ...status, unknownFinal, db: maskLocation(o.dbPath), out })}\n`);
   } else {
     io.stdout.write(`${formatStatus(status, { db: o.dbPath, out, unknownFinal })}\n`);
     if (r.files && r.files.problems.length > 0)
-      io.stdout.write(`${r.files.problems.length} file(s) not downloaded: see \`resq files status${db}\`, retry with \`resq files pull${db}${sim}\`\n`);
-    const resume = `resq resume ${batch.name}${db}${resumeSim}`;
+      io.stdout.write(`${r.files.problems.length} file(s) not downloaded: see \`${commandHint(['resq', 'files', 'status'], { db })}\`, retry with \`${commandHint(['resq', 'files', 'pull'], { db, sim })}\`\n`);
+    const resume = commandHint(['resq', 'resume', batch.name], { db, sim: resumeSim });
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
     else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
     else if (limit !== undefined && status.counts.queued > 0)

@@ -67,15 +67,6 @@ function hasSqliteHeader(path: string): boolean {
   }
 }
 
-/**
- * ` --db PATH` when the database is not the default, so a printed hint can be pasted as it is.
- * A postgres:// URL is left out (it may hold a password): the hint then relies on RESQ_DB.
- */
-export function dbFlag(db: string, defaultDb = 'resq.db'): string {
-  if (db === defaultDb || isDatabaseUrl(db)) return '';
-  return ` --db ${/\s/.test(db) ? JSON.stringify(db) : db}`;
-}
-
 /** Removes a database file a refused command created (with its journal files and simulator state). */
 export function removeDatabase(db: string): void {
   if (isDatabaseUrl(db)) return;

@@ -29,9 +29,10 @@ export function notifyFlagsOf(a: NotifyFlags): NotifyFlags {
 }
 
 /**
- * How this process sends: the secret from its environment, and `command`, the notify command
- * its own command line gave it (a worker's; `resq serve` gives none). Neither is ever stored.
+ * How this process sends: the secret from its environment, `command`, the notify command its
+ * own command line gave it (a worker's; `resq serve` gives none; neither is ever stored), and
+ * `db`, the database, for the events' hints.
  */
-export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined, command: string | null = null): { secret: string | null; command: string | null; leaseMs?: number } {
-  return { secret: env.RESQ_NOTIFY_SECRET || null, command, ...(leaseMs !== undefined ? { leaseMs } : {}) };
+export function sendOptionsFromEnv(env: NodeJS.ProcessEnv, leaseMs: number | undefined, command: string | null = null, db?: string): { secret: string | null; command: string | null; leaseMs?: number; db?: string } {
+  return { secret: env.RESQ_NOTIFY_SECRET || null, command, ...(leaseMs !== undefined ? { leaseMs } : {}), ...(db ? { db } : {}) };
 }

@@ -1,5 +1,6 @@
 import { basename, extname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { shellLine } from '../text/shell-quote.js';
 
 /**
  * When an existing batch's question set no longer matches, says why in the words that fit:
@@ -13,6 +14,6 @@ export function sourceMismatch(batch: { name: string; sourcePath: string }, ques
   const stem = basename(questions, extname(questions));
   return new InputError(
     `a batch named "${batch.name}" already exists in this database from another file (${batch.sourcePath}); ` +
-      `to run ${questions} as its own batch, name it: --batch ${stem}-${extname(questions).slice(1) || 'new'}`,
+      `to run ${questions} as its own batch, name it: ${shellLine(['--batch', `${stem}-${extname(questions).slice(1) || 'new'}`])}`,
   );
 }

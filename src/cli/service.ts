@@ -5,6 +5,7 @@ import { checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
 import type { ServiceChoiceResult } from '../service-choice.js';
+import { commandHint } from '../text/command-hint.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
 export interface ServiceChoice {
@@ -59,7 +60,7 @@ function simInUse(e: { holder: { pid: number; host: string }; statePath: string 
   return new ConfigError(
     `the built-in simulator of ${db} is in use by another resq process (pid ${e.holder.pid} on ${e.holder.host}); ` +
       'two simulators on one state file would lose each other\'s runs. To work one --sim batch from several processes, ' +
-      `serve its simulator in a terminal of its own: \`resq sim --db ${db}\`; every --sim process on that database then shares it. ` +
+      `serve its simulator in a terminal of its own: \`${commandHint(['resq', 'sim', '--db', db])}\`; every --sim process on that database then shares it. ` +
       `(If that process is gone from another host, remove ${e.statePath}.lock.)`,
   );
 }
@@ -119,7 +120,7 @@ export async function openService(
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
         `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
-          'so its runs are unknown; serve a simulator with `resq sim` and pass --base-url, or start a new batch',
+          `so its runs are unknown; serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
       );
     const shared = statePath ? sharedSim(statePath) : null;
     if (shared) {

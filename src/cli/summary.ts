@@ -4,7 +4,7 @@ import type { BatchStatus } from '../read/status-schema.js';
 import { ACTIVE_STATES } from '../store/item-states.js';
 import { maskLocation } from '../store/open.js';
 import { escapeControls } from '../text/escape-text.js';
-import { dbFlag } from './db-path.js';
+import { commandHint } from '../text/command-hint.js';
 import { oneLine } from '../text/printable.js';
 import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 
@@ -55,7 +55,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     active > s.inFlight ? `${active - s.inFlight} waiting to be sent` : '',
   ].filter(Boolean);
   lines.push(`batch ${p(s.name)}: ${s.total} item${s.total === 1 ? '' : 's'} — ${parts.join(', ')}`);
-  lines.push(rateLine(s, where.db));
+  lines.push(rateLine(s));
   if (unknown.length > 0) {
     lines.push(`warning: ${unknown.length} run(s) finished with a status resq does not know, kept verbatim (see run_status in resq export):`);
     for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
@@ -80,7 +80,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   if (s.invalidRows > 0) {
     lines.push(`rows skipped as invalid (--skip-invalid): ${s.invalidRows}`);
     for (const line of s.skipped.slice(0, 10)) lines.push(`  ${p(line)}`);
-    if (s.invalidRows > 10) lines.push(`  … all of them: resq export ${p(s.name)} --invalid${dbFlag(where.db)}`);
+    if (s.invalidRows > 10) lines.push(`  … all of them: ${commandHint(['resq', 'export', s.name, '--invalid'], where)}`);
   }
   if (s.held > 0) {
     lines.push(`held for a person: ${s.held}`);
@@ -88,16 +88,16 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
       lines.push(heldLine(h));
       for (const d of h.decisions) lines.push(`    earlier ${p(d.tool)}: ${oneLine(deciderLine(d), HELD_LINE - 4 - d.tool.length - 10)}`);
     }
-    if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (resq status ${p(s.name)} --json${dbFlag(where.db)})`);
-    lines.push(`  see one: resq show ${p(s.name)} ITEM${dbFlag(where.db)}`);
-    lines.push(`  answer:  resq answer ${p(s.name)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
+    if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (${commandHint(['resq', 'status', s.name, '--json'], where)})`);
+    lines.push(`  see one: ${commandHint(['resq', 'show', s.name, 'ITEM'], where)}`);
+    lines.push(`  answer:  ${commandHint(['resq', 'answer', s.name, 'ITEM', '--approve'], where)} (or --decline, --choose ID[,ID])`);
   }
   if (s.failedTotal > 0) {
-    const all = `resq export ${p(s.name)} --failed${dbFlag(where.db)}`;
+    const all = commandHint(['resq', 'export', s.name, '--failed'], where);
     lines.push(`failed or errored: ${s.failedTotal}`);
     for (const f of s.failed) lines.push(failedLine(f));
     if (s.failedTotal > s.failed.length) lines.push(`  … and ${s.failedTotal - s.failed.length} more; all of them: ${all}`);
-    lines.push(`  see one: resq show ${p(s.name)} ITEM${dbFlag(where.db)}`);
+    lines.push(`  see one: ${commandHint(['resq', 'show', s.name, 'ITEM'], where)}`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(
@@ -114,10 +114,10 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   return lines.join('\n');
 }
 
-/** `rate 7.52 items/s, ETA 107 s`; without a live worker, what runs the batch on instead of an ETA. */
-export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished' | 'next'>, db: string): string {
+/** `rate 7.52 items/s, ETA 107 s`; without a live worker, what runs the batch on instead of an ETA (its command as the read model wrote it, `--db` included). */
+export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished' | 'next'>): string {
   const rate = `rate ${s.ratePerS === null ? '—' : `${s.ratePerS.toFixed(2)} items/s`}`;
-  if (s.next) return `${rate}, no ETA: ${p(s.next.text)}${dbFlag(db)}`;
+  if (s.next) return `${rate}, no ETA: ${p(s.next.text)}`;
   if (s.unfinished === 0) return `${rate}, nothing left to run`;
   return `${rate}, ETA ${s.etaS === null ? '—' : `${s.etaS} s`}`;
 }

@@ -2,6 +2,7 @@ import { systemClock } from '../clock.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchStore, FileStatus, FileStore } from '../store/index.js';
+import { commandHint, type HintPlace } from '../text/command-hint.js';
 
 /** Files expiring sooner than this and not on disk get a warning. */
 export const EXPIRY_WARNING_MS = 7 * 24 * 3600 * 1000;
@@ -64,7 +65,15 @@ export function formatDuration(ms: number): string {
  * Counts files by state, bytes on disk, the soonest expiry among files not on disk, and a
  * warning for each such file expiring within `warnWithinMs` (7 days). No batch → every batch.
  */
-export async function filesStatus(store: BatchStore & FileStore, batch?: BatchRecord | null, now: Date = new Date(systemClock.now()), warnWithinMs = EXPIRY_WARNING_MS, thisHost = hostname()): Promise<FilesStatus> {
+export async function filesStatus(
+  store: BatchStore & FileStore,
+  batch?: BatchRecord | null,
+  now: Date = new Date(systemClock.now()),
+  warnWithinMs = EXPIRY_WARNING_MS,
+  thisHost = hostname(),
+  /** The database the warnings' `resq files pull` names (`--db`). */
+  place: Pick<HintPlace, 'db'> = {},
+): Promise<FilesStatus> {
   const batches = batch ? [batch] : await store.listBatches();
   const out: FilesStatus = {
     batches: batches.map((b) => b.name),
@@ -114,7 +123,7 @@ export async function filesStatus(store: BatchStore & FileStore, batch?: BatchRe
       const what = `${f.name ?? f.id} (item ${f.itemId}, batch ${b.name}) is not on disk (${f.status})`;
       const message =
         msLeft > 0
-          ? `${what} and expires in ${formatDuration(msLeft)} (${f.expiresAt}): run resq files pull`
+          ? `${what} and expires in ${formatDuration(msLeft)} (${f.expiresAt}): run ${commandHint(['resq', 'files', 'pull', b.name], { db: place.db, sim: b.settings.service === 'sim' })}`
           : `${what} and passed its expiry ${formatDuration(msLeft)} ago (${f.expiresAt}): probably gone`;
       out.warnings.push({ batch: b.name, batchId: b.id, itemId: f.itemId, fileId: f.id, name: f.name, status: f.status, expiresAt: f.expiresAt, msLeft, message });
     }

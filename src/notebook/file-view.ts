@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
+import { commandHint, type HintPlace } from '../text/command-hint.js';
 import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
 import { table } from './table.js';
 
@@ -22,6 +23,8 @@ export interface FileRenderOptions {
   maxTextBytes?: number;
   /** CSV rows shown. @default 50 */
   maxCsvRows?: number;
+  /** The database, for the `resq files pull` a missing file's note suggests (`--db`). @default the default database */
+  db?: string;
 }
 
 const BY_TYPE: Record<string, FileKind> = {
@@ -59,17 +62,18 @@ export function fileLabel(f: Pick<FileView, 'id' | 'name' | 'role'>): string {
 }
 
 /** Why a file cannot be shown, or null when it is on disk at `path`. */
-export function whyNotOnDisk(f: FileView, path: string | null): string | null {
+export function whyNotOnDisk(f: FileView, path: string | null, place: Pick<HintPlace, 'db'> = {}): string | null {
   const label = fileLabel(f);
+  const pull = commandHint(['resq', 'files', 'pull'], place);
   if (f.status !== 'downloaded' || !f.path) {
     const why = f.error ? `: ${f.error}` : '';
     const hint =
       f.status === 'expired'
         ? 'the service has deleted it'
-        : `\`resq files pull\` fetches it while the service keeps it (until ${f.expiresAt})`;
+        : `\`${pull}\` fetches it while the service keeps it (until ${f.expiresAt})`;
     return `${label} is not on disk (status ${f.status}${why}); ${hint}`;
   }
-  if (!path || !existsSync(path)) return `${label} was downloaded to ${f.path} but is not there any more; \`resq files pull\` fetches it again`;
+  if (!path || !existsSync(path)) return `${label} was downloaded to ${f.path} but is not there any more; \`${pull}\` fetches it again`;
   return null;
 }
 
@@ -112,7 +116,7 @@ function csvBundle(f: FileView, path: string, o: FileRenderOptions): MimeBundle 
  */
 export function renderFile(f: FileView, o: FileRenderOptions = {}): MimeBundle {
   const path = f.path ? resolve(o.baseDir ?? process.cwd(), f.path) : null;
-  const missing = whyNotOnDisk(f, path);
+  const missing = whyNotOnDisk(f, path, { db: o.db });
   if (missing || !path) return note(missing ?? `${fileLabel(f)} has no path`);
   const kind = fileKind(f.mediaType, f.name ?? path);
   const size = statSync(path).size;

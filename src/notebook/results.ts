@@ -101,7 +101,7 @@ export class Results {
 
   /** The batch's status as `resq status` and the page compute it (show it with `statusTable`). */
   async status(ref?: BatchRef, nowMs = systemClock.now()): Promise<BatchStatus> {
-    return readBatchStatus(this.store, await this.batch(ref), { nowMs });
+    return readBatchStatus(this.store, await this.batch(ref), { nowMs, hint: { db: this.path } });
   }
 
   /** Every decision of a batch: who decided (the person's name), when, why, the note (show them with `decisionsTable`). */

@@ -1,6 +1,7 @@
 import type { BatchRecord, ItemState, OutboxClaim, ReadStore } from '../store/index.js';
 import { FAILED_STATES } from '../store/item-states.js';
 import type { NotifySettings } from '../store/notify-settings.js';
+import { commandHint, type HintPlace } from '../text/command-hint.js';
 
 // The documents receivers get: small JSON, one per event, each with a stable `id` (receivers
 // deduplicate by it: an event may come twice after a sender died between sending and marking).
@@ -32,6 +33,8 @@ export interface EventDoc {
   batch: { id: string; name: string };
   counts: Record<ItemState, number>;
   link: string | null;
+  /** The command to run about it, pasteable (quoted, with `--db`): `resq resume NAME` for a batch stalled with no live worker, else `resq status NAME`. */
+  hint: string;
   /** `items.held`: the items, and whether this is a reminder of items still held. */
   items?: HeldItemDoc[];
   reminder?: boolean;
@@ -58,8 +61,14 @@ export function eventId(c: Pick<OutboxClaim, 'batchId' | 'key'>): string {
   return `${c.batchId}.${c.key}`;
 }
 
-/** Builds the document of a claimed event from the store as it is now. */
-export async function buildEvent(store: ReadStore, batch: BatchRecord, n: NotifySettings, c: OutboxClaim): Promise<EventDoc> {
+/** The command an event suggests: resume for a batch stalled with no live worker, else status (with `--db` of the sender's database). */
+export function eventHint(batch: Pick<BatchRecord, 'name'>, c: Pick<OutboxClaim, 'type' | 'data'>, place: Pick<HintPlace, 'db'>): string {
+  const resume = c.type === 'batch.stalled' && c.data.reason === 'no live worker';
+  return commandHint(['resq', resume ? 'resume' : 'status', batch.name], place);
+}
+
+/** Builds the document of a claimed event from the store as it is now; `place`: the sender's database, for the hint's `--db`. */
+export async function buildEvent(store: ReadStore, batch: BatchRecord, n: NotifySettings, c: OutboxClaim, place: Pick<HintPlace, 'db'> = {}): Promise<EventDoc> {
   const links = pageLinks(n.pageUrl, batch.name);
   const doc: EventDoc = {
     id: eventId(c),
@@ -68,6 +77,7 @@ export async function buildEvent(store: ReadStore, batch: BatchRecord, n: Notify
     batch: { id: batch.id, name: batch.name },
     counts: await store.itemCounts(batch.id),
     link: links.batch,
+    hint: eventHint(batch, c, place),
   };
   if (c.type === 'items.held') {
     doc.reminder = c.data.reminder === true;

@@ -39,6 +39,8 @@ export interface NotifierOptions {
   retryMaxMs?: number;
   /** A worker with no heartbeat this long is not live (batch.stalled's reason). @default 60000 */
   staleMs?: number;
+  /** The database this process was given: the events' `hint` carries it as `--db`. @default the default database */
+  db?: string;
   /** A delivery failed or the store could not be read: said once per problem; must not throw. */
   onProblem?: (message: string) => void;
 }
@@ -181,7 +183,7 @@ export class Notifier {
     const { store } = this.#o;
     const n = b.settings.notify!;
     try {
-      const doc = await buildEvent(store, b, n, c);
+      const doc = await buildEvent(store, b, n, c, { db: this.#o.db });
       const json = JSON.stringify(doc);
       const body = n.format === 'slack' ? JSON.stringify({ text: slackText(doc) }) : json;
       const todo = receiversOf(n, this.#o.command ?? null).filter((r) => !c.delivered.includes(receiverTag(r)));

@@ -13,8 +13,12 @@ function money(n: number | null | undefined): string {
   return n === null || n === undefined ? '?' : String(Math.round(n * 100) / 100);
 }
 
-/** The message's text: a headline, then up to 20 lines (one per held item). */
+/** The message's text: a headline, then up to 20 lines (one per held item), then the command to run. */
 export function slackText(e: EventDoc): string {
+  return `${slackBody(e)}\n\`${esc(e.hint)}\``;
+}
+
+function slackBody(e: EventDoc): string {
   const batch = link(e.link, e.batch.name);
   const c = e.counts;
   switch (e.type) {

@@ -1,4 +1,5 @@
 import { formatProblem } from '../errors.js';
+import { commandHint, type HintPlace } from '../text/command-hint.js';
 import { isGoneHere } from '../runner/local-process.js';
 import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
 import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
@@ -58,25 +59,30 @@ export function batchCard(o: BatchOverview): BatchCard {
   };
 }
 
-/** The command that runs a batch nobody runs. */
-export function resumeCommand(batch: string): string {
-  return `resq resume ${/^[A-Za-z0-9._:@/-]+$/.test(batch) ? batch : `'${batch.replaceAll("'", "'\\''")}'`}`;
+/**
+ * The command that runs a batch nobody runs, pasteable: `resq resume NAME`, with `--db` when
+ * `place` names another database than the default (a batch that ran on the simulator resumes on
+ * it by itself: no `--sim`).
+ */
+export function resumeCommand(batch: Pick<BatchRecord, 'name'>, place: Pick<HintPlace, 'db'> = {}): string {
+  return commandHint(['resq', 'resume', batch.name], { db: place.db });
 }
 
 /** What must happen for a batch to go on when nothing will by itself, or null. */
-export function nextStepOf(batch: BatchRecord, unfinished: number, liveWorkers: number): NextStep | null {
+export function nextStepOf(batch: BatchRecord, unfinished: number, liveWorkers: number, place: HintPlace = {}): NextStep | null {
   if (unfinished === 0 || liveWorkers > 0 || batch.cancelledAt) return null;
-  const command = resumeCommand(batch.name);
+  const command = resumeCommand(batch, place);
   return { why: 'no-worker', text: `no worker running: ${command}`, command };
 }
 
 /**
  * What must happen for the batch to go on, read now: null while a live worker carries it (an
- * answer is sent at once) or nothing is left; else `no worker running: resq resume NAME`.
+ * answer is sent at once) or nothing is left; else `no worker running: resq resume NAME` (with
+ * the `--db` of `place`, see {@link resumeCommand}).
  */
-export async function readNextStep(store: ReadStore, batch: BatchRecord, nowMs: number): Promise<NextStep | null> {
+export async function readNextStep(store: ReadStore, batch: BatchRecord, nowMs: number, place: HintPlace = {}): Promise<NextStep | null> {
   const ov = await store.overview(batch.id, nowMs, STALE_MS);
-  return nextStepOf(batch, unfinishedOf(ov.counts), batchCard(ov).liveWorkers);
+  return nextStepOf(batch, unfinishedOf(ov.counts), batchCard(ov).liveWorkers, place);
 }
 
 /** Whether a live worker holds the item (its submission is in hand, not unknown). */
@@ -90,6 +96,8 @@ export interface StatusOptions {
   nowMs: number;
   /** How many held items to list. @default 50 */
   heldLimit?: number;
+  /** The database the reader was given: the suggested command (`next`) carries it as `--db`. @default the default database */
+  hint?: HintPlace;
 }
 
 /**
@@ -130,7 +138,7 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     unfinished,
     ratePerS: rate === null ? null : Number(rate.toFixed(3)),
     etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0),
-    next: nextStepOf(batch, unfinished, card.liveWorkers),
+    next: nextStepOf(batch, unfinished, card.liveWorkers, o.hint),
     notify: outbox ? { receivers: describeReceivers(batch.settings.notify, commands), commands, undelivered: outbox.undelivered, lastError: outbox.lastError } : null,
     unknownSubmission,
     invalidRows: batch.invalidRows.length,

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import type { HintPlace } from '../text/command-hint.js';
 import type { FileStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, RunRecord } from '../store/types.js';
 import { readNextStep } from './batch-status.js';
@@ -17,7 +18,7 @@ function seconds(r: Pick<RunRecord, 'createdAt' | 'finishedAt'>): number | null 
  * `next`: the step that sends it on when no live worker carries the batch (an answer
  * recorded, not sent). An item the batch does not have is an {@link InputError} naming a few it has.
  */
-export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number }): Promise<ItemView> {
+export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number; /** The database for `next`'s `--db`. */ hint?: HintPlace }): Promise<ItemView> {
   const it = await store.getItem(batch.id, itemId);
   if (!it) {
     const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
@@ -27,7 +28,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
   const byRun = new Map(decisions.map((d) => [d.runId, d]));
   const last = runs.at(-1);
   // Only an item that waits for a worker (not for a person, not finished) can be stuck without one.
-  const next = isTerminal(it.state) || it.state === 'held' ? null : await readNextStep(store, batch, o.nowMs);
+  const next = isTerminal(it.state) || it.state === 'held' ? null : await readNextStep(store, batch, o.nowMs, o.hint);
   return {
     batch: { id: batch.id, name: batch.name },
     item: {

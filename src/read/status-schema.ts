@@ -106,7 +106,7 @@ export const NextStepSchema = z.object({
   why: z.literal('no-worker'),
   /** The words every window shows: `no worker running: resq resume NAME`. */
   text: z.string(),
-  /** The command that goes on (a front end adds its own flags, e.g. `--db`). */
+  /** The command that goes on, pasteable: quoted, with the `--db` and `--sim` it needs (src/text/command-hint.ts). */
   command: z.string(),
 });
 export type NextStep = z.infer<typeof NextStepSchema>;

@@ -3,6 +3,7 @@ import { basename, extname, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../tables/index.js';
 import type { BatchRecord, BatchSettings, BatchStore, ChangedRow, DuplicateItem } from '../store/index.js';
+import { commandHint } from '../text/command-hint.js';
 
 const MAX_PROBLEMS = 1000;
 
@@ -96,24 +97,24 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
 
 /** The question set of a batch changed since it was loaded (a bad input: the CLI exits 2). */
 export class SourceChangedError extends InputError {
-  /** The command the message suggests to run only the added rows (`resq run FILE --append`), or null; a caller may add the flags it needs. */
-  readonly appendCommand: string | null;
-  constructor(message: string, appendCommand: string | null = null) {
+  /** The command the message suggests to run only the added rows (`resq run FILE --append`, as words), or null; a caller may add the flags it needs. */
+  readonly appendArgv: string[] | null;
+  constructor(message: string, appendArgv: string[] | null = null) {
     super(message);
-    this.appendCommand = appendCommand;
+    this.appendArgv = appendArgv;
   }
 }
 
 /** Refuses to resume a batch whose question file changed since it was loaded. */
 export async function checkUnchanged(batch: BatchRecord, questionsPath: string): Promise<void> {
   const sha = await hashFile(questionsPath);
-  const append = batch.kind === 'runs' ? `resq run ${questionsPath} --append` : null;
+  const append = batch.kind === 'runs' ? ['resq', 'run', questionsPath, '--append'] : null;
   if (sha !== batch.sourceSha256)
     throw new SourceChangedError(
       `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
         `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
-        (append ? `; if you only added rows, \`${append}\` runs the new ones.` : '.'),
+        (append ? `; if you only added rows, \`${commandHint(append)}\` runs the new ones.` : '.'),
       append,
     );
 }

@@ -11,6 +11,7 @@ import { appendToBatch, checkUnchanged, defaultBatchName, loadBatch } from './lo
 import { readBatchStatus } from '../read/batch-status.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { systemClock } from '../clock.js';
+import type { HintPlace } from '../text/command-hint.js';
 
 /** A question set to run as a batch: loaded as a new batch, or joined when its name exists. */
 export interface SessionSource {
@@ -90,6 +91,8 @@ export interface SessionOptions {
   onEvent?: (e: SessionEvent) => void;
   /** How this worker sends the batch's notifications (its secret, its timings), when the batch has receivers. */
   notify?: SendOptions;
+  /** The database the caller was given: the status's suggested command (`next`) carries it as `--db`. */
+  hint?: HintPlace;
 }
 
 /** How a session ended. */
@@ -177,9 +180,9 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     for (const c of merged.changes) emit({ type: 'notice', message: c });
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
-    if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now() }) };
+    if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
     const { run, files } = await runWorker(o, batch, policy, service.client, emit);
-    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now() }) };
+    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
   } finally {
     await service?.close?.();
   }

@@ -1,3 +1,6 @@
+import { commandHint } from '../text/command-hint.js';
+import { shellQuote } from '../text/shell-quote.js';
+
 /** Encodings resq recognises only to refuse them, with how to convert. */
 export type WideEncoding = 'UTF-32LE' | 'UTF-32BE' | 'UTF-16LE' | 'UTF-16BE';
 
@@ -23,5 +26,5 @@ export function wideEncoding(head: Uint8Array): WideEncoding | null {
 /** The reason given for a UTF-16 or UTF-32 file: what it is, and the command that converts it. */
 export function wideEncodingReason(encoding: WideEncoding, file: string): string {
   const family = encoding.slice(0, 6);
-  return `file is ${family} encoded (${encoding}); resq reads UTF-8: convert it with iconv -f ${family} -t UTF-8 '${file}' > converted file`;
+  return `file is ${family} encoded (${encoding}); resq reads UTF-8: convert it with ${commandHint(['iconv', '-f', family, '-t', 'UTF-8', file])} > ${shellQuote(file.replace(/(\.[^./]*)?$/, '.utf8$1'))}`;
 }

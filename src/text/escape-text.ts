@@ -6,6 +6,12 @@
  */
 const TERMINAL_ACTIVE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+/** Whether text holds a character a terminal acts on rather than shows (see {@link escapeControls}). */
+export function hasTerminalControls(text: string): boolean {
+  TERMINAL_ACTIVE.lastIndex = 0;
+  return TERMINAL_ACTIVE.test(text);
+}
+
 /**
  * Makes text from a user's file safe to print on one terminal line: every control
  * character becomes a visible escape (`\x1b`, `\n`, `\u009b`, `\u202e`), everything else
@@ -13,8 +19,7 @@ const TERMINAL_ACTIVE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
  * string), so calling it on every message costs one regex test.
  */
 export function escapeControls(text: string): string {
-  TERMINAL_ACTIVE.lastIndex = 0;
-  if (!TERMINAL_ACTIVE.test(text)) return text;
+  if (!hasTerminalControls(text)) return text;
   return text.replace(TERMINAL_ACTIVE, escapeOne);
 }
 

@@ -151,7 +151,8 @@ export const RetryBodySchema = z.object({
   states: z.array(z.enum(['failed', 'error', 'cancelled'])).min(1).optional(),
   items: z.array(z.string()).max(10_000).optional(),
 });
-export const RetryResultSchema = z.object({ requeued: z.number() });
+/** What a retry queued; `next`: the command that runs them when no live worker carries the batch. */
+export const RetryResultSchema = z.object({ requeued: z.number(), next: NextStepSchema.nullable() });
 export const CancelBodySchema = z.object({}).passthrough();
 export const CancelResultSchema = z.object({ queued: z.number(), cancelled: z.number(), left: z.number(), reason: z.string().nullable() });
 
@@ -179,5 +180,7 @@ export const CompareResultSchema = z.object({
     }),
   ),
   more: z.boolean(),
+  /** The command that lists every difference, pasteable (`resq compare A B --json`, quoted, with `--db`). */
+  listAll: z.string(),
 });
 export const ExportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });

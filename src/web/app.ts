@@ -24,6 +24,8 @@ export interface AppDeps extends GuardOptions {
   actions: WebActions;
   live: LiveHub;
   now: () => number;
+  /** The database as `resq serve` was given it: suggested commands carry it as `--db`. */
+  db?: string;
   /** An unexpected failure of a route (a bug, or the database gone): the route answers 500. */
   onError?: (e: unknown) => void;
   /** One line for whoever runs the server (a file refused, guessing throttled); never a secret. */
@@ -42,9 +44,9 @@ export function buildApp(d: AppDeps): Hono<WebEnv> {
   app.use('*', guard(d));
   app.use('*', bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => sendError(c, 413, 'RESQ_TOO_LARGE', `body: more than ${BODY_LIMIT / 1024} KiB`) }));
   sessionRoutes(app, { sessions: d.sessions, cookieName: d.cookieName, behindProxy: d.behindProxy });
-  readRoutes(app, { store: d.store, live: d.live, now: d.now, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
-  ruleRoutes(app, { store: d.store });
-  writeRoutes(app, { store: d.store, actions: d.actions, now: d.now });
+  readRoutes(app, { store: d.store, live: d.live, now: d.now, db: d.db, ...(d.keepAliveMs ? { keepAliveMs: d.keepAliveMs } : {}) });
+  ruleRoutes(app, { store: d.store, db: d.db });
+  writeRoutes(app, { store: d.store, actions: d.actions, now: d.now, db: d.db });
   fileRoutes(app, d.store, d.log ?? (() => undefined));
   staticRoutes(app);
   app.notFound((c) => (c.req.path.startsWith('/api/') ? sendError(c, 404, 'RESQ_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`) : c.text('not found\n', 404)));

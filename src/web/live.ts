@@ -12,6 +12,8 @@ export interface LiveHubOptions {
   clock?: Clock;
   /** A tick that failed (the database went away): reported, the stream carries on. */
   onError?: (e: unknown) => void;
+  /** The database `resq serve` was given: the overview's `next` carries it as `--db`. */
+  db?: string;
 }
 
 /** One open page as the hub sees it: whether its reader can take an overview now, and how to hand it one. */
@@ -62,6 +64,7 @@ const eager = (send: (json: string) => void): LiveReader => ({ ready: () => true
 export class LiveHub {
   readonly #store: ReadStore;
   readonly #tickMs: number;
+  readonly #db: string | undefined;
   readonly #clock: Clock;
   readonly #onError: ((e: unknown) => void) | undefined;
   readonly #entries = new Map<string, Entry>();
@@ -69,6 +72,7 @@ export class LiveHub {
   constructor(o: LiveHubOptions) {
     this.#store = o.store;
     this.#tickMs = o.tickMs ?? 1000;
+    this.#db = o.db;
     this.#clock = o.clock ?? systemClock;
     this.#onError = o.onError;
   }
@@ -146,7 +150,7 @@ export class LiveHub {
       e.again = false;
       const t0 = this.#clock.now();
       try {
-        const json = JSON.stringify(OverviewSchema.parse(await readBatchStatus(this.#store, e.batch, { nowMs: this.#clock.now() })));
+        const json = JSON.stringify(OverviewSchema.parse(await readBatchStatus(this.#store, e.batch, { nowMs: this.#clock.now(), hint: { db: this.#db } })));
         if (json !== e.last && this.#watched(e)) {
           e.last = json;
           for (const s of e.subscribers) this.#offer(s, json);

@@ -9,6 +9,7 @@ import { metricsText } from './metrics.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import { batchCard, readBatchStatus, STALE_MS } from '../read/batch-status.js';
 import { itemViewOf } from './views.js';
+import { commandHint } from '../text/command-hint.js';
 import type { WebEnv } from './write-routes.js';
 
 /** What the read routes need. */
@@ -16,6 +17,8 @@ export interface ReadDeps {
   store: BatchStore & ReadStore & FileStore;
   live: LiveHub;
   now: () => number;
+  /** The database `resq serve` was given: suggested commands carry it as `--db`. */
+  db?: string | undefined;
   /** Time between keep-alive comments on an idle event stream. @default 25000 */
   keepAliveMs?: number;
 }
@@ -33,7 +36,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch', async (c) => {
     const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
-    return sendJson(c, OverviewSchema, await readBatchStatus(d.store, batch, { nowMs: d.now() }));
+    return sendJson(c, OverviewSchema, await readBatchStatus(d.store, batch, { nowMs: d.now(), hint: { db: d.db } }));
   });
 
   app.get('/api/batches/:batch/items', async (c) => {
@@ -83,7 +86,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
   app.get('/api/batches/:batch/items/:item', async (c) => {
     const batch = await d.store.findBatch(c.req.param('batch'));
     if (!batch) return notFound(c, c.req.param('batch'));
-    const view = await itemViewOf(d.store, batch, c.req.param('item'), d.now());
+    const view = await itemViewOf(d.store, batch, c.req.param('item'), d.now(), d.db);
     if (!view) return sendError(c, 404, 'RESQ_NOT_FOUND', `batch "${batch.name}" has no item "${c.req.param('item')}"`);
     return sendJson(c, ItemViewSchema, view);
   });
@@ -154,7 +157,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     if (!b) return notFound(c, q.data.b);
     const { compareSummary } = await import('../runner/compare.js');
     const s = await compareSummary(d.store, a, b, q.data.limit ?? 500);
-    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s });
+    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
   });
 
   app.get('/metrics', async () => new Response(await metricsText(d.store, d.now()), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' } }));

@@ -29,6 +29,8 @@ export interface WebServerOptions {
   tickMs?: number;
   /** Time, and the live pollers' wait between ticks. @default systemClock */
   clock?: Clock;
+  /** The database as `resq serve` was given it: the commands the page and the API suggest carry it as `--db` (src/text/command-hint.ts). @default the default database */
+  db?: string;
   /** Unexpected failures (bugs, a database gone away). */
   onError?: (e: unknown) => void;
   /** One line for whoever runs the server: a file refused and why, wrong tokens counted (at most once a minute). Never a secret. */
@@ -68,7 +70,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const token = o.token ?? newToken();
   const clock = o.clock ?? systemClock;
   const now = () => clock.now();
-  const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}) });
+  const live = new LiveHub({ store: o.store, clock, ...(o.tickMs ? { tickMs: o.tickMs } : {}), ...(o.onError ? { onError: o.onError } : {}), ...(o.db ? { db: o.db } : {}) });
   const key = sessionKey(token);
   const sessions = new SessionBook({ store: o.store, key, now, ...(o.onError ? { onError: o.onError } : {}) });
   const throttle = new Throttle({ now, report: (line) => o.log?.(line) });
@@ -94,6 +96,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     actions: o.actions ?? libraryActions(o.store),
     live,
     now,
+    ...(o.db ? { db: o.db } : {}),
     ...(o.onError ? { onError: o.onError } : {}),
     ...(o.log ? { log: o.log } : {}),
   });

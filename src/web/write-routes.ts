@@ -17,6 +17,8 @@ export interface WriteDeps {
   store: BatchStore & ReadStore;
   actions: WebActions;
   now: () => number;
+  /** The database `resq serve` was given: `next` carries it as `--db`. */
+  db?: string | undefined;
 }
 
 /** `application/json`, exactly, with at most a UTF-8 charset parameter. */
@@ -78,20 +80,21 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
   write('/api/batches/:batch/items/:item/answer', AnswerBodySchema, async (c, batch, { person, reply }) => {
     const answer = await d.actions.answer(batch, c.req.param('item') ?? '', person, reply);
     // Said with the answer: sent at once by a live worker, or only when someone runs the batch.
-    const next = await readNextStep(d.store, batch, d.now());
+    const next = await readNextStep(d.store, batch, d.now(), { db: d.db });
     return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person, next });
   });
 
   // A bulk decision: the items the person selected (and saw in the confirmation), each answered on its own.
   write('/api/batches/:batch/held/answer', BulkAnswerBodySchema, async (c, batch, { person, reply, ids }) => {
     const r = await d.actions.answerMany(batch, ids, person, reply);
-    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now()) : null;
+    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now(), { db: d.db }) : null;
     return sendJson(c, BulkAnswerResultSchema, { person, answered: r.answered, skipped: r.skipped, totalCost: r.totalCost, next });
   });
 
   write('/api/batches/:batch/retry', RetryBodySchema, async (c, batch, body) => {
     const requeued = await d.actions.retry(batch, { ...(body.states ? { states: body.states } : {}), ...(body.items ? { items: body.items } : {}) });
-    return sendJson(c, RetryResultSchema, { requeued });
+    const next = requeued > 0 ? await readNextStep(d.store, batch, d.now(), { db: d.db }) : null;
+    return sendJson(c, RetryResultSchema, { requeued, next });
   });
 
   write('/api/batches/:batch/cancel', CancelBodySchema, async (c, batch) => sendJson(c, CancelResultSchema, await d.actions.cancel(batch)));

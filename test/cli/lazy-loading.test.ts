@@ -63,9 +63,10 @@ describe('lazy loading of commands', () => {
     expect(r.modules).toContain('src/cli/commands/run.ts');
     const src = under(r.modules, 'src/').filter((m) => !m.startsWith('src/cli/'));
     // The error classes, the one failure taxonomy and the full-disk check with what its line
-    // needs (pure, no dependencies), with the text helpers that make an error printable:
-    // errors are reported from start-up on. And, in a checkout, the hook that lets Node run
-    // the TypeScript sources.
+    // needs (pure, no dependencies), with the text helpers that make an error printable and
+    // the one command-hint builder that quotes the commands messages suggest: errors are
+    // reported from start-up on. And, in a checkout, the hook that lets Node run the TypeScript
+    // sources.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
@@ -74,8 +75,10 @@ describe('lazy loading of commands', () => {
       'src/runner/store-fault.ts',
       'src/store/location.ts',
       'src/store/settings-defaults.ts',
+      'src/text/command-hint.ts',
       'src/text/escape-text.ts',
       'src/text/printable.ts',
+      'src/text/shell-quote.ts',
     ]);
     for (const pkg of ['zod', 'undici', 'yaml', 'better-sqlite3', 'pg', 'csv-parse'])
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);

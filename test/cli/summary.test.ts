@@ -81,7 +81,7 @@ describe('formatStatus', () => {
     for (const l of itemLines) expect(l.length).toBeLessThanOrEqual(79);
     expect(itemLines[0]).toMatch(/^  a-rather-long-item-identifier-from-a-spreadsheet-0001: ask_choice options f/);
     expect(itemLines[2]).toMatch(/^  booking: book_instrument — "Book two hours on the cryo-EM microscope and t.*…"$/);
-    expect(text).toContain('  see one: resq show b');
+    expect(text).toContain(`  see one: resq show "$(printf 'b\\033]0;owned\\007')" ITEM --db x.db`);
   });
 
   it('names failed and errored items with the service\'s code and message, escaped, each line within 80 columns', () => {
@@ -95,7 +95,7 @@ describe('formatStatus', () => {
     expect(text).toContain('  x3 (failed): agent_error: simulated failure (@fail)');
     expect(text).toContain('  e\\x1b[2J (error): HTTP 400 POST /runs: very long');
     expect(text).toContain('  bare (failed): no reason given');
-    expect(text).toContain('see one: resq show b\\x1b]0;owned\\x07 ITEM --db x.db');
+    expect(text).toContain(`see one: resq show "$(printf 'b\\033]0;owned\\007')" ITEM --db x.db`);
     expect(text).not.toContain('more; all of them');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     for (const line of text.split('\n').filter((l) => l.includes('(failed)') || l.includes('(error)'))) expect(line.length).toBeLessThanOrEqual(79);
@@ -105,7 +105,7 @@ describe('formatStatus', () => {
     const failed = Array.from({ length: 10 }, (_, i) => ({ id: `f${i}`, question: 'q', status: 'failed' as const, errorCode: 'agent_error', error: 'boom' }));
     const text = formatStatus(status({ failed, failedTotal: 1234 }), { db: 'x.db' });
     expect(text).toContain('failed or errored: 1234');
-    expect(text).toContain('  … and 1224 more; all of them: resq export b\\x1b]0;owned\\x07 --failed --db x.db');
+    expect(text).toContain(`  … and 1224 more; all of them: resq export "$(printf 'b\\033]0;owned\\007')" --failed --db x.db`);
   });
 
   it('names who decided a held item\'s earlier pauses and their note', () => {
@@ -115,7 +115,7 @@ describe('formatStatus', () => {
   });
 
   it('no ETA while no worker runs the batch: says so and names the command that goes on', () => {
-    const text = formatStatus(status({ ratePerS: 7.5234, etaS: null, unfinished: 800, liveWorkers: 0, workers: [], next: { why: 'no-worker', text: 'no worker running: resq resume b', command: 'resq resume b' } }), { db: 'x.db' });
+    const text = formatStatus(status({ ratePerS: 7.5234, etaS: null, unfinished: 800, liveWorkers: 0, workers: [], next: { why: 'no-worker', text: 'no worker running: resq resume b --db x.db', command: 'resq resume b --db x.db' } }), { db: 'x.db' });
     expect(text.split('\n')[1]).toBe('rate 7.52 items/s, no ETA: no worker running: resq resume b --db x.db');
     expect(formatStatus(status({ ratePerS: 2, etaS: 400, unfinished: 800 }), { db: 'x.db' }).split('\n')[1]).toBe('rate 2.00 items/s, ETA 400 s');
   });

@@ -48,7 +48,7 @@ describe('filesStatus', () => {
     ]);
     expect(s.warnings[0]!.message).toMatch(/passed its expiry 1 d 0 h ago/);
     expect(s.warnings[2]!.message).toBe(
-      'soon.md (item a, batch one) is not on disk (pending) and expires in 5 d 0 h (2026-03-06T00:00:00.000Z): run resq files pull',
+      'soon.md (item a, batch one) is not on disk (pending) and expires in 5 d 0 h (2026-03-06T00:00:00.000Z): run resq files pull one --sim',
     );
   });
 

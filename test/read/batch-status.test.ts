@@ -57,7 +57,8 @@ describe('one status in every window', () => {
     writeFileSync(join(dir, 'none.csv'), 'id,question\nx,nothing\n');
     expect((await runInProcess(['run', join(dir, 'none.csv'), '--db', db, '--batch', 'first'], env)).code).toBe(0);
     store = await openStore(db);
-    server = await startWebServer({ store, port: 0, clock: { now: () => clockNow, sleep: (ms, signal) => systemClock.sleep(ms, signal) } });
+    // `resq serve --db DB`: its hints carry the --db it was given, as the CLI's do.
+    server = await startWebServer({ store, port: 0, db, clock: { now: () => clockNow, sleep: (ms, signal) => systemClock.sleep(ms, signal) } });
     results = await openResults(db);
   }, 60_000);
   afterAll(async () => {
@@ -94,7 +95,7 @@ describe('one status in every window', () => {
     w = await windows({ db, name: 'held', server, results, nowMs: clockNow });
     expect(w.api).toEqual(w.cli);
     expect(w.notebook).toEqual(w.cli);
-    expect(w.cli).toMatchObject({ held: 1, unfinished: 1, etaS: null, next: { why: 'no-worker', text: 'no worker running: resq resume held', command: 'resq resume held' } });
+    expect(w.cli).toMatchObject({ held: 1, unfinished: 1, etaS: null, next: { why: 'no-worker', text: `no worker running: resq resume held --db ${db}`, command: `resq resume held --db ${db}` } });
     expect(w.text).toContain(`no ETA: no worker running: resq resume held --db ${db}`);
     expect(metric(w.metrics, 'resq_eta_seconds', 'held')).toBeNull();
 

@@ -26,6 +26,6 @@ describe('wideEncoding', () => {
   });
 
   it('says how to convert', () => {
-    expect(wideEncodingReason('UTF-32BE', 'q.csv')).toBe("file is UTF-32 encoded (UTF-32BE); resq reads UTF-8: convert it with iconv -f UTF-32 -t UTF-8 'q.csv' > converted file");
+    expect(wideEncodingReason('UTF-32BE', 'q.csv')).toBe("file is UTF-32 encoded (UTF-32BE); resq reads UTF-8: convert it with iconv -f UTF-32 -t UTF-8 q.csv > q.utf8.csv");
   });
 });

@@ -94,7 +94,7 @@ describe('the JSON API: writes through the library operations', () => {
   });
 
   it('retry queues the failed items again; the export records by: person with the name', async () => {
-    expect(await post('/api/batches/web/retry', { states: ['failed'] })).toEqual({ status: 200, body: { requeued: 1 } });
+    expect(await post('/api/batches/web/retry', { states: ['failed'] })).toEqual({ status: 200, body: { requeued: 1, next: { why: 'no-worker', text: 'no worker running: resq resume web', command: 'resq resume web' } } });
     expect((await f.store.getItem(f.batch.id, 'doomed'))!.state).toBe('queued');
     const r = await fetch(`${f.server.origin}/api/batches/web/export?format=jsonl`, { headers: bearer(f.server) });
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="web.jsonl"');
@@ -112,7 +112,8 @@ describe('the JSON API: writes through the library operations', () => {
   });
   it('retry of named items takes them whatever they ended in, as `resq retry --items` does', async () => {
     expect((await f.store.getItem(f.batch.id, 'plain'))!.state).toBe('completed');
-    expect(await post('/api/batches/web/retry', { items: ['plain'] })).toEqual({ status: 200, body: { requeued: 1 } });
+    // The batch was cancelled just before: nothing to resume, no command suggested.
+    expect(await post('/api/batches/web/retry', { items: ['plain'] })).toEqual({ status: 200, body: { requeued: 1, next: null } });
     expect((await f.store.getItem(f.batch.id, 'plain'))!).toMatchObject({ state: 'queued', attempt: 1 });
   });
 });

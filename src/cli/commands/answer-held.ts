@@ -1,7 +1,6 @@
 import type { HeldFilter, SelectedHeld } from '../../read/held-selection.js';
 import type { BulkAnswerResult, PersonReply } from '../../runner/index.js';
 import type { BatchRecord, Store } from '../../store/index.js';
-import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { alignColumns } from '../text/columns.js';
@@ -52,7 +51,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     return EXIT.ok;
   }
   const r: BulkAnswerResult = await answerHeldItems(store, batch, a.filter, a.reply!, { person: a.person });
-  const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now()) : null;
+  const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now(), { db: a.db }) : null;
   if (a.json) {
     io.stdout.write(`${JSON.stringify({ ...r, next })}\n`);
     return EXIT.ok;
@@ -62,7 +61,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
   for (const s of r.skipped) out.push(`skipped ${oneLine(s.id, 60)}: ${oneLine(s.reason, 200)}`);
   const by = r.person ? ` by ${printable(r.person)}` : '';
   const skippedBy = r.skipped.length ? `; skipped ${r.skipped.length} (${r.skipped.slice(0, 5).map((s) => `${oneLine(s.id, 40)}: ${s.by ? `answered by ${oneLine(s.by, 60)}` : 'not held'}`).join(', ')}${r.skipped.length > 5 ? ', …' : ''})` : '';
-  const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends them` : '; the worker carrying the batch sends them now';
+  const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${next.command}\` sends them` : '; the worker carrying the batch sends them now';
   if (r.answered.length === 0 && r.skipped.length === 0) out.push(`no held item of ${name} matches: nothing recorded`);
   else out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, total cost ${r.totalCost}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
   io.stdout.write(`${out.join('\n')}\n`);

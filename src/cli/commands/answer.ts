@@ -3,7 +3,6 @@ import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { PersonReply } from '../../runner/index.js';
 import type { CommandContext } from '../command-context.js';
-import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -65,9 +64,9 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
     const r = await answerHeldItem(store, batch, item, reply, { person });
-    const next = await readNextStep(store, batch, (io.clock ?? systemClock).now());
+    const next = await readNextStep(store, batch, (io.clock ?? systemClock).now(), { db: a.db });
     const how = next
-      ? `not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends it`
+      ? `not sent yet (no worker running): \`${next.command}\` sends it`
       : 'the worker carrying the batch sends it now';
     io.stdout.write(
       a.json

@@ -4,7 +4,7 @@ import { ConfigError } from '../../errors.js';
 import { filesStatus, formatDuration, pullFiles, verifyFiles, type DownloadEvent, type FilesStatus, type PullReport, type VerifyReport } from '../../files/index.js';
 import type { BatchRecord } from '../../store/index.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
-import { dbFlag } from '../db-path.js';
+import { commandHint } from '../../text/command-hint.js';
 import { openBatches } from '../open-batch.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
@@ -26,9 +26,9 @@ function writer(io: CliIo): Out {
  * there is one, `--db` when not the default, `--sim` when a batch ran on the built-in simulator.
  */
 export function pullHint(batches: readonly BatchRecord[], db: string, one: boolean): string {
-  const sim = batches.some((b) => b.settings.service === 'sim') ? ' --sim' : '';
-  const name = one && batches.length === 1 ? ` ${printable(batches[0]!.name)}` : '';
-  return `resq files pull${name}${dbFlag(db)}${sim}`;
+  const sim = batches.some((b) => b.settings.service === 'sim');
+  const name = one && batches.length === 1 ? [batches[0]!.name] : [];
+  return commandHint(['resq', 'files', 'pull', ...name], { db, sim });
 }
 
 function renderStatus(out: Out, s: FilesStatus, now: Date, pull: string): void {
@@ -130,7 +130,7 @@ export async function filesStatusHandler(a: Common, io: CliIo): Promise<number> 
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
     const now = new Date(systemClock.now());
-    const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now);
+    const s = await filesStatus(store, batches.length === 1 && a.batch ? batches[0] : null, now, undefined, undefined, { db: a.db });
     if (a.json) out(JSON.stringify({ type: 'files-status', ...s }));
     else renderStatus(out, s, now, pullHint(batches, a.db, !!a.batch));
     return EXIT.ok;

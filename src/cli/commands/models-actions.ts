@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { isRunFailure, type ModelRun } from '../../api/index.js';
 import { InputError } from '../../errors.js';
 import { formatDescription, formatTable, modelBatchStatus, modelResultRows, prepareInputs, runOne, writeModelResults } from '../../models/index.js';
-import { checkDbPath, checkOutputPath, dbFlag } from '../db-path.js';
+import { checkDbPath, checkOutputPath } from '../db-path.js';
+import { commandHint } from '../../text/command-hint.js';
 import { EXIT } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
 import { formatModelStatus } from '../models-progress.js';
@@ -146,7 +147,7 @@ async function recordedRun(a: RunArgs, io: CliIo, service: Service, description:
       if (row.error) lines.push(`error: ${printable(row.error)}`);
       if (row.outputs) lines.push('outputs:', ...formatTable(['name', 'value'], Object.entries(row.outputs).map(([k, v]) => [k, showValue(v)])).split('\n').map((l) => `  ${l}`));
       for (const f of row.files) lines.push(`file ${f.name ?? f.id}: ${f.status}${f.path ? ` ${f.path}` : ''}`);
-      lines.push(`recorded as batch ${name} in ${maskLocation(a.db)} (resq models status ${name}${dbFlag(a.db)})`);
+      lines.push(`recorded as batch ${name} in ${maskLocation(a.db)} (${commandHint(['resq', 'models', 'status', name], { db: a.db })})`);
       io.stdout.write(`${lines.join('\n')}\n`);
     }
     if (result.fatal) throw result.fatal;

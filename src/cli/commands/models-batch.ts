@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { runModelSession, type ModelSessionResult } from '../../models/model-session.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY, maskLocation, openStore, type BatchSettings } from '../../store/index.js';
-import { checkDbPath, checkOutputPath, dbFlag, removeDatabase } from '../db-path.js';
+import { checkDbPath, checkOutputPath, removeDatabase } from '../db-path.js';
+import { commandHint } from '../../text/command-hint.js';
 import { userMessage } from '../error-message.js';
 import { exitCodeForRun } from '../exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from '../io.js';
@@ -80,7 +81,7 @@ export async function modelsBatchHandler(a: ModelsBatchArgs & NotifyFlags, io: C
         resubmitUnknown: a.resubmitUnknown,
         output: a.output ?? null,
         signal: stop.signal,
-        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env), notifyCommandOf(a)),
+        notify: sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env), notifyCommandOf(a), a.db),
         onOpened: (batch, resumed) => {
           recorded = true;
           if (resumed && !a.json) renderer.note(`resuming batch ${batch.name} (${batch.totalItems} rows)`);
@@ -99,7 +100,7 @@ export async function modelsBatchHandler(a: ModelsBatchArgs & NotifyFlags, io: C
     if (!a.json) {
       if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal)}\n`);
       else if (result.interrupted)
-        io.stderr.write(`interrupted: run the same command again to continue (resq models batch ${a.id} ${a.file}${dbFlag(a.db)}${a.sim ? ' --sim' : ''})\n`);
+        io.stderr.write(`interrupted: run the same command again to continue (${commandHint(['resq', 'models', 'batch', a.id, a.file], { db: a.db, sim: a.sim })})\n`);
     }
     return result.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : exitCodeForRun({ ...result, cancelled: false });
   } finally {

@@ -76,7 +76,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
         ...(a.out !== undefined ? { out: resolve(a.out) } : {}),
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
-        notify: sendOptionsFromEnv(io.env, leaseMs, notifySettings.notifyCommandOf(a)),
+        notify: sendOptionsFromEnv(io.env, leaseMs, notifySettings.notifyCommandOf(a), a.db),
       },
     });
   } finally {

@@ -167,7 +167,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
         dryRun: a.dryRun,
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
-        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs, r.notifyCommand),
+        notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs, r.notifyCommand, a.db),
       },
     });
   } catch (e) {
@@ -176,10 +176,10 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
     const found = e instanceof SourceChangedError ? await store.findBatch(r.name).catch(() => null) : null;
     const said = found ? (await import('../same-source.js')).sourceMismatch(found, r.questions, e) : e;
     // The suggested `resq run FILE --append` carries what this command line needs to run as pasted.
-    if (said === e && e instanceof SourceChangedError && e.appendCommand) {
-      const { dbFlag } = await import('../db-path.js');
-      const flags = `${a.batch ? ` --batch ${a.batch}` : ''}${dbFlag(a.db)}${r.sim ? ' --sim' : ''}${a.skipInvalid ? ' --skip-invalid' : ''}`;
-      throw new InputError(e.message.replace(e.appendCommand, `${e.appendCommand}${flags}`));
+    if (said === e && e instanceof SourceChangedError && e.appendArgv) {
+      const { commandHint } = await import('../../text/command-hint.js');
+      const argv = [...e.appendArgv, ...(a.batch ? ['--batch', a.batch] : []), ...(a.skipInvalid ? ['--skip-invalid'] : [])];
+      throw new InputError(e.message.replace(commandHint(e.appendArgv), commandHint(argv, { db: a.db, sim: r.sim })));
     }
     throw said;
   } finally {

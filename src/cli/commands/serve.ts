@@ -69,6 +69,7 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
       ...(envToken ? { token: envToken } : {}),
       allowHosts,
       behindProxy: a.behindProxy ?? false,
+      db: a.db,
       onError: (e) => io.stderr.write(`resq serve: ${e instanceof Error ? e.message : String(e)}\n`),
       log: (line) => io.stderr.write(`resq serve: ${line}\n`),
     });
@@ -100,7 +101,7 @@ export async function serveHandler(a: ServeArgs, io: CliIo): Promise<number> {
     import('../notify-flags.js'),
     import('../lease-env.js'),
   ]);
-  const notifier = startServeNotifier(store, { ...sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env)), onProblem: (m) => io.stderr.write(`resq serve: ${m}\n`) });
+  const notifier = startServeNotifier(store, { ...sendOptionsFromEnv(io.env, leaseMsFromEnv(io.env), a.db), onProblem: (m) => io.stderr.write(`resq serve: ${m}\n`) });
   await stopped;
   await notifier.finish(2_000);
   await server.close();

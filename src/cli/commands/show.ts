@@ -13,7 +13,7 @@ export async function showHandler(a: { batch: string; item: string; db: string; 
   ]);
   const { store, batches } = await openBatches(a.db, a.batch);
   try {
-    const view = await readItemView(store, batches[0]!, a.item, { nowMs: (io.clock ?? systemClock).now() });
+    const view = await readItemView(store, batches[0]!, a.item, { nowMs: (io.clock ?? systemClock).now(), hint: { db: a.db } });
     io.stdout.write(a.json ? `${JSON.stringify(view)}\n` : `${formatItem(view, { db: a.db })}\n`);
   } finally {
     await store.close();

@@ -4,6 +4,7 @@ import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
+import { commandHint } from '../../text/command-hint.js';
 
 /** Flags of `resq sim`. */
 export interface SimArgs {
@@ -63,7 +64,7 @@ export async function simHandler(a: SimArgs, io: CliIo): Promise<number> {
   });
   if (a.json) io.stdout.write(`${JSON.stringify({ url: sim.url, keys: sim.keys })}\n`);
   else if (a.db)
-    io.stdout.write(`simulator of ${a.db} serving ${sim.url}\nevery --sim process on this database shares it: resq run … --sim --db ${a.db}\n`);
+    io.stdout.write(`simulator of ${a.db} serving ${sim.url}\nevery --sim process on this database shares it: ${commandHint(['resq', 'run', 'QUESTIONS.csv', '--sim'], { db: a.db })}\n`);
   else
     io.stdout.write(
       `simulator serving ${sim.url}\nkeys: ${sim.keys.join(', ')}\n` +

@@ -16,7 +16,7 @@ export async function statusHandler(a: { batch?: string; db: string; json: boole
   ]);
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const s = await readBatchStatus(store, batch, { nowMs: (io.clock ?? systemClock).now() });
+    const s = await readBatchStatus(store, batch, { nowMs: (io.clock ?? systemClock).now(), hint: { db: a.db } });
     const unknownFinal = await listUnknownFinals(store, batch);
     io.stdout.write(
       a.json

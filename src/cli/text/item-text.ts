@@ -1,6 +1,6 @@
 import { deciderLine } from '../../read/decider.js';
 import type { ItemView } from '../../read/item-schema.js';
-import { dbFlag } from '../db-path.js';
+import { commandHint, type HintPlace } from '../../text/command-hint.js';
 import { printable } from '../../text/printable.js';
 import { costShown } from '../../policy/cost.js';
 
@@ -57,8 +57,18 @@ export function answerFlags(tool: string): string {
   return tool === 'ask_choice' ? '--choose ID[,ID] | --decline' : '--approve | --decline';
 }
 
+/**
+ * The command that answers a held pause, pasteable with its first answer (`--choose ID` or
+ * `--approve`), the others said after it: `resq answer B I --approve --db x.db (or --decline)`.
+ */
+export function answerHint(batch: string, item: string, tool: string, place: HintPlace): string {
+  const [first = '', ...others] = answerFlags(tool).split(' | ');
+  const words = first.replace('[,ID]', '').split(' ');
+  return `${commandHint(['resq', 'answer', batch, item, ...words], place)} (or ${[...(first === words.join(' ') ? [] : [first]), ...others].join(', ')})`;
+}
+
 /** `resq show BATCH ITEM` as text: the read model's item view. */
-export function formatItem(v: ItemView, hint: { db: string }): string {
+export function formatItem(v: ItemView, hint: HintPlace): string {
   const it = v.item;
   const lines: string[] = [];
   lines.push(`item ${printable(it.id)} of batch ${printable(v.batch.name)} (line ${it.line}): ${it.state}${it.runStatus ? ` (run status ${printable(it.runStatus)})` : ''}`);
@@ -82,9 +92,9 @@ export function formatItem(v: ItemView, hint: { db: string }): string {
     if (d) lines.push(`    decided ${printable(deciderLine(d))}, ${d.decidedAt}`);
     if (p.waiting === 'person')
       lines.push(
-        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch.name)} ${printable(it.id)} ${answerFlags(p.tool)}${dbFlag(hint.db)}`,
+        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: ${answerHint(v.batch.name, it.id, p.tool, hint)}`,
       );
-    if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)}${dbFlag(hint.db)} sends it` : '    answered: the worker carrying the batch sends it');
+    if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)} sends it` : '    answered: the worker carrying the batch sends it');
   }
   if (v.files.length) {
     lines.push(`files (${v.files.length}):`);

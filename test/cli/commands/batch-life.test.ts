@@ -30,7 +30,7 @@ describe('a batch from the terminal', () => {
     expect(first.code).toBe(0); // what --limit asked for completed; four left queued as asked
     const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
     expect(summary.counts).toMatchObject({ completed: 2, queued: 4 });
-    expect(summary.next).toEqual({ why: 'no-worker', text: 'no worker running: resq resume q', command: 'resq resume q' });
+    expect(summary.next).toEqual({ why: 'no-worker', text: `no worker running: resq resume q --db ${s.db}`, command: `resq resume q --db ${s.db}` });
     expect(summary.etaS).toBeNull();
     const text = await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1'], s.env);
     expect(text.code).toBe(0);
@@ -156,7 +156,7 @@ describe('a batch from the terminal', () => {
     const again = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim']);
     expect(again.code).toBe(2);
     const hint = /`resq (run [^`]+--append[^`]*)`/.exec(again.stderr)?.[1];
-    expect(hint).toBe(`run ${s.questions} --append --db ${s.db} --sim --skip-invalid`);
+    expect(hint).toBe(`run ${s.questions} --append --skip-invalid --db ${s.db} --sim`);
     const appended = await runInProcess(hint!.split(' '));
     expect(appended.code, appended.stderr).toBe(0);
     expect(appended.stdout).toContain('3 completed');

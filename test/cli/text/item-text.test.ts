@@ -41,7 +41,7 @@ describe('formatItem', () => {
     );
     expect(text).toContain('paused on confirm_scope:');
     expect(text).toContain('cost: 50');
-    expect(text).toContain('held for a person (cost 50 over 10): resq answer demo plan\\x1b[31m --approve');
+    expect(text).toContain(`held for a person (cost 50 over 10): resq answer demo "$(printf 'plan\\033[31m')" --approve --db x.db (or --decline)`);
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 });
@@ -76,7 +76,7 @@ describe('answerFlags', () => {
       }),
       { db: 'x.db' },
     );
-    expect(text).toContain('resq answer demo booking --approve | --decline --db x.db');
+    expect(text).toContain('resq answer demo booking --approve --db x.db (or --decline)');
     expect(text).not.toContain('--choose');
   });
 
@@ -103,7 +103,7 @@ describe('answerFlags', () => {
         item: { state: 'waiting', holdReason: null },
         runs: [run({ status: 'requires_action', pausedOn: 'confirm_scope' })],
         pauses: [{ runId: 'r1', tool: 'confirm_scope', input: { cost: 50 }, untrustedCost: null, decision, waiting: 'send' }],
-        next: { why: 'no-worker', text: 'no worker running: resq resume demo', command: 'resq resume demo' },
+        next: { why: 'no-worker', text: 'no worker running: resq resume demo --db x.db', command: 'resq resume demo --db x.db' },
       }),
       { db: 'x.db' },
     );

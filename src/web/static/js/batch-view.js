@@ -24,7 +24,7 @@ export async function showBatch(main, name) {
     ' ',
     h('a', { class: 'button', href: `${batchApi(name, 'export')}?format=csv`, download: '' }, 'Export CSV'),
     ' ',
-    h('button', { type: 'button', id: 'retry', onclick: () => act('Retry every failed and errored item as a new run?', 'retry', { states: ['failed', 'error'] }, (r) => `${r.requeued} item(s) queued again; a worker attached to the batch (resq resume) runs them.`) }, 'Retry failed/errored'),
+    h('button', { type: 'button', id: 'retry', onclick: () => act('Retry every failed and errored item as a new run?', 'retry', { states: ['failed', 'error'] }, (r) => r.next ? [`${r.requeued} item(s) queued again; no worker is running this batch: `, h('code', {}, r.next.command), ' runs them.'] : `${r.requeued} item(s) queued again; a worker attached to the batch runs them.`) }, 'Retry failed/errored'),
     ' ',
     h('button', { type: 'button', id: 'cancel', class: 'danger', onclick: () => act('Cancel the batch? Nothing queued will be sent.', 'cancel', {}, (r) => `Cancelled: ${r.queued} queued item(s) will not be sent; ${r.cancelled} run(s) cancelled at the service.${r.left ? ` ${r.left} left to finish: ${r.reason}` : ''}`) }, 'Cancel batch'),
     actionBox,

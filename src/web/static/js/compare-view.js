@@ -65,7 +65,7 @@ export async function showCompare(main) {
           h('thead', {}, h('tr', {}, ['Item', `${r.a} (-)`, `${r.b} (+)`, 'What changed'].map((t) => h('th', {}, t)))),
           h('tbody', {}, r.changed.map((c) => h('tr', { 'data-id': c.id }, h('td', {}, c.id), h('td', {}, side(r.a, c.a, c.id)), h('td', {}, side(r.b, c.b, c.id)), h('td', {}, changes(c))))),
         ),
-    r.more ? h('p', { class: 'muted' }, 'More items differ than are shown: resq compare A B --json lists them all.') : null,
+    r.more ? h('p', { class: 'muted', id: 'compare-more' }, 'More items differ than are shown: ', h('code', {}, r.listAll), ' lists them all.') : null,
   ];
   main.append(...parts.filter((p) => p !== null));
 }

@@ -54,7 +54,7 @@ function decisionView(d) {
 /** What sends a recorded answer on: at once by a live worker, else the command that runs the batch. */
 export function nextView(next) {
   return next
-    ? h('p', { class: 'next-step warn' }, 'Answer recorded, not sent: ', h('code', {}, next.text.replace(/^no worker running: /, '')), ' — no worker is running this batch; run that command to send it.')
+    ? h('p', { class: 'next-step warn' }, 'Answer recorded, not sent: ', h('code', {}, next.command), ' — no worker is running this batch; run that command to send it.')
     : h('p', { class: 'muted' }, 'Answer recorded; the worker carrying the batch sends it.');
 }
 

@@ -16,7 +16,7 @@ export async function showRule(out, name, ids) {
       out,
       h('ul', { id: 'rule-notes' }, r.notes.map((n) => h('li', {}, n))),
       h('pre', { id: 'rule-yaml' }, r.yaml),
-      h('p', { id: 'rule-agrees' }, `It decides ${r.agrees} of these ${r.pauses} pauses as the people did. Try it on a whole batch first: resq policy check POLICY --batch ${name}`),
+      h('p', { id: 'rule-agrees' }, `It decides ${r.agrees} of these ${r.pauses} pauses as the people did. Try it on a whole batch first: ${r.check}`),
       r.skipped.length ? h('p', { class: 'muted', id: 'rule-skipped' }, `No pause decided by a person: ${r.skipped.join(', ')}`) : null,
     );
   } catch (e) {
