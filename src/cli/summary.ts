@@ -13,7 +13,7 @@ const p = escapeControls;
 /** Columns a held item's line may take: it fits an 80-column terminal. */
 const HELD_LINE = 79;
 
-/** `  id: tool cost 12 options a,b — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
+/** `  id: tool cost 12 options a,b run RUN — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
 export function heldLine(h: BatchStatus['heldItems'][number]): string {
   const cost = h.input && typeof h.input.cost === 'number' ? ` cost ${h.input.cost}` : '';
   const opts =
@@ -21,7 +21,8 @@ export function heldLine(h: BatchStatus['heldItems'][number]): string {
       ? ` options ${(h.input.options as { id?: string }[]).map((o) => String(o.id)).join(',')}`
       : '';
   // oneLine escapes controls itself.
-  const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}`, HELD_LINE - 2)}`;
+  const run = h.runId ? ` run ${h.runId}` : '';
+  const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}${run}`, HELD_LINE - 2)}`;
   const room = HELD_LINE - head.length - 5; // ` — "` and `"`
   return room >= 12 ? `${head} — "${oneLine(h.question, room)}"` : head;
 }
@@ -88,7 +89,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     }
     if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (resq status ${p(s.name)} --json${dbFlag(where.db)})`);
     lines.push(`  see one: resq show ${p(s.name)} ITEM${dbFlag(where.db)}`);
-    lines.push(`  answer:  resq answer ${p(s.name)} ITEM --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
+    lines.push(`  answer:  resq answer ${p(s.name)} ITEM --run RUN --approve | --decline | --choose ID[,ID]${dbFlag(where.db)}`);
   }
   if (s.failedTotal > 0) {
     const all = `resq export ${p(s.name)} --failed${dbFlag(where.db)}`;

@@ -5,6 +5,7 @@ import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { alignColumns } from '../text/columns.js';
+import { refusalLine } from './answer.js';
 
 /** What `resq answer BATCH --held …` was asked. */
 export interface AnswerHeldArgs {
@@ -15,10 +16,19 @@ export interface AnswerHeldArgs {
   reply: PersonReply | null;
   person: string | null;
   dryRun: boolean;
+  /** Approve even though it takes the batch past its batch_budget. */
+  overBudget: boolean;
 }
 
 /** A cost as the lines show it (— when the pause names none). */
 const costText = (c: number | null): string => (c === null ? '—' : String(c));
+
+/** What a bulk decision did with the money: spent when approved (and over the budget, if so), not spent when declined. */
+function costWords(reply: PersonReply, r: BulkAnswerResult): string {
+  if (reply.kind === 'decline') return `their cost ${r.totalCost} is not spent`;
+  const over = r.answered.some((x) => x.overBudget) ? ' (over the batch budget, as you confirmed)' : '';
+  return `total cost ${r.spent}${over}`;
+}
 
 /**
  * `resq answer BATCH --held …`: answers every held item the filter selects, each with its own
@@ -51,7 +61,15 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     io.stdout.write(`${out.join('\n')}\n`);
     return EXIT.ok;
   }
-  const r: BulkAnswerResult = await answerHeldItems(store, batch, a.filter, a.reply!, { person: a.person });
+  let r: BulkAnswerResult;
+  try {
+    r = await answerHeldItems(store, batch, a.filter, a.reply!, { person: a.person, overBudget: a.overBudget });
+  } catch (e) {
+    const line = await refusalLine(e, batch.name, a.db);
+    if (!line) throw e;
+    io.stderr.write(line);
+    return EXIT.usage;
+  }
   const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now()) : null;
   if (a.json) {
     io.stdout.write(`${JSON.stringify({ ...r, next })}\n`);
@@ -64,7 +82,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
   const skippedBy = r.skipped.length ? `; skipped ${r.skipped.length} (${r.skipped.slice(0, 5).map((s) => `${oneLine(s.id, 40)}: ${s.by ? `answered by ${oneLine(s.by, 60)}` : 'not held'}`).join(', ')}${r.skipped.length > 5 ? ', …' : ''})` : '';
   const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${printable(next.command)}${dbFlag(a.db)}\` sends them` : '; the worker carrying the batch sends them now';
   if (r.answered.length === 0 && r.skipped.length === 0) out.push(`no held item of ${name} matches: nothing recorded`);
-  else out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, total cost ${r.totalCost}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
+  else out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, ${costWords(a.reply!, r)}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
   io.stdout.write(`${out.join('\n')}\n`);
   return EXIT.ok;
 }

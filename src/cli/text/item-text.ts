@@ -68,7 +68,7 @@ export function formatItem(v: ItemView, hint: { db: string }): string {
     if (d) lines.push(`    decided ${printable(deciderLine(d))}, ${d.decidedAt}`);
     if (p.waiting === 'person')
       lines.push(
-        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch.name)} ${printable(it.id)} ${answerFlags(p.tool)}${dbFlag(hint.db)}`,
+        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: resq answer ${printable(v.batch.name)} ${printable(it.id)} --run ${printable(p.runId)} ${answerFlags(p.tool)}${dbFlag(hint.db)}`,
       );
     if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)}${dbFlag(hint.db)} sends it` : '    answered: the worker carrying the batch sends it');
   }

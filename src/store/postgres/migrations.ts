@@ -265,6 +265,11 @@ export const pgMigrations: readonly PgMigration[] = [
     name: '020_batch_num_keys',
     sql: PG_BATCH_NUM_KEYS,
   },
+  {
+    // Issue 37: a person's approval that took the batch past its budget, as they confirmed (as the SQLite adapter's 021).
+    name: '021_decision_over_budget',
+    sql: 'ALTER TABLE decisions ADD COLUMN over_budget BOOLEAN NOT NULL DEFAULT false;',
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

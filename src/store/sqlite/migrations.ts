@@ -361,6 +361,11 @@ export const migrations: readonly Migration[] = [
     name: '020_batch_num_keys',
     up: batchNumKeys,
   },
+  {
+    // Issue 37: a person's approval that took the batch past its budget, as they confirmed, says so.
+    name: '021_decision_over_budget',
+    up: (db) => db.exec('ALTER TABLE decisions ADD COLUMN over_budget INTEGER NOT NULL DEFAULT 0;'),
+  },
 ];
 
 /**

@@ -97,7 +97,7 @@ describe('answerFlags', () => {
   });
 
   it('names who decided each pause, when, and the note; an answer not sent says which command sends it', () => {
-    const decision = { tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'go ahead', decidedAt: '2026-01-01T00:00:05Z', answer: { approved: true }, words: 'approved', cost: 50 };
+    const decision = { tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'go ahead', decidedAt: '2026-01-01T00:00:05Z', answer: { approved: true }, words: 'approved', cost: 50, overBudget: false };
     const text = formatItem(
       view({
         item: { state: 'waiting', holdReason: null },
