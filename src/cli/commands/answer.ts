@@ -102,7 +102,7 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
     io.stdout.write(
       a.json
         ? `${JSON.stringify({ ...r, next })}\n`
-        : `recorded for ${printable(batch.name)}/${printable(item)} (run ${printable(r.runId)})${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${r.overBudget ? ' — over the batch budget, as you confirmed' : ''}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
+        : `recorded for ${printable(batch.name)}/${printable(item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${r.overBudget ? ' — over the batch budget, as you confirmed' : ''}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
     );
     return EXIT.ok;
   } finally {

@@ -163,13 +163,10 @@ export async function answerListedPauses(store: ReadStore & TransitionStore, bat
   const want = new Map<string, string>();
   for (const p of listed) if (!want.has(p.id)) want.set(p.id, p.runId);
   const selection = await selectHeld(store, batch, { ids: [...want.keys()] });
-  const held = new Map(selection.items.map((it) => [it.id, it]));
-  const items: SelectedHeld[] = [];
+  // In file order, as a filter's selection is answered.
+  const items = selection.items.filter((it) => want.get(it.id) === it.runId);
+  const taken = new Set(items.map((it) => it.id));
   const skipped: BulkSkipped[] = [];
-  for (const [id, runId] of want) {
-    const it = held.get(id);
-    if (it && it.runId === runId) items.push(it);
-    else skipped.push(skippedFor(id, await whyRefused(store, batch, id, runId))!);
-  }
+  for (const [id, runId] of want) if (!taken.has(id)) skipped.push(skippedFor(id, await whyRefused(store, batch, id, runId))!);
   return answerSelected(store, batch, items, skipped, reply, o);
 }

@@ -41,7 +41,7 @@ describe('formatItem', () => {
     );
     expect(text).toContain('paused on confirm_scope:');
     expect(text).toContain('cost: 50');
-    expect(text).toContain('held for a person (cost 50 over 10): resq answer demo plan\\x1b[31m --approve');
+    expect(text).toContain('held for a person (cost 50 over 10): resq answer demo plan\\x1b[31m --run r1 --approve');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 });
@@ -76,7 +76,7 @@ describe('answerFlags', () => {
       }),
       { db: 'x.db' },
     );
-    expect(text).toContain('resq answer demo booking --approve | --decline --db x.db');
+    expect(text).toContain('resq answer demo booking --run r1 --approve | --decline --db x.db');
     expect(text).not.toContain('--choose');
   });
 
