@@ -5,7 +5,7 @@ import { dbFlag } from '../db-path.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { alignColumns } from '../text/columns.js';
-import { refusalLine } from './answer.js';
+import { refusalLine } from '../answer-refusal.js';
 
 /** What `resq answer BATCH --held …` was asked. */
 export interface AnswerHeldArgs {
@@ -65,7 +65,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
   try {
     r = await answerHeldItems(store, batch, a.filter, a.reply!, { person: a.person, overBudget: a.overBudget });
   } catch (e) {
-    const line = await refusalLine(e, batch.name, a.db);
+    const line = refusalLine(e, batch.name, a.db);
     if (!line) throw e;
     io.stderr.write(line);
     return EXIT.usage;

@@ -38,17 +38,6 @@ export interface AnswerArgs {
 /** The flags that only a bulk decision (--held) takes. */
 const BULK_FLAGS = ['tool', 'max-cost', 'min-cost', 'where', 'text', 'items', 'dry-run'] as const;
 
-/**
- * A refusal that leaves a person something to do, as one line on stderr with what to do
- * (look at the new pause, or confirm going over the budget); undefined for any other error.
- */
-export async function refusalLine(e: unknown, batchName: string, db: string): Promise<string | undefined> {
-  const [{ OverBudgetError, PauseMovedError }, { printable }] = await Promise.all([import('../../errors.js'), import('../../text/printable.js')]);
-  if (e instanceof PauseMovedError) return `resq: ${printable(e.message)}; resq show ${printable(batchName)} ${printable(e.itemId)}${dbFlag(db)}\n`;
-  if (e instanceof OverBudgetError) return `resq: ${printable(e.message)}; give --over-budget to approve it anyway\n`;
-  return undefined;
-}
-
 /** The OS user's name, or null when the system cannot say (no passwd entry in a container). */
 function osUserName(): string | null {
   try {
@@ -90,7 +79,8 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
     try {
       r = await answerHeldItem(store, batch, item, reply, { person, runId, overBudget: a['over-budget'] === true });
     } catch (e) {
-      const line = await refusalLine(e, batch.name, a.db);
+      const { refusalLine } = await import('../answer-refusal.js');
+      const line = refusalLine(e, batch.name, a.db);
       if (!line) throw e;
       io.stderr.write(line);
       return EXIT.usage;
@@ -171,9 +161,9 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
         .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
-        .option('note', { type: 'string', describe: 'why: recorded with the decision whichever you give (--approve, --decline or --choose), shown by show, the page and the export; with an ask_choice answer it is also sent to the service' })
+        .option('note', { type: 'string', describe: 'why: recorded with the decision (--approve, --decline or --choose), shown by show, the page and the export; sent to the service with an ask_choice answer' })
         .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' })
-        .option('run', { type: 'string', describe: 'the pause you answer: its run id, as status, show and the page give it; refused when the item paused again since (without it: the pause waiting now, said with its cost)' })
+        .option('run', { type: 'string', describe: 'the pause you answer (its run id, as status and show give it): refused if the item paused again since; without it, the pause waiting now, said with its cost' })
         .option('over-budget', { type: 'boolean', describe: 'approve even though it takes the batch past its batch_budget (refused without it, naming the totals)' }),
     async (argv) => {
       ctx.code = await answerHandler(argv as unknown as AnswerArgs, ctx.io);
