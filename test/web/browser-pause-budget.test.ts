@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { launch, screenshot, signedInPage, until } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // t1 pauses on a plan costing 1, then (once answered) on one costing 99,999; two plans under a
@@ -19,13 +19,7 @@ describe('a decision for the pause the person saw, and the budget, in a real bro
     await b?.close();
   });
 
-  async function pageAs(person: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
-    const w = await watchedPage(await browser.newContext());
-    await w.page.goto(b.server.loginUrl());
-    await w.page.fill('#person', person);
-    await w.page.locator('#person').dispatchEvent('change');
-    return w;
-  }
+  const pageAs = (person: string) => signedInPage(browser, b.server, person);
   const itemUrl = (id: string) => `${b.server.origin}/b/seen/i/${id}`;
   const runOf = async (id: string) => (await b.store.getItem(b.batch.id, id))!.runId;
 

@@ -44,25 +44,32 @@ describe('answerFor', () => {
   });
 });
 
-describe('answerHeldItem', () => {
-  let sim: Sim;
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 10 });
-  });
-  afterAll(async () => sim.close());
+let sim: Sim;
+beforeAll(async () => {
+  sim = await startSim({ defaultDurationMs: 10 });
+});
+afterAll(async () => sim.close());
 
-  /** A batch run to its end with no policy: `plan` and `pick` held, `done` completed. */
-  async function heldBatch() {
-    const dir = tempDir();
-    const questions = join(dir, 'q.csv');
-    writeFileSync(questions, 'id,question\nplan,plan @confirm=4\npick,pick @choice\ndone,plain\n');
-    const store = await openStore(join(dir, 'resq.db'));
-    const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy: null, baseUrl: sim.url });
+/** `csv` loaded with `policy` (none: every pause held) and run to its end; `run` runs it again (answers recorded meanwhile sent). */
+async function ranBatch(csv: string, policy: Record<string, unknown> | null = null) {
+  const dir = tempDir();
+  const questions = join(dir, 'q.csv');
+  writeFileSync(questions, csv);
+  const store = await openStore(join(dir, 'resq.db'));
+  const pol = policy === null ? null : parsePolicy(policy, 'policy.yaml');
+  const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy: pol, baseUrl: sim.url });
+  const run = async () => {
     const client = testClient(sim);
-    await new BatchRunner({ store, client, batch, policy: null }).run();
+    await new BatchRunner({ store, client, batch, policy: pol }).run();
     await client.close();
-    return { store, batch };
-  }
+  };
+  await run();
+  return { store, batch, run };
+}
+
+describe('answerHeldItem', () => {
+  /** A batch run to its end with no policy: `plan` and `pick` held, `done` completed. */
+  const heldBatch = () => ranBatch('id,question\nplan,plan @confirm=4\npick,pick @choice\ndone,plain\n');
 
   it('records who answered with the decision and moves the item to waiting with its next key', async () => {
     const { store, batch } = await heldBatch();
@@ -113,27 +120,8 @@ describe('answerHeldItem', () => {
 });
 
 describe('a decision is for the pause the person saw', () => {
-  let sim: Sim;
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 10 });
-  });
-  afterAll(async () => sim.close());
-
   /** `t1` pauses on a plan costing 1, then (once answered) on one costing 99,999; `other` on a plan costing 5. */
-  async function twoPauses() {
-    const dir = tempDir();
-    const questions = join(dir, 'q.csv');
-    writeFileSync(questions, 'id,question\nt1,plan @confirm=1 @confirm=99999\nother,plan @confirm=5\n');
-    const store = await openStore(join(dir, 'resq.db'));
-    const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy: null, baseUrl: sim.url });
-    const run = async () => {
-      const client = testClient(sim);
-      await new BatchRunner({ store, client, batch, policy: null }).run();
-      await client.close();
-    };
-    await run();
-    return { store, batch, run };
-  }
+  const twoPauses = () => ranBatch('id,question\nt1,plan @confirm=1 @confirm=99999\nother,plan @confirm=5\n');
 
   it('t1 paused at cost 1, approved by B, paused again at 99,999: A\'s approval of the pause A saw is refused and nothing is recorded', async () => {
     const { store, batch, run } = await twoPauses();
@@ -187,25 +175,8 @@ describe('a decision is for the pause the person saw', () => {
 });
 
 describe('people and the budget', () => {
-  let sim: Sim;
-  beforeAll(async () => {
-    sim = await startSim({ defaultDurationMs: 10 });
-  });
-  afterAll(async () => sim.close());
-
   /** Plans of 100, 88 and 40 held for a person (the policy approves none), under batch_budget 150. */
-  async function budgeted() {
-    const dir = tempDir();
-    const questions = join(dir, 'q.csv');
-    writeFileSync(questions, 'id,question\na,plan @confirm=100\nb,plan @confirm=88\nc,plan @confirm=40\n');
-    const store = await openStore(join(dir, 'resq.db'));
-    const policy = parsePolicy({ confirm_scope: { approve_max_cost: 0, batch_budget: 150 } }, 'policy.yaml');
-    const { batch } = await loadBatch({ store, questions, settings: testSettings(4), policy, baseUrl: sim.url });
-    const client = testClient(sim);
-    await new BatchRunner({ store, client, batch, policy }).run();
-    await client.close();
-    return { store, batch };
-  }
+  const budgeted = () => ranBatch('id,question\na,plan @confirm=100\nb,plan @confirm=88\nc,plan @confirm=40\n', { confirm_scope: { approve_max_cost: 0, batch_budget: 150 } });
 
   it('refuses an approval that takes the batch past batch_budget, naming the totals, unless the person confirms; the decision records that it went over', async () => {
     const { store, batch } = await budgeted();
