@@ -35,8 +35,9 @@ function costWords(reply: PersonReply, r: BulkAnswerResult): string {
  * decision (or, with --dry-run, lists them and records nothing); returns the exit code.
  */
 export async function answerHeldHandler(store: Store, batch: BatchRecord, a: AnswerHeldArgs, io: CliIo): Promise<number> {
-  const [{ selectHeld }, { answerHeldItems, checkReplyFits }, { readNextStep }, { decisionWords }, { systemClock }, { oneLine, printable }] = await Promise.all([
+  const [{ selectHeld }, { budgetOf }, { answerHeldItems, checkReplyFits }, { readNextStep }, { decisionWords }, { systemClock }, { oneLine, printable }] = await Promise.all([
     import('../../read/held-selection.js'),
+    import('../../read/spend.js'),
     import('../../runner/operations/answer-bulk.js'),
     import('../../read/batch-status.js'),
     import('../../read/decider.js'),
@@ -54,6 +55,11 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     const rows = sel.items.map((it: SelectedHeld) => [oneLine(it.id, 40), oneLine(it.tool, 24), costText(it.cost), oneLine(it.holdReason ?? '', 80)]);
     const verb = a.reply ? `would ${a.reply.kind}` : 'would answer';
     const out = [sel.items.length === 0 ? `no held item of ${name} matches` : `${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
+    // An approval that would go past the budget is said now: the real one needs --over-budget.
+    const budget = a.reply?.kind === 'approve' ? budgetOf(batch.policy) : null;
+    const approved = budget === null ? 0 : await store.approvedCost(batch.id);
+    if (budget !== null && sel.totalCost > 0 && approved + sel.totalCost > budget)
+      out.push(`this takes the batch's approved cost from ${approved} to ${approved + sel.totalCost}, past its budget ${budget}: approving needs --over-budget`);
     // The cost at the right, as numbers are.
     if (rows.length > 0) out.push(...alignColumns([['id', 'tool', 'cost', 'held because'], ...rows], [2]));
     for (const id of sel.notHeld) out.push(`not held now: ${oneLine(id, 80)}`);

@@ -220,6 +220,8 @@ describe('resq answer names the pause it answers, and holds people to the budget
     expect((await runInProcess(['run', q, '--db', db, '--batch', 'bud', '--policy', policy], env)).code).toBe(3);
     expect((await runInProcess(['answer', 'bud', 'a', '--approve', '--db', db])).code).toBe(0);
 
+    const dry = await runInProcess(['answer', 'bud', '--held', '--max-cost', '60', '--min-cost', '20', '--approve', '--dry-run', '--db', db]);
+    expect(dry.stdout).toContain("this takes the batch's approved cost from 100 to 188, past its budget 150: approving needs --over-budget");
     const bulk = await runInProcess(['answer', 'bud', '--held', '--max-cost', '60', '--min-cost', '20', '--approve', '--db', db]);
     expect(bulk.code).toBe(2);
     expect(bulk.stderr).toBe("resq: approving 2 held item(s) (cost 88) takes the batch's approved cost to 188 of its budget 150 (125%): nothing recorded; give --over-budget to approve it anyway\n");
