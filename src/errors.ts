@@ -107,3 +107,73 @@ export class AlreadyAnsweredError extends ResqError {
     this.state = state;
   }
 }
+
+/** A pause as a person saw it or as it waits now: its run, tool and cost (a plan's, else null). */
+export interface PauseSeen {
+  runId: string;
+  tool: string;
+  cost: number | null;
+}
+
+/** `99,999`: a cost as people read it in a refusal. */
+function costWords(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+}
+
+/** `cost 1 → 99,999`, or the tools (with any cost) when the two pauses are not two plans. */
+function pauseChange(seen: PauseSeen | null, now: PauseSeen): string {
+  if (seen?.cost != null && now.cost !== null) return `cost ${costWords(seen.cost)} → ${costWords(now.cost)}`;
+  const words = (p: PauseSeen) => `${p.tool}${p.cost !== null ? ` cost ${costWords(p.cost)}` : ''}`;
+  return seen ? `${words(seen)} → ${words(now)}` : `now ${words(now)}`;
+}
+
+/**
+ * The item paused again since the person saw it: their answer was for an earlier pause (its
+ * run), and is not given to the one waiting now. Nothing was recorded.
+ */
+export class PauseMovedError extends ResqError {
+  override readonly code: string = 'RESQ_PAUSE_MOVED';
+  readonly itemId: string;
+  /** The pause the person answered (null when its run is not recorded). */
+  readonly seen: PauseSeen | null;
+  /** The pause waiting now. */
+  readonly now: PauseSeen;
+  /** Who answered the pause the person saw, and when (the policy, a person's name or `a person`), when recorded. */
+  readonly seenAnsweredBy: { who: string; at: string } | null;
+  // No parameter properties: the question reader's worker thread loads this file with Node's type stripping.
+  constructor(itemId: string, seen: PauseSeen | null, now: PauseSeen, seenAnsweredBy: { who: string; at: string } | null = null) {
+    super(`${itemId} paused again since you saw it (${pauseChange(seen, now)}): nothing recorded`);
+    this.itemId = itemId;
+    this.seen = seen;
+    this.now = now;
+    this.seenAnsweredBy = seenAnsweredBy;
+  }
+}
+
+/**
+ * A person's approval would take the batch's approved cost past its `batch_budget`, and they
+ * did not say to go over it: nothing was recorded. Names the totals.
+ */
+export class OverBudgetError extends ResqError {
+  override readonly code: string = 'RESQ_OVER_BUDGET';
+  /** Approved in the batch before this approval. */
+  readonly approved: number;
+  /** What this approval adds. */
+  readonly cost: number;
+  /** The batch's budget. */
+  readonly budget: number;
+  // No parameter properties: the question reader's worker thread loads this file with Node's type stripping.
+  constructor(what: string, approved: number, cost: number, budget: number) {
+    const total = approved + cost;
+    const pct = Math.round((total / Math.max(budget, 1e-9)) * 100);
+    super(`approving ${what} (cost ${costWords(cost)}) takes the batch's approved cost to ${costWords(total)} of its budget ${costWords(budget)} (${pct}%): nothing recorded`);
+    this.approved = approved;
+    this.cost = cost;
+    this.budget = budget;
+  }
+
+  /** The approved cost this approval would reach. */
+  get total(): number {
+    return this.approved + this.cost;
+  }
+}

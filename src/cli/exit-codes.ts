@@ -16,7 +16,7 @@ export const EXIT = {
 export function exitCodeForError(err: unknown): number {
   if (err instanceof AuthError) return EXIT.usage;
   if (err instanceof ResqError) {
-    if (err.code === 'RESQ_INPUT' || err.code === 'RESQ_CONFIG' || err.code === 'RESQ_USAGE' || err.code === 'RESQ_ALREADY_ANSWERED') return EXIT.usage;
+    if (err.code === 'RESQ_INPUT' || err.code === 'RESQ_CONFIG' || err.code === 'RESQ_USAGE' || err.code === 'RESQ_ALREADY_ANSWERED' || err.code === 'RESQ_PAUSE_MOVED' || err.code === 'RESQ_OVER_BUDGET') return EXIT.usage;
     return EXIT.failed;
   }
   return EXIT.failed;

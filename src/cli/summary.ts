@@ -14,7 +14,7 @@ const p = escapeControls;
 /** Columns a held item's line may take: it fits an 80-column terminal. */
 const HELD_LINE = 79;
 
-/** `  id: tool cost 12 options a,b — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
+/** `  id: tool cost 12 options a,b run RUN — "the question…"`, the question cut so the line fits {@link HELD_LINE}. */
 export function heldLine(h: BatchStatus['heldItems'][number]): string {
   const shown = costShown(h.input);
   const cost = shown === null ? '' : ` cost ${shown}`;
@@ -23,7 +23,8 @@ export function heldLine(h: BatchStatus['heldItems'][number]): string {
       ? ` options ${[...new Set((h.input.options as { id?: string }[]).map((o) => String(o?.id)))].join(',')}`
       : '';
   // oneLine escapes controls itself.
-  const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}`, HELD_LINE - 2)}`;
+  const run = h.runId ? ` run ${h.runId}` : '';
+  const head = `  ${oneLine(`${h.id}: ${h.tool ?? '?'}${cost}${opts}${run}`, HELD_LINE - 2)}`;
   const room = HELD_LINE - head.length - 5; // ` — "` and `"`
   return room >= 12 ? `${head} — "${oneLine(h.question, room)}"` : head;
 }
@@ -90,7 +91,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     }
     if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (${commandHint(['resq', 'status', s.name, '--json'], where)})`);
     lines.push(`  see one: ${commandHint(['resq', 'show', s.name, 'ITEM'], where)}`);
-    lines.push(`  answer:  ${commandHint(['resq', 'answer', s.name, 'ITEM', '--approve'], where)} (or --decline, --choose ID[,ID])`);
+    lines.push(`  answer:  ${commandHint(['resq', 'answer', s.name, 'ITEM', '--run', 'RUN', '--approve'], where)} (or --decline, --choose ID[,ID])`);
   }
   if (s.failedTotal > 0) {
     const all = commandHint(['resq', 'export', s.name, '--failed'], where);

@@ -120,7 +120,7 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
       const [item, decisions] = await Promise.all([store.getItem(batch.id, h.id), store.decisionsForItem(batch.id, h.id)]);
       const run = item?.runId ? await store.getRun(item.runId) : null;
       const input = run?.requiredAction?.input ?? null;
-      return { ...h, input, untrustedCost: untrustedCost(input), decisions: decisions.map(deciderOf) };
+      return { ...h, runId: item?.state === 'held' ? (item.runId ?? null) : null, input, untrustedCost: untrustedCost(input), decisions: decisions.map(deciderOf) };
     }),
   );
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);

@@ -6,7 +6,7 @@ export { decisionWords };
 import type { Decider } from './status-schema.js';
 
 /** Who decided a pause, when, why, and with what note. */
-export function deciderOf(d: Pick<DecisionRecord, 'tool' | 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'>): Decider {
+export function deciderOf(d: Pick<DecisionRecord, 'tool' | 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> & { overBudget?: boolean }): Decider {
   return {
     tool: d.tool,
     by: d.by,
@@ -17,13 +17,15 @@ export function deciderOf(d: Pick<DecisionRecord, 'tool' | 'answer' | 'by' | 'pe
     answer: d.answer,
     words: decisionWords(d.answer),
     cost: recordedCost(Number(d.cost ?? 0)),
+    overBudget: d.overBudget === true,
   };
 }
 
 /** `approved by Ana (note: "fine")`, `declined by the policy (cost over budget)`: one line for any window. */
-export function deciderLine(d: Pick<Decider, 'by' | 'person' | 'reason' | 'note' | 'words'>): string {
+export function deciderLine(d: Pick<Decider, 'by' | 'person' | 'reason' | 'note' | 'words'> & { overBudget?: boolean }): string {
   const who = deciderName({ by: d.by, person: d.person ?? null });
   const why = d.by === 'policy' && d.reason ? ` (${d.reason})` : '';
+  const over = d.overBudget ? ' (over the batch budget, as confirmed)' : '';
   const note = d.note ? ` — note: ${d.note}` : '';
-  return `${d.words} by ${who}${why}${note}`;
+  return `${d.words} by ${who}${why}${over}${note}`;
 }

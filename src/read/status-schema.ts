@@ -24,6 +24,8 @@ export const DeciderSchema = z.object({
   /** The decision in words: "approved", "declined", "chose a, b". */
   words: z.string(),
   cost: z.number(),
+  /** A person's approval that took the batch past its budget, as they confirmed. */
+  overBudget: z.boolean(),
 });
 export type Decider = z.infer<typeof DeciderSchema>;
 
@@ -47,6 +49,8 @@ export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 /** A held item waiting for a person: its pause, and the decisions its earlier pauses had. */
 export const HeldStatusSchema = z.object({
   id: z.string(),
+  /** The pause it waits on (its run): what an answer names (`resq answer --run`). */
+  runId: z.string().nullable(),
   question: z.string(),
   tool: z.string().nullable(),
   input: z.record(z.string(), z.unknown()).nullable(),

@@ -147,6 +147,8 @@ export interface DecisionRow {
   decided_at: string;
   /** Added by migration 014. */
   respond_key?: string | null;
+  /** Added by migration 021 (0/1 in SQLite, a boolean in PostgreSQL). */
+  over_budget?: number | boolean | null;
 }
 
 export interface ModelRunRow {
@@ -287,5 +289,6 @@ export function decisionFromRow(r: DecisionRow): DecisionRecord {
     cost: r.cost,
     decidedAt: r.decided_at,
     respondKey: r.respond_key ?? null,
+    overBudget: r.over_budget === true || r.over_budget === 1,
   };
 }

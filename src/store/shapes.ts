@@ -63,7 +63,19 @@ export interface AdmittedRun {
 }
 
 /** A decision about to be recorded. */
-export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId' | 'person' | 'respondKey'> & { person?: string | null };
+export type NewDecision = Omit<DecisionRecord, 'id' | 'decidedAt' | 'batchId' | 'itemId' | 'person' | 'respondKey' | 'overBudget'> & { person?: string | null };
+
+/**
+ * The budget a person's answer is held to, checked in the transaction that records it (against
+ * the approved cost as that transaction reads it): an approval that takes the batch past
+ * `budget` is refused (OverBudgetError) unless `allowOver`, and then recorded as over.
+ */
+export interface BudgetGuard {
+  /** The batch's `batch_budget`. */
+  budget: number;
+  /** The person confirmed going over it. */
+  allowOver: boolean;
+}
 
 /** How a `models` batch was set up: the model and the description its rows were checked against. */
 export interface ModelBatchRecord {

@@ -141,6 +141,8 @@ export interface DecisionRecord {
   decidedAt: string;
   /** The idempotency key of the respond that carries the answer (stored before it is sent); null in rows from before migration 014. */
   respondKey: string | null;
+  /** A person's approval that took the batch's approved cost past its budget, as they confirmed (migration 021); false otherwise. */
+  overBudget: boolean;
 }
 
 export type FileStatus = 'pending' | 'downloaded' | 'failed' | 'expired' | 'missing';

@@ -1,15 +1,15 @@
-import type { PersonReply } from '../runner/operations/answer.js';
-import type { BulkAnswerResult } from '../runner/operations/answer-bulk.js';
+import type { AnswerResult, PersonReply } from '../runner/operations/answer.js';
+import type { BulkAnswerResult, ListedPause } from '../runner/operations/answer-bulk.js';
 import type { CancelService } from '../runner/operations/cancel.js';
 import type { RetryState } from '../runner/operations/retry.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../store/index.js';
 
 /** What the page may change, each through the library's batch operation the CLI calls. */
 export interface WebActions {
-  /** Records a person's answer to a held item (with their name); returns the answer as it will be sent. */
-  answer(batch: BatchRecord, itemId: string, person: string, reply: PersonReply): Promise<Record<string, unknown>>;
-  /** Answers each named held item with the same reply, one decision each; those answered meanwhile are skipped, naming who answered. */
-  answerMany(batch: BatchRecord, ids: readonly string[], person: string, reply: PersonReply): Promise<BulkAnswerResult>;
+  /** Records a person's answer to the held pause they saw (its run; with their name, held to the budget unless `overBudget`). */
+  answer(batch: BatchRecord, itemId: string, who: { person: string; runId: string; overBudget: boolean }, reply: PersonReply): Promise<AnswerResult>;
+  /** Answers each listed pause with the same reply, one decision each; those answered or paused again meanwhile are skipped and said. */
+  answerMany(batch: BatchRecord, listed: readonly ListedPause[], who: { person: string; overBudget: boolean }, reply: PersonReply): Promise<BulkAnswerResult>;
   /** Puts finished items back in the queue for the batch's workers; returns how many. */
   retry(batch: BatchRecord, o: { states?: RetryState[]; items?: string[] }): Promise<number>;
   /** Stops the batch: nothing queued is sent; runs in flight are cancelled where the service allows it. */
@@ -28,13 +28,13 @@ export interface LibraryActionsOptions {
 /** The library's operations (src/runner/operations) over one store: the same checks as the CLI's. */
 export function libraryActions(store: ReadStore & TransitionStore, o: LibraryActionsOptions = {}): WebActions {
   return {
-    async answer(batch, itemId, person, reply) {
+    async answer(batch, itemId, who, reply) {
       const { answerHeldItem } = await import('../runner/operations/answer.js');
-      return (await answerHeldItem(store, batch, itemId, reply, { person })).answer;
+      return answerHeldItem(store, batch, itemId, reply, who);
     },
-    async answerMany(batch, ids, person, reply) {
-      const { answerHeldItems } = await import('../runner/operations/answer-bulk.js');
-      return answerHeldItems(store, batch, { ids }, reply, { person });
+    async answerMany(batch, listed, who, reply) {
+      const { answerListedPauses } = await import('../runner/operations/answer-bulk.js');
+      return answerListedPauses(store, batch, listed, reply, who);
     },
     async retry(batch, s) {
       const { retryItems, retrySelection } = await import('../runner/operations/retry.js');

@@ -89,9 +89,18 @@ export const FilePreviewSchema = z.object({
   truncated: z.boolean(),
 });
 
-/** POST …/answer: the person's reply and their name. */
+/** A pause as a person saw it, or as it waits now: its run, tool and cost. */
+const PauseSeenSchema = z.object({ runId: z.string(), tool: z.string(), cost: z.number().nullable() });
+
+/** A run id as the page and scripts name a pause by. */
+const RunIdSchema = z.string().min(1, 'runId: name the pause you answer (its run id, as the item view shows it)').max(200);
+
+/** POST …/answer: the person's reply and their name, the pause they answer, and whether they confirmed going over the budget. */
 export const AnswerBodySchema = z.object({
   person: z.string().trim().min(1, 'person: give your name').max(100),
+  runId: RunIdSchema,
+  /** Approve even though it takes the batch past its budget (asked again by the page). */
+  overBudget: z.literal(true).optional(),
   reply: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('approve'), note: z.string().max(2000).optional() }),
     z.object({ kind: z.literal('decline'), note: z.string().max(2000).optional() }),
@@ -99,7 +108,16 @@ export const AnswerBodySchema = z.object({
   ]),
 });
 /** What an answer recorded; `next`: the command that sends it when no live worker carries the batch (null: sent at once). */
-export const AnswerResultSchema = z.object({ item: z.string(), answer: z.record(z.string(), z.unknown()), by: z.literal('person'), person: z.string(), next: NextStepSchema.nullable() });
+export const AnswerResultSchema = z.object({
+  item: z.string(),
+  runId: z.string(),
+  cost: z.number(),
+  overBudget: z.boolean(),
+  answer: z.record(z.string(), z.unknown()),
+  by: z.literal('person'),
+  person: z.string(),
+  next: NextStepSchema.nullable(),
+});
 
 /** Most held items one bulk decision names (and the selection lists). */
 export const HELD_LISTED = 500;
@@ -128,22 +146,24 @@ export const HeldQuerySchema = z.object({
 /** The held items a filter selects: the first {@link HELD_LISTED} listed, count and total cost of all. */
 export const HeldSelectionSchema = z.object({
   items: z.array(
-    z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), untrustedCost: z.string().nullable(), holdReason: z.string().nullable(), question: z.string(), meta: z.record(z.string(), z.unknown()) }),
+    z.object({ id: z.string(), runId: z.string(), tool: z.string(), cost: z.number().nullable(), untrustedCost: z.string().nullable(), holdReason: z.string().nullable(), question: z.string(), meta: z.record(z.string(), z.unknown()) }),
   ),
   count: z.number(),
   totalCost: z.number(),
 });
 
-/** POST …/held/answer: one reply for every item named, with the person's name (and a note in the reply). */
-export const BulkAnswerBodySchema = AnswerBodySchema.extend({
-  ids: z.array(z.string().min(1).max(1000)).min(1, 'select at least one held item').max(HELD_LISTED),
+/** POST …/held/answer: one reply for every pause listed (each item with the run it was paused on), with the person's name (and a note in the reply). */
+export const BulkAnswerBodySchema = AnswerBodySchema.omit({ runId: true }).extend({
+  items: z.array(z.object({ id: z.string().min(1).max(1000), runId: RunIdSchema })).min(1, 'select at least one held item').max(HELD_LISTED),
 });
 /** What a bulk decision did: each item answered, each skipped with who answered it first; `next` as for one answer. */
 export const BulkAnswerResultSchema = z.object({
   person: z.string(),
-  answered: z.array(z.object({ id: z.string(), tool: z.string(), cost: z.number().nullable(), answer: z.record(z.string(), z.unknown()) })),
-  skipped: z.array(z.object({ id: z.string(), reason: z.string(), by: z.string().nullable(), at: z.string().nullable() })),
+  answered: z.array(z.object({ id: z.string(), runId: z.string(), tool: z.string(), cost: z.number().nullable(), overBudget: z.boolean(), answer: z.record(z.string(), z.unknown()) })),
+  skipped: z.array(z.object({ id: z.string(), reason: z.string(), by: z.string().nullable(), at: z.string().nullable(), pause: PauseSeenSchema.optional() })),
   totalCost: z.number(),
+  /** The cost approved (0 for declines and choices). */
+  spent: z.number(),
   next: NextStepSchema.nullable(),
 });
 
@@ -156,8 +176,23 @@ export const RetryResultSchema = z.object({ requeued: z.number(), next: NextStep
 export const CancelBodySchema = z.object({}).passthrough();
 export const CancelResultSchema = z.object({ queued: z.number(), cancelled: z.number(), left: z.number(), reason: z.string().nullable() });
 
-/** An error answer: a message for a person; `answeredBy`/`answeredAt` when someone was first. */
-export const ErrorSchema = z.object({ error: z.string(), code: z.string(), answeredBy: z.string().optional(), answeredAt: z.string().optional() });
+/**
+ * An error answer: a message for a person; `answeredBy`/`answeredAt` when someone was first;
+ * `pause` (the one waiting now) and `seen` when the item paused again since (RESQ_PAUSE_MOVED);
+ * the totals when an approval would go past the budget (RESQ_OVER_BUDGET: send `overBudget: true` to go on).
+ */
+export const ErrorSchema = z.object({
+  error: z.string(),
+  code: z.string(),
+  answeredBy: z.string().optional(),
+  answeredAt: z.string().optional(),
+  pause: PauseSeenSchema.optional(),
+  seen: PauseSeenSchema.nullable().optional(),
+  budget: z.number().optional(),
+  approvedCost: z.number().optional(),
+  cost: z.number().optional(),
+  newTotal: z.number().optional(),
+});
 
 export const CompareQuerySchema = z.object({ a: z.string().min(1), b: z.string().min(1), limit: z.coerce.number().int().min(1).max(5000).optional() });
 const CompareSideSchema = z.object({ state: z.string(), runStatus: z.string().nullable(), question: z.string(), text: z.string().nullable(), decisions: z.array(z.string()), files: z.array(z.string()) });

@@ -75,7 +75,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
         ...(v.meta ? { where: [{ key: `meta.${v.meta}`, value: v.value ?? '' }] } : {}),
         ...(v.q?.trim() ? { text: v.q.trim() } : {}),
       });
-      const items = sel.items.slice(0, HELD_LISTED).map((it) => ({ id: it.id, tool: it.tool, cost: it.cost, untrustedCost: it.untrustedCost, holdReason: it.holdReason, question: cutText(it.question)!, meta: it.meta }));
+      const items = sel.items.slice(0, HELD_LISTED).map((it) => ({ id: it.id, runId: it.runId, tool: it.tool, cost: it.cost, untrustedCost: it.untrustedCost, holdReason: it.holdReason, question: cutText(it.question)!, meta: it.meta }));
       return sendJson(c, HeldSelectionSchema, { items, count: sel.items.length, totalCost: sel.totalCost });
     } catch (e) {
       if (e instanceof ResqError && e.code === 'RESQ_INPUT') return sendError(c, 400, 'RESQ_BAD_REQUEST', `query: ${e.message}`);

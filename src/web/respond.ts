@@ -3,13 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { ErrorSchema } from './api-schemas.js';
 
+/** What an error answer may carry besides its message and code (see ErrorSchema). */
+type ErrorExtra = Omit<z.input<typeof ErrorSchema>, 'error' | 'code'>;
+
 /** A JSON answer checked against its schema first (a mismatch is a bug: it throws, nothing half-valid goes out). */
 export function sendJson<S extends z.ZodType>(c: Context, schema: S, value: z.input<S>, status: ContentfulStatusCode = 200): Response {
   return c.json(schema.parse(value) as object, status, { 'Cache-Control': 'no-store' });
 }
 
 /** An error answer: one line for a person, and a machine-readable code. */
-export function sendError(c: Context, status: ContentfulStatusCode, code: string, error: string, extra: { answeredBy?: string; answeredAt?: string } = {}): Response {
+export function sendError(c: Context, status: ContentfulStatusCode, code: string, error: string, extra: ErrorExtra = {}): Response {
   return sendJson(c, ErrorSchema, { error, code, ...extra }, status);
 }
 

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
-import { AlreadyAnsweredError, ItemNotHeldError, ResqError } from '../errors.js';
+import { AlreadyAnsweredError, ItemNotHeldError, OverBudgetError, PauseMovedError, ResqError } from '../errors.js';
 import type { z } from 'zod';
 import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, BulkAnswerBodySchema, BulkAnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { readNextStep } from '../read/batch-status.js';
+import { commandHint } from '../text/command-hint.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import type { AuthVia } from './security.js';
 
@@ -35,8 +36,16 @@ export async function jsonBody(c: Context): Promise<{ ok: true; value: unknown }
   }
 }
 
-/** Maps a library error to its answer: someone answered first 409 (who and when), a user's mistake 400, an item not held 409; anything else is a bug (thrown: 500, logged). */
-function failure(c: Context, e: unknown): Response {
+/**
+ * Maps a library error to its answer: someone answered first 409 (who and when), a pause moved
+ * on 409 (with the pause waiting now), an approval past the budget 409 (with the totals), a
+ * user's mistake 400, an item not held 409; anything else is a bug (thrown: 500, logged).
+ */
+function failure(c: Context, e: unknown, batch: BatchRecord, db?: string): Response {
+  if (e instanceof PauseMovedError)
+    return sendError(c, 409, e.code, `${e.message}; ${commandHint(['resq', 'show', batch.name, e.itemId], { db })}`, { pause: e.now, seen: e.seen });
+  if (e instanceof OverBudgetError)
+    return sendError(c, 409, e.code, `${e.message}: confirm to go over the budget`, { budget: e.budget, approvedCost: e.approved, cost: e.cost, newTotal: e.total });
   if (e instanceof AlreadyAnsweredError) {
     const who = e.by === 'policy' ? 'the policy' : (e.person ?? 'a person');
     return sendError(c, 409, e.code, e.message, { answeredBy: who, answeredAt: e.answeredAt });
@@ -72,23 +81,23 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
       try {
         return await act(c, batch, parsed.data);
       } catch (e) {
-        return failure(c, e);
+        return failure(c, e, batch, d.db);
       }
     });
   };
 
-  write('/api/batches/:batch/items/:item/answer', AnswerBodySchema, async (c, batch, { person, reply }) => {
-    const answer = await d.actions.answer(batch, c.req.param('item') ?? '', person, reply);
+  write('/api/batches/:batch/items/:item/answer', AnswerBodySchema, async (c, batch, { person, runId, overBudget, reply }) => {
+    const r = await d.actions.answer(batch, c.req.param('item') ?? '', { person, runId, overBudget: overBudget === true }, reply);
     // Said with the answer: sent at once by a live worker, or only when someone runs the batch.
     const next = await readNextStep(d.store, batch, d.now(), { db: d.db });
-    return sendJson(c, AnswerResultSchema, { item: c.req.param('item') ?? '', answer, by: 'person', person, next });
+    return sendJson(c, AnswerResultSchema, { item: r.item, runId: r.runId, cost: r.cost, overBudget: r.overBudget, answer: r.answer, by: 'person', person, next });
   });
 
-  // A bulk decision: the items the person selected (and saw in the confirmation), each answered on its own.
-  write('/api/batches/:batch/held/answer', BulkAnswerBodySchema, async (c, batch, { person, reply, ids }) => {
-    const r = await d.actions.answerMany(batch, ids, person, reply);
-    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now(), { db: d.db }) : null;
-    return sendJson(c, BulkAnswerResultSchema, { person, answered: r.answered, skipped: r.skipped, totalCost: r.totalCost, next });
+  // A bulk decision: the pauses the person selected (and saw in the confirmation), each answered on its own.
+  write('/api/batches/:batch/held/answer', BulkAnswerBodySchema, async (c, batch, { person, overBudget, reply, items }) => {
+    const r = await d.actions.answerMany(batch, items, { person, overBudget: overBudget === true }, reply);
+    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now()) : null;
+    return sendJson(c, BulkAnswerResultSchema, { person, answered: r.answered, skipped: r.skipped, totalCost: r.totalCost, spent: r.spent, next });
   });
 
   write('/api/batches/:batch/retry', RetryBodySchema, async (c, batch, body) => {

@@ -5,7 +5,7 @@ import type { BatchStatus } from '../../src/read/index.js';
 const counts = { queued: 0, submitting: 0, running: 0, waiting: 0, held: 1, completed: 1, failed: 0, error: 0, cancelled: 0 };
 
 function held(h: Pick<BatchStatus['heldItems'][number], 'id' | 'question' | 'tool' | 'input'>): BatchStatus['heldItems'][number] {
-  return { holdReason: null, updatedAt: '2026-01-01T00:00:00.000Z', decisions: [], untrustedCost: null, ...h };
+  return { runId: null, holdReason: null, updatedAt: '2026-01-01T00:00:00.000Z', decisions: [], untrustedCost: null, ...h };
 }
 
 function worker(w: Pick<BatchStatus['workers'][number], 'id' | 'host' | 'pid' | 'gone' | 'heartbeatAgeMs' | 'items'>): BatchStatus['workers'][number] {
@@ -109,7 +109,7 @@ describe('formatStatus', () => {
   });
 
   it('names who decided a held item\'s earlier pauses and their note', () => {
-    const decisions = [{ tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'fine by me', decidedAt: '2026-01-01T00:00:00.000Z', answer: { approved: true }, words: 'approved', cost: 6 }];
+    const decisions = [{ tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'fine by me', decidedAt: '2026-01-01T00:00:00.000Z', answer: { approved: true }, words: 'approved', cost: 6, overBudget: false }];
     const text = formatStatus(status({ heldItems: [{ ...held({ id: 'q1', question: 'q', tool: 'ask_choice', input: {} }), decisions }] }), { db: 'x.db' });
     expect(text).toContain('    earlier confirm_scope: approved by Ana — note: fine by me');
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHeldFilter, heldMatches, parseWhere, selectHeld } from '../../src/read/held-selection.js';
 import { InputError } from '../../src/errors.js';
-import { answerHeldItem } from '../../src/runner/operations/answer.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { BatchRunner, loadBatch } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -68,7 +68,7 @@ describe('selectHeld over a real batch', () => {
     const some = await selectHeld(store, batch, { minCost: 200, where: [{ key: 'meta.kind', value: 'odd' }] });
     expect(some.items.map((i) => i.id)).toEqual(Array.from({ length: 15 }, (_, i) => `p${201 + 2 * i}`));
 
-    await answerHeldItem(store, batch, 'p3', { kind: 'approve' }, { person: 'ana' });
+    await answerWaiting(store, batch, 'p3', { kind: 'approve' }, { person: 'ana' });
     const named = await selectHeld(store, batch, { ids: ['p2', 'p3', 'done', 'nope', 'p4'], maxCost: 2 });
     expect(named.items.map((i) => i.id)).toEqual(['p2']);
     // p4 is held (the cost bound leaves it out): only those not held are named.

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { readItemView } from '../../src/read/item-view.js';
-import { answerHeldItem } from '../../src/runner/index.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore, type BatchRecord, type Store } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
@@ -38,7 +38,7 @@ describe('readItemView: one item in full', () => {
   });
 
   it('answered with no worker running: waiting to be sent, and the command that sends it', async () => {
-    await answerHeldItem(store, batch, 'route', { kind: 'choose', ids: ['a'], note: 'cheapest' }, { person: 'Ana' });
+    await answerWaiting(store, batch, 'route', { kind: 'choose', ids: ['a'], note: 'cheapest' }, { person: 'Ana' });
     const v = await readItemView(store, batch, 'route', { nowMs: Date.parse('2030-01-01T00:00:00Z') });
     expect(v.pauses[1]).toMatchObject({ waiting: 'send', decision: { by: 'person', person: 'Ana', note: 'cheapest', words: 'chose a' } });
     expect(v.next).toEqual({ why: 'no-worker', text: 'no worker running: resq resume iv', command: 'resq resume iv' });

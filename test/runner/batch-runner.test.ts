@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { answerHeldItem, BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
+import { BatchRunner, loadBatch, type RunnerEvent } from '../../src/runner/index.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { parsePolicy } from '../../src/config/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -52,7 +53,7 @@ describe('BatchRunner', () => {
       answeredPollMs: 50,
       onEvent: (e) => {
         events.push(e);
-        if (e.type === 'item' && e.id === 'wait' && e.state === 'held') answered = answerHeldItem(store, batch, 'wait', { kind: 'approve' });
+        if (e.type === 'item' && e.id === 'wait' && e.state === 'held') answered = answerWaiting(store, batch, 'wait', { kind: 'approve' });
       },
     });
     const result = await runner.run();

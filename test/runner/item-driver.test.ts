@@ -7,7 +7,8 @@ import type { Policy } from '../../src/policy/index.js';
 import { errorKind } from '../../src/runner/error-kind.js';
 import type { RunnerEvent } from '../../src/runner/events.js';
 import { driveItem, type DriveContext } from '../../src/runner/item-driver.js';
-import { answerHeldItem, loadBatch } from '../../src/runner/index.js';
+import { loadBatch } from '../../src/runner/index.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { idempotencyKey, openStore, type BatchRecord, type ItemRecord, type Store, type WorkerRecord } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
@@ -177,7 +178,7 @@ describe('driveItem (the item state machine)', () => {
     expect(d.calls.release).toBe(0);
     expect(sim.counters().respondRuns).toBe(0);
     // A person answers; the next claim hands the item back as `waiting`, and the driver sends it.
-    await answerHeldItem(b.store, b.batch, 'h', { kind: 'approve' });
+    await answerWaiting(b.store, b.batch, 'h', { kind: 'approve' });
     const [answered] = await claim(b);
     expect(answered).toMatchObject({ id: 'h', state: 'waiting', pendingKey: idempotencyKey(b.batch.id, 'h', 1) });
     const again = drive(b, policy);

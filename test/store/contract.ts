@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchExistsError, ItemNotHeldError, LeaseLostError } from '../../src/errors.js';
+import { BatchExistsError, ItemNotHeldError, LeaseLostError, OverBudgetError } from '../../src/errors.js';
 import { idempotencyKey } from '../../src/store/keys.js';
 import { missingStoreMembers, type Lease, type Store } from '../../src/store/port.js';
 import type { NewBatch, NewDecision, NewItem, PauseOutcome, RunSnapshot } from '../../src/store/shapes.js';
@@ -918,6 +918,35 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         await expect(store.answerHeld(B, 'a', decision('r-a'), 'k')).rejects.toThrow(ItemNotHeldError);
         await expect(store.answerHeld(B, 'b', decision('r-a'), 'k')).rejects.toThrow(ItemNotHeldError);
         expect(await store.decisionsForItem(B, 'a')).toHaveLength(1);
+      });
+
+      it('answerHeld refuses an answer for a pause the item is no longer held on (ItemNotHeldError), nothing recorded', async () => {
+        await load(store, ['a']);
+        const a = await running(await worker(), 'a', 'r-a2');
+        await store.markPaused(a, snap('r-a2', { status: 'requires_action' }), () => ({ kind: 'hold', reason: 'person' }));
+        await expect(store.answerHeld(B, 'a', decision('r-a1', { by: 'person', person: 'ann' }), 'k')).rejects.toThrow(ItemNotHeldError);
+        expect(await store.decisionsForItem(B, 'a')).toEqual([]);
+        expect(await item('a')).toMatchObject({ state: 'held', runId: 'r-a2' });
+      });
+
+      it('answerHeld with a budget: past it unconfirmed is OverBudgetError (nothing recorded); confirmed, recorded as over; within it, not over', async () => {
+        await load(store, ['a', 'b']);
+        const w = await worker();
+        for (const id of ['a', 'b']) {
+          const it = await running(w, id, `r-${id}`);
+          await store.markPaused(it, snap(`r-${id}`, { status: 'requires_action' }), () => ({ kind: 'hold', reason: 'person' }));
+        }
+        const guard = { budget: 10, allowOver: false };
+        expect(await store.answerHeld(B, 'a', decision('r-a', { by: 'person', person: 'ann', cost: 6 }), 'ka', guard)).toEqual({ overBudget: false });
+        const refused = await store.answerHeld(B, 'b', decision('r-b', { by: 'person', person: 'ann', cost: 5 }), 'kb', guard).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(OverBudgetError);
+        expect(refused).toMatchObject({ approved: 6, cost: 5, budget: 10 });
+        expect(await store.decisionsForItem(B, 'b')).toEqual([]);
+        expect(await item('b')).toMatchObject({ state: 'held' });
+        expect(await store.answerHeld(B, 'b', decision('r-b', { by: 'person', person: 'ann', cost: 5 }), 'kb', { ...guard, allowOver: true })).toEqual({ overBudget: true });
+        expect((await store.decisionsForItem(B, 'b')).map((d) => d.overBudget)).toEqual([true]);
+        expect((await store.decisionsForItem(B, 'a')).map((d) => d.overBudget)).toEqual([false]);
+        expect(await store.approvedCost(B)).toBe(11);
       });
 
       it('redecideHeld: an answer moves the item to waiting; a hold changes nothing; an item not held is not decided', async () => {

@@ -106,6 +106,22 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('021 adds decisions.over_budget: decisions recorded before it read as not over the budget', async () => {
+    const path = join(tempDir(), 'before-021.db');
+    const db = new Database(path);
+    migrate(db, before('021_'));
+    expect(columns(db, 'decisions')).not.toContain('over_budget');
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 7, 'old', '/q.csv', 'abc', 1, 'now', 'now')").run();
+    db.prepare("INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, cost, decided_at) VALUES (7, 'a', 'r1', 'confirm_scope', '{}', '{}', 'person', 'ann', 300, 'now')").run();
+    expect(migrate(db)).toEqual(migrations.slice(before('021_').length).map((m) => m.name));
+    expect(db.prepare('SELECT over_budget FROM decisions').pluck().all()).toEqual([0]);
+    db.close();
+    const store = SqliteStore.open(path);
+    expect((await store.decisionsForItem('b1', 'a')).map((d) => [d.person, d.cost, d.overBudget])).toEqual([['ann', 300, false]]);
+    await store.close();
+  });
+
   it("015 adds the worker's process start identity; workers registered before it read with none", async () => {
     const before015 = migrations.slice(0, migrations.findIndex((m) => m.name.startsWith('015_')));
     const path = join(tempDir(), 'before-015.db');

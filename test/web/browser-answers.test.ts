@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRows } from '../../src/runner/index.js';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { launch, screenshot, signedInPage, until } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // Three pauses for a person, and a long question that keeps the worker attached while they answer.
@@ -19,14 +19,7 @@ describe('answering pauses in a real browser', () => {
     await b?.close();
   });
 
-  /** A signed-in page with the person's name typed in the header. */
-  async function pageAs(person: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
-    const w = await watchedPage(await browser.newContext());
-    await w.page.goto(b.server.loginUrl());
-    await w.page.fill('#person', person);
-    await w.page.locator('#person').dispatchEvent('change');
-    return w;
-  }
+  const pageAs = (person: string) => signedInPage(browser, b.server, person);
 
   const itemUrl = (id: string) => `${b.server.origin}/b/answers/i/${id}`;
 

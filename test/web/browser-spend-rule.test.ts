@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerHeldItem } from '../../src/runner/operations/answer.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { launch, screenshot, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -13,8 +13,8 @@ describe('the batch page: spend against the budget, and the rule that would have
     [f, browser] = await Promise.all([webFixture({ name: 'spend' }), launch()]);
     const policy = { confirm_scope: { approve_max_cost: 10, batch_budget: 120, otherwise: 'hold' } };
     await f.store.updateBatchSettings(f.batch.id, f.batch.settings, policy, f.batch.baseUrl);
-    await answerHeldItem(f.store, f.batch, 'plan', { kind: 'approve' }, { person: 'ann' });
-    await answerHeldItem(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'ann' });
+    await answerWaiting(f.store, f.batch, 'plan', { kind: 'approve' }, { person: 'ann' });
+    await answerWaiting(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'ann' });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerHeldItem } from '../../src/runner/index.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { BatchRecord } from '../../src/store/index.js';
@@ -72,7 +72,7 @@ describe('live overviews on PostgreSQL', () => {
 
     const elsewhere = await PostgresStore.open(url); // another machine: its own connections
     try {
-      await answerHeldItem(elsewhere, batch, 'image', { kind: 'decline' }, { person: 'Eve' });
+      await answerWaiting(elsewhere, batch, 'image', { kind: 'decline' }, { person: 'Eve' });
     } finally {
       await elsewhere.close();
     }

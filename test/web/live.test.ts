@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { answerHeldItem } from '../../src/runner/index.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { LiveHub } from '../../src/web/live.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -53,7 +53,7 @@ describe('live overviews', () => {
       await settle();
     }
     expect(a).toHaveLength(1); // nothing changed: nothing sent
-    await answerHeldItem(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'Eve' });
+    await answerWaiting(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'Eve' });
     // The hub times its ticks by its clock: one tickMs later, the change is read.
     clock.advance(999);
     await settle();
@@ -124,7 +124,7 @@ describe('live overviews', () => {
     };
     const first = await nextOverview();
     expect(first.heldItems.map((h) => h.id)).toContain('multi');
-    await answerHeldItem(f.store, f.batch, 'multi', { kind: 'choose', ids: ['a', 'b'] }, { person: 'Eve' });
+    await answerWaiting(f.store, f.batch, 'multi', { kind: 'choose', ids: ['a', 'b'] }, { person: 'Eve' });
     const second = await nextOverview();
     expect(second.counts.held).toBe(first.counts.held - 1);
     expect(second.heldItems.map((h) => h.id)).not.toContain('multi');

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerHeldItem } from '../../src/runner/operations/answer.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { labelValue } from '../../src/web/metrics.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -49,8 +49,8 @@ describe('GET /metrics', () => {
     back.run('-7000 seconds', f.batch.id, 'image');
     db.close();
     const batch = (await f.store.findBatch(f.batch.id))!;
-    await answerHeldItem(f.store, batch, 'plan', { kind: 'approve' }, { person: 'ann' });
-    await answerHeldItem(f.store, batch, 'image', { kind: 'decline' }, { person: 'bob' });
+    await answerWaiting(f.store, batch, 'plan', { kind: 'approve' }, { person: 'ann' });
+    await answerWaiting(f.store, batch, 'image', { kind: 'decline' }, { person: 'bob' });
     const text = await scrape();
     expect(text).toContain(`resq_approved_cost_credits_total{${l}} 50`);
     expect(text).toContain(`resq_budget_credits{${l}} 120`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerHeldItem } from '../../src/runner/operations/answer.js';
+import { answerWaiting } from '../support/answer-waiting.js';
 import { RuleViewSchema } from '../../src/web/rule-route.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -8,9 +8,9 @@ describe('GET /api/batches/:batch/rule', () => {
   beforeAll(async () => {
     f = await webFixture({ name: 'rules' });
     // People answer three of the held pauses (no policy: every pause was held).
-    await answerHeldItem(f.store, f.batch, 'plan', { kind: 'approve' }, { person: 'ann' });
-    await answerHeldItem(f.store, f.batch, 'multi', { kind: 'choose', ids: ['c', 'a'] }, { person: 'bob' });
-    await answerHeldItem(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'ann' });
+    await answerWaiting(f.store, f.batch, 'plan', { kind: 'approve' }, { person: 'ann' });
+    await answerWaiting(f.store, f.batch, 'multi', { kind: 'choose', ids: ['c', 'a'] }, { person: 'bob' });
+    await answerWaiting(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'ann' });
   }, 60_000);
   afterAll(async () => f?.close());
   const get = (q: string) => fetch(`${f.server.origin}/api/batches/rules/rule${q}`, { headers: bearer(f.server) });

@@ -15,11 +15,14 @@ describe('the JSON API: writes through the library operations', () => {
     const r = await fetch(`${f.server.origin}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f.server), ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   };
+  /** The pause an item is held on now (its run id), as the page shows it. */
+  const runOf = async (id: string) => (await f.store.getItem(f.batch.id, id))!.runId!;
 
   it('answers a held plan with the person recorded; a second answer is 409 naming who and when, nothing recorded twice', async () => {
-    const first = await post('/api/batches/web/items/plan/answer', { person: 'Ada', reply: { kind: 'approve', note: 'worth it' } });
-    expect(first).toEqual({ status: 200, body: { item: 'plan', answer: { approved: true }, by: 'person', person: 'Ada', next: { why: 'no-worker', text: 'no worker running: resq resume web', command: 'resq resume web' } } });
-    const second = await post('/api/batches/web/items/plan/answer', { person: 'Bob', reply: { kind: 'decline' } });
+    const runId = await runOf('plan');
+    const first = await post('/api/batches/web/items/plan/answer', { person: 'Ada', runId, reply: { kind: 'approve', note: 'worth it' } });
+    expect(first).toEqual({ status: 200, body: { item: 'plan', runId, cost: 50, overBudget: false, answer: { approved: true }, by: 'person', person: 'Ada', next: { why: 'no-worker', text: 'no worker running: resq resume web', command: 'resq resume web' } } });
+    const second = await post('/api/batches/web/items/plan/answer', { person: 'Bob', runId, reply: { kind: 'decline' } });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'RESQ_ALREADY_ANSWERED', answeredBy: 'Ada', answeredAt: expect.any(String) });
     expect(second.body.error).toContain('already answered by Ada');
@@ -28,15 +31,18 @@ describe('the JSON API: writes through the library operations', () => {
   });
 
   it('a reply that does not fit the pause is a 400 from the same check the CLI makes', async () => {
-    const r = await post('/api/batches/web/items/multi/answer', { person: 'Ada', reply: { kind: 'choose', ids: ['a', 'zz'] } });
+    const r = await post('/api/batches/web/items/multi/answer', { person: 'Ada', runId: await runOf('multi'), reply: { kind: 'choose', ids: ['a', 'zz'] } });
     expect(r.status).toBe(400);
     expect(r.body.error).toContain('zz not offered');
     expect((await f.store.getItem(f.batch.id, 'multi'))!.state).toBe('held');
   });
 
   it('a bad body is one line naming the field; no JSON content type is 415', async () => {
-    expect((await post('/api/batches/web/items/multi/answer', { reply: { kind: 'approve' } })).body.error).toBe('body: person: Invalid input: expected string, received undefined');
-    expect((await post('/api/batches/web/items/multi/answer', { person: 'A', reply: { kind: 'maybe' } })).body.error).toMatch(/^body: reply.kind: /);
+    const runId = await runOf('multi');
+    expect((await post('/api/batches/web/items/multi/answer', { runId, reply: { kind: 'approve' } })).body.error).toBe('body: person: Invalid input: expected string, received undefined');
+    expect((await post('/api/batches/web/items/multi/answer', { person: 'A', runId, reply: { kind: 'maybe' } })).body.error).toMatch(/^body: reply.kind: /);
+    expect((await post('/api/batches/web/items/multi/answer', { person: 'A', reply: { kind: 'decline' } })).body.error).toBe('body: runId: Invalid input: expected string, received undefined');
+    expect((await post('/api/batches/web/items/multi/answer', { person: 'A', runId, overBudget: 'yes', reply: { kind: 'decline' } })).body.error).toMatch(/^body: overBudget: /);
     expect((await post('/api/batches/web/items/multi/answer', '{not json')).body.error).toBe('body: not valid JSON');
     expect((await post('/api/batches/web/items/multi/answer', '{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
   });
@@ -130,6 +136,8 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
     const text = await r.text();
     return { status: r.status, body: (text.startsWith('{') ? JSON.parse(text) : { text }) as Record<string, unknown> };
   };
+  /** Each item with the pause it is held on now, as the page lists them. */
+  const listed = async (ids: string[], fx: WebFixture = f) => Promise.all(ids.map(async (id) => ({ id, runId: (await fx.store.getItem(fx.batch.id, id))!.runId! })));
   const get = async (p: string) => {
     const r = await fetch(`${f.server.origin}${p}`, { headers: bearer(f.server) });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
@@ -138,7 +146,7 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
   it('lists the held items a filter selects with their cost; a bad filter is a 400 naming the field', async () => {
     expect((await get('/api/batches/bulk/held')).body).toMatchObject({ count: 3, totalCost: 50 });
     const plans = await get('/api/batches/bulk/held?tool=confirm_scope&minCost=10&maxCost=60');
-    expect(plans.body).toEqual({ items: [{ id: 'plan', tool: 'confirm_scope', cost: 50, untrustedCost: null, holdReason: expect.any(String), question: 'Costly plan @confirm=50', meta: { lab: 'south' } }], count: 1, totalCost: 50 });
+    expect(plans.body).toEqual({ items: [{ id: 'plan', runId: (await listed(['plan']))[0]!.runId, tool: 'confirm_scope', cost: 50, untrustedCost: null, holdReason: expect.any(String), question: 'Costly plan @confirm=50', meta: { lab: 'south' } }], count: 1, totalCost: 50 });
     expect((await get('/api/batches/bulk/held?meta=lab&value=north')).body.items).toMatchObject([{ id: 'multi' }]);
     expect((await get('/api/batches/bulk/held?q=FIGURE')).body.items).toMatchObject([{ id: 'image' }]);
     expect(await get('/api/batches/bulk/held?minCost=abc')).toEqual({ status: 400, body: { error: 'query: minCost: give a number of 0 or more', code: 'RESQ_BAD_REQUEST' } });
@@ -148,17 +156,19 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
 
   it('answers each named item with the person and note; one answered first by someone else is skipped and named; nothing twice', async () => {
     // Ada answers the plan on her own first.
-    expect((await post('/api/batches/bulk/items/plan/answer', { person: 'Ada', reply: { kind: 'approve' } })).status).toBe(200);
-    const r = await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'decline', note: 'not now' }, ids: ['plan', 'image', 'multi'] });
+    const items = await listed(['plan', 'image', 'multi']);
+    expect((await post('/api/batches/bulk/items/plan/answer', { person: 'Ada', runId: items[0]!.runId, reply: { kind: 'approve' } })).status).toBe(200);
+    const r = await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'decline', note: 'not now' }, items });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       person: 'Cy',
       answered: [
-        { id: 'multi', tool: 'ask_choice', cost: null, answer: { decision: 'declined', note: 'not now' } },
-        { id: 'image', tool: 'request_quality_image', cost: null, answer: { approved: false } },
+        { id: 'multi', runId: items[2]!.runId, tool: 'ask_choice', cost: null, overBudget: false, answer: { decision: 'declined', note: 'not now' } },
+        { id: 'image', runId: items[1]!.runId, tool: 'request_quality_image', cost: null, overBudget: false, answer: { approved: false } },
       ],
       skipped: [{ id: 'plan', reason: expect.stringMatching(/^already answered by Ada at /), by: 'Ada', at: expect.any(String) }],
       totalCost: 0,
+      spent: 0,
       next: { why: 'no-worker', text: 'no worker running: resq resume bulk', command: 'resq resume bulk' },
     });
     for (const [id, person] of [['plan', 'Ada'], ['image', 'Cy'], ['multi', 'Cy']] as const) {
@@ -168,28 +178,97 @@ describe('the JSON API: a decision in bulk (GET …/held, POST …/held/answer)'
   });
 
   it('refuses a bad body, an answer that does not fit every item (nothing recorded), and a session write from another origin', async () => {
-    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, ids: [] })).body.error).toBe('body: ids: select at least one held item');
-    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, ids: Array.from({ length: 501 }, (_, i) => `x${i}`) })).status).toBe(400);
+    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, items: [] })).body.error).toBe('body: items: select at least one held item');
+    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, items: Array.from({ length: 501 }, (_, i) => ({ id: `x${i}`, runId: 'r' })) })).status).toBe(400);
+    expect((await post('/api/batches/bulk/held/answer', { person: 'Cy', reply: { kind: 'approve' }, ids: ['plan'] })).body.error).toMatch(/^body: items: /);
     const f2 = await webFixture({ name: 'bulk2' });
     try {
-      const misfit = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'Cy', reply: { kind: 'approve' }, ids: ['plan', 'multi'] }) });
+      const misfit = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'Cy', reply: { kind: 'approve' }, items: await listed(['plan', 'multi'], f2) }) });
       expect(misfit.status).toBe(400);
       expect(((await misfit.json()) as { error: string }).error).toContain('does not fit 1 of the 2 selected item(s): multi (ask_choice');
       expect(await f2.store.decisionsForItem(f2.batch.id, 'plan')).toEqual([]);
       const bulkUrl = `${f2.server.origin}/api/batches/bulk2/held/answer`;
-      const body = JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] });
+      const body = JSON.stringify({ person: 'M', reply: { kind: 'approve' }, items: await listed(['plan'], f2) });
       expect((await fetch(bulkUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status).toBe(401);
-      const big = await fetch(bulkUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve', note: 'x'.repeat(BODY_LIMIT) }, ids: ['plan'] }) });
+      const big = await fetch(bulkUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f2.server) }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve', note: 'x'.repeat(BODY_LIMIT) }, items: await listed(['plan'], f2) }) });
       expect(big.status).toBe(413);
       expect(await f2.store.decisionsForItem(f2.batch.id, 'plan')).toEqual([]);
       const cookie = await login(f2.server);
-      const foreign = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] }) });
+      const foreign = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, items: await listed(['plan'], f2) }) });
       expect(foreign.status).toBe(403);
-      const same = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: f2.server.origin }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, ids: ['plan'] }) });
+      const same = await fetch(`${f2.server.origin}/api/batches/bulk2/held/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: f2.server.origin }, body: JSON.stringify({ person: 'M', reply: { kind: 'approve' }, items: await listed(['plan'], f2) }) });
       expect(same.status).toBe(200);
       expect((await f2.store.decisionsForItem(f2.batch.id, 'plan')).map((d) => d.person)).toEqual(['M']);
     } finally {
       await f2.close();
     }
   }, 60_000);
+});
+
+describe('the JSON API: a decision is for the pause the person saw, and held to the budget', () => {
+  let f: WebFixture;
+  beforeAll(async () => {
+    // t1 pauses on a plan costing 1, then (once answered) on one costing 99,999; p100 and p88 under batch_budget 150.
+    f = await webFixture({
+      name: 'seen',
+      csv: 'id,question,lab\nt1,plan @confirm=1 @confirm=99999,x\np100,plan @confirm=100,x\np88,plan @confirm=88,x\n',
+      policy: { confirm_scope: { approve_max_cost: 0, batch_budget: 150 } },
+    });
+  }, 60_000);
+  afterAll(async () => f?.close());
+
+  const post = async (p: string, body: unknown) => {
+    const r = await fetch(`${f.server.origin}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(f.server) }, body: JSON.stringify(body) });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+  const runOf = async (id: string) => (await f.store.getItem(f.batch.id, id))!.runId!;
+
+  it('t1 approved by B, paused again at 99,999: A\'s approval with the run id A saw is 409 with the message and the new pause, nothing recorded (single and bulk)', async () => {
+    const seen = await runOf('t1');
+    expect((await post('/api/batches/seen/items/t1/answer', { person: 'B', runId: seen, reply: { kind: 'approve' } })).status).toBe(200);
+    await f.resume();
+    const now = await runOf('t1');
+    expect(now).not.toBe(seen);
+    const single = await post('/api/batches/seen/items/t1/answer', { person: 'A', runId: seen, reply: { kind: 'approve' } });
+    expect(single).toEqual({
+      status: 409,
+      body: {
+        code: 'RESQ_PAUSE_MOVED',
+        error: 't1 paused again since you saw it (cost 1 → 99,999): nothing recorded; resq show seen t1',
+        pause: { runId: now, tool: 'confirm_scope', cost: 99_999 },
+        seen: { runId: seen, tool: 'confirm_scope', cost: 1 },
+      },
+    });
+    const bulk = await post('/api/batches/seen/held/answer', { person: 'A', reply: { kind: 'approve' }, items: [{ id: 't1', runId: seen }] });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body).toMatchObject({ answered: [], skipped: [{ id: 't1', by: 'B', reason: 't1 paused again since you saw it (cost 1 → 99,999): nothing recorded', pause: { runId: now, cost: 99_999 } }], spent: 0 });
+    expect((await f.store.decisionsForItem(f.batch.id, 't1')).map((d) => [d.runId, d.person])).toEqual([[seen, 'B']]);
+    expect((await f.store.getItem(f.batch.id, 't1'))!.state).toBe('held');
+  });
+
+  it('an approval past batch_budget is 409 naming the totals until overBudget: true is sent; the decision records it went over', async () => {
+    const items = [{ id: 'p100', runId: await runOf('p100') }, { id: 'p88', runId: await runOf('p88') }];
+    const refused = await post('/api/batches/seen/held/answer', { person: 'A', reply: { kind: 'approve' }, items });
+    expect(refused).toEqual({
+      status: 409,
+      body: {
+        code: 'RESQ_OVER_BUDGET',
+        error: "approving 2 held item(s) (cost 188) takes the batch's approved cost to 189 of its budget 150 (126%): nothing recorded: confirm to go over the budget",
+        budget: 150,
+        approvedCost: 1,
+        cost: 188,
+        newTotal: 189,
+      },
+    });
+    expect(await f.store.approvedCost(f.batch.id)).toBe(1);
+    const single = await post('/api/batches/seen/items/p88/answer', { person: 'A', runId: items[1]!.runId, reply: { kind: 'approve' } });
+    expect(single).toEqual({ status: 200, body: expect.objectContaining({ item: 'p88', cost: 88, overBudget: false }) });
+    const past = await post('/api/batches/seen/items/p100/answer', { person: 'A', runId: items[0]!.runId, reply: { kind: 'approve' } });
+    expect(past.status).toBe(409);
+    expect(past.body).toMatchObject({ code: 'RESQ_OVER_BUDGET', newTotal: 189, budget: 150 });
+    const confirmed = await post('/api/batches/seen/items/p100/answer', { person: 'A', runId: items[0]!.runId, overBudget: true, reply: { kind: 'approve' } });
+    expect(confirmed).toEqual({ status: 200, body: expect.objectContaining({ item: 'p100', cost: 100, overBudget: true }) });
+    expect((await f.store.decisionsForItem(f.batch.id, 'p100')).map((d) => d.overBudget)).toEqual([true]);
+    expect(await f.store.approvedCost(f.batch.id)).toBe(189);
+  });
 });

@@ -28,6 +28,10 @@ export interface AnswerArgs {
   text?: string;
   items?: string;
   'dry-run'?: boolean;
+  /** The pause answered (its run id, as status, show and the page give it); without it, the pause waiting now, said. */
+  run?: string;
+  /** Approve even though it takes the batch past its batch_budget. */
+  'over-budget'?: boolean;
 }
 
 /** The flags that only a bulk decision (--held) takes. */
@@ -52,7 +56,7 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const reply = replyOf(a);
   if (!reply) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID]');
   // Loaded when the command runs (see cli.ts); the answer module alone, not the runner's barrel.
-  const [{ answerHeldItem }, { readNextStep }, { decisionWords }, { systemClock }, { openBatch }, { printable }] = await Promise.all([
+  const [{ answerHeldItem, pauseWaiting }, { readNextStep }, { decisionWords }, { systemClock }, { openBatch }, { printable }] = await Promise.all([
     import('../../runner/operations/answer.js'),
     import('../../read/batch-status.js'),
     import('../../read/decider.js'),
@@ -63,7 +67,23 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const person = a.by?.trim() || osUserName();
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    const r = await answerHeldItem(store, batch, item, reply, { person });
+    let runId = a.run?.trim();
+    if (!runId) {
+      // No pause named: the one waiting now, said (with its cost) before it is answered.
+      const now = await pauseWaiting(store, batch, item);
+      runId = now.runId;
+      if (!a.json) io.stdout.write(`answering the pause waiting now: run ${printable(runId)} (${printable(now.tool)}${now.cost !== null ? `, cost ${now.cost}` : ''})\n`);
+    }
+    let r;
+    try {
+      r = await answerHeldItem(store, batch, item, reply, { person, runId, overBudget: a['over-budget'] === true });
+    } catch (e) {
+      const { refusalLine } = await import('../answer-refusal.js');
+      const line = refusalLine(e, batch.name, a.db);
+      if (!line) throw e;
+      io.stderr.write(line);
+      return EXIT.usage;
+    }
     const next = await readNextStep(store, batch, (io.clock ?? systemClock).now(), { db: a.db });
     const how = next
       ? `not sent yet (no worker running): \`${next.command}\` sends it`
@@ -71,7 +91,7 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
     io.stdout.write(
       a.json
         ? `${JSON.stringify({ ...r, next })}\n`
-        : `recorded for ${printable(batch.name)}/${printable(item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
+        : `recorded for ${printable(batch.name)}/${printable(item)}${r.person ? ` (by ${printable(r.person)})` : ''}: ${decisionWords(r.answer)}${r.overBudget ? ' — over the batch budget, as you confirmed' : ''}${reply.note ? ` — note: ${printable(reply.note)}` : ''}; ${how}\n`,
     );
     return EXIT.ok;
   } finally {
@@ -94,6 +114,7 @@ function replyOf(a: AnswerArgs): PersonReply | null {
 /** `resq answer BATCH --held …`: checks the flags, then answers (or lists) every held item they select. */
 async function answerBulkHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   if (a.item !== undefined) throw new InputError(`--held answers the held items the filters select: drop the item id "${a.item}", or drop --held`);
+  if (a.run !== undefined) throw new InputError('--run names the pause of one item: drop it with --held (each item is answered for the pause the selection lists)');
   const reply = replyOf(a);
   const given = [a.approve, a.decline, a.choose !== undefined].filter(Boolean).length;
   if (given > 1 || (!reply && !a['dry-run'])) throw new InputError('give exactly one of --approve, --decline, --choose ID[,ID] (or --dry-run to list what would be answered)');
@@ -113,7 +134,7 @@ async function answerBulkHandler(a: AnswerArgs, io: CliIo): Promise<number> {
   const [{ openBatch }, { answerHeldHandler }] = await Promise.all([import('../open-batch.js'), import('./answer-held.js')]);
   const { store, batch } = await openBatch(a.db, a.batch);
   try {
-    return await answerHeldHandler(store, batch, { db: a.db, json: a.json, filter, reply, person: a.by?.trim() || osUserName(), dryRun: a['dry-run'] === true }, io);
+    return await answerHeldHandler(store, batch, { db: a.db, json: a.json, filter, reply, person: a.by?.trim() || osUserName(), dryRun: a['dry-run'] === true, overBudget: a['over-budget'] === true }, io);
   } finally {
     await store.close();
   }
@@ -139,8 +160,10 @@ export function answerCommand(y: Argv, ctx: CommandContext): Argv {
         .option('approve', { type: 'boolean', describe: 'approve (confirm_scope, request_quality_image)' })
         .option('decline', { type: 'boolean', describe: 'decline' })
         .option('choose', { type: 'string', describe: 'option id(s) for ask_choice, comma-separated' })
-        .option('note', { type: 'string', describe: 'why: recorded with the decision whichever you give (--approve, --decline or --choose), shown by show, the page and the export; with an ask_choice answer it is also sent to the service' })
-        .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' }),
+        .option('note', { type: 'string', describe: 'why: recorded with the decision (--approve, --decline or --choose), shown by show, the page and the export; sent to the service with an ask_choice answer' })
+        .option('by', { type: 'string', describe: 'who answers, recorded with the answer (default: your OS user name)' })
+        .option('run', { type: 'string', describe: 'the pause you answer (its run id, as status and show give it): refused if the item paused again since; without it, the pause waiting now, said with its cost' })
+        .option('over-budget', { type: 'boolean', describe: 'approve even though it takes the batch past its batch_budget (refused without it, naming the totals)' }),
     async (argv) => {
       ctx.code = await answerHandler(argv as unknown as AnswerArgs, ctx.io);
     },

@@ -61,10 +61,10 @@ export function answerFlags(tool: string): string {
  * The command that answers a held pause, pasteable with its first answer (`--choose ID` or
  * `--approve`), the others said after it: `resq answer B I --approve --db x.db (or --decline)`.
  */
-export function answerHint(batch: string, item: string, tool: string, place: HintPlace): string {
+export function answerHint(batch: string, item: string, tool: string, place: HintPlace, runId?: string): string {
   const [first = '', ...others] = answerFlags(tool).split(' | ');
   const words = first.replace('[,ID]', '').split(' ');
-  return `${commandHint(['resq', 'answer', batch, item, ...words], place)} (or ${[...(first === words.join(' ') ? [] : [first]), ...others].join(', ')})`;
+  return `${commandHint(['resq', 'answer', batch, item, ...(runId ? ['--run', runId] : []), ...words], place)} (or ${[...(first === words.join(' ') ? [] : [first]), ...others].join(', ')})`;
 }
 
 /** `resq show BATCH ITEM` as text: the read model's item view. */
@@ -92,7 +92,7 @@ export function formatItem(v: ItemView, hint: HintPlace): string {
     if (d) lines.push(`    decided ${printable(deciderLine(d))}, ${d.decidedAt}`);
     if (p.waiting === 'person')
       lines.push(
-        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: ${answerHint(v.batch.name, it.id, p.tool, hint)}`,
+        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: ${answerHint(v.batch.name, it.id, p.tool, hint, p.runId)}`,
       );
     if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)} sends it` : '    answered: the worker carrying the batch sends it');
   }

@@ -1,16 +1,27 @@
-import { AlreadyAnsweredError, InputError } from '../../errors.js';
+import { AlreadyAnsweredError, InputError, OverBudgetError, PauseMovedError, type PauseSeen } from '../../errors.js';
 import { type HeldFilter, type SelectedHeld, selectHeld } from '../../read/held-selection.js';
+import { budgetOf } from '../../read/spend.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
-import { answerFor, answerHeldItem, type PersonReply, whyNotHeld } from './answer.js';
+import { answerFor, answerHeldItem, type PersonReply, whyNotHeld, whyRefused } from './answer.js';
 
 /** One item a bulk decision answered. */
 export interface BulkAnswered {
   id: string;
+  /** The pause answered: the one listed when the person confirmed. */
+  runId: string;
   tool: string;
   /** The pause's cost (a plan's `input.cost`), or null. */
   cost: number | null;
+  /** The answer took the batch past its budget (the person confirmed that). */
+  overBudget: boolean;
   /** The answer the next respond carries. */
   answer: Record<string, unknown>;
+}
+
+/** A pause as a person saw it listed: the item and the run it was paused on. */
+export interface ListedPause {
+  id: string;
+  runId: string;
 }
 
 /** One item a bulk decision left alone, and why: who answered it first, when someone did. */
@@ -21,6 +32,8 @@ export interface BulkSkipped {
   by: string | null;
   /** When that answer was recorded, or null. */
   at: string | null;
+  /** The pause it waits on now, when it paused again since it was listed. */
+  pause?: PauseSeen;
 }
 
 /** What a bulk decision did, item by item. */
@@ -29,8 +42,19 @@ export interface BulkAnswerResult {
   person: string | null;
   answered: BulkAnswered[];
   skipped: BulkSkipped[];
-  /** Sum of the answered items' costs. */
+  /** Sum of the answered items' pause costs (spent or not: see {@link spent}). */
   totalCost: number;
+  /** The cost these answers approved (0 for declines and choices). */
+  spent: number;
+}
+
+/** What a bulk decision is given besides the reply. */
+export interface BulkOptions {
+  person?: string | null;
+  /** The person confirmed that these approvals may take the batch past its `batch_budget`. @default false */
+  overBudget?: boolean;
+  /** Called once the selection is read, before the first answer is written. */
+  onSelected?: (items: readonly SelectedHeld[]) => Promise<void> | void;
 }
 
 function who(by: 'policy' | 'person', person: string | null): string {
@@ -43,7 +67,8 @@ function skippedFor(id: string, e: unknown): BulkSkipped | undefined {
     const name = who(e.by, e.person);
     return { id, reason: `already answered by ${name} at ${e.answeredAt} (now ${e.state})`, by: name, at: e.answeredAt };
   }
-  if (e instanceof InputError) return { id, reason: e.message, by: null, at: null };
+  if (e instanceof PauseMovedError) return { id, reason: e.message, by: e.seenAnsweredBy?.who ?? null, at: e.seenAnsweredBy?.at ?? null, pause: e.now };
+  if (e instanceof InputError || e instanceof OverBudgetError) return { id, reason: e.message, by: null, at: null };
   return undefined;
 }
 
@@ -69,36 +94,79 @@ export function checkReplyFits(items: readonly SelectedHeld[], reply: PersonRepl
 }
 
 /**
- * Answers every held item `filter` selects with the same reply, each with its own decision
- * through {@link answerHeldItem} (one decision per pause, written whole or not at all), with
- * the person's name and note. An item answered meanwhile by another person or the policy
- * (or paused again since it was selected) is skipped and named with who answered it; named
- * `ids` that are not held are skipped the same way. A reply that does not fit every selected
- * pause throws InputError and records nothing. Nothing is sent from here.
+ * Refuses, before anything is recorded, approvals that together take the batch past its
+ * `batch_budget` when the person did not confirm going over ({@link OverBudgetError} naming
+ * the totals). Each answer is held to the budget again as it is recorded.
  */
-export async function answerHeldItems(
+async function checkBulkBudget(store: ReadStore, batch: BatchRecord, items: readonly SelectedHeld[], reply: PersonReply, overBudget: boolean): Promise<void> {
+  const budget = budgetOf(batch.policy);
+  if (budget === null || overBudget) return;
+  const cost = items.reduce((n, it) => n + answerFor(it.tool, it.input, reply).cost, 0);
+  if (cost <= 0) return;
+  const approved = await store.approvedCost(batch.id);
+  if (approved + cost > budget) throw new OverBudgetError(`${items.length} held item(s)`, approved, cost, budget);
+}
+
+/**
+ * Answers the pauses selected, each with its own decision through {@link answerHeldItem}
+ * (one decision per pause, written whole or not at all), for the pause listed and no later one.
+ */
+async function answerSelected(
   store: ReadStore & TransitionStore,
   batch: BatchRecord,
-  filter: HeldFilter,
+  items: readonly SelectedHeld[],
+  skipped: BulkSkipped[],
   reply: PersonReply,
-  o: { person?: string | null; /** Called once the selection is read, before the first answer is written. */ onSelected?: (items: readonly SelectedHeld[]) => Promise<void> | void } = {},
+  o: BulkOptions,
 ): Promise<BulkAnswerResult> {
-  const selection = await selectHeld(store, batch, filter);
-  checkReplyFits(selection.items, reply);
+  checkReplyFits(items, reply);
+  await checkBulkBudget(store, batch, items, reply, o.overBudget === true);
   const person = o.person?.trim() || null;
-  const skipped: BulkSkipped[] = [];
-  for (const id of selection.notHeld) skipped.push(skippedFor(id, await whyNotHeld(store, batch, id))!);
-  await o.onSelected?.(selection.items);
+  await o.onSelected?.(items);
   const answered: BulkAnswered[] = [];
-  for (const it of selection.items) {
+  let spent = 0;
+  for (const it of items) {
     try {
-      const r = await answerHeldItem(store, batch, it.id, reply, { person, runId: it.runId });
-      answered.push({ id: it.id, tool: it.tool, cost: it.cost, answer: r.answer });
+      const r = await answerHeldItem(store, batch, it.id, reply, { person, runId: it.runId, overBudget: o.overBudget === true });
+      answered.push({ id: it.id, runId: it.runId, tool: it.tool, cost: it.cost, overBudget: r.overBudget, answer: r.answer });
+      spent += r.cost;
     } catch (e) {
       const s = skippedFor(it.id, e);
       if (!s) throw e;
       skipped.push(s);
     }
   }
-  return { batch: batch.name, person, answered, skipped, totalCost: answered.reduce((n, a) => n + (a.cost ?? 0), 0) };
+  return { batch: batch.name, person, answered, skipped, totalCost: answered.reduce((n, a) => n + (a.cost ?? 0), 0), spent };
+}
+
+/**
+ * Answers every held item `filter` selects with the same reply, each for the pause the
+ * selection read, with the person's name and note. An item answered meanwhile by another
+ * person or the policy (or paused again since it was selected) is skipped and named; named
+ * `ids` that are not held are skipped the same way. A reply that does not fit every selected
+ * pause throws InputError, and approvals that take the batch past its budget unconfirmed
+ * throw OverBudgetError: then nothing is recorded. Nothing is sent from here.
+ */
+export async function answerHeldItems(store: ReadStore & TransitionStore, batch: BatchRecord, filter: HeldFilter, reply: PersonReply, o: BulkOptions = {}): Promise<BulkAnswerResult> {
+  const selection = await selectHeld(store, batch, filter);
+  const skipped: BulkSkipped[] = [];
+  for (const id of selection.notHeld) skipped.push(skippedFor(id, await whyNotHeld(store, batch, id))!);
+  return answerSelected(store, batch, selection.items, skipped, reply, o);
+}
+
+/**
+ * Answers the pauses a person saw listed (the page's bulk decision: each item with the run it
+ * was paused on when they confirmed), as {@link answerHeldItems} does. An item that paused
+ * again since, was answered meanwhile or is not held is skipped and said, not answered.
+ */
+export async function answerListedPauses(store: ReadStore & TransitionStore, batch: BatchRecord, listed: readonly ListedPause[], reply: PersonReply, o: BulkOptions = {}): Promise<BulkAnswerResult> {
+  const want = new Map<string, string>();
+  for (const p of listed) if (!want.has(p.id)) want.set(p.id, p.runId);
+  const selection = await selectHeld(store, batch, { ids: [...want.keys()] });
+  // In file order, as a filter's selection is answered.
+  const items = selection.items.filter((it) => want.get(it.id) === it.runId);
+  const taken = new Set(items.map((it) => it.id));
+  const skipped: BulkSkipped[] = [];
+  for (const [id, runId] of want) if (!taken.has(id)) skipped.push(skippedFor(id, await whyRefused(store, batch, id, runId))!);
+  return answerSelected(store, batch, items, skipped, reply, o);
 }

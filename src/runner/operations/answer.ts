@@ -1,4 +1,5 @@
-import { AlreadyAnsweredError, InputError, ItemNotHeldError } from '../../errors.js';
+import { AlreadyAnsweredError, InputError, ItemNotHeldError, PauseMovedError, type PauseSeen } from '../../errors.js';
+import { budgetOf } from '../../read/spend.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
 import { idempotencyKey } from '../../store/keys.js';
 import { planCost } from '../../policy/cost.js';
@@ -48,16 +49,18 @@ export function answerFor(
   return { answer: { approved }, cost };
 }
 
-/** Who answers, for the record: a person's name as they give it (the web view's user, `--by`). */
+/** Who answers, for the record, and which pause they answer. */
 export interface Answerer {
   /** The person's name; none recorded when omitted. */
   person?: string | null;
   /**
-   * The paused run the person saw (a bulk decision's selection): when the item has paused
-   * again since, the answer is refused ({@link AlreadyAnsweredError} naming who decided that
-   * pause), never given to a pause nobody looked at.
+   * The paused run the person saw (the page's pause, `resq answer --run`, a bulk decision's
+   * listing): the answer is for that pause and no later one. An item that paused again since
+   * refuses it ({@link PauseMovedError}, nothing recorded).
    */
-  runId?: string;
+  runId: string;
+  /** The person confirmed that this approval may take the batch past its `batch_budget`. @default false */
+  overBudget?: boolean;
 }
 
 /** What an answer recorded. */
@@ -65,10 +68,37 @@ export interface AnswerResult {
   batch: string;
   item: string;
   tool: string;
+  /** The pause answered (its run). */
+  runId: string;
+  /** The cost this answer approved (0 for a decline or a choice). */
+  cost: number;
+  /** It took the batch past its budget (the person confirmed that). */
+  overBudget: boolean;
   /** The answer that the next respond carries. */
   answer: Record<string, unknown>;
   by: 'person';
   person: string | null;
+}
+
+/** The pause a run records (its tool and cost), or null when the run is not this item's pause. */
+async function pauseOfRun(store: ReadStore, batch: BatchRecord, itemId: string, runId: string): Promise<(PauseSeen & { input: Record<string, unknown> }) | null> {
+  const run = await store.getRun(runId);
+  const action = run?.requiredAction;
+  if (!run || !action || run.batchId !== batch.id || run.itemId !== itemId) return null;
+  return { runId, tool: action.tool, input: action.input, cost: planCost(action.input) };
+}
+
+/**
+ * The pause a held item waits on now: its run, tool, input and cost. Refused as an answer
+ * would be (see {@link whyNotHeld}) when the item is not held. Reads only: what `resq answer`
+ * without `--run` answers, after saying which.
+ */
+export async function pauseWaiting(store: ReadStore, batch: BatchRecord, itemId: string): Promise<PauseSeen & { input: Record<string, unknown> }> {
+  const item = await store.getItem(batch.id, itemId);
+  if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
+  const pause = item.state === 'held' && item.runId ? await pauseOfRun(store, batch, itemId, item.runId) : null;
+  if (!pause) throw await whyNotHeld(store, batch, itemId);
+  return pause;
 }
 
 /**
@@ -84,48 +114,62 @@ export async function whyNotHeld(store: ReadStore, batch: BatchRecord, itemId: s
   return new InputError(`item "${itemId}" is ${item.state}, not held: there is nothing to answer`);
 }
 
-async function notHeld(store: ReadStore, batch: BatchRecord, itemId: string): Promise<never> {
-  throw await whyNotHeld(store, batch, itemId);
+/**
+ * Why an answer to the pause `seenRunId` is refused now: the item paused again since
+ * ({@link PauseMovedError}, both pauses named), else {@link whyNotHeld}.
+ */
+export async function whyRefused(store: ReadStore, batch: BatchRecord, itemId: string, seenRunId: string): Promise<AlreadyAnsweredError | InputError | PauseMovedError> {
+  const item = await store.getItem(batch.id, itemId);
+  if (item?.state === 'held' && item.runId && item.runId !== seenRunId) {
+    const now = await pauseOfRun(store, batch, itemId, item.runId);
+    const seen = await pauseOfRun(store, batch, itemId, seenRunId);
+    const bare = (p: PauseSeen): PauseSeen => ({ runId: p.runId, tool: p.tool, cost: p.cost });
+    const d = (await store.decisionsForItem(batch.id, itemId)).find((x) => x.runId === seenRunId);
+    const answeredBy = d ? { who: d.by === 'policy' ? 'the policy' : (d.person ?? 'a person'), at: d.decidedAt } : null;
+    if (now) return new PauseMovedError(itemId, seen && bare(seen), bare(now), answeredBy);
+  }
+  return whyNotHeld(store, batch, itemId);
 }
 
 /**
- * Records a person's answer to a held item. The item moves to `waiting` with the key
- * for its next request stored; the runner sends it on the next run/resume, or at once
- * when a runner is attached to the batch. An item answered meanwhile (by another person
- * or a policy) throws {@link AlreadyAnsweredError}, saying who and when; a reply that
- * does not fit the pause throws {@link InputError}. Nothing is sent from here.
+ * Records a person's answer to the held pause they saw (`who.runId`). The item moves to
+ * `waiting` with the key for its next request stored; the runner sends it on the next
+ * run/resume, or at once when a runner is attached to the batch. An item answered meanwhile
+ * (by another person or a policy) throws {@link AlreadyAnsweredError}, saying who and when;
+ * one that paused again since throws {@link PauseMovedError}; an approval that takes the
+ * batch past its `batch_budget` throws {@link OverBudgetError} unless `who.overBudget`; a
+ * reply that does not fit the pause throws {@link InputError}. Nothing is recorded when it
+ * throws; nothing is sent from here.
  */
 export async function answerHeldItem(
   store: ReadStore & TransitionStore,
   batch: BatchRecord,
   itemId: string,
   reply: PersonReply,
-  who: Answerer = {},
+  who: Answerer,
 ): Promise<AnswerResult> {
+  if (typeof who.runId !== 'string' || who.runId === '') throw new InputError(`name the pause of "${itemId}" you answer (its run id)`);
   const item = await store.getItem(batch.id, itemId);
   if (!item) throw new InputError(`batch "${batch.name}" has no item "${itemId}"`);
-  if (item.state !== 'held' || !item.runId) return notHeld(store, batch, itemId);
-  if (who.runId !== undefined && who.runId !== item.runId) {
-    const seen = (await store.decisionsForItem(batch.id, itemId)).find((d) => d.runId === who.runId);
-    if (seen) throw new AlreadyAnsweredError(itemId, seen.by, seen.person, seen.decidedAt, item.state);
-    throw new InputError(`item "${itemId}" paused again since it was selected: look at it again`);
-  }
-  const run = await store.getRun(item.runId);
-  const action = run?.requiredAction;
-  if (!action) throw new InputError(`item "${itemId}" has no pending question recorded`);
-  const { answer, cost } = answerFor(action.tool, action.input, reply);
+  const seen = await pauseOfRun(store, batch, itemId, who.runId);
+  if (!seen) throw new InputError(`run "${who.runId}" is no pause of item "${itemId}" (resq show lists its runs and pauses)`);
+  if (item.state !== 'held' || item.runId !== who.runId) throw await whyRefused(store, batch, itemId, who.runId);
+  const { answer, cost } = answerFor(seen.tool, seen.input, reply);
   const person = who.person?.trim() || null;
+  const budget = budgetOf(batch.policy);
+  let recorded: { overBudget: boolean };
   try {
-    await store.answerHeld(
+    recorded = await store.answerHeld(
       batch.id,
       item.id,
-      { runId: item.runId, tool: action.tool, input: action.input, answer, by: 'person', person, reason: reply.note ?? null, cost },
+      { runId: seen.runId, tool: seen.tool, input: seen.input, answer, by: 'person', person, reason: reply.note ?? null, cost },
       idempotencyKey(batch.id, item.id, item.step + 1, item.attempt),
+      budget === null ? undefined : { budget, allowOver: who.overBudget === true },
     );
   } catch (e) {
-    // Another answer won the race between our read and our write: say whose.
-    if (e instanceof ItemNotHeldError) return notHeld(store, batch, itemId);
+    // Another answer (or a new pause) won the race between our read and our write: say which.
+    if (e instanceof ItemNotHeldError) throw await whyRefused(store, batch, itemId, who.runId);
     throw e;
   }
-  return { batch: batch.name, item: item.id, tool: action.tool, answer, by: 'person', person };
+  return { batch: batch.name, item: item.id, tool: seen.tool, runId: seen.runId, cost, overBudget: recorded.overBudget, answer, by: 'person', person };
 }

@@ -266,6 +266,11 @@ export const pgMigrations: readonly PgMigration[] = [
     sql: PG_BATCH_NUM_KEYS,
   },
   {
+    // Issue 37: a person's approval that took the batch past its budget, as they confirmed (as the SQLite adapter's 021).
+    name: '021_decision_over_budget',
+    sql: 'ALTER TABLE decisions ADD COLUMN over_budget BOOLEAN NOT NULL DEFAULT false;',
+  },
+  {
     // Issue 37.4: a notify command lives only in the process whose command line gave it; the
     // store keeps the fact that a sender with one serves a batch, and a stored command is dropped.
     name: '023_notify_command_local',

@@ -2,7 +2,7 @@ import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
-import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
@@ -210,11 +210,12 @@ export class PostgresStore implements Store {
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
     return this.#tx((c) => t.markPaused(c, item, run, decide, this.#clock));
   }
-  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
+  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
     return this.#tx(async (c) => {
-      await t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock);
+      const r = await t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock, budget);
       // Delivered at commit: the worker that carries it on wakes at once.
       await c.query('SELECT pg_notify($1, $2)', [ANSWERED, batchId]);
+      return r;
     });
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {

@@ -3,7 +3,8 @@ import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type pg from 'pg';
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
-import type { AdmittedRun, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import { checkBudget } from '../common/budget-check.js';
+import type { AdmittedRun, BudgetGuard, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
@@ -117,11 +118,11 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
  * Records a decision with the key of the respond that carries it and moves the item to
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
-async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision & { overBudget?: boolean }, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
   const added = await exec(c,
-    `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (batch_num, run_id) DO NOTHING`,
-    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, recordedCost(d.cost), isoNow(clock), nextKey],
+    `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key, over_budget)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (batch_num, run_id) DO NOTHING`,
+    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, recordedCost(d.cost), isoNow(clock), nextKey, d.overBudget === true],
   );
   if (added.rowCount !== 1) return null;
   return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also }, isoNow(clock), item);
@@ -143,10 +144,15 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   return { outcome, item: after };
 }
 
-export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string, clock: Clock = systemClock): Promise<void> {
+/** A person's answer to the held pause it names (as the SQLite adapter's): held to `budget` under the batch's row lock. */
+export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string, clock: Clock = systemClock, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
-  if (!(await answer(c, now, d, nextKey, {}, clock))) throw new ItemNotHeldError(itemId, 'decided');
+  if (now.runId !== d.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
+  // Only a spending answer takes the batch's lock (as a policy's decision does): two people never both spend the last of a budget.
+  const overBudget = budget && d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
+  if (!(await answer(c, now, { ...d, overBudget }, nextKey, {}, clock))) throw new ItemNotHeldError(itemId, 'decided');
+  return { overBudget };
 }
 
 export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<PauseOutcome> {

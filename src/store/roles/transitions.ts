@@ -1,5 +1,5 @@
 import type { Holding } from '../fencing.js';
-import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { ItemRecord, ItemState } from '../types.js';
 
 /** The transitions role: every change of an agent item's state (a run admitted, paused, answered, finished, cancelled, retried). */
@@ -12,8 +12,13 @@ export interface TransitionStore {
   markCancelled(batchId: string, itemId: string): Promise<boolean>;
   /** Records a paused run and what `decide` (given the batch's approved cost) makes of it. */
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome): Promise<{ outcome: PauseOutcome; item: ItemRecord }>;
-  /** A person's answer to a held item: recorded; the item waits for any worker to send it. */
-  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void>;
+  /**
+   * A person's answer to a held item: recorded; the item waits for any worker to send it.
+   * Refused with ItemNotHeldError (nothing recorded) unless the item is held on the pause
+   * `decision.runId` names; with `budget`, held to it (see {@link BudgetGuard}). Says whether
+   * the answer went over the budget (as its decision records).
+   */
+  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): Promise<{ overBudget: boolean }>;
   /** A held item looked at again under a (new) policy. */
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome>;
   /**

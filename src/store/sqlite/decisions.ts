@@ -22,10 +22,10 @@ export class DecisionRepo {
    * Records the decision of a paused run with the key of the respond that carries it; false
    * (nothing recorded) when the run was decided already: one decision per paused run.
    */
-  insert(batchId: string, itemId: string, d: NewDecision, respondKey: string): boolean {
+  insert(batchId: string, itemId: string, d: NewDecision & { overBudget?: boolean }, respondKey: string): boolean {
     return this.#sql.get(
-        `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key)
-         VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_num, run_id) DO NOTHING`,
+        `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key, over_budget)
+         VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_num, run_id) DO NOTHING`,
       )
       .run(
         batchId,
@@ -41,6 +41,7 @@ export class DecisionRepo {
         recordedCost(d.cost),
         isoNow(this.#clock),
         respondKey,
+        d.overBudget ? 1 : 0,
       ).changes === 1;
   }
 

@@ -362,6 +362,11 @@ export const migrations: readonly Migration[] = [
     up: batchNumKeys,
   },
   {
+    // Issue 37: a person's approval that took the batch past its budget, as they confirmed, says so.
+    name: '021_decision_over_budget',
+    up: (db) => db.exec('ALTER TABLE decisions ADD COLUMN over_budget INTEGER NOT NULL DEFAULT 0;'),
+  },
+  {
     // Issue 37.4: nothing the database holds runs as a program. A notify command lives only in
     // the process whose command line gave it; the store keeps the fact that a sender with one
     // serves a batch (renewed while it runs), and a command an older resq stored is dropped.

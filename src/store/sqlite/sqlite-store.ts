@@ -10,6 +10,7 @@ import type {
   ModelBatchRecord,
   ModelRunReport,
   NewBatch,
+  BudgetGuard,
   NewDecision,
   NewModelRow,
   PauseOutcome,
@@ -168,8 +169,8 @@ export class SqliteStore implements Store {
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
     return this.#write((r) => t.markPaused(r, item, run, decide));
   }
-  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string): Promise<void> {
-    return this.#write((r) => t.answerHeld(r, batchId, itemId, decision, nextKey));
+  answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
+    return this.#write((r) => t.answerHeld(r, batchId, itemId, decision, nextKey, budget));
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
     return this.#write((r) => t.redecideHeld(r, batchId, itemId, decide));

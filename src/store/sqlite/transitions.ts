@@ -1,6 +1,7 @@
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
-import type { AdmittedRun, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
+import { checkBudget } from '../common/budget-check.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
 import { isoNow } from '../../clock.js';
@@ -83,7 +84,7 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
  * `waiting` in flight (a held item's flight starts again, with no owner); false (nothing
  * changed) when the paused run was decided already.
  */
-function answer(r: Repos, item: ItemRecord, decision: NewDecision, nextKey: string, seen: { run_status?: string; text?: string | null } = {}): boolean {
+function answer(r: Repos, item: ItemRecord, decision: NewDecision & { overBudget?: boolean }, nextKey: string, seen: { run_status?: string; text?: string | null } = {}): boolean {
   if (!r.decisions.insert(item.batchId, item.id, decision, nextKey)) return false;
   const waiting = { state: 'waiting' as const, step: item.step + 1, pending_key: nextKey, pending_answer: decision.answer, ...seen };
   if (item.state === 'held') {
@@ -122,11 +123,15 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
   return { outcome, item: next };
 }
 
-/** A person's answer to a held item; any worker sends it. */
-export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string): void {
+/** A person's answer to the held pause it names; any worker sends it. Held to `budget` when given (checkBudget). */
+export function answerHeld(r: Repos, batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): { overBudget: boolean } {
   const now = r.reads.get(batchId, itemId);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
-  if (!answer(r, now, decision, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
+  // Paused again since the answer's pause was read: it is not this one's answer.
+  if (now.runId !== decision.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
+  const overBudget = checkBudget(itemId, r.decisions.approvedCost(batchId), decision.cost, budget);
+  if (!answer(r, now, { ...decision, overBudget }, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
+  return { overBudget };
 }
 
 /** A held item under a (new) policy: an answer moves it to `waiting`, a hold changes nothing. */

@@ -168,3 +168,75 @@ describe('resq answer BATCH --held: many held items at once, each its own decisi
     expect(resumed.stdout).toContain('4 completed');
   });
 });
+
+describe('resq answer names the pause it answers, and holds people to the budget', () => {
+  let sim: Sim;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 30 });
+    env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+  });
+  afterAll(async () => sim.close());
+
+  const heldRun = async (db: string, batch: string, id: string) => {
+    const status = await runCliChild(['status', batch, '--db', db, '--json']);
+    return (JSON.parse(status.stdout) as { heldItems: { id: string; runId: string | null }[] }).heldItems.find((h) => h.id === id)?.runId ?? null;
+  };
+
+  it('t1 paused at 1, approved by B with --run, paused again at 99,999: A\'s --run of the first pause exits 2 with nothing recorded; without --run the pause waiting now is said, cost included', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\nt1,plan @confirm=1 @confirm=99999\n');
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--batch', 'pm'], env)).code).toBe(3);
+    const seen = await heldRun(db, 'pm', 't1');
+    expect(seen).toMatch(/.+/);
+    expect((await runInProcess(['answer', 'pm', 't1', '--run', seen!, '--approve', '--by', 'B', '--db', db])).code).toBe(0);
+    expect((await runInProcess(['resume', 'pm', '--db', db], env)).code).toBe(3);
+    const now = await heldRun(db, 'pm', 't1');
+    expect(now).not.toBe(seen);
+
+    const stale = await runInProcess(['answer', 'pm', 't1', '--run', seen!, '--approve', '--by', 'A', '--db', db]);
+    expect(stale.code).toBe(2);
+    expect(stale.stderr).toBe(`resq: t1 paused again since you saw it (cost 1 → 99,999): nothing recorded; resq show pm t1 --db ${db}\n`);
+    const show = JSON.parse((await runInProcess(['show', 'pm', 't1', '--db', db, '--json'])).stdout) as { item: { state: string }; pauses: { runId: string; decision: { person: string | null } | null }[] };
+    expect(show.item.state).toBe('held');
+    expect(show.pauses.map((p) => [p.runId, p.decision?.person ?? null])).toEqual([[seen, 'B'], [now, null]]);
+    // The text of show and status name the run to answer.
+    expect((await runInProcess(['show', 'pm', 't1', '--db', db])).stdout).toContain(`resq answer pm t1 --run ${now} --approve | --decline --db ${db}`);
+
+    const waiting = await runInProcess(['answer', 'pm', 't1', '--decline', '--by', 'A', '--db', db]);
+    expect(waiting.code).toBe(0);
+    expect(waiting.stdout.split('\n')[0]).toBe(`answering the pause waiting now: run ${now} (confirm_scope, cost 99999)`);
+  });
+
+  it('an approval past batch_budget exits 2 naming the totals unless --over-budget (single and --held); the decision shows it went over; a decline says its cost is not spent', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\na,plan @confirm=100\nb,plan @confirm=60\nc,plan @confirm=28\nd,plan @confirm=5\n');
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 0\n  batch_budget: 150\n');
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--batch', 'bud', '--policy', policy], env)).code).toBe(3);
+    expect((await runInProcess(['answer', 'bud', 'a', '--approve', '--db', db])).code).toBe(0);
+
+    const dry = await runInProcess(['answer', 'bud', '--held', '--max-cost', '60', '--min-cost', '20', '--approve', '--dry-run', '--db', db]);
+    expect(dry.stdout).toContain("this takes the batch's approved cost from 100 to 188, past its budget 150: approving needs --over-budget");
+    const bulk = await runInProcess(['answer', 'bud', '--held', '--max-cost', '60', '--min-cost', '20', '--approve', '--db', db]);
+    expect(bulk.code).toBe(2);
+    expect(bulk.stderr).toBe("resq: approving 2 held item(s) (cost 88) takes the batch's approved cost to 188 of its budget 150 (125%): nothing recorded; give --over-budget to approve it anyway\n");
+    const single = await runInProcess(['answer', 'bud', 'b', '--approve', '--db', db]);
+    expect(single.code).toBe(2);
+    expect(single.stderr).toContain("approving b (cost 60) takes the batch's approved cost to 160 of its budget 150 (107%): nothing recorded; give --over-budget");
+    const status = await runCliChild(['status', 'bud', '--db', db]);
+    expect(status.stdout).toContain('cost approved: 100 of the batch budget 150 (67%)');
+
+    const over = await runInProcess(['answer', 'bud', '--held', '--max-cost', '60', '--min-cost', '20', '--approve', '--over-budget', '--by', 'ana', '--db', db]);
+    expect(over.code).toBe(0);
+    expect(over.stdout).toContain('answered 2 held item(s) of bud by ana, total cost 88 (over the batch budget, as you confirmed)');
+    expect((await runInProcess(['show', 'bud', 'c', '--db', db])).stdout).toContain('decided approved by ana (over the batch budget, as confirmed)');
+    const declined = await runInProcess(['answer', 'bud', '--held', '--decline', '--db', db]);
+    expect(declined.stdout).toContain('answered 1 held item(s) of bud');
+    expect(declined.stdout).toContain('their cost 5 is not spent');
+  });
+});

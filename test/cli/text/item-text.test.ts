@@ -41,7 +41,7 @@ describe('formatItem', () => {
     );
     expect(text).toContain('paused on confirm_scope:');
     expect(text).toContain('cost: 50');
-    expect(text).toContain(`held for a person (cost 50 over 10): resq answer demo "$(printf 'plan\\033[31m')" --approve --db x.db (or --decline)`);
+    expect(text).toContain(`held for a person (cost 50 over 10): resq answer demo "$(printf 'plan\\033[31m')" --run r1 --approve --db x.db (or --decline)`);
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 });
@@ -76,7 +76,7 @@ describe('answerFlags', () => {
       }),
       { db: 'x.db' },
     );
-    expect(text).toContain('resq answer demo booking --approve --db x.db (or --decline)');
+    expect(text).toContain('resq answer demo booking --run r1 --approve --db x.db (or --decline)');
     expect(text).not.toContain('--choose');
   });
 
@@ -97,7 +97,7 @@ describe('answerFlags', () => {
   });
 
   it('names who decided each pause, when, and the note; an answer not sent says which command sends it', () => {
-    const decision = { tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'go ahead', decidedAt: '2026-01-01T00:00:05Z', answer: { approved: true }, words: 'approved', cost: 50 };
+    const decision = { tool: 'confirm_scope', by: 'person' as const, person: 'Ana', reason: null, note: 'go ahead', decidedAt: '2026-01-01T00:00:05Z', answer: { approved: true }, words: 'approved', cost: 50, overBudget: false };
     const text = formatItem(
       view({
         item: { state: 'waiting', holdReason: null },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../../src/config/index.js';
 import { InputError } from '../../../src/errors.js';
-import { answerHeldItem } from '../../../src/runner/operations/answer.js';
+import { answerWaiting } from '../../support/answer-waiting.js';
 import { answerHeldItems } from '../../../src/runner/operations/answer-bulk.js';
 import { BatchRunner, loadBatch } from '../../../src/runner/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
@@ -44,7 +44,7 @@ describe('answerHeldItems: one decision per selected held item', () => {
       // Between Alice's selection and her answers, Bob answers `b` on his own.
       onSelected: async (items) => {
         expect(items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
-        await answerHeldItem(store, batch, 'b', { kind: 'decline' }, { person: 'bob' });
+        await answerWaiting(store, batch, 'b', { kind: 'decline' }, { person: 'bob' });
       },
     });
     expect(r.answered.map((a) => [a.id, a.cost, a.answer])).toEqual([['a', 60, { approved: true }], ['c', 80, { approved: true }]]);
@@ -64,13 +64,13 @@ describe('answerHeldItems: one decision per selected held item', () => {
     const r = await answerHeldItems(store, batch, { ids: ['twice'] }, { kind: 'decline' }, {
       person: 'alice',
       onSelected: async () => {
-        await answerHeldItem(store, batch, 'twice', { kind: 'approve' }, { person: 'bob' });
+        await answerWaiting(store, batch, 'twice', { kind: 'approve' }, { person: 'bob' });
         await run();
         expect((await store.getItem(batch.id, 'twice'))?.state).toBe('held');
       },
     });
     expect(r.answered).toEqual([]);
-    expect(r.skipped).toMatchObject([{ id: 'twice', by: 'bob', reason: expect.stringContaining('(now held)') }]);
+    expect(r.skipped).toMatchObject([{ id: 'twice', by: 'bob', reason: 'twice paused again since you saw it (confirm_scope cost 90 → ask_choice): nothing recorded' }]);
     expect((await store.decisionsForItem(batch.id, 'twice')).map((d) => [d.tool, d.person])).toEqual([['confirm_scope', 'bob']]);
     await store.close();
   });
@@ -86,7 +86,7 @@ describe('answerHeldItems: one decision per selected held item', () => {
       { id: 'nope', by: null, at: null },
     ]);
     for (const id of ['plain', 'nope']) {
-      const single = await answerHeldItem(store, batch, id, { kind: 'approve' }).catch((e: Error) => e.message);
+      const single = await answerWaiting(store, batch, id, { kind: 'approve' }).catch((e: Error) => e.message);
       expect(r.skipped.find((s) => s.id === id)?.reason, id).toBe(single);
     }
     await store.close();

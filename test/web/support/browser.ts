@@ -27,6 +27,15 @@ export async function watchedPage(ctx: BrowserContext): Promise<{ page: Page; di
   return { page, dialogs, errors };
 }
 
+/** A {@link watchedPage} in a new context, signed in through the server's login link, with the person's name typed in the header. */
+export async function signedInPage(browser: Browser, server: { loginUrl(): string }, person: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const w = await watchedPage(await browser.newContext());
+  await w.page.goto(server.loginUrl());
+  await w.page.fill('#person', person);
+  await w.page.locator('#person').dispatchEvent('change');
+  return w;
+}
+
 /** Keeps a screenshot of the page as a test artifact. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });

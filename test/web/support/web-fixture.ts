@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { parsePolicy } from '../../../src/config/index.js';
 import { pullFiles } from '../../../src/files/index.js';
+import { BatchRunner } from '../../../src/runner/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore, type BatchRecord, type Store } from '../../../src/store/index.js';
 import { startWebServer, type WebServer } from '../../../src/web/server.js';
@@ -26,15 +28,17 @@ export interface WebFixture {
   dir: string;
   batch: BatchRecord;
   server: WebServer;
+  /** Runs the batch again until nothing is left to send (answers recorded meanwhile are sent). */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts the simulator, runs {@link WEB_CSV} to the end (held pauses stay held), downloads its files and serves the database. */
-export async function webFixture(o: { csv?: string; name?: string; /** The simulator's API keys (key → account). */ keys?: Record<string, string> } = {}): Promise<WebFixture> {
+export async function webFixture(o: { csv?: string; name?: string; /** The simulator's API keys (key → account). */ keys?: Record<string, string>; /** The batch's policy (none: every pause held). */ policy?: Record<string, unknown> } = {}): Promise<WebFixture> {
   const sim = await startSim({ defaultDurationMs: 20, ...(o.keys ? { keys: o.keys } : {}) });
   const dir = tempDir('resq-web-');
   const store = await openStore(join(dir, 'resq.db'));
-  const ran = await runCsvBatch(sim, store, dir, o.name ?? 'web', o.csv ?? WEB_CSV, null);
+  const ran = await runCsvBatch(sim, store, dir, o.name ?? 'web', o.csv ?? WEB_CSV, o.policy ?? null);
   // The out folder is recorded with the batch, as `resq run` records it: the web view serves files only from there.
   await store.updateBatchSettings(ran.id, { ...ran.settings, download: { ...ran.settings.download, out: join(dir, 'out') } }, ran.policy, ran.baseUrl);
   const batch = (await store.findBatch(ran.id))!;
@@ -48,6 +52,14 @@ export async function webFixture(o: { csv?: string; name?: string; /** The simul
     dir,
     batch,
     server,
+    resume: async () => {
+      const c = testClient(sim);
+      try {
+        await new BatchRunner({ store, client: c, batch, policy: batch.policy === null ? null : parsePolicy(batch.policy, 'policy.yaml') }).run();
+      } finally {
+        await c.close();
+      }
+    },
     close: async () => {
       await server.close();
       await store.close();

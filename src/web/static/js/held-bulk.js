@@ -1,13 +1,13 @@
 // Decisions in bulk: the held items selected by tool, cost range, meta field, text or all on
 // the page, then approved, declined or chosen at once — one decision each, with the person's
-// name and a note — after a confirmation that says how many and their total cost.
+// name and a note — after a confirmation that says how many and their total cost (a decline:
+// the cost not spent); each for the pause listed (its run), asked again past the budget.
 import { batchApi, getJson, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
 import { fill, h, path, when } from './dom.js';
+import { overBudgetWords } from './pause-view.js';
 import { personName } from './person.js';
 import { showRule } from './rule-view.js';
-
-const VERBS = { approve: 'Approve', decline: 'Decline', choose: 'Choose' };
 
 /** The held items of a batch with a filter form, checkboxes and one reply for all those checked. */
 export function heldBulk(box, name) {
@@ -139,17 +139,29 @@ export function heldBulk(box, name) {
       }
     }
     if (note.value.trim()) reply.note = note.value.trim();
-    const what = kind === 'choose' ? `Choose ${reply.ids.join(', ')} for` : VERBS[kind];
-    const question = `${what} ${sel.length} held item(s), total cost ${costOf(sel)}? Each gets its own decision, recorded as ${person}.`;
-    if (!(await confirmIn(confirmBox, question))) return;
+    if (!(await confirmIn(confirmBox, `${questionFor(kind, reply, sel)} Each gets its own decision, recorded as ${person}.`))) return;
     fill(result, 'Sending…');
+    // Each item with the pause listed (its run): one that paused again since is skipped, not answered.
+    const body = { person, reply, items: sel.map((it) => ({ id: it.id, runId: it.runId })) };
     try {
-      const r = await postJson(batchApi(name, 'held', 'answer'), { person, reply, ids: sel.map((it) => it.id) });
+      let r;
+      try {
+        r = await postJson(batchApi(name, 'held', 'answer'), body);
+      } catch (e) {
+        if (e.body?.code !== 'RESQ_OVER_BUDGET') throw e;
+        fill(result);
+        if (!(await confirmIn(confirmBox, overBudgetWords(`Approving ${sel.length} held item(s)`, e.body)))) {
+          fill(result, h('span', { class: 'muted', id: 'bulk-not-approved' }, 'Not approved: nothing recorded.'));
+          return;
+        }
+        fill(result, 'Sending…');
+        r = await postJson(batchApi(name, 'held', 'answer'), { ...body, overBudget: true });
+      }
       fill(
         result,
-        h('p', { id: 'bulk-answered' }, `Answered ${r.answered.length} item(s) as ${r.person}, total cost ${r.totalCost}.`, r.next ? [' Not sent yet: ', h('code', {}, r.next.command), ' sends them (no worker is running this batch).'] : ' The worker carrying the batch sends them.'),
+        h('p', { id: 'bulk-answered' }, `Answered ${r.answered.length} item(s) as ${r.person}, ${kind === 'decline' ? `their cost ${r.totalCost} not spent` : `total cost ${r.spent}`}${r.answered.some((a) => a.overBudget) ? ' (over the batch budget, as confirmed)' : ''}.`, r.next ? [' Not sent yet: ', h('code', {}, r.next.command), ' sends them (no worker is running this batch).'] : ' The worker carrying the batch sends them.'),
         r.skipped.length
-          ? h('div', { id: 'bulk-skipped' }, h('p', { class: 'warn' }, `Skipped ${r.skipped.length}:`), h('ul', {}, r.skipped.map((s) => h('li', {}, h('a', { href: path('b', name, 'i', s.id) }, s.id), s.by ? ` — answered by ${s.by}${s.at ? `, ${when(s.at)}` : ''}` : ` — ${s.reason}`))))
+          ? h('div', { id: 'bulk-skipped' }, h('p', { class: 'warn' }, `Skipped ${r.skipped.length}:`), h('ul', {}, r.skipped.map((s) => h('li', {}, h('a', { href: path('b', name, 'i', s.id) }, s.id), s.pause || !s.by ? ` — ${s.reason}` : ` — answered by ${s.by}${s.at ? `, ${when(s.at)}` : ''}`))))
           : null,
         r.answered.length ? h('p', {}, h('button', { type: 'button', id: 'bulk-rule', onclick: () => ruleFor(r.answered.map((a) => a.id)) }, 'The rule that would have decided these')) : null,
       );
@@ -157,6 +169,17 @@ export function heldBulk(box, name) {
       fill(result, h('span', { class: 'error', id: 'bulk-refused' }, e.message));
     }
     await load(query(), false);
+  }
+
+  /** The confirmation's question: how many, and what it does with their cost (a decline spends none). */
+  function questionFor(kind, reply, sel) {
+    if (kind === 'decline') {
+      const plans = sel.every((it) => it.tool === 'confirm_scope');
+      const cost = costOf(sel);
+      return `Decline ${sel.length} ${plans ? 'plan(s)' : 'held item(s)'}${cost > 0 ? ` (their cost ${cost} is not spent)` : ''}?`;
+    }
+    if (kind === 'choose') return `Choose ${reply.ids.join(', ')} for ${sel.length} held item(s)?`;
+    return `Approve ${sel.length} held item(s), total cost ${costOf(sel)}?`;
   }
 
   /** Shows, in the section below, the policy rule that would have decided the items just answered. */

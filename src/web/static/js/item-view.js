@@ -25,7 +25,8 @@ function fileBody(batch, itemId, f) {
 /** One item: question and meta, the answer from Markdown, the runs, every pause with its decision, every file. */
 export async function showItem(main, batch, itemId) {
   document.title = `resq — ${batch} / ${itemId}`;
-  const draw = async () => {
+  // `notice`: why the last answer was refused (shown above the pauses as they are now).
+  const draw = async (notice) => {
     const v = await getJson(batchApi(batch, 'items', itemId));
     const it = v.item;
     fill(
@@ -41,7 +42,7 @@ export async function showItem(main, batch, itemId) {
       h('h2', {}, 'Answer'),
       v.answerHtml === null ? h('p', { class: 'muted' }, 'No answer yet.') : setRenderedHtml(h('div', { class: 'markdown answer-text', id: 'answer' }), v.answerHtml),
       h('h2', {}, 'Pauses'),
-      pausesView(v, draw),
+      pausesView(v, draw, typeof notice === 'string' ? notice : null),
       h('h2', {}, 'Runs'),
       h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Step', 'Run', 'Status', 'Paused on', 'Created', 'Finished'].map((t) => h('th', {}, t)))), h('tbody', {}, v.runs.map((r) => h('tr', {}, h('td', { class: 'num' }, String(r.step)), h('td', {}, h('code', {}, r.id)), h('td', {}, r.status), h('td', {}, r.pausedOn ?? ''), h('td', {}, when(r.createdAt)), h('td', {}, when(r.finishedAt)))))),
       h('h2', {}, 'Files'),

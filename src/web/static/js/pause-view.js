@@ -1,4 +1,5 @@
 import { batchApi, postJson } from './api.js';
+import { confirmIn } from './confirm.js';
 import { fill, h, when } from './dom.js';
 import { personName } from './person.js';
 
@@ -48,7 +49,14 @@ function decisionView(d) {
     d.reason ? ` — ${d.reason}` : '',
     d.note ? [' — note: ', h('q', { class: 'note' }, d.note)] : '',
     d.cost ? ` (cost ${d.cost})` : '',
+    d.overBudget ? h('span', { class: 'over-budget warn' }, ' — over the batch budget, as confirmed') : '',
   );
+}
+
+/** `Approving this (cost 188) takes the batch's approved cost to 338 of its budget 150 (225%).` from an over-budget refusal. */
+export function overBudgetWords(what, body) {
+  const pct = Math.round((body.newTotal / Math.max(body.budget, 1e-9)) * 100);
+  return `${what} (cost ${body.cost}) takes the batch's approved cost from ${body.approvedCost} to ${body.newTotal}, past its budget ${body.budget} (${pct}%). Approve anyway?`;
 }
 
 /** What sends a recorded answer on: at once by a live worker, else the command that runs the batch. */
@@ -58,9 +66,14 @@ export function nextView(next) {
     : h('p', { class: 'muted' }, 'Answer recorded; the worker carrying the batch sends it.');
 }
 
-/** The form that answers a held pause; posts the reply with the person's name, then calls `done`. */
+/**
+ * The form that answers a held pause; posts the reply with the person's name and the pause's
+ * run (an answer is for this pause only), then calls `done`. An approval past the budget is
+ * asked again; a pause that moved on is redrawn in place with the refusal (`done(message)`).
+ */
 function answerForm(batch, itemId, p, done) {
   const status = h('p', { class: 'answer-status', role: 'status' });
+  const confirmBox = h('div', { class: 'answer-confirm' });
   const note = h('input', { name: 'note', class: 'note', placeholder: 'note (optional)', maxlength: 2000 });
   const send = async (reply) => {
     const person = personName();
@@ -70,12 +83,27 @@ function answerForm(batch, itemId, p, done) {
       return;
     }
     if (note.value.trim()) reply.note = note.value.trim();
+    const body = { person, runId: p.runId, reply };
     fill(status, 'Sending…');
     try {
-      const r = await postJson(batchApi(batch, 'items', itemId, 'answer'), { person, reply });
+      let r;
+      try {
+        r = await postJson(batchApi(batch, 'items', itemId, 'answer'), body);
+      } catch (e) {
+        if (e.body?.code !== 'RESQ_OVER_BUDGET') throw e;
+        fill(status);
+        if (!(await confirmIn(confirmBox, overBudgetWords('Approving this', e.body)))) {
+          fill(status, h('span', { class: 'muted' }, 'Not approved: nothing recorded.'));
+          return;
+        }
+        fill(status, 'Sending…');
+        r = await postJson(batchApi(batch, 'items', itemId, 'answer'), { ...body, overBudget: true });
+      }
       fill(status, nextView(r.next));
       await done();
     } catch (e) {
+      // Paused again since it was shown: the new pause in its place, with why nothing was recorded.
+      if (e.body?.code === 'RESQ_PAUSE_MOVED') return done(e.message);
       const who = e.body?.answeredBy ? ` (answered by ${e.body.answeredBy}${e.body.answeredAt ? `, ${when(e.body.answeredAt)}` : ''})` : '';
       fill(status, h('span', { class: 'error refused' }, `${e.message}${who}`));
     }
@@ -102,19 +130,19 @@ function answerForm(batch, itemId, p, done) {
     form.append(note, ' ', h('button', { type: 'button', class: 'approve', onclick: () => send({ kind: 'approve' }) }, 'Approve'), ' ', h('button', { type: 'button', class: 'decline', onclick: () => send({ kind: 'decline' }) }, 'Decline'));
     form.addEventListener('submit', (ev) => ev.preventDefault());
   }
-  return h('div', {}, form, status);
+  return h('div', {}, form, confirmBox, status);
 }
 
-/** Every pause of the chain: its full input and its decision, or the answer form while it waits for a person. */
-export function pausesView(view, done) {
+/** Every pause of the chain: its full input and its decision, or the answer form while it waits for a person; `notice`: why the last answer was refused. */
+export function pausesView(view, done, notice) {
   if (view.pauses.length === 0) return h('p', { class: 'muted' }, 'No pause.');
-  return h(
+  const list = h(
     'ol',
     { class: 'pauses' },
     view.pauses.map((p) =>
       h(
         'li',
-        { class: 'pause', 'data-tool': p.tool },
+        { class: 'pause', 'data-tool': p.tool, 'data-run': p.runId },
         h('h3', {}, p.tool),
         inputView(p),
         p.decision ? decisionView(p.decision) : view.item.state === 'held' ? answerForm(view.batch.name, view.item.id, p, done) : null,
@@ -122,4 +150,5 @@ export function pausesView(view, done) {
       ),
     ),
   );
+  return notice ? h('div', {}, h('p', { class: 'error refused', id: 'pause-moved', role: 'alert' }, notice), list) : list;
 }
