@@ -96,7 +96,7 @@ export function writeRoutes(app: Hono<WebEnv>, d: WriteDeps): void {
   // A bulk decision: the pauses the person selected (and saw in the confirmation), each answered on its own.
   write('/api/batches/:batch/held/answer', BulkAnswerBodySchema, async (c, batch, { person, overBudget, reply, items }) => {
     const r = await d.actions.answerMany(batch, items, { person, overBudget: overBudget === true }, reply);
-    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now()) : null;
+    const next = r.answered.length > 0 ? await readNextStep(d.store, batch, d.now(), { db: d.db }) : null;
     return sendJson(c, BulkAnswerResultSchema, { person, answered: r.answered, skipped: r.skipped, totalCost: r.totalCost, spent: r.spent, next });
   });
 

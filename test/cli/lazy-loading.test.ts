@@ -66,7 +66,7 @@ describe('lazy loading of commands', () => {
     // needs (pure, no dependencies), with the text helpers that make an error printable and
     // the one command-hint builder that quotes the commands messages suggest: errors are
     // reported from start-up on. And, in a checkout, the hook that lets Node run the TypeScript
-    // sources.
+    // sources. And the pooler hint (pure) a database error's line may carry.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
@@ -74,6 +74,7 @@ describe('lazy loading of commands', () => {
       'src/run-sources.mjs',
       'src/runner/store-fault.ts',
       'src/store/location.ts',
+      'src/store/postgres/pooler.ts',
       'src/store/settings-defaults.ts',
       'src/text/command-hint.ts',
       'src/text/escape-text.ts',

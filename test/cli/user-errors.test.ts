@@ -128,7 +128,7 @@ describe('ordinary mistakes are user errors', () => {
     const db = join(dir, 'hints.db');
     const r = await runInProcess(['run', held, '--db', db], env);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`resq answer held ITEM --approve --db ${db} (or --decline, --choose ID[,ID])`);
+    expect(r.stdout).toContain(`resq answer held ITEM --run RUN --approve --db ${db} (or --decline, --choose ID[,ID])`);
     const a = await runInProcess(['answer', 'held', 'plan', '--approve', '--db', db]);
     expect(a.stdout).toContain(`resq resume held --db ${db}`);
   });

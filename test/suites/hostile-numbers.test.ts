@@ -100,7 +100,7 @@ describe('hostile numbers and lists from the service, in every window', () => {
     const cli = await runInProcess(['answer', 'hostile', 'twice', '--choose', 'a,a', '--db', db]);
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim().split('\n')).toEqual(['resq: --choose: a given more than once: name each option once']);
-    const web = await api('/api/batches/hostile/items/twice/answer', { method: 'POST', body: JSON.stringify({ person: 'Ana', reply: { kind: 'choose', ids: ['a', 'a'] } }) });
+    const web = await api('/api/batches/hostile/items/twice/answer', { method: 'POST', body: JSON.stringify({ person: 'Ana', runId: (await store.getItem(batch.id, 'twice'))!.runId, reply: { kind: 'choose', ids: ['a', 'a'] } }) });
     expect(web.status).toBe(400);
     expect(web.text).toContain('a given more than once');
     expect((await store.getItem(batch.id, 'twice'))!.state).toBe('held');
@@ -108,7 +108,8 @@ describe('hostile numbers and lists from the service, in every window', () => {
   });
 
   it('a person may approve untrusted plans in bulk: the answer is 200, no sum counts them', async () => {
-    const r = await api('/api/batches/hostile/held/answer', { method: 'POST', body: JSON.stringify({ person: 'Ana', reply: { kind: 'approve' }, ids: ['big1', 'big2', 'neg'] }) });
+    const items = await Promise.all(['big1', 'big2', 'neg'].map(async (id) => ({ id, runId: (await store.getItem(batch.id, id))!.runId })));
+    const r = await api('/api/batches/hostile/held/answer', { method: 'POST', body: JSON.stringify({ person: 'Ana', reply: { kind: 'approve' }, items }) });
     expect(r.status).toBe(200);
     const body = JSON.parse(r.text) as { answered: { id: string; cost: number | null }[]; totalCost: number };
     expect(body.answered.map((a) => [a.id, a.cost])).toEqual([['big1', null], ['big2', null], ['neg', null]]);

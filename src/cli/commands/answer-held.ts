@@ -75,7 +75,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     io.stderr.write(line);
     return EXIT.usage;
   }
-  const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now()) : null;
+  const next = r.answered.length > 0 ? await readNextStep(store, batch, (io.clock ?? systemClock).now(), { db: a.db }) : null;
   if (a.json) {
     io.stdout.write(`${JSON.stringify({ ...r, next })}\n`);
     return EXIT.ok;

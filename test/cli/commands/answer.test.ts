@@ -203,7 +203,7 @@ describe('resq answer names the pause it answers, and holds people to the budget
     expect(show.item.state).toBe('held');
     expect(show.pauses.map((p) => [p.runId, p.decision?.person ?? null])).toEqual([[seen, 'B'], [now, null]]);
     // The text of show and status name the run to answer.
-    expect((await runInProcess(['show', 'pm', 't1', '--db', db])).stdout).toContain(`resq answer pm t1 --run ${now} --approve | --decline --db ${db}`);
+    expect((await runInProcess(['show', 'pm', 't1', '--db', db])).stdout).toContain(`resq answer pm t1 --run ${now} --approve --db ${db} (or --decline)`);
 
     const waiting = await runInProcess(['answer', 'pm', 't1', '--decline', '--by', 'A', '--db', db]);
     expect(waiting.code).toBe(0);
