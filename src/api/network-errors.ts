@@ -1,4 +1,5 @@
 import { NetworkError, TimeoutError, type NetworkErrorInit, type RequestInfo } from './errors.js';
+import { isLocalCode, LOCAL_FAULT_CODES } from '../local-fault.js';
 
 /** Failures that happen before the request is written: the service never saw it. */
 const CONNECT_CODES = new Set([
@@ -41,24 +42,6 @@ const TIMEOUT_CODES: Record<string, { phase: 'connect' | 'request'; what: string
 const CLOSED_CODES = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 /**
- * This machine ran short: too many open files (the process's or the system's), no memory or
- * buffers, no disk space. Nothing left the machine (a socket or file could not be made), and
- * waiting frees what others hold: retried, never the item's failure nor the service's.
- */
-const LOCAL_CODES: Record<string, string> = {
-  EMFILE: 'this process has too many open files',
-  ENFILE: 'this machine has too many open files',
-  ENOMEM: 'this machine is out of memory',
-  ENOBUFS: 'this machine is out of buffer space',
-  ENOSPC: "this machine's disk is full",
-};
-
-/** Whether an error code names a {@link LOCAL_CODES local fault}. */
-export function isLocalCode(code: string | null | undefined): boolean {
-  return typeof code === 'string' && Object.hasOwn(LOCAL_CODES, code);
-}
-
-/**
  * Whether an error (a `NetworkError` of phase `local`, or a system error, also as another
  * error's cause) is this machine running short (EMFILE, ENFILE, ENOMEM, ENOBUFS, ENOSPC).
  */
@@ -86,7 +69,7 @@ export function toNetworkError(err: unknown, req: RequestInfo, service?: string)
   const detail = message && !message.includes(code) ? `${code} ${message}` : message || code;
   if (isLocalCode(code)) {
     // The machine's words, not the socket's ("connect EMFILE 127.0.0.1:…" reads as the service's fault).
-    return new NetworkError({ ...base, phase: 'local', detail: `${LOCAL_CODES[code]} (${code}): nothing was sent`, retryable: true }, { cause: err });
+    return new NetworkError({ ...base, phase: 'local', detail: `${LOCAL_FAULT_CODES[code]} (${code}): nothing was sent`, retryable: true }, { cause: err });
   }
   if (CONNECT_CODES.has(code)) {
     return new NetworkError({ ...base, phase: 'connect', detail, retryable: true }, { cause: err });
