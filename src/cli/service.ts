@@ -27,6 +27,8 @@ export interface Service {
   kind: 'sim' | 'url';
   /** Set by whoever wants the client's retries and reconnects (e.g. --json output). */
   onLog: ((e: ClientLogEvent) => void) | null;
+  /** The simulator runs in this very process: each connection holds two of its open files. */
+  sameProcess: boolean;
   /**
    * One cheap read (GET /threads) before anything is submitted or shown as in flight: an
    * unreachable service or a refused key is said at once, within the client's retries.
@@ -148,6 +150,7 @@ export async function openService(
     baseUrl,
     kind: r.kind,
     onLog: null,
+    sameProcess: sim !== null,
     check: async () => {
       await client.listThreads();
     },
