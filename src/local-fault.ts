@@ -2,7 +2,7 @@
  * This machine ran short: too many open files (the process's or the system's), no memory or
  * buffers, no disk space. Nothing left the machine (a socket or file could not be made), and
  * waiting frees what others hold: retried, never an item's failure nor the service's, never a
- * crash. The client (api/network-errors.ts), the simulator and the web view share these.
+ * crash. The client (api/network-errors.ts) and the web view share these; the simulator keeps its own copy (sim/machine-short.ts).
  */
 export const LOCAL_FAULT_CODES: Readonly<Record<string, string>> = {
   EMFILE: 'this process has too many open files',

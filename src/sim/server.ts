@@ -17,7 +17,7 @@ import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './sn
 import { lockState } from './state-lock.js';
 import { SimStore } from './store.js';
 import { TimerSet } from './timers.js';
-import { isLocalErrno } from '../local-fault.js';
+import { isMachineShort } from './machine-short.js';
 import type { Sim, SimOptions } from './types.js';
 
 const API_PREFIX = '/api/v1';
@@ -87,7 +87,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   // A connection this process had no descriptor for (accept EMFILE): libuv sheds it and the
   // client tries again; the server keeps listening. Anything else is thrown as before.
   server.on('error', (e) => {
-    if (!isLocalErrno(e)) throw e;
+    if (!isMachineShort(e)) throw e;
   });
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
@@ -105,7 +105,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     try {
       writeSnapshot(statePath, takeSnapshot(store, clock, origin, journal.seq));
     } catch (e) {
-      if (!isLocalErrno(e)) throw e;
+      if (!isMachineShort(e)) throw e;
       return false;
     }
     savedVersion = store.version;
