@@ -1,0 +1,51 @@
+// `resq resume` of a --sim batch that sent nothing yet (recorded by `run --dry-run --sim`): it
+// goes on, on SQLite and on PostgreSQL (real server, real CLI processes in a folder of their own).
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliChild, tempDir } from '../../support/cli.js';
+import { startPgServer, type PgServer } from '../../support/pg-server.js';
+
+/** A folder with a three-question file. */
+function questionsIn(): { dir: string; q: string } {
+  const dir = tempDir('resq-resume-sim-');
+  const q = join(dir, 'dry.csv');
+  writeFileSync(q, 'id,question\nd1,first\nd2,second\nd3,third\n');
+  return { dir, q };
+}
+
+/** `run --dry-run --sim`, then `resume --sim`: every item completes. */
+async function dryRunThenResume(db: string, dir: string, q: string): Promise<string> {
+  const env = { RESQ_DB: undefined };
+  const dry = await runCliChild(['run', q, '--db', db, '--sim', '--dry-run'], env, dir);
+  expect(dry.code, dry.stderr).toBe(0);
+  const resumed = await runCliChild(['resume', 'dry', '--db', db, '--sim'], env, dir);
+  expect(resumed.stderr).not.toMatch(/is not there/);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stdout).toContain('3 items — 3 completed');
+  // Its state was made then: a later resume finds the runs it made.
+  const again = await runCliChild(['resume', 'dry', '--db', db], env, dir);
+  expect(again.code, again.stderr).toBe(0);
+  return resumed.stdout;
+}
+
+describe('resume --sim after run --dry-run --sim', () => {
+  let pg: PgServer;
+  beforeAll(async () => {
+    pg = await startPgServer();
+  }, 120_000);
+  afterAll(async () => pg?.stop());
+
+  it('SQLite: the resume completes every item (nothing ran, so no state was missing)', { timeout: 60_000 }, async () => {
+    const { dir, q } = questionsIn();
+    const db = join(dir, 'r.db');
+    await dryRunThenResume(db, dir, q);
+    expect(existsSync(`${db}.sim.json`)).toBe(true);
+  });
+
+  it('PostgreSQL: the resume completes every item', { timeout: 60_000 }, async () => {
+    const { dir, q } = questionsIn();
+    const db = await pg.createDatabase('dry_sim');
+    await dryRunThenResume(db, dir, q);
+  });
+});
