@@ -3,6 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim } from '../../../src/sim/index.js';
 import { runCliChild, tempDir } from '../../support/cli.js';
 import { startPgServer, type PgServer } from '../../support/pg-server.js';
 
@@ -47,5 +48,22 @@ describe('resume --sim after run --dry-run --sim', () => {
     const { dir, q } = questionsIn();
     const db = await pg.createDatabase('dry_sim');
     await dryRunThenResume(db, dir, q);
+  });
+});
+
+describe('resume of a --sim batch against a served simulator', () => {
+  it('the base URL line says the batch was on sim, not (none)', { timeout: 60_000 }, async () => {
+    const sim = await startSim({ defaultDurationMs: 10 });
+    try {
+      const { dir, q } = questionsIn();
+      const db = join(dir, 'r.db');
+      expect((await runCliChild(['run', q, '--db', db, '--sim', '--dry-run'], { RESQ_DB: undefined }, dir)).code).toBe(0);
+      const r = await runCliChild(['resume', 'dry', '--db', db, '--base-url', sim.url], { RESQ_DB: undefined, RESQ_API_KEY: sim.keys[0] }, dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(`${r.stdout}${r.stderr}`).toContain(`base URL: sim → ${sim.url}`);
+      expect(`${r.stdout}${r.stderr}`).not.toContain('(none)');
+    } finally {
+      await sim.close();
+    }
   });
 });
