@@ -49,6 +49,23 @@ describe('resume --sim after run --dry-run --sim', () => {
     const db = await pg.createDatabase('dry_sim');
     await dryRunThenResume(db, dir, q);
   });
+
+  it('PostgreSQL: a batch that did send runs, resumed from another folder, is refused plainly (its state is where it ran)', { timeout: 60_000 }, async () => {
+    const { dir } = questionsIn();
+    writeFileSync(join(dir, 'held.csv'), 'id,question\nh1,held @confirm=3\n');
+    const db = await pg.createDatabase('ran_sim');
+    const first = await runCliChild(['run', 'held.csv', '--db', db, '--sim'], { RESQ_DB: undefined }, dir);
+    expect(first.code, first.stderr).toBe(3);
+    const elsewhere = tempDir('resq-resume-elsewhere-');
+    const r = await runCliChild(['resume', 'held', '--db', db], { RESQ_DB: undefined }, elsewhere);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`its state (${join(elsewhere, 'resq-sim-')}`);
+    expect(r.stderr).toContain('kept in the folder its --sim processes ran in: resume from there');
+    // From the folder it ran in, it goes on.
+    const here = await runCliChild(['resume', 'held', '--db', db], { RESQ_DB: undefined }, dir);
+    expect(here.stderr).not.toMatch(/is not there/);
+    expect(here.code, here.stderr).toBe(3);
+  });
 });
 
 describe('resume of a --sim batch against a served simulator', () => {
