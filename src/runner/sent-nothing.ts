@@ -8,15 +8,16 @@ const PAGE = 1000;
 
 /**
  * True when nothing of the batch ever reached its service: every item is queued or cancelled
- * with no run and no thread recorded (a `run --dry-run` leaves it so). Reads only.
+ * with no run (of any attempt) and no thread recorded (a `run --dry-run` leaves it so). Reads only.
  */
-export async function batchSentNothing(store: Pick<ReadStore, 'itemCounts' | 'listItems'>, batchId: string): Promise<boolean> {
+export async function batchSentNothing(store: Pick<ReadStore, 'itemCounts' | 'aggregates'>, batchId: string): Promise<boolean> {
   const counts = await store.itemCounts(batchId);
   if (Object.entries(counts).some(([state, n]) => n > 0 && state !== 'queued' && state !== 'cancelled')) return false;
   for (let afterSeq = -1; ; ) {
-    const page = await store.listItems(batchId, { states: ['queued', 'cancelled'], afterSeq, limit: PAGE });
-    if (page.some((i) => i.runId !== null || i.threadId !== null)) return false;
+    // Every run the store holds counts (a retried item's earlier runs included), not only the latest.
+    const page = await store.aggregates(batchId, afterSeq, PAGE, ['queued', 'cancelled']);
+    if (page.some((a) => a.runIds.length > 0 || a.item.runId !== null || a.item.threadId !== null)) return false;
     if (page.length < PAGE) return true;
-    afterSeq = page[page.length - 1]!.seq;
+    afterSeq = page[page.length - 1]!.item.seq;
   }
 }
