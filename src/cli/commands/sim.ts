@@ -36,6 +36,9 @@ export function simTryLines(url: string, key: string): string {
   ].join('\n');
 }
 
+// Not from the store's module: --help loads this file (see lazy-loading.test.ts).
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
 /**
  * The database whose `--sim` state `resq sim` serves: `--db`, else RESQ_DB when it is a
  * postgres:// URL (every hint for such a database relies on RESQ_DB, so `resq sim` as printed
@@ -44,12 +47,12 @@ export function simTryLines(url: string, key: string): string {
 export function simDatabase(a: Pick<SimArgs, 'db'>, env: NodeJS.ProcessEnv): { db: string; from: '--db' | 'RESQ_DB' } | null {
   if (a.db) return { db: a.db, from: '--db' };
   const fromEnv = env.RESQ_DB;
-  return fromEnv && /^postgres(ql)?:\/\//i.test(fromEnv) ? { db: fromEnv, from: 'RESQ_DB' } : null;
+  return fromEnv && POSTGRES_URL.test(fromEnv) ? { db: fromEnv, from: 'RESQ_DB' } : null;
 }
 
 /** The lines `resq sim` starts with for a database's simulator: what it serves, where its state is, how to use it. */
 export function simDbLines(served: { db: string; from: '--db' | 'RESQ_DB' }, url: string, statePath: string, masked: string): string {
-  const server = /^postgres(ql)?:\/\//i.test(served.db);
+  const server = POSTGRES_URL.test(served.db);
   const state = server
     ? `its state is kept in ${statePath} (this folder: --sim processes on this database share it when started here)`
     : `its state is kept in ${statePath} (beside the database)`;
