@@ -10,7 +10,7 @@ const item: ItemView['item'] = {
 };
 
 function run(r: Partial<ChainRun> & Pick<ChainRun, 'status'>): ChainRun {
-  return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, pausedOn: null, errorCode: null, error: null, ...r };
+  return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, endedUnwatched: false, pausedOn: null, errorCode: null, error: null, ...r };
 }
 
 function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next'] }): ItemView {
