@@ -51,9 +51,9 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
   const times = runTimes(run);
   // Its length: the service's own when it sent its times, else resq's own, unless it ended unwatched.
   await exec(c,
-    `UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6, unwatched = $8,
-       seconds = CASE WHEN $9::float8 IS NOT NULL THEN $9::float8 WHEN $8 = 1 THEN NULL
-                      ELSE greatest(0, round(extract(epoch from ($6::timestamptz - created_at::timestamptz))::numeric, 3))::float8 END
+    `UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6::text, unwatched = $8::int,
+       seconds = CASE WHEN $9::float8 IS NOT NULL THEN $9::float8 WHEN $8::int = 1 THEN NULL
+                      ELSE greatest(0, round(extract(epoch from ($6::text::timestamptz - created_at::timestamptz))::numeric, 3))::float8 END
      WHERE id = $7`, [
     run.status,
     run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
