@@ -169,7 +169,7 @@ export interface ItemStats {
   /** Cost of the plans approved for this item. */
   approvedCost: number;
   files: number;
-  /** Seconds its runs took, summed (finished runs only). */
+  /** Seconds its runs took, summed (finished runs only); 0 when one ended unwatched with no length known. */
   runSeconds: number;
 }
 

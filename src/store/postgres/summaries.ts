@@ -16,7 +16,7 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
     `SELECT i.id AS "itemId", coalesce(r.n, 0) AS runs, coalesce(r.secs, 0)::float8 AS "runSeconds",
             coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS "approvedCost", coalesce(f.n, 0) AS files
      FROM items i
-     LEFT JOIN (SELECT item_id, count(*) AS n, sum(coalesce(seconds, 0)) AS secs
+     LEFT JOIN (SELECT item_id, count(*) AS n, CASE WHEN bool_or(finished_at IS NOT NULL AND seconds IS NULL) THEN 0 ELSE sum(coalesce(seconds, 0)) END AS secs
                 FROM runs WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) r ON r.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) d ON d.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) f ON f.item_id = i.id

@@ -72,7 +72,7 @@ export class Summaries {
                 coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS approvedCost, coalesce(f.n, 0) AS files
          FROM items i
          LEFT JOIN (SELECT item_id, count(*) AS n,
-                      sum(coalesce(seconds, 0)) AS secs
+                      CASE WHEN max(finished_at IS NOT NULL AND seconds IS NULL) = 1 THEN 0 ELSE sum(coalesce(seconds, 0)) END AS secs
                     FROM runs WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) r ON r.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) d ON d.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) f ON f.item_id = i.id
