@@ -50,7 +50,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const store = new SimStore();
   const ledger = new RequestLedger();
   const baseUrl = (): string => `${origin}${API_PREFIX}`;
-  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs, journal });
+  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs, runTimes: opts.runTimes, journal });
   const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs, journal });
   const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, ledger, journal, baseUrl, origin: () => origin };
   const handle = requestHandler(deps);

@@ -169,7 +169,7 @@ export interface ItemStats {
   /** Cost of the plans approved for this item. */
   approvedCost: number;
   files: number;
-  /** Seconds its runs took, summed (finished runs only). */
+  /** Seconds its runs took, summed (finished runs only); 0 when one ended unwatched with no length known. */
   runSeconds: number;
 }
 
@@ -192,6 +192,10 @@ export interface RunTime {
   tool: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** How long it ran (the service's own times, else resq's); null while it runs or when it ended unwatched without service times. */
+  seconds: number | null;
+  /** It ended while no resq was watching, at or before `finishedAt`. */
+  unwatched: boolean;
 }
 
 /**
@@ -268,6 +272,10 @@ export interface RunSnapshot {
   files: FileRefInput[];
   /** Why the run failed, as the service said it (kept verbatim); absent or null when it gave nothing. */
   error?: RunError | null;
+  /** Seconds from its start to its end as the service's own timestamps say; null when it sent none usable. */
+  serviceSeconds?: number | null;
+  /** Found ended on the first look of a resq that did not start it (it ended while no resq watched). */
+  unwatched?: boolean;
 }
 
 /** What to do about a pause, decided inside the transaction that records it. */
