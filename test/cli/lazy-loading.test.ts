@@ -79,6 +79,7 @@ describe('lazy loading of commands', () => {
       'src/store/location.ts',
       'src/store/postgres/pooler.ts',
       'src/store/settings-defaults.ts',
+      'src/text/closest-word.ts',
       'src/text/command-hint.ts',
       'src/text/escape-text.ts',
       'src/text/printable.ts',

@@ -44,14 +44,14 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
  * postgres:// URL (every hint for such a database relies on RESQ_DB, so `resq sim` as printed
  * must serve it); null for a plain simulator. `from` says which, to print.
  */
-export function simDatabase(a: Pick<SimArgs, 'db'>, env: NodeJS.ProcessEnv): { db: string; from: '--db' | 'RESQ_DB' } | null {
+function simDatabase(a: Pick<SimArgs, 'db'>, env: NodeJS.ProcessEnv): { db: string; from: '--db' | 'RESQ_DB' } | null {
   if (a.db) return { db: a.db, from: '--db' };
   const fromEnv = env.RESQ_DB;
   return fromEnv && POSTGRES_URL.test(fromEnv) ? { db: fromEnv, from: 'RESQ_DB' } : null;
 }
 
 /** The lines `resq sim` starts with for a database's simulator: what it serves, where its state is, how to use it. */
-export function simDbLines(served: { db: string; from: '--db' | 'RESQ_DB' }, url: string, statePath: string, masked: string): string {
+function simDbLines(served: { db: string; from: '--db' | 'RESQ_DB' }, url: string, statePath: string, masked: string): string {
   const server = POSTGRES_URL.test(served.db);
   const state = server
     ? `its state is kept in ${statePath} (this folder: --sim processes on this database share it when started here)`
