@@ -210,7 +210,7 @@ export interface PauseRecord {
   input: Record<string, unknown>;
   /** When the pause was recorded (the paused run's end, ISO 8601): a held item waits from then. */
   pausedAt: string | null;
-  decision: Pick<DecisionRecord, 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> | null;
+  decision: (Pick<DecisionRecord, 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> & { seq: number }) | null;
 }
 
 /** Which pauses {@link PauseRecord} reads return. */
@@ -232,6 +232,8 @@ export interface PauseRow {
   reason: string | null;
   cost: number | null;
   decidedAt: string | null;
+  /** The decision's row id: the order decisions were made in (null: none). */
+  decisionSeq: number | string | null;
 }
 
 /** A pause row made a {@link PauseRecord} (an action that is not an object reads as tool "unknown", input {}). */
@@ -254,7 +256,7 @@ export function pauseFromRow(r: PauseRow): PauseRecord {
     decision:
       r.by === null || r.answer === null || r.decidedAt === null
         ? null
-        : { answer: JSON.parse(r.answer) as Record<string, unknown>, by: r.by, person: r.person, reason: r.reason, cost: Number(r.cost ?? 0), decidedAt: r.decidedAt },
+        : { answer: JSON.parse(r.answer) as Record<string, unknown>, by: r.by, person: r.person, reason: r.reason, cost: Number(r.cost ?? 0), decidedAt: r.decidedAt, seq: Number(r.decisionSeq ?? 0) },
   };
 }
 

@@ -150,7 +150,7 @@ export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Pr
   const rows = await all<PauseRow>(
     c,
     `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
-            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt"
+            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt", d.id AS "decisionSeq"
      FROM ${
        q.decidedBy
          ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.by = $2 AND r.required_action IS NOT NULL`

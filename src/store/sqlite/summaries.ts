@@ -143,7 +143,7 @@ export class Summaries {
     const rows = this.#db
       .prepare(
         `SELECT r.item_id AS itemId, r.id AS runId, r.step, r.required_action AS requiredAction, r.finished_at AS pausedAt,
-                d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt
+                d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt, d.id AS decisionSeq
          FROM ${from}
          ORDER BY r.finished_at, r.item_id, r.step`,
       )
