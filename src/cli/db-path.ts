@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { isPostgresUrl } from '../text/postgres-url.js';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -12,11 +13,6 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
-/** Whether `db` names a PostgreSQL database rather than a file. */
-export function isDatabaseUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(db);
-}
-
 /**
  * Checks a `--db` path before the store opens it, so an ordinary mistake is one plain line
  * (exit 2) and nothing is created where it should not be: a folder, a file that is not a
@@ -25,7 +21,7 @@ export function isDatabaseUrl(db: string): boolean {
  */
 export function checkDbPath(db: string, opts: { mustExist?: boolean } = {}): { exists: boolean } {
   if (db === '') throw new InputError('--db: give a file path');
-  if (isDatabaseUrl(db)) return { exists: true };
+  if (isPostgresUrl(db)) return { exists: true };
   const st = statOrNull(db);
   if (st?.isDirectory()) throw new InputError(`--db ${db}: is a folder, not a database file`);
   if (st) {
@@ -69,6 +65,6 @@ function hasSqliteHeader(path: string): boolean {
 
 /** Removes a database file a refused command created (with its journal files and simulator state). */
 export function removeDatabase(db: string): void {
-  if (isDatabaseUrl(db)) return;
+  if (isPostgresUrl(db)) return;
   for (const suffix of ['', '-wal', '-shm', '-journal', '.sim.json', '.sim.json.journal']) rmSync(`${db}${suffix}`, { force: true });
 }

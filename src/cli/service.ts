@@ -7,6 +7,7 @@ import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
 import type { ServiceChoiceResult } from '../service-choice.js';
 import { commandHint } from '../text/command-hint.js';
+import { isPostgresUrl } from '../text/postgres-url.js';
 
 /** Where requests go: the built-in simulator or a real base URL with the key from the environment. */
 export interface ServiceChoice {
@@ -38,8 +39,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-// Not from the store's module: --help and every command load this file (see lazy-loading.test.ts).
-const isServerUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db);
 function withoutPassword(url: string): string {
   try {
     const u = new URL(url);
@@ -53,13 +52,13 @@ function withoutPassword(url: string): string {
 /** Where `--sim` keeps the simulator's state for a database: beside it (a server's database: the working folder). */
 export function simStatePath(dbPath: string): string | null {
   // A database on a server has no folder of its own: the state goes in the working folder, named for the database.
-  if (isServerUrl(dbPath)) return `resq-sim-${createHash('sha256').update(withoutPassword(dbPath)).digest('hex').slice(0, 12)}.json`;
+  if (isPostgresUrl(dbPath)) return `resq-sim-${createHash('sha256').update(withoutPassword(dbPath)).digest('hex').slice(0, 12)}.json`;
   return `${dbPath}.sim.json`;
 }
 
 /** Says that another process keeps this database's simulator, and how several processes share one. */
 function simInUse(e: { holder: { pid: number; host: string }; statePath: string }, dbPath: string): ConfigError {
-  const db = isServerUrl(dbPath) ? withoutPassword(dbPath) : dbPath;
+  const db = isPostgresUrl(dbPath) ? withoutPassword(dbPath) : dbPath;
   return new ConfigError(
     `the built-in simulator of ${db} is in use by another resq process (pid ${e.holder.pid} on ${e.holder.host}); ` +
       'two simulators on one state file would lose each other\'s runs. To work one --sim batch from several processes, ' +
@@ -119,12 +118,12 @@ export async function openService(
     // Beside the database, the simulator's runs outlive this process: Ctrl-C, `resq answer`,
     // then `resq resume --sim` finds them where they were.
     // Only beside a database that exists: `resq threads list --sim` in an empty folder leaves nothing behind.
-    const statePath = opts.dbPath && (isServerUrl(opts.dbPath) || existsSync(opts.dbPath)) ? simStatePath(opts.dbPath) : null;
+    const statePath = opts.dbPath && (isPostgresUrl(opts.dbPath) || existsSync(opts.dbPath)) ? simStatePath(opts.dbPath) : null;
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
         `the batch ran on the built-in simulator, but its state (${statePath ? resolve(statePath) : 'beside the database'}) is not there, ` +
           // A server's database keeps it in the folder its --sim processes ran in: said, so a worker started elsewhere knows where to go.
-          `so its runs are unknown${opts.dbPath && isServerUrl(opts.dbPath) ? ' (a PostgreSQL batch\'s simulator state is kept in the folder its --sim processes ran in: resume from there)' : ''}; ` +
+          `so its runs are unknown${opts.dbPath && isPostgresUrl(opts.dbPath) ? ' (a PostgreSQL batch\'s simulator state is kept in the folder its --sim processes ran in: resume from there)' : ''}; ` +
           `serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
       );
     const shared = statePath ? sharedSim(statePath) : null;

@@ -1,10 +1,9 @@
 // Where a store is: a SQLite file or a PostgreSQL URL. Its own module so the adapters can mask
 // a location without importing open.ts, which loads them.
 
-/** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
+import { isPostgresUrl } from '../text/postgres-url.js';
+
+export { isPostgresUrl };
 
 /** A location safe to print: the password of a URL is masked. */
 export function maskLocation(location: string): string {

@@ -1,3 +1,4 @@
+import { isPostgresUrl } from './postgres-url.js';
 import { shellLine } from './shell-quote.js';
 
 // The one builder of the commands resq suggests (CLI messages and summaries, the JSON API's
@@ -32,6 +33,6 @@ export function commandHint(argv: readonly string[], place: HintPlace = {}): str
 /** The flags {@link commandHint} adds, as words: `--db PATH` and `--sim` where needed. */
 export function hintFlags(place: HintPlace): string[] {
   const db = place.db;
-  const flags = db && db !== DEFAULT_DB && !/^postgres(ql)?:\/\//i.test(db) ? ['--db', db] : [];
+  const flags = db && db !== DEFAULT_DB && !isPostgresUrl(db) ? ['--db', db] : [];
   return place.sim ? [...flags, '--sim'] : flags;
 }

@@ -67,7 +67,8 @@ describe('lazy loading of commands', () => {
     // the one command-hint builder that quotes the commands messages suggest: errors are
     // reported from start-up on. And, in a checkout, the hook that lets Node run the TypeScript
     // sources. And the pooler hint (pure) a database error's line may carry, and the network
-    // errors' own classing with this machine's shortages (EMFILE, ENOSPC…; pure) the taxonomy reads.
+    // errors' own classing with this machine's shortages (EMFILE, ENOSPC…; pure) the taxonomy reads,
+    // and the one test of a PostgreSQL URL (pure) the hints and the location share.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
@@ -82,6 +83,7 @@ describe('lazy loading of commands', () => {
       'src/text/closest-word.ts',
       'src/text/command-hint.ts',
       'src/text/escape-text.ts',
+      'src/text/postgres-url.ts',
       'src/text/printable.ts',
       'src/text/shell-quote.ts',
     ]);

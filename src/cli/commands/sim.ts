@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
 import { commandHint } from '../../text/command-hint.js';
+import { isPostgresUrl } from '../../text/postgres-url.js';
 
 /** Flags of `resq sim`. */
 export interface SimArgs {
@@ -37,7 +38,6 @@ export function simTryLines(url: string, key: string): string {
 }
 
 // Not from the store's module: --help loads this file (see lazy-loading.test.ts).
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 /**
  * The database whose `--sim` state `resq sim` serves: `--db`, else RESQ_DB when it is a
@@ -47,12 +47,12 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 function simDatabase(a: Pick<SimArgs, 'db'>, env: NodeJS.ProcessEnv): { db: string; from: '--db' | 'RESQ_DB' } | null {
   if (a.db) return { db: a.db, from: '--db' };
   const fromEnv = env.RESQ_DB;
-  return fromEnv && POSTGRES_URL.test(fromEnv) ? { db: fromEnv, from: 'RESQ_DB' } : null;
+  return fromEnv && isPostgresUrl(fromEnv) ? { db: fromEnv, from: 'RESQ_DB' } : null;
 }
 
 /** The lines `resq sim` starts with for a database's simulator: what it serves, where its state is, how to use it. */
 function simDbLines(served: { db: string; from: '--db' | 'RESQ_DB' }, url: string, statePath: string, masked: string): string {
-  const server = POSTGRES_URL.test(served.db);
+  const server = isPostgresUrl(served.db);
   const state = server
     ? `its state is kept in ${statePath} (this folder: --sim processes on this database share it when started here)`
     : `its state is kept in ${statePath} (beside the database)`;
