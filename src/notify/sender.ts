@@ -26,6 +26,11 @@ export interface NotifierOptions {
    * found in the store is never run. @default null
    */
   command?: string | null;
+  /**
+   * The sender's own clock: its waits, a signature's time and the stall check. Every lease and
+   * time the store keeps (claims, holds, digests) is the store's clock — the database's, on
+   * PostgreSQL — so senders on machines whose clocks disagree share one time.
+   */
   clock?: Clock;
   /** How often the loop looks for due events. @default 2000 */
   pollMs?: number;
@@ -135,12 +140,12 @@ export class Notifier {
     const batches = await this.#batches();
     const now = this.#clock.now();
     for (const [b, n] of batches) {
-      await store.collateHeld(b.id, { digestMs: foldNow ? 0 : n.digestMs, remindMs: n.remindMs }, now);
+      await store.collateHeld(b.id, { digestMs: foldNow ? 0 : n.digestMs, remindMs: n.remindMs });
       if (n.stalledMs !== null) await this.#noteStall(b, n.stalledMs, now);
     }
     if (batches.size === 0 && this.#o.batchId === null) return 0;
     const byId = new Map([...batches.keys()].map((b) => [b.id, b]));
-    const claims = await store.claimOutbox(this.owner, { leaseMs: this.#o.leaseMs ?? 60_000, limit: 20, batchIds: [...byId.keys()] }, now);
+    const claims = await store.claimOutbox(this.owner, { leaseMs: this.#o.leaseMs ?? 60_000, limit: 20, batchIds: [...byId.keys()] });
     await Promise.all(claims.map((c) => this.#send(c, byId.get(c.batchId)!, signal)));
     return claims.length;
   }
@@ -158,9 +163,9 @@ export class Notifier {
     for (const b of list) {
       if (!b?.settings.notify) continue;
       if (this.#o.command) {
-        await store.holdNotifyCommand(b.id, this.#me(), this.#o.leaseMs ?? 60_000, this.#clock.now());
+        await store.holdNotifyCommand(b.id, this.#me(), this.#o.leaseMs ?? 60_000);
         this.#holding.add(b.id);
-      } else if ((await store.notifyCommands(b.id, this.#clock.now())).length > 0) continue;
+      } else if ((await store.notifyCommands(b.id)).length > 0) continue;
       out.set(b, b.settings.notify);
     }
     return out;
@@ -174,9 +179,9 @@ export class Notifier {
     const st = await store.outboxState(b.id);
     const since = st.lastChangeAt ?? b.createdAt;
     if (now - Date.parse(since) < stalledMs) return;
-    const live = await store.liveWorkers(b.id, this.#o.staleMs ?? 60_000, now);
+    const live = await store.liveWorkers(b.id, this.#o.staleMs ?? 60_000);
     const reason = counts.held === unfinished ? 'every item held' : live.length === 0 ? 'no live worker' : 'no progress at the service (refusing or not answering)';
-    await store.addOutboxEvent(b.id, { key: `stalled:${since}`, type: 'batch.stalled', data: { reason, since } }, now);
+    await store.addOutboxEvent(b.id, { key: `stalled:${since}`, type: 'batch.stalled', data: { reason, since } });
   }
 
   async #send(c: OutboxClaim, b: BatchRecord, signal?: AbortSignal): Promise<void> {
@@ -198,13 +203,13 @@ export class Notifier {
       );
       const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${receiverName(todo[i]!)}: ${(r.reason as Error).message}`] : []));
       if (failed.length === 0) {
-        await store.settleOutbox(c, { sent: true }, this.#clock.now());
+        await store.settleOutbox(c, { sent: true });
         return;
       }
       const delivered = [...c.delivered, ...todo.filter((_, i) => results[i]!.status === 'fulfilled').map(receiverTag)];
       const error = `${doc.type} ${doc.id}: ${failed.join('; ')}`;
       this.#problem(`notification not delivered (will retry): ${error}`);
-      await store.settleOutbox(c, { sent: false, error, retryInMs: signal?.aborted ? 0 : this.#backoff(c.attempts), delivered }, this.#clock.now());
+      await store.settleOutbox(c, { sent: false, error, retryInMs: signal?.aborted ? 0 : this.#backoff(c.attempts), delivered });
     } catch (e) {
       // The store failed (a stall, a restart): the claim runs out and the event goes later.
       this.#problem(`notifications: ${(e as Error).message}`);

@@ -158,6 +158,18 @@ describe('the notification sender', () => {
     expect(r.requests).toHaveLength(1);
   });
 
+  it("keeps leases and holds on the store's clock, not a sender's clock an hour ahead", async () => {
+    const r = await receiver();
+    const { store, clock, batchId } = await batchWithHeld(settings({ urls: [r.url] }), 2, 1);
+    const ahead = virtualClock(T0 + 3_600_000);
+    const sender = new Notifier({ store, batchId, clock: ahead, command: 'cat > /dev/null', leaseMs: 60_000 });
+    await sender.tick();
+    // The command's sender holds the batch for one lease of the store's time: gone once it ran out.
+    expect(await store.notifyCommands(batchId)).toHaveLength(1);
+    clock.advance(60_001);
+    expect(await store.notifyCommands(batchId)).toEqual([]);
+  });
+
   it('batch.finished says counts, approved cost and failures by code; budget.reached its share', async () => {
     const r = await receiver();
     const { store, clock, batchId, running } = await batchWithHeld(settings({ urls: [r.url] }), 3, 1, { confirm_scope: { approve_max_cost: 1, batch_budget: 50 } });
