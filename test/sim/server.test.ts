@@ -1,9 +1,11 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { call, createRun, finish } from './helpers.js';
-import { tempDir } from '../support/cli.js';
+import { ROOT, tempDir } from '../support/cli.js';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -203,3 +205,56 @@ describe('the state file when this process is out of open files', () => {
     }
   });
 });
+
+describe('the simulator under a machine out of open files', () => {
+  it('sheds the connections past its open-files limit (accept EMFILE) and keeps serving once they close', async () => {
+    const dir = tempDir('resq-sim-emfile-');
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+    delete env.RESQ_DB;
+    // The real `resq sim` under a limit of 64 open files: a few hundred sockets exhaust it.
+    const child = spawn('/bin/sh', ['-c', 'ulimit -n 64; exec "$0" "$@"', process.execPath, join(ROOT, 'bin/resq.js'), 'sim', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const sockets: Socket[] = [];
+    try {
+      await waitFor(() => /serving (http:\/\/\S+)/.test(out), () => `no URL printed: ${out}${err}`);
+      const url = new URL(/serving (http:\/\/\S+)/.exec(out)![1]!);
+      // Open connections until the server has no descriptor left: the ones past it are closed
+      // at once by the server (libuv sheds them), which shows the fault took effect.
+      let shed = 0;
+      for (let i = 0; i < 200; i++) {
+        const s = createConnection({ host: url.hostname, port: Number(url.port) });
+        s.on('error', () => undefined);
+        s.on('close', () => shed++);
+        sockets.push(s);
+      }
+      await Promise.all(sockets.map((s) => new Promise<void>((r) => (s.connecting ? s.once('connect', () => r()).once('close', () => r()) : r()))));
+      await waitFor(() => shed > 0, () => 'no connection was shed: the limit did not take effect');
+      expect(child.exitCode).toBeNull();
+      for (const s of sockets.splice(0)) s.destroy();
+      // Serving again: a plain request is answered (401 without a key) by the same process.
+      let status = 0;
+      await waitFor(async () => {
+        status = await fetch(new URL('/api/v1/threads', url)).then((r) => r.status, () => 0);
+        return status !== 0;
+      }, () => 'no answer after the connections closed');
+      expect(status).toBe(401);
+      expect(child.exitCode).toBeNull();
+      expect(err).not.toMatch(/EMFILE|at .*\.ts:\d+/);
+    } finally {
+      for (const s of sockets) s.destroy();
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+async function waitFor(ok: () => boolean | Promise<boolean>, why: () => string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > until) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
