@@ -146,8 +146,8 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
       return true;
     }
     case 'deep': {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 100_000) return false;
+      const n = wholeIn(value, 1, 100_000);
+      if (n === undefined) return false;
       s.deepLevels = n;
       return true;
     }
@@ -160,14 +160,20 @@ function apply(s: Script, name: string, value: string | undefined): boolean {
       s.status = value;
       return true;
     case 'deltas': {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 0 || n > 10_000) return false;
+      const n = wholeIn(value, 0, 10_000);
+      if (n === undefined) return false;
       s.deltas = n;
       return true;
     }
     default:
       return false;
   }
+}
+
+/** A directive's whole-number value from `lo` to `hi`; undefined when absent, not whole or out of range. */
+function wholeIn(value: string | undefined, lo: number, hi: number): number | undefined {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= lo && n <= hi ? n : undefined;
 }
 
 /** `250`, `250ms`, `1.5s`, `2m` → milliseconds; undefined when unreadable. */
