@@ -149,9 +149,17 @@ describe('the whiteboard', () => {
 
   it('keeps the read model over the store: it imports the store, errors, the clock, the cost reader, the local process check and the shared text helpers (the one command-hint builder), nothing that renders', () => {
     // The shared text leaves, for the command-hint builder: `next` is a pasteable command every window shows as it is.
-    const shared = new Set(['src/errors.ts', 'src/clock.ts', 'src/runner/local-process.ts', 'src/policy/cost.ts']);
+    const shared = new Set(['src/errors.ts', 'src/clock.ts', 'src/local-process.ts', 'src/policy/cost.ts']);
     const out = edges.filter((e) => under('src/read/')(e.from) && e.to.startsWith('src/') && !under('src/read/')(e.to) && !under('src/store/')(e.to) && !under('src/text/')(e.to) && !shared.has(e.to));
     expect(out).toEqual([]);
+  });
+
+  it('keeps the read model under the runner: read/ imports nothing of runner/, and the local process check both use is a leaf', () => {
+    expect(edges.filter((e) => under('src/read/')(e.from) && under('src/runner/')(e.to))).toEqual([]);
+    expect(edges.filter((e) => e.from === 'src/local-process.ts' && e.to.startsWith('src/'))).toEqual([]);
+    // Both sides do use it (the check looks at real edges).
+    expect(edges.some((e) => under('src/read/')(e.from) && e.to === 'src/local-process.ts')).toBe(true);
+    expect(edges.some((e) => under('src/runner/')(e.from) && e.to === 'src/local-process.ts')).toBe(true);
   });
 
   it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {

@@ -5,7 +5,7 @@ export { answerHeldItem, answerFor, pauseWaiting, type PersonReply, type Answere
 export { answerHeldItems, answerListedPauses, checkReplyFits, type BulkAnswerResult, type BulkAnswered, type BulkOptions, type BulkSkipped, type ListedPause } from './operations/answer-bulk.js';
 export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../store/export-rows.js';
 export { csvExport, csvColumns, csvCells, csvRecord, neutralise, UTF8_BOM, type CsvOptions } from './export-csv.js';
-export { isGoneHere, localProcessAlive, processStart } from './local-process.js';
+export { isGoneHere, localProcessAlive, processStart } from '../local-process.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
 export { systemClock, sleep, type Clock } from '../clock.js';
 export { AdaptiveCap } from './adaptive-cap.js';
