@@ -1,5 +1,5 @@
 import type { BatchRecord, ReadStore } from '../store/index.js';
-import { decisionWords, deciderName } from '../store/decision-text.js';
+import { decisionWords, deciderName } from '../read/decision-text.js';
 import { exportRows, type ExportRow, type ExportSelection } from '../store/export-rows.js';
 
 /** How CSV is written. */

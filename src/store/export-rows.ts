@@ -1,7 +1,7 @@
 import { chainSeconds } from './run-times.js';
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
-import { decisionNote } from './decision-text.js';
+import { decisionNote } from '../read/decision-text.js';
 import { recordedCost, untrustedCost } from '../policy/cost.js';
 import type { ItemAggregate, ReadStore } from './port.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';

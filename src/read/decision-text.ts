@@ -1,6 +1,6 @@
 // A decision as words and its note, for every reader of decisions: the read model, the export
 // rows and the CSV export say them alike.
-import type { DecisionRecord } from './types.js';
+import type { DecisionRecord } from '../store/types.js';
 
 /** A decision in words: "approved", "declined", "chose a, b" (else its JSON). */
 export function decisionWords(answer: Record<string, unknown>): string {
