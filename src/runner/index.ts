@@ -3,7 +3,7 @@ export type { RunnerEvent, StateCounts } from './events.js';
 export { loadBatch, checkUnchanged, appendToBatch, type AppendResult, defaultBatchName, type LoadOptions } from './load-batch.js';
 export { answerHeldItem, answerFor, pauseWaiting, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { answerHeldItems, answerListedPauses, checkReplyFits, type BulkAnswerResult, type BulkAnswered, type BulkOptions, type BulkSkipped, type ListedPause } from './operations/answer-bulk.js';
-export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../store/export-rows.js';
+export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../read/export-rows.js';
 export { csvExport, csvColumns, csvCells, csvRecord, neutralise, UTF8_BOM, type CsvOptions } from './export-csv.js';
 export { isGoneHere, localProcessAlive, processStart } from '../local-process.js';
 export { Scheduler, DEFAULT_LEASE_MS, type SchedulerOptions, type SchedulerEvent, type SchedulerResult, type Step, type StepContext } from './scheduler.js';
