@@ -84,4 +84,4 @@ export function checkNotifyFlags(f: NotifyFlags, env: NodeJS.ProcessEnv): void {
   notifyFromFlags(f, env, { urls: [], format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
 }
 
-export { describeReceivers } from '../store/notify-settings.js';
+export { describeReceivers } from '../read/receivers.js';
