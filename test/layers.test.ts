@@ -162,6 +162,14 @@ describe('the whiteboard', () => {
     expect(edges.some((e) => under('src/runner/')(e.from) && e.to === 'src/local-process.ts')).toBe(true);
   });
 
+  it('keeps flag wording in the CLI: notify/ parses no command-line flags (no `--flag:` message, no flag shapes)', () => {
+    const notify = sourceFiles('src').filter(under('src/notify/'));
+    expect(notify.length).toBeGreaterThan(0);
+    const flagWords = notify.filter((f) => /['"`]--[a-z][\w-]*[:(]|\bNotifyFlags\b/.test(readFileSync(join(root, f), 'utf8')));
+    expect(flagWords).toEqual([]);
+    expect(edges.filter((e) => under('src/notify/')(e.from) && (e.to === 'yargs' || under('src/cli/')(e.to)))).toEqual([]);
+  });
+
   it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {
     const direct = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')

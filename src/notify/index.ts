@@ -5,6 +5,4 @@ export { verifySignature, signatureHeader, SIGNATURE_HEADER, type VerifyOptions 
 export { buildEvent, eventId, pageLinks, EVENT_TYPES, type EventDoc, type HeldItemDoc } from './events.js';
 export { slackText } from './slack.js';
 export { Notifier, type NotifierOptions, type NotifierStore } from './sender.js';
-export { notifyFromFlags, describeReceivers, checkReceiverUrl, NOTIFY_DEFAULTS, type NotifyFlags } from './settings.js';
-export { parseDuration } from './durations.js';
 export { startWorkerNotifier, startServeNotifier, type SendOptions } from './worker.js';

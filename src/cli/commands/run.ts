@@ -9,7 +9,7 @@ import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
-import type { NotifyFlags } from '../../notify/settings.js';
+import type { NotifyFlags } from '../notify-settings.js';
 import { notifyFlagsOf, notifyOptions } from '../notify-flags.js';
 
 /** Flags of `resq run`. */
@@ -97,7 +97,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   const { defaultBatchName } = await import('../../runner/load-batch.js');
   const out = a.out ?? outFromPipeline;
   // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
-  const notifySettings = await import('../../notify/settings.js');
+  const notifySettings = await import('../notify-settings.js');
   const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), env);
   const overrides: Overrides = {
     ...(notify ? { notify } : {}),

@@ -84,4 +84,3 @@ export function checkNotifyFlags(f: NotifyFlags, env: NodeJS.ProcessEnv): void {
   notifyFromFlags(f, env, { urls: [], format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
 }
 
-export { describeReceivers } from '../read/receivers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { NOTIFY_DEFAULTS, notifyCommandOf, notifyFromFlags } from '../../src/notify/settings.js';
+import { NOTIFY_DEFAULTS, notifyCommandOf, notifyFromFlags } from '../../src/cli/notify-settings.js';
 
 describe('notification settings from flags', () => {
   it('gives nothing without a receiver, and the defaults with one', () => {
