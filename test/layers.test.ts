@@ -170,6 +170,13 @@ describe('the whiteboard', () => {
     expect(edges.filter((e) => under('src/notify/')(e.from) && (e.to === 'yargs' || under('src/cli/')(e.to)))).toEqual([]);
   });
 
+  it('keeps batch logic out of `resq run`: it finds and lists batches through the library, never by calling the store', () => {
+    const run = readFileSync(join(root, 'src/cli/commands/run.ts'), 'utf8');
+    expect(run.match(/\bstore\.(?:findBatch|listBatches|latestBatch)\(/g) ?? []).toEqual([]);
+    // It does hold a store (it opens one for the session): the check looks at real calls.
+    expect(run).toMatch(/\bopenStore\(/);
+  });
+
   it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {
     const direct = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')
