@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { pageOf, type SummaryRow } from '../item-page-rows.js';
+import { pageOf, type SummaryRow } from '../rows/item-pages.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { col, FLIGHT_COLS, ITEMS_FROM, statesWhere } from './flights.js';

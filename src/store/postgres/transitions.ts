@@ -8,9 +8,9 @@ import type { AdmittedRun, BudgetGuard, FinishedModelRun, ModelBatchRecord, Mode
 import { fileExpiry } from '../file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
-import { decisionFromRow, type DecisionRow } from '../rows.js';
+import { decisionFromRow, type DecisionRow } from '../rows/records.js';
 import { getItem, getItemAgain, type ItemPatch, numOf, updateItem } from './flights.js';
-import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { itemErrorColumns, runErrorColumns } from '../rows/run-failure.js';
 import { runTimes } from '../run-times.js';
 import { BATCH_NUM, prepared } from './sql.js';
 import { keptTotal, recordedCost } from '../../policy/cost.js';

@@ -1,6 +1,6 @@
 import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
 import type { RecentFinishes } from '../roles/reads.js';
-import { type ItemRow, itemFromRow } from '../rows.js';
+import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';

@@ -7,7 +7,7 @@ import type { ItemRecord } from '../types.js';
 import { isoNow } from '../../clock.js';
 import type { FlightColumn } from '../common/flights.js';
 import type { Repos } from './repos.js';
-import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { itemErrorColumns, runErrorColumns } from '../rows/run-failure.js';
 import { runTimes } from '../run-times.js';
 
 /**
