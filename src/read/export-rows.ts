@@ -1,4 +1,4 @@
-import { chainSeconds } from '../store/run-times.js';
+import { chainSeconds } from '../store/common/run-times.js';
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
 import { decisionNote } from './decision-text.js';

@@ -6,7 +6,7 @@ import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
 import type { RunErrorColumns } from '../rows/run-failure.js';
-import type { RunTimes } from '../run-times.js';
+import type { RunTimes } from '../common/run-times.js';
 
 
 
