@@ -1,4 +1,4 @@
-// Notifications (issue 31): who a batch tells when a person is needed, when it finished,
+// Notifications: who a batch tells when a person is needed, when it finished,
 // stalled or reached its budget; delivered once through the store's outbox. A library: never
 // prints.
 export { verifySignature, signatureHeader, SIGNATURE_HEADER, type VerifyOptions } from './sign.js';

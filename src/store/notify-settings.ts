@@ -3,7 +3,7 @@
  * worker on every machine, and `resq serve`, uses the same. Absent: the batch tells no one
  * (and no outbox rows are written for it). Never a secret (the signing secret is read from
  * RESQ_NOTIFY_SECRET by whoever sends), and never a program: a notify command is given to the
- * process that runs it, on its own command line, and is not stored (issue 37.4).
+ * process that runs it, on its own command line, and is not stored.
  */
 export interface NotifySettings {
   /** Receivers' URLs (POST), in the order given. */
