@@ -160,6 +160,10 @@ describe('the whiteboard', () => {
     // Both sides do use it (the check looks at real edges).
     expect(edges.some((e) => under('src/read/')(e.from) && e.to === 'src/local-process.ts')).toBe(true);
     expect(edges.some((e) => under('src/runner/')(e.from) && e.to === 'src/local-process.ts')).toBe(true);
+    // So the notebook helpers, which read through the read model, load nothing of the runner.
+    const notebook = loadedWith('src/notebook/index.ts');
+    expect(notebook.has('src/read/batch-status.ts')).toBe(true);
+    expect([...notebook].filter(under('src/runner/'))).toEqual([]);
   });
 
   it('keeps flag wording in the CLI: notify/ parses no command-line flags (no `--flag:` message, no flag shapes)', () => {
