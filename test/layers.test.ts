@@ -196,6 +196,11 @@ describe('the whiteboard', () => {
     expect(history).toEqual([]);
   });
 
+  it('says who decided in one place (read/decision-text.ts), the errors leaf aside (it imports nothing)', () => {
+    const spelled = sourceFiles('src').filter((f) => /'(?:by )?the policy'|'a person'|'by policy';/.test(readFileSync(join(root, f), 'utf8')));
+    expect(spelled.sort()).toEqual(['src/errors.ts', 'src/read/decision-text.ts']);
+  });
+
   it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {
     const direct = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')
