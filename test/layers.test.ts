@@ -201,6 +201,16 @@ describe('the whiteboard', () => {
     expect(spelled.sort()).toEqual(['src/errors.ts', 'src/read/decision-text.ts']);
   });
 
+  it('keeps the store root to the port, its types and the opener: row mapping is in store/rows/, shared rules in store/common/, wording in read/', () => {
+    const port = ['index.ts', 'port.ts', 'types.ts', 'shapes.ts', 'item-page-shapes.ts', 'item-states.ts', 'notify-settings.ts', 'keys.ts', 'settings-defaults.ts'];
+    const opener = ['open.ts', 'location.ts', 'db-wait.ts'];
+    // The outbox's migration text, on its way to the adapters' migration folders.
+    const leaving = ['outbox-schema.ts'];
+    const files = readdirSync(join(root, 'src/store')).filter((f) => f.endsWith('.ts'));
+    expect(files.filter((f) => ![...port, ...opener, ...leaving].includes(f))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining([...port, ...opener]));
+  });
+
   it('reads the time only through the one clock (src/clock.ts) outside the simulator', () => {
     const direct = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')
