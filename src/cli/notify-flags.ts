@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { NotifyFlags } from '../notify/settings.js';
+import type { NotifyFlags } from './notify-settings.js';
 
 /** The notification flags of `run`, `resume` and `models batch` (stored with the batch, but the command: this process's own). */
 export function notifyOptions<T>(y: Argv<T>): Argv<T> {

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { parseDuration } from '../notify/durations.js';
+import { parseDuration } from './durations.js';
 import type { WebSessionStore } from '../store/index.js';
 import { urlHost } from '../web/hosts.js';
 import { INVITE_MAX_MS, INVITE_MS, SessionBook, sessionKey } from '../web/sessions.js';

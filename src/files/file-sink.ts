@@ -19,8 +19,8 @@ export interface WritevTarget {
 export const MAX_WRITE_BYTES = 256 * 1024;
 /**
  * Writes in flight at once, each at its own position. With one, every write waited for the
- * main thread to take the previous one's completion (busy hashing, or in a GC pause):
- * 1 GiB took 15% longer. Three leave one of libuv's four threads free.
+ * main thread to take the previous one's completion (busy hashing, or in a GC pause), and the
+ * disk idled meanwhile. Three leave one of libuv's four threads free.
  */
 export const WRITES_IN_FLIGHT = 3;
 /** Bytes waiting for the disk at which the body is paused (resumed below it): memory stays flat. */

@@ -3,7 +3,7 @@ import { rename } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { BatchRecord, CreditTotals, FileStatus, FileStore, ItemRecord, ModelStore, ReadStore } from '../store/index.js';
 import type { RowCounts } from './events.js';
-import { exportFile } from '../store/export-rows.js';
+import { exportFile } from '../read/export-rows.js';
 
 /** One line of `--output`: exactly the fields of DESIGN.md's model result row. */
 export interface ModelResultRow {

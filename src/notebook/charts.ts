@@ -1,6 +1,6 @@
 import { STATE_COLORS } from '../store/item-states.js';
-import type { ExportStatus } from '../store/export-rows.js';
-import { decisionNote, deciderName } from '../store/decision-text.js';
+import type { ExportStatus } from '../read/export-rows.js';
+import { decisionNote, deciderName } from '../read/decision-text.js';
 import type { BatchDecision, RunTime } from '../store/shapes.js';
 import type { FileRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';

@@ -1,4 +1,4 @@
-import { exportStatus, runSeconds, type ExportStatus } from '../store/export-rows.js';
+import { exportStatus, runSeconds, type ExportStatus } from '../read/export-rows.js';
 import type { NotebookStore } from '../store/port.js';
 import type { ItemStats, MetaValue, RunTime } from '../store/shapes.js';
 import { ITEM_STATES } from '../store/item-states.js';

@@ -1,4 +1,4 @@
-import type { ExportStatus } from '../store/export-rows.js';
+import type { ExportStatus } from '../read/export-rows.js';
 import type { FileStore, ModelStore, NotebookStore, ReadStore } from '../store/port.js';
 import type { BatchRecord, FileStatus, ItemState } from '../store/types.js';
 import { ITEM_STATES } from '../store/item-states.js';

@@ -1,9 +1,9 @@
 import { formatProblem } from '../errors.js';
 import { commandHint, type HintPlace } from '../text/command-hint.js';
-import { isGoneHere } from '../runner/local-process.js';
+import { isGoneHere } from '../local-process.js';
 import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
 import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
-import { describeReceivers } from '../store/notify-settings.js';
+import { describeReceivers } from './receivers.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
 import { untrustedCost } from '../policy/cost.js';

@@ -1,4 +1,4 @@
-import { decisionNote, decisionWords, deciderName } from '../store/decision-text.js';
+import { decisionNote, decisionWords, deciderName } from './decision-text.js';
 import type { DecisionRecord } from '../store/types.js';
 import { recordedCost } from '../policy/cost.js';
 

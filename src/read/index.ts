@@ -2,6 +2,7 @@
 // roles; `resq status`/`show`, the page's JSON API, the notebook helpers and /metrics render them.
 export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
 export { readItemView } from './item-view.js';
+export { holdsNoBatch } from './batch-list.js';
 export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
 export { selectHeld, checkHeldFilter, parseWhere, heldMatches, type HeldFilter, type HeldSelection, type SelectedHeld } from './held-selection.js';
 export { decisionWords, deciderOf, deciderLine } from './decider.js';

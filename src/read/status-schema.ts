@@ -74,7 +74,7 @@ export const FailedStatusSchema = z.object({
 });
 export type FailedStatus = z.infer<typeof FailedStatusSchema>;
 
-/** What a batch's notifications are doing (issue 31). */
+/** What a batch's notifications are doing. */
 export const NotifyStatusSchema = z.object({
   /** The receivers in words (hosts, never a URL's path; a live worker's own notify command by its pid and host). */
   receivers: z.string(),

@@ -1,5 +1,5 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
-import { describeReceivers } from '../notify/settings.js';
+import { describeReceivers } from '../read/receivers.js';
 import { notifyOver } from '../store/notify-settings.js';
 
 /** What a later `run` or `resume` gave again on the command line (or in its pipeline). */

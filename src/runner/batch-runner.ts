@@ -14,8 +14,8 @@ import { StateTally } from './state-tally.js';
 const TALLY_REREAD_MS = 5000;
 /**
  * Progress events at most this often (the last change in a burst is sent once the interval
- * has passed). One per run that ended was 33,000 `--json` lines, each with every count, for
- * a batch of 20,000: more lines than the item events themselves.
+ * has passed): one per run that ended, each with every count, would outnumber the item events
+ * themselves in `--json`.
  */
 const PROGRESS_EVERY_MS = 200;
 

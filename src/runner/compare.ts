@@ -1,6 +1,6 @@
 import type { BatchRecord, ReadStore } from '../store/index.js';
 import type { ItemAggregate } from '../store/port.js';
-import { decisionInWords } from './decision-words.js';
+import { decisionInWords } from '../read/decision-text.js';
 import { lineDiff, type DiffLine } from './text-diff.js';
 
 /** One batch's side of a compared item. */
@@ -10,7 +10,7 @@ export interface CompareSide {
   /** The question the item asked in this batch. */
   question: string;
   text: string | null;
-  /** Each decision in words (`confirm_scope: approved by ana`, `ask_choice: chose a, b by policy`), in the order made. */
+  /** Each decision in words (`confirm_scope: approved by ana`, `ask_choice: chose a, b by the policy`), in the order made. */
   decisions: string[];
   /** File names (else role, else id), sorted. */
   files: string[];

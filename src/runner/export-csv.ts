@@ -1,6 +1,6 @@
 import type { BatchRecord, ReadStore } from '../store/index.js';
-import { decisionWords, deciderName } from '../store/decision-text.js';
-import { exportRows, type ExportRow, type ExportSelection } from '../store/export-rows.js';
+import { decisionWords, deciderName } from '../read/decision-text.js';
+import { exportRows, type ExportRow, type ExportSelection } from '../read/export-rows.js';
 
 /** How CSV is written. */
 export interface CsvOptions {

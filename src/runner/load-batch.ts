@@ -97,10 +97,13 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
 
 /** The question set of a batch changed since it was loaded (a bad input: the CLI exits 2). */
 export class SourceChangedError extends InputError {
+  /** The batch whose question set no longer matches (a caller says whether it came from another file). */
+  readonly batch: BatchRecord;
   /** The command the message suggests to run only the added rows (`resq run FILE --append`, as words), or null; a caller may add the flags it needs. */
   readonly appendArgv: string[] | null;
-  constructor(message: string, appendArgv: string[] | null = null) {
+  constructor(message: string, batch: BatchRecord, appendArgv: string[] | null = null) {
     super(message);
+    this.batch = batch;
     this.appendArgv = appendArgv;
   }
 }
@@ -115,6 +118,7 @@ export async function checkUnchanged(batch: BatchRecord, questionsPath: string):
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
         `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
         (append ? `; if you only added rows, \`${commandHint(append)}\` runs the new ones.` : '.'),
+      batch,
       append,
     );
 }

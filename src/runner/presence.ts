@@ -1,5 +1,5 @@
 import type { BatchRecord, WorkerRecord, WorkerStore } from '../store/index.js';
-import { isGoneHere, processStart } from './local-process.js';
+import { isGoneHere, processStart } from '../local-process.js';
 
 /** What a heartbeat learnt about the batch. */
 export interface Beat {

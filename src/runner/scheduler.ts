@@ -213,7 +213,7 @@ export class Scheduler {
     // With thousands in flight, slots free one at a time: gather some into one claim (each
     // claim counts the batch's runs in flight), waiting at most a few ms per thousand slots.
     // A dry queue is looked at again only after gatherMs while runs are in flight: otherwise
-    // each run ending at the tail of a batch was one claim (10,000 claims at 10,000 in flight).
+    // each run ending at the tail of a batch would be a claim of its own (one per run in flight).
     const wait = free < this.#cap.gather || (this.#dry && this.#driving > 0);
     if (wait && this.#clock.now() - this.#claimedAt < this.#cap.gatherMs) {
       this.#claimDue = true;

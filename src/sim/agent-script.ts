@@ -1,5 +1,5 @@
 import { parseScript, type FileKind, type PauseSpec, type Script } from './directives.js';
-import type { Chain } from './records.js';
+import type { Chain } from './chain.js';
 import { deepValue, HOSTILE_FILE_NAME, hostileMarkdown, hostileText, hugeInput } from './hostile.js';
 import { hashString } from './rng.js';
 

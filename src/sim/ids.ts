@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 // A random prefix per process and a counter: unique ids without asking the kernel for
-// randomness on every request (randomBytes was 5% of the simulator's CPU under load).
+// randomness on every request (a kernel call per id is a visible share of the CPU under load).
 const PREFIX = randomBytes(6).toString('hex');
 let counter = 0;
 

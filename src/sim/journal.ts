@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import type { FileRecord, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
-import type { SavedModelRun, SavedRun } from './snapshot.js';
+import type { SavedModelRun, SavedRun } from './snapshot-shape.js';
 import type { SimStore } from './store.js';
 
 /** A thread as a journal record names it: everything but its runs (each run record adds itself). */

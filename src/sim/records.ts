@@ -1,4 +1,5 @@
 import type { FileKind } from './directives.js';
+import type { Chain } from './chain.js';
 import type { Timeline } from './run-timeline.js';
 
 /** A file reference as it appears in tool results and model outputs. */
@@ -27,18 +28,6 @@ export interface SimEvent {
   data: unknown;
   /** The event as SSE text, made once however many streams send it. */
   chunk?: string;
-}
-
-/** What a chain of runs (first run plus one per respond) carries from run to run. */
-export interface Chain {
-  /** The question as POST /runs received it, directives included (see scriptOf). */
-  input: string;
-  /** One line per answer received, e.g. `ask_choice: chosen b`. */
-  answers: readonly string[];
-  /** Set by a declined confirm_scope: the next run is the last and gives the narrow answer. */
-  narrow: boolean;
-  /** Messages the thread held before the chain's first run. */
-  earlierMessages: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { planStep, scriptOf, type StepPlan } from './agent-script.js';
 import type { Script } from './directives.js';
-import type { Chain } from './records.js';
+import type { Chain } from './chain.js';
 
 /** One step of a run's scripted work; each but `end` sends one event, whose id is the step's index. */
 export type Step =

@@ -237,7 +237,7 @@ function requestHandler(d: SimDeps): (req: IncomingMessage, res: ServerResponse)
 const PLAIN_PATH = /^\/[\w\-/]*$/;
 const NO_QUERY = new URLSearchParams();
 
-/** Path and query of a request target; plain paths skip the URL parser (1 to 2% of the CPU under load). */
+/** Path and query of a request target; plain paths skip the URL parser (a visible share of the CPU under load). */
 function splitTarget(target: string): { path: string; query: URLSearchParams } {
   const q = target.indexOf('?');
   const rawPath = q < 0 ? target : target.slice(0, q);

@@ -1,6 +1,6 @@
 import type { PauseSpec, Script } from './directives.js';
 import type { FileRecord, ModelRunRecord, SimEvent, ToolResult } from './records.js';
-import type { SavedRun, SimSnapshot } from './snapshot.js';
+import type { SavedRun, SimSnapshot } from './snapshot-shape.js';
 
 /** A run as a version 1 state file kept it: with its output, event log and parsed script. */
 interface RunV1 extends Omit<SavedRun, 'chain' | 'progress' | 'callIds' | 'fileIds'> {

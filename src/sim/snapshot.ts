@@ -6,36 +6,8 @@ import type { ModelJobs } from './model-jobs.js';
 import type { FileRecord, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
 import type { RunEngine } from './run-engine.js';
 import { fromVersion1, type SnapshotV1 } from './snapshot-v1.js';
+import type { SimSnapshot } from './snapshot-shape.js';
 import type { SimStore } from './store.js';
-
-/** A run as saved: everything but its live timeline and listeners. */
-export type SavedRun = Omit<RunRecord, 'listeners' | 'live'>;
-/** A model run as saved: everything but its promise. */
-export type SavedModelRun = Omit<ModelRunRecord, 'done'>;
-
-/**
- * The simulator's whole state as JSON: what `--sim` keeps beside the database. Version 2
- * keeps runs compact (what they wrote follows from their chain and progress); a version 1
- * file (whole event logs and transcripts) is read and converted.
- */
-export interface SimSnapshot {
-  version: 2;
-  /** Where it was served; URLs in the records point there. */
-  origin: string;
-  clockOffsetMs: number;
-  threadSeq: number;
-  runs: SavedRun[];
-  threads: ThreadRecord[];
-  files: FileRecord[];
-  modelRuns: SavedModelRun[];
-  idempotency: [string, string][];
-  /**
-   * Number of the last journal record (journal.ts) this snapshot holds: the journal's later
-   * records are applied on top of it. Absent in files written before the journal (their
-   * journal, if any, is not read).
-   */
-  journalSeq?: number;
-}
 
 /** Takes a snapshot of the state (plain data, safe to serialise); `journalSeq` names the last journal record it holds. */
 export function takeSnapshot(store: SimStore, clock: SimClock, origin: string, journalSeq?: number): SimSnapshot {

@@ -28,7 +28,7 @@ export { STORE_ROLES, OPTIONAL_STORE_MEMBERS, STORE_VALUE_MEMBERS, missingStoreM
 export { openStore, DEFAULT_DB_WAIT_MS, type OpenStoreOptions } from './open.js';
 export { maskLocation, isPostgresUrl } from './location.js';
 export { idempotencyKey } from './keys.js';
-export { FILE_RETENTION_MS, fileExpiry } from './file-expiry.js';
+export { FILE_RETENTION_MS, fileExpiry } from './common/file-expiry.js';
 export * from './shapes.js';
 export * from './types.js';
 export * from './item-page-shapes.js';

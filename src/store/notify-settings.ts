@@ -3,7 +3,7 @@
  * worker on every machine, and `resq serve`, uses the same. Absent: the batch tells no one
  * (and no outbox rows are written for it). Never a secret (the signing secret is read from
  * RESQ_NOTIFY_SECRET by whoever sends), and never a program: a notify command is given to the
- * process that runs it, on its own command line, and is not stored (issue 37.4).
+ * process that runs it, on its own command line, and is not stored.
  */
 export interface NotifySettings {
   /** Receivers' URLs (POST), in the order given. */
@@ -40,17 +40,4 @@ export function withoutStoredCommand<T>(settings: T): T {
  */
 export function notifyOver(given: NotifySettings, was: NotifySettings | undefined): NotifySettings {
   return given.urls.length === 0 && was ? { ...given, urls: was.urls } : given;
-}
-
-/**
- * The receivers in words, never their URLs' paths: `2 URLs (hooks.slack.com, 127.0.0.1:8080)
- * and a command on pid 12 on build-1, json`. `commands`: the live senders with a notify command
- * of their own (the store knows only that they have one).
- */
-export function describeReceivers(n: NotifySettings | undefined, commands: readonly { host: string; pid: number }[] = []): string {
-  if (!n) return 'none';
-  const hosts = n.urls.map((u) => new URL(u).host);
-  const where = commands.map((c) => `pid ${c.pid} on ${c.host}`).join(', ');
-  const parts = [hosts.length ? `${hosts.length} URL${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})` : '', where ? `a command on ${where}` : ''].filter(Boolean);
-  return `${parts.length ? parts.join(' and ') : 'no URL'}, ${n.format}`;
 }

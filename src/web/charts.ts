@@ -1,6 +1,6 @@
 import { STATUS_COLORS } from '../notebook/charts.js';
 import { barChart, PALETTE, type Bar } from '../charts/svg-chart.js';
-import type { ExportStatus } from '../store/export-rows.js';
+import type { ExportStatus } from '../read/export-rows.js';
 import type { ItemState, RunMinute } from '../store/index.js';
 
 /** Items by state as one stacked bar: the notebooks' chart code, drawn for the batch page. */

@@ -6,6 +6,7 @@ import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, BulkAnswerBodySchema, BulkAnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { readNextStep } from '../read/batch-status.js';
+import { deciderName } from '../read/decision-text.js';
 import { commandHint } from '../text/command-hint.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import type { AuthVia } from './security.js';
@@ -47,8 +48,7 @@ function failure(c: Context, e: unknown, batch: BatchRecord, db?: string): Respo
   if (e instanceof OverBudgetError)
     return sendError(c, 409, e.code, `${e.message}: confirm to go over the budget`, { budget: e.budget, approvedCost: e.approved, cost: e.cost, newTotal: e.total });
   if (e instanceof AlreadyAnsweredError) {
-    const who = e.by === 'policy' ? 'the policy' : (e.person ?? 'a person');
-    return sendError(c, 409, e.code, e.message, { answeredBy: who, answeredAt: e.answeredAt });
+    return sendError(c, 409, e.code, e.message, { answeredBy: deciderName(e), answeredAt: e.answeredAt });
   }
   if (e instanceof ItemNotHeldError) return sendError(c, 409, e.code, e.message);
   if (e instanceof ResqError) {

@@ -40,9 +40,9 @@ describe('compareBatches', () => {
     expect(by.y!).toMatchObject({ a: { state: 'completed' }, b: { state: 'failed' } });
     expect(by.w!.answerChanged).toBe(true);
     expect(by.w!.decisionsDiffer).toBe(true);
-    expect(by.w!.a!.decisions).toEqual(['confirm_scope: approved by policy']);
-    expect(by.w!.b!.decisions).toEqual(['confirm_scope: declined by policy']);
-    expect(by.y!.a!.decisions).toEqual(['ask_choice: chose b by policy']);
+    expect(by.w!.a!.decisions).toEqual(['confirm_scope: approved by the policy']);
+    expect(by.w!.b!.decisions).toEqual(['confirm_scope: declined by the policy']);
+    expect(by.y!.a!.decisions).toEqual(['ask_choice: chose b by the policy']);
     expect(by.y!.questionChanged).toBe(true);
     expect(by.v!.questionChanged).toBe(false);
     expect(by.w!.filesAdded).toEqual(['table.csv']);

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { csvCells, csvColumns, csvRecord, neutralise } from '../../src/runner/export-csv.js';
-import type { ExportRow } from '../../src/store/export-rows.js';
+import type { ExportRow } from '../../src/read/export-rows.js';
 
 const row: ExportRow = {
   id: 'q1', question: 'Why?', status: 'failed', run_status: 'failed', thread_id: 't1', run_ids: ['r1', 'r2'], text: null,

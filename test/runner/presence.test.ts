@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStart } from '../../src/runner/local-process.js';
+import { processStart } from '../../src/local-process.js';
 import { Presence } from '../../src/runner/presence.js';
 import type { BatchRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResqError } from '../../src/errors.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
-import { processStart } from '../../src/runner/local-process.js';
+import { processStart } from '../../src/local-process.js';
 import { Scheduler, tryLater, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { journalPathOf, readJournal, SimJournal } from '../../src/sim/journal.js';
-import type { SimSnapshot } from '../../src/sim/snapshot.js';
+import type { SimSnapshot } from '../../src/sim/snapshot-shape.js';
 import { tempDir } from '../support/cli.js';
 import { call, createRun, finish, recordState, someFinishedRuns } from './helpers.js';
 

@@ -23,7 +23,7 @@ import { BATCH_BUDGET, budgetItems, expectedApproved, writeBudgetFixture } from 
 
 const LEASE_MS = 2000;
 
-/** The warning of a driver whose write found a newer fencing token (src/store/fencing.ts, runner/scheduler.ts): the write was refused. */
+/** The warning of a driver whose write found a newer fencing token (src/store/common/fencing.ts, runner/scheduler.ts): the write was refused. */
 const STALE_REFUSED = /"type":"warning".*item \S+ was (claimed|let go).*; token \d+, this driver's \d+: this worker stopped driving it/;
 
 interface Worker {

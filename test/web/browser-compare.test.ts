@@ -66,9 +66,9 @@ describe('the compare page in a real browser', () => {
 
     // Decisions in words, each with who made it; no JSON.
     const plan = await row('plan').locator('ul.decisions li').allTextContents();
-    expect(plan).toEqual(['confirm_scope: approved by policy', 'confirm_scope: declined by policy']);
+    expect(plan).toEqual(['confirm_scope: approved by the policy', 'confirm_scope: declined by the policy']);
     const pick = await row('pick').locator('ul.decisions li').allTextContents();
-    expect(pick).toEqual(['ask_choice: chose b by policy', 'ask_choice: chose a by policy']);
+    expect(pick).toEqual(['ask_choice: chose b by the policy', 'ask_choice: chose a by the policy']);
     expect(await page.locator('#compare-table').textContent()).not.toMatch(/[{}]/);
 
     // A changed question is said as such, old first.

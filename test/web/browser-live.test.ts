@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, screenshot, until, watchedPage } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 import { loadBatch } from '../../src/runner/index.js';
-import { processStart } from '../../src/runner/local-process.js';
+import { processStart } from '../../src/local-process.js';
 import { openStore } from '../../src/store/index.js';
 import { BatchListSchema, OverviewSchema } from '../../src/web/api-schemas.js';
 import { startWebServer } from '../../src/web/server.js';

@@ -12,8 +12,22 @@ import { choiceFor, openService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { formatBytes } from '../../format-bytes.js';
 import { printable } from '../../text/printable.js';
-import type { Common, PullArgs } from './files.js';
 import { wholeNumber } from '../whole-number.js';
+
+/** Options every files command has. */
+export interface Common {
+  batch?: string;
+  db: string;
+  json: boolean;
+}
+
+/** Flags of `resq files pull`. */
+export interface PullArgs extends Common {
+  sim?: boolean;
+  baseUrl?: string;
+  out?: string;
+  concurrency?: number;
+}
 
 type Out = (line: string) => void;
 

@@ -1,21 +1,7 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import type { CommandContext } from '../command-context.js';
-
-/** Options every files command has. */
-export interface Common {
-  batch?: string;
-  db: string;
-  json: boolean;
-}
-
-/** Flags of `resq files pull`. */
-export interface PullArgs extends Common {
-  sim?: boolean;
-  baseUrl?: string;
-  out?: string;
-  concurrency?: number;
-}
+import type { Common, PullArgs } from './files-actions.js';
 
 /** What the files commands run (files/, the store, the client), loaded only when one runs. */
 const actions = () => import('./files-actions.js');

@@ -17,7 +17,25 @@ import { openBatch } from '../open-batch.js';
 import { choiceFor, openService, type Service, type ServiceChoice } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { printable } from '../../text/printable.js';
-import type { RunArgs, ServiceArgs } from './models.js';
+
+/** Options every models command has. */
+export interface ServiceArgs {
+  sim?: boolean;
+  baseUrl?: string;
+  json: boolean;
+  db: string;
+}
+
+/** Flags of `resq models run`. */
+export interface RunArgs extends ServiceArgs {
+  id: string;
+  inputs?: string;
+  input?: string[];
+  mode?: 'sync' | 'async';
+  /** Record the run in the database (`--db` or RESQ_DB given) and download its file outputs. */
+  record?: boolean;
+  out?: string;
+}
 
 function choiceOf(a: ServiceArgs, env: NodeJS.ProcessEnv): ServiceChoice {
   return choiceFor(chooseService({ sim: a.sim ?? false, baseUrl: a.baseUrl, envBaseUrl: env.RESQ_BASE_URL }));

@@ -12,7 +12,7 @@ import { choiceFor, openService, resolveService } from '../service.js';
 import { chooseService } from '../../service-choice.js';
 import { wholeNumber } from '../whole-number.js';
 import { leaseMsFromEnv } from '../lease-env.js';
-import { notifyCommandOf, notifyFromFlags, type NotifyFlags } from '../../notify/settings.js';
+import { notifyCommandOf, notifyFromFlags, type NotifyFlags } from '../notify-settings.js';
 import { notifyFlagsOf, sendOptionsFromEnv } from '../notify-flags.js';
 
 /** Flags of `resq models batch`. */

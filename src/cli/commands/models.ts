@@ -1,26 +1,8 @@
 import type { Argv } from 'yargs';
 import type { CommandContext } from '../command-context.js';
 import type { ModelsBatchArgs } from './models-batch.js';
+import type { RunArgs, ServiceArgs } from './models-actions.js';
 import { notifyOptions } from '../notify-flags.js';
-
-/** Options every models command has. */
-export interface ServiceArgs {
-  sim?: boolean;
-  baseUrl?: string;
-  json: boolean;
-  db: string;
-}
-
-/** Flags of `resq models run`. */
-export interface RunArgs extends ServiceArgs {
-  id: string;
-  inputs?: string;
-  input?: string[];
-  mode?: 'sync' | 'async';
-  /** Record the run in the database (`--db` or RESQ_DB given) and download its file outputs. */
-  record?: boolean;
-  out?: string;
-}
 
 /** What the models commands run (models/, the store, the client), loaded only when one runs. */
 const actions = () => import('./models-actions.js');

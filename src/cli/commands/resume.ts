@@ -4,7 +4,7 @@ import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
-import type { NotifyFlags } from '../../notify/settings.js';
+import type { NotifyFlags } from '../notify-settings.js';
 import { notifyFlagsOf, notifyOptions, sendOptionsFromEnv } from '../notify-flags.js';
 
 /** Flags of `resq resume`. */
@@ -52,7 +52,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
   // A PostgreSQL server starting up or restarting, or failing in passing later, is waited on, said on stderr.
   const { leaseMsFromEnv } = await import('../lease-env.js');
   const leaseMs = leaseMsFromEnv(io.env);
-  const notifySettings = await import('../../notify/settings.js');
+  const notifySettings = await import('../notify-settings.js');
   notifySettings.checkNotifyFlags(notifyFlagsOf(a), io.env);
   const { batchSentNothing: sentNothing } = await import('../../runner/sent-nothing.js');
   const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });

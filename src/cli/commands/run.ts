@@ -9,7 +9,7 @@ import type { Overrides } from '../../runner/batch-overrides.js';
 import type { CommandContext } from '../command-context.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../whole-number.js';
-import type { NotifyFlags } from '../../notify/settings.js';
+import type { NotifyFlags } from '../notify-settings.js';
 import { notifyFlagsOf, notifyOptions } from '../notify-flags.js';
 
 /** Flags of `resq run`. */
@@ -97,7 +97,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   const { defaultBatchName } = await import('../../runner/load-batch.js');
   const out = a.out ?? outFromPipeline;
   // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
-  const notifySettings = await import('../../notify/settings.js');
+  const notifySettings = await import('../notify-settings.js');
   const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), env);
   const overrides: Overrides = {
     ...(notify ? { notify } : {}),
@@ -173,8 +173,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
   } catch (e) {
     // A batch of this name from another file, or its file changed: said in the words that fit.
     const { SourceChangedError } = await import('../../runner/load-batch.js');
-    const found = e instanceof SourceChangedError ? await store.findBatch(r.name).catch(() => null) : null;
-    const said = found ? (await import('../same-source.js')).sourceMismatch(found, r.questions, e) : e;
+    const said = e instanceof SourceChangedError ? (await import('../same-source.js')).sourceMismatch(e.batch, r.questions, e) : e;
     // The suggested `resq run FILE --append` carries what this command line needs to run as pasted.
     if (said === e && e instanceof SourceChangedError && e.appendArgv) {
       const { commandHint } = await import('../../text/command-hint.js');
@@ -185,7 +184,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
   } finally {
     // A refused run (bad input, a refused key, an unreachable service) leaves no empty database
     // behind; one another process recorded a batch in meanwhile is not empty, and stays.
-    const empty = !dbExisted && (await store.listBatches().catch(() => [null])).length === 0;
+    const empty = !dbExisted && (await (await import('../../read/batch-list.js')).holdsNoBatch(store).catch(() => false));
     await store.close();
     if (empty) removeDatabase(a.db);
   }

@@ -1,4 +1,4 @@
-import { isGoneHere } from '../../runner/local-process.js';
+import { isGoneHere } from '../../local-process.js';
 import type { BatchOverview } from '../../store/index.js';
 import { oneLine } from '../../text/printable.js';
 import { alignColumns } from './columns.js';

@@ -1,4 +1,5 @@
 import type { PauseDifference, PolicyCheck, ToolCheck, Verdict } from '../../policy/index.js';
+import { deciderName } from '../../read/decision-text.js';
 import { oneLine } from '../../text/printable.js';
 import { alignColumns } from './columns.js';
 
@@ -22,8 +23,8 @@ function row(tool: string, c: Omit<ToolCheck, 'tool'>): string[] {
 
 /** One pause that would be decided otherwise, as a line (untrusted text made printable). */
 export function differenceLine(d: PauseDifference): string {
-  const who = d.actual.by === 'person' ? `by ${d.actual.person ? p(d.actual.person, 40) : 'a person'}` : 'by policy';
-  const actual = d.actual.by === null ? 'still held, nobody decided' : `${verdictText(d.actual)} ${who}`;
+  const by = d.actual.by;
+  const actual = by === null ? 'still held, nobody decided' : `${verdictText(d.actual)} by ${deciderName({ by, person: d.actual.person ? p(d.actual.person, 40) : null })}`;
   const cost = d.cost === null ? '' : `, cost ${num(d.cost)}`;
   return `${p(d.itemId, 60)} (${p(d.tool, 40)}${cost}): ${actual}; policy would ${verdictText(d.would)}: ${p(d.would.reason, 160)}`;
 }

@@ -1,4 +1,5 @@
 import { AlreadyAnsweredError, InputError, OverBudgetError, PauseMovedError, type PauseSeen } from '../../errors.js';
+import { deciderName } from '../../read/decision-text.js';
 import { type HeldFilter, type SelectedHeld, selectHeld } from '../../read/held-selection.js';
 import { budgetOf } from '../../read/spend.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
@@ -57,14 +58,10 @@ export interface BulkOptions {
   onSelected?: (items: readonly SelectedHeld[]) => Promise<void> | void;
 }
 
-function who(by: 'policy' | 'person', person: string | null): string {
-  return by === 'policy' ? 'the policy' : (person ?? 'a person');
-}
-
 /** An item left alone, from the error that refused its answer; undefined for any other error. */
 function skippedFor(id: string, e: unknown): BulkSkipped | undefined {
   if (e instanceof AlreadyAnsweredError) {
-    const name = who(e.by, e.person);
+    const name = deciderName(e);
     return { id, reason: `already answered by ${name} at ${e.answeredAt} (now ${e.state})`, by: name, at: e.answeredAt };
   }
   if (e instanceof PauseMovedError) return { id, reason: e.message, by: e.seenAnsweredBy?.who ?? null, at: e.seenAnsweredBy?.at ?? null, pause: e.now };

@@ -1,4 +1,5 @@
 import { AlreadyAnsweredError, InputError, ItemNotHeldError, PauseMovedError, type PauseSeen } from '../../errors.js';
+import { deciderName } from '../../read/decision-text.js';
 import { budgetOf } from '../../read/spend.js';
 import type { BatchRecord, ReadStore, TransitionStore } from '../../store/index.js';
 import { idempotencyKey } from '../../store/keys.js';
@@ -125,7 +126,7 @@ export async function whyRefused(store: ReadStore, batch: BatchRecord, itemId: s
     const seen = await pauseOfRun(store, batch, itemId, seenRunId);
     const bare = (p: PauseSeen): PauseSeen => ({ runId: p.runId, tool: p.tool, cost: p.cost });
     const d = (await store.decisionsForItem(batch.id, itemId)).find((x) => x.runId === seenRunId);
-    const answeredBy = d ? { who: d.by === 'policy' ? 'the policy' : (d.person ?? 'a person'), at: d.decidedAt } : null;
+    const answeredBy = d ? { who: deciderName(d), at: d.decidedAt } : null;
     if (now) return new PauseMovedError(itemId, seen && bare(seen), bare(now), answeredBy);
   }
   return whyNotHeld(store, batch, itemId);

@@ -1,6 +1,6 @@
 import type { BatchRecord, ReadStore } from '../../store/index.js';
 import { csvExport, csvRecord, UTF8_BOM, type CsvOptions } from '../export-csv.js';
-import { exportRows, FAILED_STATES } from '../../store/export-rows.js';
+import { exportRows, FAILED_STATES } from '../../read/export-rows.js';
 
 /** What to export. */
 export interface ExportOptions extends CsvOptions {

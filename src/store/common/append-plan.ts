@@ -1,4 +1,4 @@
-import { type StoredRow, changedRow } from '../changed-row.js';
+import { type StoredRow, changedRow } from './changed-row.js';
 import type { ChangedRow, NewItem, NewItemColumns } from '../shapes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ACTIVE_STATES, type ItemState, sqlStates, UNFINISHED_STATES, zeroCounts } from '../item-states.js';
 
 /**
- * An item's life in flight, as both adapters keep it (issue 32): while a worker carries an
+ * An item's life in flight, as both adapters keep it: while a worker carries an
  * item, the state it has only then (owner, fencing token, lease, pending key, run id, step…)
  * lives in a narrow table `flights` keyed by the item's integer key, written on every
  * transition; the item's own row is written when it is queued, claimed (it takes the mark

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
-import type { StoredRow } from '../changed-row.js';
+import type { StoredRow } from '../common/changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { insertItems } from './batch-load.js';

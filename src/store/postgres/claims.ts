@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
-import { workerFromRow, type WorkerRow } from '../rows.js';
+import { workerFromRow, type WorkerRow } from '../rows/records.js';
 import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';

@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { fileFromRow, type FileRow } from '../rows.js';
+import { fileFromRow, type FileRow } from '../rows/records.js';
 import type { FileCopy, FileRecord, FileStatus } from '../types.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
 

@@ -2,10 +2,10 @@ import type pg from 'pg';
 import type { Queryable } from './pool.js';
 import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
 import { ACTIVE_STATES } from '../item-states.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
+import { itemFromRow, type ItemRow } from '../rows/records.js';
 import type { ItemRecord, ItemState } from '../types.js';
 import { BATCH_NUM, prepared } from './sql.js';
-import { leaseLost } from '../fencing.js';
+import { leaseLost } from '../common/fencing.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { one } = prepared;

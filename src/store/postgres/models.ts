@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { modelRunFromRow, type ModelRunRow } from '../rows.js';
+import { modelRunFromRow, type ModelRunRow } from '../rows/records.js';
 import type { CreditTotals, ModelBatchRecord, ModelRunRecord } from '../shapes.js';
 import type { ItemRecord } from '../types.js';
 import { ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow } from './flights.js';

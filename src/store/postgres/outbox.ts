@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from './pool.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
-import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
+import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../rows/outbox.js';
 import { dbNow } from './claims.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
 

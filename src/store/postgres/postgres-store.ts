@@ -26,7 +26,7 @@ import * as webSessions from './web-sessions.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
-import type { Holding } from '../fencing.js';
+import type { Holding } from '../common/fencing.js';
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions extends DbWaitOptions {

@@ -1,7 +1,7 @@
 import type { Queryable } from './pool.js';
 import type { ItemAggregate, RecentFinishes } from '../port.js';
 import { ENDED_STATES, sqlStates } from '../item-states.js';
-import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFromRow, type RunRow } from '../rows.js';
+import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFromRow, type RunRow } from '../rows/records.js';
 import { type ItemFilter, type ItemQuery, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow } from '../shapes.js';
 import type { BatchRecord, ItemRecord, ItemState } from '../types.js';
 import { col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, statesWhere } from './flights.js';

@@ -1,4 +1,4 @@
-import type { Holding } from '../fencing.js';
+import type { Holding } from '../common/fencing.js';
 import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import type { ItemRecord, ItemState } from '../types.js';
 

@@ -2,8 +2,8 @@ import type { ItemAggregate } from '../port.js';
 import type { ModelRunRecord } from '../shapes.js';
 import type { ItemRecord, ItemState } from '../types.js';
 import type { Db } from './database.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
-import { modelRunFromRow, type ModelRunRow } from '../rows.js';
+import { itemFromRow, type ItemRow } from '../rows/records.js';
+import { modelRunFromRow, type ModelRunRow } from '../rows/records.js';
 import { itemColumns, stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './reads.js';
 

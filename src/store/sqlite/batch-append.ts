@@ -1,4 +1,4 @@
-import type { StoredRow } from '../changed-row.js';
+import type { StoredRow } from '../common/changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { isoNow } from '../../clock.js';

@@ -1,4 +1,4 @@
-import { type BatchRow, batchFromRow } from '../rows.js';
+import { type BatchRow, batchFromRow } from '../rows/records.js';
 import type { NewBatch } from '../shapes.js';
 import type { InputProblem } from '../../errors.js';
 import { type Clock, isoNow } from '../../clock.js';

@@ -9,7 +9,7 @@ import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf, ITEM_KEY, type ItemReads, marks } from './reads.js';
 import { Counts } from './counts.js';
-import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows.js';
+import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows/records.js';
 import type { ThreadRepo } from './threads.js';
 import type { FlightRepo } from './flights.js';
 import type { BatchRepo } from './batches.js';

@@ -1,4 +1,4 @@
-import { type DecisionRow, decisionFromRow } from '../rows.js';
+import { type DecisionRow, decisionFromRow } from '../rows/records.js';
 import type { NewDecision } from '../shapes.js';
 import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';

@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../../clock.js';
-import { fileExpiry } from '../file-expiry.js';
-import { type FileRow, fileFromRow } from '../rows.js';
+import { fileExpiry } from '../common/file-expiry.js';
+import { type FileRow, fileFromRow } from '../rows/records.js';
 import type { Db } from './database.js';
 import { batchNumOf } from './reads.js';
 import type { DownloadedFile, FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';

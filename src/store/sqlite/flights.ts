@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../../clock.js';
 import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK } from '../common/flights.js';
-import type { Holding } from '../fencing.js';
+import type { Holding } from '../common/fencing.js';
 import type { ItemRecord } from '../types.js';
 import type { BatchRepo } from './batches.js';
 import type { Db } from './database.js';

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
-import { pageOf, SORT_COLUMN, type SummaryRow } from '../item-page-rows.js';
+import { pageOf, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
 import { stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './reads.js';
 

@@ -53,7 +53,7 @@ export class ItemRepo {
 
   #fullChunk: import('better-sqlite3').Statement | null = null;
 
-  /** The insert of `n` rows; the full-chunk one is kept apart (its 8 KB SQL text cost a hash per lookup). */
+  /** The insert of `n` rows; the full-chunk one is kept apart (as a cache key its 8 KB SQL text would be hashed at every lookup). */
   #insertRows(n: number): import('better-sqlite3').Statement {
     const sql = (k: number): string =>
       `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;

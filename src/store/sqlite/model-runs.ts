@@ -1,4 +1,4 @@
-import { type ModelRunRow, modelRunFromRow } from '../rows.js';
+import { type ModelRunRow, modelRunFromRow } from '../rows/records.js';
 import type { CreditTotals, ModelBatchRecord, ModelRunRecord, ModelRunReport } from '../shapes.js';
 import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
-import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../outbox-rows.js';
+import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../rows/outbox.js';
 import { batchNumOf, marks } from './reads.js';
 import { StatementCache } from './statement-cache.js';
 

@@ -1,6 +1,6 @@
 import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
 import type { RecentFinishes } from '../roles/reads.js';
-import { type ItemRow, itemFromRow } from '../rows.js';
+import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';
@@ -44,7 +44,7 @@ export class ItemReads {
   /**
    * One item, or null. Found by its key (ITEM_KEY, a seek in the (batch_num, id) key): with
    * the join's WHERE on batch_num and id instead, SQLite prepares the statement again at every
-   * new binding (its planner weighs the bound values), ~100 µs a read.
+   * new binding (its planner weighs the bound values): a prepare per read.
    */
   get(batchId: string, id: string): ItemRecord | null {
     const r = this.#stmt(`${ITEM_SELECT} WHERE i.key = ${ITEM_KEY}`).get(batchId, batchId, id) as

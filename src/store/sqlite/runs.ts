@@ -1,12 +1,12 @@
-import { type RunRow, runFromRow } from '../rows.js';
+import { type RunRow, runFromRow } from '../rows/records.js';
 import type { AdmittedRun } from '../shapes.js';
 import type { Db } from './database.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
-import type { RunErrorColumns } from '../run-failure.js';
-import type { RunTimes } from '../run-times.js';
+import type { RunErrorColumns } from '../rows/run-failure.js';
+import type { RunTimes } from '../common/run-times.js';
 
 
 

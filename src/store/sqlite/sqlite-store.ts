@@ -32,7 +32,7 @@ import * as t from './transitions.js';
 import { ItemPages } from './item-pages.js';
 import { WriteGroup } from './write-group.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
-import type { Holding } from '../fencing.js';
+import type { Holding } from '../common/fencing.js';
 import { settleSessionUse } from '../common/web-sessions.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type BatchDecision, type BatchTotals, type ItemQuery, type ItemStats, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow, type RunTime } from '../shapes.js';
 import type { Db } from './database.js';
-import { itemFromRow, type ItemRow } from '../rows.js';
+import { itemFromRow, type ItemRow } from '../rows/records.js';
 import type { ItemRecord } from '../types.js';
 import { stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, ITEM_SELECT, marks } from './reads.js';

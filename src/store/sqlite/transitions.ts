@@ -1,5 +1,5 @@
 import { ItemNotHeldError } from '../../errors.js';
-import { type Holding, leaseLost, priorOutcome, stillHeld } from '../fencing.js';
+import { type Holding, leaseLost, priorOutcome, stillHeld } from '../common/fencing.js';
 import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { checkBudget } from '../common/budget-check.js';
 import { isTerminal } from '../item-states.js';
@@ -7,8 +7,8 @@ import type { ItemRecord } from '../types.js';
 import { isoNow } from '../../clock.js';
 import type { FlightColumn } from '../common/flights.js';
 import type { Repos } from './repos.js';
-import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
-import { runTimes } from '../run-times.js';
+import { itemErrorColumns, runErrorColumns } from '../rows/run-failure.js';
+import { runTimes } from '../common/run-times.js';
 
 /**
  * The transitions of an agent item, each run inside one write transaction. In flight

@@ -86,7 +86,7 @@ describe('resq policy check', () => {
     expect(lines.find((l) => l.startsWith('total'))?.split(/ +/)).toEqual(['total', '7', '3', '2', '1', '1', '5', '2', '2', '3', '2', '12', '12']);
     expect(r.stdout).toContain('decided otherwise from the rules (2):');
     expect(r.stdout).toContain('  p4 (confirm_scope, cost 12): still held, nobody decided; policy would decline: cost 12 is over approve_max_cost 10: declined (the narrow alternative)');
-    expect(r.stdout).toContain('  c1 (ask_choice): choose b by policy; policy would choose c: preferred option "c" is offered');
+    expect(r.stdout).toContain('  c1 (ask_choice): choose b by the policy; policy would choose c: preferred option "c" is offered');
   });
 
   it('replays time as it happened: the policy the batch ran agrees on every pause it decided, people counted once they approved', async () => {
@@ -112,8 +112,8 @@ describe('resq policy check', () => {
     const t = await runInProcess(['policy', 'check', join(d, 'tight.yaml'), '--batch', 'tb', '--db', tdb]);
     expect(t.stdout.split('\n')[0]).toBe(`${join(d, 'tight.yaml')} on batch tb: 5 pauses, 2 decided the same, 3 otherwise (1 from the budget, 2 from the rules)`);
     const budgetPart = t.stdout.slice(t.stdout.indexOf('decided otherwise from the budget'), t.stdout.indexOf('decided otherwise from the rules'));
-    expect(budgetPart).toContain('  p3 (confirm_scope, cost 8): approve by policy; policy would hold: cost 8 would bring the batch to 16, over batch_budget 12');
-    expect(t.stdout.slice(t.stdout.indexOf('decided otherwise from the rules'))).toMatch(/ {2}i1 \(request_quality_image\): approve by policy[^\n]*\n {2}p2 /);
+    expect(budgetPart).toContain('  p3 (confirm_scope, cost 8): approve by the policy; policy would hold: cost 8 would bring the batch to 16, over batch_budget 12');
+    expect(t.stdout.slice(t.stdout.indexOf('decided otherwise from the rules'))).toMatch(/ {2}i1 \(request_quality_image\): approve by the policy[^\n]*\n {2}p2 /);
   });
 
   it('says in one line what is wrong with a bad policy file or an unknown batch, and exits 2', async () => {

@@ -24,6 +24,6 @@ describe('policy check as text', () => {
 
   it('names who decided, or that nobody did yet', () => {
     const [d] = checkPolicy(null, [{ itemId: 'a', runId: 'r', tool: 'confirm_scope', input: { cost: 3 }, decision: { answer: { approved: true }, by: 'policy', person: null, cost: 3 } }]).differences;
-    expect(differenceLine(d!)).toBe('a (confirm_scope, cost 3): approve by policy; policy would hold: no policy: held for a person');
+    expect(differenceLine(d!)).toBe('a (confirm_scope, cost 3): approve by the policy; policy would hold: no policy: held for a person');
   });
 });

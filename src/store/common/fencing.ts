@@ -1,6 +1,6 @@
-import { LeaseLostError } from '../errors.js';
-import type { PauseOutcome } from './shapes.js';
-import type { DecisionRecord, ItemRecord } from './types.js';
+import { LeaseLostError } from '../../errors.js';
+import type { PauseOutcome } from '../shapes.js';
+import type { DecisionRecord, ItemRecord } from '../types.js';
 
 /**
  * Fenced ownership, the rules both adapters share. A claim gives an item a fencing

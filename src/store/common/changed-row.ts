@@ -1,4 +1,4 @@
-import type { ChangedRow, NewItemColumns } from './shapes.js';
+import type { ChangedRow, NewItemColumns } from '../shapes.js';
 
 /** The stored fields a grown question set's row is compared with. */
 export interface StoredRow {

@@ -1,5 +1,5 @@
-import type { HeldFact, OutboxClaim } from './roles/outbox.js';
-import { planCost, untrustedCost } from '../policy/cost.js';
+import type { HeldFact, OutboxClaim } from '../roles/outbox.js';
+import { planCost, untrustedCost } from '../../policy/cost.js';
 
 // Rows of the outbox as both adapters read them (PostgreSQL gives BIGINT columns as text).
 

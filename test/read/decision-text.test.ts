@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerInWords, decisionInWords } from '../../src/runner/decision-words.js';
+import { deciderLine, deciderOf } from '../../src/read/decider.js';
+import { answerInWords, decisionInWords } from '../../src/read/decision-text.js';
 
 describe('decisions in words', () => {
   it('says approved, declined and chose, with the note', () => {
@@ -12,7 +13,13 @@ describe('decisions in words', () => {
 
   it('names who decided', () => {
     expect(decisionInWords({ tool: 'confirm_scope', answer: { approved: true }, by: 'person', person: 'ana' })).toBe('confirm_scope: approved by ana');
-    expect(decisionInWords({ tool: 'ask_choice', answer: { decision: 'chosen', chosen: ['b'] }, by: 'policy', person: null })).toBe('ask_choice: chose b by policy');
+    expect(decisionInWords({ tool: 'ask_choice', answer: { decision: 'chosen', chosen: ['b'] }, by: 'policy', person: null })).toBe('ask_choice: chose b by the policy');
     expect(decisionInWords({ tool: 'confirm_scope', answer: { approved: false }, by: 'person', person: null })).toBe('confirm_scope: declined by a person');
+  });
+
+  it('says who decided as every other window does: one line of a comparison and a status line name the policy alike', () => {
+    const d = { tool: 'confirm_scope', answer: { approved: true }, by: 'policy' as const, person: null, reason: null, cost: 0, decidedAt: '2026-01-01T00:00:00.000Z' };
+    expect(decisionInWords(d)).toBe('confirm_scope: approved by the policy');
+    expect(deciderLine(deciderOf(d))).toBe('approved by the policy');
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { WorkerRecord } from '../store/index.js';
 
 /**
  * Whether a worker's process of this host still runs: the one judgement of a local worker's
@@ -72,6 +71,6 @@ export function localProcessAlive(pid: number, pidStart: string | null): boolean
  * process no longer runs. Another host's workers are never judged here: their heartbeat
  * decides.
  */
-export function isGoneHere(w: Pick<WorkerRecord, 'host' | 'pid' | 'pidStart'>, host: string = hostname()): boolean {
+export function isGoneHere(w: { host: string; pid: number; pidStart: string | null }, host: string = hostname()): boolean {
   return w.host === host && !localProcessAlive(w.pid, w.pidStart);
 }

@@ -1,10 +1,10 @@
-import { chainSeconds } from './run-times.js';
+import { chainSeconds } from '../store/common/run-times.js';
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
 import { decisionNote } from './decision-text.js';
 import { recordedCost, untrustedCost } from '../policy/cost.js';
-import type { ItemAggregate, ReadStore } from './port.js';
-import type { BatchRecord, FileRecord, FileStatus, ItemState } from './types.js';
+import type { ItemAggregate, ReadStore } from '../store/port.js';
+import type { BatchRecord, FileRecord, FileStatus, ItemState } from '../store/types.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
 export type ExportStatus = Exclude<ItemState, 'submitting'>;
@@ -61,7 +61,7 @@ export function exportStatus(s: ItemState): ExportStatus {
   return s === 'submitting' ? 'running' : s;
 }
 
-export { FAILED_STATES } from './item-states.js';
+export { FAILED_STATES } from '../store/item-states.js';
 
 /** Seconds the runs ran, to the millisecond; null when none has ended or one ended unwatched without the service's times. */
 export const runSeconds = (times: ItemAggregate['runTimes']): number | null => chainSeconds(times);

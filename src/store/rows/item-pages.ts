@@ -1,5 +1,5 @@
-import type { ItemState } from './types.js';
-import { cutText, encodeCursor, type ItemPage, type ItemPageQuery, type ItemSummary } from './item-page-shapes.js';
+import type { ItemState } from '../types.js';
+import { cutText, encodeCursor, type ItemPage, type ItemPageQuery, type ItemSummary } from '../item-page-shapes.js';
 
 /** Rows of the web view's item table as both adapters read them, and their pages. */
 

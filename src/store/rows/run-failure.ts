@@ -1,4 +1,4 @@
-import type { RunSnapshot } from './shapes.js';
+import type { RunSnapshot } from '../shapes.js';
 
 /** The error columns of a run as both adapters store them: the service's code and message, verbatim. */
 export interface RunErrorColumns {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportRow, runSeconds } from '../../src/store/export-rows.js';
+import { exportRow, runSeconds } from '../../src/read/export-rows.js';
 import type { ItemAggregate } from '../../src/store/port.js';
 import type { ItemRecord } from '../../src/store/types.js';
 

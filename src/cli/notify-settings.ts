@@ -34,7 +34,7 @@ export function checkReceiverUrl(flag: string, text: string): string {
 
 /**
  * The notify command this process was given on its own command line (`--notify-command`), or
- * null. Never stored: it runs only in this process (issue 37.4). Refuses an empty one.
+ * null. Never stored: it runs only in this process. Refuses an empty one.
  */
 export function notifyCommandOf(f: Pick<NotifyFlags, 'notifyCommand'>): string | null {
   if (f.notifyCommand === undefined) return null;
@@ -84,4 +84,3 @@ export function checkNotifyFlags(f: NotifyFlags, env: NodeJS.ProcessEnv): void {
   notifyFromFlags(f, env, { urls: [], format: 'json', includeQuestion: false, pageUrl: null, ...NOTIFY_DEFAULTS });
 }
 
-export { describeReceivers } from '../store/notify-settings.js';

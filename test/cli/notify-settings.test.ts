@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { describeReceivers, NOTIFY_DEFAULTS, notifyCommandOf, notifyFromFlags } from '../../src/notify/settings.js';
+import { NOTIFY_DEFAULTS, notifyCommandOf, notifyFromFlags } from '../../src/cli/notify-settings.js';
 
 describe('notification settings from flags', () => {
   it('gives nothing without a receiver, and the defaults with one', () => {
@@ -64,14 +64,5 @@ describe('notification settings from flags', () => {
       expect((e as Error).message).toMatch(want);
       expect((e as Error).message).not.toContain('\n');
     }
-  });
-
-  it('describes receivers by host, never by path (a webhook path is a secret)', () => {
-    const n = notifyFromFlags({ notify: ['https://hooks.slack.com/services/T0/B0/SECRET'], notifyCommand: 'x' }, {});
-    expect(describeReceivers(n)).toBe('1 URL (hooks.slack.com), json');
-    const text = describeReceivers(n, [{ host: 'build-1', pid: 12 }]);
-    expect(text).toBe('1 URL (hooks.slack.com) and a command on pid 12 on build-1, json');
-    expect(text).not.toContain('SECRET');
-    expect(describeReceivers({ ...n!, urls: [] })).toBe('no URL, json');
   });
 });

@@ -1,4 +1,4 @@
-import type { RunSnapshot } from './shapes.js';
+import type { RunSnapshot } from '../shapes.js';
 
 /** How a run's length is recorded when it ends, in both adapters. */
 export interface RunTimes {

@@ -3,8 +3,8 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isGoneHere, localProcessAlive, processStart } from '../../src/runner/local-process.js';
-import { tempDir } from '../support/cli.js';
+import { isGoneHere, localProcessAlive, processStart } from '../src/local-process.js';
+import { tempDir } from './support/cli.js';
 
 const linux = process.platform === 'linux';
 const bootId = linux ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '';

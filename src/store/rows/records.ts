@@ -1,8 +1,8 @@
-import type { InputProblem } from '../errors.js';
-import { parseStoredJson } from '../text/json-text.js';
-import { withoutStoredCommand } from './notify-settings.js';
-import type { ModelRunRecord } from './shapes.js';
-import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from './types.js';
+import type { InputProblem } from '../../errors.js';
+import { parseStoredJson } from '../../text/json-text.js';
+import { withoutStoredCommand } from '../notify-settings.js';
+import type { ModelRunRecord } from '../shapes.js';
+import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
 
 /**
  * Rows as both adapters read them (the same columns, JSON kept as text) and the records the
