@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import PQueue from 'p-queue';
@@ -45,6 +46,8 @@ export interface DownloaderOptions {
   random?: () => number;
   /** The host name recorded with each file on disk. @default os.hostname() */
   host?: string;
+  /** How long a claim on a file lasts unless renewed (a dead holder's runs out, then another takes it). @default 60_000 */
+  fileLeaseMs?: number;
 }
 
 type Opened = Awaited<ReturnType<ServiceClient['openFile']>>;
@@ -80,11 +83,14 @@ export class Downloader {
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
   readonly #clock: Clock;
+  /** Who this downloader claims files as: host, process and a random part. */
+  readonly #owner: string;
 
   constructor(o: DownloaderOptions) {
     this.#o = o;
     this.#folders = new OutFolders(o.store);
     this.#clock = o.clock ?? systemClock;
+    this.#owner = `${o.host ?? hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
   }
@@ -211,8 +217,34 @@ export class Downloader {
     return book;
   }
 
-  /** Downloads a file and records it; `copy`: this host's copy of a file another host downloaded. */
+  /**
+   * Downloads a file and records it; `copy`: this host's copy of a file another host downloaded.
+   * A file of the batch's own is claimed in the store first, so one worker of any machine
+   * fetches it; one claimed by another is left to it (and looked at again on a later scan).
+   */
   async #download(batch: BatchRecord, fileId: string, copy = false): Promise<void> {
+    if (copy) return this.#fetch(batch, fileId, true);
+    const lease = this.#o.fileLeaseMs ?? 60_000;
+    // The store's own time, unless a clock was injected (a test's): then its time.
+    const at = (): number | undefined => (this.#o.clock ? this.#clock.now() : undefined);
+    const claim = await this.#o.store.claimFile(batch.id, fileId, this.#owner, lease, at());
+    if (!claim) {
+      this.#handled.delete(`${batch.id}\u0000${fileId}`);
+      return;
+    }
+    // Renewed on real time (a lease is the store's time), never on the downloader's clock.
+    const renew = setInterval(() => void this.#o.store.renewFileClaim(batch.id, fileId, claim, lease, at()).catch(() => false), Math.max(1, Math.floor(lease / 3)));
+    renew.unref();
+    try {
+      await this.#fetch(batch, fileId, false);
+    } finally {
+      clearInterval(renew);
+      // Downloaded: the record cleared the claim already (this changes nothing then).
+      await this.#o.store.releaseFileClaim(batch.id, fileId, claim).catch(() => false);
+    }
+  }
+
+  async #fetch(batch: BatchRecord, fileId: string, copy: boolean): Promise<void> {
     const signal = this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
     if (signal.aborted || !file || (file.status === 'downloaded') !== copy) return;

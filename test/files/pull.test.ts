@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/clock.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,9 @@ describe('pullFiles', () => {
     expect(big.status).toBe('pending');
     expect(statSync(join(env.out, partial!)).size).toBeLessThan(512 * 1024 * 1024);
 
-    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
+    // The killed child's claim on the file runs out after its lease (60 s), then the pull takes it over.
+    const later = { now: () => Date.now() + 61_000, sleep: systemClock.sleep.bind(systemClock) };
+    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast, clock: later });
     expect(report.notOnDisk).toEqual([]);
     expect(listFiles(env.out).filter((p) => p.endsWith('.partial'))).toEqual([]);
     const done = (await env.store.getFile(batch.id, big.id))!;

@@ -2,6 +2,8 @@ import type { Queryable } from './pool.js';
 import { fileFromRow, type FileRow } from '../rows.js';
 import type { FileCopy, FileRecord, FileStatus } from '../types.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
+import { dbNow } from './claims.js';
+import type { FileClaim } from '../roles/files.js';
 
 type Q = Queryable;
 
@@ -57,3 +59,31 @@ export async function expiryReport(c: Q, batchId: string, warnBefore: string): P
   return { bytes, soonest: soonest ?? null, expiring };
 }
 
+
+/** Claims a file not yet downloaded that is free or whose claim ran out; the lease from the database's clock ($5 null) in the same statement. */
+export async function claimFile(c: Q, batchId: string, id: string, owner: string, leaseMs: number, now: number | null): Promise<FileClaim | null> {
+  const r = await one<{ fence: string | number }>(
+    c,
+    `WITH t AS (SELECT ${dbNow('$5')} AS now)
+     UPDATE files SET claim_owner = $3, claim_fence = claim_fence + 1, claim_until = (SELECT now FROM t) + $4::bigint
+     WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2 AND status <> 'downloaded' AND (claim_owner IS NULL OR claim_until < (SELECT now FROM t))
+     RETURNING claim_fence AS fence`,
+    [batchId, id, owner, leaseMs, now],
+  );
+  return r ? { owner, fence: Number(r.fence) } : null;
+}
+
+/** Extends a claim still held (same owner and token), from the database's clock. */
+export async function renewFileClaim(c: Q, batchId: string, id: string, cl: FileClaim, leaseMs: number, now: number | null): Promise<boolean> {
+  const r = await c.query(
+    `UPDATE files SET claim_until = ${dbNow('$5')} + $6::bigint WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2 AND claim_owner = $3 AND claim_fence = $4`,
+    [batchId, id, cl.owner, cl.fence, now, leaseMs],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Lets a claim still held go. */
+export async function releaseFileClaim(c: Q, batchId: string, id: string, cl: FileClaim): Promise<boolean> {
+  const r = await c.query(`UPDATE files SET claim_owner = NULL, claim_until = NULL WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2 AND claim_owner = $3 AND claim_fence = $4`, [batchId, id, cl.owner, cl.fence]);
+  return (r.rowCount ?? 0) > 0;
+}

@@ -315,6 +315,12 @@ export const pgMigrations: readonly PgMigration[] = [
         WHERE finished_at IS NOT NULL;
     `,
   },
+  {
+    // Issue 38.3: a file is claimed before it is fetched (owner, fencing token, lease end in ms),
+    // so workers on any machines fetch each file once; a claim whose holder died runs out.
+    name: '027_file_claims',
+    sql: 'ALTER TABLE files ADD COLUMN claim_owner TEXT; ALTER TABLE files ADD COLUMN claim_fence BIGINT NOT NULL DEFAULT 0; ALTER TABLE files ADD COLUMN claim_until BIGINT;',
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

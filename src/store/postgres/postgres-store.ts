@@ -1,6 +1,6 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
-import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
@@ -266,7 +266,7 @@ export class PostgresStore implements Store {
   // ---- files
   async markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile): Promise<void> {
     await this.#q.query(
-      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL, disk_dev = $8, disk_ino = $9
+      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL, disk_dev = $8, disk_ino = $9, claim_owner = NULL, claim_until = NULL
        WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7`,
       [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId, v.dev ?? null, v.ino ?? null],
     );
@@ -301,6 +301,15 @@ export class PostgresStore implements Store {
   }
   expiryReport(batchId: string, warnBefore: string) {
     return fileReads.expiryReport(this.#q, batchId, warnBefore);
+  }
+  claimFile(batchId: string, fileId: string, owner: string, leaseMs: number, nowMs?: number) {
+    return fileReads.claimFile(this.#q, batchId, fileId, owner, leaseMs, this.#at(nowMs));
+  }
+  renewFileClaim(batchId: string, fileId: string, claim: FileClaim, leaseMs: number, nowMs?: number) {
+    return fileReads.renewFileClaim(this.#q, batchId, fileId, claim, leaseMs, this.#at(nowMs));
+  }
+  releaseFileClaim(batchId: string, fileId: string, claim: FileClaim) {
+    return fileReads.releaseFileClaim(this.#q, batchId, fileId, claim);
   }
 
   // ---- models

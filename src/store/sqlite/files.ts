@@ -3,6 +3,7 @@ import { fileExpiry } from '../file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows.js';
 import type { Db } from './database.js';
 import { batchNumOf } from './reads.js';
+import type { FileClaim } from '../roles/files.js';
 import type { DownloadedFile, FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 
@@ -110,7 +111,7 @@ export class FileRepo {
   markDownloaded(batchId: string, id: string, v: Omit<DownloadedFile, 'host'> & { host: string | null }): void {
     this.#db
       .prepare(
-        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL, disk_dev = ?, disk_ino = ?
+        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL, disk_dev = ?, disk_ino = ?, claim_owner = NULL, claim_until = NULL
          WHERE batch_num = ${batchNumOf()} AND id = ?`,
       )
       .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, v.dev ?? null, v.ino ?? null, batchId, id);
@@ -140,5 +141,27 @@ export class FileRepo {
   /** Marks a file pending (again), failed, expired or missing, with the reason. */
   markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): void {
     this.#db.prepare(`UPDATE files SET status = ?, error = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(status, error, batchId, id);
+  }
+
+  /** Claims a file not yet downloaded that is free or whose claim ran out (see FileStore.claimFile): one statement. */
+  claim(batchId: string, id: string, owner: string, leaseMs: number, now: number): FileClaim | null {
+    const fence = this.#db
+      .prepare(
+        `UPDATE files SET claim_owner = ?, claim_fence = claim_fence + 1, claim_until = ?
+         WHERE batch_num = ${batchNumOf()} AND id = ? AND status <> 'downloaded' AND (claim_owner IS NULL OR claim_until < ?) RETURNING claim_fence`,
+      )
+      .pluck()
+      .get(owner, now + leaseMs, batchId, id, now) as number | undefined;
+    return fence === undefined ? null : { owner, fence };
+  }
+
+  /** Extends a claim still held. */
+  renewClaim(batchId: string, id: string, c: FileClaim, leaseMs: number, now: number): boolean {
+    return this.#db.prepare(`UPDATE files SET claim_until = ? WHERE batch_num = ${batchNumOf()} AND id = ? AND claim_owner = ? AND claim_fence = ?`).run(now + leaseMs, batchId, id, c.owner, c.fence).changes > 0;
+  }
+
+  /** Lets a claim still held go. */
+  releaseClaim(batchId: string, id: string, c: FileClaim): boolean {
+    return this.#db.prepare(`UPDATE files SET claim_owner = NULL, claim_until = NULL WHERE batch_num = ${batchNumOf()} AND id = ? AND claim_owner = ? AND claim_fence = ?`).run(batchId, id, c.owner, c.fence).changes > 0;
   }
 }

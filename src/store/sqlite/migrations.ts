@@ -416,6 +416,13 @@ export const migrations: readonly Migration[] = [
         UPDATE runs SET seconds = max(0, round((julianday(finished_at) - julianday(created_at)) * 86400, 3)) WHERE finished_at IS NOT NULL;
       `),
   },
+  {
+    // Issue 38.3: a file is claimed before it is fetched (owner, fencing token, lease end in ms),
+    // so workers on any machines fetch each file once; a claim whose holder died runs out.
+    name: '027_file_claims',
+    up: (db) =>
+      db.exec('ALTER TABLE files ADD COLUMN claim_owner TEXT; ALTER TABLE files ADD COLUMN claim_fence INTEGER NOT NULL DEFAULT 0; ALTER TABLE files ADD COLUMN claim_until INTEGER;'),
+  },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../../clock.js';
-import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, ItemAggregate, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
   BatchAppender,
@@ -247,6 +247,15 @@ export class SqliteStore implements Store {
   }
   expiryReport(batchId: string, warnBefore: string) {
     return this.#read((r) => r.files.expiryReport(batchId, warnBefore));
+  }
+  claimFile(batchId: string, fileId: string, owner: string, leaseMs: number, nowMs?: number) {
+    return this.#write((r) => r.files.claim(batchId, fileId, owner, leaseMs, nowMs ?? this.#clock.now()));
+  }
+  renewFileClaim(batchId: string, fileId: string, claim: FileClaim, leaseMs: number, nowMs?: number) {
+    return this.#write((r) => r.files.renewClaim(batchId, fileId, claim, leaseMs, nowMs ?? this.#clock.now()));
+  }
+  releaseFileClaim(batchId: string, fileId: string, claim: FileClaim) {
+    return this.#write((r) => r.files.releaseClaim(batchId, fileId, claim));
   }
 
   // ---- model batches
