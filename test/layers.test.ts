@@ -158,7 +158,7 @@ describe('the whiteboard', () => {
       'src/web/read-routes.ts',
       // A file claim's lease renewed while its download runs: real time, like the lease it
       // renews (the database's clock ends it), cleared when the download ends.
-      'src/files/downloader.ts',
+      'src/files/file-claim.ts',
     ]);
     const bare = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { ApiError, backoffDelay, retryAfterMs, type ServiceClient } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type FileStore } from '../store/index.js';
+import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileClaim, type FileRecord, type FileStore } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
+import { FileClaims, keepLostCopy } from './file-claim.js';
 import { PathBook } from './path-book.js';
 import { OutFolders } from './out-folders.js';
 import { fileNameFor, isInside, UnsafePathError } from './safe-name.js';
@@ -46,7 +46,7 @@ export interface DownloaderOptions {
   random?: () => number;
   /** The host name recorded with each file on disk. @default os.hostname() */
   host?: string;
-  /** How long a claim on a file lasts unless renewed (a dead holder's runs out, then another takes it). @default 60_000 */
+  /** How long a claim on a file lasts unless renewed (another host's dead holder's runs out, then another takes it). @default FILE_LEASE_MS */
   fileLeaseMs?: number;
 }
 
@@ -83,14 +83,14 @@ export class Downloader {
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
   readonly #clock: Clock;
-  /** Who this downloader claims files as: host, process and a random part. */
-  readonly #owner: string;
+  /** The claims this downloader makes on files before it fetches them. */
+  readonly #claims: FileClaims;
 
   constructor(o: DownloaderOptions) {
     this.#o = o;
     this.#folders = new OutFolders(o.store);
     this.#clock = o.clock ?? systemClock;
-    this.#owner = `${o.host ?? hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.#claims = new FileClaims({ store: o.store, host: this.#host, ...(o.fileLeaseMs !== undefined ? { leaseMs: o.fileLeaseMs } : {}), ...(o.clock ? { clock: o.clock } : {}) });
     this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
   }
@@ -220,31 +220,26 @@ export class Downloader {
   /**
    * Downloads a file and records it; `copy`: this host's copy of a file another host downloaded.
    * A file of the batch's own is claimed in the store first, so one worker of any machine
-   * fetches it; one claimed by another is left to it (and looked at again on a later scan).
+   * fetches it; one a live holder claimed is left to it (and looked at again on a later scan),
+   * one whose holder's process on this host is gone is taken over at once (file-claim.ts).
    */
   async #download(batch: BatchRecord, fileId: string, copy = false): Promise<void> {
-    if (copy) return this.#fetch(batch, fileId, true);
-    const lease = this.#o.fileLeaseMs ?? 60_000;
-    // The store's own time, unless a clock was injected (a test's): then its time.
-    const at = (): number | undefined => (this.#o.clock ? this.#clock.now() : undefined);
-    const claim = await this.#o.store.claimFile(batch.id, fileId, this.#owner, lease, at());
-    if (!claim) {
+    if (copy) return this.#fetch(batch, fileId, null);
+    const held = await this.#claims.take(batch.id, fileId);
+    if (!held) {
       this.#handled.delete(`${batch.id}\u0000${fileId}`);
       return;
     }
-    // Renewed on real time (a lease is the store's time), never on the downloader's clock.
-    const renew = setInterval(() => void this.#o.store.renewFileClaim(batch.id, fileId, claim, lease, at()).catch(() => false), Math.max(1, Math.floor(lease / 3)));
-    renew.unref();
     try {
-      await this.#fetch(batch, fileId, false);
+      await this.#fetch(batch, fileId, held.claim);
     } finally {
-      clearInterval(renew);
-      // Downloaded: the record cleared the claim already (this changes nothing then).
-      await this.#o.store.releaseFileClaim(batch.id, fileId, claim).catch(() => false);
+      await held.end();
     }
   }
 
-  async #fetch(batch: BatchRecord, fileId: string, copy: boolean): Promise<void> {
+  /** Fetches a file; `claim`: the file's own download, recorded fenced by it; null: this host's copy. */
+  async #fetch(batch: BatchRecord, fileId: string, claim: FileClaim | null): Promise<void> {
+    const copy = claim === null;
     const signal = this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
     if (signal.aborted || !file || (file.status === 'downloaded') !== copy) return;
@@ -257,8 +252,10 @@ export class Downloader {
       let claimed: string | null = null;
       try {
         const done = await this.#attempt(batch, file, current, (p) => (claimed = p));
-        if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 });
-        else await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host });
+        const mine = { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 };
+        if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, mine);
+        // Taken over meanwhile (this worker stalled past its lease): its record is the taker's.
+        else if (!(await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host }, claim)) && !(await keepLostCopy(this.#o.store, batch.id, fileId, mine))) return;
         this.#summary.downloaded++;
         this.#summary.bytes += done.bytes;
         this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });
@@ -268,7 +265,7 @@ export class Downloader {
         const v = classifyFailure(err, signal.aborted);
         if (v.kind === 'abort') return;
         // Another host holds the file: the service's 404 changes nothing of its record.
-        if (v.kind === 'gone') return await this.#problem(ref, file, copy ? { status: 'failed', reason: `${v.reason}; it is on ${file.host}` } : goneStatus(file, new Date(this.#clock.now())), !copy);
+        if (v.kind === 'gone') return await this.#problem(ref, file, copy ? { status: 'failed', reason: `${v.reason}; it is on ${file.host}` } : goneStatus(file, new Date(this.#clock.now())), claim);
         if (v.kind === 'retry' && attempt < max) {
           const delayMs = this.#delay(attempt, err);
           this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
@@ -277,7 +274,7 @@ export class Downloader {
           continue;
         }
         const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
-        return await this.#problem(ref, file, { status: 'failed', reason }, !copy);
+        return await this.#problem(ref, file, { status: 'failed', reason }, claim);
       }
     }
   }
@@ -288,8 +285,10 @@ export class Downloader {
     return hinted ?? backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
   }
 
-  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }, record = true): Promise<void> {
-    if (record) await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason);
+  /** A file that ended failed, expired or missing; `claim`: recorded on the file, fenced by it (null: a copy, recorded nowhere). */
+  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }, claim: FileClaim | null): Promise<void> {
+    // Taken over meanwhile: the taker's outcome stands, this one is not reported.
+    if (claim && !(await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason, claim))) return;
     this.#summary[p.status]++;
     this.#summary.problems.push({ ...ref, ...p });
     this.#emit({ ...ref, type: 'file-problem', ...p });

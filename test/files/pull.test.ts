@@ -1,7 +1,7 @@
-import { systemClock } from '../../src/clock.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,9 +57,11 @@ describe('pullFiles', () => {
     expect(big.status).toBe('pending');
     expect(statSync(join(env.out, partial!)).size).toBeLessThan(512 * 1024 * 1024);
 
-    // The killed child's claim on the file runs out after its lease (60 s), then the pull takes it over.
-    const later = { now: () => Date.now() + 61_000, sleep: systemClock.sleep.bind(systemClock) };
-    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast, clock: later });
+    // The killed child held the file's claim (its lease runs for a minute yet): its process is
+    // gone, so the pull takes the claim over at once, on the store's own time.
+    const held = (await env.store.fileClaimHolder(batch.id, big.id))!;
+    expect(held).toMatchObject({ host: hostname(), pid: child.pid });
+    const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(report.notOnDisk).toEqual([]);
     expect(listFiles(env.out).filter((p) => p.endsWith('.partial'))).toEqual([]);
     const done = (await env.store.getFile(batch.id, big.id))!;

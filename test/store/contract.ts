@@ -1303,36 +1303,6 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await store.fileCopies('other')).toEqual([]);
       });
 
-      // Issue 38.3: one download per file, whichever worker.
-      it('claimFile: one claimer holds a file until its lease runs out (then another takes it with a higher token); a downloaded file is claimed by no one; renew and release only with the token held', async () => {
-        await withFiles();
-        const t0 = 1_900_000_000_000;
-        const a = await store.claimFile(B, 'f1', 'box-a:1', 60_000, t0);
-        expect(a).toEqual({ owner: 'box-a:1', fence: 1 });
-        expect(await store.claimFile(B, 'f1', 'box-b:2', 60_000, t0 + 59_999)).toBeNull();
-        expect(await store.renewFileClaim(B, 'f1', a!, 60_000, t0 + 30_000)).toBe(true);
-        expect(await store.claimFile(B, 'f1', 'box-b:2', 60_000, t0 + 60_001)).toBeNull();
-        // Its holder died: the lease runs out and another machine takes the file over.
-        const b = await store.claimFile(B, 'f1', 'box-b:2', 60_000, t0 + 90_001);
-        expect(b).toEqual({ owner: 'box-b:2', fence: 2 });
-        expect(await store.renewFileClaim(B, 'f1', a!, 60_000, t0 + 90_002)).toBe(false);
-        expect(await store.releaseFileClaim(B, 'f1', a!)).toBe(false);
-        expect(await store.claimFile(B, 'f1', 'box-c:3', 60_000, t0 + 90_003)).toBeNull();
-        await store.markFileDownloaded(B, 'f1', { path: '/b/f1.md', bytes: 1, sha256: 'h', mediaType: null, host: 'box-b' });
-        expect(await store.claimFile(B, 'f1', 'box-c:3', 60_000, t0 + 999_999)).toBeNull();
-        // Released: free at once for the next claimer.
-        const c = (await store.claimFile(B, 'f2', 'box-c:3', 60_000, t0))!;
-        expect(await store.releaseFileClaim(B, 'f2', c)).toBe(true);
-        expect(await store.claimFile(B, 'f2', 'box-a:1', 60_000, t0)).toEqual({ owner: 'box-a:1', fence: 2 });
-      });
-
-      it('claimFile from two claimers at once: each file goes to exactly one of them', async () => {
-        await withFiles();
-        const ids = ['f1', 'f2', 'f3'];
-        const got = await Promise.all(ids.flatMap((id) => ['box-a:1', 'box-b:2'].map((w) => store.claimFile(B, id, w, 60_000))));
-        for (let i = 0; i < ids.length; i++) expect(got.slice(2 * i, 2 * i + 2).filter((c) => c !== null), ids[i]).toHaveLength(1);
-      });
-
       it('markFileStatus sets the status and reason', async () => {
         await withFiles();
         await store.markFileStatus(B, 'f2', 'expired', 'gone at the service');

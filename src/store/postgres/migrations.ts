@@ -317,9 +317,17 @@ export const pgMigrations: readonly PgMigration[] = [
   },
   {
     // Issue 38.3: a file is claimed before it is fetched (owner, fencing token, lease end in ms),
-    // so workers on any machines fetch each file once; a claim whose holder died runs out.
+    // so workers on any machines fetch each file once. The holder's host, pid and process start
+    // identity let a claimer on that host take a dead holder's claim over at once (as items).
     name: '027_file_claims',
-    sql: 'ALTER TABLE files ADD COLUMN claim_owner TEXT; ALTER TABLE files ADD COLUMN claim_fence BIGINT NOT NULL DEFAULT 0; ALTER TABLE files ADD COLUMN claim_until BIGINT;',
+    sql: `
+      ALTER TABLE files ADD COLUMN claim_owner TEXT;
+      ALTER TABLE files ADD COLUMN claim_fence BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN claim_until BIGINT;
+      ALTER TABLE files ADD COLUMN claim_host TEXT;
+      ALTER TABLE files ADD COLUMN claim_pid INTEGER;
+      ALTER TABLE files ADD COLUMN claim_pid_start TEXT;
+    `,
   },
 ];
 
