@@ -6,7 +6,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileClaim, type FileRecord, type FileStore } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
-import { FileClaims, keepLostCopy } from './file-claim.js';
+import { FileClaims, recordDownload } from './file-claim.js';
 import { PathBook } from './path-book.js';
 import { OutFolders } from './out-folders.js';
 import { fileNameFor, isInside, UnsafePathError } from './safe-name.js';
@@ -252,10 +252,9 @@ export class Downloader {
       let claimed: string | null = null;
       try {
         const done = await this.#attempt(batch, file, current, (p) => (claimed = p));
-        const mine = { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 };
-        if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, mine);
-        // Taken over meanwhile (this worker stalled past its lease): its record is the taker's.
-        else if (!(await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host }, claim)) && !(await keepLostCopy(this.#o.store, batch.id, fileId, mine))) return;
+        if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 });
+        // Taken over meanwhile and this host holds the taker's copy: nothing of this one is kept.
+        else if (!(await recordDownload(this.#o.store, batch.id, fileId, { ...done, host: this.#host }, claim))) return;
         this.#summary.downloaded++;
         this.#summary.bytes += done.bytes;
         this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import type { Clock } from '../clock.js';
 import { isGoneHere, processStart } from '../runner/local-process.js';
-import type { FileClaim, FileHolder, FileStore } from '../store/index.js';
+import type { DownloadedFile, FileClaim, FileHolder, FileStore } from '../store/index.js';
 
 /** How long a claim on a file lasts unless renewed (another host's dead holder's runs out after it). */
 export const FILE_LEASE_MS = 60_000;
@@ -68,11 +68,14 @@ export class FileClaims {
 }
 
 /**
- * Where a download ends whose claim was taken over meanwhile (its record refused): its bytes
- * are recorded as this host's copy, unless this host holds one already (the taker's); then
- * they are a duplicate and removed, unless they are that very copy. True when recorded.
+ * Records a file's own download, fenced by its claim. One whose claim was taken over meanwhile
+ * (this worker stalled past its lease) records nothing over the taker's: its bytes are recorded
+ * as this host's copy unless this host holds one already (the taker's); then they are a
+ * duplicate and removed, unless they are that very copy. True when recorded either way.
  */
-export async function keepLostCopy(store: FileStore, batchId: string, fileId: string, copy: { host: string; path: string; bytes: number; sha256: string }): Promise<boolean> {
+export async function recordDownload(store: FileStore, batchId: string, fileId: string, done: DownloadedFile & { host: string }, claim: FileClaim): Promise<boolean> {
+  if (await store.markFileDownloaded(batchId, fileId, done, claim)) return true;
+  const copy = { host: done.host, path: done.path, bytes: done.bytes, sha256: done.sha256 };
   if (await store.recordFileCopy(batchId, fileId, copy, 'keep')) return true;
   const file = await store.getFile(batchId, fileId);
   const here = (await store.fileCopies(batchId)).filter((c) => c.fileId === fileId && c.host === copy.host).map((c) => c.path);
