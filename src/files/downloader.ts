@@ -6,7 +6,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileClaim, type FileRecord, type FileStore } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
-import { FileClaims, recordDownload } from './file-claim.js';
+import { FileClaims, type HeldFile, recordDownload } from './file-claim.js';
 import { PathBook } from './path-book.js';
 import { OutFolders } from './out-folders.js';
 import { fileNameFor, isInside, UnsafePathError } from './safe-name.js';
@@ -231,16 +231,17 @@ export class Downloader {
       return;
     }
     try {
-      await this.#fetch(batch, fileId, held.claim);
+      await this.#fetch(batch, fileId, held);
     } finally {
       await held.end();
     }
   }
 
-  /** Fetches a file; `claim`: the file's own download, recorded fenced by it; null: this host's copy. */
-  async #fetch(batch: BatchRecord, fileId: string, claim: FileClaim | null): Promise<void> {
+  /** Fetches a file; `held`: the file's own download, recorded fenced by its claim and stopped when it is lost; null: this host's copy. */
+  async #fetch(batch: BatchRecord, fileId: string, held: HeldFile | null): Promise<void> {
+    const claim = held?.claim ?? null;
     const copy = claim === null;
-    const signal = this.#abort.signal;
+    const signal = held ? AbortSignal.any([this.#abort.signal, held.lost]) : this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
     if (signal.aborted || !file || (file.status === 'downloaded') !== copy) return;
     // A copy's place: where this host's earlier copy was (repaired), else a new one.
@@ -251,7 +252,7 @@ export class Downloader {
     for (let attempt = 1; ; attempt++) {
       let claimed: string | null = null;
       try {
-        const done = await this.#attempt(batch, file, current, (p) => (claimed = p));
+        const done = await this.#attempt(batch, file, current, signal, (p) => (claimed = p));
         if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 });
         // Taken over meanwhile and this host holds the taker's copy: nothing of this one is kept.
         else if (!(await recordDownload(this.#o.store, batch.id, fileId, { ...done, host: this.#host }, claim))) return;
@@ -297,10 +298,11 @@ export class Downloader {
     batch: BatchRecord,
     file: FileRecord,
     current: string | null,
+    signal: AbortSignal,
     onClaim: (path: string) => void,
   ): Promise<Written & { mediaType: string | null }> {
     // One attempt a call: this loop's budget is the only one (request and body alike).
-    const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal, attempts: 1 });
+    const opened: Opened = await this.#o.client.openFile(file.url, { signal, attempts: 1 });
     // The body may fail while the folder is prepared, before anything reads it: keep that
     // error from going unhandled; writeAtomically still sees it (the stream is `errored`).
     opened.body.on('error', () => {});
@@ -326,7 +328,7 @@ export class Downloader {
             onClaim(next);
             return next;
           };
-      const written = await writeAtomically(opened.body, path, { signal: this.#abort.signal, expectedBytes: opened.size, ...(nextPath ? { nextPath } : {}) });
+      const written = await writeAtomically(opened.body, path, { signal, expectedBytes: opened.size, ...(nextPath ? { nextPath } : {}) });
       return { ...written, mediaType: opened.mediaType };
     } finally {
       if (!opened.body.destroyed) opened.body.destroy();

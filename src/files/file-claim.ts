@@ -10,6 +10,8 @@ export const FILE_LEASE_MS = 60_000;
 /** A file this downloader holds while it fetches it. */
 export interface HeldFile {
   claim: FileClaim;
+  /** Aborted when a renewal finds the claim taken over (this holder stalled past its lease): the download stops. */
+  lost: AbortSignal;
   /** Stops renewing and lets the claim go if still held (a recorded download let it go already). */
   end(): Promise<void>;
 }
@@ -54,11 +56,17 @@ export class FileClaims {
       if (!claim) return null;
     }
     const got = claim;
-    // Renewed on real time (a lease is the store's time), never on the downloader's clock.
-    const renew = setInterval(() => void this.#store.renewFileClaim(batchId, fileId, got, this.#leaseMs, this.#now()).catch(() => false), Math.max(1, Math.floor(this.#leaseMs / 3)));
+    const lost = new AbortController();
+    const renewed = (ok: boolean): void => {
+      if (!ok) lost.abort(new Error(`the claim on file ${fileId} was taken over`));
+    };
+    // Renewed on real time (a lease is the store's time), never on the downloader's clock; a
+    // renewal that fails to reach the store says nothing of the claim (the next one tries again).
+    const renew = setInterval(() => void this.#store.renewFileClaim(batchId, fileId, got, this.#leaseMs, this.#now()).then(renewed, () => {}), Math.max(1, Math.floor(this.#leaseMs / 3)));
     renew.unref();
     return {
       claim: got,
+      lost: lost.signal,
       end: async () => {
         clearInterval(renew);
         await this.#store.releaseFileClaim(batchId, fileId, got).catch(() => false);

@@ -97,6 +97,36 @@ describe('a holder that lost its claim (stalled past its lease, taken over)', ()
     return { batch, outA, outB, summary: await a.drain() };
   }
 
+  it('stops its download as soon as a renewal finds its claim taken over: the file is fetched once in all', async () => {
+    env = await newEnv();
+    const batch = await newBatch(env.store, 'stop', { a: 'q @files=md' });
+    await runItems(env, batch);
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    // Stalled before its request until its own download is stopped (a hang otherwise: the test times out).
+    const stalled: Pick<ServiceClient, 'openFile'> = {
+      openFile: async (url, o) => {
+        reached();
+        await new Promise<void>((r) => (o?.signal?.aborted ? r() : o?.signal?.addEventListener('abort', () => r(), { once: true })));
+        return env.client.openFile(url, o);
+      },
+    };
+    // A short lease, renewed every few milliseconds while the file is held.
+    const a = new Downloader({ store: env.store, client: stalled, outDir: join(env.dir, 'out-a'), host: 'box-a', fileLeaseMs: 30, ...fast });
+    a.kick(batch);
+    await atGate;
+    const ahead = { now: () => systemClock.now() + 61_000, sleep: systemClock.sleep.bind(systemClock) };
+    const b = new Downloader({ store: env.store, client: env.client, outDir: join(env.dir, 'out-b'), host: 'box-b', clock: ahead, ...fast });
+    b.kick(batch);
+    expect(await b.drain()).toMatchObject({ downloaded: 1 });
+    expect(await a.drain()).toMatchObject({ downloaded: 0, failed: 0, problems: [] });
+    const [file] = await env.store.filesForBatch(batch.id);
+    expect(file).toMatchObject({ status: 'downloaded', host: 'box-b' });
+    expect(env.sim.counters().fileFetches).toEqual({ [file!.id]: 1 });
+    expect(await env.store.fileCopies(batch.id)).toEqual([]);
+    expect(listFiles(join(env.dir, 'out-a'))).toEqual([]);
+  });
+
   it('on another host: the taker\'s record stands, the loser\'s bytes are its host\'s copy, which files status and files pull see', async () => {
     const { batch, outA, outB, summary } = await stalledThenTaken('box-b');
     expect(summary.downloaded).toBe(1);
