@@ -239,6 +239,9 @@ describe('the whiteboard', () => {
       // An event stream's `: keep-alive` comments to the browser: for proxies on a real
       // connection, wall time, cleared when the stream closes.
       'src/web/read-routes.ts',
+      // A file claim's lease renewed while its download runs: real time, like the lease it
+      // renews (the database's clock ends it), cleared when the download ends.
+      'src/files/file-claim.ts',
     ]);
     const bare = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')

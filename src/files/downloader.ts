@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { ApiError, backoffDelay, retryAfterMs, type ServiceClient } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileRecord, type FileStore } from '../store/index.js';
+import { type BatchRecord, DEFAULT_DOWNLOAD_CONCURRENCY, type FileClaim, type FileRecord, type FileStore } from '../store/index.js';
 import { emptySummary, type DownloadEvent, type DownloadSummary, type FileRef } from './events.js';
 import { classifyFailure, goneStatus } from './failure.js';
+import { FileClaims, type HeldFile, recordDownload } from './file-claim.js';
 import { PathBook } from './path-book.js';
 import { OutFolders } from './out-folders.js';
 import { fileNameFor, isInside, UnsafePathError } from './safe-name.js';
@@ -45,6 +46,8 @@ export interface DownloaderOptions {
   random?: () => number;
   /** The host name recorded with each file on disk. @default os.hostname() */
   host?: string;
+  /** How long a claim on a file lasts unless renewed (another host's dead holder's runs out, then another takes it). @default FILE_LEASE_MS */
+  fileLeaseMs?: number;
 }
 
 type Opened = Awaited<ReturnType<ServiceClient['openFile']>>;
@@ -80,11 +83,14 @@ export class Downloader {
   readonly #summary = emptySummary();
   readonly #retry: Required<DownloadRetryOptions>;
   readonly #clock: Clock;
+  /** The claims this downloader makes on files before it fetches them. */
+  readonly #claims: FileClaims;
 
   constructor(o: DownloaderOptions) {
     this.#o = o;
     this.#folders = new OutFolders(o.store);
     this.#clock = o.clock ?? systemClock;
+    this.#claims = new FileClaims({ store: o.store, host: this.#host, ...(o.fileLeaseMs !== undefined ? { leaseMs: o.fileLeaseMs } : {}), ...(o.clock ? { clock: o.clock } : {}) });
     this.#queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY) });
     this.#retry = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, ...definedOnly(o.retry ?? {}) };
   }
@@ -211,9 +217,31 @@ export class Downloader {
     return book;
   }
 
-  /** Downloads a file and records it; `copy`: this host's copy of a file another host downloaded. */
+  /**
+   * Downloads a file and records it; `copy`: this host's copy of a file another host downloaded.
+   * A file of the batch's own is claimed in the store first, so one worker of any machine
+   * fetches it; one a live holder claimed is left to it (and looked at again on a later scan),
+   * one whose holder's process on this host is gone is taken over at once (file-claim.ts).
+   */
   async #download(batch: BatchRecord, fileId: string, copy = false): Promise<void> {
-    const signal = this.#abort.signal;
+    if (copy) return this.#fetch(batch, fileId, null);
+    const held = await this.#claims.take(batch.id, fileId);
+    if (!held) {
+      this.#handled.delete(`${batch.id}\u0000${fileId}`);
+      return;
+    }
+    try {
+      await this.#fetch(batch, fileId, held);
+    } finally {
+      await held.end();
+    }
+  }
+
+  /** Fetches a file; `held`: the file's own download, recorded fenced by its claim and stopped when it is lost; null: this host's copy. */
+  async #fetch(batch: BatchRecord, fileId: string, held: HeldFile | null): Promise<void> {
+    const claim = held?.claim ?? null;
+    const copy = claim === null;
+    const signal = held ? AbortSignal.any([this.#abort.signal, held.lost]) : this.#abort.signal;
     const file = await this.#o.store.getFile(batch.id, fileId);
     if (signal.aborted || !file || (file.status === 'downloaded') !== copy) return;
     // A copy's place: where this host's earlier copy was (repaired), else a new one.
@@ -224,9 +252,10 @@ export class Downloader {
     for (let attempt = 1; ; attempt++) {
       let claimed: string | null = null;
       try {
-        const done = await this.#attempt(batch, file, current, (p) => (claimed = p));
+        const done = await this.#attempt(batch, file, current, signal, (p) => (claimed = p));
         if (copy) await this.#o.store.recordFileCopy(batch.id, fileId, { host: this.#host, path: done.path, bytes: done.bytes, sha256: done.sha256 });
-        else await this.#o.store.markFileDownloaded(batch.id, fileId, { ...done, host: this.#host });
+        // Taken over meanwhile and this host holds the taker's copy: nothing of this one is kept.
+        else if (!(await recordDownload(this.#o.store, batch.id, fileId, { ...done, host: this.#host }, claim))) return;
         this.#summary.downloaded++;
         this.#summary.bytes += done.bytes;
         this.#emit({ ...ref, type: 'file-done', path: done.path, bytes: done.bytes, sha256: done.sha256 });
@@ -236,7 +265,7 @@ export class Downloader {
         const v = classifyFailure(err, signal.aborted);
         if (v.kind === 'abort') return;
         // Another host holds the file: the service's 404 changes nothing of its record.
-        if (v.kind === 'gone') return await this.#problem(ref, file, copy ? { status: 'failed', reason: `${v.reason}; it is on ${file.host}` } : goneStatus(file, new Date(this.#clock.now())), !copy);
+        if (v.kind === 'gone') return await this.#problem(ref, file, copy ? { status: 'failed', reason: `${v.reason}; it is on ${file.host}` } : goneStatus(file, new Date(this.#clock.now())), claim);
         if (v.kind === 'retry' && attempt < max) {
           const delayMs = this.#delay(attempt, err);
           this.#emit({ ...ref, type: 'file-retry', attempt, maxAttempts: max, delayMs, reason: v.reason });
@@ -245,7 +274,7 @@ export class Downloader {
           continue;
         }
         const reason = v.kind === 'retry' ? `${v.reason} (gave up after ${attempt} attempts)` : v.reason;
-        return await this.#problem(ref, file, { status: 'failed', reason }, !copy);
+        return await this.#problem(ref, file, { status: 'failed', reason }, claim);
       }
     }
   }
@@ -256,8 +285,10 @@ export class Downloader {
     return hinted ?? backoffDelay(attempt, this.#retry, this.#o.random ?? Math.random);
   }
 
-  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }, record = true): Promise<void> {
-    if (record) await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason);
+  /** A file that ended failed, expired or missing; `claim`: recorded on the file, fenced by it (null: a copy, recorded nowhere). */
+  async #problem(ref: FileRef, file: FileRecord, p: { status: 'failed' | 'expired' | 'missing'; reason: string }, claim: FileClaim | null): Promise<void> {
+    // Taken over meanwhile: the taker's outcome stands, this one is not reported.
+    if (claim && !(await this.#o.store.markFileStatus(ref.batchId, file.id, p.status, p.reason, claim))) return;
     this.#summary[p.status]++;
     this.#summary.problems.push({ ...ref, ...p });
     this.#emit({ ...ref, type: 'file-problem', ...p });
@@ -267,10 +298,11 @@ export class Downloader {
     batch: BatchRecord,
     file: FileRecord,
     current: string | null,
+    signal: AbortSignal,
     onClaim: (path: string) => void,
   ): Promise<Written & { mediaType: string | null }> {
     // One attempt a call: this loop's budget is the only one (request and body alike).
-    const opened: Opened = await this.#o.client.openFile(file.url, { signal: this.#abort.signal, attempts: 1 });
+    const opened: Opened = await this.#o.client.openFile(file.url, { signal, attempts: 1 });
     // The body may fail while the folder is prepared, before anything reads it: keep that
     // error from going unhandled; writeAtomically still sees it (the stream is `errored`).
     opened.body.on('error', () => {});
@@ -296,7 +328,7 @@ export class Downloader {
             onClaim(next);
             return next;
           };
-      const written = await writeAtomically(opened.body, path, { signal: this.#abort.signal, expectedBytes: opened.size, ...(nextPath ? { nextPath } : {}) });
+      const written = await writeAtomically(opened.body, path, { signal, expectedBytes: opened.size, ...(nextPath ? { nextPath } : {}) });
       return { ...written, mediaType: opened.mediaType };
     } finally {
       if (!opened.body.destroyed) opened.body.destroy();

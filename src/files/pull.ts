@@ -52,7 +52,7 @@ export async function pullFiles(o: PullOptions): Promise<PullReport> {
   const { store } = o;
   const repaired: PullReport['repaired'] = [];
   let skipped = 0;
-  const marks: Promise<void>[] = [];
+  const marks: Promise<boolean>[] = [];
   const host = o.host ?? hostname();
   // Files on another machine's disk: this machine fetches its own copy while the service has it.
   const fromOtherHosts: Record<string, number> = {};

@@ -25,6 +25,7 @@ export class CounterBook {
       modelRunsAdmitted: 0,
       modelRunsByKey: {},
       faultsInjected: {},
+      fileFetches: {},
       pauseToRespondMs: [],
     };
   }
@@ -47,6 +48,11 @@ export class CounterBook {
   /** One /api/v1 request for a route key. */
   request(routeKey: string): void {
     bump(this.#c.requestsByRoute, routeKey);
+  }
+
+  /** One body of a file begun (GET /files/{id}). */
+  fileFetch(fileId: string): void {
+    bump(this.#c.fileFetches, fileId);
   }
 
   /** One injected fault of a kind. */

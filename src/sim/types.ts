@@ -80,6 +80,8 @@ export interface SimCounters {
   modelRunsByKey: Record<string, number>;
   /** Fault kind → times injected. */
   faultsInjected: Record<string, number>;
+  /** GET /files/{id} bodies begun, by file id (HEAD not counted): how often each file was fetched. */
+  fileFetches: Record<string, number>;
   /**
    * For each respond that created a run: ms from the answered run pausing (status
    * `requires_action`) to the respond request arriving. The latest 10,000, oldest first.

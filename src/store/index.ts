@@ -6,6 +6,8 @@ export type {
   TransitionStore,
   ReadStore,
   FileStore,
+  FileClaim,
+  FileHolder,
   ModelStore,
   NotebookStore,
   OutboxStore,

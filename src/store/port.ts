@@ -10,7 +10,7 @@ import type { WebSessionStore } from './roles/web-sessions.js';
 import type { WorkerStore } from './roles/workers.js';
 
 export type { BatchStore } from './roles/batches.js';
-export type { FileStore } from './roles/files.js';
+export type { FileClaim, FileClaimRequest, FileHolder, FileStore } from './roles/files.js';
 export type { StoreLifecycle } from './roles/lifecycle.js';
 export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +57,10 @@ describe('pullFiles', () => {
     expect(big.status).toBe('pending');
     expect(statSync(join(env.out, partial!)).size).toBeLessThan(512 * 1024 * 1024);
 
+    // The killed child held the file's claim (its lease runs for a minute yet): its process is
+    // gone, so the pull takes the claim over at once, on the store's own time.
+    const held = (await env.store.fileClaimHolder(batch.id, big.id))!;
+    expect(held).toMatchObject({ host: hostname(), pid: child.pid });
     const report = await pullFiles({ store: env.store, client: env.client, batches: [batch], outDir: env.out, ...fast });
     expect(report.notOnDisk).toEqual([]);
     expect(listFiles(env.out).filter((p) => p.endsWith('.partial'))).toEqual([]);

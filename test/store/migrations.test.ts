@@ -438,6 +438,26 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('027 lets the files an older resq recorded be claimed: none held, tokens from 0, a downloaded one claimed by no one', async () => {
+    const path = join(tempDir(), 'before-027.db');
+    const db = new Database(path);
+    migrate(db, before('027_'));
+    expect(columns(db, 'files')).not.toContain('claim_owner');
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 7, 'old', '/q.csv', 'abc', 1, 'now', 'now')").run();
+    const file = db.prepare("INSERT INTO files (batch_num, id, item_id, run_id, url, first_seen_at, expires_at, status) VALUES (7, ?, 'a', 'r1', 'http://svc/f', 'now', 'later', ?)");
+    file.run('f1', 'pending');
+    file.run('f2', 'downloaded');
+    expect(migrate(db)).toEqual(migrations.slice(before('027_').length).map((m) => m.name));
+    db.close();
+    const store = SqliteStore.open(path);
+    const holder = { owner: 'h:1:x', host: 'h', pid: 1, pidStart: null };
+    expect(await store.fileClaimHolder('b1', 'f1')).toBeNull();
+    expect(await store.claimFile('b1', 'f1', holder, { leaseMs: 60_000 })).toEqual({ owner: 'h:1:x', fence: 1 });
+    expect(await store.claimFile('b1', 'f2', holder, { leaseMs: 60_000 })).toBeNull();
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

@@ -4,6 +4,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
+import { fileClaimsContract } from './file-claims-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
@@ -28,6 +29,7 @@ const opened = async (): Promise<PostgresStore> => {
 const barrier = pgWriteBarrier((store) => urls.get(store)!);
 countsContract('postgres', opened, barrier);
 outboxContract('postgres', opened, barrier);
+fileClaimsContract('postgres', opened, pgWriteBarrier((store) => urls.get(store)!, 'files'));
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the

@@ -76,6 +76,21 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('027 lets the files an older resq recorded be claimed: none held, tokens from 0', async () => {
+    const c = await client(await server.createDatabase('mig_027_claims'));
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '027_file_claims')));
+      await c.query('SET session_replication_role = replica');
+      await c.query("INSERT INTO files (batch_num, id, item_id, run_id, url, first_seen_at, expires_at) VALUES (7, 'f1', 'a', 'r1', 'http://svc/f', 'now', 'later')");
+      await c.query('SET session_replication_role = DEFAULT');
+      expect(await migratePg(c)).toContain('027_file_claims');
+      const rows = (await c.query('SELECT id, claim_owner, claim_fence, claim_until, claim_host, claim_pid, claim_pid_start FROM files')).rows;
+      expect(rows).toEqual([{ id: 'f1', claim_owner: null, claim_fence: '0', claim_until: null, claim_host: null, claim_pid: null, claim_pid_start: null }]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('an open says, once, that it upgrades a database an older resq made, naming the migrations; a new or current one is opened without a word', async () => {
     const url = await server.createDatabase('mig_upgrade_said');
     const said: string[] = [];

@@ -4,8 +4,8 @@ import type { Store } from '../../src/store/port.js';
 /**
  * A barrier for store writes said to run at once: the writes are held at one point until
  * `n` of them wait there together, then let go. A test run one write after the other never
- * reaches it. PostgreSQL's: the `flights` table locked from another connection (every write of
- * an item in flight changes its flight), the writers counted in `pg_locks`.
+ * reaches it. PostgreSQL's: a table locked from another connection (`flights` by default: every
+ * write of an item in flight changes its flight; `files` for claims on files), the writers counted in `pg_locks`.
  */
 export interface WriteBarrier {
   /** Holds the store's writes from now on. */
@@ -20,16 +20,16 @@ export interface HeldWrites {
   release(): Promise<void>;
 }
 
-/** The barrier on a PostgreSQL store; `urlOf` gives the URL each store of the test was opened on. */
-export function pgWriteBarrier(urlOf: (store: Store) => string): WriteBarrier {
+/** The barrier on a PostgreSQL store; `urlOf` gives the URL each store of the test was opened on; `table`: the table the writes wait on. */
+export function pgWriteBarrier(urlOf: (store: Store) => string, table: 'flights' | 'files' = 'flights'): WriteBarrier {
   return {
     async hold(store) {
       const admin = new pg.Client({ connectionString: urlOf(store) });
       await admin.connect();
       await admin.query('BEGIN');
-      await admin.query('LOCK TABLE flights IN EXCLUSIVE MODE');
+      await admin.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
       const waiting = async (): Promise<number> =>
-        (await admin.query<{ n: number }>(`SELECT count(DISTINCT l.pid)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'flights' AND NOT l.granted`)).rows[0]!.n;
+        (await admin.query<{ n: number }>(`SELECT count(DISTINCT l.pid)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = $1 AND NOT l.granted`, [table])).rows[0]!.n;
       return {
         async reached(n) {
           for (let i = 0; i < 200; i++) {

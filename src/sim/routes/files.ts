@@ -25,6 +25,7 @@ export async function getFile(ctx: RouteContext, d: SimDeps): Promise<'streamed'
     res.end();
     return 'streamed';
   }
+  d.counters.fileFetch(id);
   const cutAt = ctx.afterFault === 'dropAfter' ? Math.floor(size / 2) : Number.POSITIVE_INFINITY;
   const source = Readable.from(truncated(fileChunks(f), cutAt), { objectMode: false });
   source.on('end', () => {

@@ -1,11 +1,13 @@
 import type { Queryable } from './pool.js';
 import { fileFromRow, type FileRow } from '../rows/records.js';
-import type { FileCopy, FileRecord, FileStatus } from '../types.js';
+import type { DownloadedFile, FileCopy, FileRecord, FileStatus } from '../types.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
+import type { FileClaim } from '../roles/files.js';
+import { fenced } from './file-claims.js';
 
 type Q = Queryable;
 
-/** Reads of the files runs made and their copies on other hosts, PostgreSQL adapter (one statement each). */
+/** The files runs made and their copies on other hosts, PostgreSQL adapter (one statement each). */
 
 const NOT_ON_DISK = "('pending', 'failed', 'missing')";
 
@@ -57,3 +59,34 @@ export async function expiryReport(c: Q, batchId: string, warnBefore: string): P
   return { bytes, soonest: soonest ?? null, expiring };
 }
 
+
+/** Marks a file downloaded, its claim let go; with `claim`, only while still held (see FileStore.markFileDownloaded). */
+export async function markFileDownloaded(c: Q, batchId: string, fileId: string, v: DownloadedFile, claim?: FileClaim): Promise<boolean> {
+  const r = await c.query(
+    `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL, disk_dev = $8, disk_ino = $9, claim_owner = NULL, claim_until = NULL
+     WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7 ${claim ? fenced(10) : ''}`,
+    [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId, v.dev ?? null, v.ino ?? null, ...(claim ? [claim.owner, claim.fence] : [])],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Sets a file's status and reason; with `claim`, only while still held. */
+export async function markFileStatus(c: Q, batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null, claim?: FileClaim): Promise<boolean> {
+  const r = await c.query(
+    `UPDATE files SET status = $1, error = $2 WHERE batch_num = ${BATCH_NUM('$3')} AND id = $4 ${claim ? fenced(5) : ''}`,
+    [status, error, batchId, fileId, ...(claim ? [claim.owner, claim.fence] : [])],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Records (or replaces) `host`'s copy of a file; `keep`: only where `host` holds none yet (see FileStore.recordFileCopy). */
+export async function recordFileCopy(c: Q, batchId: string, fileId: string, cp: { host: string; path: string; bytes: number; sha256: string }, at: string, keep?: 'keep'): Promise<boolean> {
+  const insert = `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) SELECT ${BATCH_NUM('$1')}, $2, $3, $4, $5, $6, $7`;
+  const r = await c.query(
+    keep
+      ? `${insert} WHERE NOT EXISTS (SELECT 1 FROM files WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2 AND status = 'downloaded' AND host = $3) ON CONFLICT DO NOTHING`
+      : `${insert} ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
+    [batchId, fileId, cp.host, cp.path, cp.bytes, cp.sha256, at],
+  );
+  return (r.rowCount ?? 0) > 0;
+}

@@ -315,6 +315,20 @@ export const pgMigrations: readonly PgMigration[] = [
         WHERE finished_at IS NOT NULL;
     `,
   },
+  {
+    // Issue 38.3: a file is claimed before it is fetched (owner, fencing token, lease end in ms),
+    // so workers on any machines fetch each file once. The holder's host, pid and process start
+    // identity let a claimer on that host take a dead holder's claim over at once (as items).
+    name: '027_file_claims',
+    sql: `
+      ALTER TABLE files ADD COLUMN claim_owner TEXT;
+      ALTER TABLE files ADD COLUMN claim_fence BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN claim_until BIGINT;
+      ALTER TABLE files ADD COLUMN claim_host TEXT;
+      ALTER TABLE files ADD COLUMN claim_pid INTEGER;
+      ALTER TABLE files ADD COLUMN claim_pid_start TEXT;
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

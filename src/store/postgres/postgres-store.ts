@@ -1,6 +1,6 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
-import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ItemAggregate, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
@@ -14,6 +14,7 @@ import { parsePgTarget, type PgTarget } from './pooler.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
 import * as fileReads from './files.js';
+import * as fileClaims from './file-claims.js';
 import * as models from './models.js';
 import * as summaries from './summaries.js';
 import { getItem, updateItem } from './flights.js';
@@ -264,15 +265,11 @@ export class PostgresStore implements Store {
   }
 
   // ---- files
-  async markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile): Promise<void> {
-    await this.#q.query(
-      `UPDATE files SET status = 'downloaded', path = $1, bytes = $2, sha256 = $3, media_type = $4, host = $5, error = NULL, disk_dev = $8, disk_ino = $9
-       WHERE batch_num = ${BATCH_NUM('$6')} AND id = $7`,
-      [v.path, v.bytes, v.sha256, v.mediaType, v.host, batchId, fileId, v.dev ?? null, v.ino ?? null],
-    );
+  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile, claim?: FileClaim) {
+    return fileReads.markFileDownloaded(this.#q, batchId, fileId, v, claim);
   }
-  async markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): Promise<void> {
-    await this.#q.query(`UPDATE files SET status = $1, error = $2 WHERE batch_num = ${BATCH_NUM('$3')} AND id = $4`, [status, error, batchId, fileId]);
+  markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null, claim?: FileClaim) {
+    return fileReads.markFileStatus(this.#q, batchId, fileId, status, error, claim);
   }
   getFile(batchId: string, fileId: string) {
     return fileReads.getFile(this.#q, batchId, fileId);
@@ -289,18 +286,26 @@ export class PostgresStore implements Store {
   filePaths(batchId: string) {
     return fileReads.filePaths(this.#q, batchId);
   }
-  async recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): Promise<void> {
-    await this.#q.query(
-      `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) VALUES (${BATCH_NUM('$1')}, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
-      [batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock)],
-    );
+  recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }, keep?: 'keep') {
+    return fileReads.recordFileCopy(this.#q, batchId, fileId, c, isoNow(this.#clock), keep);
   }
   fileCopies(batchId: string) {
     return fileReads.fileCopies(this.#q, batchId);
   }
   expiryReport(batchId: string, warnBefore: string) {
     return fileReads.expiryReport(this.#q, batchId, warnBefore);
+  }
+  claimFile(batchId: string, fileId: string, holder: FileHolder, req: FileClaimRequest) {
+    return fileClaims.claimFile(this.#q, batchId, fileId, holder, req, this.#at(req.nowMs));
+  }
+  fileClaimHolder(batchId: string, fileId: string) {
+    return fileClaims.fileClaimHolder(this.#q, batchId, fileId);
+  }
+  renewFileClaim(batchId: string, fileId: string, claim: FileClaim, leaseMs: number, nowMs?: number) {
+    return fileClaims.renewFileClaim(this.#q, batchId, fileId, claim, leaseMs, this.#at(nowMs));
+  }
+  releaseFileClaim(batchId: string, fileId: string, claim: FileClaim) {
+    return fileClaims.releaseFileClaim(this.#q, batchId, fileId, claim);
   }
 
   // ---- models

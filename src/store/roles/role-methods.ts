@@ -40,7 +40,7 @@ export const STORE_ROLES = {
     'overview', 'getItem', 'listItems', 'itemCounts', 'recentFinishes', 'getRun', 'runChain', 'decisionsForItem', 'batchPauses', 'approvedCost',
     'aggregates', 'metaKeys', 'onAnswered', 'itemPage', 'batchLive', 'runMinutes',
   ],
-  files: ['markFileDownloaded', 'markFileStatus', 'getFile', 'filesForBatch', 'filesForItem', 'fileCounts', 'filePaths', 'recordFileCopy', 'fileCopies', 'expiryReport'],
+  files: ['markFileDownloaded', 'markFileStatus', 'getFile', 'filesForBatch', 'filesForItem', 'fileCounts', 'filePaths', 'recordFileCopy', 'fileCopies', 'claimFile', 'fileClaimHolder', 'renewFileClaim', 'releaseFileClaim', 'expiryReport'],
   models: [
     'loadModelBatch', 'modelBatch', 'modelRun', 'modelRuns', 'markModelSubmitting', 'markModelAdmitted', 'markModelFinished',
     'markModelError', 'markModelUnsent', 'addModelPolls', 'modelCredits', 'modelPolls', 'setModelMode',

@@ -3,6 +3,8 @@ import { fileExpiry } from '../common/file-expiry.js';
 import { type FileRow, fileFromRow } from '../rows/records.js';
 import type { Db } from './database.js';
 import { batchNumOf } from './reads.js';
+import type { FileClaim } from '../roles/files.js';
+import { FENCED } from './file-claims.js';
 import type { DownloadedFile, FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
 
 
@@ -106,24 +108,26 @@ export class FileRepo {
     return { bytes, soonest, expiring };
   }
 
-  /** Marks a file downloaded with where it is, what it is and its identity on disk (one statement: atomic). */
-  markDownloaded(batchId: string, id: string, v: Omit<DownloadedFile, 'host'> & { host: string | null }): void {
-    this.#db
+  /** Marks a file downloaded with where it is, what it is and its identity on disk, its claim let go (one statement: atomic); with `claim`, only while still held. */
+  markDownloaded(batchId: string, id: string, v: Omit<DownloadedFile, 'host'> & { host: string | null }, claim?: FileClaim): boolean {
+    return this.#db
       .prepare(
-        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL, disk_dev = ?, disk_ino = ?
-         WHERE batch_num = ${batchNumOf()} AND id = ?`,
+        `UPDATE files SET status = 'downloaded', path = ?, bytes = ?, sha256 = ?, media_type = ?, host = ?, error = NULL, disk_dev = ?, disk_ino = ?, claim_owner = NULL, claim_until = NULL
+         WHERE batch_num = ${batchNumOf()} AND id = ? ${claim ? FENCED : ''}`,
       )
-      .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, v.dev ?? null, v.ino ?? null, batchId, id);
+      .run(v.path, v.bytes, v.sha256, v.mediaType, v.host, v.dev ?? null, v.ino ?? null, batchId, id, ...(claim ? [claim.owner, claim.fence] : [])).changes > 0;
   }
 
-  /** Records (or replaces) `host`'s copy of a file. */
-  recordCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }): void {
-    this.#db
-      .prepare(
-        `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) VALUES (${batchNumOf()}, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`,
-      )
-      .run(batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock));
+  /** Records (or replaces) `host`'s copy of a file; `keep`: only where `host` holds none yet (see FileStore.recordFileCopy). */
+  recordCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }, keep?: 'keep'): boolean {
+    const values = `SELECT ${batchNumOf()}, ?, ?, ?, ?, ?, ?`;
+    const sql = keep
+      ? `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) ${values}
+         WHERE NOT EXISTS (SELECT 1 FROM files WHERE batch_num = ${batchNumOf()} AND id = ? AND status = 'downloaded' AND host = ?) ON CONFLICT DO NOTHING`
+      : `INSERT INTO file_copies (batch_num, file_id, host, path, bytes, sha256, copied_at) ${values}
+         ON CONFLICT (batch_num, file_id, host) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256, copied_at = excluded.copied_at`;
+    const row = [batchId, fileId, c.host, c.path, c.bytes, c.sha256, isoNow(this.#clock)];
+    return this.#db.prepare(sql).run(...row, ...(keep ? [batchId, fileId, c.host] : [])).changes > 0;
   }
 
   /** The copies of a batch's files on other hosts, in file order. */
@@ -137,8 +141,10 @@ export class FileRepo {
       .all(batchId) as FileCopy[];
   }
 
-  /** Marks a file pending (again), failed, expired or missing, with the reason. */
-  markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null): void {
-    this.#db.prepare(`UPDATE files SET status = ?, error = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(status, error, batchId, id);
+  /** Marks a file pending (again), failed, expired or missing, with the reason; with `claim`, only while still held. */
+  markStatus(batchId: string, id: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null, claim?: FileClaim): boolean {
+    return this.#db
+      .prepare(`UPDATE files SET status = ?, error = ? WHERE batch_num = ${batchNumOf()} AND id = ? ${claim ? FENCED : ''}`)
+      .run(status, error, batchId, id, ...(claim ? [claim.owner, claim.fence] : [])).changes > 0;
   }
 }

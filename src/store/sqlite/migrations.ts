@@ -416,6 +416,21 @@ export const migrations: readonly Migration[] = [
         UPDATE runs SET seconds = max(0, round((julianday(finished_at) - julianday(created_at)) * 86400, 3)) WHERE finished_at IS NOT NULL;
       `),
   },
+  {
+    // Issue 38.3: a file is claimed before it is fetched (owner, fencing token, lease end in ms),
+    // so workers on any machines fetch each file once. The holder's host, pid and process start
+    // identity let a claimer on that host take a dead holder's claim over at once (as items).
+    name: '027_file_claims',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE files ADD COLUMN claim_owner TEXT;
+        ALTER TABLE files ADD COLUMN claim_fence INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE files ADD COLUMN claim_until INTEGER;
+        ALTER TABLE files ADD COLUMN claim_host TEXT;
+        ALTER TABLE files ADD COLUMN claim_pid INTEGER;
+        ALTER TABLE files ADD COLUMN claim_pid_start TEXT;
+      `),
+  },
 ];
 
 /**

@@ -5,6 +5,7 @@ import { Claims } from './claims.js';
 import type { Db } from './database.js';
 import { DecisionRepo } from './decisions.js';
 import { FileRepo } from './files.js';
+import { FileClaimRepo } from './file-claims.js';
 import { ItemRepo } from './items.js';
 import { ItemReads } from './reads.js';
 import { Counts } from './counts.js';
@@ -28,6 +29,7 @@ export interface Repos {
   runs: RunRepo;
   decisions: DecisionRepo;
   files: FileRepo;
+  fileClaims: FileClaimRepo;
   threads: ThreadRepo;
   modelRuns: ModelRunRepo;
   summaries: Summaries;
@@ -55,6 +57,7 @@ export function reposOf(db: Db, clock: Clock): Repos {
     runs: new RunRepo(db, clock),
     decisions: new DecisionRepo(db, clock),
     files: new FileRepo(db, clock),
+    fileClaims: new FileClaimRepo(db),
     threads,
     modelRuns: new ModelRunRepo(db, clock),
     summaries: new Summaries(db),

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../../clock.js';
-import type { BatchOverview, Claim, ClaimRequest, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ItemAggregate, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
   BatchAppender,
@@ -218,11 +218,11 @@ export class SqliteStore implements Store {
   }
 
   // ---- files
-  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile) {
-    return this.#write((r) => r.files.markDownloaded(batchId, fileId, v));
+  markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile, claim?: FileClaim) {
+    return this.#write((r) => r.files.markDownloaded(batchId, fileId, v, claim));
   }
-  markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null) {
-    return this.#write((r) => r.files.markStatus(batchId, fileId, status, error));
+  markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null, claim?: FileClaim) {
+    return this.#write((r) => r.files.markStatus(batchId, fileId, status, error, claim));
   }
   getFile(batchId: string, fileId: string) {
     return this.#read((r) => r.files.get(batchId, fileId));
@@ -239,14 +239,26 @@ export class SqliteStore implements Store {
   filePaths(batchId: string) {
     return this.#read((r) => r.files.paths(batchId));
   }
-  recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }) {
-    return this.#write((r) => r.files.recordCopy(batchId, fileId, c));
+  recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }, keep?: 'keep') {
+    return this.#write((r) => r.files.recordCopy(batchId, fileId, c, keep));
   }
   fileCopies(batchId: string) {
     return this.#read((r) => r.files.copies(batchId));
   }
   expiryReport(batchId: string, warnBefore: string) {
     return this.#read((r) => r.files.expiryReport(batchId, warnBefore));
+  }
+  claimFile(batchId: string, fileId: string, holder: FileHolder, req: FileClaimRequest) {
+    return this.#write((r) => r.fileClaims.claim(batchId, fileId, holder, req, req.nowMs ?? this.#clock.now()));
+  }
+  fileClaimHolder(batchId: string, fileId: string) {
+    return this.#read((r) => r.fileClaims.holder(batchId, fileId));
+  }
+  renewFileClaim(batchId: string, fileId: string, claim: FileClaim, leaseMs: number, nowMs?: number) {
+    return this.#write((r) => r.fileClaims.renew(batchId, fileId, claim, leaseMs, nowMs ?? this.#clock.now()));
+  }
+  releaseFileClaim(batchId: string, fileId: string, claim: FileClaim) {
+    return this.#write((r) => r.fileClaims.release(batchId, fileId, claim));
   }
 
   // ---- model batches
