@@ -94,9 +94,9 @@ function filtersHtml(name: string, v: ItemsQuery): string {
   return [
     `<form id="filters" class="filters" method="get" action=${attr(sitePath('b', name))}>`,
     `<fieldset class="states"><legend>State</legend>${states}</fieldset>`,
-    `<label>Meta field <input name="meta" value=${attr(v.meta ?? '')} size="10"></label>`,
-    `<label> = <input name="value" value=${attr(v.meta ? (v.value ?? '') : '')} size="12"></label>`,
-    `<label> Text <input name="q" type="search" value=${attr(v.q ?? '')} size="16" placeholder="in id, question, answer"></label>`,
+    `<label>Meta field <input name="meta" value=${attr(v.meta ?? '')} size="8"></label>`,
+    `<label> = <input name="value" value=${attr(v.meta ? (v.value ?? '') : '')} size="8"></label>`,
+    `<label> Text <input name="q" type="search" value=${attr(v.q ?? '')} size="14" placeholder="in id, question, answer"></label>`,
     `<label> Sort <select name="sort">${sort}</select></label>`,
     `<label><input type="checkbox" name="desc" value="1"${v.desc === '1' ? ' checked' : ''}> descending</label>`,
     `<label> Per page <select name="limit" id="page-size">${sizes}</select></label>`,

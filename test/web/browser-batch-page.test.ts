@@ -7,14 +7,18 @@ import { launch, screenshot, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 const N = 360;
-const HELD = ['h-ünï-1', 'h-ünï-2', 'h-ünï-3', 'h-ünï-4'];
+const PLANS = ['h-ünï-1', 'h-ünï-2', 'h-ünï-3', 'h-ünï-4'];
+// Held at its choice after the policy approved its plan: its earlier decision is said in the held table.
+const HELD = [...PLANS, 'h-chain'];
 const id = (i: number) => `q${String(i).padStart(3, '0')}`;
-// 356 plain questions of a few lines' length (one with markup in it), then four plans held for a person (no policy).
+// 355 plain questions of a few lines' length (one with markup in it), then five items held for a
+// person: four plans over the policy's limit, and a choice after a plan the policy approved.
 const WORDS = 'about the boiling point of water at altitude, with sources and a short table of values'.repeat(2);
 const CSV = [
   'id,question,lab',
   ...Array.from({ length: N - HELD.length }, (_, i) => `${id(i)},"Question ${i}${i === 3 ? ' <img src=x onerror=alert(1)>' : ''} ${WORDS}",lab${i % 3}`),
-  ...HELD.map((h, k) => `${h},Plan ${k} @confirm=${20 + k},lab0`),
+  ...PLANS.map((h, k) => `${h},Plan ${k} @confirm=${20 + k},lab0`),
+  'h-chain,A cheap plan then a choice @confirm=3 @choice,lab1',
 ].join('\n');
 const VIEW = { width: 1366, height: 768 };
 
@@ -29,7 +33,7 @@ describe('the batch page of a 360-item batch in a real browser', () => {
   let f: WebFixture;
   let browser: Browser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'set360' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'set360', policy: { confirm_scope: { approve_max_cost: 10 } } }), launch()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -54,6 +58,7 @@ describe('the batch page of a 360-item batch in a real browser', () => {
     for (const h of HELD) expect(await page.locator('main a', { hasText: h }).count(), h).toBe(1);
     expect(await page.locator('#held-list').count()).toBe(0);
     expect(await page.locator('#held table').count()).toBe(1);
+    await until(async () => (await page.textContent('#bulk-table tr[data-id=h-chain]'))?.includes('earlier confirm_scope: approved by the policy'), 10_000, 'the earlier decision of h-chain');
     // A question's markup is text in the items table.
     expect(await page.textContent('#items-table tr[data-id=q003]')).toContain('<img src=x onerror=alert(1)>');
     expect(await page.locator('#items img').count()).toBe(0);
@@ -68,17 +73,17 @@ describe('the batch page of a 360-item batch in a real browser', () => {
     await page.locator('#person').dispatchEvent('change');
     await page.goto(`${f.server.origin}/b/set360`);
     await until(async () => (await page.locator('#bulk-table tbody tr').count()) === HELD.length, 10_000, 'the held queue');
-    for (const h of HELD.slice(0, 2)) await page.check(`#bulk-table tr[data-id="${h}"] input[name=pick]`);
-    expect(await page.textContent('#bulk-total')).toBe('2 selected of 4 listed · total cost 41');
+    for (const h of PLANS.slice(0, 2)) await page.check(`#bulk-table tr[data-id="${h}"] input[name=pick]`);
+    expect(await page.textContent('#bulk-total')).toBe('2 selected of 5 listed · total cost 41');
     await page.click('#bulk-approve');
     expect(await page.textContent('#bulk-confirm .confirm span')).toBe('Approve 2 held item(s), total cost 41? Each gets its own decision, recorded as Noor.');
     await page.click('#bulk-confirm .confirm button.danger');
     await page.waitForSelector('#bulk-answered');
     expect(await page.textContent('#bulk-answered')).toContain('Answered 2 item(s) as Noor, total cost 41.');
-    for (const [k, h] of HELD.slice(0, 2).entries()) expect(await f.store.decisionsForItem(f.batch.id, h), h).toEqual([expect.objectContaining({ by: 'person', person: 'Noor', answer: { approved: true }, cost: 20 + k })]);
-    for (const h of HELD.slice(2)) expect(await f.store.decisionsForItem(f.batch.id, h), h).toEqual([]);
-    // The two answered leave the held table; the other two stay, listed once.
-    await until(async () => (await page.locator('#bulk-table tbody tr').count()) === 2, 10_000, 'two still held');
+    for (const [k, h] of PLANS.slice(0, 2).entries()) expect(await f.store.decisionsForItem(f.batch.id, h), h).toEqual([expect.objectContaining({ by: 'person', person: 'Noor', answer: { approved: true }, cost: 20 + k })]);
+    for (const h of PLANS.slice(2)) expect(await f.store.decisionsForItem(f.batch.id, h), h).toEqual([]);
+    // The two answered leave the held table; the other three stay, listed once.
+    await until(async () => (await page.locator('#bulk-table tbody tr').count()) === 3, 10_000, 'three still held');
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
   });
