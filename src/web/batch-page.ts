@@ -37,7 +37,7 @@ export function pageDocument(index: string, title: string, main: string): string
   const at = index.indexOf('<main id="main">');
   const end = index.indexOf('</main>', at);
   if (at < 0 || end < 0) throw new Error('index.html has no <main id="main">…</main>');
-  return `${index.slice(0, at)}<main id="main">\n${main}\n${index.slice(end)}`.replace('<title>resq</title>', `<title>${title}</title>`);
+  return `${index.slice(0, at)}<main id="main">\n${main}\n${index.slice(end)}`.replace('<title>resq</title>', () => `<title>${title}</title>`);
 }
 
 /** What the batch page's route needs. */

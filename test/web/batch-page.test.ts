@@ -12,6 +12,8 @@ import { testSettings } from '../support/in-process.js';
 import { bearer, rawRequest } from './support/web-fixture.js';
 
 const N = 45;
+/** A batch name with markup, quotes and replacement patterns in it. */
+const ODD = `$' $& <i>x</i> ü/2`;
 const id = (i: number) => `q${String(i).padStart(2, '0')}`;
 const HOSTILE_ID = `x<b>"'&`;
 const CSV = ['id,question,lab', ...Array.from({ length: N }, (_, i) => `${id(i)},Question ${i},lab${i % 2}`), `"${HOSTILE_ID.replace(/"/g, '""')}","<script>alert(1)</script> ünï",<img src=x onerror=alert(1)>`].join('\n');
@@ -25,6 +27,7 @@ describe('GET /b/NAME: the batch page with its items made on the server', () => 
     writeFileSync(questions, CSV);
     store = await openStore(join(dir, 'resq.db'));
     await loadBatch({ store, questions, name: 'set', settings: testSettings(2), policy: null, baseUrl: 'http://127.0.0.1:9' });
+    await loadBatch({ store, questions, name: ODD, settings: testSettings(2), policy: null, baseUrl: 'http://127.0.0.1:9' });
     server = await startWebServer({ store, port: 0 });
   }, 60_000);
   afterAll(async () => {
@@ -105,6 +108,20 @@ describe('GET /b/NAME: the batch page with its items made on the server', () => 
     const section = r.body.slice(r.body.indexOf('<section id="items">'));
     expect(section).not.toMatch(/<script|<img|<b>/);
     expect(r.body.match(/<script/g)).toHaveLength(1);
+  });
+
+  it('a batch name with markup and $-patterns: escaped in the title, heading and links, the document whole', async () => {
+    const r = await get(`/b/${encodeURIComponent(ODD)}`);
+    expect(r.status).toBe(200);
+    const esc = `$&#39; $&amp; &lt;i&gt;x&lt;/i&gt; ü/2`;
+    expect(r.body).toContain(`<title>resq — ${esc}</title>`);
+    expect(r.body).toContain(`<h1>${esc}</h1>`);
+    expect(r.body).not.toContain('<i>x</i>');
+    expect(r.body.match(/<\/html>/g)).toHaveLength(1);
+    expect(rows(r.body)).toEqual(range(0, 20));
+    const next = link(r.body, 'next-page')!;
+    expect(next.startsWith(`/b/${encodeURIComponent(ODD)}?after=`.replace(/'/g, '&#39;'))).toBe(true);
+    expect(rows((await get(next.replace(/&#39;/g, "'"))).body)).toEqual(range(20, 20));
   });
 
   it('without the token or a session the page is refused (401) and shows no item', async () => {
