@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { BatchStore, ReadStore } from '../store/index.js';
-import { escapeHtml } from '../text/escape-text.js';
 import { ItemsQuerySchema } from './api-schemas.js';
+import { html, type Markup } from './html.js';
 import { type ItemsQuery, itemPageQuery, itemsSectionHtml, PAGE_SIZE, pageParams, sitePath } from './items-section.js';
 import { issueLine } from './respond.js';
 import type { WebEnv } from './write-routes.js';
@@ -32,12 +32,13 @@ export function itemsQueryOf(url: URL): { ok: true; query: ItemsQuery } | { ok: 
   return parsed.success ? { ok: true, query: parsed.data } : { ok: false, error: issueLine('query', parsed.error) };
 }
 
-/** The page's document with `main`'s content and the title replaced (both HTML the caller escaped). */
-export function pageDocument(index: string, title: string, main: string): string {
+/** The page's document with `main`'s content and the title replaced. */
+export function pageDocument(index: string, title: string, main: Markup): string {
   const at = index.indexOf('<main id="main">');
   const end = index.indexOf('</main>', at);
   if (at < 0 || end < 0) throw new Error('index.html has no <main id="main">…</main>');
-  return `${index.slice(0, at)}<main id="main">\n${main}\n${index.slice(end)}`.replace('<title>resq</title>', () => `<title>${title}</title>`);
+  const head = index.slice(0, at).replace('<title>resq</title>', () => html`<title>${title}</title>`.text);
+  return `${head}<main id="main">\n${main.text}\n${index.slice(end)}`;
 }
 
 /** What the batch page's route needs. */
@@ -51,20 +52,19 @@ export interface BatchPageDeps {
 export function batchPageRoute(app: Hono<WebEnv>, d: BatchPageDeps): void {
   app.get('/b/:batch', async (c) => {
     const name = c.req.param('batch');
-    const send = (status: 200 | 400 | 404, main: string) =>
-      c.html(pageDocument(d.index, `resq — ${escapeHtml(name)}`, main), status, { 'Cache-Control': 'no-store' });
-    const crumbs = `<p class="crumbs"><a href="/">Batches</a> / ${escapeHtml(name)}</p>\n<h1>${escapeHtml(name)}</h1>`;
+    const send = (status: 200 | 400 | 404, main: Markup) => c.html(pageDocument(d.index, `resq — ${name}`, main), status, { 'Cache-Control': 'no-store' });
+    const crumbs = html`<p class="crumbs"><a href="/">Batches</a> / ${name}</p>\n<h1>${name}</h1>\n`;
     const batch = await d.store.findBatch(name);
-    if (!batch) return send(404, `${crumbs}\n<p class="error" id="batch-missing">no batch named "${escapeHtml(name)}"</p>`);
-    const noscript = '<noscript><p class="warn">The live overview, the held queue and the actions need JavaScript; the items below page without it.</p></noscript>';
+    if (!batch) return send(404, html`${crumbs}<p class="error" id="batch-missing">no batch named "${name}"</p>`);
+    const noscript = html`<noscript><p class="warn">The live overview, the held queue and the actions need JavaScript; the items below page without it.</p></noscript>\n`;
     const url = new URL(c.req.url);
     const q = itemsQueryOf(url);
-    if (!q.ok) return send(400, `${crumbs}\n${noscript}\n${itemsSectionHtml(name, { state: undefined }, { error: q.error })}`);
+    if (!q.ok) return send(400, html`${crumbs}${noscript}${itemsSectionHtml(name, { state: undefined }, { error: q.error })}`);
     const v = q.query;
     // One URL per page: the form's empty fields and repeated states go, so links and reloads agree.
     const plain = pageParams(v, { after: v.after ?? null, before: v.before ?? null });
     if (JSON.stringify([...plain]) !== JSON.stringify([...url.searchParams])) return c.redirect(`${sitePath('b', name)}${plain.size ? `?${plain}` : ''}`, 303);
     const page = await d.store.itemPage(batch.id, itemPageQuery(v, PAGE_SIZE));
-    return send(200, `${crumbs}\n${noscript}\n${itemsSectionHtml(name, v, { page })}`);
+    return send(200, html`${crumbs}${noscript}${itemsSectionHtml(name, v, { page })}`);
   });
 }

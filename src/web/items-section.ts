@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { ItemPage, ItemPageQuery, ItemSummary } from '../store/index.js';
 import { ITEM_STATES } from '../store/item-states.js';
-import { escapeHtml } from '../text/escape-text.js';
 import type { ItemsQuerySchema } from './api-schemas.js';
+import { html, type Markup } from './html.js';
 
 // The batch page's items, rendered on the server: a page of the store's item pages with its
 // filters (a GET form) and First / Previous / Next links, so paging works with JavaScript off.
-// Every value from the service or a user's file goes in escaped.
+// Markup is made by html`…`, which escapes every value from the service or a user's file.
 
 /** The items query as the page's URL holds it (parsed). */
 export type ItemsQuery = z.output<typeof ItemsQuerySchema>;
@@ -58,75 +58,67 @@ export function itemPageQuery(v: ItemsQuery, limit: number): ItemPageQuery {
   };
 }
 
-const attr = (s: string): string => `"${escapeHtml(s)}"`;
 const pageHref = (name: string, v: ItemsQuery, cursor: { after?: string | null; before?: string | null } = {}): string => {
   const q = pageParams(v, cursor).toString();
   return `${sitePath('b', name)}${q ? `?${q}` : ''}`;
 };
 
 /** An ISO time as `YYYY-MM-DD HH:MM:SS UTC` in a <time> element (the page's script shows it in local time). */
-function timeHtml(iso: string | null): string {
+function timeHtml(iso: string | null): Markup | string {
   if (!iso) return '—';
   const d = new Date(iso);
   const text = Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return `<time datetime=${attr(iso)}>${escapeHtml(text)}</time>`;
+  return html`<time datetime="${iso}">${text}</time>`;
 }
 
 const metaText = (m: Record<string, unknown>): string => Object.entries(m).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
 
 /** A cell cut to one line by the style sheet, its whole text in its title. */
-const cutCell = (cls: string, text: string): string => `<td class="${cls}" title=${attr(text)}>${escapeHtml(text)}</td>`;
+const cutCell = (cls: string, text: string): Markup => html`<td class="${cls}" title="${text}">${text}</td>`;
 
-function rowHtml(name: string, it: ItemSummary): string {
-  const link = `<a href=${attr(sitePath('b', name, 'i', it.id))} title=${attr(it.id)}>${escapeHtml(it.id)}</a>`;
-  const state = `<span class=${attr(`chip s-${it.state}`)}>${escapeHtml(it.state)}</span>`;
-  const said = cutCell('text', it.answer ?? it.error ?? it.holdReason ?? '');
-  return `<tr data-id=${attr(it.id)}><td>${link}</td><td>${state}</td>${cutCell('text', it.question)}${said}${cutCell('meta', metaText(it.meta))}<td>${timeHtml(it.updatedAt)}</td></tr>`;
+function rowHtml(name: string, it: ItemSummary): Markup {
+  const said = it.answer ?? it.error ?? it.holdReason ?? '';
+  return html`<tr data-id="${it.id}"><td><a href="${sitePath('b', name, 'i', it.id)}" title="${it.id}">${it.id}</a></td><td><span class="chip s-${it.state}">${it.state}</span></td>${cutCell('text', it.question)}${cutCell('text', said)}${cutCell('meta', metaText(it.meta))}<td>${timeHtml(it.updatedAt)}</td></tr>\n`;
 }
 
 /** The filter form: a GET of this page, so it works without the page's script; it starts again at the first page. */
-function filtersHtml(name: string, v: ItemsQuery): string {
+function filtersHtml(name: string, v: ItemsQuery): Markup {
   const chosen = new Set<string>(v.state ?? []);
-  const states = ITEM_STATES.map((s) => `<label><input type="checkbox" name="state" value=${attr(s)}${chosen.has(s) ? ' checked' : ''}> ${s}</label>`).join(' ');
-  const sort = SORTS.map(([k, t]) => `<option value="${k}"${(v.sort ?? 'seq') === k ? ' selected' : ''}>${t}</option>`).join('');
+  const states = ITEM_STATES.map((s) => html`<label><input type="checkbox" name="state" value="${s}"${chosen.has(s) ? html` checked` : ''}> ${s}</label> `);
+  const sort = SORTS.map(([k, t]) => html`<option value="${k}"${(v.sort ?? 'seq') === k ? html` selected` : ''}>${t}</option>`);
   const size = v.limit ?? PAGE_SIZE;
-  const sizes = [...new Set([...PAGE_SIZES, size])].sort((a, b) => a - b).map((n) => `<option value="${n}"${n === size ? ' selected' : ''}>${n}</option>`).join('');
-  return [
-    `<form id="filters" class="filters" method="get" action=${attr(sitePath('b', name))}>`,
-    `<fieldset class="states"><legend>State</legend>${states}</fieldset>`,
-    `<label>Meta field <input name="meta" value=${attr(v.meta ?? '')} size="8"></label>`,
-    `<label> = <input name="value" value=${attr(v.meta ? (v.value ?? '') : '')} size="8"></label>`,
-    `<label> Text <input name="q" type="search" value=${attr(v.q ?? '')} size="14" placeholder="in id, question, answer"></label>`,
-    `<label> Sort <select name="sort">${sort}</select></label>`,
-    `<label><input type="checkbox" name="desc" value="1"${v.desc === '1' ? ' checked' : ''}> descending</label>`,
-    `<label> Per page <select name="limit" id="page-size">${sizes}</select></label>`,
-    ' <button type="submit">Apply</button>',
-    '</form>',
-  ].join('\n');
+  const sizes = [...new Set([...PAGE_SIZES, size])].sort((a, b) => a - b).map((n) => html`<option value="${n}"${n === size ? html` selected` : ''}>${n}</option>`);
+  return html`<form id="filters" class="filters" method="get" action="${sitePath('b', name)}">
+<fieldset class="states"><legend>State</legend>${states}</fieldset>
+<label>Meta field <input name="meta" value="${v.meta ?? ''}" size="8"></label>
+<label> = <input name="value" value="${v.meta ? (v.value ?? '') : ''}" size="8"></label>
+<label> Text <input name="q" type="search" value="${v.q ?? ''}" size="14" placeholder="in id, question, answer"></label>
+<label> Sort <select name="sort">${sort}</select></label>
+<label><input type="checkbox" name="desc" value="1"${v.desc === '1' ? html` checked` : ''}> descending</label>
+<label> Per page <select name="limit" id="page-size">${sizes}</select></label>
+ <button type="submit">Apply</button>
+</form>`;
 }
 
 /** First / Previous / Next links of a page (plain links: they work with the script off). */
-function pagerHtml(name: string, v: ItemsQuery, page: ItemPage): string {
-  const paged = Boolean(v.after || v.before);
-  const links = [
-    paged ? `<a id="first-page" class="button" href=${attr(pageHref(name, v))}>First page</a>` : '',
-    page.prev ? `<a id="prev-page" class="button" rel="prev" href=${attr(pageHref(name, v, { before: page.prev }))}>Previous page</a>` : '',
-    page.next ? `<a id="next-page" class="button" rel="next" href=${attr(pageHref(name, v, { after: page.next }))}>Next page</a>` : '<span class="muted">Last page.</span>',
-  ];
-  return `<p class="pager">${links.filter(Boolean).join(' ')} <span class="muted">${page.items.length} on this page.</span></p>`;
+function pagerHtml(name: string, v: ItemsQuery, page: ItemPage): Markup {
+  const first = v.after || v.before ? html`<a id="first-page" class="button" href="${pageHref(name, v)}">First page</a> ` : null;
+  const prev = page.prev ? html`<a id="prev-page" class="button" rel="prev" href="${pageHref(name, v, { before: page.prev })}">Previous page</a> ` : null;
+  const next = page.next ? html`<a id="next-page" class="button" rel="next" href="${pageHref(name, v, { after: page.next })}">Next page</a>` : html`<span class="muted">Last page.</span>`;
+  return html`<p class="pager">${first}${prev}${next} <span class="muted">${page.items.length} on this page.</span></p>`;
 }
 
 /**
- * The batch page's items section as HTML: the filters, a page of items and its links; or,
- * for a query that cannot be read, the filters and one line saying why (`error`).
+ * The batch page's items section: the filters, a page of items and its links; or, for a query
+ * that cannot be read, the filters and one line saying why (`error`).
  */
-export function itemsSectionHtml(name: string, v: ItemsQuery, result: { page: ItemPage } | { error: string }): string {
-  const head = `<section id="items"><h2>Items</h2>\n${filtersHtml(name, v)}\n`;
-  if ('error' in result) return `${head}<p class="error" id="items-error">${escapeHtml(result.error)}</p><p><a href=${attr(sitePath('b', name))}>First page</a></p></section>`;
+export function itemsSectionHtml(name: string, v: ItemsQuery, result: { page: ItemPage } | { error: string }): Markup {
+  const head = html`<section id="items"><h2>Items</h2>\n${filtersHtml(name, v)}\n`;
+  if ('error' in result) return html`${head}<p class="error" id="items-error">${result.error}</p><p><a href="${sitePath('b', name)}">First page</a></p></section>`;
   const { page } = result;
   const table =
     page.items.length === 0
-      ? '<p class="muted" id="no-items">No item matches.</p>'
-      : `<table class="grid" id="items-table"><colgroup><col class="c-id"><col class="c-state"><col class="c-text"><col class="c-text"><col class="c-meta"><col class="c-when"></colgroup><thead><tr><th>Id</th><th>State</th><th>Question</th><th>Answer / error</th><th>Meta</th><th>Changed</th></tr></thead><tbody>\n${page.items.map((it) => rowHtml(name, it)).join('\n')}\n</tbody></table>`;
-  return `${head}${table}\n${pagerHtml(name, v, page)}</section>`;
+      ? html`<p class="muted" id="no-items">No item matches.</p>`
+      : html`<table class="grid" id="items-table"><colgroup><col class="c-id"><col class="c-state"><col class="c-text"><col class="c-text"><col class="c-meta"><col class="c-when"></colgroup><thead><tr><th>Id</th><th>State</th><th>Question</th><th>Answer / error</th><th>Meta</th><th>Changed</th></tr></thead><tbody>\n${page.items.map((it) => rowHtml(name, it))}</tbody></table>`;
+  return html`${head}${table}\n${pagerHtml(name, v, page)}</section>`;
 }
