@@ -97,6 +97,9 @@ describe('the batch page of a 360-item batch in a real browser', () => {
       await page.waitForSelector('#items-table');
       expect(await rowIds(page)).toEqual(range(0, 20));
       expect(await page.locator('#prev-page').count()).toBe(0);
+      // A state's chip in its colour (the library's, from the server's style sheet: no script needed).
+      const chip = page.locator('#items-table tr[data-id=q000] .chip');
+      await until(async () => (await chip.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor)) === 'rgb(89, 161, 79)', 10_000, 'the completed chip in its colour');
       await page.click('#next-page');
       await showsRows(page, range(20, 20), 'the second page');
       expect(page.url()).toMatch(/[?&]after=/);
