@@ -100,6 +100,13 @@ describe('the batch page of a 360-item batch in a real browser', () => {
       // A state's chip in its colour (the library's, from the server's style sheet: no script needed).
       const chip = page.locator('#items-table tr[data-id=q000] .chip');
       await until(async () => (await chip.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor)) === 'rgb(89, 161, 79)', 10_000, 'the completed chip in its colour');
+      // With the script on, the items page in place: the live parts and a box checked in the held table stay.
+      const mark = () => page.evaluate(() => (globalThis as unknown as { __mark?: number }).__mark ?? null);
+      if (javaScriptEnabled) {
+        await until(async () => (await page.locator('#bulk-table tbody tr').count()) > 0, 10_000, 'the held table');
+        await page.check('#bulk-table tbody tr:last-child input[name=pick]');
+        await page.evaluate(() => ((globalThis as unknown as { __mark: number }).__mark = 7));
+      }
       await page.click('#next-page');
       await showsRows(page, range(20, 20), 'the second page');
       expect(page.url()).toMatch(/[?&]after=/);
@@ -111,6 +118,10 @@ describe('the batch page of a 360-item batch in a real browser', () => {
       await page.click('#prev-page');
       await showsRows(page, range(0, 20), 'the first page again');
       expect(await page.locator('#prev-page').count()).toBe(0);
+      if (javaScriptEnabled) {
+        expect(await mark()).toBe(7);
+        expect(await page.isChecked('#bulk-table tbody tr:last-child input[name=pick]')).toBe(true);
+      }
       // A page size from the filter form (a GET: no script needed), kept by the links.
       await page.selectOption('#page-size', '50');
       await page.click('#filters button[type=submit]');
@@ -118,6 +129,10 @@ describe('the batch page of a 360-item batch in a real browser', () => {
       expect(page.url()).toMatch(/[?&]limit=50/);
       await page.click('#next-page');
       await showsRows(page, range(50, 50), 'the next page of 50');
+      // Back in the browser's history: the page before.
+      await page.goBack();
+      await showsRows(page, range(0, 50), 'back to the first page of 50');
+      if (javaScriptEnabled) expect(await mark()).toBe(7);
       // The last page: no Next.
       await page.goto(`${f.server.origin}/b/set360?limit=200`);
       await page.click('#next-page');

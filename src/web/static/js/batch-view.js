@@ -2,6 +2,7 @@ import { batchApi, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
 import { chip, duration, fill, h, stateBar, when } from './dom.js';
 import { heldBulk } from './held-bulk.js';
+import { localTimes, pageItemsInPlace } from './items-in-place.js';
 import { ruleSection } from './rule-view.js';
 import { spendBar } from './spend-bar.js';
 
@@ -15,7 +16,8 @@ export async function showBatch(main, name) {
   // No such batch: the server said so in the document.
   if (document.getElementById('batch-missing')) return;
   const items = document.getElementById('items') ?? h('section', { id: 'items' }, h('p', { class: 'error' }, 'The items did not come with the page: reload it.'));
-  for (const t of items.querySelectorAll('time[datetime]')) t.textContent = when(t.getAttribute('datetime'));
+  localTimes(items);
+  pageItemsInPlace();
   const stats = h('div', { id: 'stats' }, h('p', { class: 'muted' }, 'Connecting…'));
   const workers = h('div', { id: 'workers' });
   const bulk = h('div', { id: 'held-bulk' });
