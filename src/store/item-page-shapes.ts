@@ -18,6 +18,8 @@ export interface ItemPageQuery {
   desc?: boolean;
   /** The `next` of the previous page; null or absent: the first page. */
   after?: string | null;
+  /** The `prev` of the following page: the items just before it, in the same order (`after` is then not read). */
+  before?: string | null;
   /** Items on a page (1–500). */
   limit: number;
 }
@@ -41,10 +43,11 @@ export interface ItemSummary {
   finishedAt: string | null;
 }
 
-/** A page of items and the cursor of the next one (null: this was the last). */
+/** A page of items and the cursors of the next one (null: this was the last) and of the one before (null: this was the first). */
 export interface ItemPage {
   items: ItemSummary[];
   next: string | null;
+  prev: string | null;
 }
 
 /** A held item waiting for a person, as the batch page's queue shows it. */

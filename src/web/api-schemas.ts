@@ -36,7 +36,14 @@ export const ItemSummarySchema = z.object({
   updatedAt: z.string(),
   finishedAt: z.string().nullable(),
 });
-export const ItemPageSchema = z.object({ items: z.array(ItemSummarySchema), next: z.string().nullable() });
+/** A page of items: `next` (null: the last page) goes in `after`, `prev` (null: the first page) in `before`. */
+export const ItemPageSchema = z.object({ items: z.array(ItemSummarySchema), next: z.string().nullable(), prev: z.string().nullable() });
+const cursorParam = (name: string, from: string) =>
+  z
+    .string()
+    .max(2000)
+    .refine((s) => decodeCursor(s) !== null, `${name}: not a cursor this server gave (a page's \`${from}\`)`)
+    .optional();
 
 /** The query of GET /api/batches/:batch/items (all optional; filters kept in the page's URL as they are). */
 export const ItemsQuerySchema = z.object({
@@ -54,11 +61,8 @@ export const ItemsQuerySchema = z.object({
   q: z.string().max(500).optional(),
   sort: z.enum(['seq', 'id', 'updated']).optional(),
   desc: z.enum(['0', '1']).optional(),
-  after: z
-    .string()
-    .max(2000)
-    .refine((s) => decodeCursor(s) !== null, 'after: not a cursor this server gave (a page\'s `next`)')
-    .optional(),
+  after: cursorParam('after', 'next'),
+  before: cursorParam('before', 'prev'),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 

@@ -9,7 +9,8 @@ import { ruleRoutes } from './rule-route.js';
 import { sendError } from './respond.js';
 import { guard, type GuardOptions, securityHeaders } from './security.js';
 import { sessionRoutes } from './session-routes.js';
-import { staticRoutes } from './static-files.js';
+import { loadStatic, staticRoutes } from './static-files.js';
+import { batchPageRoute } from './batch-page.js';
 import { type WebEnv, writeRoutes } from './write-routes.js';
 
 /** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
@@ -48,7 +49,9 @@ export function buildApp(d: AppDeps): Hono<WebEnv> {
   ruleRoutes(app, { store: d.store, db: d.db });
   writeRoutes(app, { store: d.store, actions: d.actions, now: d.now, db: d.db });
   fileRoutes(app, d.store, d.log ?? (() => undefined));
-  staticRoutes(app);
+  const files = loadStatic();
+  batchPageRoute(app, { store: d.store, index: files.get('/static/index.html')?.body.toString('utf8') ?? '' });
+  staticRoutes(app, files);
   app.notFound((c) => (c.req.path.startsWith('/api/') ? sendError(c, 404, 'RESQ_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`) : c.text('not found\n', 404)));
   app.onError((e, c) => {
     d.onError?.(e);

@@ -9,6 +9,7 @@ import { metricsText } from './metrics.js';
 import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import { batchCard, readBatchStatus, STALE_MS } from '../read/batch-status.js';
 import { itemViewOf } from './views.js';
+import { itemPageQuery } from './items-section.js';
 import { commandHint } from '../text/command-hint.js';
 import type { WebEnv } from './write-routes.js';
 
@@ -46,15 +47,7 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     if (!batch) return notFound(c, c.req.param('batch'));
     const v = q.data;
     if ((v.meta === undefined) !== (v.value === undefined)) return sendError(c, 400, 'RESQ_BAD_REQUEST', 'query: meta and value go together (meta=FIELD&value=TEXT)');
-    const page = await d.store.itemPage(batch.id, {
-      limit: v.limit ?? 50,
-      ...(v.state ? { states: v.state } : {}),
-      ...(v.meta !== undefined && v.value !== undefined ? { meta: { key: v.meta, value: v.value } } : {}),
-      ...(v.q ? { text: v.q } : {}),
-      ...(v.sort ? { sort: v.sort } : {}),
-      desc: v.desc === '1',
-      after: v.after ?? null,
-    });
+    const page = await d.store.itemPage(batch.id, itemPageQuery(v, 50));
     return sendJson(c, ItemPageSchema, page);
   });
 

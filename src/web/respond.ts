@@ -16,13 +16,18 @@ export function sendError(c: Context, status: ContentfulStatusCode, code: string
   return sendJson(c, ErrorSchema, { error, code, ...extra }, status);
 }
 
-/** A request that does not fit its schema: 400 naming the first field and what is wrong. */
-export function badRequest(c: Context, where: 'query' | 'body', e: z.ZodError): Response {
+/** The first problem of a request that does not fit its schema, as one line naming its field. */
+export function issueLine(where: 'query' | 'body', e: z.ZodError): string {
   const first = e.issues[0];
   const path = first?.path.length ? `${first.path.join('.')}: ` : '';
   const msg = first?.message ?? 'invalid';
   // A custom issue already names its field.
-  return sendError(c, 400, 'RESQ_BAD_REQUEST', `${where}: ${first?.code === 'custom' ? msg : `${path}${msg}`}`);
+  return `${where}: ${first?.code === 'custom' ? msg : `${path}${msg}`}`;
+}
+
+/** A request that does not fit its schema: 400 naming the first field and what is wrong. */
+export function badRequest(c: Context, where: 'query' | 'body', e: z.ZodError): Response {
+  return sendError(c, 400, 'RESQ_BAD_REQUEST', issueLine(where, e));
 }
 
 /** The query string as an object of its first values. */

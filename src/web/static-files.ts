@@ -29,6 +29,7 @@ export function loadStatic(dir = STATIC_DIR): Map<string, { type: string; body: 
     out.set(`/static/${relative(dir, file).split(sep).join('/')}`, { type, body: readFileSync(file) });
   }
   out.set('/static/js/states.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from(statesModule()) });
+  out.set('/static/states.css', { type: 'text/css; charset=utf-8', body: Buffer.from(statesCss()) });
   return out;
 }
 
@@ -41,6 +42,11 @@ export function statesModule(): string {
 export const ITEM_STATES = ${JSON.stringify(ITEM_STATES)};
 export const STATE_COLORS = ${JSON.stringify(STATE_COLORS)};
 `;
+}
+
+/** The state chips' colours as a style sheet (the page's HTML carries no style attribute), from the same list. */
+export function statesCss(): string {
+  return Object.entries(STATE_COLORS).map(([s, c]) => `.chip.s-${s} { border-color: ${c}; }`).join('\n') + '\n';
 }
 
 /** Paths of the page itself (one document; its script shows the view the path names). */

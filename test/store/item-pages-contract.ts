@@ -83,6 +83,30 @@ export function webReadsContract(name: string, makeStore: () => Promise<Store>):
       expect((await store.itemPage(B, { limit: 50 })).next).toBeNull();
     });
 
+    it('pages back by `before` (a page\'s `prev`) to the first page, the same pages as forward, in each order', async () => {
+      await load(store, 23);
+      for (const q of [{ limit: 5 }, { limit: 5, desc: true }, { limit: 7, sort: 'id' as const }, { limit: 4, meta: { key: 'group', value: 'odd' } }]) {
+        const forward: string[][] = [];
+        let page = await store.itemPage(B, q);
+        expect(page.prev).toBeNull();
+        forward.push(page.items.map((i) => i.id));
+        while (page.next) {
+          page = await store.itemPage(B, { ...q, after: page.next });
+          expect(page.prev).not.toBeNull();
+          forward.push(page.items.map((i) => i.id));
+        }
+        const back: string[][] = [forward.at(-1)!];
+        while (page.prev) {
+          page = await store.itemPage(B, { ...q, before: page.prev });
+          expect(page.next).not.toBeNull();
+          back.unshift(page.items.map((i) => i.id));
+        }
+        expect(back).toEqual(forward);
+      }
+      // A cursor that is not one the store made: the first page.
+      expect((await store.itemPage(B, { limit: 2, before: 'garbage!' })).items.map((i) => i.id)).toEqual(['i000', 'i001']);
+    });
+
     it('filters by state, meta field (text, number, boolean) and text, with the cursor', async () => {
       await load(store, 30);
       await advance(4);
@@ -96,7 +120,7 @@ export function webReadsContract(name: string, makeStore: () => Promise<Store>):
       expect(await walk(store, { limit: 2, meta: { key: 'missing', value: 'x' } })).toEqual([]);
       expect(await walk(store, { limit: 2, text: 'ZEBRA' })).toEqual(['i007']);
       expect(await walk(store, { limit: 2, text: 'answer of r-i002' })).toEqual(['i002']);
-      expect(await store.itemPage(B, { limit: 5, states: [] })).toEqual({ items: [], next: null });
+      expect(await store.itemPage(B, { limit: 5, states: [] })).toEqual({ items: [], next: null, prev: null });
     });
 
     it('sorts started items by their latest change, newest first', async () => {

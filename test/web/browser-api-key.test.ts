@@ -82,8 +82,8 @@ describe('the API key never reaches the browser', () => {
 
     expect(JSON.parse(events[0]!)).toMatchObject({ name: 'keyed' });
     for (const e of events) expect(e).not.toContain(KEY);
-    // The page, its scripts and styles, the JSON of every view, the charts, the item's files and previews were all read.
-    for (const part of ['/b/keyed', '/static/app.js', '/static/style.css', '/static/js/confirm.js', '/api/batches', '/api/batches/keyed/items', '/api/batches/keyed/charts/states.svg', '/api/batches/keyed/items/plain', '/api/batches/keyed/items/plan', '/api/compare'])
+    // The page (its items in it), its scripts and styles, the JSON of every view, the charts, the item's files and previews were all read.
+    for (const part of ['/b/keyed', '/static/app.js', '/static/style.css', '/static/js/confirm.js', '/api/batches', '/api/batches/keyed/held', '/api/batches/keyed/charts/states.svg', '/api/batches/keyed/items/plain', '/api/batches/keyed/items/plan', '/api/compare'])
       expect(bodies.some((u) => new URL(u).pathname === part), part).toBe(true);
     expect(bodies.some((u) => new URL(u).pathname.startsWith('/api/batches/keyed/items/plain/files/'))).toBe(true);
     expect(leaks).toEqual([]);

@@ -99,11 +99,11 @@ describe('decisions in bulk in a real browser', () => {
     await until(async () => (await ada.page.locator('#bulk-table tbody tr').count()) === 2, 10_000, 'the two still held');
     await ada.page.check('#bulk-all');
     expect(await ada.page.textContent('#bulk-total')).toBe('2 selected of 2 listed · total cost 900');
-    // Bob declines the huge plan from his own page first.
-    const bob = await fetch(`${b.server.origin}/api/batches/bulk/items/huge/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${b.server.token}` }, body: JSON.stringify({ person: 'Bob', runId: (await b.store.getItem(b.batch.id, 'huge'))!.runId, reply: { kind: 'decline' } }) });
-    expect(bob.status).toBe(200);
     await ada.page.click('#bulk-decline');
     expect(await ada.page.textContent('#bulk-confirm .confirm span')).toContain('Decline 2 held item(s) (their cost 900 is not spent)?');
+    // Bob declines the huge plan from his own page while Ada's confirmation is open.
+    const bob = await fetch(`${b.server.origin}/api/batches/bulk/items/huge/answer`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${b.server.token}` }, body: JSON.stringify({ person: 'Bob', runId: (await b.store.getItem(b.batch.id, 'huge'))!.runId, reply: { kind: 'decline' } }) });
+    expect(bob.status).toBe(200);
     await ada.page.click('#bulk-confirm .confirm button.danger');
     await ada.page.waitForSelector('#bulk-skipped');
     expect(await ada.page.textContent('#bulk-answered')).toContain('Answered 1 item(s) as Ada');

@@ -88,17 +88,49 @@ describe('the compare page in a real browser', () => {
     await ctx.close();
   });
 
-  it('preselects the two newest batches, and keeps a name given in the address', async () => {
+  it('opens on the two newest batches compared, with no click; the pickers choose others (a name in the address is kept)', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-    const { page } = await watchedPage(ctx);
+    const { page, errors } = await watchedPage(ctx);
     await page.goto(server.loginUrl());
     await page.goto(`${server.origin}/compare`);
-    await page.waitForSelector('#compare-form select[name=a]');
-    expect(await page.locator('#compare-table').count()).toBe(0);
+    await page.waitForSelector('#compare-table');
+    expect(page.url()).toBe(`${server.origin}/compare`);
     expect([await page.inputValue('#compare-form select[name=a]'), await page.inputValue('#compare-form select[name=b]')]).toEqual(['before', 'after']);
+    expect(await page.textContent('#compare-counts')).toMatch(/only in before · 0 only in after · .*question changed 2/);
+    expect(await page.locator('#compare-table th').allTextContents()).toEqual(['Item', 'before (-)', 'after (+)', 'What changed']);
     await page.goto(`${server.origin}/compare?a=after&b=before`);
     await page.waitForSelector('#compare-table');
     expect([await page.inputValue('#compare-form select[name=a]'), await page.inputValue('#compare-form select[name=b]')]).toEqual(['after', 'before']);
+    expect(await page.locator('#compare-table th').allTextContents()).toEqual(['Item', 'after (-)', 'before (+)', 'What changed']);
+    expect(errors).toEqual([]);
     await ctx.close();
   });
+});
+
+describe('the compare page with fewer than two batches (real browser)', () => {
+  it('says plainly there is no batch, then that there is only one, and compares nothing', async () => {
+    const sim = await startSim({ defaultDurationMs: 20 });
+    const dir = tempDir('resq-web-compare-one-');
+    const store = await openStore(join(dir, 'resq.db'));
+    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    try {
+      const { page, errors } = await watchedPage(await browser.newContext({ viewport: { width: 1366, height: 768 } }));
+      await page.goto(server.loginUrl());
+      await page.goto(`${server.origin}/compare`);
+      await page.waitForSelector('#compare-none');
+      expect(await page.textContent('#compare-none')).toBe('No batch in this database yet: there is nothing to compare.');
+      await runCsvBatch(sim, store, dir, 'only', 'id,question\nq1,plain\n', null);
+      await page.goto(`${server.origin}/compare`);
+      await page.waitForSelector('#compare-only-one');
+      expect(await page.textContent('#compare-only-one')).toBe('There is only one batch in this database (only): run another to compare it with.');
+      expect(await page.locator('#compare-table, #compare-counts').count()).toBe(0);
+      expect(await page.locator('#compare-form select[name=b] option').allTextContents()).toEqual([expect.stringMatching(/^only — 1 items, /)]);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+      await store.close();
+      await sim.close();
+    }
+  }, 60_000);
 });

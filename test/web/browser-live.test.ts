@@ -37,11 +37,20 @@ describe('the batch page in a real browser (live)', () => {
     // A mark on this document: a reload would lose it.
     await page.evaluate(() => ((globalThis as unknown as { __mark: number }).__mark = 42));
     const first = await page.textContent('#counts');
-    const heldBefore = await page.locator('#held-list li').count();
+    const heldRows = page.locator('#bulk-table tbody tr');
+    const heldBefore = await heldRows.count();
     const completedOf = (t: string | null) => Number(/completed (\d+)/.exec(t ?? '')?.[1] ?? 0);
     await until(async () => completedOf(await page.textContent('#counts')) > completedOf(first), 30_000, 'more completed items on the page');
-    await until(async () => (await page.locator('#held-list li').count()) > heldBefore, 30_000, 'a held item in the queue');
-    expect(await page.locator('#held-list').textContent()).toContain('confirm_scope');
+    await until(async () => (await heldRows.count()) > heldBefore, 30_000, 'a held item in the queue');
+    expect(await page.locator('#bulk-table').textContent()).toContain('confirm_scope');
+    // A box checked stays checked when the one held table lists a newly held item; the new one is not checked.
+    const firstHeld = (await heldRows.first().getAttribute('data-id'))!;
+    await heldRows.first().locator('input[name=pick]').check();
+    const heldNow = await heldRows.count();
+    await until(async () => (await heldRows.count()) > heldNow, 30_000, 'another held item in the queue');
+    const picks = await heldRows.evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-id'), (r.querySelector('input[name=pick]') as unknown as { checked: boolean }).checked]));
+    expect(picks).toEqual(picks.map(([id]) => [id, id === firstHeld]));
+    expect(await page.textContent('#bulk-total')).toBe(`1 selected of ${picks.length} listed · total cost 50`);
     expect(await page.evaluate(() => (globalThis as unknown as { __mark: number }).__mark)).toBe(42);
     expect(await page.textContent('#in-flight')).toMatch(/in flight of 2/);
     // Rate and ETA beside it, and the worker carrying the batch (this test process) with its heartbeat and items.

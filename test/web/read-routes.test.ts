@@ -49,6 +49,18 @@ describe('the JSON API: reads', () => {
     expect(ids).toEqual(['plain', 'plan', 'multi', 'image', 'bad', 'doomed']);
   });
 
+  it('items: pages back by `before` (a page\'s `prev`), the first page has none', async () => {
+    const first = ItemPageSchema.parse((await get('/api/batches/web/items?limit=2')).body);
+    expect(first.prev).toBeNull();
+    const second = ItemPageSchema.parse((await get(`/api/batches/web/items?limit=2&after=${first.next}`)).body);
+    expect(second.items.map((i) => i.id)).toEqual(['multi', 'image']);
+    const back = ItemPageSchema.parse((await get(`/api/batches/web/items?limit=2&before=${second.prev}`)).body);
+    expect(back).toEqual({ ...first, next: back.next });
+    expect(back.items.map((i) => i.id)).toEqual(['plain', 'plan']);
+    expect(back.prev).toBeNull();
+    expect((await get('/api/batches/web/items?before=nope')).body.error).toBe("query: before: not a cursor this server gave (a page's `prev`)");
+  });
+
   it('a bad query is a 400 naming the field, nothing read', async () => {
     expect(await get('/api/batches/web/items?state=nope')).toEqual({ status: 400, body: { error: expect.stringContaining('query: state: "nope" is not one of'), code: 'RESQ_BAD_REQUEST' } });
     expect((await get('/api/batches/web/items?limit=9999')).body.error).toMatch(/^query: limit: /);

@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.js';
-import { pageOf, type SummaryRow } from '../rows/item-pages.js';
+import { pageOf, readQuery, type SummaryRow } from '../rows/item-pages.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { col, FLIGHT_COLS, ITEMS_FROM, statesWhere } from './flights.js';
@@ -25,14 +25,16 @@ function summaryCols(part: Part): string {
 }
 
 /**
- * A page of a batch's items, filtered and sorted, by keyset. The sort by latest change reads
+ * A page of a batch's items, filtered and sorted, by keyset (a page `before` a cursor is read
+ * from it the other way round, see readQuery). The sort by latest change reads
  * the items at rest by their row's time (index items_for_web_sort) and the few in flight by
  * their flight's (flights_for_claim), and merges the two: an item in flight has its row written
  * once, at its claim, so the index is not written on every step.
  */
-export async function itemPage(c: Q, batchId: string, q: ItemPageQuery): Promise<ItemPage> {
+export async function itemPage(c: Q, batchId: string, asked: ItemPageQuery): Promise<ItemPage> {
+  const q = readQuery(asked);
   const sort = q.sort ?? 'seq';
-  if (q.states && q.states.length === 0) return { items: [], next: null };
+  if (q.states && q.states.length === 0) return { items: [], next: null, prev: null };
   const dir = q.desc ? 'DESC' : 'ASC';
   const cmp = q.desc ? '<' : '>';
   const args: unknown[] = [batchId];
@@ -62,14 +64,14 @@ export async function itemPage(c: Q, batchId: string, q: ItemPageQuery): Promise
   if (sort !== 'updated') {
     const order = sort === 'seq' ? `i.seq ${dir}` : `i.id ${dir}, i.seq ${dir}`;
     const rows = await all<SummaryRow>(c, `SELECT ${summaryCols('all')} FROM ${ITEMS_FROM} WHERE ${where('all').join(' AND ')} ORDER BY ${order} LIMIT ${limit}`, args);
-    return pageOf(rows, q);
+    return pageOf(rows, asked);
   }
   const rest = `SELECT ${summaryCols('rest')} FROM items i WHERE ${where('rest').join(' AND ')}
     AND NOT EXISTS (SELECT 1 FROM flights f WHERE f.item_key = i.key) ORDER BY i.updated_at ${dir}, i.seq ${dir} LIMIT ${limit}`;
   const flying = `SELECT ${summaryCols('flying')} FROM flights f JOIN items i ON i.key = f.item_key
     WHERE f.batch_num = ${BATCH_NUM('$1')} AND ${where('flying').join(' AND ')} ORDER BY f.updated_at ${dir}, i.seq ${dir} LIMIT ${limit}`;
   const rows = await all<SummaryRow>(c, `SELECT * FROM ((${rest}) UNION ALL (${flying})) t ORDER BY updated_at ${dir}, seq ${dir} LIMIT ${limit}`, args);
-  return pageOf(rows, q);
+  return pageOf(rows, asked);
 }
 
 /** Runs in flight, the adaptive cap, the first held items and the finished span. */

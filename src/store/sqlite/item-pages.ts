@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
-import { pageOf, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
+import { pageOf, readQuery, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
 import { stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './reads.js';
 
@@ -20,8 +20,9 @@ export class ItemPages {
     this.#cache = new StatementCache(db);
   }
 
-  /** A page of a batch's items, filtered and sorted; `after` is the previous page's `next`. */
-  itemPage(batchId: string, q: ItemPageQuery): ItemPage {
+  /** A page of a batch's items, filtered and sorted; `after` is the previous page's `next`, `before` the following page's `prev`. */
+  itemPage(batchId: string, asked: ItemPageQuery): ItemPage {
+    const q = readQuery(asked);
     const sort = q.sort ?? 'seq';
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
@@ -29,7 +30,7 @@ export class ItemPages {
     const where = [`i.batch_num = ${batchNumOf()}`];
     const args: (string | number)[] = [batchId];
     if (q.states) {
-      if (q.states.length === 0) return { items: [], next: null };
+      if (q.states.length === 0) return { items: [], next: null, prev: null };
       const stored = storedStates(q.states);
       where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(q.states.length)})`);
       args.push(...stored, ...q.states);
@@ -70,7 +71,7 @@ export class ItemPages {
       ${over('run_status')} AS run_status, substr(i.error, 1, 201) AS error, i.hold_reason, i.meta, ${over('step')} AS step,
       ${updated} AS updated_at, i.finished_at`;
     const sql = `SELECT ${cols} FROM items i ${index}LEFT JOIN flights f ON f.item_key = i.key WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
-    return pageOf(this.#cache.get(sql).all(...args) as SummaryRow[], q);
+    return pageOf(this.#cache.get(sql).all(...args) as SummaryRow[], asked);
   }
 
   /** Runs in flight, the adaptive cap, the first held items and the finished span. */

@@ -1,18 +1,26 @@
 import { batchApi, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
-import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
+import { chip, duration, fill, h, stateBar, when } from './dom.js';
 import { heldBulk } from './held-bulk.js';
-import { itemsTable } from './items-table.js';
+import { localTimes, pageItemsInPlace } from './items-in-place.js';
 import { ruleSection } from './rule-view.js';
 import { spendBar } from './spend-bar.js';
 
-/** A batch, live: counts, rate and ETA, in flight against the cap, workers, held queue, charts, items, actions. */
+/**
+ * A batch, live: counts, rate and ETA, in flight against the cap, actions, workers, the held
+ * queue (one table with its bulk answer), then the page of items the server put in the document
+ * (its filters and links work without this script), the charts and the rule section.
+ */
 export async function showBatch(main, name) {
   document.title = `resq — ${name}`;
+  // No such batch: the server said so in the document.
+  if (document.getElementById('batch-missing')) return;
+  const items = document.getElementById('items') ?? h('section', { id: 'items' }, h('p', { class: 'error' }, 'The items did not come with the page: reload it.'));
+  localTimes(items);
+  pageItemsInPlace();
   const stats = h('div', { id: 'stats' }, h('p', { class: 'muted' }, 'Connecting…'));
   const workers = h('div', { id: 'workers' });
-  const held = h('div', { id: 'held' });
-  const bulk = h('section', { id: 'held-bulk' });
+  const bulk = h('div', { id: 'held-bulk' });
   const stateChart = h('img', { id: 'state-chart', class: 'chart', alt: 'items by state' });
   const runsChart = h('img', { id: 'runs-chart', class: 'chart', alt: 'runs admitted and finished per minute' });
   const actionBox = h('div', { class: 'action-box' });
@@ -38,22 +46,17 @@ export async function showBatch(main, name) {
       fill(message, h('span', { class: 'error' }, e.message));
     }
   }
-  const items = h('section', { id: 'items' });
   fill(
     main,
     h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Batches'), ' / ', name),
     h('h1', {}, name),
     stats,
     actions,
-    h('div', { class: 'charts' }, stateChart, runsChart),
-    h('h2', {}, 'Held for a person'),
-    held,
-    bulk,
-    ruleSection(name),
-    h('h2', {}, 'Workers'),
-    workers,
-    h('h2', {}, 'Items'),
+    h('section', { id: 'workers-section' }, h('h2', {}, 'Workers'), workers),
+    h('section', { id: 'held' }, h('h2', {}, 'Held for a person'), bulk),
     items,
+    h('div', { class: 'charts' }, stateChart, runsChart),
+    ruleSection(name),
   );
   // The batch's notifications: who it tells (hosts only), what is not delivered yet, the last error.
   const notifyLine = (n) =>
@@ -88,28 +91,7 @@ export async function showBatch(main, name) {
       ),
       spendBar(o),
     );
-    fill(
-      held,
-      o.heldItems.length === 0
-        ? h('p', { class: 'muted', id: 'held-empty' }, 'Nothing is waiting for a person.')
-        : h(
-            'ul',
-            { id: 'held-list' },
-            o.heldItems.map((x) =>
-              h(
-                'li',
-                {},
-                h('a', { href: path('b', name, 'i', x.id) }, x.id),
-                ' ',
-                h('span', { class: 'tag' }, x.tool ?? '?'),
-                ' ',
-                h('span', { class: 'muted' }, x.question),
-                x.decisions.map((d) => h('span', { class: 'decider' }, ` · earlier ${d.tool}: ${d.words} by ${d.by === 'policy' ? 'the policy' : (d.person ?? 'a person')}${d.note ? ` (note: ${d.note})` : ''}`)),
-              ),
-            ),
-          ),
-      o.held > o.heldItems.length ? h('p', { class: 'muted' }, `…and ${o.held - o.heldItems.length} more (filter the items by state held).`) : null,
-    );
+    queue.overview(o);
     const now = Date.now();
     fill(
       workers,
@@ -127,11 +109,10 @@ export async function showBatch(main, name) {
       lastRuns = now;
     }
   };
-  heldBulk(bulk, name);
+  const queue = heldBulk(bulk, name);
   const events = new EventSource(batchApi(name, 'events'));
   events.addEventListener('overview', (ev) => render(JSON.parse(ev.data)));
   events.addEventListener('error', () => stats.classList.add('stale'));
   events.addEventListener('open', () => stats.classList.remove('stale'));
   window.addEventListener('pagehide', () => events.close());
-  await itemsTable(items, name);
 }

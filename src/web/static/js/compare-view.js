@@ -30,7 +30,11 @@ function changes(c) {
   return out;
 }
 
-/** Two batches side by side, picked from the list: counts at the top, then each item that differs. */
+/**
+ * Two batches side by side, picked from the list: counts at the top, then each item that
+ * differs. It opens on the two newest batches compared (the address may name others); with
+ * fewer than two batches it says so.
+ */
 export async function showCompare(main) {
   document.title = 'resq — compare';
   const u = new URLSearchParams(location.search);
@@ -46,8 +50,10 @@ export async function showCompare(main) {
     h('button', { type: 'submit' }, 'Compare'),
   );
   fill(main, h('h1', {}, 'Compare two batches'), form);
-  if (batches.length === 0) return void main.append(h('p', { class: 'muted' }, 'No batch in this database yet.'));
-  if (!u.get('a') || !u.get('b')) return;
+  if (batches.length === 0) return void main.append(h('p', { class: 'muted', id: 'compare-none' }, 'No batch in this database yet: there is nothing to compare.'));
+  if (batches.length === 1 && (!a || !b))
+    return void main.append(h('p', { class: 'muted', id: 'compare-only-one' }, `There is only one batch in this database (${batches[0].name}): run another to compare it with.`));
+  if (!a || !b) return;
   const r = await getJson(`/api/compare?${new URLSearchParams({ a, b })}`);
   const n = r.counts;
   const parts = [

@@ -1,6 +1,7 @@
 // Building the page: every value from the service or a user's file goes in as text (textContent),
-// never as markup. The one exception is HTML the server rendered from Markdown with raw HTML off
-// (setRenderedHtml), and it is marked as such where it is used.
+// never as markup. The exceptions are HTML the server rendered from Markdown with raw HTML off
+// (setRenderedHtml) and the batch page's items section the server made (items-in-place.js),
+// each marked as such where it is used.
 import { STATE_COLORS } from './states.js';
 
 /**

@@ -1,5 +1,6 @@
-// Decisions in bulk: the held items selected by tool, cost range, meta field, text or all on
-// the page, then approved, declined or chosen at once — one decision each, with the person's
+// The held queue, once: every held item in one table (kept current by the live overview),
+// selected by tool, cost range, meta field, text or all on the page, then approved, declined
+// or chosen at once — one decision each, with the person's
 // name and a note — after a confirmation that says how many and their total cost (a decline:
 // the cost not spent); each for the pause listed (its run), asked again past the budget.
 import { batchApi, getJson, postJson } from './api.js';
@@ -9,7 +10,11 @@ import { overBudgetWords } from './pause-view.js';
 import { personName } from './person.js';
 import { showRule } from './rule-view.js';
 
-/** The held items of a batch with a filter form, checkboxes and one reply for all those checked. */
+/**
+ * The held items of a batch with a filter form, checkboxes and one reply for all those checked.
+ * Returns `overview(o)`: called with each live overview, it lists the held items again when
+ * they changed (the boxes checked stay checked) and shows who decided their earlier pauses.
+ */
 export function heldBulk(box, name) {
   const filter = h(
     'form',
@@ -17,13 +22,13 @@ export function heldBulk(box, name) {
     h('label', {}, 'Tool ', h('select', { name: 'bulk-tool' }, h('option', { value: '' }, 'any'))),
     h('label', {}, ' Cost from ', h('input', { name: 'bulk-minCost', type: 'number', min: 0, step: 'any', size: 6 })),
     h('label', {}, ' to ', h('input', { name: 'bulk-maxCost', type: 'number', min: 0, step: 'any', size: 6 })),
-    h('label', {}, ' Meta field ', h('input', { name: 'bulk-meta', size: 10 })),
-    h('label', {}, ' = ', h('input', { name: 'bulk-value', size: 12 })),
-    h('label', {}, ' Text ', h('input', { name: 'bulk-q', type: 'search', size: 14, placeholder: 'in id, question, reason' })),
+    h('label', {}, ' Meta field ', h('input', { name: 'bulk-meta', size: 8 })),
+    h('label', {}, ' = ', h('input', { name: 'bulk-value', size: 8 })),
+    h('label', {}, ' Text ', h('input', { name: 'bulk-q', type: 'search', size: 12, placeholder: 'in id, question, reason' })),
     ' ',
     h('button', { type: 'submit', id: 'bulk-select' }, 'Select matching'),
     ' ',
-    h('button', { type: 'button', id: 'bulk-refresh', onclick: () => load(new URLSearchParams(), false) }, 'List every held item'),
+    h('button', { type: 'button', id: 'bulk-refresh', onclick: () => load(new URLSearchParams(), false) }, 'List all held'),
   );
   const list = h('div', { id: 'bulk-list' });
   const total = h('p', { id: 'bulk-total', class: 'muted' });
@@ -44,10 +49,16 @@ export function heldBulk(box, name) {
     ' ',
     h('button', { type: 'button', id: 'bulk-choose', onclick: () => decide('choose') }, 'Choose for selected'),
   );
-  fill(box, h('details', { id: 'bulk', open: true }, h('summary', {}, 'Answer many at once'), filter, list, total, actions, confirmBox, result));
+  fill(box, h('div', { id: 'bulk' }, filter, list, total, actions, confirmBox, result));
 
   /** The rows listed now: id → item. */
   let shown = new Map();
+  /** The filter of the list shown, and whether a person narrowed it (then a live change keeps it). */
+  let listed = new URLSearchParams();
+  /** Earlier decisions of the held items the live overview names: id → deciders. */
+  let deciders = new Map();
+  let loads = 0;
+  const deciderSpans = (id) => (deciders.get(id) ?? []).map((d) => h('span', { class: 'decider' }, ` · earlier ${d.tool}: ${d.words} by ${d.by === 'policy' ? 'the policy' : (d.person ?? 'a person')}${d.note ? ` (note: ${d.note})` : ''}`));
   const checked = () => [...list.querySelectorAll('input[name=pick]:checked')].map((x) => shown.get(x.value)).filter(Boolean);
   const costOf = (items) => items.reduce((n, it) => n + (it.cost ?? 0), 0);
   const sayTotal = () => {
@@ -70,20 +81,26 @@ export function heldBulk(box, name) {
     return q;
   };
 
-  /** Lists the held items the filter selects (every held item without one); `check`: those listed start checked. */
-  async function load(q, check) {
+  /** Lists the held items the filter selects (every held item without one); `check`: those listed start checked; `keep`: those checked stay so. */
+  async function load(q, check, keep = false) {
+    const mine = ++loads;
+    const kept = new Set(keep ? checked().map((it) => it.id) : []);
     let sel;
     try {
       sel = await getJson(`${batchApi(name, 'held')}${q.toString() ? `?${q}` : ''}`);
     } catch (e) {
-      fill(list, h('p', { class: 'error' }, e.message));
+      if (mine === loads) fill(list, h('p', { class: 'error' }, e.message));
       return;
     }
+    // A later listing (a live change, the filter) answered first: this one is stale.
+    if (mine !== loads) return;
+    listed = q;
+    const on = (id) => check || kept.has(id);
     shown = new Map(sel.items.map((it) => [it.id, it]));
     const tools = filter.querySelector('select[name=bulk-tool]');
     const have = new Set([...tools.options].map((o) => o.value));
     for (const t of sel.items.map((it) => it.tool)) if (!have.has(t)) (tools.append(h('option', { value: t }, t)), have.add(t));
-    const all = h('input', { type: 'checkbox', id: 'bulk-all', title: 'all on the page', checked: check && sel.items.length > 0 });
+    const all = h('input', { type: 'checkbox', id: 'bulk-all', title: 'all on the page', checked: sel.items.length > 0 && sel.items.every((it) => on(it.id)) });
     all.addEventListener('change', () => {
       for (const x of list.querySelectorAll('input[name=pick]')) x.checked = all.checked;
       sayTotal();
@@ -103,11 +120,11 @@ export function heldBulk(box, name) {
                 h(
                   'tr',
                   { 'data-id': it.id },
-                  h('td', {}, h('input', { type: 'checkbox', name: 'pick', value: it.id, checked: check, onchange: sayTotal })),
+                  h('td', {}, h('input', { type: 'checkbox', name: 'pick', value: it.id, checked: on(it.id), onchange: sayTotal })),
                   h('td', {}, h('a', { href: path('b', name, 'i', it.id) }, it.id)),
                   h('td', {}, it.tool),
                   h('td', { class: it.untrustedCost ? 'num warn' : 'num' }, it.untrustedCost ?? (it.cost === null ? '—' : String(it.cost))),
-                  h('td', { class: 'text' }, it.holdReason ?? ''),
+                  h('td', { class: 'text' }, it.holdReason ?? '', h('span', { class: 'deciders' }, deciderSpans(it.id))),
                   h('td', { class: 'text' }, it.question),
                 ),
               ),
@@ -197,4 +214,19 @@ export function heldBulk(box, name) {
     void load(query(), true);
   });
   void load(new URLSearchParams(), false);
+
+  let seen = null;
+  return {
+    /** A live overview: the list again when the held items changed, and the earlier decisions of those it names. */
+    overview(o) {
+      deciders = new Map(o.heldItems.map((x) => [x.id, x.decisions]));
+      for (const row of list.querySelectorAll('#bulk-table tbody tr')) {
+        const cell = row.querySelector('.deciders');
+        if (cell) fill(cell, deciderSpans(row.getAttribute('data-id')));
+      }
+      const now = `${o.held}:${o.heldItems.map((x) => `${x.id}/${x.runId}`).join(',')}`;
+      if (seen !== null && now !== seen) void load(listed, false, true);
+      seen = now;
+    },
+  };
 }

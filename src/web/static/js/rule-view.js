@@ -33,10 +33,7 @@ export function ruleSection(name) {
     'section',
     { id: 'rule' },
     h('h2', {}, 'The rule that would have decided these'),
-    h('p', { class: 'muted' }, 'From the pauses people decided, the policy rule that would decide them the same way: copy it into a policy file.'),
-    ids,
-    ' ',
-    go,
+    h('p', {}, ids, ' ', go, ' ', h('span', { class: 'muted' }, 'the policy rule that decides these pauses as the people did, to copy into a policy file')),
     out,
   );
 }
