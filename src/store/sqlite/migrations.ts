@@ -1,10 +1,13 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
-import { SQLITE_OUTBOX } from '../outbox-schema.js';
-import { leanItems } from './lean-items.js';
-import { batchNumKeys } from './batch-num-keys.js';
+import { OUTBOX_017 } from './migrations/017-outbox.js';
+import { leanItems } from './migrations/019-lean-items.js';
+import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 
-/** One schema change. Shipped migrations are never edited: append a new one. */
+/**
+ * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
+ * text (never built from live constants), and add its hash to test/store/migration-text.test.ts.
+ */
 export interface Migration {
   /** Unique, ordered name recorded in `_migrations` once applied. */
   name: string;
@@ -345,19 +348,19 @@ export const migrations: readonly Migration[] = [
       `),
   },
   {
-    // Issue 31: events for a batch's receivers, written by the change that causes them (outbox-schema.ts).
+    // Issue 31: events for a batch's receivers, written by the change that causes them (migrations/017-outbox.ts).
     name: '017_outbox',
-    up: (db) => db.exec(SQLITE_OUTBOX),
+    up: (db) => db.exec(OUTBOX_017),
   },
   {
     // Issue 32: an item's life in flight in its own narrow table (flights, keyed by the item's
-    // integer key), batches and items with integer keys; items in flight moved (see lean-items.ts).
+    // integer key), batches and items with integer keys; items in flight moved (see migrations/019-lean-items.ts).
     name: '019_lean_items',
     up: leanItems,
   },
   {
     // Issue 32: every table names its batch by the integer batch_num (batch_id dropped but from
-    // batches, the public id); the approved cost kept running in batch_spend (see batch-num-keys.ts).
+    // batches, the public id); the approved cost kept running in batch_spend (see migrations/020-batch-num-keys.ts).
     name: '020_batch_num_keys',
     up: batchNumKeys,
   },
