@@ -1,5 +1,7 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
+import { SCHEMA_001 } from './migrations/001-schema.js';
+import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { LEAN_ITEMS_019 } from './migrations/019-lean-items.js';
 import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
@@ -22,64 +24,7 @@ export interface PgMigration {
 export const pgMigrations: readonly PgMigration[] = [
   {
     name: '001_schema',
-    sql: `
-      CREATE TABLE batches (
-        id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL DEFAULT 'runs',
-        source_path TEXT NOT NULL, source_sha256 TEXT NOT NULL, base_url TEXT,
-        settings TEXT NOT NULL DEFAULT '{}', policy TEXT, total_items INTEGER NOT NULL DEFAULT 0,
-        invalid_rows TEXT NOT NULL DEFAULT '[]', created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-        cancelled_at TEXT, cap_limit INTEGER);
-      CREATE TABLE items (
-        batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, id TEXT NOT NULL,
-        seq INTEGER NOT NULL, line INTEGER NOT NULL, question TEXT NOT NULL, thread_key TEXT,
-        meta TEXT NOT NULL DEFAULT '{}', state TEXT NOT NULL DEFAULT 'queued', step INTEGER NOT NULL DEFAULT 0,
-        pending_key TEXT, pending_answer TEXT, run_id TEXT, thread_id TEXT, run_status TEXT, text TEXT,
-        error TEXT, hold_reason TEXT, started_at TEXT, finished_at TEXT, updated_at TEXT NOT NULL,
-        owner TEXT, lease_until BIGINT, attempt INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (batch_id, id));
-      CREATE UNIQUE INDEX items_seq ON items(batch_id, seq);
-      CREATE INDEX items_state ON items(batch_id, state, seq) WHERE state <> 'queued';
-      CREATE INDEX items_queued ON items(batch_id, seq) WHERE state = 'queued';
-      CREATE INDEX items_thread ON items(batch_id, thread_key, seq) WHERE thread_key IS NOT NULL;
-      CREATE INDEX items_active ON items(batch_id, state, owner, lease_until) WHERE state IN ('submitting', 'running', 'waiting');
-      CREATE INDEX items_owner ON items(owner) WHERE owner IS NOT NULL;
-      CREATE TABLE threads (
-        batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, thread_key TEXT NOT NULL,
-        thread_id TEXT NOT NULL, PRIMARY KEY (batch_id, thread_key));
-      CREATE TABLE runs (
-        ord BIGSERIAL, id TEXT PRIMARY KEY, batch_id TEXT NOT NULL, item_id TEXT NOT NULL, step INTEGER NOT NULL,
-        parent_run_id TEXT, idempotency_key TEXT NOT NULL, status TEXT NOT NULL, thread_id TEXT,
-        required_action TEXT, output TEXT, created_at TEXT NOT NULL, finished_at TEXT,
-        FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE);
-      CREATE INDEX runs_item ON runs(batch_id, item_id, ord);
-      CREATE TABLE decisions (
-        id BIGSERIAL PRIMARY KEY, batch_id TEXT NOT NULL, item_id TEXT NOT NULL, run_id TEXT NOT NULL,
-        tool TEXT NOT NULL, input TEXT NOT NULL, answer TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('policy', 'person')),
-        reason TEXT, cost DOUBLE PRECISION NOT NULL DEFAULT 0, decided_at TEXT NOT NULL,
-        FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE);
-      CREATE INDEX decisions_item ON decisions(batch_id, item_id);
-      CREATE TABLE files (
-        ord BIGSERIAL, batch_id TEXT NOT NULL, id TEXT NOT NULL, item_id TEXT NOT NULL, run_id TEXT NOT NULL,
-        tool TEXT, role TEXT, name TEXT, url TEXT NOT NULL, media_type TEXT, first_seen_at TEXT NOT NULL,
-        expires_at TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', path TEXT, bytes BIGINT, sha256 TEXT,
-        error TEXT, host TEXT, PRIMARY KEY (batch_id, id),
-        FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE);
-      CREATE INDEX files_status ON files(batch_id, status);
-      CREATE INDEX files_item ON files(batch_id, item_id, ord);
-      CREATE TABLE model_batches (
-        batch_id TEXT PRIMARY KEY REFERENCES batches(id) ON DELETE CASCADE, model_id TEXT NOT NULL,
-        mode TEXT, description TEXT NOT NULL);
-      CREATE TABLE model_runs (
-        batch_id TEXT NOT NULL, item_id TEXT NOT NULL, model_id TEXT NOT NULL, inputs TEXT NOT NULL, mode TEXT,
-        idempotency_key TEXT, submits INTEGER NOT NULL DEFAULT 0, model_run_id TEXT, http_status INTEGER,
-        status TEXT, poll_url TEXT, outputs TEXT, error TEXT, credits DOUBLE PRECISION, polls INTEGER NOT NULL DEFAULT 0,
-        submitted_at TEXT, admitted_at TEXT, finished_at TEXT, PRIMARY KEY (batch_id, item_id),
-        FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE);
-      CREATE TABLE workers (
-        id TEXT PRIMARY KEY, batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, host TEXT NOT NULL,
-        pid INTEGER NOT NULL, started_at TEXT NOT NULL, heartbeat_at BIGINT NOT NULL, stopped_at TEXT);
-      CREATE INDEX workers_batch ON workers(batch_id, heartbeat_at);
-    `,
+    sql: SCHEMA_001,
   },
   {
     // Who answered a pause: the person's name beside by = 'person' (the web view and `answer --by`).
@@ -129,42 +74,7 @@ export const pgMigrations: readonly PgMigration[] = [
     // (a per-row trigger took minutes to cancel 100,000 queued items in one statement).
     // Writers are held off while the rows are filled from the items already here (the lock).
     name: '012_item_counts',
-    sql: `
-      LOCK TABLE items IN SHARE ROW EXCLUSIVE MODE;
-      CREATE TABLE item_counts (
-        batch_id TEXT NOT NULL, state TEXT NOT NULL, slot INTEGER NOT NULL, n BIGINT NOT NULL,
-        PRIMARY KEY (batch_id, state, slot));
-      INSERT INTO item_counts (batch_id, state, slot, n) SELECT batch_id, state, 0, count(*) FROM items GROUP BY batch_id, state;
-      CREATE FUNCTION item_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO item_counts (batch_id, state, slot, n)
-          SELECT batch_id, state, pg_backend_pid(), count(*) FROM added GROUP BY batch_id, state
-          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
-        RETURN NULL;
-      END $$;
-      CREATE FUNCTION item_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO item_counts (batch_id, state, slot, n)
-          SELECT batch_id, state, pg_backend_pid(), -count(*) FROM removed GROUP BY batch_id, state
-          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
-        RETURN NULL;
-      END $$;
-      CREATE FUNCTION item_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO item_counts (batch_id, state, slot, n)
-          SELECT batch_id, state, pg_backend_pid(), sum(d) FROM (
-            SELECT batch_id, state, -1 AS d FROM before_rows UNION ALL SELECT batch_id, state, 1 FROM after_rows) t
-          GROUP BY batch_id, state HAVING sum(d) <> 0
-          ON CONFLICT (batch_id, state, slot) DO UPDATE SET n = item_counts.n + excluded.n;
-        RETURN NULL;
-      END $$;
-      CREATE TRIGGER item_counts_insert AFTER INSERT ON items REFERENCING NEW TABLE AS added
-        FOR EACH STATEMENT EXECUTE FUNCTION item_counts_added();
-      CREATE TRIGGER item_counts_delete AFTER DELETE ON items REFERENCING OLD TABLE AS removed
-        FOR EACH STATEMENT EXECUTE FUNCTION item_counts_removed();
-      CREATE TRIGGER item_counts_update AFTER UPDATE ON items REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION item_counts_moved();
-    `,
+    sql: ITEM_COUNTS_012,
   },
   {
     // Issue 28: fenced ownership and one decision per paused run (as the SQLite adapter's 014).
