@@ -5,8 +5,9 @@ import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from
 import { dbNow } from './claims.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
 
-// The outbox of the PostgreSQL adapter (its table and triggers: ../outbox-schema.ts). Times are
-// the database's clock unless a test gives its own (`now`), as for items' leases.
+// The outbox of the PostgreSQL adapter (its table and triggers: migrations/017-outbox.ts, as 020
+// left them: migrations/020-batch-num-keys.ts). Times are the database's clock unless a test
+// gives its own (`now`), as for items' leases.
 
 async function timeOf(c: Queryable, now: number | null): Promise<number> {
   return Number(await scalar<string>(c, `SELECT ${dbNow('$1')}`, [now]));

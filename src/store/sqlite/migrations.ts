@@ -1,10 +1,16 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { Database } from 'better-sqlite3';
-import { SQLITE_OUTBOX } from '../outbox-schema.js';
-import { leanItems } from './lean-items.js';
-import { batchNumKeys } from './batch-num-keys.js';
+import { BATCHES_ITEMS_RUNS_001 } from './migrations/001-batches-items-runs.js';
+import { MODEL_RUNS_004 } from './migrations/004-model-runs.js';
+import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
+import { OUTBOX_017 } from './migrations/017-outbox.js';
+import { leanItems } from './migrations/019-lean-items.js';
+import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 
-/** One schema change. Shipped migrations are never edited: append a new one. */
+/**
+ * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
+ * text (never built from live constants), and add its hash to test/store/migration-text.test.ts.
+ */
 export interface Migration {
   /** Unique, ordered name recorded in `_migrations` once applied. */
   name: string;
@@ -15,107 +21,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   {
     name: '001_batches_items_runs',
-    up: (db) =>
-      db.exec(`
-        CREATE TABLE batches (
-          id TEXT PRIMARY KEY,
-          name TEXT NOT NULL UNIQUE,
-          kind TEXT NOT NULL DEFAULT 'runs',
-          source_path TEXT NOT NULL,
-          source_sha256 TEXT NOT NULL,
-          base_url TEXT,
-          settings TEXT NOT NULL DEFAULT '{}',
-          policy TEXT,
-          total_items INTEGER NOT NULL DEFAULT 0,
-          invalid_rows TEXT NOT NULL DEFAULT '[]',
-          created_at TEXT NOT NULL,
-          updated_at TEXT NOT NULL
-        );
-        CREATE TABLE items (
-          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
-          id TEXT NOT NULL,
-          seq INTEGER NOT NULL,
-          line INTEGER NOT NULL,
-          question TEXT NOT NULL,
-          thread_key TEXT,
-          meta TEXT NOT NULL DEFAULT '{}',
-          state TEXT NOT NULL DEFAULT 'queued',
-          step INTEGER NOT NULL DEFAULT 0,
-          pending_key TEXT,
-          pending_answer TEXT,
-          run_id TEXT,
-          thread_id TEXT,
-          run_status TEXT,
-          text TEXT,
-          error TEXT,
-          hold_reason TEXT,
-          started_at TEXT,
-          finished_at TEXT,
-          updated_at TEXT NOT NULL,
-          PRIMARY KEY (batch_id, id)
-        );
-        CREATE UNIQUE INDEX items_seq ON items(batch_id, seq);
-        CREATE INDEX items_state ON items(batch_id, state, seq);
-        CREATE INDEX items_thread ON items(batch_id, thread_key, seq) WHERE thread_key IS NOT NULL;
-        CREATE TABLE threads (
-          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
-          thread_key TEXT NOT NULL,
-          thread_id TEXT NOT NULL,
-          PRIMARY KEY (batch_id, thread_key)
-        );
-        CREATE TABLE runs (
-          id TEXT PRIMARY KEY,
-          batch_id TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          step INTEGER NOT NULL,
-          parent_run_id TEXT REFERENCES runs(id),
-          idempotency_key TEXT NOT NULL,
-          status TEXT NOT NULL,
-          thread_id TEXT,
-          required_action TEXT,
-          output TEXT,
-          created_at TEXT NOT NULL,
-          finished_at TEXT,
-          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
-        );
-        CREATE INDEX runs_item ON runs(batch_id, item_id, step);
-        CREATE TABLE decisions (
-          id INTEGER PRIMARY KEY,
-          batch_id TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          run_id TEXT NOT NULL,
-          tool TEXT NOT NULL,
-          input TEXT NOT NULL,
-          answer TEXT NOT NULL,
-          by TEXT NOT NULL CHECK (by IN ('policy', 'person')),
-          reason TEXT,
-          cost REAL NOT NULL DEFAULT 0,
-          decided_at TEXT NOT NULL,
-          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
-        );
-        CREATE INDEX decisions_item ON decisions(batch_id, item_id);
-        CREATE TABLE files (
-          batch_id TEXT NOT NULL,
-          id TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          run_id TEXT NOT NULL,
-          tool TEXT,
-          role TEXT,
-          name TEXT,
-          url TEXT NOT NULL,
-          media_type TEXT,
-          first_seen_at TEXT NOT NULL,
-          expires_at TEXT NOT NULL,
-          status TEXT NOT NULL DEFAULT 'pending',
-          path TEXT,
-          bytes INTEGER,
-          sha256 TEXT,
-          error TEXT,
-          PRIMARY KEY (batch_id, id),
-          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
-        );
-        CREATE INDEX files_status ON files(batch_id, status);
-      `),
+    up: (db) => db.exec(BATCHES_ITEMS_RUNS_001),
   },
   {
     name: '002_views',
@@ -143,43 +49,7 @@ export const migrations: readonly Migration[] = [
   {
     // Direct model runs: one row per input row of a `models` batch, beside its item.
     name: '004_model_runs',
-    up: (db) =>
-      db.exec(`
-        CREATE TABLE model_batches (
-          batch_id TEXT PRIMARY KEY REFERENCES batches(id) ON DELETE CASCADE,
-          model_id TEXT NOT NULL,
-          mode TEXT,
-          description TEXT NOT NULL
-        );
-        CREATE TABLE model_runs (
-          batch_id TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          model_id TEXT NOT NULL,
-          inputs TEXT NOT NULL,
-          mode TEXT,
-          idempotency_key TEXT,
-          submits INTEGER NOT NULL DEFAULT 0,
-          model_run_id TEXT,
-          http_status INTEGER,
-          status TEXT,
-          poll_url TEXT,
-          outputs TEXT,
-          error TEXT,
-          credits REAL,
-          polls INTEGER NOT NULL DEFAULT 0,
-          submitted_at TEXT,
-          admitted_at TEXT,
-          finished_at TEXT,
-          PRIMARY KEY (batch_id, item_id),
-          FOREIGN KEY (batch_id, item_id) REFERENCES items(batch_id, id) ON DELETE CASCADE
-        );
-        CREATE INDEX model_runs_run ON model_runs(model_run_id) WHERE model_run_id IS NOT NULL;
-        CREATE VIEW model_run_list AS
-          SELECT b.name AS batch, m.item_id, i.state, m.model_id, m.model_run_id, m.status, m.credits,
-                 m.error, m.polls, m.submitted_at, m.admitted_at, m.finished_at
-          FROM model_runs m JOIN batches b ON b.id = m.batch_id
-          JOIN items i ON i.batch_id = m.batch_id AND i.id = m.item_id;
-      `),
+    up: (db) => db.exec(MODEL_RUNS_004),
   },
   {
     // Loading a batch adds every item as queued: leaving queued items out of the state
@@ -274,30 +144,7 @@ export const migrations: readonly Migration[] = [
     // the rows are filled from the items already here. One writer at a time (SQLite), so one
     // row per state is no hot spot.
     name: '012_item_counts',
-    up: (db) =>
-      db.exec(`
-        CREATE TABLE item_counts (
-          batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
-          state TEXT NOT NULL,
-          n INTEGER NOT NULL,
-          PRIMARY KEY (batch_id, state)
-        ) WITHOUT ROWID;
-        INSERT INTO item_counts (batch_id, state, n) SELECT batch_id, state, count(*) FROM items GROUP BY batch_id, state;
-        CREATE TRIGGER item_counts_insert AFTER INSERT ON items BEGIN
-          INSERT INTO item_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
-            ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
-        END;
-        -- The item was counted, so its row exists (unless its batch is being deleted: then nothing to do).
-        CREATE TRIGGER item_counts_delete AFTER DELETE ON items BEGIN
-          UPDATE item_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
-        END;
-        CREATE TRIGGER item_counts_state AFTER UPDATE OF state, batch_id ON items
-          WHEN old.state IS NOT new.state OR old.batch_id IS NOT new.batch_id BEGIN
-          UPDATE item_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
-          INSERT INTO item_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
-            ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
-        END;
-      `),
+    up: (db) => db.exec(ITEM_COUNTS_012),
   },
   {
     // Issue 23: each run wrote and removed an entry of items_owner (claimed, then ended) for
@@ -345,19 +192,19 @@ export const migrations: readonly Migration[] = [
       `),
   },
   {
-    // Issue 31: events for a batch's receivers, written by the change that causes them (outbox-schema.ts).
+    // Issue 31: events for a batch's receivers, written by the change that causes them (migrations/017-outbox.ts).
     name: '017_outbox',
-    up: (db) => db.exec(SQLITE_OUTBOX),
+    up: (db) => db.exec(OUTBOX_017),
   },
   {
     // Issue 32: an item's life in flight in its own narrow table (flights, keyed by the item's
-    // integer key), batches and items with integer keys; items in flight moved (see lean-items.ts).
+    // integer key), batches and items with integer keys; items in flight moved (see migrations/019-lean-items.ts).
     name: '019_lean_items',
     up: leanItems,
   },
   {
     // Issue 32: every table names its batch by the integer batch_num (batch_id dropped but from
-    // batches, the public id); the approved cost kept running in batch_spend (see batch-num-keys.ts).
+    // batches, the public id); the approved cost kept running in batch_spend (see migrations/020-batch-num-keys.ts).
     name: '020_batch_num_keys',
     up: batchNumKeys,
   },

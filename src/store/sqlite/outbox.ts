@@ -4,8 +4,9 @@ import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from
 import { batchNumOf, marks } from './reads.js';
 import { StatementCache } from './statement-cache.js';
 
-// The outbox of the SQLite adapter (its table and triggers: ../outbox-schema.ts). Every
-// function runs inside the store's write transaction, or as one read.
+// The outbox of the SQLite adapter (its table and triggers: migrations/017-outbox.ts, as 020
+// left them: migrations/020-outbox.ts). Every function runs inside the store's write
+// transaction, or as one read.
 
 /** Each connection's prepared statements of fixed text (a `?` list of varying length is prepared per call: its texts are unbounded). */
 const caches = new WeakMap<Db, StatementCache>();

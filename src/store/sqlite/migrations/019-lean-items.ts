@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { ACTIVE_STATES, sqlStates } from '../item-states.js';
-import { FLIGHT_COLUMNS, IN_FLIGHT_MARK, itemColumns } from '../common/flights.js';
 
 /**
- * Migration 019 (issue 32): the lean store.
+ * Migration 019 (issue 32): the lean store. As shipped: its SQL is text written here (never built
+ * from live code, such as the flight's columns of today); test/store/migration-text.test.ts pins
+ * the hash of what it runs.
  *
  * - `batches.num`: an integer key beside the public UUID (the rowid it had), given to new
  *   batches on insert; flights name their batch by it.
@@ -54,11 +54,11 @@ export function leanItems(db: Database): void {
     -- Read by: the budget's approved cost (decisions.ts approvedCost), summed at every pause:
     -- a walk of these small entries, not of the decisions' rows (their JSON input and answer).
     CREATE INDEX decisions_for_budget ON decisions(batch_id, cost);
-    INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
-      SELECT i.key, b.num, ${FLIGHT_COLUMNS.map((c) => `i.${c}`).join(', ')}
+    INSERT INTO flights (item_key, batch_num, state, step, pending_key, pending_answer, run_id, thread_id, run_status, text, owner, lease_until, fence, updated_at)
+      SELECT i.key, b.num, i.state, i.step, i.pending_key, i.pending_answer, i.run_id, i.thread_id, i.run_status, i.text, i.owner, i.lease_until, i.fence, i.updated_at
       FROM items i JOIN batches b ON b.id = i.batch_id
-      WHERE i.state IN ${sqlStates(ACTIVE_STATES)};
-    UPDATE items SET state = '${IN_FLIGHT_MARK}', owner = NULL, lease_until = NULL WHERE key IN (SELECT item_key FROM flights);
+      WHERE i.state IN ('submitting', 'running', 'waiting');
+    UPDATE items SET state = 'flight', owner = NULL, lease_until = NULL WHERE key IN (SELECT item_key FROM flights);
   `);
   views(db);
 }
@@ -112,10 +112,34 @@ function rebuildItems(db: Database): void {
   for (const v of allViews) db.exec(v.sql);
 }
 
-/** The views over items, with an item's flight laid over it (as the adapter's readers see it). */
+/**
+ * The select list of an item as 019 and 020 lay its flight (`f`) over its row (`i`), column for
+ * column, under the items column names (the batch's column is the caller's).
+ */
+export const ITEM_COLUMNS_019 =
+  'i.id, i.seq, i.line, i.question, i.thread_key, i.meta, i.error, i.error_code, i.hold_reason, i.started_at, i.finished_at, i.attempt, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.state ELSE f.state END AS state, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.step ELSE f.step END AS step, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.pending_key ELSE f.pending_key END AS pending_key, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.pending_answer ELSE f.pending_answer END AS pending_answer, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.run_id ELSE f.run_id END AS run_id, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.thread_id ELSE f.thread_id END AS thread_id, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END AS run_status, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.text ELSE f.text END AS text, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.owner ELSE f.owner END AS owner, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.lease_until ELSE f.lease_until END AS lease_until, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.fence ELSE f.fence END AS fence, ' +
+  'CASE WHEN f.item_key IS NULL THEN i.updated_at ELSE f.updated_at END AS updated_at';
+
+/**
+ * An item as 019's views read it: its row (`i`) with its flight (`f`) laid over it, column for
+ * column, `i.batch_id` first (020 drops that column and makes the views anew).
+ */
+const ITEM_019 = `(SELECT i.batch_id, ${ITEM_COLUMNS_019} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+
+/** The views over items, with an item's flight laid over it (as the adapter's readers saw it in 019). */
 function views(db: Database): void {
-  // i.batch_id first: the columns 019 gave its views (itemColumns named it until 020 dropped the column).
-  const item = `(SELECT i.batch_id, ${itemColumns()} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+  const item = ITEM_019;
   db.exec(`
     DROP VIEW item_summary;
     CREATE VIEW item_summary AS

@@ -1,10 +1,11 @@
 import type { Database } from 'better-sqlite3';
-import { itemColumns } from '../common/flights.js';
-import { SQLITE_OUTBOX_TABLE_020, SQLITE_OUTBOX_INDEXES_020, SQLITE_OUTBOX_TRIGGERS_020 } from '../outbox-schema.js';
-import { READER_INDEXES } from './lean-items.js';
+import { OUTBOX_INDEXES_020, OUTBOX_TABLE_020, OUTBOX_TRIGGERS_020 } from './020-outbox.js';
+import { ITEM_COLUMNS_019, READER_INDEXES } from './019-lean-items.js';
 
 /**
- * Migration 020 (issue 32): the batch's integer key in every table.
+ * Migration 020 (issue 32): the batch's integer key in every table. As shipped: its SQL is text
+ * written here and in 019-lean-items.ts / 020-outbox.ts (never built from live code);
+ * test/store/migration-text.test.ts pins the hash of what it runs.
  *
  * Every table that named its batch by the 36-character `batch_id` names it by `batch_num`
  * (batches.num, 019) instead, the `batch_id` column gone: `batches.id` stays the public id, and
@@ -34,7 +35,7 @@ export function batchNumKeys(db: Database): void {
   `);
   for (const sql of INDEXES) db.exec(sql);
   db.exec(TRIGGERS);
-  db.exec(SQLITE_OUTBOX_TRIGGERS_020);
+  db.exec(OUTBOX_TRIGGERS_020);
   db.exec(VIEWS);
 }
 
@@ -129,7 +130,7 @@ const TABLES: readonly Rebuilt[] = [
     body: `${BATCH}, state TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (batch_num, state)`,
     tail: ' WITHOUT ROWID',
   },
-  { name: 'outbox', keepRowid: false, body: SQLITE_OUTBOX_TABLE_020 },
+  { name: 'outbox', keepRowid: false, body: OUTBOX_TABLE_020 },
 ];
 
 /** Rebuilds one table on batch_num: every row copied with its batch's num, the old table (and its indexes) dropped. */
@@ -176,7 +177,7 @@ const INDEXES: readonly string[] = [
   'CREATE INDEX files_for_status ON files(batch_num, status)',
   // Read by: claims.ts live, the batch's workers with a recent heartbeat.
   'CREATE INDEX workers_for_live ON workers(batch_num, heartbeat_at)',
-  ...SQLITE_OUTBOX_INDEXES_020,
+  ...OUTBOX_INDEXES_020,
 ];
 
 /** Migration 012's counts by state, by batch_num. */
@@ -211,7 +212,7 @@ const TRIGGERS = `
   END;`;
 
 /** The views of 002, 004, 016 and 019, joined to their batch by its num. */
-const ITEM = `(SELECT i.batch_num, ${itemColumns()} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
+const ITEM = `(SELECT i.batch_num, ${ITEM_COLUMNS_019} FROM items i LEFT JOIN flights f ON f.item_key = i.key)`;
 const VIEWS = `
   CREATE VIEW item_summary AS
     SELECT b.name AS batch, i.id, i.state, i.run_status, i.question, i.thread_id,
