@@ -5,6 +5,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
+import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 
@@ -15,5 +16,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 countsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+threadWaitsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));

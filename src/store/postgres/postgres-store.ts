@@ -238,6 +238,9 @@ export class PostgresStore implements Store {
   itemCounts(batchId: string) {
     return itemCounts(this.#q, batchId);
   }
+  threadWaits(batchId: string, limit: number) {
+    return read.threadWaits(this.#q, batchId, limit);
+  }
   recentFinishes(batchId: string, limit: number) {
     return read.recentFinishes(this.#q, batchId, limit);
   }

@@ -1,5 +1,6 @@
 import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
-import type { RecentFinishes } from '../roles/reads.js';
+import type { RecentFinishes, ThreadWaits } from '../roles/reads.js';
+import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
 import { type ItemRow, itemFromRow } from '../rows.js';
 import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
@@ -112,5 +113,13 @@ export class ItemReads {
        WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
     ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
     return { finishedAt: items.map((r) => r.finished_at), runs };
+  }
+
+  /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
+  threadWaits(batchId: string, limit: number): ThreadWaits {
+    const waits = threadWaitsSql(batchNumOf('@b'));
+    const counts = this.#stmt(`SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) GROUP BY behind_state`).all({ b: batchId }) as { state: string; n: number }[];
+    const rows = this.#stmt(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ b: batchId, n: limit }) as ThreadWaitRow[];
+    return threadWaitsOf(counts, rows);
   }
 }
