@@ -18,6 +18,9 @@ async function startCli() {
   // V8 heap flags count only when given at start, so the bin re-executes itself with them
   // (execve: the same process, pid and stdio, before anything is loaded; ~30 ms). The command
   // chooses them: one that keeps runs in flight takes a larger young generation.
+  // The open-files limit needs no such re-exec (no `ulimit -n` through a shell): Node itself
+  // lifts the soft limit to the hard one at start (PlatformInit in node.cc), in this process and
+  // again in the re-executed one; src/runner/descriptor-limit.ts reads what it came to.
   if (typeof process.execve === 'function' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
     const flags = heapFlagsFor(process.argv.slice(2));
     process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], process.env);

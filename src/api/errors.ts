@@ -119,9 +119,10 @@ export class ServerError extends ApiError {
 /**
  * Where a transport failure happened. `connect`: the request provably never reached the
  * service (refused, DNS, connect timeout); `request`: it may have reached it; `closed`:
- * the client was closed.
+ * the client was closed; `local`: this machine ran short (open files, memory, buffers)
+ * before anything was sent: not the service's failure, waited on like a throttle.
  */
-export type NetworkPhase = 'connect' | 'request' | 'closed';
+export type NetworkPhase = 'connect' | 'request' | 'closed' | 'local';
 
 /** Fields of a transport failure. */
 export interface NetworkErrorInit extends RequestInfo {

@@ -1,5 +1,6 @@
 import { ResqError } from '../errors.js';
 import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError, ResponseShapeError } from './errors.js';
+import { isLocalFault } from './network-errors.js';
 
 /**
  * What kind of request failed. `submit` starts something (POST /runs, respond, POST
@@ -78,7 +79,8 @@ function verdict(action: FailureAction, arrived: Arrival, error: unknown, unreac
 
 /**
  * THE answer to "retry? permanent? did it arrive?" for a failed request, in one ordered
- * pass: abort → refused key → transport (unreachable, cut, closed) → HTTP status (busy,
+ * pass: abort → refused key → this machine short (EMFILE, ENOMEM, ENOSPC: retried) →
+ * transport (unreachable, cut, closed) → HTTP status (busy,
  * throttled, server, not found, refused) → bad response shape → our own errors → bug.
  * Agent runs, model runs and downloads differ only by `request` and `idempotent`.
  */
@@ -90,6 +92,9 @@ export function classifyFailure(input: FailureInput): FailureVerdict {
 
   // A refused key answers every request alike, except a file on another origin (sent without it).
   if (error instanceof AuthError) return verdict(request === 'download' ? 'fail' : 'stop', 'yes', error);
+
+  // This machine ran short (open files, memory, disk): nothing was sent; wait like a throttle.
+  if (isLocalFault(error)) return verdict('retry', 'no', error);
 
   if (error instanceof NetworkError) {
     if (error.phase === 'closed') return verdict('abort', 'maybe', error);

@@ -1,4 +1,5 @@
 import { NetworkError, TimeoutError, type NetworkErrorInit, type RequestInfo } from './errors.js';
+import { isLocalCode, LOCAL_FAULT_CODES } from '../local-fault.js';
 
 /** Failures that happen before the request is written: the service never saw it. */
 const CONNECT_CODES = new Set([
@@ -41,6 +42,15 @@ const TIMEOUT_CODES: Record<string, { phase: 'connect' | 'request'; what: string
 const CLOSED_CODES = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 /**
+ * Whether an error (a `NetworkError` of phase `local`, or a system error, also as another
+ * error's cause) is this machine running short (EMFILE, ENFILE, ENOMEM, ENOBUFS, ENOSPC).
+ */
+export function isLocalFault(err: unknown): boolean {
+  if (err instanceof NetworkError) return err.phase === 'local';
+  return isLocalCode(codeOf(err));
+}
+
+/**
  * Maps a transport failure (undici or system error) to `NetworkError` / `TimeoutError`.
  * Returns null for anything else: those are bugs and are rethrown as they are.
  * Certificate errors become a non-retryable `NetworkError`: retrying cannot fix them.
@@ -57,6 +67,10 @@ export function toNetworkError(err: unknown, req: RequestInfo, service?: string)
     return new TimeoutError(init, { cause: err });
   }
   const detail = message && !message.includes(code) ? `${code} ${message}` : message || code;
+  if (isLocalCode(code)) {
+    // The machine's words, not the socket's ("connect EMFILE 127.0.0.1:…" reads as the service's fault).
+    return new NetworkError({ ...base, phase: 'local', detail: `${LOCAL_FAULT_CODES[code]} (${code}): nothing was sent`, retryable: true }, { cause: err });
+  }
   if (CONNECT_CODES.has(code)) {
     return new NetworkError({ ...base, phase: 'connect', detail, retryable: true }, { cause: err });
   }

@@ -99,7 +99,7 @@ export function decideRetry(ctx: RetryContext): RetryDecision {
   if (error instanceof NetworkError) {
     if (!error.retryable) return NO;
     // An unsafe request may have been acted on unless it never left the machine.
-    if (ctx.retryClass === 'unsafe' && error.phase !== 'connect') return NO;
+    if (ctx.retryClass === 'unsafe' && error.phase !== 'connect' && error.phase !== 'local') return NO;
     const delayMs = backoffDelay(ctx.attempt, options, ctx.random);
     return { retry: true, delayMs, budget: 'attempts', reason: error.causeCode ?? 'network error' };
   }

@@ -69,6 +69,27 @@ export const RunOutputSchema = z.looseObject({
 /** The `output` of a run. */
 export type RunOutput = z.infer<typeof RunOutputSchema>;
 
+/** Earliest and latest service time taken as real: anything outside is a clock or a field gone wrong. */
+const SANE_FROM = Date.UTC(2000, 0, 1);
+const SANE_TO = Date.UTC(2200, 0, 1);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Whether a service timestamp is an ISO 8601 date-time with a zone, between 2000 and 2200. */
+export function isSaneServiceTime(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length > 40 || !ISO_TIME.test(v)) return false;
+  const ms = Date.parse(v);
+  return Number.isFinite(ms) && ms >= SANE_FROM && ms < SANE_TO;
+}
+
+/**
+ * A time the service measured (ISO 8601): optional, and one that is not a parseable
+ * date-time with a zone between 2000 and 2200 is read as absent (resq then measures itself).
+ */
+export const ServiceTimeSchema = z
+  .unknown()
+  .optional()
+  .transform((v) => (isSaneServiceTime(v) ? v : null));
+
 /** A research run. Unknown fields and unknown status strings are kept. */
 export const RunSchema = z.looseObject({
   id: z.string(),
@@ -80,7 +101,13 @@ export const RunSchema = z.looseObject({
   /** Present when status is `requires_action`. */
   required_action: RequiredActionSchema.nullish(),
   /** Creation time (ISO 8601) when the service gives one; not in the spec's field list. */
-  created_at: z.string().nullish(),
+  created_at: ServiceTimeSchema,
+  /** When the run ended (paused or finished), as the service measured it; not in the spec's field list. */
+  finished_at: ServiceTimeSchema,
+  /** The same under the name some services use. */
+  completed_at: ServiceTimeSchema,
+  /** The run's last change; its end once it is no longer running. */
+  updated_at: ServiceTimeSchema,
 });
 /** A research run. */
 export type Run = z.infer<typeof RunSchema>;

@@ -56,6 +56,12 @@ export function describeWorkers(ws: readonly Peer[]): string {
   return `${ws.length} other worker${ws.length === 1 ? '' : 's'} (${list}${ws.length > 5 ? ', …' : ''})`;
 }
 
+/** The one line said when the concurrency needs more open files than the process may hold. */
+export function descriptorLine(e: { concurrency: number; needed: number; limit: number; runs: number }): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `notice: --concurrency ${n(e.concurrency)} needs about ${n(e.needed)} open files; this process may open ${n(e.limit)}: running ${n(e.runs)} at once — raise it with ulimit -n`;
+}
+
 /** Agent-run batches: in flight, held, failed; other workers as notices; cap moves in plain output. */
 export function agentProgress(): ProgressKind<RunnerEvent> {
   let batch = '';
@@ -83,6 +89,8 @@ export function agentProgress(): ProgressKind<RunnerEvent> {
           return { kind: 'problem', line: `warning: ${e.message}` };
         case 'cap':
           return { kind: 'detail', line: `in-flight cap now ${e.cap} (${e.reason})` };
+        case 'descriptors':
+          return { kind: 'notice', line: descriptorLine(e) };
         default:
           return null;
       }

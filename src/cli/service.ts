@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientLogEvent, ServiceClient } from '../api/index.js';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
 import type { Sim } from '../sim/index.js';
@@ -27,6 +28,8 @@ export interface Service {
   kind: 'sim' | 'url';
   /** Set by whoever wants the client's retries and reconnects (e.g. --json output). */
   onLog: ((e: ClientLogEvent) => void) | null;
+  /** The simulator runs in this very process: each connection holds two of its open files. */
+  sameProcess: boolean;
   /**
    * One cheap read (GET /threads) before anything is submitted or shown as in flight: an
    * unreachable service or a refused key is said at once, within the client's retries.
@@ -119,8 +122,10 @@ export async function openService(
     const statePath = opts.dbPath && (isServerUrl(opts.dbPath) || existsSync(opts.dbPath)) ? simStatePath(opts.dbPath) : null;
     if (opts.simStateMustExist && (!statePath || !existsSync(statePath)))
       throw new ConfigError(
-        `the batch ran on the built-in simulator, but its state (${statePath ?? 'beside the database'}) is not there, ` +
-          `so its runs are unknown; serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
+        `the batch ran on the built-in simulator, but its state (${statePath ? resolve(statePath) : 'beside the database'}) is not there, ` +
+          // A server's database keeps it in the folder its --sim processes ran in: said, so a worker started elsewhere knows where to go.
+          `so its runs are unknown${opts.dbPath && isServerUrl(opts.dbPath) ? ' (a PostgreSQL batch\'s simulator state is kept in the folder its --sim processes ran in: resume from there)' : ''}; ` +
+          `serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
       );
     const shared = statePath ? sharedSim(statePath) : null;
     if (shared) {
@@ -148,6 +153,7 @@ export async function openService(
     baseUrl,
     kind: r.kind,
     onLog: null,
+    sameProcess: sim !== null,
     check: async () => {
       await client.listThreads();
     },

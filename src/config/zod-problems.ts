@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { InputProblem } from '../errors.js';
+import { closest } from '../text/closest-word.js';
 
 /** Finds the line of a key path in the source file, when there is one. */
 export type LineOf = (path: readonly PropertyKey[]) => number | undefined;
@@ -45,16 +46,46 @@ export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
-/** Turns a zod error into problems named by key path, one per unknown key. */
-export function zodProblems(error: z.ZodError, origin: Origin): InputProblem[] {
+/**
+ * Turns a zod error into problems named by key path, one per unknown key. Given the schema
+ * that was parsed, an unknown key close to a known one at the same place says which
+ * (`concurrancy: unknown key: did you mean \`concurrency\`?`).
+ */
+export function zodProblems(error: z.ZodError, origin: Origin, schema?: z.ZodType): InputProblem[] {
   const prefix = origin.prefix ?? [];
   return error.issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => problem(origin, [...path, key], 'unknown key'));
+      const known = schema ? keysAt(schema, issue.path) : [];
+      return issue.keys.map((key) => {
+        const near = closest(key, known);
+        return problem(origin, [...path, key], near ? `unknown key: did you mean \`${near}\`?` : 'unknown key');
+      });
     }
     return [problem(origin, path, issue.message)];
   });
+}
+
+/** The keys an object schema knows at `path` inside `schema` (optional wrappers and preprocessing seen through). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let at: unknown = schema;
+  for (let i = 0; ; i++) {
+    const def = (at as { def?: { type?: string; innerType?: unknown; out?: unknown; shape?: Record<string, unknown> } } | undefined)?.def;
+    if (!def) return [];
+    if (def.type === 'pipe') {
+      at = def.out;
+      i--;
+      continue;
+    }
+    if (def.innerType !== undefined && def.type !== 'object') {
+      at = def.innerType;
+      i--;
+      continue;
+    }
+    if (def.type !== 'object' || !def.shape) return [];
+    if (i === path.length) return Object.keys(def.shape);
+    at = def.shape[String(path[i])];
+  }
 }
 
 /** One problem at a key path, with its line when the source is known. */

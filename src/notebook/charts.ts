@@ -29,11 +29,13 @@ export interface RunDuration {
   status: string;
   /** The tool the run paused on, if it paused. */
   paused_on: string | null;
-  /** Null while the run has not finished. */
+  /** Null while the run has not finished, or when it ended unwatched and the service sent no times. */
   seconds: number | null;
+  /** When it ended while no resq watched: at or before this time (ISO 8601); else null. */
+  ended_unwatched: string | null;
 }
 
-/** Durations of a batch's runs, from their start and end times. */
+/** Durations of a batch's runs as recorded (the service's own times when it sent them). */
 export function runDurations(times: readonly RunTime[]): RunDuration[] {
   return times.map((t) => ({
     item: t.itemId,
@@ -41,7 +43,8 @@ export function runDurations(times: readonly RunTime[]): RunDuration[] {
     run: t.runId,
     status: t.status,
     paused_on: t.tool,
-    seconds: t.finishedAt ? Math.max(0, (Date.parse(t.finishedAt) - Date.parse(t.createdAt)) / 1000) : null,
+    seconds: t.seconds,
+    ended_unwatched: t.unwatched ? t.finishedAt : null,
   }));
 }
 

@@ -9,6 +9,7 @@ import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
 import { NotebookError } from './errors.js';
 import { fileLabel, renderFile, type FileRenderOptions, type FileView } from './file-view.js';
 import { statusOf } from './items.js';
+import { unwatchedText } from '../text/unwatched-run.js';
 import { table } from './table.js';
 
 /** Everything about one item: the read model's item view (question, runs, pauses with who decided, files). */
@@ -78,7 +79,7 @@ export function renderItem(d: ItemDetail, o: FileRenderOptions = {}): MimeBundle
     );
   out.push(
     table(
-      d.runs.map((r) => ({ step: r.step, run: r.id, status: r.status, paused_on: r.pausedOn, error_code: r.errorCode, error: r.error, seconds: r.seconds, started: r.createdAt })),
+      d.runs.map((r) => ({ step: r.step, run: r.id, status: r.status, paused_on: r.pausedOn, error_code: r.errorCode, error: r.error, seconds: r.seconds, started: r.createdAt, ended: r.seconds === null && r.endedUnwatched ? unwatchedText(r.finishedAt) : r.finishedAt })),
       { caption: 'Runs', empty: 'no run was started' },
     ),
   );

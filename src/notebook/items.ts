@@ -68,7 +68,7 @@ export function statesFor(f: ItemFilter): ItemState[] | undefined {
 const FINAL: ReadonlySet<ItemState> = new Set(['completed', 'failed', 'error', 'cancelled']);
 
 /** Turns an item, its statistics and its runs' times into a plain row. */
-export function itemRow(it: ItemRecord, stats: ItemStats | undefined, runTimes: Pick<RunTime, 'createdAt' | 'finishedAt'>[] = []): ItemRow {
+export function itemRow(it: ItemRecord, stats: ItemStats | undefined, runTimes: Pick<RunTime, 'createdAt' | 'finishedAt' | 'seconds'>[] = []): ItemRow {
   return {
     id: it.id,
     status: statusOf(it.state),

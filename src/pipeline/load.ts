@@ -32,12 +32,12 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
   // A secret key is also an unknown key; say only the clearer of the two.
   const fail = () => {
     const secretFields = new Set(secrets.map((p) => p.field));
-    const rest = problems.filter((p) => !(p.reason === 'unknown key' && secretFields.has(p.field)));
+    const rest = problems.filter((p) => !(p.reason.startsWith('unknown key') && secretFields.has(p.field)));
     return new InputError([...secrets, ...rest]);
   };
   const parsed = pipelineFileSchema.safeParse(doc.value, { error: friendlyErrors });
   if (!parsed.success) {
-    problems.push(...zodProblems(parsed.error, origin));
+    problems.push(...zodProblems(parsed.error, origin, pipelineFileSchema));
     throw fail();
   }
   const raw = parsed.data;

@@ -11,8 +11,10 @@ export const ChainRunSchema = z.object({
   status: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
-  /** Seconds from admission to its end, or null while it runs. */
+  /** Seconds it ran (the service's own times when it sent them), or null while it runs or when it ended unwatched without them. */
   seconds: z.number().nullable(),
+  /** It ended while no resq was watching, at or before `finishedAt`. */
+  endedUnwatched: z.boolean(),
   /** The tool the run paused on, if it paused. */
   pausedOn: z.string().nullable(),
   /** The service's error code and message when the run failed, else null. */

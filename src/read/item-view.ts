@@ -1,16 +1,12 @@
 import { InputError } from '../errors.js';
 import type { HintPlace } from '../text/command-hint.js';
 import type { FileStore, ReadStore } from '../store/port.js';
-import type { BatchRecord, RunRecord } from '../store/types.js';
+import type { BatchRecord } from '../store/types.js';
 import { readNextStep } from './batch-status.js';
 import { deciderOf } from './decider.js';
 import { untrustedCost } from '../policy/cost.js';
 import { isTerminal } from '../store/item-states.js';
 import type { ItemView } from './item-schema.js';
-
-function seconds(r: Pick<RunRecord, 'createdAt' | 'finishedAt'>): number | null {
-  return r.finishedAt ? Math.max(0, (Date.parse(r.finishedAt) - Date.parse(r.createdAt)) / 1000) : null;
-}
 
 /**
  * One item in full, read once for every window: the question and meta, the chain of runs,
@@ -56,7 +52,8 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
       status: r.status,
       createdAt: r.createdAt,
       finishedAt: r.finishedAt,
-      seconds: seconds(r),
+      seconds: r.seconds,
+      endedUnwatched: r.unwatched,
       pausedOn: r.requiredAction?.tool ?? null,
       errorCode: r.errorCode,
       error: r.error,

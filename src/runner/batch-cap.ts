@@ -8,10 +8,13 @@ const GATHER_MS_MAX = 100;
 /**
  * The batch's cap as one worker sees it: the batch's concurrency, lowered for every worker
  * after HTTP 429 (the adaptive cap is stored with the batch), and this worker's share of it
- * (the cap split over the live workers, so they share the work).
+ * (the cap split over the live workers, so they share the work), never more than fit this
+ * machine (its open files: descriptor-fit.ts; halved for a while when it ran short anyway).
  */
 export class BatchCap {
   readonly #cap: AdaptiveCap;
+  /** What this machine fits: this worker's alone, never stored (another machine may fit more). */
+  readonly #local: AdaptiveCap;
   readonly #store: WorkerStore;
   readonly #batchId: string;
   readonly #onChange: (cap: number, reason: string) => void;
@@ -20,8 +23,10 @@ export class BatchCap {
   /** The batch's stored cap limit as this worker last saw or wrote it. */
   #seen: number | null = null;
 
-  constructor(o: { cap: number; store: WorkerStore; batchId: string; onChange: (cap: number, reason: string) => void }) {
+  /** `local`: most runs in flight this machine fits. @default o.cap */
+  constructor(o: { cap: number; local?: number; store: WorkerStore; batchId: string; onChange: (cap: number, reason: string) => void }) {
     this.#cap = new AdaptiveCap(o.cap);
+    this.#local = new AdaptiveCap(o.local ?? o.cap);
     this.#store = o.store;
     this.#batchId = o.batchId;
     this.#onChange = o.onChange;
@@ -34,7 +39,7 @@ export class BatchCap {
 
   /** This worker's share of the cap (a dead worker's share passes to the others once its heartbeat is stale). */
   get share(): number {
-    return Math.max(1, Math.ceil(this.#cap.current / this.workers));
+    return Math.max(1, Math.min(this.#local.current, Math.ceil(this.#cap.current / this.workers)));
   }
 
   /** How long a freed slot may wait to be claimed with others. */
@@ -50,6 +55,12 @@ export class BatchCap {
   /** The service admitted a request: the cap recovers by one slot per cap's worth of admissions. */
   admitted(): void {
     this.#cap.admitted();
+    this.#local.admitted();
+  }
+
+  /** This machine ran short (EMFILE, ENOMEM, …) although the runs fit: this worker's share halves for a while; nothing is stored. */
+  localFault(now: number): void {
+    this.#local.throttled(now);
   }
 
   /** The service throttled an admission (HTTP 429): the cap halves, for every worker of the batch. */

@@ -64,7 +64,8 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
   }
   let baseUrl = batch.baseUrl;
   if (o.baseUrl !== undefined && o.baseUrl !== batch.baseUrl) {
-    changes.push(`base URL: ${batch.baseUrl ?? '(none)'} → ${o.baseUrl ?? '(none)'}`);
+    // A simulated batch has no URL of its own: it ran on `sim`.
+    changes.push(`base URL: ${batch.baseUrl ?? (was.service === 'sim' ? 'sim' : '(none)')} → ${o.baseUrl ?? '(none)'}`);
     baseUrl = o.baseUrl;
   }
   return { settings, policy, baseUrl, changes };

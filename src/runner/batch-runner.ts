@@ -29,6 +29,8 @@ export interface RunnerOptions {
   policy: Policy | null;
   /** Most runs in flight over all workers of the batch. @default batch.settings.concurrency */
   concurrency?: number;
+  /** Most runs in flight this machine fits (its open files: descriptor-fit.ts). @default the concurrency */
+  localCap?: number;
   /** How runs are followed. @default batch.settings.follow */
   follow?: 'sse' | 'poll';
   /** Receives progress; must not throw. */
@@ -85,6 +87,7 @@ export class BatchRunner {
       store: o.store,
       batch: o.batch,
       cap: o.concurrency ?? o.batch.settings.concurrency,
+      ...(o.localCap !== undefined ? { localCap: o.localCap } : {}),
       step: (item, ctx) => {
         this.#tally?.track(item.id, item.state);
         const d: DriveContext = {

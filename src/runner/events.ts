@@ -9,6 +9,11 @@ export type RunnerEvent =
   | { type: 'item'; id: string; state: ItemState; runId: string | null; detail?: string }
   | { type: 'decision'; id: string; tool: string; by: 'policy'; answer: Record<string, unknown> | null; reason: string }
   | { type: 'cap'; cap: number; reason: string }
+  /**
+   * Sent once, before any run, when the batch's concurrency needs more open files than this
+   * process may hold: about `needed` for `concurrency`, `limit` allowed, so `runs` at once here.
+   */
+  | { type: 'descriptors'; concurrency: number; needed: number; limit: number; runs: number }
   | { type: 'retry-later'; id: string; delayMs: number; reason: string }
   | { type: 'warning'; message: string }
   /**

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../api/index.js';
-import { isRunFailure } from '../api/index.js';
+import { isRunFailure, isRunFinished } from '../api/index.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
 import type { BatchRecord, ItemRecord, TransitionStore } from '../store/index.js';
@@ -98,9 +98,13 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
       }
       case 'running': {
         if (!item.runId) throw new Error(`item ${item.id} is running without a run id`);
-        // A run taken over may have ended while no worker followed it: read it before streaming.
-        const run = await client.followRun(item.runId, { mode: ctx.follow, signal, readFirst: !startedHere });
-        const snap = toSnapshot(run);
+        // A run taken over may have ended while no worker followed it: read it before following.
+        const first = startedHere ? null : await client.getRun(item.runId, { signal });
+        const unwatched = first !== null && isRunFinished(first);
+        const run = unwatched ? first : await client.followRun(item.runId, { mode: ctx.follow, signal });
+        // Ended before this look: when it ended is known only from the service's own times.
+        const snap = toSnapshot(run, unwatched);
+        startedHere = true;
         if (run.status === 'requires_action' && snap.requiredAction) {
           const action = snap.requiredAction;
           const nextKey = idempotencyKey(item.batchId, item.id, item.step + 1, item.attempt);

@@ -1,3 +1,5 @@
+import { isSaneServiceTime } from '../api/run-schema.js';
+import { isRunFinished } from '../api/run-status.js';
 import type { FileRefInput, RunError, RunSnapshot } from '../store/index.js';
 
 /** The parts of a service run the runner reads (the client's Run type satisfies it). */
@@ -6,6 +8,9 @@ export interface RunLike {
   status: string;
   thread_id?: string | null | undefined;
   created_at?: unknown;
+  finished_at?: unknown;
+  completed_at?: unknown;
+  updated_at?: unknown;
   required_action?: { tool: string; input?: unknown } | null | undefined;
   output?: { text?: unknown; tool_results?: unknown } | null | undefined;
   /** Why a failed run failed: `{code, message}` (a string is taken as the message). */
@@ -54,8 +59,27 @@ export function runError(run: RunLike): RunError | null {
   return { code: null, message: JSON.stringify(e) };
 }
 
-/** Reduces a service run to what the store keeps. */
-export function toSnapshot(run: RunLike): RunSnapshot {
+/** The longest run resq takes the service's times for: longer, one of them is wrong. */
+const LONGEST_RUN_MS = 366 * 86_400_000;
+
+/**
+ * Seconds an ended run took by the service's own clock: from `created_at` to `finished_at`
+ * (or `completed_at`, or `updated_at`, its last change). Null when a time is missing or not
+ * sane (isSaneServiceTime), or the end comes before the start or absurdly long after it.
+ */
+export function serviceSeconds(run: RunLike): number | null {
+  const start = run.created_at;
+  const end = [run.finished_at, run.completed_at, run.updated_at].find(isSaneServiceTime);
+  if (!isSaneServiceTime(start) || end === undefined) return null;
+  const ms = Date.parse(end) - Date.parse(start);
+  return ms >= 0 && ms <= LONGEST_RUN_MS ? ms / 1000 : null;
+}
+
+/**
+ * Reduces a service run to what the store keeps. `unwatched`: it was found ended on the
+ * first look of a resq that did not start it (it ended while none watched).
+ */
+export function toSnapshot(run: RunLike, unwatched = false): RunSnapshot {
   const ra = run.required_action;
   const output = run.output;
   return {
@@ -72,5 +96,7 @@ export function toSnapshot(run: RunLike): RunSnapshot {
       : null,
     files: fileRefs(run),
     error: runError(run),
+    serviceSeconds: isRunFinished(run) ? serviceSeconds(run) : null,
+    unwatched,
   };
 }

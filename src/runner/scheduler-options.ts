@@ -54,6 +54,8 @@ export interface SchedulerOptions {
   batch: BatchRecord;
   /** The batch's cap on runs in flight over all workers. */
   cap: number;
+  /** Most runs in flight this worker's machine fits (its open files: descriptor-fit.ts). @default cap */
+  localCap?: number;
   step: Step;
   /** Sorts a step's failure: the one place agent runs and model runs differ. */
   classify: (err: unknown, signal: AbortSignal) => ErrorKind;

@@ -8,6 +8,7 @@ import { isTryLater, type SchedulerOptions, type SchedulerResult, type StepConte
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
+import { isLocalFault } from '../api/network-errors.js';
 
 export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext, TryLater } from './scheduler-options.js';
 export { isTryLater, tryLater } from './scheduler-options.js';
@@ -58,7 +59,7 @@ export class Scheduler {
   constructor(o: SchedulerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
-    this.#cap = new BatchCap({ cap: o.cap, store: o.store, batchId: o.batch.id, onChange: (cap, reason) => o.onEvent?.({ type: 'cap', cap, reason }) });
+    this.#cap = new BatchCap({ cap: o.cap, ...(o.localCap !== undefined ? { local: o.localCap } : {}), store: o.store, batchId: o.batch.id, onChange: (cap, reason) => o.onEvent?.({ type: 'cap', cap, reason }) });
   }
 
   get #leaseMs(): number {
@@ -370,6 +371,8 @@ export class Scheduler {
         return;
       }
       case 'transient':
+        // This machine ran short (open files, memory, disk): fewer at once here for a while.
+        if (isLocalFault(err)) this.#cap.localFault(this.#clock.now());
         return this.#retryLater(item, tries, message);
     }
   }

@@ -12,6 +12,8 @@ import { readBatchStatus } from '../read/batch-status.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { systemClock } from '../clock.js';
 import type { HintPlace } from '../text/command-hint.js';
+import { fitDescriptors, isLowered } from './descriptor-fit.js';
+import { readDescriptorLimit } from './descriptor-limit.js';
 
 /** A question set to run as a batch: loaded as a new batch, or joined when its name exists. */
 export interface SessionSource {
@@ -50,6 +52,8 @@ export interface SessionService {
   check?(): Promise<void>;
   /** Called when the session ends. */
   close?(): Promise<void>;
+  /** The service is served by this very process (the built-in simulator): each connection holds two of its open files. @default false */
+  sameProcess?: boolean;
 }
 
 /** What a session reports besides the runner's events. */
@@ -93,6 +97,8 @@ export interface SessionOptions {
   notify?: SendOptions;
   /** The database the caller was given: the status's suggested command (`next`) carries it as `--db`. */
   hint?: HintPlace;
+  /** Most files this process may hold open; null for no limit. @default readDescriptorLimit() */
+  descriptorLimit?: number | null;
 }
 
 /** How a session ended. */
@@ -181,7 +187,7 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
     if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
-    const { run, files } = await runWorker(o, batch, policy, service.client, emit);
+    const { run, files } = await runWorker(o, batch, policy, service, emit);
     return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
   } finally {
     await service?.close?.();
@@ -193,11 +199,19 @@ async function runWorker(
   o: SessionOptions,
   batch: BatchRecord,
   policy: Policy | null,
-  client: ServiceClient,
+  service: SessionService,
   emit: (e: SessionEvent) => void,
 ): Promise<{ run: RunnerResult; files: DownloadSummary | null }> {
+  const client = service.client;
   // Loaded when runs are sent: a dry run needs neither the runner nor the client behind it.
   const { BatchRunner } = await import('./batch-runner.js');
+  // What this machine allows is known before it is needed: no more runs at once than its open files hold.
+  const fit = fitDescriptors(o.descriptorLimit !== undefined ? o.descriptorLimit : readDescriptorLimit(), {
+    concurrency: batch.settings.concurrency,
+    downloads: batch.settings.download.enabled ? batch.settings.download.concurrency : 0,
+    sameProcess: service.sameProcess ?? false,
+  });
+  if (isLowered(fit)) emit({ type: 'descriptors', concurrency: fit.concurrency, needed: fit.needed, limit: fit.limit!, runs: fit.runs });
   const downloads = await downloaderFor(o, batch, client, emit);
   // Files left pending by an earlier, interrupted run start again at once.
   downloads?.kick(batch);
@@ -210,6 +224,7 @@ async function runWorker(
     client,
     batch,
     policy,
+    ...(isLowered(fit) ? { localCap: fit.runs } : {}),
     ...(o.limit !== undefined ? { limit: o.limit } : {}),
     wait: o.wait ?? true,
     ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),

@@ -39,6 +39,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedOptions {
     host: o.host ?? '127.0.0.1',
     keys: o.keys ?? { 'sim-key-alice': 'alice', 'sim-key-bob': 'bob' },
     defaultDurationMs: o.defaultDurationMs ?? 300,
+    runTimes: o.runTimes ?? true,
     streamMaxMs: o.streamMaxMs ?? 120_000,
     keepAliveMs: o.keepAliveMs ?? 15_000,
     maxRunningPerAccount: o.maxRunningPerAccount ?? Number.POSITIVE_INFINITY,

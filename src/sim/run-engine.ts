@@ -19,6 +19,8 @@ export interface RunEngineDeps {
   /** Base URL ending in /api/v1, for file URLs. */
   baseUrl: () => string;
   defaultDurationMs: number;
+  /** Whether run objects carry their times (SimOptions.runTimes). @default true */
+  runTimes?: boolean;
   /** Where changes that cannot be worked out again are written as they happen (with a state file). */
   journal?: SimJournal | null;
 }
@@ -112,7 +114,7 @@ export class RunEngine {
 
   /** The run object as GET /runs/{id} gives it. */
   view(run: RunRecord): Record<string, unknown> {
-    return runView(run, this.state(run));
+    return runView(run, this.state(run), this.#d.runTimes ?? true);
   }
 
   /** Whether the run sent its final `run` event (no longer running nor cancelling). */

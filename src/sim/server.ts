@@ -17,6 +17,7 @@ import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './sn
 import { lockState } from './state-lock.js';
 import { SimStore } from './store.js';
 import { TimerSet } from './timers.js';
+import { isMachineShort } from './machine-short.js';
 import type { Sim, SimOptions } from './types.js';
 
 const API_PREFIX = '/api/v1';
@@ -49,7 +50,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const store = new SimStore();
   const ledger = new RequestLedger();
   const baseUrl = (): string => `${origin}${API_PREFIX}`;
-  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs, journal });
+  const engine = new RunEngine({ store, counters, clock, timers, baseUrl, defaultDurationMs: opts.defaultDurationMs, runTimes: opts.runTimes, journal });
   const models = new ModelJobs({ store, counters, clock, timers, baseUrl, origin: () => origin, modelJobMs: opts.modelJobMs, journal });
   const deps: SimDeps = { opts, store, engine, models, counters, clock, timers, faults, ledger, journal, baseUrl, origin: () => origin };
   const handle = requestHandler(deps);
@@ -83,6 +84,11 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     lock?.release();
     throw e;
   }
+  // A connection this process had no descriptor for (accept EMFILE): libuv sheds it and the
+  // client tries again; the server keeps listening. Anything else is thrown as before.
+  server.on('error', (e) => {
+    if (!isMachineShort(e)) throw e;
+  });
   const { port } = server.address() as AddressInfo;
   origin = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   let savedVersion = -1;
@@ -90,15 +96,23 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   // Compaction: the whole state to the snapshot (renamed into place), then the journal emptied.
   // Changes in between are in the journal, written before each reply that acknowledges one, so
   // a large state is compacted less often: at most 5% of the time goes to writing it.
-  const save = (force = true): void => {
-    if (!statePath || !journal || store.version === savedVersion) return;
+  // This machine short of open files, memory or disk (EMFILE, ENOSPC, …): the changes stay in
+  // the journal and the snapshot is written at a later tick — waited on, never a crash.
+  const save = (force = true): boolean => {
+    if (!statePath || !journal || store.version === savedVersion) return true;
     const t = performance.now();
-    if (!force && t < nextSaveAt) return;
+    if (!force && t < nextSaveAt) return true;
+    try {
+      writeSnapshot(statePath, takeSnapshot(store, clock, origin, journal.seq));
+    } catch (e) {
+      if (!isMachineShort(e)) throw e;
+      return false;
+    }
     savedVersion = store.version;
-    writeSnapshot(statePath, takeSnapshot(store, clock, origin, journal.seq));
     journal.truncate();
     const now = performance.now();
     nextSaveAt = now + 19 * (now - t);
+    return true;
   };
   if (saved) restoreSnapshot(saved, { store, clock, engine, models, origin }, replay);
   if (journal) {
@@ -124,9 +138,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     ledger: () => ledger.read(store),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        save();
-        // The snapshot holds everything: the journal goes (it stays when the save failed, and the error is thrown).
-        journal?.close(true);
+        // The snapshot holds everything: the journal goes (it stays when the save failed: read back at the next start).
+        journal?.close(save());
         lock?.release();
         timers.closeAll();
         server.close(() => resolve());

@@ -8,6 +8,11 @@ export interface SimOptions {
   keys?: Record<string, string>;
   /** Working time of each run when its question has no `@duration`. @default 300 */
   defaultDurationMs?: number;
+  /**
+   * Send run objects without their times (`created_at`, `finished_at`, `completed_at`,
+   * `updated_at`), as a service that gives none would: resq then measures runs itself. @default true
+   */
+  runTimes?: boolean;
   /** An event stream closes by itself after this long (the spec's "a few minutes"). @default 120_000 */
   streamMaxMs?: number;
   /** Interval of `: keepalive` comment lines on event streams. @default 15_000 */

@@ -1,15 +1,18 @@
 import type { Message, ModelRunRecord, RunRecord, ThreadRecord } from './records.js';
 import type { RunState } from './run-state.js';
 
-/** The run object exactly as GET /runs/{id} and the `run` event give it (`s`: its state now, made afresh). */
-export function runView(r: RunRecord, s: RunState): Record<string, unknown> {
+/**
+ * The run object exactly as GET /runs/{id} and the `run` event give it (`s`: its state now,
+ * made afresh). `times`: with its start, end and last change (the simulator's clock).
+ */
+export function runView(r: RunRecord, s: RunState, times = true): Record<string, unknown> {
+  const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
   const view: Record<string, unknown> = {
     id: r.id,
     object: 'run',
     status: r.status,
     thread_id: r.threadId,
-    created_at: new Date(r.createdAt).toISOString(),
-    completed_at: r.completedAt === null ? null : new Date(r.completedAt).toISOString(),
+    ...(times ? { created_at: iso(r.createdAt), completed_at: iso(r.completedAt), finished_at: iso(r.completedAt), updated_at: iso(r.completedAt ?? r.createdAt) } : {}),
     previous_run_id: r.parentId,
     output: { text: s.text, tool_results: s.toolResults },
   };

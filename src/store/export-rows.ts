@@ -1,3 +1,4 @@
+import { chainSeconds } from './run-times.js';
 // The export projection: a batch's items as export rows, read through the store port only, so
 // the engine's export, the notebook helpers and a script all read one shape.
 import { decisionNote } from './decision-text.js';
@@ -62,17 +63,8 @@ export function exportStatus(s: ItemState): ExportStatus {
 
 export { FAILED_STATES } from './item-states.js';
 
-/** Seconds the runs ran, to the millisecond; null when none has ended. */
-export function runSeconds(times: ItemAggregate['runTimes']): number | null {
-  let ms = 0;
-  let ended = 0;
-  for (const t of times) {
-    if (!t.finishedAt) continue;
-    ms += Math.max(0, Date.parse(t.finishedAt) - Date.parse(t.createdAt));
-    ended++;
-  }
-  return ended === 0 ? null : ms / 1000;
-}
+/** Seconds the runs ran, to the millisecond; null when none has ended or one ended unwatched without the service's times. */
+export const runSeconds = (times: ItemAggregate['runTimes']): number | null => chainSeconds(times);
 
 /** `untrusted_cost` (the plan's cost as sent, marked) when the service sent one resq does not trust. */
 function untrusted(input: Record<string, unknown>): { untrusted_cost?: string } {

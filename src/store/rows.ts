@@ -63,6 +63,8 @@ export interface RunRow {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  seconds: number | null;
+  unwatched: number | boolean;
 }
 
 export function runFromRow(r: RunRow): RunRecord {
@@ -81,6 +83,8 @@ export function runFromRow(r: RunRow): RunRecord {
     error: r.error ?? null,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
+    seconds: r.seconds === null ? null : Number(r.seconds),
+    unwatched: Boolean(r.unwatched),
   };
 }
 

@@ -169,7 +169,7 @@ export interface ItemStats {
   /** Cost of the plans approved for this item. */
   approvedCost: number;
   files: number;
-  /** Seconds its runs took, summed (finished runs only). */
+  /** Seconds its runs took, summed (finished runs only); 0 when one ended unwatched with no length known. */
   runSeconds: number;
 }
 
@@ -192,6 +192,10 @@ export interface RunTime {
   tool: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** How long it ran (the service's own times, else resq's); null while it runs or when it ended unwatched without service times. */
+  seconds: number | null;
+  /** It ended while no resq was watching, at or before `finishedAt`. */
+  unwatched: boolean;
 }
 
 /**
@@ -206,7 +210,7 @@ export interface PauseRecord {
   input: Record<string, unknown>;
   /** When the pause was recorded (the paused run's end, ISO 8601): a held item waits from then. */
   pausedAt: string | null;
-  decision: Pick<DecisionRecord, 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> | null;
+  decision: (Pick<DecisionRecord, 'answer' | 'by' | 'person' | 'reason' | 'cost' | 'decidedAt'> & { seq: number }) | null;
 }
 
 /** Which pauses {@link PauseRecord} reads return. */
@@ -228,6 +232,8 @@ export interface PauseRow {
   reason: string | null;
   cost: number | null;
   decidedAt: string | null;
+  /** The decision's row id: the order decisions were made in (null: none). */
+  decisionSeq: number | string | null;
 }
 
 /** A pause row made a {@link PauseRecord} (an action that is not an object reads as tool "unknown", input {}). */
@@ -250,7 +256,7 @@ export function pauseFromRow(r: PauseRow): PauseRecord {
     decision:
       r.by === null || r.answer === null || r.decidedAt === null
         ? null
-        : { answer: JSON.parse(r.answer) as Record<string, unknown>, by: r.by, person: r.person, reason: r.reason, cost: Number(r.cost ?? 0), decidedAt: r.decidedAt },
+        : { answer: JSON.parse(r.answer) as Record<string, unknown>, by: r.by, person: r.person, reason: r.reason, cost: Number(r.cost ?? 0), decidedAt: r.decidedAt, seq: Number(r.decisionSeq ?? 0) },
   };
 }
 
@@ -268,6 +274,10 @@ export interface RunSnapshot {
   files: FileRefInput[];
   /** Why the run failed, as the service said it (kept verbatim); absent or null when it gave nothing. */
   error?: RunError | null;
+  /** Seconds from its start to its end as the service's own timestamps say; null when it sent none usable. */
+  serviceSeconds?: number | null;
+  /** Found ended on the first look of a resq that did not start it (it ended while no resq watched). */
+  unwatched?: boolean;
 }
 
 /** What to do about a pause, decided inside the transaction that records it. */

@@ -117,6 +117,10 @@ export interface RunRecord {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** How long it ran (the service's own times, else resq's); null while it runs or when it ended unwatched without service times. */
+  seconds: number | null;
+  /** It ended while no resq was watching, at or before `finishedAt` (found ended on a resume). */
+  unwatched: boolean;
 }
 
 /** Why a run failed, as the service said it: `error: {code, message}` kept verbatim. */

@@ -2,7 +2,7 @@ import { CsvError, type Parser, parse } from 'csv-parse';
 import { ByteChecker } from './byte-check.js';
 import { CsvRecords } from './csv-records.js';
 import { DIALECT_HEAD_BYTES, sniffCsvDialect } from './csv-dialect.js';
-import { wideEncoding, wideEncodingReason } from './encoding.js';
+import { notTextReason, wideEncoding, wideEncodingReason } from './encoding.js';
 import { asBuffer, peekHead } from './peek-head.js';
 import type { DuplicateIds } from './row.js';
 import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem } from './row-schema.js';
@@ -39,9 +39,10 @@ export async function* readCsv<R extends KeyedRow>(
 ): AsyncGenerator<ReadResult<R>> {
   const peeked = await peekHead(source, DIALECT_HEAD_BYTES);
   const wide = wideEncoding(peeked.head);
-  if (wide) {
+  const binary = notTextReason(peeked.head);
+  if (wide || binary) {
     await peeked.cancel();
-    yield problem({ file, reason: wideEncodingReason(wide, file) });
+    yield problem({ file, reason: binary ?? wideEncodingReason(wide!, file) });
     return;
   }
   const dialect = sniffCsvDialect(peeked.head, opts.delimiter);

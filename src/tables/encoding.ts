@@ -28,3 +28,24 @@ export function wideEncodingReason(encoding: WideEncoding, file: string): string
   const family = encoding.slice(0, 6);
   return `file is ${family} encoded (${encoding}); resq reads UTF-8: convert it with ${commandHint(['iconv', '-f', family, '-t', 'UTF-8', file])} > ${shellQuote(file.replace(/(\.[^./]*)?$/, '.utf8$1'))}`;
 }
+
+/** Magic numbers of files that are not text, with what each file is. */
+const MAGIC: readonly (readonly [readonly number[], string])[] = [
+  [[0x7f, 0x45, 0x4c, 0x46], 'an ELF executable'],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image'],
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (an Excel .xlsx workbook is one)'],
+];
+
+/**
+ * The reason given for a file that is not text at all (an ELF executable, a PNG image, a
+ * PDF document, a ZIP archive), known by its first bytes; null for anything else.
+ */
+export function notTextReason(head: Uint8Array): string | null {
+  for (const [magic, what] of MAGIC) {
+    if (head.length >= magic.length && magic.every((b, i) => head[i] === b)) {
+      return `not a text file: it is ${what}; a question set is CSV or JSONL text`;
+    }
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { wideEncoding, wideEncodingReason } from './encoding.js';
+import { notTextReason, wideEncoding, wideEncodingReason } from './encoding.js';
 
 /** The question-set formats resq reads: `tsv` is CSV whose delimiter is a tab. */
 export type QuestionFormat = 'csv' | 'tsv' | 'jsonl';
@@ -22,6 +22,8 @@ export function formatFromName(path: string): QuestionFormat | null {
 export function sniffFormat(head: Uint8Array, file = 'FILE'): { format: QuestionFormat } | { reason: string } {
   const wide = wideEncoding(head);
   if (wide) return { reason: wideEncodingReason(wide, file) };
+  const binary = notTextReason(head);
+  if (binary) return { reason: binary };
   let text = Buffer.from(head.buffer, head.byteOffset, head.length).toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trimStart();

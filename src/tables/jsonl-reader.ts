@@ -1,5 +1,5 @@
 import { ByteChecker } from './byte-check.js';
-import { wideEncoding, wideEncodingReason } from './encoding.js';
+import { notTextReason, wideEncoding, wideEncodingReason } from './encoding.js';
 import { parseJsonExactly } from '../text/json-text.js';
 import type { DuplicateIds } from './row.js';
 import { type KeyedRow, type Notify, type ReadResult, type RowSchema, problem, refused } from './row-schema.js';
@@ -63,8 +63,9 @@ export async function* readJsonl<R extends KeyedRow>(
     const base = offset;
     offset += buf.length;
     const wide = base === 0 ? wideEncoding(buf) : null;
-    if (wide) {
-      yield problem({ file, reason: wideEncodingReason(wide, file) });
+    const binary = base === 0 ? notTextReason(buf) : null;
+    if (wide || binary) {
+      yield problem({ file, reason: binary ?? wideEncodingReason(wide!, file) });
       return;
     }
     let start = 0;

@@ -9,6 +9,7 @@ import { LiveHub } from './live.js';
 import { allowedHosts, isLoopback, ownHosts, urlHost } from './hosts.js';
 import { SessionBook, sessionCookieName, sessionKey } from './sessions.js';
 import { Throttle } from './throttle.js';
+import { isLocalErrno } from '../local-fault.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -82,6 +83,11 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       server.off('error', reject);
       resolve();
     });
+  });
+  // A connection this process had no descriptor for (accept EMFILE): libuv sheds it and the
+  // browser tries again; the view keeps serving. Anything else is thrown as before.
+  server.on('error', (e) => {
+    if (!isLocalErrno(e)) throw e;
   });
   const port = (server.address() as AddressInfo).port;
   app = buildApp({

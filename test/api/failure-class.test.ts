@@ -93,3 +93,17 @@ describe('messages name the attempt only when a request was retried', () => {
     expect(new ConflictError({ ...api(409, 'thread_busy'), attempt: 1, note: 'thread busy 30/30' }).message).toBe('HTTP 409 POST /runs (thread busy 30/30): x [thread_busy]');
   });
 });
+
+describe('classifyFailure: this machine running short', () => {
+  const local = (code: string) => new NetworkError({ ...req, phase: 'local', detail: code, causeCode: code, retryable: true });
+  it('retries EMFILE, ENFILE, ENOMEM and ENOSPC (a socket or a system error alike): nothing arrived, never the item\'s failure', () => {
+    for (const code of ['EMFILE', 'ENFILE', 'ENOMEM', 'ENOSPC']) {
+      for (const error of [local(code), Object.assign(new Error(`open ${code}`), { code })]) {
+        for (const request of ['submit', 'read', 'download'] as const) {
+          expect(classify(error, { request })).toMatchObject({ action: 'retry', arrived: 'no' });
+        }
+        expect(errorKind(error, new AbortController().signal)).toBe('transient');
+      }
+    }
+  });
+});

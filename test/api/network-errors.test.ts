@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, TimeoutError } from '../../src/api/errors.js';
-import { toNetworkError } from '../../src/api/network-errors.js';
+import { isLocalFault, toNetworkError } from '../../src/api/network-errors.js';
 
 const req = { method: 'GET', path: '/runs/r1', attempt: 2, maxAttempts: 6 };
 
@@ -9,6 +9,18 @@ function coded(code: string, message = 'failed'): Error {
 }
 
 describe('toNetworkError', () => {
+  it("names this machine's shortage (EMFILE, ENFILE, ENOMEM, ENOBUFS, ENOSPC) as local: retryable, nothing sent", () => {
+    for (const code of ['EMFILE', 'ENFILE', 'ENOMEM', 'ENOBUFS', 'ENOSPC']) {
+      const err = toNetworkError(coded(code, `connect ${code} 127.0.0.1:4000`), req);
+      expect(err).toMatchObject({ phase: 'local', retryable: true, causeCode: code });
+      expect(err!.message).toContain('nothing was sent');
+      expect(err!.message).not.toContain('127.0.0.1');
+      expect(isLocalFault(err)).toBe(true);
+      expect(isLocalFault(coded(code))).toBe(true);
+    }
+    expect(isLocalFault(toNetworkError(coded('ECONNREFUSED'), req))).toBe(false);
+  });
+
   it('marks refused connections and DNS failures as connect phase', () => {
     for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
       const err = toNetworkError(coded(code), req);

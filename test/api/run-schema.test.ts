@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileRefSchema, RunSchema, ToolResultSchema } from '../../src/api/run-schema.js';
+import { FileRefSchema, isSaneServiceTime, RunSchema, ToolResultSchema } from '../../src/api/run-schema.js';
 
 describe('RunSchema', () => {
   it('keeps unknown fields and unknown status strings', () => {
@@ -64,5 +64,28 @@ describe('ToolResultSchema and FileRefSchema', () => {
   it('leave a missing file name absent so callers fall back to the id', () => {
     const ref = FileRefSchema.parse({ id: 'f', role: 'figure', url: 'u' });
     expect(ref.name ?? ref.id).toBe('f');
+  });
+});
+
+describe('RunSchema service times', () => {
+  const base = { id: 'r1', status: 'completed', thread_id: 't1' };
+
+  it('keeps created_at, finished_at, completed_at and updated_at when each is an ISO date-time with a zone', () => {
+    const run = RunSchema.parse({ ...base, created_at: '2026-11-28T06:00:00.000Z', finished_at: '2026-11-28T06:00:01.500Z', completed_at: '2026-11-28T07:00:01+01:00', updated_at: '2026-11-28T06:00:01.5Z' });
+    expect(run).toMatchObject({ created_at: '2026-11-28T06:00:00.000Z', finished_at: '2026-11-28T06:00:01.500Z', completed_at: '2026-11-28T07:00:01+01:00', updated_at: '2026-11-28T06:00:01.5Z' });
+  });
+
+  it('reads a time that is absent, not a string, unparseable, without a zone or absurd as absent (resq measures itself)', () => {
+    for (const bad of [undefined, null, 12345, 'yesterday', '2026-11-28', '2026-11-28T06:00:00', '2026-13-45T06:00:00Z', '1970-01-01T00:00:00Z', '9999-01-01T00:00:00Z', `2026-11-28T06:00:00Z${' '.repeat(50)}`]) {
+      const run = RunSchema.parse({ ...base, created_at: bad, finished_at: bad, updated_at: bad });
+      expect([run.created_at, run.finished_at, run.updated_at]).toEqual([null, null, null]);
+    }
+  });
+
+  it('isSaneServiceTime says which strings are taken as service times', () => {
+    expect(isSaneServiceTime('2026-11-28T06:00:00Z')).toBe(true);
+    expect(isSaneServiceTime('2026-11-28T06:00:00.123456+05:30')).toBe(true);
+    expect(isSaneServiceTime('2300-01-01T00:00:00Z')).toBe(false);
+    expect(isSaneServiceTime(new Date())).toBe(false);
   });
 });

@@ -66,16 +66,20 @@ describe('lazy loading of commands', () => {
     // needs (pure, no dependencies), with the text helpers that make an error printable and
     // the one command-hint builder that quotes the commands messages suggest: errors are
     // reported from start-up on. And, in a checkout, the hook that lets Node run the TypeScript
-    // sources. And the pooler hint (pure) a database error's line may carry.
+    // sources. And the pooler hint (pure) a database error's line may carry, and the network
+    // errors' own classing with this machine's shortages (EMFILE, ENOSPC…; pure) the taxonomy reads.
     expect(src.sort()).toEqual([
       'src/api/errors.ts',
       'src/api/failure-class.ts',
+      'src/api/network-errors.ts',
       'src/errors.ts',
+      'src/local-fault.ts',
       'src/run-sources.mjs',
       'src/runner/store-fault.ts',
       'src/store/location.ts',
       'src/store/postgres/pooler.ts',
       'src/store/settings-defaults.ts',
+      'src/text/closest-word.ts',
       'src/text/command-hint.ts',
       'src/text/escape-text.ts',
       'src/text/printable.ts',
@@ -101,7 +105,7 @@ describe('lazy loading of commands', () => {
     expect(status.code, status.stderr).toBe(0);
     for (const r of [dry, status]) {
       expect(under(r.modules, 'src/sim/')).toEqual([]);
-      expect(under(r.modules, 'src/api/').sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts']);
+      expect(under(r.modules, 'src/api/').sort()).toEqual(['src/api/errors.ts', 'src/api/failure-class.ts', 'src/api/network-errors.ts']);
       expect(under(r.modules, 'src/models/')).toEqual([]);
       expect(under(r.modules, 'node_modules/undici/')).toEqual([]);
       expect(under(r.modules, 'node_modules/pg/')).toEqual([]);

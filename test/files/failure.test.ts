@@ -22,7 +22,9 @@ describe('classifyFailure', () => {
     ['401', new AuthError(api(401)), false, 'fail'],
     ['400-ish', new ApiError(api(413)), false, 'fail'],
     ['an unsafe path', new UnsafePathError('no'), false, 'fail'],
-    ['a full disk', Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' }), false, 'fail'],
+    // This machine short of disk or files: waited on and tried again (issue 37), like a throttled service.
+    ['a full disk', Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' }), false, 'retry'],
+    ['too many open files', Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }), false, 'retry'],
     ['a bug', new TypeError('x is undefined'), false, 'fail'],
   ])('%s → %s', (_what, err, aborted, kind) => {
     expect(classifyFailure(err, aborted as boolean).kind).toBe(kind);

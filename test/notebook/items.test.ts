@@ -95,8 +95,8 @@ describe('itemRow seconds', () => {
   } as ItemRecord;
   // A run of 2 s, then the batch sat stopped (or the pause waited for a person) a day, then a run of 3 s.
   const times = [
-    { createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z' },
-    { createdAt: '2026-01-02T00:00:02Z', finishedAt: '2026-01-02T00:00:05Z' },
+    { createdAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:02Z', seconds: 2 },
+    { createdAt: '2026-01-02T00:00:02Z', finishedAt: '2026-01-02T00:00:05Z', seconds: 3 },
   ];
 
   it('counts the time its runs ran, not the time between them', () => {

@@ -103,7 +103,17 @@ describe('loadPipeline', () => {
       `${path}:3: concurrency: must be at least 1`,
       `${path}:6: download.enabled: must be a boolean, found a string`,
       `${path}:7: follow: must be "sse" or "poll"`,
-      `${path}:4: folow: unknown key`,
+      `${path}:4: folow: unknown key: did you mean \`follow\`?`,
+    ]);
+  });
+
+  it('suggests the known key a mistyped one is closest to, and only a close one', async () => {
+    const dir = folder({ 'p.yaml': 'questions: q.csv\nconcurrancy: 4\ndownload:\n  enabeld: true\nzzzzzz: 1\n', 'q.csv': questions });
+    const path = join(dir, 'p.yaml');
+    expect(await problemsOf(path)).toEqual([
+      `${path}:4: download.enabeld: unknown key: did you mean \`enabled\`?`,
+      `${path}:2: concurrancy: unknown key: did you mean \`concurrency\`?`,
+      `${path}:5: zzzzzz: unknown key`,
     ]);
   });
 

@@ -10,6 +10,20 @@ function limitStore(): { store: Store; limit: () => number | null | undefined } 
 }
 
 describe('BatchCap', () => {
+  it("takes the lower of the batch's share and what this machine fits; a local fault halves only this worker's, nothing stored", async () => {
+    const { store, limit } = limitStore();
+    const cap = new BatchCap({ cap: 400, local: 49, store, batchId: 'b', onChange: () => {} });
+    expect(cap.share).toBe(49);
+    cap.workers = 10;
+    expect(cap.share).toBe(40);
+    cap.workers = 1;
+    cap.localFault(1000);
+    await Promise.resolve();
+    expect(cap.share).toBe(24);
+    expect(cap.current).toBe(400);
+    expect(limit()).toBeUndefined();
+  });
+
   it('splits the cap over the live workers, and gathers claims only for large shares', () => {
     const { store } = limitStore();
     const cap = new BatchCap({ cap: 60, store, batchId: 'b', onChange: () => {} });

@@ -29,6 +29,11 @@ describe('applyOverrides', () => {
     expect(batch.settings.concurrency).toBe(8);
   });
 
+  it('a simulated batch given a base URL says it ran on sim, not (none)', () => {
+    const simBatch = { ...batch, settings: { ...batch.settings, service: 'sim' as const }, baseUrl: null };
+    expect(applyOverrides(simBatch, { baseUrl: 'http://127.0.0.1:8787/api/v1' }).changes).toEqual(['base URL: sim → http://127.0.0.1:8787/api/v1']);
+  });
+
   it('a value given again that equals the batch\'s is no change', () => {
     expect(applyOverrides(batch, { concurrency: 8, policy: batch.policy }).changes).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileRefs, runError, toSnapshot } from '../../src/runner/run-snapshot.js';
+import { fileRefs, runError, serviceSeconds, toSnapshot } from '../../src/runner/run-snapshot.js';
 
 describe('run snapshots', () => {
   const run = {
@@ -43,5 +43,17 @@ describe('run snapshots', () => {
     expect(runError({ id: 'r', status: 'failed', error: { reason: 'x' } })).toEqual({ code: null, message: '{"reason":"x"}' });
     expect(runError({ id: 'r', status: 'failed', error: 42 })).toEqual({ code: null, message: '42' });
     expect(runError({ id: 'r', status: 'failed', error: null })).toBeNull();
+  });
+  it('measures an ended run by the service clock: created_at to finished_at, else completed_at, else updated_at', () => {
+    const t = (s: number): string => new Date(Date.UTC(2026, 10, 28, 6, 0, 0) + s * 1000).toISOString();
+    expect(serviceSeconds({ id: 'r', status: 'completed', created_at: t(0), finished_at: t(1.5), updated_at: t(9) })).toBe(1.5);
+    expect(serviceSeconds({ id: 'r', status: 'completed', created_at: t(0), completed_at: t(2.25) })).toBe(2.25);
+    expect(serviceSeconds({ id: 'r', status: 'requires_action', created_at: t(0), updated_at: t(3) })).toBe(3);
+    // Missing, an end before the start, or a year long: resq measures itself.
+    expect(serviceSeconds({ id: 'r', status: 'completed', finished_at: t(1) })).toBeNull();
+    expect(serviceSeconds({ id: 'r', status: 'completed', created_at: t(5), finished_at: t(1) })).toBeNull();
+    expect(serviceSeconds({ id: 'r', status: 'completed', created_at: t(0), finished_at: t(400 * 86_400) })).toBeNull();
+    expect(toSnapshot({ id: 'r', status: 'completed', created_at: t(0), finished_at: t(1.5) }, true)).toMatchObject({ serviceSeconds: 1.5, unwatched: true });
+    expect(toSnapshot({ id: 'r', status: 'running', created_at: t(0), updated_at: t(1) })).toMatchObject({ serviceSeconds: null, unwatched: false });
   });
 });

@@ -1,6 +1,9 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { call, createRun, finish } from './helpers.js';
+import { tempDir } from '../support/cli.js';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -161,5 +164,42 @@ describe('fault injection', () => {
   it('refuses bad fault settings', () => {
     expect(() => sim.faults.set({ rate429: 2 })).toThrow(RangeError);
     expect(() => sim.faults.set({ nope: 1 } as never)).toThrow(/unknown fault/);
+  });
+});
+
+describe('the state file when this process is out of open files', () => {
+  it('a snapshot write met by EMFILE is no crash: the journal is kept and the next start has every run', async () => {
+    const state = join(tempDir(), 'r.db.sim.json');
+    const first = await startSim({ defaultDurationMs: 10, statePath: state });
+    const run = await createRun(first, 'hello');
+    expect((await finish(first, run.id)).status).toBe('completed');
+    // Take every descriptor this process may still open, then close: its snapshot write fails EMFILE
+    // (close saves at once, before it returns), and the descriptors are given back straight after.
+    const held: number[] = [];
+    let met = '';
+    try {
+      for (;;) held.push(openSync('/dev/null', 'r'));
+    } catch (e) {
+      met = (e as NodeJS.ErrnoException).code ?? '';
+    }
+    let closing: Promise<void>;
+    try {
+      closing = first.close();
+    } finally {
+      for (const fd of held) closeSync(fd);
+    }
+    await closing;
+    expect(met).toBe('EMFILE');
+    // The fault took effect: the snapshot on disk lacks the run; the journal holds it.
+    expect(readFileSync(state, 'utf8')).not.toContain(run.id);
+    expect(readFileSync(`${state}.journal`, 'utf8')).toContain(run.id);
+    // Let fetch's pool see the closed keep-alive sockets before the same origin serves again.
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await startSim({ defaultDurationMs: 10, statePath: state });
+    try {
+      expect((await call(second, 'GET', `/runs/${run.id}`)).body.status).toBe('completed');
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -1192,6 +1192,30 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect((await store.recentFinishes(B, 1)).runs).toEqual([]);
       });
 
+      it("a run's length is the service's own when it sent its times; one that ended unwatched without them has none and is in no duration statistic", async () => {
+        await load(store, ['a', 'b', 'c']);
+        const w = await worker();
+        await store.markFinished(await running(w, 'a', 'r-a'), snap('r-a', { serviceSeconds: 1.5, unwatched: true }), 'completed');
+        await store.markFinished(await running(w, 'b', 'r-b'), snap('r-b', { unwatched: true }), 'completed');
+        await store.markFinished(await running(w, 'c', 'r-c'), snap('r-c'), 'completed');
+        expect(await store.getRun('r-a')).toMatchObject({ seconds: 1.5, unwatched: true });
+        expect(await store.getRun('r-b')).toMatchObject({ seconds: null, unwatched: true });
+        const c = (await store.getRun('r-c'))!;
+        expect(c).toMatchObject({ unwatched: false });
+        expect(c.seconds).toBeCloseTo((Date.parse(c.finishedAt!) - Date.parse(c.createdAt)) / 1000, 3);
+        const times = await store.runTimes(B);
+        expect(times.map((t) => [t.runId, t.seconds === null ? null : t.runId === 'r-c' ? 'own' : t.seconds, t.unwatched]).sort()).toEqual([
+          ['r-a', 1.5, true], ['r-b', null, true], ['r-c', 'own', false],
+        ]);
+        // Rate, ETA and item times: only what resq saw end (its ends are when it found the others).
+        expect((await store.recentFinishes(B, 10)).finishedAt).toEqual([(await item('c')).finishedAt]);
+        expect(await store.itemSeconds(B)).toHaveLength(1);
+        const stats = await store.itemStats(B);
+        expect([stats.get('a')!.runSeconds, stats.get('b')!.runSeconds]).toEqual([1.5, 0]);
+        const page = await store.aggregates(B, -1, 10);
+        expect(page.map((p) => p.runTimes.map((t) => t.seconds))).toEqual([[1.5], [null], [c.seconds]]);
+      });
+
       it('aggregates: export rows with run ids, decisions and files, a page at a time', async () => {
         await load(store, ['a', 'b', 'c']);
         const w = await worker();

@@ -12,15 +12,24 @@ const item: ItemRecord = {
 describe('export rows', () => {
   it('runSeconds adds up the runs that ended, to the millisecond; null before any ended', () => {
     expect(runSeconds([])).toBeNull();
-    expect(runSeconds([{ createdAt: '2026-01-01T00:00:00.000Z', finishedAt: null }])).toBeNull();
+    expect(runSeconds([{ createdAt: '2026-01-01T00:00:00.000Z', finishedAt: null, seconds: null }])).toBeNull();
     expect(
       runSeconds([
-        { createdAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.250Z' },
+        { createdAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.250Z', seconds: 1.25 },
         // An hour held between the two runs is not counted.
-        { createdAt: '2026-01-01T01:00:00.000Z', finishedAt: '2026-01-01T01:00:02.001Z' },
-        { createdAt: '2026-01-01T02:00:00.000Z', finishedAt: null },
+        { createdAt: '2026-01-01T01:00:00.000Z', finishedAt: '2026-01-01T01:00:02.001Z', seconds: 2.001 },
+        { createdAt: '2026-01-01T02:00:00.000Z', finishedAt: null, seconds: null },
       ]),
     ).toBe(3.251);
+  });
+
+  it('runSeconds is null when a run ended unwatched with no length known (it counts in no duration)', () => {
+    expect(
+      runSeconds([
+        { createdAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.250Z', seconds: 1.25 },
+        { createdAt: '2026-01-01T01:00:00.000Z', finishedAt: '2026-01-01T01:00:09.000Z', seconds: null },
+      ]),
+    ).toBeNull();
   });
 
   it('exportRow sums the decisions cost, takes the first run as created, reports submitting as running', () => {
@@ -28,8 +37,8 @@ describe('export rows', () => {
       item,
       runIds: ['r1', 'r2'],
       runTimes: [
-        { createdAt: '2026-01-01T00:00:01.000Z', finishedAt: '2026-01-01T00:00:02.000Z' },
-        { createdAt: '2026-01-01T00:00:05.000Z', finishedAt: null },
+        { createdAt: '2026-01-01T00:00:01.000Z', finishedAt: '2026-01-01T00:00:02.000Z', seconds: 1 },
+        { createdAt: '2026-01-01T00:00:05.000Z', finishedAt: null, seconds: null },
       ],
       decisions: [
         { tool: 'confirm_scope', input: {}, answer: { approved: true }, by: 'policy', person: null, reason: 'cheap', cost: 2.5 },

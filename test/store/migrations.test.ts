@@ -420,6 +420,24 @@ describe('migrations', () => {
     db.close();
   });
 
+  it("026 gives each run its length: runs recorded before keep resq's own measure, and none ended unwatched", async () => {
+    const path = join(tempDir(), 'before-026.db');
+    const db = new Database(path);
+    migrate(db, before('026_'));
+    expect(columns(db, 'runs')).not.toContain('seconds');
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 7, 'old', '/q.csv', 'abc', 1, 'now', 'now')").run();
+    const run = db.prepare("INSERT INTO runs (id, batch_num, item_id, step, idempotency_key, status, created_at, finished_at) VALUES (?, 7, 'a', ?, ?, ?, ?, ?)");
+    run.run('r1', 0, 'k1', 'completed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:02.345Z');
+    run.run('r2', 1, 'k2', 'running', '2026-01-01T00:00:03.000Z', null);
+    expect(migrate(db)).toEqual(migrations.slice(before('026_').length).map((m) => m.name));
+    db.close();
+    const store = SqliteStore.open(path);
+    expect(await store.getRun('r1')).toMatchObject({ seconds: 2.345, unwatched: false });
+    expect(await store.getRun('r2')).toMatchObject({ seconds: null, unwatched: false });
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

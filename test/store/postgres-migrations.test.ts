@@ -58,6 +58,24 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it("026 gives each run its length: runs recorded before keep resq's own measure, and none ended unwatched", async () => {
+    const c = await client(await server.createDatabase('mig_026_times'));
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '026_run_service_times')));
+      // The rows alone (no batch or item behind them): the foreign keys are not what is tested.
+      await c.query('SET session_replication_role = replica');
+      const add = "INSERT INTO runs (id, batch_num, item_id, step, idempotency_key, status, created_at, finished_at) VALUES ($1, 7, 'a', $2, $3, $4, $5, $6)";
+      await c.query(add, ['r1', 0, 'k1', 'completed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:02.345Z']);
+      await c.query(add, ['r2', 1, 'k2', 'running', '2026-01-01T00:00:03.000Z', null]);
+      await c.query('SET session_replication_role = DEFAULT');
+      expect(await migratePg(c)).toContain('026_run_service_times');
+      const rows = (await c.query('SELECT id, seconds, unwatched FROM runs ORDER BY id')).rows;
+      expect(rows).toEqual([{ id: 'r1', seconds: 2.345, unwatched: 0 }, { id: 'r2', seconds: null, unwatched: 0 }]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('an open says, once, that it upgrades a database an older resq made, naming the migrations; a new or current one is opened without a word', async () => {
     const url = await server.createDatabase('mig_upgrade_said');
     const said: string[] = [];

@@ -91,9 +91,10 @@ describe('notifications from three workers at once on one PostgreSQL batch, one 
 
       // The two others carry the batch on (the victim's items and its claim on the event run out).
       for (const r of await Promise.all(survivors)) expect(r.code, r.stderr).toBe(3); // items held for a person
-      // People approve the held plans; two workers send them and finish the batch.
+      // People approve the held plans, past the budget on purpose (budget.reached is an event
+      // under test: --over-budget confirms it); two workers send them and finish the batch.
       for (let i = 0; i < 4; i++) {
-        const ans = await runCliChild(['answer', 'shared', `h${i}`, '--approve', '--db', url], {});
+        const ans = await runCliChild(['answer', 'shared', `h${i}`, '--approve', '--over-budget', '--db', url], {});
         expect(ans.code, ans.stderr).toBe(0);
       }
       const end = await Promise.all([collect(worker()), collect(worker())]);

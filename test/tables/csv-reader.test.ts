@@ -154,6 +154,18 @@ describe('readCsv', () => {
     ]);
   });
 
+  it('names a file that is not text (ELF, PNG, PDF, ZIP) instead of reporting a stray quote', async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.from('"\u0000\u0001x"y,\n\u0000')]);
+    expect(await read(elf)).toEqual(['q.csv: not a text file: it is an ELF executable; a question set is CSV or JSONL text']);
+    expect(await read(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toEqual([
+      'q.csv: not a text file: it is a PNG image; a question set is CSV or JSONL text',
+    ]);
+    expect(await read('%PDF-1.7\n%\u00e2\n')).toEqual(['q.csv: not a text file: it is a PDF document; a question set is CSV or JSONL text']);
+    expect(await read(Buffer.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 6, 0]))).toEqual([
+      'q.csv: not a text file: it is a ZIP archive (an Excel .xlsx workbook is one); a question set is CSV or JSONL text',
+    ]);
+  });
+
   it('refuses a UTF-16 file naming the encoding and the conversion', async () => {
     const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('question\nWhy?\n', 'utf16le').swap16()]);
     expect(await read(bytes)).toEqual([

@@ -67,6 +67,8 @@ describe('the API key never reaches the browser', () => {
     await page.goto(`${serve.origin}/b/keyed`);
     await page.waitForSelector('#counts');
     await until(async () => (await page.locator('#items-table tbody tr').count()) > 0, 10_000, 'the items table');
+    // The chart is an image the page loads on its own: read whole before the page is left (on a busy machine it comes last).
+    await until(async () => bodies.some((u) => new URL(u).pathname === '/api/batches/keyed/charts/states.svg') || null, 10_000, 'the states chart');
     const events = await until(async () => {
       const e = await page.evaluate('window.__events');
       return Array.isArray(e) && e.length > 0 ? (e as string[]) : null;

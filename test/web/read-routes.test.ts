@@ -86,6 +86,15 @@ describe('the JSON API: reads', () => {
     expect((await get('/api/batches/web/items/zzz')).status).toBe(404);
   });
 
+  it("an item's runs take the lengths the service measured, as show and the notebook do", async () => {
+    const v = ItemViewSchema.parse((await get('/api/batches/web/items/plain')).body);
+    const id = v.runs[0]!.id;
+    const run = (await (await fetch(`${f.sim.url}/runs/${id}`, { headers: { authorization: `Bearer ${f.sim.keys[0]}` } })).json()) as Record<string, string>;
+    const measured = (Date.parse(run.finished_at!) - Date.parse(run.created_at!)) / 1000;
+    expect(v.runs[0]).toMatchObject({ seconds: measured, endedUnwatched: false });
+    expect((await f.store.runTimes(f.batch.id)).find((t) => t.runId === id)).toMatchObject({ seconds: measured, unwatched: false });
+  });
+
   it('charts are SVG images drawn by the notebook chart code, without script', async () => {
     for (const c of ['states', 'runs']) {
       const r = await fetch(`${f.server.origin}/api/batches/web/charts/${c}.svg`, { headers: bearer(f.server) });

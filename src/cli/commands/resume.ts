@@ -54,6 +54,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
   const leaseMs = leaseMsFromEnv(io.env);
   const notifySettings = await import('../../notify/settings.js');
   notifySettings.checkNotifyFlags(notifyFlagsOf(a), io.env);
+  const { batchSentNothing: sentNothing } = await import('../../runner/sent-nothing.js');
   const { store, batch } = await openBatch(a.db, a.batch, 'runs', { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
     const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), io.env, batch.settings.notify);
@@ -68,8 +69,9 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
       dbPath: a.db,
       json: a.json,
       io,
-      // A --sim batch resumes on the simulator whose state was kept beside the database.
-      service: { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' },
+      // A --sim batch resumes on the simulator whose state was kept beside the database; one that
+      // sent nothing yet (a dry run) has no runs to lose, and starts its simulator state now.
+      service: { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' && !(await sentNothing(store, batch.id)) },
       session: {
         batch,
         overrides,

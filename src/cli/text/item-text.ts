@@ -2,6 +2,7 @@ import { deciderLine } from '../../read/decider.js';
 import type { ItemView } from '../../read/item-schema.js';
 import { commandHint, type HintPlace } from '../../text/command-hint.js';
 import { printable } from '../../text/printable.js';
+import { unwatchedText } from '../../text/unwatched-run.js';
 import { costShown } from '../../policy/cost.js';
 
 function indent(text: string, by = '    '): string {
@@ -81,7 +82,8 @@ export function formatItem(v: ItemView, hint: HintPlace): string {
   const pauses = new Map(v.pauses.map((p) => [p.runId, p]));
   lines.push(`runs (${v.runs.length}):`);
   for (const r of v.runs) {
-    const took = r.seconds !== null ? ` in ${r.seconds.toFixed(1)} s` : '';
+    // A run found ended on a resume, with no service times: when it ended is known only to a bound.
+    const took = r.seconds !== null ? ` in ${r.seconds.toFixed(1)} s` : r.endedUnwatched ? ` (${unwatchedText(r.finishedAt)})` : '';
     lines.push(`  ${printable(r.id)} step ${r.step}: ${printable(r.status)}${took}${r.parentRunId ? ` (after ${printable(r.parentRunId)})` : ''}`);
     if (r.error || r.errorCode) lines.push(`    ${labelled(`failed${r.errorCode ? ` (${printable(r.errorCode)})` : ''}`, r.error ?? '', '      ')}`);
     const p = pauses.get(r.id);

@@ -30,17 +30,24 @@ export function differenceLine(d: PauseDifference): string {
 
 /**
  * `policy check` as text: a headline, a table by tool (what the policy would do, how often
- * that is what was done, who decided, the cost approved), then each pause that differs.
+ * that is what was done, who decided, the cost approved), then each pause that differs, those
+ * from the budget apart from those from the rules.
  */
 export function policyCheckText(policyFile: string, batch: string, c: PolicyCheck): string {
   const t = c.total;
-  const lines = [`${p(policyFile)} on batch ${p(batch)}: ${t.pauses} pause${t.pauses === 1 ? '' : 's'}, ${t.agrees} decided the same, ${t.differs} otherwise`];
+  const lines = [`${p(policyFile)} on batch ${p(batch)}: ${t.pauses} pause${t.pauses === 1 ? '' : 's'}, ${t.agrees} decided the same, ${t.differs} otherwise${t.differs ? ` (${c.causes.budget} from the budget, ${c.causes.rules} from the rules)` : ''}`];
   if (t.pauses === 0) return `${lines[0]}\n`;
   const rows = [HEAD, ...c.tools.map((x) => row(p(x.tool, 40), x)), row('total', t)];
   lines.push(...alignColumns(rows, HEAD.map((_, i) => i).slice(1)));
-  if (c.differences.length) {
-    lines.push(`decided otherwise (${c.differences.length}):`);
-    for (const d of c.differences) lines.push(`  ${differenceLine(d)}`);
+  const groups = [
+    ['budget', 'from the budget (its rules alone decide these as they were, the spend by then or batch_budget makes the difference)'],
+    ['rules', 'from the rules'],
+  ] as const;
+  for (const [cause, why] of groups) {
+    const ds = c.differences.filter((d) => d.cause === cause);
+    if (ds.length === 0) continue;
+    lines.push(`decided otherwise ${why} (${ds.length}):`);
+    for (const d of ds) lines.push(`  ${differenceLine(d)}`);
   }
   return `${lines.join('\n')}\n`;
 }

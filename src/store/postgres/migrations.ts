@@ -303,6 +303,18 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE INDEX web_login_codes_for_purge ON web_login_codes(expires_at);
     `,
   },
+  {
+    // How long a run took: the service's own times when it sends them, else resq's, and NULL
+    // for a run that ended while no resq watched (found ended on a resume): in no statistic.
+    // Runs recorded before keep resq's own measure.
+    name: '026_run_service_times',
+    sql: `
+      ALTER TABLE runs ADD COLUMN seconds DOUBLE PRECISION;
+      ALTER TABLE runs ADD COLUMN unwatched INTEGER NOT NULL DEFAULT 0;
+      UPDATE runs SET seconds = greatest(0, round(extract(epoch from (finished_at::timestamptz - created_at::timestamptz))::numeric, 3))::float8
+        WHERE finished_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

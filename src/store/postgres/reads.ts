@@ -51,7 +51,9 @@ export async function threadWaits(c: Q, batchId: string, limit: number): Promise
 }
 
 export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {
+  // None that ended unwatched: its end is when resq found it, not when it ended.
   const latest = `SELECT id, finished_at FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED_STATES)}
+                    AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = items.batch_num AND u.item_id = items.id AND u.unwatched = 1)
                   ORDER BY finished_at DESC, seq DESC LIMIT $2`;
   const items = await all<{ id: string; finished_at: string }>(c, latest, [batchId, limit]);
   // The runs of the items just read (index runs_for_item), not the latest items looked up a second time.
@@ -82,7 +84,7 @@ export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
 /** Export rows a page at a time in one statement: each item with its runs, decisions and files (JSON aggregates); only `states` when given. */
 export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
   if (states && states.length === 0) return [];
-  type Runs = { id: string; createdAt: string; finishedAt: string | null }[];
+  type Runs = { id: string; createdAt: string; finishedAt: string | null; seconds: number | null }[];
   const args: unknown[] = [batchId, afterSeq, limit];
   const arg = (v: unknown): string => {
     args.push(v);
@@ -92,7 +94,7 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
   const rows = await all<JoinedRow & { agg_runs: Runs | null; agg_decisions: ItemAggregate['decisions'] | null; agg_files: ItemAggregate['files'] | null }>(
     c,
     `SELECT ${ITEM_COLS},
-       (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at) ORDER BY r.ord)
+       (SELECT json_agg(json_build_object('id', r.id, 'createdAt', r.created_at, 'finishedAt', r.finished_at, 'seconds', r.seconds) ORDER BY r.ord)
           FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id) AS agg_runs,
        (SELECT json_agg(json_build_object('tool', d.tool, 'input', d.input::json, 'answer', d.answer::json, 'by', d.by, 'person', d.person,
                                           'reason', d.reason, 'cost', d.cost) ORDER BY d.id)
@@ -108,7 +110,7 @@ export async function aggregates(c: Q, batchId: string, afterSeq: number, limit:
     return {
       item: itemFromJoined(r, batchId),
       runIds: runs.map((x) => x.id),
-      runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
+      runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt, seconds: x.seconds })),
       decisions: r.agg_decisions ?? [],
       files: r.agg_files ?? [],
     };
@@ -159,7 +161,7 @@ export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Pr
   const rows = await all<PauseRow>(
     c,
     `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
-            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt"
+            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt", d.id AS "decisionSeq"
      FROM ${
        q.decidedBy
          ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.by = $2 AND r.required_action IS NOT NULL`

@@ -16,7 +16,7 @@ export async function itemStats(c: Q, batchId: string): Promise<Map<string, Item
     `SELECT i.id AS "itemId", coalesce(r.n, 0) AS runs, coalesce(r.secs, 0)::float8 AS "runSeconds",
             coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS "approvedCost", coalesce(f.n, 0) AS files
      FROM items i
-     LEFT JOIN (SELECT item_id, count(*) AS n, sum(CASE WHEN finished_at IS NULL THEN 0 ELSE ${SECONDS('finished_at', 'created_at')} END) AS secs
+     LEFT JOIN (SELECT item_id, count(*) AS n, CASE WHEN bool_or(finished_at IS NOT NULL AND seconds IS NULL) THEN 0 ELSE sum(coalesce(seconds, 0)) END AS secs
                 FROM runs WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) r ON r.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) d ON d.item_id = i.id
      LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${BATCH_NUM('$1')} GROUP BY item_id) f ON f.item_id = i.id
@@ -41,7 +41,8 @@ export async function batchTotals(c: Q, batchId: string): Promise<BatchTotals> {
 }
 
 export async function itemSeconds(c: Q, batchId: string): Promise<number[]> {
-  const rows = await all<{ s: number }>(c, `SELECT ${SECONDS('finished_at', 'started_at')}::float8 AS s FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND started_at IS NOT NULL AND finished_at IS NOT NULL`, [batchId]);
+  const rows = await all<{ s: number }>(c, `SELECT ${SECONDS('finished_at', 'started_at')}::float8 AS s FROM items i WHERE batch_num = ${BATCH_NUM('$1')} AND started_at IS NOT NULL AND finished_at IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = i.batch_num AND u.item_id = i.id AND u.unwatched = 1)`, [batchId]);
   return rows.map((r) => r.s);
 }
 
@@ -49,7 +50,7 @@ export async function runTimes(c: Q, batchId: string): Promise<RunTime[]> {
   return all<RunTime>(
     c,
     `SELECT item_id AS "itemId", id AS "runId", step, status, (required_action::jsonb)->>'tool' AS tool,
-            created_at AS "createdAt", finished_at AS "finishedAt"
+            created_at AS "createdAt", finished_at AS "finishedAt", seconds, unwatched = 1 AS unwatched
      FROM runs WHERE batch_num = ${BATCH_NUM('$1')} ORDER BY created_at, step`,
     [batchId],
   );

@@ -11,6 +11,7 @@ import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows.js';
 import { getItem, getItemAgain, type ItemPatch, numOf, updateItem } from './flights.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { runTimes } from '../run-times.js';
 import { BATCH_NUM, prepared } from './sql.js';
 import { keptTotal, recordedCost } from '../../policy/cost.js';
 
@@ -47,7 +48,13 @@ export async function recordFile(c: pg.ClientBase, num: number, itemId: string, 
 
 async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, clock: Clock = systemClock): Promise<void> {
   const failure = runErrorColumns(run);
-  await exec(c, 'UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6 WHERE id = $7', [
+  const times = runTimes(run);
+  // Its length: the service's own when it sent its times, else resq's own, unless it ended unwatched.
+  await exec(c,
+    `UPDATE runs SET status = $1, required_action = $2, output = $3, error_code = $4, error = $5, finished_at = $6::text, unwatched = $8::int,
+       seconds = CASE WHEN $9::float8 IS NOT NULL THEN $9::float8 WHEN $8::int = 1 THEN NULL
+                      ELSE greatest(0, round(extract(epoch from ($6::text::timestamptz - created_at::timestamptz))::numeric, 3))::float8 END
+     WHERE id = $7`, [
     run.status,
     run.requiredAction == null ? null : JSON.stringify(run.requiredAction),
     run.output == null ? null : JSON.stringify(run.output),
@@ -55,6 +62,8 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
     failure.error,
     isoNow(clock),
     run.id,
+    times.unwatched ? 1 : 0,
+    times.serviceSeconds,
   ]);
   const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;

@@ -32,7 +32,8 @@ export interface ItemAggregate {
   item: ItemRecord;
   runIds: string[];
   /** When each run of the chain was recorded as admitted and as ended (null: not ended), first to last. */
-  runTimes: { createdAt: string; finishedAt: string | null }[];
+  /** Each run's admission, end and length (null: running, or ended unwatched with no service times). */
+  runTimes: { createdAt: string; finishedAt: string | null; seconds: number | null }[];
   decisions: Pick<DecisionRecord, 'tool' | 'input' | 'answer' | 'by' | 'person' | 'reason' | 'cost'>[];
   files: Pick<FileRecord, 'id' | 'role' | 'name' | 'path' | 'bytes' | 'sha256' | 'status' | 'host'>[];
 }

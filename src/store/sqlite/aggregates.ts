@@ -24,8 +24,8 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
   }
   return `
   SELECT ? AS batch_id, ${itemColumns()},
-    (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at))
-       FROM (SELECT id, created_at, finished_at FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
+    (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at, 'seconds', seconds))
+       FROM (SELECT id, created_at, finished_at, seconds FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
     (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'person', person, 'reason', reason, 'cost', cost))
        FROM (SELECT * FROM decisions d WHERE d.batch_num = i.batch_num AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
@@ -56,11 +56,11 @@ export class Aggregates {
     if (states && states.length === 0) return [];
     const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
     return rows.map((r) => {
-      const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null }[];
+      const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null; seconds: number | null }[];
       return {
         item: itemFromRow(r),
         runIds: runs.map((x) => x.id),
-        runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt })),
+        runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt, seconds: x.seconds })),
         decisions: JSON.parse(r.agg_decisions) as ItemAggregate['decisions'],
         files: JSON.parse(r.agg_files) as ItemAggregate['files'],
       };

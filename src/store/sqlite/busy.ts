@@ -19,9 +19,15 @@ export function busyDelayMs(attempt: number, random: () => number = Math.random)
   return Math.floor(random() * Math.min(500, 5 * 2 ** attempt));
 }
 
-/** `SQLITE_BUSY` (or `_LOCKED`) for a busy file, else null: what {@link DbWait} waits out. */
+/**
+ * `SQLITE_BUSY` (or `_LOCKED`) for a busy file, `SQLITE_CANTOPEN` for a file SQLite could not
+ * open while running (its journal or a temporary file: this process out of descriptors,
+ * EMFILE), else null: what {@link DbWait} waits out. Opening the database itself does not
+ * come here: a path that cannot be opened is said at once.
+ */
 export function busyReason(e: unknown): string | null {
-  return isBusy(e) ? String((e as { code: string }).code) : null;
+  if (isBusy(e)) return String((e as { code: string }).code);
+  return (e as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN' ? 'SQLITE_CANTOPEN' : null;
 }
 
 /**

@@ -404,6 +404,18 @@ export const migrations: readonly Migration[] = [
         CREATE INDEX web_login_codes_for_purge ON web_login_codes(expires_at);
       `),
   },
+  {
+    // How long a run took: the service's own times when it sends them, else resq's, and NULL
+    // for a run that ended while no resq watched (found ended on a resume): in no statistic.
+    // Runs recorded before keep resq's own measure.
+    name: '026_run_service_times',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE runs ADD COLUMN seconds REAL;
+        ALTER TABLE runs ADD COLUMN unwatched INTEGER NOT NULL DEFAULT 0;
+        UPDATE runs SET seconds = max(0, round((julianday(finished_at) - julianday(created_at)) * 86400, 3)) WHERE finished_at IS NOT NULL;
+      `),
+  },
 ];
 
 /**

@@ -103,9 +103,10 @@ export class ItemReads {
     return r ? itemFromRow(r) : null;
   }
 
-  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA. */
+  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA; none that ended unwatched (its end is when resq found it). */
   recentFinishes(batchId: string, limit: number): RecentFinishes {
     const latest = `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
+                      AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = items.batch_num AND u.item_id = items.id AND u.unwatched = 1)
                     ORDER BY finished_at DESC, seq DESC LIMIT @n`;
     const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
     const runs = this.#stmt(

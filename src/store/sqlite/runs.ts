@@ -6,6 +6,7 @@ import type { RunRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
 import type { RunErrorColumns } from '../run-failure.js';
+import type { RunTimes } from '../run-times.js';
 
 
 
@@ -35,15 +36,27 @@ export class RunRepo {
     requiredAction: unknown,
     output: unknown,
     failure: RunErrorColumns = { error_code: null, error: null },
+    times: RunTimes = { serviceSeconds: null, unwatched: false },
   ): void {
-    this.#sql.get('UPDATE runs SET status = ?, required_action = ?, output = ?, error_code = ?, error = ?, finished_at = ? WHERE id = ?')
+    const now = isoNow(this.#clock);
+    // Its length: the service's own when it sent its times, else resq's own, unless it ended unwatched.
+    this.#sql.get(
+        `UPDATE runs SET status = ?, required_action = ?, output = ?, error_code = ?, error = ?, finished_at = ?, unwatched = ?,
+           seconds = CASE WHEN ? IS NOT NULL THEN ? WHEN ? = 1 THEN NULL ELSE max(0, round((julianday(?) - julianday(created_at)) * 86400, 3)) END
+         WHERE id = ?`,
+      )
       .run(
         status,
         requiredAction == null ? null : JSON.stringify(requiredAction),
         output == null ? null : JSON.stringify(output),
         failure.error_code,
         failure.error,
-        isoNow(this.#clock),
+        now,
+        times.unwatched ? 1 : 0,
+        times.serviceSeconds,
+        times.serviceSeconds,
+        times.unwatched ? 1 : 0,
+        now,
         id,
       );
   }

@@ -72,7 +72,7 @@ export class Summaries {
                 coalesce(d.n, 0) AS decisions, coalesce(d.cost, 0) AS approvedCost, coalesce(f.n, 0) AS files
          FROM items i
          LEFT JOIN (SELECT item_id, count(*) AS n,
-                      sum(CASE WHEN finished_at IS NULL THEN 0 ELSE (julianday(finished_at) - julianday(created_at)) * 86400 END) AS secs
+                      CASE WHEN max(finished_at IS NOT NULL AND seconds IS NULL) = 1 THEN 0 ELSE sum(coalesce(seconds, 0)) END AS secs
                     FROM runs WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) r ON r.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n, sum(${trustedCostSql('cost')}) AS cost FROM decisions WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) d ON d.item_id = i.id
          LEFT JOIN (SELECT item_id, count(*) AS n FROM files WHERE batch_num = ${batchNumOf('@b')} GROUP BY item_id) f ON f.item_id = i.id
@@ -95,12 +95,13 @@ export class Summaries {
     return { ...t, approvedCost: keptTotal(t.approvedCost) };
   }
 
-  /** Seconds from first submission to the end of every finished item of a batch. */
+  /** Seconds from first submission to the end of every finished item of a batch whose runs all ended watched. */
   itemSeconds(batchId: string): number[] {
     return this.#db
       .prepare(
-        `SELECT (julianday(finished_at) - julianday(started_at)) * 86400 FROM items
-         WHERE batch_num = ${batchNumOf()} AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
+        `SELECT (julianday(finished_at) - julianday(started_at)) * 86400 FROM items i
+         WHERE batch_num = ${batchNumOf()} AND started_at IS NOT NULL AND finished_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = i.batch_num AND u.item_id = i.id AND u.unwatched = 1)`,
       )
       .pluck()
       .all(batchId) as number[];
@@ -108,13 +109,14 @@ export class Summaries {
 
   /** Every run of a batch, in the order they started. */
   runTimes(batchId: string): RunTime[] {
-    return this.#db
+    const rows = this.#db
       .prepare(
         `SELECT item_id AS itemId, id AS runId, step, status, json_extract(required_action, '$.tool') AS tool,
-                created_at AS createdAt, finished_at AS finishedAt
+                created_at AS createdAt, finished_at AS finishedAt, seconds, unwatched
          FROM runs WHERE batch_num = ${batchNumOf()} ORDER BY created_at, step`,
       )
-      .all(batchId) as RunTime[];
+      .all(batchId) as (Omit<RunTime, 'unwatched'> & { unwatched: number })[];
+    return rows.map((r) => ({ ...r, unwatched: r.unwatched === 1 }));
   }
 
   /** Every decision of a batch, in the order made. */
@@ -141,7 +143,7 @@ export class Summaries {
     const rows = this.#db
       .prepare(
         `SELECT r.item_id AS itemId, r.id AS runId, r.step, r.required_action AS requiredAction, r.finished_at AS pausedAt,
-                d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt
+                d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS decidedAt, d.id AS decisionSeq
          FROM ${from}
          ORDER BY r.finished_at, r.item_id, r.step`,
       )

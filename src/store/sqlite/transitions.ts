@@ -8,6 +8,7 @@ import { isoNow } from '../../clock.js';
 import type { FlightColumn } from '../common/flights.js';
 import type { Repos } from './repos.js';
 import { itemErrorColumns, runErrorColumns } from '../run-failure.js';
+import { runTimes } from '../run-times.js';
 
 /**
  * The transitions of an agent item, each run inside one write transaction. In flight
@@ -57,7 +58,7 @@ export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): Item
 }
 
 function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
-  r.runs.finish(run.id, run.status, run.requiredAction, run.output, runErrorColumns(run));
+  r.runs.finish(run.id, run.status, run.requiredAction, run.output, runErrorColumns(run), runTimes(run));
   const seen = new Date(r.clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) r.files.record(item.batchId, item.id, run.id, f, seen, created);

@@ -28,13 +28,13 @@ interface Report {
   wallSeconds: { estimate: number; low: number; high: number; waves: number };
 }
 
-/** The median of what the runs of each item that ran took, read straight from the database. */
+/** The median of what the runs of each item that ran took (each run's recorded length: the service's own times), read straight from the database. */
 function medianRunSeconds(db: string): number {
   const d = new Database(db, { readonly: true });
   const secs = (
     d
       .prepare(
-        `SELECT sum((julianday(r.finished_at) - julianday(r.created_at)) * 86400) AS s FROM runs r JOIN items i ON i.batch_num = r.batch_num AND i.id = r.item_id
+        `SELECT sum(r.seconds) AS s FROM runs r JOIN items i ON i.batch_num = r.batch_num AND i.id = r.item_id
          WHERE i.state <> 'queued' GROUP BY r.item_id`,
       )
       .pluck()

@@ -80,13 +80,40 @@ describe('resq policy check', () => {
     const r = await runInProcess(['policy', 'check', join(dir, 'checked.yaml'), '--batch', 'pb', '--db', db]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`${join(dir, 'checked.yaml')} on batch pb: 7 pauses, 5 decided the same, 2 otherwise`);
+    expect(lines[0]).toBe(`${join(dir, 'checked.yaml')} on batch pb: 7 pauses, 5 decided the same, 2 otherwise (0 from the budget, 2 from the rules)`);
     expect(lines[1]).toMatch(/^tool +pauses +approve +decline +choose +hold +agree +differ +by policy +by person +undecided +cost actual +cost policy$/);
     expect(lines.find((l) => l.startsWith('confirm_scope'))?.split(/ {2,}/)).toEqual(['confirm_scope', '4', '2', '2', '0', '0', '3', '1', '1', '2', '1', '12', '12']);
     expect(lines.find((l) => l.startsWith('total'))?.split(/ +/)).toEqual(['total', '7', '3', '2', '1', '1', '5', '2', '2', '3', '2', '12', '12']);
-    expect(r.stdout).toContain('decided otherwise (2):');
+    expect(r.stdout).toContain('decided otherwise from the rules (2):');
     expect(r.stdout).toContain('  p4 (confirm_scope, cost 12): still held, nobody decided; policy would decline: cost 12 is over approve_max_cost 10: declined (the narrow alternative)');
     expect(r.stdout).toContain('  c1 (ask_choice): choose b by policy; policy would choose c: preferred option "c" is offered');
+  });
+
+  it('replays time as it happened: the policy the batch ran agrees on every pause it decided, people counted once they approved', async () => {
+    // p1 and p3 approved by the policy (8 + 8 of budget 20), p4 held by the budget (24 > 20),
+    // p2 held (15 > 10), then approved by a person, after p3 was decided: replaying that approval at
+    // p2's place (before p3) would hold p3 (8 + 15 + 8 > 20) although the policy approved it.
+    const ran = 'confirm_scope:\n  approve_max_cost: 10\n  batch_budget: 20\n  otherwise: hold\nrequest_quality_image: approve\n';
+    const d = tempDir();
+    const tdb = join(d, 't.db');
+    const q = join(d, 'q.csv');
+    writeFileSync(q, 'id,question\np1,plan @confirm=8 @duration=20ms\ni1,image @image @duration=30ms\np2,plan @confirm=15 @duration=60ms\np3,plan @confirm=8 @duration=300ms\np4,plan @confirm=8 @duration=600ms\n');
+    writeFileSync(join(d, 'ran.yaml'), ran);
+    writeFileSync(join(d, 'tight.yaml'), ran.replace('batch_budget: 20', 'batch_budget: 12').replace('request_quality_image: approve', 'request_quality_image: hold'));
+    expect((await runInProcess(['run', q, '--db', tdb, '--batch', 'tb', '--policy', join(d, 'ran.yaml')], env)).code).toBe(3);
+    expect((await runInProcess(['answer', 'tb', 'p2', '--approve', '--over-budget', '--by', 'ann', '--db', tdb])).code).toBe(0);
+    type Check = { total: { pauses: number; agrees: number }; differences: { itemId: string; cause: string; actual: { by: string | null } }[]; causes: { budget: number; rules: number } };
+    const same = JSON.parse((await runInProcess(['policy', 'check', join(d, 'ran.yaml'), '--batch', 'tb', '--db', tdb, '--json'])).stdout) as Check;
+    expect(same.differences.filter((x) => x.actual.by === 'policy')).toEqual([]);
+    // Only p2 differs: the policy holds it (over approve_max_cost) where a person approved it.
+    expect(same.differences.map((x) => [x.itemId, x.cause])).toEqual([['p2', 'rules']]);
+    expect(same.total).toMatchObject({ pauses: 5, agrees: 4 });
+    // A tighter budget and images held: p3 differs from the budget (its rules alone approve it), i1 from the rules.
+    const t = await runInProcess(['policy', 'check', join(d, 'tight.yaml'), '--batch', 'tb', '--db', tdb]);
+    expect(t.stdout.split('\n')[0]).toBe(`${join(d, 'tight.yaml')} on batch tb: 5 pauses, 2 decided the same, 3 otherwise (1 from the budget, 2 from the rules)`);
+    const budgetPart = t.stdout.slice(t.stdout.indexOf('decided otherwise from the budget'), t.stdout.indexOf('decided otherwise from the rules'));
+    expect(budgetPart).toContain('  p3 (confirm_scope, cost 8): approve by policy; policy would hold: cost 8 would bring the batch to 16, over batch_budget 12');
+    expect(t.stdout.slice(t.stdout.indexOf('decided otherwise from the rules'))).toMatch(/ {2}i1 \(request_quality_image\): approve by policy[^\n]*\n {2}p2 /);
   });
 
   it('says in one line what is wrong with a bad policy file or an unknown batch, and exits 2', async () => {

@@ -10,7 +10,7 @@ const item: ItemView['item'] = {
 };
 
 function run(r: Partial<ChainRun> & Pick<ChainRun, 'status'>): ChainRun {
-  return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, pausedOn: null, errorCode: null, error: null, ...r };
+  return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, endedUnwatched: false, pausedOn: null, errorCode: null, error: null, ...r };
 }
 
 function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next'] }): ItemView {
@@ -43,6 +43,12 @@ describe('formatItem', () => {
     expect(text).toContain('cost: 50');
     expect(text).toContain(`held for a person (cost 50 over 10): resq answer demo "$(printf 'plan\\033[31m')" --run r1 --approve --db x.db (or --decline)`);
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
+  it('says a run ended while resq was stopped, at or before when it was found, instead of a length', () => {
+    const text = formatItem(view({ item: { state: 'completed' }, runs: [run({ status: 'completed', finishedAt: '2026-01-01T00:00:09Z', seconds: null, endedUnwatched: true })] }), { db: 'x.db' });
+    expect(text).toContain('r1 step 0: completed (ended while resq was stopped, at or before 2026-01-01T00:00:09Z)');
+    expect(formatItem(view({ runs: [run({ status: 'completed', finishedAt: '2026-01-01T00:00:09Z', seconds: 1.5, endedUnwatched: true })] }), { db: 'x.db' })).toContain('r1 step 0: completed in 1.5 s');
   });
 });
 

@@ -15,7 +15,7 @@ describe('policy check as text', () => {
     const text = policyCheckText('p\u001b.yaml', 'b\u0007', c);
     expect(text).not.toMatch(CONTROL);
     expect(text).toContain('i\\x1b]0;owned\\x07 (ask_choice): choose y\\x9b1m by m\\x1b[31mallory; policy would choose x\\x1b[2J');
-    expect(text.split('\n')[0]).toBe('p\\x1b.yaml on batch b\\x07: 2 pauses, 1 decided the same, 1 otherwise');
+    expect(text.split('\n')[0]).toBe('p\\x1b.yaml on batch b\\x07: 2 pauses, 1 decided the same, 1 otherwise (0 from the budget, 1 from the rules)');
   });
 
   it('says a batch without pauses in one line', () => {

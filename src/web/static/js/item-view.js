@@ -44,7 +44,7 @@ export async function showItem(main, batch, itemId) {
       h('h2', {}, 'Pauses'),
       pausesView(v, draw, typeof notice === 'string' ? notice : null),
       h('h2', {}, 'Runs'),
-      h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Step', 'Run', 'Status', 'Paused on', 'Created', 'Finished'].map((t) => h('th', {}, t)))), h('tbody', {}, v.runs.map((r) => h('tr', {}, h('td', { class: 'num' }, String(r.step)), h('td', {}, h('code', {}, r.id)), h('td', {}, r.status), h('td', {}, r.pausedOn ?? ''), h('td', {}, when(r.createdAt)), h('td', {}, when(r.finishedAt)))))),
+      h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ['Step', 'Run', 'Status', 'Paused on', 'Created', 'Finished', 'Took'].map((t) => h('th', {}, t)))), h('tbody', {}, v.runs.map((r) => h('tr', {}, h('td', { class: 'num' }, String(r.step)), h('td', {}, h('code', {}, r.id)), h('td', {}, r.status), h('td', {}, r.pausedOn ?? ''), h('td', {}, when(r.createdAt)), h('td', {}, r.seconds === null && r.endedUnwatched ? `ended while resq was stopped, at or before ${when(r.finishedAt)}` : when(r.finishedAt)), h('td', { class: 'num took' }, r.seconds === null ? '' : `${r.seconds.toFixed(1)} s`))))),
       h('h2', {}, 'Files'),
       v.files.length === 0
         ? h('p', { class: 'muted' }, 'No file.')
