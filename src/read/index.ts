@@ -2,6 +2,9 @@
 // roles; `resq status`/`show`, the page's JSON API, the notebook helpers and /metrics render them.
 export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
 export { readItemView } from './item-view.js';
+export { waitReason, waitGroups, forPersonCount, readWaitGroups, itemWaitOf, readItemWait, WAITING_NAMED, type WaitContext } from './waits.js';
+export { waitContextOf, readWaitContext } from './batch-status.js';
+export * from './wait-schema.js';
 export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
 export { selectHeld, checkHeldFilter, parseWhere, heldMatches, type HeldFilter, type HeldSelection, type SelectedHeld } from './held-selection.js';
 export { decisionWords, deciderOf, deciderLine } from './decider.js';

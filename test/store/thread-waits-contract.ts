@@ -56,6 +56,13 @@ export function threadWaitsContract(name: string, makeStore: () => Promise<Store
       expect((await store.threadWaits(B, 1)).first.map((x) => x.id)).toEqual(['q302']);
     });
 
+    it('reads one item alone when named: behind what it waits, or nothing for an item that waits behind none', async () => {
+      const one = await store.threadWaits(B, 10, 'q303');
+      expect(one).toEqual({ byState: { queued: 1 }, first: [{ id: 'q303', threadKey: 'T-ünï', behindId: 'q301', behindState: 'queued' }] });
+      expect(await store.threadWaits(B, 10, 'q301')).toEqual({ byState: {}, first: [] });
+      expect(await store.threadWaits(B, 10, 'q300')).toEqual({ byState: {}, first: [] });
+    });
+
     it('sees the item waited on held, and in flight, and none once it ended', async () => {
       const wk = (await store.registerWorker(B, { host: 'h', pid: 1 }, NOW)).id;
       const c = await store.claimItems(B, { workerId: wk, leaseMs: 60_000, max: 3, cap: 100, afterSeq: -1, takeOver: [] }, NOW);

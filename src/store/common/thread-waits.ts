@@ -6,9 +6,10 @@ import type { ItemState } from '../item-states.js';
  * The queued items that wait behind an unfinished earlier item of their thread, each with the
  * item it waits behind (the first unfinished item of the thread, its state as readers see it),
  * as standard SQL both adapters run. `batchNum`: the batch's integer key as an SQL expression
- * (bound once, used three times); columns `id`, `seq`, `thread_key`, `behind_id`, `behind_state`.
+ * (bound once, used three times); `itemId`: a bound parameter naming the one item to read, if
+ * any. Columns `id`, `seq`, `thread_key`, `behind_id`, `behind_state`.
  */
-export function threadWaitsSql(batchNum: string): string {
+export function threadWaitsSql(batchNum: string, itemId?: string): string {
   return `WITH heads AS (
       SELECT thread_key, MIN(seq) AS seq FROM items
       WHERE batch_num = ${batchNum} AND thread_key IS NOT NULL AND state IN ${UNFINISHED_ROWS}
@@ -18,7 +19,7 @@ export function threadWaitsSql(batchNum: string): string {
     FROM heads h
     JOIN items hi ON hi.batch_num = ${batchNum} AND hi.thread_key = h.thread_key AND hi.seq = h.seq
     LEFT JOIN flights f ON f.item_key = hi.key
-    JOIN items q ON q.batch_num = ${batchNum} AND q.thread_key = h.thread_key AND q.seq > h.seq AND q.state = 'queued'`;
+    JOIN items q ON q.batch_num = ${batchNum} AND q.thread_key = h.thread_key AND q.seq > h.seq AND q.state = 'queued'${itemId ? ` AND q.id = ${itemId}` : ''}`;
 }
 
 /** A row of {@link threadWaitsSql}. */

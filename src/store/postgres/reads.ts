@@ -41,11 +41,11 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 }
 
 /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
-export async function threadWaits(c: Q, batchId: string, limit: number): Promise<ThreadWaits> {
-  const waits = threadWaitsSql(BATCH_NUM('$1'));
+export async function threadWaits(c: Q, batchId: string, limit: number, itemId?: string): Promise<ThreadWaits> {
+  const one = itemId === undefined ? [] : [itemId];
   const [counts, rows] = await Promise.all([
-    all<{ state: string; n: string }>(c, `SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) w GROUP BY behind_state`, [batchId]),
-    all<ThreadWaitRow>(c, `SELECT * FROM (${waits}) w ORDER BY seq LIMIT $2`, [batchId, limit]),
+    all<{ state: string; n: string }>(c, `SELECT behind_state AS state, COUNT(*) AS n FROM (${threadWaitsSql(BATCH_NUM('$1'), one.length ? '$2' : undefined)}) w GROUP BY behind_state`, [batchId, ...one]),
+    all<ThreadWaitRow>(c, `SELECT * FROM (${threadWaitsSql(BATCH_NUM('$1'), one.length ? '$3' : undefined)}) w ORDER BY seq LIMIT $2`, [batchId, limit, ...one]),
   ]);
   return threadWaitsOf(counts, rows);
 }

@@ -55,8 +55,11 @@ export interface ReadStore {
    * with its finish and the times its runs ran, for the read model's rate and ETA.
    */
   recentFinishes(batchId: string, limit: number): Promise<RecentFinishes>;
-  /** Queued items waiting behind an unfinished earlier item of their thread: counted, the first `limit` listed. */
-  threadWaits(batchId: string, limit: number): Promise<ThreadWaits>;
+  /**
+   * Queued items waiting behind an unfinished earlier item of their thread: counted, the first
+   * `limit` listed (only `itemId` when given: whether that one waits so, and behind what).
+   */
+  threadWaits(batchId: string, limit: number, itemId?: string): Promise<ThreadWaits>;
   getRun(runId: string): Promise<RunRecord | null>;
   /** An item's runs, first to last. */
   runChain(batchId: string, itemId: string): Promise<RunRecord[]>;

@@ -192,8 +192,8 @@ export class SqliteStore implements Store {
   itemCounts(batchId: string) {
     return this.#read((r) => r.counts.byState(batchId));
   }
-  threadWaits(batchId: string, limit: number) {
-    return this.#read((r) => r.reads.threadWaits(batchId, limit));
+  threadWaits(batchId: string, limit: number, itemId?: string) {
+    return this.#read((r) => r.reads.threadWaits(batchId, limit, itemId));
   }
   recentFinishes(batchId: string, limit: number) {
     return this.#read((r) => r.reads.recentFinishes(batchId, limit));
