@@ -183,6 +183,15 @@ describe('why queued items wait: the exit summary, resq status and resq show (is
     ]);
   });
 
+  it('a worker that leaves by its --limit says which items it left queued for that', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'l.csv');
+    writeFileSync(q, 'id,question\nl1,one\nl2,two\nl3,three\n');
+    const r = await runInProcess(['run', q, '--db', join(dir, 'l.db'), '--batch', 'lim', '--no-download', '--limit', '1'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\n2 queued left by --limit 1: l2, l3\n');
+  });
+
   it('resq show names the thread and the item it waits behind, with the command that shows that one', async () => {
     const r = await runInProcess(['show', 'myset', 'q302', '--db', db]);
     expect(r.stdout).toContain(`why queued: waits behind q301 (held) in its thread T-ünï: it starts once a person answers q301 and it ends (see resq show myset q301 --db ${db})`);
