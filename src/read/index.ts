@@ -2,7 +2,7 @@
 // roles; `resq status`/`show`, the page's JSON API, the notebook helpers and /metrics render them.
 export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
 export { readItemView } from './item-view.js';
-export { waitReason, waitGroups, forPersonCount, readWaitGroups, itemWaitOf, readItemWait, WAITING_NAMED, type WaitContext } from './waits.js';
+export { waitReason, waitGroups, forPersonCount, forPersonBehindThreads, readWaitGroups, itemWaitOf, readItemWait, WAITING_NAMED, type WaitContext } from './waits.js';
 export { waitContextOf, readWaitContext } from './batch-status.js';
 export * from './wait-schema.js';
 export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';

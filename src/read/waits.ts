@@ -105,6 +105,14 @@ export function waitGroups(queued: number, firstQueued: readonly { id: string; t
   return groups;
 }
 
+/**
+ * Queued items behind their thread that cannot start until a person acts (behind a held item),
+ * from the thread waits' counts alone: what a live worker's own ETA leaves out.
+ */
+export function forPersonBehindThreads(threads: Pick<ThreadWaits, 'byState'>): number {
+  return Object.entries(threads.byState).reduce((n, [state, k]) => (FOR_PERSON.includes(threadReason(state as ItemState)) ? n + (k ?? 0) : n), 0);
+}
+
 /** Queued items the ETA leaves out: they cannot start until a person acts. */
 export function forPersonCount(groups: readonly WaitGroup[]): number {
   return groups.reduce((n, g) => n + (g.forPerson ? g.count : 0), 0);

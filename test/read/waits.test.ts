@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBatchStatus, readItemView, waitGroups, waitReason, forPersonCount, type WaitContext } from '../../src/read/index.js';
+import { readBatchStatus, readItemView, waitGroups, waitReason, forPersonCount, forPersonBehindThreads, type WaitContext } from '../../src/read/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { BatchRecord } from '../../src/store/index.js';
 import type { ThreadWaits } from '../../src/store/port.js';
@@ -53,6 +53,7 @@ describe('waitGroups', () => {
     expect(g[1]!.text).toBe('1 queued behind running items of their thread: q305 waits for q304 (running) in thread u');
     expect(g[2]!.text).toBe('2 queued behind the cap (4 in flight of 4): q306, q307');
     expect(forPersonCount(g)).toBe(7);
+    expect(forPersonBehindThreads(threads)).toBe(7);
   });
 
   it('says --limit, no worker and a cancelled batch for the items not behind their thread, and nothing when none is queued', () => {
