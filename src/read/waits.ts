@@ -148,6 +148,6 @@ export function itemWaitOf(batch: Pick<BatchRecord, 'name'>, item: { id: string;
 
 /** Why a queued item of the batch waits, read now. */
 export async function readItemWait(store: ReadStore, batch: BatchRecord, item: { id: string; threadKey: string | null }, ctx: WaitContext, hint: HintPlace = {}): Promise<ItemWait> {
-  const thread = item.threadKey === null ? null : ((await store.threadWaits(batch.id, 1, item.id)).first[0] ?? null);
+  const thread = item.threadKey === null ? null : ((await store.threadWaits(batch.id, 1, { itemId: item.id })).first[0] ?? null);
   return itemWaitOf(batch, item, thread, ctx, hint);
 }

@@ -163,7 +163,7 @@ export class BatchRunner {
     // Read only when some item is held, and again when that count moves: never on a claim.
     if (counts.held !== this.#forPersonAtHeld) {
       this.#forPersonAtHeld = counts.held;
-      this.#forPerson = counts.held === 0 ? 0 : forPersonBehindThreads(await this.#o.store.threadWaits(this.#o.batch.id, 0));
+      this.#forPerson = counts.held === 0 ? 0 : forPersonBehindThreads(await this.#o.store.threadWaits(this.#o.batch.id, 0, { heldOnly: true }));
     }
     return counts;
   }

@@ -57,10 +57,10 @@ export function threadWaitsContract(name: string, makeStore: () => Promise<Store
     });
 
     it('reads one item alone when named: behind what it waits, or nothing for an item that waits behind none', async () => {
-      const one = await store.threadWaits(B, 10, 'q303');
+      const one = await store.threadWaits(B, 10, { itemId: 'q303' });
       expect(one).toEqual({ byState: { queued: 1 }, first: [{ id: 'q303', threadKey: 'T-ünï', behindId: 'q301', behindState: 'queued' }] });
-      expect(await store.threadWaits(B, 10, 'q301')).toEqual({ byState: {}, first: [] });
-      expect(await store.threadWaits(B, 10, 'q300')).toEqual({ byState: {}, first: [] });
+      expect(await store.threadWaits(B, 10, { itemId: 'q301' })).toEqual({ byState: {}, first: [] });
+      expect(await store.threadWaits(B, 10, { itemId: 'q300' })).toEqual({ byState: {}, first: [] });
     });
 
     it('sees the item waited on held, and in flight, and none once it ended', async () => {
@@ -78,6 +78,9 @@ export function threadWaitsContract(name: string, makeStore: () => Promise<Store
         ['q303', 'q301', 'held'],
         ['q305', 'q304', 'running'],
       ]);
+      // Read from the held items up: the same items behind q301, none behind the running q304.
+      expect(await store.threadWaits(B, 10, { heldOnly: true })).toEqual({ byState: { held: 2 }, first: w.first.slice(0, 2) });
+      expect((await store.threadWaits(B, 0, { heldOnly: true })).first).toEqual([]);
       await store.markFinished(r304, snap('r4'), 'completed');
       expect((await store.threadWaits(B, 10)).byState).toEqual({ held: 2 });
     });

@@ -41,11 +41,12 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
 }
 
 /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
-export async function threadWaits(c: Q, batchId: string, limit: number, itemId?: string): Promise<ThreadWaits> {
-  const one = itemId === undefined ? [] : [itemId];
+export async function threadWaits(c: Q, batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): Promise<ThreadWaits> {
+  const one = o.itemId === undefined ? [] : [o.itemId];
+  const sql = (item: string) => threadWaitsSql(BATCH_NUM('$1'), { item: one.length ? item : undefined, heldOnly: o.heldOnly });
   const [counts, rows] = await Promise.all([
-    all<{ state: string; n: string }>(c, `SELECT behind_state AS state, COUNT(*) AS n FROM (${threadWaitsSql(BATCH_NUM('$1'), one.length ? '$2' : undefined)}) w GROUP BY behind_state`, [batchId, ...one]),
-    all<ThreadWaitRow>(c, `SELECT * FROM (${threadWaitsSql(BATCH_NUM('$1'), one.length ? '$3' : undefined)}) w ORDER BY seq LIMIT $2`, [batchId, limit, ...one]),
+    all<{ state: string; n: string }>(c, `SELECT behind_state AS state, COUNT(*) AS n FROM (${sql('$2')}) w GROUP BY behind_state`, [batchId, ...one]),
+    limit > 0 ? all<ThreadWaitRow>(c, `SELECT * FROM (${sql('$3')}) w ORDER BY seq LIMIT $2`, [batchId, limit, ...one]) : Promise.resolve([]),
   ]);
   return threadWaitsOf(counts, rows);
 }

@@ -57,9 +57,10 @@ export interface ReadStore {
   recentFinishes(batchId: string, limit: number): Promise<RecentFinishes>;
   /**
    * Queued items waiting behind an unfinished earlier item of their thread: counted, the first
-   * `limit` listed (only `itemId` when given: whether that one waits so, and behind what).
+   * `limit` listed. `o.itemId`: only that one (whether it waits so, and behind what);
+   * `o.heldOnly`: only those behind a held item, read from the held items up (cheap for a worker).
    */
-  threadWaits(batchId: string, limit: number, itemId?: string): Promise<ThreadWaits>;
+  threadWaits(batchId: string, limit: number, o?: { itemId?: string; heldOnly?: boolean }): Promise<ThreadWaits>;
   getRun(runId: string): Promise<RunRecord | null>;
   /** An item's runs, first to last. */
   runChain(batchId: string, itemId: string): Promise<RunRecord[]>;

@@ -117,11 +117,11 @@ export class ItemReads {
   }
 
   /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
-  threadWaits(batchId: string, limit: number, itemId?: string): ThreadWaits {
-    const waits = threadWaitsSql(batchNumOf('@b'), itemId === undefined ? undefined : '@i');
-    const args = { b: batchId, ...(itemId === undefined ? {} : { i: itemId }) };
+  threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): ThreadWaits {
+    const waits = threadWaitsSql(batchNumOf('@b'), { item: o.itemId === undefined ? undefined : '@i', heldOnly: o.heldOnly });
+    const args = { b: batchId, ...(o.itemId === undefined ? {} : { i: o.itemId }) };
     const counts = this.#stmt(`SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) GROUP BY behind_state`).all(args) as { state: string; n: number }[];
-    const rows = this.#stmt(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ ...args, n: limit }) as ThreadWaitRow[];
+    const rows = limit > 0 ? (this.#stmt(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ ...args, n: limit }) as ThreadWaitRow[]) : [];
     return threadWaitsOf(counts, rows);
   }
 }
