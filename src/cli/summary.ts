@@ -57,6 +57,8 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   ].filter(Boolean);
   lines.push(`batch ${p(s.name)}: ${s.total} item${s.total === 1 ? '' : 's'} — ${parts.join(', ')}`);
   lines.push(rateLine(s));
+  // Why the queued items do not start, a line per reason (ids from the file: escaped).
+  for (const g of s.waiting) if (g.reason !== 'ready') lines.push(oneLine(g.text, 240));
   if (unknown.length > 0) {
     lines.push(`warning: ${unknown.length} run(s) finished with a status resq does not know, kept verbatim (see run_status in resq export):`);
     for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
@@ -115,10 +117,15 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   return lines.join('\n');
 }
 
-/** `rate 7.52 items/s, ETA 107 s`; without a live worker, what runs the batch on instead of an ETA (its command as the read model wrote it, `--db` included). */
-export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished' | 'next'>): string {
+/**
+ * `rate 7.52 items/s, ETA 107 s` (`; ETA leaves out 2 items waiting for a person` when some
+ * cannot start until a person acts); without a live worker, what runs the batch on instead of
+ * an ETA (its command as the read model wrote it, `--db` included).
+ */
+export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished' | 'next' | 'etaLeavesOut'>): string {
   const rate = `rate ${s.ratePerS === null ? '—' : `${s.ratePerS.toFixed(2)} items/s`}`;
   if (s.next) return `${rate}, no ETA: ${p(s.next.text)}`;
   if (s.unfinished === 0) return `${rate}, nothing left to run`;
-  return `${rate}, ETA ${s.etaS === null ? '—' : `${s.etaS} s`}`;
+  const out = s.etaLeavesOut;
+  return `${rate}, ETA ${s.etaS === null ? '—' : `${s.etaS} s`}${out > 0 ? `; ETA leaves out ${out} item${out === 1 ? '' : 's'} waiting for a person` : ''}`;
 }

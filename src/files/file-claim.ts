@@ -20,7 +20,7 @@ export interface HeldFile {
  * The claims one downloader makes on files before it fetches them, so that one worker of any
  * machine fetches each. The holder is this process, named as a worker is (host, pid, start
  * identity): a claimer on the same host takes a claim over at once when its holder's process
- * is gone (killed -9), as a dead worker's items are (runner/local-process.ts); another host's
+ * is gone (killed -9), as a dead worker's items are (src/local-process.ts); another host's
  * dead holder's claim runs out with its lease.
  */
 export class FileClaims {

@@ -10,6 +10,7 @@ import { untrustedCost } from '../policy/cost.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from './rate.js';
 import { budgetOf } from './spend.js';
 import type { BatchCard, BatchStatus, NextStep, WorkerStatus } from './status-schema.js';
+import { forPersonCount, readWaitGroups, type WaitContext } from './waits.js';
 
 /** How long a worker may go without a heartbeat and still count as live. */
 export const STALE_MS = 60_000;
@@ -98,13 +99,27 @@ export interface StatusOptions {
   heldLimit?: number;
   /** The database the reader was given: the suggested command (`next`) carries it as `--db`. @default the default database */
   hint?: HintPlace;
+  /** The `--limit` of the worker whose summary this is: items it left queued wait for it. @default none */
+  limit?: number | undefined;
+}
+
+/** What decides whether a queued item of the batch can start now, beyond its thread (see {@link WaitContext}). */
+export function waitContextOf(batch: Pick<BatchRecord, 'cancelledAt' | 'settings'>, liveWorkers: number, live: { inFlight: number; capLimit: number | null }, limit?: number): WaitContext {
+  return { cancelled: batch.cancelledAt !== null, liveWorkers, inFlight: live.inFlight, cap: live.capLimit ?? batch.settings.concurrency, limit };
+}
+
+/** The read model's {@link WaitContext} of a batch, read now. */
+export async function readWaitContext(store: ReadStore, batch: BatchRecord, nowMs: number): Promise<WaitContext> {
+  const [ov, live] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, 0)]);
+  return waitContextOf(ov.batch, batchCard(ov).liveWorkers, live);
 }
 
 /**
  * A batch's status, computed once for every window: counts, runs in flight against the cap
  * and the adaptive cap, workers (gone ones said), the held queue with who decided each item's
  * earlier pauses, rate and ETA (see {@link ratePerSecond}; no ETA while no live worker runs
- * the batch, and the step that goes on), failed items, unknown submissions, files, and the
+ * the batch, and the step that goes on; items that wait for a person left out), why the queued
+ * items wait (see {@link readWaitGroups}), failed items, unknown submissions, files, and the
  * cost approved so far against the batch budget.
  */
 export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStore, 'outboxState' | 'notifyCommands'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
@@ -123,6 +138,8 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
       return { ...h, runId: item?.state === 'held' ? (item.runId ?? null) : null, input, untrustedCost: untrustedCost(input), decisions: decisions.map(deciderOf) };
     }),
   );
+  const waiting = await readWaitGroups(store, batch, counts.queued, waitContextOf(ov.batch, card.liveWorkers, live, o.limit));
+  const etaLeavesOut = forPersonCount(waiting);
   const unknownSubmission = (await store.listItems(batch.id, { states: ['submitting'] })).filter((it) => !isLive(it, nowMs)).map((it) => it.id);
   const failed = await store.listItems(batch.id, { states: FAILED_STATES, limit: FAILED_LISTED });
   const outbox = batch.settings.notify && store.outboxState ? await store.outboxState(batch.id) : null;
@@ -137,7 +154,9 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     heldItems,
     unfinished,
     ratePerS: rate === null ? null : Number(rate.toFixed(3)),
-    etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0),
+    etaS: etaSeconds(rate, unfinished - etaLeavesOut, card.liveWorkers > 0),
+    etaLeavesOut,
+    waiting,
     next: nextStepOf(batch, unfinished, card.liveWorkers, o.hint),
     notify: outbox ? { receivers: describeReceivers(batch.settings.notify, commands), commands, undelivered: outbox.undelivered, lastError: outbox.lastError } : null,
     unknownSubmission,

@@ -3,6 +3,9 @@
 export { readBatchStatus, batchCard, workersOf, unfinishedOf, countIn, nextStepOf, readNextStep, resumeCommand, STALE_MS, FAILED_LISTED, type StatusOptions } from './batch-status.js';
 export { readItemView } from './item-view.js';
 export { holdsNoBatch } from './batch-list.js';
+export { waitReason, waitGroups, forPersonCount, forPersonBehindThreads, readWaitGroups, itemWaitOf, readItemWait, WAITING_NAMED, type WaitContext } from './waits.js';
+export { waitContextOf, readWaitContext } from './batch-status.js';
+export * from './wait-schema.js';
 export { ratePerSecond, etaSeconds, coveredMs, RATE_WINDOW } from './rate.js';
 export { selectHeld, checkHeldFilter, parseWhere, heldMatches, type HeldFilter, type HeldSelection, type SelectedHeld } from './held-selection.js';
 export { decisionWords, deciderOf, deciderLine } from './decider.js';

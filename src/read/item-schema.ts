@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeciderSchema, ItemStateSchema, NextStepSchema } from './status-schema.js';
+import { ItemWaitSchema } from './wait-schema.js';
 
 // One item in full as every window shows it (`resq show`, the page's item view and its JSON
 // API, the notebook's `item`): types come from these schemas.
@@ -81,6 +82,8 @@ export const ItemViewSchema = z.object({
   pauses: z.array(PauseSchema),
   /** What sends the item on when no live worker carries its batch (e.g. an answer recorded, not sent); null otherwise. */
   next: NextStepSchema.nullable(),
+  /** Why a queued item does not start yet (src/read/waits.ts); null for an item not queued. */
+  wait: ItemWaitSchema.nullable(),
   files: z.array(ItemFileSchema),
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;

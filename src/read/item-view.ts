@@ -2,7 +2,8 @@ import { InputError } from '../errors.js';
 import type { HintPlace } from '../text/command-hint.js';
 import type { FileStore, ReadStore } from '../store/port.js';
 import type { BatchRecord } from '../store/types.js';
-import { readNextStep } from './batch-status.js';
+import { readNextStep, readWaitContext } from './batch-status.js';
+import { readItemWait } from './waits.js';
 import { deciderOf } from './decider.js';
 import { untrustedCost } from '../policy/cost.js';
 import { isTerminal } from '../store/item-states.js';
@@ -12,7 +13,8 @@ import type { ItemView } from './item-schema.js';
  * One item in full, read once for every window: the question and meta, the chain of runs,
  * each pause with its input and its decision (by whom, when, why, the note), the files.
  * `next`: the step that sends it on when no live worker carries the batch (an answer
- * recorded, not sent). An item the batch does not have is an {@link InputError} naming a few it has.
+ * recorded, not sent). `wait`: why a queued item does not start (behind an item of its thread,
+ * named; the cap; no worker; a cancelled batch). An item the batch does not have is an {@link InputError} naming a few it has.
  */
 export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number; /** The database for `next`'s `--db`. */ hint?: HintPlace }): Promise<ItemView> {
   const it = await store.getItem(batch.id, itemId);
@@ -25,6 +27,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
   const last = runs.at(-1);
   // Only an item that waits for a worker (not for a person, not finished) can be stuck without one.
   const next = isTerminal(it.state) || it.state === 'held' ? null : await readNextStep(store, batch, o.nowMs, o.hint);
+  const wait = it.state === 'queued' ? await readItemWait(store, batch, it, await readWaitContext(store, batch, o.nowMs), o.hint) : null;
   return {
     batch: { id: batch.id, name: batch.name },
     item: {
@@ -73,6 +76,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
         };
       }),
     next,
+    wait,
     files: files.map((f) => ({
       id: f.id,
       name: f.name,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ITEM_STATES } from '../store/item-states.js';
+import { WaitGroupSchema } from './wait-schema.js';
 
 // The read model's shapes: a batch's status as every window shows it (`resq status`, the
 // page and its JSON API, the notebook helpers, /metrics). Types come from these schemas, so
@@ -133,8 +134,15 @@ export const BatchStatusSchema = BatchCardSchema.extend({
    * (time with nothing running, a batch stopped and resumed, is not counted); null before two ended.
    */
   ratePerS: z.number().nullable(),
-  /** Seconds until the unfinished items are done at that rate; 0 when none is left; null without a rate or without a live worker. */
+  /**
+   * Seconds until the unfinished items are done at that rate, leaving out `etaLeavesOut`; 0 when
+   * none is left; null without a rate or without a live worker.
+   */
   etaS: z.number().nullable(),
+  /** Queued items the ETA leaves out: they cannot start until a person acts (answers the held item of their thread, resumes, retries). */
+  etaLeavesOut: z.number().int(),
+  /** The queued items by why they wait (a count per reason, the first few named); empty when none is queued. */
+  waiting: z.array(WaitGroupSchema),
   next: NextStepSchema.nullable(),
   /** The batch's notifications: who it tells, events not delivered yet, the last delivery error; null when it tells nobody. */
   notify: NotifyStatusSchema.nullable(),

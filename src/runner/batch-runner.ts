@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/index.js';
 import { etaSeconds, RATE_WINDOW, ratePerSecond } from '../read/rate.js';
 import { unfinishedOf } from '../read/batch-status.js';
+import { forPersonBehindThreads } from '../read/waits.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
 import { type BatchRecord, idempotencyKey, type ReadStore, type TransitionStore, type WorkerStore } from '../store/index.js';
@@ -71,6 +72,9 @@ export class BatchRunner {
   #tallyReadAt = 0;
   /** The batch's rate over its latest ended items, re-read with the counts (null until two ended). */
   #rate: number | null = null;
+  /** Queued items behind a held item of their thread (the ETA leaves them out), re-read when the held count changes. */
+  #forPerson = 0;
+  #forPersonAtHeld = 0;
   #progressAt = -Infinity;
   /** The wait for the last progress of a burst; aborted at the end. */
   #progressLater: AbortController | null = null;
@@ -155,7 +159,13 @@ export class BatchRunner {
       if (this.#tally) this.#tally.reset(fresh);
       else this.#tally = new StateTally(fresh);
     }
-    return this.#tally.counts;
+    const counts = this.#tally.counts;
+    // Read only when some item is held, and again when that count moves: never on a claim.
+    if (counts.held !== this.#forPersonAtHeld) {
+      this.#forPersonAtHeld = counts.held;
+      this.#forPerson = counts.held === 0 ? 0 : forPersonBehindThreads(await this.#o.store.threadWaits(this.#o.batch.id, 0, { heldOnly: true }));
+    }
+    return counts;
   }
 
   async #progress(): Promise<void> {
@@ -186,8 +196,10 @@ export class BatchRunner {
       this.#progressAt = this.#clock.now();
       const rate = this.#rate === null ? null : Number(this.#rate.toFixed(3));
       // This worker runs the batch: the ETA of a batch with a live worker.
-      const etaS = etaSeconds(this.#rate, unfinishedOf(counts), true);
-      this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems, ratePerS: rate, etaS });
+      // Items waiting for a person are left out, as `resq status` leaves them out.
+      const etaLeavesOut = Math.min(this.#forPerson, unfinishedOf(counts));
+      const etaS = etaSeconds(this.#rate, unfinishedOf(counts) - etaLeavesOut, true);
+      this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems, ratePerS: rate, etaS, etaLeavesOut });
     } catch {
       // Progress is best effort: a busy or closing database skips one update.
     } finally {

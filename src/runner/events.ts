@@ -18,9 +18,10 @@ export type RunnerEvent =
   | { type: 'warning'; message: string }
   /**
    * `ratePerS` and `etaS`: the batch's rate and ETA as `resq status` and the page read them (the
-   * library's read model, src/read/rate.ts), null until known.
+   * library's read model, src/read/rate.ts), null until known; the ETA leaves out `etaLeavesOut`
+   * queued items that wait behind a held item of their thread.
    */
-  | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number; ratePerS: number | null; etaS: number | null }
+  | { type: 'progress'; counts: StateCounts; inFlight: number; cap: number; total: number; ratePerS: number | null; etaS: number | null; etaLeavesOut: number }
   | { type: 'end'; counts: StateCounts; interrupted: boolean; stalled: number; fatal: string | null }
   | { type: 'joined'; workerId: string; others: { id: string; host: string; pid: number }[] }
   | { type: 'waiting'; inFlight: number; workers: { id: string; host: string; pid: number }[] };

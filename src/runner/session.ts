@@ -188,7 +188,8 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     const base = { batch, policy, changes: merged.changes, invalid, existed };
     if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
     const { run, files } = await runWorker(o, batch, policy, service, emit);
-    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
+    // Items this worker left queued by its --limit wait for it, as its summary says.
+    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint, limit: o.limit }) };
   } finally {
     await service?.close?.();
   }

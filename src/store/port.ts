@@ -15,7 +15,7 @@ export type { StoreLifecycle } from './roles/lifecycle.js';
 export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
 export type { HeldFact, NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState, OutboxStore } from './roles/outbox.js';
-export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes } from './roles/reads.js';
+export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes, ThreadWaits } from './roles/reads.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
 export type { WebSessionStore } from './roles/web-sessions.js';

@@ -53,7 +53,7 @@ describe('barRenderer', () => {
     const out = new MemorySink();
     const r = barRenderer(out, 80);
     r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 10, counts: { ...zero, queued: 10 }, resumed: 0 });
-    r.onEvent({ type: 'progress', counts: { ...zero, queued: 5, running: 5 }, inFlight: 5, cap: 5, total: 10, ratePerS: null, etaS: null });
+    r.onEvent({ type: 'progress', counts: { ...zero, queued: 5, running: 5 }, inFlight: 5, cap: 5, total: 10, ratePerS: null, etaS: null, etaLeavesOut: 0 });
     const end = { ...zero, queued: 5, submitting: 1, running: 3, waiting: 1 };
     r.onEvent({ type: 'end', counts: end, interrupted: true, stalled: 0, fatal: null });
     r.stop();
@@ -67,7 +67,7 @@ describe('the bar\'s rate and ETA', () => {
     const r = barRenderer(out, 100);
     r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 100, counts: { ...zero, queued: 60, completed: 40 }, resumed: 0 });
     // This session finished nothing yet: its own count would say 0.0/s and no ETA.
-    r.onEvent({ type: 'progress', counts: { ...zero, queued: 60, completed: 40 }, inFlight: 4, cap: 4, total: 100, ratePerS: 2.5, etaS: 24 });
+    r.onEvent({ type: 'progress', counts: { ...zero, queued: 60, completed: 40 }, inFlight: 4, cap: 4, total: 100, ratePerS: 2.5, etaS: 24, etaLeavesOut: 0 });
     r.stop();
     expect(screen(out.text).at(-1)).toMatch(/ 40\/100 \| in flight 4 \| held 0 \| failed 0 \| 2\.5\/s \| ETA 24s$/);
   });

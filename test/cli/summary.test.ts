@@ -15,7 +15,7 @@ function worker(w: Pick<BatchStatus['workers'][number], 'id' | 'host' | 'pid' | 
 function status(over: Partial<BatchStatus> = {}): BatchStatus {
   return {
     name: 'b\u001b]0;owned\u0007', id: 'x', kind: 'runs', createdAt: '2026-01-01T00:00:00.000Z', cancelledAt: null, total: 2, counts, held: 1,
-    concurrency: 4, inFlight: 0, capLimit: null, liveWorkers: 1, unfinished: 0, ratePerS: null, etaS: 0, next: null, notify: null,
+    concurrency: 4, inFlight: 0, capLimit: null, liveWorkers: 1, unfinished: 0, ratePerS: null, etaS: 0, etaLeavesOut: 0, waiting: [], next: null, notify: null,
     heldItems: [held({ id: 'i\u001b[31m', question: 'Q\u009b1m with\nbreak', tool: 'ask_choice', input: { options: [{ id: 'a\u0007' }] } })],
     unknownSubmission: ['u\u001b'], approvedCost: 0, files: { pending: 0, downloaded: 0, failed: 0, expired: 0, missing: 0 }, invalidRows: 0, skipped: [],
     workers: [worker({ id: 'w', host: 'h\u001b', pid: 7, gone: false, heartbeatAgeMs: 1500, items: 2 })],

@@ -41,6 +41,28 @@ describe('BatchRunner', () => {
     await store.close();
   });
 
+  it('its progress ETA leaves out the items waiting behind a held item of their thread, and says how many', async () => {
+    // `slow` runs for a minute: the progress that follows the hold comes before the run can end, and stops it.
+    const csv = 'id,question,thread\nslow,long one @duration=60s,\nq301,plan @confirm=5,T\nq302,then,T\nq303,last,T\n';
+    const { store, batch, client } = await setup(sim, csv);
+    let seen: Extract<RunnerEvent, { type: 'progress' }> | null = null;
+    const runner: BatchRunner = new BatchRunner({
+      store,
+      client,
+      batch,
+      policy: null,
+      onEvent: (e) => {
+        if (e.type !== 'progress' || e.counts.held !== 1 || seen) return;
+        seen = e;
+        runner.stop();
+      },
+    });
+    await runner.run();
+    expect(seen).toMatchObject({ etaLeavesOut: 2, counts: { held: 1 } });
+    await client.close();
+    await store.close();
+  });
+
   it('sends a person answer at once while it is still attached', async () => {
     const { store, batch, client } = await setup(sim, 'id,question\nslow,long one @duration=1500ms\nwait,needs ok @confirm=1\n');
     const events: RunnerEvent[] = [];

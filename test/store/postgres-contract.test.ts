@@ -5,6 +5,7 @@ import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { fileClaimsContract } from './file-claims-contract.js';
+import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
@@ -28,6 +29,7 @@ const opened = async (): Promise<PostgresStore> => {
 };
 const barrier = pgWriteBarrier((store) => urls.get(store)!);
 countsContract('postgres', opened, barrier);
+threadWaitsContract('postgres', opened);
 outboxContract('postgres', opened, barrier);
 fileClaimsContract('postgres', opened, pgWriteBarrier((store) => urls.get(store)!, 'files'));
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));

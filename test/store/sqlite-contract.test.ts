@@ -6,6 +6,7 @@ import { tempDir } from '../support/cli.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { fileClaimsContract } from './file-claims-contract.js';
+import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 
@@ -16,6 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 countsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+threadWaitsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 fileClaimsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));

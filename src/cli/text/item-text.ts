@@ -73,6 +73,7 @@ export function formatItem(v: ItemView, hint: HintPlace): string {
   const it = v.item;
   const lines: string[] = [];
   lines.push(`item ${printable(it.id)} of batch ${printable(v.batch.name)} (line ${it.line}): ${it.state}${it.runStatus ? ` (run status ${printable(it.runStatus)})` : ''}`);
+  if (v.wait) lines.push(`why queued: ${printable(v.wait.text)}`);
   lines.push('question:', indent(printable(it.question)));
   const meta = Object.entries(it.meta);
   if (meta.length) lines.push(`meta: ${meta.map(([k, val]) => `${printable(k)}=${printable(JSON.stringify(val))}`).join(', ')}`);

@@ -239,6 +239,9 @@ export class PostgresStore implements Store {
   itemCounts(batchId: string) {
     return itemCounts(this.#q, batchId);
   }
+  threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}) {
+    return read.threadWaits(this.#q, batchId, limit, o);
+  }
   recentFinishes(batchId: string, limit: number) {
     return read.recentFinishes(this.#q, batchId, limit);
   }

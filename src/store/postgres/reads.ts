@@ -1,5 +1,6 @@
 import type { Queryable } from './pool.js';
-import type { ItemAggregate, RecentFinishes } from '../port.js';
+import type { ItemAggregate, RecentFinishes, ThreadWaits } from '../port.js';
+import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
 import { ENDED_STATES, sqlStates } from '../item-states.js';
 import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFromRow, type RunRow } from '../rows/records.js';
 import { type ItemFilter, type ItemQuery, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow } from '../shapes.js';
@@ -37,6 +38,17 @@ export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Prom
   if (f.runStatusOtherThan !== undefined) where.push(`${col('run_status')} IS NOT NULL AND ${col('run_status')} <> ${arg(f.runStatusOtherThan)}`);
   const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
   return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map((r) => itemFromJoined(r, batchId));
+}
+
+/** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
+export async function threadWaits(c: Q, batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): Promise<ThreadWaits> {
+  const one = o.itemId === undefined ? [] : [o.itemId];
+  const sql = (item: string) => threadWaitsSql(BATCH_NUM('$1'), { item: one.length ? item : undefined, heldOnly: o.heldOnly });
+  const [counts, rows] = await Promise.all([
+    all<{ state: string; n: string }>(c, `SELECT behind_state AS state, COUNT(*) AS n FROM (${sql('$2')}) w GROUP BY behind_state`, [batchId, ...one]),
+    limit > 0 ? all<ThreadWaitRow>(c, `SELECT * FROM (${sql('$3')}) w ORDER BY seq LIMIT $2`, [batchId, limit, ...one]) : Promise.resolve([]),
+  ]);
+  return threadWaitsOf(counts, rows);
 }
 
 export async function recentFinishes(c: Q, batchId: string, limit: number): Promise<RecentFinishes> {

@@ -8,7 +8,7 @@ export interface FileClaim {
 
 /**
  * Who claims a file: an owner id (`host:pid:random`, as a worker's) and the process that holds
- * it, its host, pid and start identity (see runner/local-process.ts), so that a claimer on the
+ * it, its host, pid and start identity (see src/local-process.ts), so that a claimer on the
  * same host sees at once when the holder's process is gone, as a worker's items are taken over.
  */
 export interface FileHolder {

@@ -19,6 +19,14 @@ export interface RecentFinishes {
   runs: { createdAt: string; finishedAt: string }[];
 }
 
+/** Queued items that cannot start before an earlier item of their thread ends (thread keys as given). */
+export interface ThreadWaits {
+  /** How many wait, by the state of the item they wait behind (the first unfinished item of their thread). */
+  byState: Partial<Record<ItemState, number>>;
+  /** The first of them in file order, each with the item it waits behind. */
+  first: { id: string; threadKey: string; behindId: string; behindState: ItemState }[];
+}
+
 /** One exported item with everything its row shows, read in one aggregate query. */
 export interface ItemAggregate {
   item: ItemRecord;
@@ -47,6 +55,12 @@ export interface ReadStore {
    * with its finish and the times its runs ran, for the read model's rate and ETA.
    */
   recentFinishes(batchId: string, limit: number): Promise<RecentFinishes>;
+  /**
+   * Queued items waiting behind an unfinished earlier item of their thread: counted, the first
+   * `limit` listed. `o.itemId`: only that one (whether it waits so, and behind what);
+   * `o.heldOnly`: only those behind a held item, read from the held items up (cheap for a worker).
+   */
+  threadWaits(batchId: string, limit: number, o?: { itemId?: string; heldOnly?: boolean }): Promise<ThreadWaits>;
   getRun(runId: string): Promise<RunRecord | null>;
   /** An item's runs, first to last. */
   runChain(batchId: string, itemId: string): Promise<RunRecord[]>;

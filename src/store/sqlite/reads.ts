@@ -1,5 +1,6 @@
 import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
-import type { RecentFinishes } from '../roles/reads.js';
+import type { RecentFinishes, ThreadWaits } from '../roles/reads.js';
+import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
@@ -113,5 +114,14 @@ export class ItemReads {
        WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
     ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
     return { finishedAt: items.map((r) => r.finished_at), runs };
+  }
+
+  /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
+  threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): ThreadWaits {
+    const waits = threadWaitsSql(batchNumOf('@b'), { item: o.itemId === undefined ? undefined : '@i', heldOnly: o.heldOnly });
+    const args = { b: batchId, ...(o.itemId === undefined ? {} : { i: o.itemId }) };
+    const counts = this.#stmt(`SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) GROUP BY behind_state`).all(args) as { state: string; n: number }[];
+    const rows = limit > 0 ? (this.#stmt(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ ...args, n: limit }) as ThreadWaitRow[]) : [];
+    return threadWaitsOf(counts, rows);
   }
 }

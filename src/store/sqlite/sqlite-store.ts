@@ -192,6 +192,9 @@ export class SqliteStore implements Store {
   itemCounts(batchId: string) {
     return this.#read((r) => r.counts.byState(batchId));
   }
+  threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}) {
+    return this.#read((r) => r.reads.threadWaits(batchId, limit, o));
+  }
   recentFinishes(batchId: string, limit: number) {
     return this.#read((r) => r.reads.recentFinishes(batchId, limit));
   }

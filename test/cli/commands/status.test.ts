@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILED_LISTED } from '../../../src/read/index.js';
+import { FAILED_LISTED, type BatchStatus, type ItemView } from '../../../src/read/index.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { collect, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
@@ -128,4 +128,77 @@ describe('resq status: a worker of this host killed with SIGKILL', () => {
     const line = JSON.parse((await runInProcess(['batches', '--db', db, '--json'])).stdout) as { workers: number };
     expect(line.workers).toBe(0);
   }, 60_000);
+});
+
+describe('why queued items wait: the exit summary, resq status and resq show (issue 38)', () => {
+  // q302 and q303 wait behind q301, held, in thread `T-ünï`; another worker carries a long run
+  // meanwhile, so the first worker's summary gives an ETA (it must leave the two out).
+  let sim: Sim;
+  let db: string;
+  let other: ReturnType<typeof spawnCli>;
+  let run: Awaited<ReturnType<typeof runInProcess>>;
+  const hostile = 'z\u0007a';
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 20 });
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    db = join(dir, 'r.db');
+    const env = { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url };
+    writeFileSync(q, 'id,question,thread\nslow,Long @duration=120s,\n');
+    other = spawnCli(['run', q, '--db', db, '--batch', 'myset', '--no-download'], env);
+    for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() > end) throw new Error('the other worker never started its run');
+      const s = await runInProcess(['status', 'myset', '--db', db, '--json']).catch(() => null);
+      if (s?.code === 0 && (JSON.parse(s.stdout) as { inFlight: number }).inFlight === 1) break;
+    }
+    writeFileSync(
+      q,
+      ['id,question,thread', 'slow,Long @duration=120s,', 'a1,quick,', 'a2,quick too,', 'q301,Plan it @confirm=5,T-ünï', 'q302,Then this,T-ünï', 'q303,And this,T-ünï', `${hostile},Plan @confirm=7,x\u001b[31my`, 'z2,after,x\u001b[31my'].join('\n'),
+    );
+    run = await runInProcess(['run', q, '--db', db, '--batch', 'myset', '--no-download', '--append', '--no-wait'], env);
+  }, 60_000);
+  afterAll(async () => {
+    other?.kill('SIGKILL');
+    await sim?.close();
+  });
+
+  it('the exit summary of the worker that leaves says why the queued items wait and leaves them out of its ETA', () => {
+    const out = run.stdout;
+    expect(out, run.stderr).toContain('3 queued behind held items of their thread: q302, q303 wait for q301 (held) in thread T-ünï; z2 waits for z\\x07a (held) in thread x\\x1b[31my\n');
+    expect(out).toMatch(/, ETA (\d+ s|—); ETA leaves out 3 items waiting for a person\n/);
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('resq status says the same, and --json gives a count per reason with the first ones named', async () => {
+    const text = (await runInProcess(['status', 'myset', '--db', db])).stdout;
+    expect(text).toContain('3 queued behind held items of their thread: q302, q303 wait for q301 (held) in thread T-ünï;');
+    expect(text).toContain('ETA leaves out 3 items waiting for a person');
+    const s = JSON.parse((await runInProcess(['status', 'myset', '--db', db, '--json'])).stdout) as BatchStatus;
+    expect(s.etaLeavesOut).toBe(3);
+    expect(s.waiting.map((g) => [g.reason, g.count, g.forPerson])).toEqual([['thread-held', 3, true]]);
+    expect(s.waiting[0]!.first).toEqual([
+      { id: 'q302', threadKey: 'T-ünï', behindId: 'q301', behindState: 'held' },
+      { id: 'q303', threadKey: 'T-ünï', behindId: 'q301', behindState: 'held' },
+      { id: 'z2', threadKey: 'x\u001b[31my', behindId: hostile, behindState: 'held' },
+    ]);
+  });
+
+  it('a worker that leaves by its --limit says which items it left queued for that', async () => {
+    const dir = tempDir();
+    const q = join(dir, 'l.csv');
+    writeFileSync(q, 'id,question\nl1,one\nl2,two\nl3,three\n');
+    const r = await runInProcess(['run', q, '--db', join(dir, 'l.db'), '--batch', 'lim', '--no-download', '--limit', '1'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\n2 queued left by --limit 1: l2, l3\n');
+  });
+
+  it('resq show names the thread and the item it waits behind, with the command that shows that one', async () => {
+    const r = await runInProcess(['show', 'myset', 'q302', '--db', db]);
+    expect(r.stdout).toContain(`why queued: waits behind q301 (held) in its thread T-ünï: it starts once a person answers q301 and it ends (see resq show myset q301 --db ${db})`);
+    const z = (await runInProcess(['show', 'myset', 'z2', '--db', db])).stdout;
+    expect(z).toContain('why queued: waits behind z\\x07a (held) in its thread x\\x1b[31my');
+    expect(z).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    const v = JSON.parse((await runInProcess(['show', 'myset', 'q302', '--db', db, '--json'])).stdout) as ItemView;
+    expect(v.wait).toMatchObject({ reason: 'thread-held', threadKey: 'T-ünï', behindId: 'q301', behindState: 'held' });
+  });
 });

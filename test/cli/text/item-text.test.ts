@@ -13,8 +13,8 @@ function run(r: Partial<ChainRun> & Pick<ChainRun, 'status'>): ChainRun {
   return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, endedUnwatched: false, pausedOn: null, errorCode: null, error: null, ...r };
 }
 
-function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next'] }): ItemView {
-  return { batch: { id: 'b', name: 'demo' }, item: { ...item, ...v.item }, runs: v.runs ?? [], pauses: v.pauses ?? [], next: v.next ?? null, files: [] };
+function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next']; wait?: ItemView['wait'] }): ItemView {
+  return { batch: { id: 'b', name: 'demo' }, item: { ...item, ...v.item }, runs: v.runs ?? [], pauses: v.pauses ?? [], next: v.next ?? null, wait: v.wait ?? null, files: [] };
 }
 
 describe('describePause', () => {

@@ -66,6 +66,16 @@ export async function showBatch(main, name) {
       `notifications to ${n.receivers}: ${n.undelivered === 0 ? 'all delivered' : `${n.undelivered} undelivered`}`,
       n.lastError ? ` (last error: ${n.lastError})` : '',
     );
+  // Why queued items do not start: a line per reason, in the read model's words (text only), each item it names linked.
+  const waitingList = (groups) => {
+    const shown = groups.filter((g) => g.reason !== 'ready');
+    if (shown.length === 0) return null;
+    return h(
+      'ul',
+      { id: 'waiting' },
+      shown.map((g) => h('li', { class: `wait ${g.reason}`, 'data-reason': g.reason }, g.text, h('span', { class: 'links' }, ' — open: ', g.first.map((w, i) => [i ? ', ' : '', h('a', { href: path('b', name, 'i', w.id) }, w.id)])))),
+    );
+  };
   let lastChart = 0;
   let lastRuns = 0;
   const render = (o) => {
@@ -81,7 +91,7 @@ export async function showBatch(main, name) {
         ' · ',
         `rate ${o.ratePerS === null ? '—' : `${o.ratePerS.toFixed(2)} items/s`}`,
         ' · ',
-        o.next ? h('span', { id: 'eta', class: 'warn' }, 'no ETA: ', h('code', {}, o.next.text)) : h('span', { id: 'eta' }, `ETA ${o.unfinished === 0 ? 'done' : duration(o.etaS)}`),
+        o.next ? h('span', { id: 'eta', class: 'warn' }, 'no ETA: ', h('code', {}, o.next.text)) : h('span', { id: 'eta' }, `ETA ${o.unfinished === 0 ? 'done' : duration(o.etaS)}${o.etaLeavesOut > 0 ? `; leaves out ${o.etaLeavesOut} item${o.etaLeavesOut === 1 ? '' : 's'} waiting for a person` : ''}`),
         ' · ',
         `approved cost ${o.approvedCost}`,
         ' · ',
@@ -90,6 +100,7 @@ export async function showBatch(main, name) {
         o.notify ? [' · ', notifyLine(o.notify)] : null,
       ),
       spendBar(o),
+      waitingList(o.waiting),
     );
     queue.overview(o);
     const now = Date.now();

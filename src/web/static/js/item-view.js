@@ -37,6 +37,7 @@ export async function showItem(main, batch, itemId) {
       h('h2', {}, 'Question'),
       h('p', { class: 'question' }, it.question),
       Object.keys(it.meta).length ? h('table', { class: 'grid meta' }, h('tbody', {}, Object.entries(it.meta).map(([k, val]) => h('tr', {}, h('th', {}, k), h('td', {}, typeof val === 'string' ? val : JSON.stringify(val)))))) : null,
+      v.wait ? h('p', { class: 'wait', id: 'wait' }, 'Why queued: ', v.wait.text, v.wait.behindId ? [' ', h('a', { href: path('b', batch, 'i', v.wait.behindId) }, `see ${v.wait.behindId}`)] : null) : null,
       it.holdReason ? h('p', { class: 'hold' }, `Held: ${it.holdReason}`) : null,
       it.error ? h('p', { class: 'error' }, `Error: ${it.error}`) : null,
       h('h2', {}, 'Answer'),
