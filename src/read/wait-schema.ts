@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ITEM_STATES } from '../store/item-states.js';
 
-// Why a queued item does not start (issue 38): the shapes every window renders (`resq status`
+// Why a queued item does not start: the shapes every window renders (`resq status`
 // and `show`, the exit summary of run/resume, the page and its JSON API).
 
 /**

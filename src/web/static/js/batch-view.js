@@ -1,6 +1,6 @@
 import { batchApi, postJson } from './api.js';
 import { confirmIn } from './confirm.js';
-import { chip, duration, fill, h, stateBar, when } from './dom.js';
+import { chip, duration, fill, h, path, stateBar, when } from './dom.js';
 import { heldBulk } from './held-bulk.js';
 import { localTimes, pageItemsInPlace } from './items-in-place.js';
 import { ruleSection } from './rule-view.js';
