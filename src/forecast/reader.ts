@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { planCost } from '../policy/cost.js';
 import { checkPolicy, type Policy } from '../policy/index.js';
 import { budgetOf } from '../read/spend.js';
 import type { ItemState } from '../store/item-states.js';
@@ -19,6 +21,8 @@ export interface ForecastRequest {
   from: BatchRecord;
   /** Forecast only the next N questions. */
   limit?: number;
+  /** Every row of the file, even when the reference batch was loaded from it and has some still queued. */
+  all?: boolean;
   /** The policy the questions will run under; undefined: the reference batch's own. */
   policy?: Policy | null;
   /** The budget; undefined: the policy's confirm_scope.batch_budget. */
@@ -33,6 +37,19 @@ export interface ForecastReport extends Forecast {
   from: string;
   /** The reference batch ran the first N of this same file: the forecast is for its questions not yet run (else for every row). */
   rest: boolean;
+  /**
+   * How FILE was matched to the reference batch's own file: `name` (the same path and content),
+   * `content` (another path with the very same content, e.g. a renamed copy), or `none`.
+   */
+  match: 'name' | 'content' | 'none';
+  /** The reference batch's own file (its path when loaded). */
+  batchFile: string;
+  /** The batches the figures were learned from, with how many of their questions ran. */
+  learnedFrom: { name: string; questions: number }[];
+  /** What the reference batch holds now: what it spent (approved) and its pauses held for a person with their plans' costs. */
+  now: { spent: number; heldPauses: number; heldCost: number };
+  /** What the batch already spent, counted in `batchCost` and the budget: `now.spent` when the forecast is for its rest, else 0. */
+  spent: number;
   /** Valid rows of the file. */
   fileRows: number;
   policy: 'given' | 'reference';
@@ -44,14 +61,17 @@ export interface ForecastReport extends Forecast {
  * (see checkPolicy) give, for each of its items that ran, the cost the policy would approve
  * (with what people approved on the pauses it would hold) and the pauses it would hold; wall time from the seconds its runs took (not the time they waited for a
  * person). When the reference batch was loaded from this same file and ran part of it (`run FILE
- * --limit N`), the forecast is for its questions still queued: the rest; else for every row.
+ * --limit N`), the forecast is for its questions still queued (the rest, starting from what the
+ * batch already spent), unless `all`; else for every row. A file of the same content under
+ * another path is matched by content, and says so (`match`).
  * @throws {InputError} a bad question set (file:line: reason), or a reference with nothing that ran.
  */
-export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemCounts'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, r: ForecastRequest): Promise<ForecastReport> {
+export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemCounts' | 'approvedCost'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, r: ForecastRequest): Promise<ForecastReport> {
   const set = await validateQuestionSet(r.file, { maxProblems: 5 });
   if (set.invalid > 0) throw new InputError(set.problems);
-  // The reference ran the first N of this same file: the rest (its items still queued); all of it ran: a rerun.
-  const queued = set.sha256 === r.from.sourceSha256 ? (await store.itemCounts(r.from.id)).queued : 0;
+  // The reference ran the first N of this same file: the rest (its items still queued); all of it ran, or --all: a rerun.
+  const match = set.sha256 !== r.from.sourceSha256 ? 'none' : resolve(r.file) === resolve(r.from.sourcePath) ? 'name' : 'content';
+  const queued = match !== 'none' && !r.all ? (await store.itemCounts(r.from.id)).queued : 0;
   const rest = queued > 0;
   let questions = rest ? queued : set.rows;
   if (r.limit !== undefined) questions = Math.min(questions, r.limit);
@@ -60,10 +80,14 @@ export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemC
   if (ran.length === 0) throw new InputError(`batch "${r.from.name}" has no item that ran: nothing to forecast from`);
   const stats = await store.itemStats(r.from.id);
   const policy = r.policy === undefined ? ((r.from.policy as Policy | null) ?? null) : r.policy;
+  const pauses = await store.batchPauses(r.from.id);
+  const open = pauses.filter((p) => p.decision === null);
+  const now = { spent: await store.approvedCost(r.from.id), heldPauses: open.length, heldCost: open.reduce((s, p) => s + (planCost(p.input) ?? 0), 0) };
+  const spent = rest ? now.spent : 0;
   // The reference's pauses replayed under the policy: per item, the pauses it would hold and the cost it would approve.
   const held = new Map<string, number>();
   const approved = new Map<string, number>();
-  for (const x of checkPolicy(policy, await store.batchPauses(r.from.id)).replay) {
+  for (const x of checkPolicy(policy, pauses).replay) {
     if (x.verdict === 'hold') held.set(x.itemId, (held.get(x.itemId) ?? 0) + 1);
     approved.set(x.itemId, (approved.get(x.itemId) ?? 0) + x.cost);
   }
@@ -80,10 +104,15 @@ export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemC
   const cap = r.cap ?? r.from.settings.concurrency;
   const budget = r.budget ?? budgetOf(policy);
   return {
-    ...forecast({ questions, costs, holds, seconds, cap, budget }),
+    ...forecast({ questions, costs, holds, seconds, cap, budget, spent }),
     file: r.file,
     from: r.from.name,
     rest,
+    match,
+    batchFile: r.from.sourcePath,
+    learnedFrom: [{ name: r.from.name, questions: ran.length }],
+    now,
+    spent,
     fileRows: set.rows,
     policy: r.policy === undefined ? 'reference' : 'given',
     cap,

@@ -8,6 +8,7 @@ export interface ForecastArgs {
   file: string;
   from: string;
   limit?: number;
+  all?: boolean;
   policy?: string;
   budget?: number;
   cap?: number;
@@ -39,6 +40,7 @@ export async function forecastHandler(a: ForecastArgs, io: CliIo): Promise<numbe
       file: a.file,
       from: batch,
       ...(a.limit !== undefined ? { limit: a.limit } : {}),
+      ...(a.all ? { all: true } : {}),
       ...(policy !== undefined ? { policy } : {}),
       ...(a.budget !== undefined ? { budget: a.budget } : {}),
       ...(a.cap !== undefined ? { cap: a.cap } : {}),
@@ -61,6 +63,7 @@ export function forecastCommand(y: Argv, ctx: CommandContext): Argv {
         .positional('file', { type: 'string', demandOption: true, describe: 'question set (CSV, TSV or JSONL), read as run reads it' })
         .option('from', { type: 'string', demandOption: true, describe: 'a batch that ran: a finished one, or one that ran the first --limit N of FILE (then the rest is forecast)' })
         .option('limit', { type: 'number', describe: 'forecast only the next N questions' })
+        .option('all', { type: 'boolean', describe: 'every row of FILE again, even when the batch has some not run yet' })
         .option('policy', { type: 'string', describe: 'the policy file the questions will run under (default: the batch\'s own)' })
         .option('budget', { type: 'number', describe: 'the budget to hold the total against (default: the policy\'s batch_budget)' })
         .option('cap', { type: 'number', describe: 'runs in flight at once (default: the batch\'s concurrency)' }),

@@ -23,10 +23,14 @@ export function forecastText(f: ForecastReport, policyName: string): string {
   const from = oneLine(f.from, 80);
   const what = f.rest ? `the ${f.questions} question${f.questions === 1 ? '' : 's'} of ${file} that batch ${from} has not run yet` : `${f.questions} question${f.questions === 1 ? '' : 's'} of ${file}`;
   const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch ${from}; policy: ${oneLine(policyName, 80)}`];
+  lines.push(`  learned from: ${f.learnedFrom.map((b) => `batch ${oneLine(b.name, 80)} (${b.questions} question${b.questions === 1 ? '' : 's'} that ran)`).join(', ')}`);
+  if (f.match === 'content') lines.push(`  ${file} is matched to batch ${from} by its content, not its name: the batch was loaded from ${oneLine(f.batchFile, 120)}`);
+  if (f.rest) lines.push(`  batch ${from} already spent ${figure(f.now.spent)} and holds ${f.now.heldPauses} pause${f.now.heldPauses === 1 ? '' : 's'} for a person (cost ${figure(f.now.heldCost)} if approved, not counted below); the batch's total starts from ${figure(f.spent)}`);
+  else if (f.match !== 'none') lines.push(`  every row of ${file}, as a new batch (nothing spent yet)`);
   const c = f.costPerQuestion;
   lines.push(c ? `  cost per question: median ${figure(c.median)}, 90th percentile ${figure(c.p90)} (mean ${figure(c.mean)})` : '  cost per question: unknown');
   const t = f.totalCost;
-  if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})`);
+  if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})${f.rest && f.batchCost ? `; with what is spent, the batch about ${figure(f.batchCost.estimate)} (${figure(f.batchCost.low)}–${figure(f.batchCost.high)})` : ''}`);
   const b = f.budget;
   if (b) lines.push(`  budget ${figure(b.budget)}: about ${pct(b.share)} of it (${pct(b.lowShare)}–${pct(b.highShare)}); chance of going over: ${pct(b.chanceOver)}`);
   else lines.push('  budget: none set (--budget, or batch_budget in the policy)');
