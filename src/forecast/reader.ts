@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { planCost } from '../policy/cost.js';
+import { isoNow } from '../clock.js';
+import type { ForecastStore } from '../store/roles/forecasts.js';
+import { type Hindsight, pausesToPeople, readHindsight } from './hindsight.js';
 import { checkPolicy, type Policy } from '../policy/index.js';
 import { budgetOf } from '../read/spend.js';
 import type { ItemState } from '../store/item-states.js';
@@ -29,6 +32,8 @@ export interface ForecastRequest {
   budget?: number;
   /** Most runs in flight; undefined: the reference batch's concurrency. */
   cap?: number;
+  /** When the forecast is made (ISO 8601), as kept; default now. */
+  madeAt?: string;
 }
 
 /** A forecast and what it was made from. */
@@ -50,6 +55,8 @@ export interface ForecastReport extends Forecast {
   now: { spent: number; heldPauses: number; heldCost: number };
   /** What the batch already spent, counted in `batchCost` and the budget: `now.spent` when the forecast is for its rest, else 0. */
   spent: number;
+  /** The last forecast of the reference batch and, once it ended, how far off it was; null when none was kept. */
+  lastForecast: Hindsight | null;
   /** Valid rows of the file. */
   fileRows: number;
   policy: 'given' | 'reference';
@@ -63,10 +70,14 @@ export interface ForecastReport extends Forecast {
  * person). When the reference batch was loaded from this same file and ran part of it (`run FILE
  * --limit N`), the forecast is for its questions still queued (the rest, starting from what the
  * batch already spent), unless `all`; else for every row. A file of the same content under
- * another path is matched by content, and says so (`match`).
+ * another path is matched by content, and says so (`match`). The forecast is kept in the store,
+ * and the last one kept of the reference batch is said with how far off it was once it ended.
  * @throws {InputError} a bad question set (file:line: reason), or a reference with nothing that ran.
  */
-export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemCounts' | 'approvedCost'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, r: ForecastRequest): Promise<ForecastReport> {
+export async function readForecast(
+  store: Pick<ReadStore, 'batchPauses' | 'itemCounts' | 'approvedCost'> & Pick<NotebookStore, 'queryItems' | 'itemStats'> & ForecastStore,
+  r: ForecastRequest,
+): Promise<ForecastReport> {
   const set = await validateQuestionSet(r.file, { maxProblems: 5 });
   if (set.invalid > 0) throw new InputError(set.problems);
   // The reference ran the first N of this same file: the rest (its items still queued); all of it ran, or --all: a rerun.
@@ -103,8 +114,23 @@ export async function readForecast(store: Pick<ReadStore, 'batchPauses' | 'itemC
   }
   const cap = r.cap ?? r.from.settings.concurrency;
   const budget = r.budget ?? budgetOf(policy);
+  const f = forecast({ questions, costs, holds, seconds, cap, budget, spent });
+  // Read before this forecast is kept: a forecast of the batch's rest would be its last.
+  const lastForecast = await readHindsight(store, r.from);
+  const heldSoFar = rest ? await pausesToPeople(store, r.from.id) : 0;
+  await store.keepForecast({
+    madeAt: r.madeAt ?? isoNow(),
+    filePath: resolve(r.file),
+    fileSha256: set.sha256,
+    forBatchId: rest ? r.from.id : null,
+    learnedFrom: [r.from.name],
+    questions,
+    cost: f.batchCost,
+    held: f.held && { estimate: heldSoFar + f.held.estimate, low: heldSoFar + f.held.low, high: heldSoFar + f.held.high },
+  });
   return {
-    ...forecast({ questions, costs, holds, seconds, cap, budget, spent }),
+    ...f,
+    lastForecast,
     file: r.file,
     from: r.from.name,
     rest,

@@ -10,6 +10,8 @@ export type {
   NotebookStore,
   OutboxStore,
   WebSessionStore,
+  ForecastStore,
+  KeptForecast,
   OutboxClaim,
   OutboxOutcome,
   OutboxState,

@@ -6,6 +6,7 @@ import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
+import { forecastsContract } from './forecasts-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
@@ -29,6 +30,7 @@ const barrier = pgWriteBarrier((store) => urls.get(store)!);
 countsContract('postgres', opened, barrier);
 outboxContract('postgres', opened, barrier);
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
+forecastsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

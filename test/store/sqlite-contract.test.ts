@@ -7,6 +7,7 @@ import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
+import { forecastsContract } from './forecasts-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -17,3 +18,4 @@ storeContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`
 countsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));
+forecastsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

@@ -1,3 +1,4 @@
+import type { Hindsight, Miss } from '../../forecast/hindsight.js';
 import type { ForecastReport } from '../../forecast/reader.js';
 import { oneLine } from '../../text/printable.js';
 
@@ -16,6 +17,23 @@ export function durationText(s: number): string {
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${figure(Math.abs(x))}`;
+
+/** A kept estimate against what happened: `about 290 (225–355); it was 350: off by +60 (+21%), outside its p10–p90`. */
+export function missText(m: Miss, actualIs: string): string {
+  const share = m.offShare === null ? '' : ` (${m.offShare > 0 ? '+' : m.offShare < 0 ? '−' : '±'}${pct(Math.abs(m.offShare))})`;
+  return `about ${figure(m.estimate)} (${figure(m.low)}–${figure(m.high)}); ${actualIs} ${figure(m.actual)}: off by ${signed(m.off)}${share}, ${m.inside ? 'within' : 'outside'} its p10–p90`;
+}
+
+/** The line said under an estimate about the last forecast of the reference batch, or none. */
+function hindsightLine(h: Hindsight | null, which: 'cost' | 'held'): string[] {
+  if (!h) return [];
+  const of = `    last forecast of batch ${oneLine(h.batch, 80)} (made ${h.madeAt.slice(0, 16).replace('T', ' ')}, from batch ${h.learnedFrom.map((n) => oneLine(n, 80)).join(', ')})`;
+  if (!h.ended) return which === 'cost' ? [`${of}: the batch has not ended yet`] : [];
+  const m = h[which];
+  if (!m) return [];
+  return [`${of}: ${missText(m, which === 'cost' ? 'the batch cost' : 'the batch held')}`];
+}
 
 /** `resq forecast` as text: each figure an estimate with its p10–p90 spread. */
 export function forecastText(f: ForecastReport, policyName: string): string {
@@ -31,11 +49,13 @@ export function forecastText(f: ForecastReport, policyName: string): string {
   lines.push(c ? `  cost per question: median ${figure(c.median)}, 90th percentile ${figure(c.p90)} (mean ${figure(c.mean)})` : '  cost per question: unknown');
   const t = f.totalCost;
   if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})${f.rest && f.batchCost ? `; with what is spent, the batch about ${figure(f.batchCost.estimate)} (${figure(f.batchCost.low)}–${figure(f.batchCost.high)})` : ''}`);
+  lines.push(...hindsightLine(f.lastForecast, 'cost'));
   const b = f.budget;
   if (b) lines.push(`  budget ${figure(b.budget)}: about ${pct(b.share)} of it (${pct(b.lowShare)}–${pct(b.highShare)}); chance of going over: ${pct(b.chanceOver)}`);
   else lines.push('  budget: none set (--budget, or batch_budget in the policy)');
   const h = f.held;
   if (h) lines.push(`  held for a person: about ${figure(h.estimate)} pause${h.estimate === 1 ? '' : 's'} (${figure(h.low)}–${figure(h.high)}; ${figure(h.perQuestion)} per question)`);
+  lines.push(...hindsightLine(f.lastForecast, 'held'));
   const w = f.wallSeconds;
   if (w)
     lines.push(

@@ -124,9 +124,11 @@ describe('resq forecast', () => {
     expect(lines[2]).toBe("  batch fb already spent 20 and holds 1 pause for a person (cost 20 if approved, not counted below); the batch's total starts from 20");
     expect(lines[3]).toBe('  cost per question: median 4, 90th percentile 7.2 (mean 4)');
     expect(lines[4]).toBe('  total cost: about 20 (7.18–32.8); with what is spent, the batch about 40 (27.2–52.8)');
-    expect(lines[5]).toBe('  budget 100: about 40% of it (27%–53%); chance of going over: 0%');
-    expect(lines[6]).toBe('  held for a person: about 1 pause (0–2.81; 0.2 per question)');
-    expect(lines[7]).toMatch(/^ {2}wall time at cap 2: about \d+s \(\d+s–\d+s\): 3 waves of 2 × \d+s a question \(median\); the time people take on held pauses comes on top$/);
+    // The forecasts above were kept: the last of batch fb (its rest) is said, and that the batch has not ended.
+    expect(lines[5]).toMatch(/^ {4}last forecast of batch fb \(made \d{4}-\d\d-\d\d \d\d:\d\d, from batch fb\): the batch has not ended yet$/);
+    expect(lines[6]).toBe('  budget 100: about 40% of it (27%–53%); chance of going over: 0%');
+    expect(lines[7]).toBe('  held for a person: about 1 pause (0–2.81; 0.2 per question)');
+    expect(lines[8]).toMatch(/^ {2}wall time at cap 2: about \d+s \(\d+s–\d+s\): 3 waves of 2 × \d+s a question \(median\); the time people take on held pauses comes on top$/);
   });
 
   it('forecasts a rerun of the whole file once the reference ran all of it', async () => {
@@ -177,6 +179,35 @@ describe('resq forecast', () => {
     expect(f).toMatchObject({ match: 'content', rest: true, questions: 5 });
     const t = await runInProcess(['forecast', copy, '--from', 'fb', '--db', db]);
     expect(t.stdout.split('\n')[2]).toBe(`  ${copy} is matched to batch fb by its content, not its name: the batch was loaded from ${q}`);
+  });
+
+  it("holds the next batch's actual cost within the interval learned from one batch of known costs, then says how far off that forecast was", async () => {
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    writeFileSync(join(dir, 'open10.yaml'), 'confirm_scope:\n  approve_max_cost: 10\n');
+    const plan = (name: string, costs: number[]): string => {
+      const path = join(dir, name);
+      writeFileSync(path, `id,question\n${costs.map((c, i) => `${name[0]}${i},plan @confirm=${c}`).join('\n')}\n`);
+      return path;
+    };
+    // Batch "known": costs 1..10, all approved (mean 5.5, sd 3.03).
+    const known = plan('known.csv', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await runInProcess(['run', known, '--db', db, '--batch', 'known', '--policy', join(dir, 'open10.yaml')], env)).code).toBe(0);
+    const next = plan('next.csv', [2, 4, 6, 8, 8, 9, 10, 10]);
+    const f = JSON.parse((await runInProcess(['forecast', next, '--from', 'known', '--db', db, '--json'])).stdout) as Report & { lastForecast: unknown };
+    expect(f).toMatchObject({ questions: 8, match: 'none', learnedFrom: [{ name: 'known', questions: 10 }], lastForecast: null });
+    // 8 × 5.5 = 44, ± Z90 × sd × √(8 + 8² / 10): the doubt of a mean learned from 10 questions counts.
+    expect(f.totalCost.estimate).toBe(44);
+    expect((await runInProcess(['run', next, '--db', db, '--batch', 'next', '--policy', join(dir, 'open10.yaml')], env)).code).toBe(0);
+    const actual = 2 + 4 + 6 + 8 + 8 + 9 + 10 + 10;
+    expect(f.totalCost.low).toBeLessThanOrEqual(actual);
+    expect(f.totalCost.high).toBeGreaterThanOrEqual(actual);
+    // Learning from the batch that ran: the forecast made for its file, against what it cost.
+    const again = JSON.parse((await runInProcess(['forecast', next, '--from', 'next', '--all', '--db', db, '--json'])).stdout) as { learnedFrom: unknown; lastForecast: Record<string, unknown> };
+    expect(again.learnedFrom).toEqual([{ name: 'next', questions: 8 }]);
+    expect(again.lastForecast).toMatchObject({ batch: 'next', learnedFrom: ['known'], ended: true, cost: { estimate: 44, actual, off: actual - 44, inside: true }, held: { estimate: 0, actual: 0, off: 0 } });
+    const t = (await runInProcess(['forecast', next, '--from', 'next', '--all', '--db', db])).stdout.split('\n');
+    const at = t.findIndex((l) => l.startsWith('  total cost:'));
+    expect(t[at + 1]).toMatch(/^ {4}last forecast of batch next \(made [\d-]+ [\d:]+, from batch known\): about 44 \(29\.3–58\.7\); the batch cost 57: off by \+13 \(\+30%\), within its p10–p90$/);
   });
 
   it('says in one line what is wrong (unknown batch, bad row, bad policy, bad flag) and exits 2', async () => {

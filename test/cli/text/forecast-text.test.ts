@@ -9,7 +9,7 @@ describe('forecast as text', () => {
   });
 
   it('escapes the file and batch names and says what it cannot estimate', () => {
-    const f = { ...forecast({ questions: 3, costs: [1], holds: [0], seconds: [], cap: 2, budget: null }), file: 'q\u001b[2J.csv', from: 'b\u0007', rest: false, fileRows: 3, policy: 'reference' as const, cap: 2, match: 'none' as const, batchFile: 'x.csv', learnedFrom: [{ name: 'b\u0007', questions: 1 }], now: { spent: 0, heldPauses: 0, heldCost: 0 }, spent: 0 };
+    const f = { ...forecast({ questions: 3, costs: [1], holds: [0], seconds: [], cap: 2, budget: null }), file: 'q\u001b[2J.csv', from: 'b\u0007', rest: false, fileRows: 3, policy: 'reference' as const, cap: 2, match: 'none' as const, batchFile: 'x.csv', learnedFrom: [{ name: 'b\u0007', questions: 1 }], now: { spent: 0, heldPauses: 0, heldCost: 0 }, spent: 0, lastForecast: null };
     const text = forecastText(f, 'p\u001b.yaml');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('for 3 questions of q\\x1b[2J.csv, from 1 question that ran in batch b\\x07; policy: p\\x1b.yaml');
