@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, figure, forecastText } from '../../../src/cli/text/forecast-text.js';
+import { durationText, figure, forecastText, missText } from '../../../src/cli/text/forecast-text.js';
 import { forecast } from '../../../src/forecast/estimate.js';
+import { missOf } from '../../../src/forecast/hindsight.js';
 
 describe('forecast as text', () => {
   it('rounds figures and durations for reading', () => {
@@ -15,5 +16,11 @@ describe('forecast as text', () => {
     expect(text).toContain('for 3 questions of q\\x1b[2J.csv, from 1 question that ran in batch b\\x07; policy: p\\x1b.yaml');
     expect(text).toContain('  budget: none set (--budget, or batch_budget in the policy)');
     expect(text).toContain('  wall time: unknown (no run of the reference batch ended)');
+  });
+
+  it('says a kept estimate against the actual with its sign and share', () => {
+    expect(missText(missOf({ estimate: 290, low: 225, high: 320 }, 350), 'the batch cost')).toBe('about 290 (225–320); the batch cost 350: off by +60 (+21%), outside its p10–p90');
+    expect(missText(missOf({ estimate: 4, low: 1, high: 7 }, 3), 'the batch held')).toBe('about 4 (1–7); the batch held 3: off by −1 (−25%), within its p10–p90');
+    expect(missText(missOf({ estimate: 0, low: 0, high: 0 }, 0), 'the batch held')).toBe('about 0 (0–0); the batch held 0: off by ±0, within its p10–p90');
   });
 });
