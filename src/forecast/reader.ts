@@ -4,17 +4,14 @@ import { planCost } from '../policy/cost.js';
 import { isoNow } from '../clock.js';
 import type { ForecastStore } from '../store/roles/forecasts.js';
 import { type Hindsight, pausesToPeople, readHindsight } from './hindsight.js';
-import { checkPolicy, type Policy } from '../policy/index.js';
+import type { Policy } from '../policy/index.js';
 import { budgetOf } from '../read/spend.js';
-import type { ItemState } from '../store/item-states.js';
 import type { NotebookStore } from '../store/roles/notebook.js';
 import type { ReadStore } from '../store/port.js';
 import type { BatchRecord } from '../store/types.js';
 import { validateQuestionSet } from '../tables/question-set.js';
 import { type Forecast, forecast } from './estimate.js';
-
-/** States of a reference item that ran: the sample a forecast is made from. */
-export const RAN_STATES: readonly ItemState[] = ['running', 'waiting', 'held', 'completed', 'failed', 'error'];
+import { batchSample } from './sample.js';
 
 /** What to forecast. */
 export interface ForecastRequest {
@@ -22,6 +19,8 @@ export interface ForecastRequest {
   file: string;
   /** The reference batch: a finished batch, or one that ran the first `--limit N` of this same file. */
   from: BatchRecord;
+  /** More batches to learn from (their questions that ran join the sample); the file is matched against `from` only. */
+  also?: BatchRecord[];
   /** Forecast only the next N questions. */
   limit?: number;
   /** Every row of the file, even when the reference batch was loaded from it and has some still queued. */
@@ -87,34 +86,19 @@ export async function readForecast(
   let questions = rest ? queued : set.rows;
   if (r.limit !== undefined) questions = Math.min(questions, r.limit);
 
-  const ran = await store.queryItems(r.from.id, { states: RAN_STATES });
-  if (ran.length === 0) throw new InputError(`batch "${r.from.name}" has no item that ran: nothing to forecast from`);
-  const stats = await store.itemStats(r.from.id);
   const policy = r.policy === undefined ? ((r.from.policy as Policy | null) ?? null) : r.policy;
-  const pauses = await store.batchPauses(r.from.id);
-  const open = pauses.filter((p) => p.decision === null);
+  // Every batch learned from, each replayed under the one policy the questions will run under.
+  const learned = [...new Map([r.from, ...(r.also ?? [])].map((b) => [b.id, b])).values()];
+  const samples = await Promise.all(learned.map((b) => batchSample(store, b, policy)));
+  const empty = learned.filter((_, i) => samples[i]!.costs.length === 0).map((b) => `"${b.name}"`);
+  if (empty.length > 0) throw new InputError(`batch ${empty.join(', ')} has no item that ran: nothing to forecast from`);
+  const [costs, holds, seconds] = (['costs', 'holds', 'seconds'] as const).map((k) => samples.flatMap((x) => x[k]));
+  const open = samples[0]!.pauses.filter((p) => p.decision === null);
   const now = { spent: await store.approvedCost(r.from.id), heldPauses: open.length, heldCost: open.reduce((s, p) => s + (planCost(p.input) ?? 0), 0) };
   const spent = rest ? now.spent : 0;
-  // The reference's pauses replayed under the policy: per item, the pauses it would hold and the cost it would approve.
-  const held = new Map<string, number>();
-  const approved = new Map<string, number>();
-  for (const x of checkPolicy(policy, pauses).replay) {
-    if (x.verdict === 'hold') held.set(x.itemId, (held.get(x.itemId) ?? 0) + 1);
-    approved.set(x.itemId, (approved.get(x.itemId) ?? 0) + x.cost);
-  }
-
-  const costs: number[] = [];
-  const holds: number[] = [];
-  const seconds: number[] = [];
-  for (const it of ran) {
-    const s = stats.get(it.id);
-    costs.push(approved.get(it.id) ?? 0);
-    holds.push(held.get(it.id) ?? 0);
-    if (s && s.runSeconds > 0) seconds.push(s.runSeconds);
-  }
   const cap = r.cap ?? r.from.settings.concurrency;
   const budget = r.budget ?? budgetOf(policy);
-  const f = forecast({ questions, costs, holds, seconds, cap, budget, spent });
+  const f = forecast({ questions, costs: costs!, holds: holds!, seconds: seconds!, cap, budget, spent });
   // Read before this forecast is kept: a forecast of the batch's rest would be its last.
   const lastForecast = await readHindsight(store, r.from);
   const heldSoFar = rest ? await pausesToPeople(store, r.from.id) : 0;
@@ -123,7 +107,7 @@ export async function readForecast(
     filePath: resolve(r.file),
     fileSha256: set.sha256,
     forBatchId: rest ? r.from.id : null,
-    learnedFrom: [r.from.name],
+    learnedFrom: learned.map((b) => b.name),
     questions,
     cost: f.batchCost,
     held: f.held && { estimate: heldSoFar + f.held.estimate, low: heldSoFar + f.held.low, high: heldSoFar + f.held.high },
@@ -136,7 +120,7 @@ export async function readForecast(
     rest,
     match,
     batchFile: r.from.sourcePath,
-    learnedFrom: [{ name: r.from.name, questions: ran.length }],
+    learnedFrom: learned.map((b, i) => ({ name: b.name, questions: samples[i]!.costs.length })),
     now,
     spent,
     fileRows: set.rows,

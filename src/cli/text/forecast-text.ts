@@ -40,7 +40,7 @@ export function forecastText(f: ForecastReport, policyName: string): string {
   const file = oneLine(f.file, 120);
   const from = oneLine(f.from, 80);
   const what = f.rest ? `the ${f.questions} question${f.questions === 1 ? '' : 's'} of ${file} that batch ${from} has not run yet` : `${f.questions} question${f.questions === 1 ? '' : 's'} of ${file}`;
-  const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch ${from}; policy: ${oneLine(policyName, 80)}`];
+  const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch${f.learnedFrom.length > 1 ? 'es' : ''} ${f.learnedFrom.map((b) => oneLine(b.name, 80)).join(', ')}; policy: ${oneLine(policyName, 80)}`];
   lines.push(`  learned from: ${f.learnedFrom.map((b) => `batch ${oneLine(b.name, 80)} (${b.questions} question${b.questions === 1 ? '' : 's'} that ran)`).join(', ')}`);
   if (f.match === 'content') lines.push(`  ${file} is matched to batch ${from} by its content, not its name: the batch was loaded from ${oneLine(f.batchFile, 120)}`);
   if (f.rest) lines.push(`  batch ${from} already spent ${figure(f.now.spent)} and holds ${f.now.heldPauses} pause${f.now.heldPauses === 1 ? '' : 's'} for a person (cost ${figure(f.now.heldCost)} if approved, not counted below); the batch's total starts from ${figure(f.spent)}`);

@@ -207,6 +207,12 @@ describe('resq forecast', () => {
     expect(again.lastForecast).toMatchObject({ batch: 'next', learnedFrom: ['known'], ended: true, cost: { estimate: 44, actual, off: actual - 44, inside: true }, held: { estimate: 0, actual: 0, off: 0 } });
     const t = (await runInProcess(['forecast', next, '--from', 'next', '--all', '--db', db])).stdout.split('\n');
     const at = t.findIndex((l) => l.startsWith('  total cost:'));
+    // Learning from both: the questions that ran in each join the sample, each batch named.
+    const both = (await runInProcess(['forecast', next, '--from', 'next', '--from', 'known', '--all', '--db', db, '--json'])).stdout;
+    expect(JSON.parse(both)).toMatchObject({ sample: 18, learnedFrom: [{ name: 'next', questions: 8 }, { name: 'known', questions: 10 }], totalCost: { estimate: 8 * ((actual + 55) / 18) } });
+    const bothText = (await runInProcess(['forecast', next, '--from', 'next', '--from', 'known', '--all', '--db', db])).stdout.split('\n');
+    expect(bothText[0]).toContain('from 18 questions that ran in batches next, known;');
+    expect(bothText[1]).toBe('  learned from: batch next (8 questions that ran), batch known (10 questions that ran)');
     expect(t[at + 1]).toMatch(/^ {4}last forecast of batch next \(made [\d-]+ [\d:]+, from batch known\): about 44 \(29\.3–58\.7\); the batch cost 57: off by \+13 \(\+30%\), within its p10–p90$/);
   });
 
@@ -216,6 +222,7 @@ describe('resq forecast', () => {
     writeFileSync(join(dir, 'bad.yaml'), 'confirm_scope:\n  approve_max_cost: 5\n  otherwise: maybe\n');
     for (const [args, says] of [
       [['forecast', q, '--from', 'nope'], 'no batch named "nope"'],
+      [['forecast', q, '--from', 'fb', '--from', 'nope'], '--from: no batch named "nope"'],
       [['forecast', bad, '--from', 'fb'], `${bad}:3`],
       [['forecast', q, '--from', 'fb', '--policy', join(dir, 'bad.yaml')], `${join(dir, 'bad.yaml')}:3: confirm_scope.otherwise`],
       [['forecast', q, '--from', 'fb', '--cap', '0'], '--cap: must be a whole number'],
