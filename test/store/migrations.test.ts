@@ -438,6 +438,23 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('028 adds the forecasts table to a database an older resq made, its batches kept, and a forecast kept in it is found again', async () => {
+    const path = join(tempDir(), 'before-028.db');
+    const db = new Database(path);
+    migrate(db, before('028_'));
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'forecasts'").pluck().get()).toBe(0);
+    db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 7, 'old', '/q.csv', 'abc', 1, '2026-01-02T00:00:00.000Z', 'now')").run();
+    expect(migrate(db)).toContain('028_forecasts');
+    db.close();
+    const store = SqliteStore.open(path);
+    const old = (await store.findBatch('old'))!;
+    expect(await store.lastForecastOf(old)).toBeNull();
+    const kept = { madeAt: '2026-01-01T00:00:00.000Z', filePath: '/q.csv', fileSha256: 'abc', forBatchId: null, learnedFrom: ['older'], questions: 1, cost: { estimate: 3, low: 1, high: 5 }, held: null };
+    await store.keepForecast(kept);
+    expect(await store.lastForecastOf(old)).toEqual(kept);
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);
