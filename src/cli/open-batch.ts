@@ -1,6 +1,7 @@
 import { InputError } from '../errors.js';
 import { type BatchRecord, maskLocation, openStore, type OpenStoreOptions, type Store } from '../store/index.js';
 import { checkDbPath } from './db-path.js';
+import { oneLine } from '../text/printable.js';
 
 /**
  * Opens an existing store (never creating a SQLite file by accident): a folder, a file that
@@ -41,6 +42,14 @@ export async function openBatch(
     await store.close();
     throw e;
   }
+}
+
+/** A batch of agent runs by name on an open store, for a flag naming more than one: else a user error naming the flag. */
+export async function findRunsBatch(store: Store, name: string, flag: string): Promise<BatchRecord> {
+  const b = await store.findBatch(name);
+  if (!b) throw new InputError(`${flag}: no batch named "${oneLine(name, 80)}"`);
+  if (b.kind !== 'runs') throw new InputError(`${flag}: batch "${oneLine(b.name, 80)}" is a model batch, not one of agent runs`);
+  return b;
 }
 
 /** Opens an existing database and picks the named batch (of any kind), or every batch. */

@@ -44,13 +44,21 @@ export interface Spread {
 }
 
 /**
+ * The standard deviation of a sum of `count` new draws predicted from sample `s`: the draws'
+ * own spread (count × sd²) plus that of the sample's mean, itself an estimate (count² × sd² / n).
+ */
+export function sumSd(s: Summary, count: number): number {
+  return s.sd * Math.sqrt(count + (count * count) / s.n);
+}
+
+/**
  * The sum of `count` draws from a sample like `s`: count × mean, with p10–p90 from the
- * normal approximation of a sum (count × mean ± Z90 × √count × sd), never below count × min
+ * normal approximation of a sum (count × mean ± Z90 × {@link sumSd}), never below count × min
  * nor above count × max.
  */
 export function sumOf(s: Summary, count: number): Spread {
   const estimate = count * s.mean;
-  const half = Z90 * Math.sqrt(count) * s.sd;
+  const half = Z90 * sumSd(s, count);
   return { estimate, low: Math.max(count * s.min, estimate - half), high: Math.min(count * s.max, estimate + half) };
 }
 
@@ -76,6 +84,8 @@ export interface ForecastInput {
   cap: number;
   /** The batch budget the total is held against, or null. */
   budget: number | null;
+  /** Cost the batch already spent (approved): the total starts from it; default 0 (a new batch). */
+  spent?: number;
 }
 
 /** A forecast: every figure an estimate with its spread; null where the reference has nothing to go on. */
@@ -85,6 +95,8 @@ export interface Forecast {
   sample: number;
   costPerQuestion: { median: number; p90: number; mean: number } | null;
   totalCost: Spread | null;
+  /** What the batch already spent plus `totalCost`: the figure held against the budget. */
+  batchCost: Spread | null;
   budget: { budget: number; share: number; lowShare: number; highShare: number; chanceOver: number } | null;
   held: Spread & { perQuestion: number } | null;
   /** Seconds, as if the questions ran in ⌈questions / cap⌉ waves of `cap`, each as long as a question takes (median, p10–p90). */
@@ -96,12 +108,15 @@ export function forecast(i: ForecastInput): Forecast {
   const cost = summarize(i.costs);
   const holds = summarize(i.holds);
   const secs = summarize(i.seconds);
+  const spent = i.spent ?? 0;
   const totalCost = cost ? sumOf(cost, i.questions) : null;
+  const batchCost = totalCost ? { estimate: spent + totalCost.estimate, low: spent + totalCost.low, high: spent + totalCost.high } : null;
   let budget: Forecast['budget'] = null;
-  if (totalCost && cost && i.budget !== null && i.budget > 0) {
-    const sd = Math.sqrt(i.questions) * cost.sd;
-    const chanceOver = sd === 0 ? (totalCost.estimate > i.budget ? 1 : 0) : 1 - normalCdf((i.budget - totalCost.estimate) / sd);
-    budget = { budget: i.budget, share: totalCost.estimate / i.budget, lowShare: totalCost.low / i.budget, highShare: totalCost.high / i.budget, chanceOver };
+  if (batchCost && cost && i.budget !== null && i.budget > 0) {
+    const sd = sumSd(cost, i.questions);
+    // What is spent counts: a batch at its budget goes over with any cost still to come.
+    const chanceOver = sd === 0 ? (batchCost.estimate > i.budget ? 1 : 0) : 1 - normalCdf((i.budget - batchCost.estimate) / sd);
+    budget = { budget: i.budget, share: batchCost.estimate / i.budget, lowShare: batchCost.low / i.budget, highShare: batchCost.high / i.budget, chanceOver };
   }
   const waves = Math.ceil(i.questions / Math.max(1, i.cap));
   return {
@@ -109,6 +124,7 @@ export function forecast(i: ForecastInput): Forecast {
     sample: i.costs.length,
     costPerQuestion: cost ? { median: cost.median, p90: cost.p90, mean: cost.mean } : null,
     totalCost,
+    batchCost,
     budget,
     held: holds ? { ...sumOf(holds, i.questions), perQuestion: holds.mean } : null,
     wallSeconds: secs ? { estimate: waves * secs.median, low: waves * secs.p10, high: waves * secs.p90, waves, perQuestion: secs } : null,

@@ -12,6 +12,8 @@ export type {
   NotebookStore,
   OutboxStore,
   WebSessionStore,
+  ForecastStore,
+  KeptForecast,
   OutboxClaim,
   OutboxOutcome,
   OutboxState,

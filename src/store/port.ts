@@ -1,5 +1,6 @@
 import type { BatchStore } from './roles/batches.js';
 import type { FileStore } from './roles/files.js';
+import type { ForecastStore } from './roles/forecasts.js';
 import type { StoreLifecycle } from './roles/lifecycle.js';
 import type { ModelStore } from './roles/models.js';
 import type { NotebookStore } from './roles/notebook.js';
@@ -11,6 +12,7 @@ import type { WorkerStore } from './roles/workers.js';
 
 export type { BatchStore } from './roles/batches.js';
 export type { FileClaim, FileClaimRequest, FileHolder, FileStore } from './roles/files.js';
+export type { ForecastStore, ForecastTarget, KeptForecast, KeptSpread } from './roles/forecasts.js';
 export type { StoreLifecycle } from './roles/lifecycle.js';
 export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
@@ -31,4 +33,4 @@ export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_M
  * The port is the sum of its roles (src/store/roles/, each method in exactly one): an
  * adapter implements it whole, a caller names only the roles it uses.
  */
-export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore, WebSessionStore {}
+export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore, WebSessionStore, ForecastStore {}

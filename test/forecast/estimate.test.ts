@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forecast, normalCdf, quantile, summarize, sumOf, Z90 } from '../../src/forecast/estimate.js';
+import { forecast, normalCdf, quantile, summarize, sumOf, sumSd, Z90 } from '../../src/forecast/estimate.js';
 
 describe('forecast arithmetic', () => {
   it('interpolates quantiles between ranks', () => {
@@ -18,12 +18,14 @@ describe('forecast arithmetic', () => {
     expect(s.p10).toBeCloseTo(0.8, 12);
   });
 
-  it('spreads a sum by the normal approximation, within count × min and count × max', () => {
+  it('spreads a sum by the normal approximation, the doubt of the mean included, within count × min and count × max', () => {
     const s = summarize([0, 2, 4, 6, 8])!;
     const t = sumOf(s, 5);
     expect(t.estimate).toBe(20);
-    expect(t.low).toBeCloseTo(20 - Z90 * Math.sqrt(5) * Math.sqrt(10), 9);
-    expect(t.high).toBeCloseTo(20 + Z90 * Math.sqrt(5) * Math.sqrt(10), 9);
+    // sd √10 × √(5 draws + 5² / 5 for a mean learned from 5) = 10.
+    expect(sumSd(s, 5)).toBeCloseTo(10, 12);
+    expect(t.low).toBeCloseTo(20 - Z90 * 10, 9);
+    expect(t.high).toBeCloseTo(20 + Z90 * 10, 9);
     expect(sumOf(summarize([0, 100])!, 1)).toEqual({ estimate: 50, low: 0, high: 100 });
   });
 
@@ -38,14 +40,20 @@ describe('forecast arithmetic', () => {
     expect(f.costPerQuestion).toEqual({ median: 4, p90: expect.closeTo(7.2, 10), mean: 4 });
     expect(f.totalCost!.estimate).toBe(20);
     expect(f.budget!.share).toBe(0.8);
-    // P(sum > 25) with sum ~ N(20, 5·10): 1 − Φ(5 / √50).
-    expect(f.budget!.chanceOver).toBeCloseTo(1 - normalCdf(5 / Math.sqrt(50)), 9);
+    // P(sum > 25) with sum ~ N(20, 10²): 1 − Φ(5 / 10).
+    expect(f.budget!.chanceOver).toBeCloseTo(1 - normalCdf(0.5), 9);
     expect(f.held).toMatchObject({ estimate: 1, low: 0, perQuestion: 0.2 });
-    expect(f.held!.high).toBeCloseTo(1 + Z90 * Math.sqrt(5) * Math.sqrt(0.2), 9);
+    expect(f.held!.high).toBeCloseTo(1 + Z90 * Math.sqrt(0.2) * Math.sqrt(10), 9);
     // ⌈5 / 2⌉ = 3 waves of the median 3 s (p10 1.4 s, p90 4.6 s).
     expect(f.wallSeconds).toMatchObject({ estimate: 9, waves: 3 });
     expect(f.wallSeconds!.low).toBeCloseTo(4.2, 9);
     expect(f.wallSeconds!.high).toBeCloseTo(13.8, 9);
+    expect(f.batchCost).toEqual(f.totalCost);
+    // What the batch spent counts: 25 spent of 25, any cost to come goes over.
+    const spent = forecast({ questions: 2, costs: [5, 5], holds: [0, 0], seconds: [], cap: 1, budget: 25, spent: 25 });
+    expect(spent.totalCost!.estimate).toBe(10);
+    expect(spent.batchCost).toEqual({ estimate: 35, low: 35, high: 35 });
+    expect(spent.budget).toMatchObject({ share: 1.4, chanceOver: 1 });
     const none = forecast({ questions: 3, costs: [], holds: [], seconds: [], cap: 1, budget: null });
     expect(none).toMatchObject({ costPerQuestion: null, totalCost: null, budget: null, held: null, wallSeconds: null });
   });

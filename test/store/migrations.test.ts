@@ -294,7 +294,7 @@ describe('migrations', () => {
     );
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
     expect(indexes).toEqual([
-      'batches_num', 'decisions_for_item', 'decisions_for_run', 'files_for_status', 'flights_for_leases', 'items_for_claim', 'items_for_rate',
+      'batches_num', 'decisions_for_item', 'decisions_for_run', 'files_for_status', 'flights_for_leases', 'forecasts_by_file', 'forecasts_for_batch', 'items_for_claim', 'items_for_rate',
       'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item',
       'web_login_codes_for_purge', 'web_sessions_for_purge', 'workers_for_live',
     ]);
@@ -455,6 +455,23 @@ describe('migrations', () => {
     expect(await store.fileClaimHolder('b1', 'f1')).toBeNull();
     expect(await store.claimFile('b1', 'f1', holder, { leaseMs: 60_000 })).toEqual({ owner: 'h:1:x', fence: 1 });
     expect(await store.claimFile('b1', 'f2', holder, { leaseMs: 60_000 })).toBeNull();
+    await store.close();
+  });
+
+  it('028 adds the forecasts table to a database an older resq made, its batches kept, and a forecast kept in it is found again', async () => {
+    const path = join(tempDir(), 'before-028.db');
+    const db = new Database(path);
+    migrate(db, before('028_'));
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'forecasts'").pluck().get()).toBe(0);
+    db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, total_items, created_at, updated_at) VALUES ('b1', 7, 'old', '/q.csv', 'abc', 1, '2026-01-02T00:00:00.000Z', 'now')").run();
+    expect(migrate(db)).toContain('028_forecasts');
+    db.close();
+    const store = SqliteStore.open(path);
+    const old = (await store.findBatch('old'))!;
+    expect(await store.lastForecastOf(old)).toBeNull();
+    const kept = { madeAt: '2026-01-01T00:00:00.000Z', filePath: '/q.csv', fileSha256: 'abc', forBatchId: null, learnedFrom: ['older'], questions: 1, cost: { estimate: 3, low: 1, high: 5 }, held: null };
+    await store.keepForecast(kept);
+    expect(await store.lastForecastOf(old)).toEqual(kept);
     await store.close();
   });
 

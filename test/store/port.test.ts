@@ -19,6 +19,7 @@ import {
   type StoreRoles,
   type TransitionStore,
   type WebSessionStore,
+  type ForecastStore,
   type WorkerStore,
 } from '../../src/index.js';
 import type { UnlistedMember } from '../../src/store/port.js';
@@ -48,7 +49,7 @@ describe('the store port by role: types', () => {
 
   it("makes Store's members exactly the roles' members together", () => {
     expectTypeOf<keyof Store>().toEqualTypeOf<StoreMember>();
-    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore & WebSessionStore;
+    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore & WebSessionStore & ForecastStore;
     expectTypeOf<Store>().toExtend<AllRoles>();
     expectTypeOf<AllRoles>().toExtend<Store>();
   });
@@ -70,8 +71,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the ten roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions']);
+  it('names the eleven roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions', 'forecasts']);
   });
 
   it('lists every member once over all roles', () => {

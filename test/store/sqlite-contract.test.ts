@@ -9,6 +9,7 @@ import { fileClaimsContract } from './file-claims-contract.js';
 import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
+import { forecastsContract } from './forecasts-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -21,3 +22,4 @@ threadWaitsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n+
 outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 fileClaimsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));
+forecastsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

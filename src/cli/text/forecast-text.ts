@@ -1,3 +1,4 @@
+import type { Hindsight, Miss } from '../../forecast/hindsight.js';
 import type { ForecastReport } from '../../forecast/reader.js';
 import { oneLine } from '../../text/printable.js';
 
@@ -16,22 +17,45 @@ export function durationText(s: number): string {
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${figure(Math.abs(x))}`;
+
+/** A kept estimate against what happened: `about 290 (225–355); it was 350: off by +60 (+21%), outside its p10–p90`. */
+export function missText(m: Miss, actualIs: string): string {
+  const share = m.offShare === null ? '' : ` (${m.offShare > 0 ? '+' : m.offShare < 0 ? '−' : '±'}${pct(Math.abs(m.offShare))})`;
+  return `about ${figure(m.estimate)} (${figure(m.low)}–${figure(m.high)}); ${actualIs} ${figure(m.actual)}: off by ${signed(m.off)}${share}, ${m.inside ? 'within' : 'outside'} its p10–p90`;
+}
+
+/** The line said under an estimate about the last forecast of the reference batch, or none. */
+function hindsightLine(h: Hindsight | null, which: 'cost' | 'held'): string[] {
+  if (!h) return [];
+  const of = `    last forecast of batch ${oneLine(h.batch, 80)} (made ${h.madeAt.slice(0, 16).replace('T', ' ')}, from batch ${h.learnedFrom.map((n) => oneLine(n, 80)).join(', ')})`;
+  if (!h.ended) return which === 'cost' ? [`${of}: the batch has not ended yet`] : [];
+  const m = h[which];
+  if (!m) return [];
+  return [`${of}: ${missText(m, which === 'cost' ? 'the batch cost' : 'the batch held')}`];
+}
 
 /** `resq forecast` as text: each figure an estimate with its p10–p90 spread. */
 export function forecastText(f: ForecastReport, policyName: string): string {
   const file = oneLine(f.file, 120);
   const from = oneLine(f.from, 80);
   const what = f.rest ? `the ${f.questions} question${f.questions === 1 ? '' : 's'} of ${file} that batch ${from} has not run yet` : `${f.questions} question${f.questions === 1 ? '' : 's'} of ${file}`;
-  const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch ${from}; policy: ${oneLine(policyName, 80)}`];
+  const lines = [`forecast (an estimate, p10–p90 in brackets) for ${what}, from ${f.sample} question${f.sample === 1 ? '' : 's'} that ran in batch${f.learnedFrom.length > 1 ? 'es' : ''} ${f.learnedFrom.map((b) => oneLine(b.name, 80)).join(', ')}; policy: ${oneLine(policyName, 80)}`];
+  lines.push(`  learned from: ${f.learnedFrom.map((b) => `batch ${oneLine(b.name, 80)} (${b.questions} question${b.questions === 1 ? '' : 's'} that ran)`).join(', ')}`);
+  if (f.match === 'content') lines.push(`  ${file} is matched to batch ${from} by its content, not its name: the batch was loaded from ${oneLine(f.batchFile, 120)}`);
+  if (f.rest) lines.push(`  batch ${from} already spent ${figure(f.now.spent)} and holds ${f.now.heldPauses} pause${f.now.heldPauses === 1 ? '' : 's'} for a person (cost ${figure(f.now.heldCost)} if approved, not counted below); the batch's total starts from ${figure(f.spent)}`);
+  else if (f.match !== 'none') lines.push(`  every row of ${file}, as a new batch (nothing spent yet)`);
   const c = f.costPerQuestion;
   lines.push(c ? `  cost per question: median ${figure(c.median)}, 90th percentile ${figure(c.p90)} (mean ${figure(c.mean)})` : '  cost per question: unknown');
   const t = f.totalCost;
-  if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})`);
+  if (t) lines.push(`  total cost: about ${figure(t.estimate)} (${figure(t.low)}–${figure(t.high)})${f.rest && f.batchCost ? `; with what is spent, the batch about ${figure(f.batchCost.estimate)} (${figure(f.batchCost.low)}–${figure(f.batchCost.high)})` : ''}`);
+  lines.push(...hindsightLine(f.lastForecast, 'cost'));
   const b = f.budget;
   if (b) lines.push(`  budget ${figure(b.budget)}: about ${pct(b.share)} of it (${pct(b.lowShare)}–${pct(b.highShare)}); chance of going over: ${pct(b.chanceOver)}`);
   else lines.push('  budget: none set (--budget, or batch_budget in the policy)');
   const h = f.held;
   if (h) lines.push(`  held for a person: about ${figure(h.estimate)} pause${h.estimate === 1 ? '' : 's'} (${figure(h.low)}–${figure(h.high)}; ${figure(h.perQuestion)} per question)`);
+  lines.push(...hindsightLine(f.lastForecast, 'held'));
   const w = f.wallSeconds;
   if (w)
     lines.push(

@@ -183,6 +183,20 @@ export const pgMigrations: readonly PgMigration[] = [
       ALTER TABLE files ADD COLUMN claim_pid_start TEXT;
     `,
   },
+  {
+    // Issue 38.5: every forecast resq forecast made, so the next says how far off the last one of a batch was.
+    name: '028_forecasts',
+    sql: `
+      CREATE TABLE forecasts (
+        seq BIGSERIAL PRIMARY KEY, made_at TEXT NOT NULL, file_path TEXT NOT NULL, file_sha256 TEXT NOT NULL,
+        for_batch_id TEXT, learned_from TEXT NOT NULL, questions INTEGER NOT NULL,
+        cost_estimate DOUBLE PRECISION, cost_low DOUBLE PRECISION, cost_high DOUBLE PRECISION,
+        held_estimate DOUBLE PRECISION, held_low DOUBLE PRECISION, held_high DOUBLE PRECISION);
+      -- forecasts.ts: the last forecast of a batch, by the batch or by its file's content.
+      CREATE INDEX forecasts_for_batch ON forecasts(for_batch_id, made_at);
+      CREATE INDEX forecasts_by_file ON forecasts(file_sha256, made_at);
+    `,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations: workers starting together migrate once. */

@@ -1,6 +1,6 @@
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
-import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ForecastTarget, ItemAggregate, KeptForecast, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
 import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
@@ -24,6 +24,7 @@ import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
 import * as webSessions from './web-sessions.js';
+import * as forecasts from './forecasts.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
@@ -420,5 +421,13 @@ export class PostgresStore implements Store {
   }
   spendLoginCode(codeDigest: string, nowMs: number): Promise<boolean> {
     return webSessions.spendCode(this.#q, codeDigest, nowMs);
+  }
+
+  // ---- forecasts
+  keepForecast(f: KeptForecast): Promise<void> {
+    return forecasts.keepForecast(this.#q, f);
+  }
+  lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
+    return forecasts.lastForecastOf(this.#q, batch);
   }
 }

@@ -1,5 +1,6 @@
 import type { BatchStore } from './batches.js';
 import type { FileStore } from './files.js';
+import type { ForecastStore } from './forecasts.js';
 import type { StoreLifecycle } from './lifecycle.js';
 import type { ModelStore } from './models.js';
 import type { NotebookStore } from './notebook.js';
@@ -21,6 +22,7 @@ export interface StoreRoles {
   notebook: NotebookStore;
   outbox: OutboxStore;
   webSessions: WebSessionStore;
+  forecasts: ForecastStore;
 }
 
 /** Every member name of every role (the port's whole surface). */
@@ -48,6 +50,7 @@ export const STORE_ROLES = {
   notebook: ['queryItems', 'itemStats', 'batchTotals', 'itemSeconds', 'runTimes', 'batchDecisions'],
   outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState', 'holdNotifyCommand', 'notifyCommands'],
   webSessions: ['openWebSession', 'useWebSession', 'endWebSession', 'addLoginCode', 'spendLoginCode'],
+  forecasts: ['keepForecast', 'lastForecastOf'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

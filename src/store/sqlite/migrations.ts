@@ -278,6 +278,20 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE files ADD COLUMN claim_pid_start TEXT;
       `),
   },
+  {
+    // Issue 38.5: every forecast resq forecast made, so the next says how far off the last one of a batch was.
+    name: '028_forecasts',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE forecasts (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT, made_at TEXT NOT NULL, file_path TEXT NOT NULL, file_sha256 TEXT NOT NULL,
+          for_batch_id TEXT, learned_from TEXT NOT NULL, questions INTEGER NOT NULL,
+          cost_estimate REAL, cost_low REAL, cost_high REAL, held_estimate REAL, held_low REAL, held_high REAL);
+        -- forecasts.ts: the last forecast of a batch, by the batch or by its file's content.
+        CREATE INDEX forecasts_for_batch ON forecasts(for_batch_id, made_at);
+        CREATE INDEX forecasts_by_file ON forecasts(file_sha256, made_at);
+      `),
+  },
 ];
 
 /**

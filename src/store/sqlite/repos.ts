@@ -15,6 +15,7 @@ import { Aggregates } from './aggregates.js';
 import { RunRepo } from './runs.js';
 import { ThreadRepo } from './threads.js';
 import { WebSessionRepo } from './web-sessions.js';
+import { ForecastRepo } from './forecasts.js';
 
 /** The SQLite adapter's tables, one repository each; only the adapter sees them. */
 export interface Repos {
@@ -36,6 +37,7 @@ export interface Repos {
   claims: Claims;
   aggregates: Aggregates;
   webSessions: WebSessionRepo;
+  forecasts: ForecastRepo;
 }
 
 /** Builds the repositories of one connection. */
@@ -64,5 +66,6 @@ export function reposOf(db: Db, clock: Clock): Repos {
     claims: new Claims(db, clock, { reads, counts, threads, flights, batches }),
     aggregates: new Aggregates(db),
     webSessions: new WebSessionRepo(db),
+    forecasts: new ForecastRepo(db),
   };
 }

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../../clock.js';
-import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ItemAggregate, Lease, Store } from '../port.js';
+import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ForecastTarget, ItemAggregate, KeptForecast, Lease, Store } from '../port.js';
 import type {
   AdmittedRun,
   BatchAppender,
@@ -372,5 +372,13 @@ export class SqliteStore implements Store {
   }
   spendLoginCode(codeDigest: string, nowMs: number): Promise<boolean> {
     return this.#write((r) => r.webSessions.spendCode(codeDigest, nowMs));
+  }
+
+  // ---- forecasts
+  keepForecast(f: KeptForecast): Promise<void> {
+    return this.#write((r) => r.forecasts.keep(f));
+  }
+  lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
+    return this.#read((r) => r.forecasts.lastOf(batch));
   }
 }
