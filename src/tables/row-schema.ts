@@ -35,7 +35,7 @@ export interface RowSchema<R extends KeyedRow> {
   /** What the rows are, in the plural, for whole-file messages (`questions`, `input rows`). */
   noun: string;
   /**
-   * Reads a CSV header (names as written, trailing nameless columns already cut) into the
+   * Reads a CSV header (names trimmed, trailing nameless columns already cut) into the
    * reader of its records, or says why the header cannot be used (each at `line`).
    */
   csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<R> | InputProblem[];

@@ -95,6 +95,25 @@ describe('ordinary mistakes are user errors', () => {
     }
   });
 
+  it('a header changed on reading (trailing space, empty columns) is one notice each with its line; the run goes on, exit 0; a duplicate is refused, exit 2', async () => {
+    const d = tempDir();
+    const csv = join(d, 'odd header.csv');
+    writeFileSync(csv, 'id,question,"priority ","\u001b[31mtag\t",,\na,one,1,x,,\nb,two,2,y,,\n');
+    for (const json of [[], ['--json']]) {
+      const r = await runInProcess(['run', csv, '--db', join(d, `r${json.length}.db`), ...json], env);
+      expect(r.code, r.stderr).toBe(0);
+      const said = r.stderr.split('\n').filter((l) => l.includes(': header: '));
+      expect(said).toEqual([
+        `notice: ${csv}:1: header: read column 3 "priority " as "priority", column 4 "\\u001b[31mtag\\t" as "\\u001b[31mtag" (spaces around a name are dropped)`,
+        `notice: ${csv}:1: header: columns 5–6 have no name and are ignored (a value in them is refused)`,
+      ]);
+      expect(r.stderr).not.toContain('\u001b');
+    }
+    const dup = join(d, 'dup.csv');
+    writeFileSync(dup, 'id,question,priority,"priority "\na,one,1,2\n');
+    expectPlain(await runInProcess(['run', dup, '--db', join(d, 'dup.db'), '--dry-run']), /dup\.csv:1: header: columns 3 and 4 are both named "priority": rename one$/m);
+  });
+
   it("--batch ''", async () => {
     expectPlain(await runInProcess(['run', q, '--batch', '', '--db', join(dir, 'e.db'), '--dry-run']), /--batch: give a name/);
   });

@@ -35,7 +35,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
   ['blank-only.jsonl', [], [': file is empty']],
   ['header-only.csv', [], [': no questions: the file has only a header row']],
   ['no-question-column.csv', [], ['1: header: no "question" column; found "id", "prompt"']],
-  ['duplicate-column.csv', [], ['1: header: column "id" appears twice']],
+  ['duplicate-column.csv', [], ['1: header: columns 1 and 3 are both named "id": rename one']],
   ['invalid-utf8.csv', ['2', '4'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)', '4: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
   ['invalid-utf8.jsonl', ['1', '3'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
   ['nul-byte.csv', ['1'], ['3: contains a NUL byte (is this a binary file?)']],
