@@ -169,7 +169,7 @@ describe('readCsv', () => {
   it('refuses a UTF-16 file naming the encoding and the conversion', async () => {
     const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('question\nWhy?\n', 'utf16le').swap16()]);
     expect(await read(bytes)).toEqual([
-      "q.csv: file is UTF-16 encoded (UTF-16BE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 q.csv > q.utf8.csv",
+      "q.csv: file is UTF-16 encoded (UTF-16BE); resq reads UTF-8: convert it with iconv -f UTF-16BE -t UTF-8 q.csv > q.utf8.csv",
     ]);
   });
 

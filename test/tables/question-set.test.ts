@@ -74,7 +74,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
     '1: invalid JSON: a \\u escape is a lone surrogate (not a character)',
     '2: invalid JSON: a \\u escape is a lone surrogate (not a character)',
   ]],
-  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 test/fixtures/bad/utf16.csv > test/fixtures/bad/utf16.utf8.csv"]],
+  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16LE -t UTF-8 test/fixtures/bad/utf16.csv > test/fixtures/bad/utf16.utf8.csv"]],
   // ESC and BEL from the file are shown escaped, never sent raw to the terminal.
   ['control-chars.csv', ['\u001b]0;owned\u0007'], ['3: id: duplicate "\\x1b]0;owned\\x07" (first on line 2)']],
   ['json-array.json', [], [': looks like a JSON array: write one JSON object a line (JSONL)']],
