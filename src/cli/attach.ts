@@ -3,6 +3,7 @@ import { leaseMsFromEnv } from './lease-env.js';
 import type { SessionStore } from '../runner/session.js';
 import { maskLocation } from '../store/open.js';
 import { commandHint } from '../text/command-hint.js';
+import { escapeControls } from '../text/escape-text.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
@@ -114,7 +115,7 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     io.stdout.write(
       o.json
         ? `${JSON.stringify(msg)}\n`
-        : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(o.dbPath)}\n`,
+        : `dry run: batch ${escapeControls(batch.name)} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(o.dbPath)}\n`,
     );
     return EXIT.ok;
   }

@@ -1,5 +1,6 @@
 // Ordinary mistakes are user errors: exit 2, one plain line, no stack, nothing created where
 // it should not be. Run in-process (commands are functions of their arguments and an IO).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -112,6 +113,24 @@ describe('ordinary mistakes are user errors', () => {
     const dup = join(d, 'dup.csv');
     writeFileSync(dup, 'id,question,priority,"priority "\na,one,1,2\n');
     expectPlain(await runInProcess(['run', dup, '--db', join(d, 'dup.db'), '--dry-run']), /dup\.csv:1: header: columns 3 and 4 are both named "priority": rename one$/m);
+  });
+
+  it('a UTF-16 set named with an escape sequence: no raw control on the terminal, and the printed iconv line, pasted, gives a file resq runs', async () => {
+    const d = tempDir();
+    const named = join(d, 'my set\u001b[31m.csv');
+    writeFileSync(named, Buffer.from('id,question\na,one\n', 'utf16le').swap16());
+    const refused = await runInProcess(['run', named, '--db', join(d, 'u.db'), '--dry-run']);
+    expectPlain(refused, /file is UTF-16 encoded \(UTF-16BE\)/);
+    expect(refused.stderr).not.toContain('\u001b');
+    const pasted = refused.stderr.trim().split('convert it with ')[1]!;
+    const sh = spawnSync('/bin/sh', ['-c', pasted], { encoding: 'utf8' });
+    expect(sh.status, sh.stderr).toBe(0);
+    const ran = await runInProcess(['run', join(d, 'my set\u001b[31m.utf8.csv'), '--db', join(d, 'u.db'), '--dry-run']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('recorded with 1 items');
+    expect(ran.stdout + ran.stderr).not.toContain('\u001b');
+    const missing = await runInProcess(['run', join(d, 'gone\u001b[2J.csv'), '--db', join(d, 'u.db'), '--dry-run']);
+    expectPlain(missing, /gone\\x1b\[2J\.csv: cannot open: no such file/);
   });
 
   it("--batch ''", async () => {
