@@ -21,7 +21,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     const first = await running;
     expect(first.code).toBe(130);
     expect(existsSync(`${db}.sim.json`)).toBe(true);
-    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    const hint = /interrupted; to continue: resq (resume .*)$/m.exec(first.stderr)?.[1];
     expect(hint).toBe(`resume slow --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -41,7 +41,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     io.stop('SIGINT');
     const first = await running;
     expect(first.code).toBe(130);
-    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    const hint = /interrupted; to continue: resq (resume .*)$/m.exec(first.stderr)?.[1];
     expect(hint).toBe(`resume urlish --db ${db} --sim`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -57,7 +57,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(first.code).toBe(3);
     const answered = await runInProcess(['answer', 'demo', 'booking', '--approve', '--db', db]);
     expect(answered.code).toBe(0);
-    const hint = /: `resq (resume [^`]*)` sends it/.exec(answered.stdout)?.[1];
+    const hint = /, to send it: resq (resume .*)$/m.exec(answered.stdout)?.[1];
     expect(hint).toBe(`resume demo --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);

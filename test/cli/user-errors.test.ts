@@ -166,7 +166,8 @@ describe('ordinary mistakes are user errors', () => {
     const db = join(dir, 'hints.db');
     const r = await runInProcess(['run', held, '--db', db], env);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`resq answer held ITEM --run RUN --approve --db ${db} (or --decline, --choose ID[,ID])`);
+    expect(r.stdout).toContain(`  see the first: resq show held plan --db ${db}\n`);
+    expect(r.stdout).toMatch(new RegExp(`\\n  answer \\(or --decline\\): resq answer held plan --run [\\w-]+ --approve --db ${db}\\n`));
     const a = await runInProcess(['answer', 'held', 'plan', '--approve', '--db', db]);
     expect(a.stdout).toContain(`resq resume held --db ${db}`);
   });

@@ -7,6 +7,8 @@ import { usageMessage } from '../../src/cli/did-you-mean.js';
 import { descriptorLine } from '../../src/cli/progress.js';
 import { refusalLine } from '../../src/cli/answer-refusal.js';
 import { PauseMovedError } from '../../src/errors.js';
+import { answerHint } from '../../src/cli/text/item-text.js';
+import { diskFullMessage } from '../../src/cli/disk-full.js';
 
 describe('commandHint', () => {
   it('quotes every word and adds --db for a database that is not the default one', () => {
@@ -35,6 +37,9 @@ describe('every hint resq prints ends with a command a POSIX shell takes as prin
     ['a UTF-16 question set', wideEncodingReason('UTF-16LE', "my set's.csv"), 'convert it with ', ['iconv', '-f', 'UTF-16LE', '-t', 'UTF-8', "my set's.csv"]],
     ['a mistyped sub-command', usageMessage('Did you mean pull?', usage, ['files', 'pul'], ['files']), 'did you mean: ', ['resq', 'files', 'pull']],
     ['too few open files', descriptorLine({ concurrency: 400, needed: 1208, limit: 256, runs: 60 }), 'raise it before resq: ', ['ulimit', '-n', '1208']],
+    ['a held pause (resq show, the run summary)', answerHint('my batch', "it's 2", 'confirm_scope', { db: 'x y.db' }, 'r-1', { cost: 3 }), 'answer (or --decline): ', ['resq', 'answer', 'my batch', "it's 2", '--run', 'r-1', '--approve', '--db', 'x y.db']],
+    ['a held choice: its first option, not ID', answerHint('b', 'i', 'ask_choice', {}, 'r-2', { options: [{ id: 'opt a' }, { id: 'b' }] }), '--decline): ', ['resq', 'answer', 'b', 'i', '--run', 'r-2', '--choose', 'opt a']],
+    ['a full disk', diskFullMessage(new Error('SQLITE_FULL'), { db: 'r.db', resume: commandHint(['resq', 'resume', 'june'], { db: 'r.db' }) }), 'free some space, then: ', ['resq', 'resume', 'june', '--db', 'r.db']],
     ['a pause that moved on', refusalLine(moved, 'june; rm -rf x', '/tmp/my dir/r.db')!.trimEnd(), 'nothing recorded; ', ['resq', 'show', 'june; rm -rf x', 'it\u001bem 1', '--db', '/tmp/my dir/r.db']],
   ];
   it.each(hints)('%s', (_where, line, before, words) => {
