@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { shSplit } from '../support/sh-split.js';
 
 function expectPlain(r: { code: number; stderr: string }, pattern: RegExp): void {
   expect(r.code, r.stderr).toBe(2);
@@ -131,6 +132,17 @@ describe('ordinary mistakes are user errors', () => {
     expect(ran.stdout + ran.stderr).not.toContain('\u001b');
     const missing = await runInProcess(['run', join(d, 'gone\u001b[2J.csv'), '--db', join(d, 'u.db'), '--dry-run']);
     expectPlain(missing, /gone\\x1b\[2J\.csv: cannot open: no such file/);
+  });
+
+  it('a batch of agent runs named to resq models status: exit 2, the line ends with the command that does act on it', async () => {
+    const d = tempDir();
+    const db = join(d, 'my runs.db');
+    const csv = join(d, 'two words.csv');
+    writeFileSync(csv, 'question\none\n');
+    expect((await runInProcess(['run', csv, '--db', db, '--dry-run'])).code).toBe(0);
+    const r = await runInProcess(['models', 'status', 'two words', '--db', db]);
+    expectPlain(r, /this is a batch of agent runs \(resq status, export and resume act on it\): /);
+    expect(shSplit(r.stderr.trim().split('act on it): ')[1]!)).toEqual(['resq', 'status', 'two words', '--db', db]);
   });
 
   it("--batch ''", async () => {
