@@ -29,7 +29,7 @@ export function usageMessage(msg: string, usage: UsageContext, argv: readonly st
     const typed = closest(suggested, words.filter((w) => w !== suggested)) ?? words.find((w) => w !== suggested) ?? '';
     const at = argv.indexOf(typed);
     const group = argv.slice(0, Math.max(0, at)).find((w) => topCommands.includes(w));
-    if (closest(typed, [suggested]) === null) return `unknown command "${typed}" (resq ${group ? `${group} ` : ''}--help lists them)`;
+    if (closest(typed, [suggested]) === null) return `unknown command "${typed}"; the commands: ${shellLine(['resq', ...(group ? [group] : []), '--help'])}`;
     return `unknown command "${typed}"; did you mean: ${shellLine(['resq', ...(group ? [group] : []), suggested])}`;
   }
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
