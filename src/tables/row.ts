@@ -152,7 +152,7 @@ export const questionSchema: RowSchema<QuestionRow> = {
   csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<QuestionRow> | InputProblem[] {
     const columns = csvColumns(names);
     if (typeof columns === 'string') return [{ file, line, reason: columns }];
-    if (columns.renamed.length > 0) notify?.(`${file}: header: read ${columns.renamed.join(', ')} (resq's column names are lower case)`);
+    if (columns.renamed.length > 0) notify?.(`${file}:${line}: header: read ${columns.renamed.join(', ')} (resq's column names are lower case)`);
     return (fields, at, ordinal) => csvRecordToRow(file, columns, fields, at, ordinal);
   },
   jsonRow: jsonToRow,

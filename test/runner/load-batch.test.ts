@@ -56,7 +56,7 @@ describe('loadBatch', () => {
     const { batch, notices } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null });
     expect(batch.totalItems).toBe(2);
     expect(await store.getItem(batch.id, 'a')).toMatchObject({ question: 'What, then?', meta: { 'topic, area': 'x' } });
-    expect(notices).toEqual([`${questions}: header: read "Question" as "question", "ID" as "id" (resq's column names are lower case)`]);
+    expect(notices).toEqual([`${questions}:1: header: read "Question" as "question", "ID" as "id" (resq's column names are lower case)`]);
     await store.close();
   });
 

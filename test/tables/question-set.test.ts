@@ -145,7 +145,7 @@ describe('readQuestionSet on valid fixtures', () => {
       { ok: true, row: { id: 'q2', line: 3, question: 'Why?', thread: null, meta: { 'notes, extra': 'z' } } },
     ]);
     expect(notices).toEqual([
-      `${path}: header: read "Question" as "question", "ID" as "id", "Thread" as "thread" (resq's column names are lower case)`,
+      `${path}:1: header: read "Question" as "question", "ID" as "id", "Thread" as "thread" (resq's column names are lower case)`,
     ]);
   });
 
