@@ -3,6 +3,7 @@ import { leaseMsFromEnv } from './lease-env.js';
 import type { SessionStore } from '../runner/session.js';
 import { maskLocation } from '../store/open.js';
 import { commandHint } from '../text/command-hint.js';
+import { escapeControls } from '../text/escape-text.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
@@ -114,7 +115,7 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     io.stdout.write(
       o.json
         ? `${JSON.stringify(msg)}\n`
-        : `dry run: batch ${batch.name} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(o.dbPath)}\n`,
+        : `dry run: batch ${escapeControls(batch.name)} recorded with ${batch.totalItems} items (${batch.invalidRows.length} invalid rows skipped); nothing submitted. database: ${maskLocation(o.dbPath)}\n`,
     );
     return EXIT.ok;
   }
@@ -130,12 +131,12 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
   } else {
     io.stdout.write(`${formatStatus(status, { db: o.dbPath, out, unknownFinal })}\n`);
     if (r.files && r.files.problems.length > 0)
-      io.stdout.write(`${r.files.problems.length} file(s) not downloaded: see \`${commandHint(['resq', 'files', 'status'], { db })}\`, retry with \`${commandHint(['resq', 'files', 'pull'], { db, sim })}\`\n`);
+      io.stdout.write(`${r.files.problems.length} file(s) not downloaded; which: ${commandHint(['resq', 'files', 'status'], { db })}\nto retry them: ${commandHint(['resq', 'files', 'pull'], { db, sim })}\n`);
     const resume = commandHint(['resq', 'resume', batch.name], { db, sim: resumeSim });
     if (result.fatal) io.stderr.write(`resq: stopped: ${userMessage(result.fatal, { db: o.dbPath, resume })}\n`);
-    else if (result.interrupted) io.stderr.write(`interrupted: continue with \`${resume}\`\n`);
+    else if (result.interrupted) io.stderr.write(`interrupted; to continue: ${resume}\n`);
     else if (limit !== undefined && status.counts.queued > 0)
-      io.stdout.write(`--limit ${limit}: done as asked; ${status.counts.queued} item${status.counts.queued === 1 ? '' : 's'} left queued: go on with \`${resume}\` (or run again with --limit N)\n`);
+      io.stdout.write(`--limit ${limit}: done as asked; ${status.counts.queued} item${status.counts.queued === 1 ? '' : 's'} left queued (or run again with --limit N); to go on: ${resume}\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
   const code = exitCodeForRun(result, { limited: limit !== undefined });

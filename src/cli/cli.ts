@@ -131,7 +131,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return ctx.code ?? EXIT.ok;
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`resq: ${err.message}\nrun \`resq --help\` for the commands and options\n`);
+      io.stderr.write(`resq: ${err.message}\nthe commands and options: resq --help\n`);
       return EXIT.usage;
     }
     return report(err, io, argv);

@@ -1,4 +1,5 @@
 import { closest } from '../text/closest-word.js';
+import { shellLine } from '../text/shell-quote.js';
 
 export { closest, editDistance } from '../text/closest-word.js';
 
@@ -18,7 +19,7 @@ function givenAsFlag(name: string, argv: readonly string[]): boolean {
  * Rewrites a usage mistake yargs reports in words that say what to do: each unknown option
  * with the known one it is closest to (`unknown option --concurency: did you mean
  * --concurrency?`), a mistyped command with the command it is closest to (`unknown command
- * "stauts": did you mean \`resq status\`?`), a stray word as such. `topCommands` are the
+ * "stauts"; did you mean: resq status`: the command last, pasteable), a stray word as such. `topCommands` are the
  * top-level command names (to say a sub-command's full name). Other messages pass unchanged.
  */
 export function usageMessage(msg: string, usage: UsageContext, argv: readonly string[], topCommands: readonly string[]): string {
@@ -28,8 +29,8 @@ export function usageMessage(msg: string, usage: UsageContext, argv: readonly st
     const typed = closest(suggested, words.filter((w) => w !== suggested)) ?? words.find((w) => w !== suggested) ?? '';
     const at = argv.indexOf(typed);
     const group = argv.slice(0, Math.max(0, at)).find((w) => topCommands.includes(w));
-    if (closest(typed, [suggested]) === null) return `unknown command "${typed}" (resq ${group ? `${group} ` : ''}--help lists them)`;
-    return `unknown command "${typed}": did you mean \`resq ${group ? `${group} ` : ''}${suggested}\`?`;
+    if (closest(typed, [suggested]) === null) return `unknown command "${typed}"; the commands: ${shellLine(['resq', ...(group ? [group] : []), '--help'])}`;
+    return `unknown command "${typed}"; did you mean: ${shellLine(['resq', ...(group ? [group] : []), suggested])}`;
   }
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
   if (!m) return msg;

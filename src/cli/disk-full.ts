@@ -18,6 +18,6 @@ export function diskFullMessage(err: unknown, where: DiskFullContext = {}): stri
   const said = oneLine(err instanceof Error ? err.message : String(err), 120);
   const db = where.db ? `the database ${maskLocation(where.db)}` : 'the database';
   if (where.resume)
-    return `${db} is on a full disk (${said}): nothing was lost, the items stay queued or in flight as stored; free some space, then \`${where.resume}\``;
+    return `${db} is on a full disk (${said}): nothing was lost, the items stay queued or in flight as stored; free some space, then: ${where.resume}`;
   return `${db} is on a full disk (${said}): nothing was lost, the write that failed was not kept; free some space, then run the same command again`;
 }

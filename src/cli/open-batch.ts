@@ -2,6 +2,7 @@ import { InputError } from '../errors.js';
 import { type BatchRecord, maskLocation, openStore, type OpenStoreOptions, type Store } from '../store/index.js';
 import { checkDbPath } from './db-path.js';
 import { oneLine } from '../text/printable.js';
+import { commandHint } from '../text/command-hint.js';
 
 /**
  * Opens an existing store (never creating a SQLite file by accident): a folder, a file that
@@ -25,8 +26,8 @@ export async function openBatch(
     if (batch && batch.kind !== kind)
       throw new InputError(
         kind === 'runs'
-          ? `batch "${batch.name}" is a model batch: use resq models status/export, or resq models batch to resume it`
-          : `batch "${batch.name}" is a batch of agent runs: use resq status/export/resume`,
+          ? `this is a model batch (resq models status, export and batch act on it): ${commandHint(['resq', 'models', 'status', batch.name], { db })}`
+          : `this is a batch of agent runs (resq status, export and resume act on it): ${commandHint(['resq', 'status', batch.name], { db })}`,
       );
     if (!batch) {
       const names = (await store.listBatches()).map((b) => b.name);

@@ -59,7 +59,7 @@ export function describeWorkers(ws: readonly Peer[]): string {
 /** The one line said when the concurrency needs more open files than the process may hold. */
 export function descriptorLine(e: { concurrency: number; needed: number; limit: number; runs: number }): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  return `notice: --concurrency ${n(e.concurrency)} needs about ${n(e.needed)} open files; this process may open ${n(e.limit)}: running ${n(e.runs)} at once — raise it with ulimit -n`;
+  return `notice: --concurrency ${n(e.concurrency)} needs about ${n(e.needed)} open files; this process may open ${n(e.limit)}: running ${n(e.runs)} at once; to run them all, raise it before resq: ulimit -n ${e.needed}`;
 }
 
 /** Agent-run batches: in flight, held, failed; other workers as notices; cap moves in plain output. */

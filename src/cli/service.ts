@@ -124,7 +124,7 @@ export async function openService(
         `the batch ran on the built-in simulator, but its state (${statePath ? resolve(statePath) : 'beside the database'}) is not there, ` +
           // A server's database keeps it in the folder its --sim processes ran in: said, so a worker started elsewhere knows where to go.
           `so its runs are unknown${opts.dbPath && isPostgresUrl(opts.dbPath) ? ' (a PostgreSQL batch\'s simulator state is kept in the folder its --sim processes ran in: resume from there)' : ''}; ` +
-          `serve a simulator with \`${commandHint(['resq', 'sim'], { db: opts.dbPath })}\` and pass --base-url, or start a new batch`,
+          `start a new batch, or serve a simulator and pass its URL as --base-url: ${commandHint(['resq', 'sim'], { db: opts.dbPath })}`,
       );
     const shared = statePath ? sharedSim(statePath) : null;
     if (shared) {

@@ -6,6 +6,7 @@ import { maskLocation } from '../store/open.js';
 import { escapeControls } from '../text/escape-text.js';
 import { commandHint } from '../text/command-hint.js';
 import { oneLine } from '../text/printable.js';
+import { answerHint } from './text/item-text.js';
 import { describeUnknownFinals, type UnknownFinal } from './unknown-status.js';
 
 // Ids, questions, statuses and host names come from files and services: never printed raw.
@@ -92,15 +93,19 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
       for (const d of h.decisions) lines.push(`    earlier ${p(d.tool)}: ${oneLine(deciderLine(d), HELD_LINE - 4 - d.tool.length - 10)}`);
     }
     if (s.held > Math.min(20, s.heldItems.length)) lines.push(`  … and ${s.held - Math.min(20, s.heldItems.length)} more (${commandHint(['resq', 'status', s.name, '--json'], where)})`);
-    lines.push(`  see one: ${commandHint(['resq', 'show', s.name, 'ITEM'], where)}`);
-    lines.push(`  answer:  ${commandHint(['resq', 'answer', s.name, 'ITEM', '--run', 'RUN', '--approve'], where)} (or --decline, --choose ID[,ID])`);
+    // The first held item's own id, run and answer: a line that works as pasted, not a template.
+    const h = s.heldItems[0];
+    if (h) {
+      lines.push(`  see the first: ${commandHint(['resq', 'show', s.name, h.id], where)}`);
+      lines.push(`  ${answerHint(s.name, h.id, h.tool ?? '', where, h.runId, h.input)}`);
+    }
   }
   if (s.failedTotal > 0) {
     const all = commandHint(['resq', 'export', s.name, '--failed'], where);
     lines.push(`failed or errored: ${s.failedTotal}`);
     for (const f of s.failed) lines.push(failedLine(f));
     if (s.failedTotal > s.failed.length) lines.push(`  … and ${s.failedTotal - s.failed.length} more; all of them: ${all}`);
-    lines.push(`  see one: ${commandHint(['resq', 'show', s.name, 'ITEM'], where)}`);
+    if (s.failed[0]) lines.push(`  see the first: ${commandHint(['resq', 'show', s.name, s.failed[0].id], where)}`);
   }
   if (s.unknownSubmission.length > 0)
     lines.push(

@@ -114,10 +114,10 @@ export async function checkUnchanged(batch: BatchRecord, questionsPath: string):
   const append = batch.kind === 'runs' ? ['resq', 'run', questionsPath, '--append'] : null;
   if (sha !== batch.sourceSha256)
     throw new SourceChangedError(
-      `${questionsPath}: the question set changed since batch "${batch.name}" was started ` +
+      `${escapeControls(questionsPath)}: the question set changed since batch "${escapeControls(batch.name)}" was started ` +
         `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
         `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
-        (append ? `; if you only added rows, \`${commandHint(append)}\` runs the new ones.` : '.'),
+        (append ? `; if you only added rows, this runs the new ones: ${commandHint(append)}` : '.'),
       batch,
       append,
     );

@@ -102,15 +102,35 @@ export class CsvRecords<R extends KeyedRow> {
     let named = fields.length;
     // Spreadsheets write empty columns after the last named one: they are no columns.
     while (named > 1 && fields[named - 1]!.trim() === '') named--;
-    const found = fault ? [{ file, line, reason: `header: ${fault}` }] : this.#schema.csvHeader(file, fields.slice(0, named), line, this.#notify);
+    // Names are read trimmed (a spreadsheet's `"priority "` is `priority`), by every schema alike.
+    const names = fields.slice(0, named).map((f) => f.trim());
+    const found = fault ? [{ file, line, reason: `header: ${fault}` }] : this.#schema.csvHeader(file, names, line, this.#notify);
     if (Array.isArray(found)) {
       const hint = found.length > 0 && named === 1 ? delimiterHint(fields[0]!) : '';
       found.forEach((p, i) => this.#pending.push(problem(i === 0 && hint ? { ...p, reason: `${p.reason}${hint}` } : p)));
       this.stopped = true;
     } else {
       this.#header = { written: fields.length, named, toRow: found };
+      for (const notice of headerChanges(fields, named)) this.#notify?.(`${file}:${line}: header: ${notice}`);
     }
   }
+}
+
+/**
+ * What reading a header changed, each as one notice: names read trimmed (with their columns),
+ * and the nameless columns after the last named one, ignored. Names are JSON-quoted, so a
+ * space or a control character shows. Pure.
+ */
+export function headerChanges(fields: readonly string[], named: number): string[] {
+  const out: string[] = [];
+  const trimmed = fields.slice(0, named).flatMap((f, i) => (f === f.trim() ? [] : [`column ${i + 1} ${JSON.stringify(f)} as ${JSON.stringify(f.trim())}`]));
+  if (trimmed.length > 0) out.push(`read ${trimmed.join(', ')} (spaces around a name are dropped)`);
+  const cut = fields.length - named;
+  if (cut > 0) {
+    const which = cut === 1 ? `column ${named + 1} has` : `columns ${named + 1}–${fields.length} have`;
+    out.push(`${which} no name and ${cut === 1 ? 'is' : 'are'} ignored (a value in ${cut === 1 ? 'it' : 'them'} is refused)`);
+  }
+  return out;
 }
 
 /** Characters that separate fields in files resq does not sniff; `,` `;` and tab are sniffed. */

@@ -25,8 +25,14 @@ export function wideEncoding(head: Uint8Array): WideEncoding | null {
 
 /** The reason given for a UTF-16 or UTF-32 file: what it is, and the command that converts it. */
 export function wideEncodingReason(encoding: WideEncoding, file: string): string {
-  const family = encoding.slice(0, 6);
-  return `file is ${family} encoded (${encoding}); resq reads UTF-8: convert it with ${commandHint(['iconv', '-f', family, '-t', 'UTF-8', file])} > ${shellQuote(file.replace(/(\.[^./]*)?$/, '.utf8$1'))}`;
+  // The exact encoding, not the family: without a byte-order mark, iconv -f UTF-16 guesses the
+  // byte order (big-endian on macOS), and a BOM it keeps is read by resq as the UTF-8 BOM it is.
+  return `file is ${encoding.slice(0, 6)} encoded (${encoding}); resq reads UTF-8: convert it with ${convertCommand(encoding, file)}`;
+}
+
+/** The command that writes `file` as UTF-8 beside it (`q.csv` → `q.utf8.csv`), every name quoted for a POSIX shell. */
+export function convertCommand(encoding: WideEncoding, file: string): string {
+  return `${commandHint(['iconv', '-f', encoding, '-t', 'UTF-8', file])} > ${shellQuote(file.replace(/(\.[^./]*)?$/, '.utf8$1'))}`;
 }
 
 /** Magic numbers of files that are not text, with what each file is. */

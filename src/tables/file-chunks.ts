@@ -1,6 +1,7 @@
 import type { Hash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { escapeControls } from '../text/escape-text.js';
 
 /** A hash fed on the way, and whether it saw the file to its end (else hash the file apart). */
 export interface HashTap {
@@ -36,12 +37,13 @@ async function openFile(path: string): Promise<FileHandle> {
   try {
     handle = await open(path, 'r');
   } catch (err) {
-    throw new InputError([{ file: path, reason: `cannot open: ${describeFsError(err)}` }], { cause: err });
+    // The name is the user's, as typed: no escape sequence in it reaches a terminal.
+    throw new InputError([{ file: escapeControls(path), reason: `cannot open: ${escapeControls(describeFsError(err))}` }], { cause: err });
   }
   const stat = await handle.stat();
   if (!stat.isFile()) {
     await handle.close();
-    throw new InputError([{ file: path, reason: 'not a regular file' }]);
+    throw new InputError([{ file: escapeControls(path), reason: 'not a regular file' }]);
   }
   return handle;
 }

@@ -35,7 +35,7 @@ export interface RowSchema<R extends KeyedRow> {
   /** What the rows are, in the plural, for whole-file messages (`questions`, `input rows`). */
   noun: string;
   /**
-   * Reads a CSV header (names as written, trailing nameless columns already cut) into the
+   * Reads a CSV header (names trimmed, trailing nameless columns already cut) into the
    * reader of its records, or says why the header cannot be used (each at `line`).
    */
   csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<R> | InputProblem[];
@@ -44,8 +44,8 @@ export interface RowSchema<R extends KeyedRow> {
 }
 
 /**
- * A problem as a reader yields it: its field and reason come from the file, so control
- * characters in them are escaped here, once for every reader.
+ * A problem as a reader yields it: its file name, field and reason come from the user, so
+ * control characters in them are escaped here, once for every reader.
  */
 export function problem(p: InputProblem): Refusal {
   return { ok: false, problem: escaped(p) };
@@ -63,8 +63,10 @@ export function problemsOf<R>(r: ReadResult<R>): InputProblem[] {
 }
 
 function escaped(p: InputProblem): InputProblem {
+  // The file's name too: it is the user's, and a name may hold an escape sequence.
+  const file = escapeControls(p.file);
   const reason = escapeControls(p.reason);
   const field = p.field === undefined ? undefined : escapeControls(p.field);
-  if (reason === p.reason && field === p.field) return p;
-  return field === undefined ? { ...p, reason } : { ...p, field, reason };
+  if (file === p.file && reason === p.reason && field === p.field) return p;
+  return field === undefined ? { ...p, file, reason } : { ...p, file, field, reason };
 }

@@ -47,12 +47,13 @@ const RESERVED = new Set(['question', 'id', 'thread']);
  */
 export function csvColumns(header: string[]): CsvColumns | string {
   const names = header.map((h) => h.trim());
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     if (name === '') return `header: column ${i + 1} has no name`;
-    if (seen.has(name)) return `header: column "${name}" appears twice`;
-    seen.add(name);
+    const first = seen.get(name);
+    if (first !== undefined) return `header: columns ${first + 1} and ${i + 1} are both named "${name}": rename one`;
+    seen.set(name, i);
   }
   const renamed: string[] = [];
   const at: Record<string, number> = {};
@@ -151,7 +152,7 @@ export const questionSchema: RowSchema<QuestionRow> = {
   csvHeader(file: string, names: string[], line: number, notify?: Notify): CsvRowReader<QuestionRow> | InputProblem[] {
     const columns = csvColumns(names);
     if (typeof columns === 'string') return [{ file, line, reason: columns }];
-    if (columns.renamed.length > 0) notify?.(`${file}: header: read ${columns.renamed.join(', ')} (resq's column names are lower case)`);
+    if (columns.renamed.length > 0) notify?.(`${file}:${line}: header: read ${columns.renamed.join(', ')} (resq's column names are lower case)`);
     return (fields, at, ordinal) => csvRecordToRow(file, columns, fields, at, ordinal);
   },
   jsonRow: jsonToRow,

@@ -33,8 +33,8 @@ describe('did you mean', () => {
   });
 
   it("rewrites yargs' command suggestion with the whole command", () => {
-    expect(usageMessage('Did you mean pull?', usage([]), ['--db', 'x.db', 'files', 'pul'], ['files', 'status'])).toBe('unknown command "pul": did you mean `resq files pull`?');
-    expect(usageMessage('Did you mean show?', usage([]), ['foo'], ['show'])).toBe('unknown command "foo" (resq --help lists them)');
+    expect(usageMessage('Did you mean pull?', usage([]), ['--db', 'x.db', 'files', 'pul'], ['files', 'status'])).toBe('unknown command "pul"; did you mean: resq files pull');
+    expect(usageMessage('Did you mean show?', usage([]), ['foo'], ['show'])).toBe('unknown command "foo"; the commands: resq --help');
     expect(usageMessage('Not enough non-option arguments', usage([]), [], [])).toBe('Not enough non-option arguments');
   });
 });

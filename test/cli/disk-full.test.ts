@@ -9,7 +9,7 @@ const pgFull = Object.assign(new Error('could not extend file "base/16384/16402"
 describe('diskFullMessage', () => {
   it('names the database, the full disk, that nothing was lost, and the resume command', () => {
     expect(diskFullMessage(sqliteFull, { db: 'runs/r.db', resume: 'resq resume june --db runs/r.db' })).toBe(
-      'the database runs/r.db is on a full disk (database or disk is full): nothing was lost, the items stay queued or in flight as stored; free some space, then `resq resume june --db runs/r.db`',
+      'the database runs/r.db is on a full disk (database or disk is full): nothing was lost, the items stay queued or in flight as stored; free some space, then: resq resume june --db runs/r.db',
     );
   });
 

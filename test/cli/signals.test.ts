@@ -51,7 +51,7 @@ describe('signals, pipes and the terminal (real child processes)', () => {
       expect(r.code, r.stderr).toBe(code);
       expect(r.stderr).toContain(`stopping (${signal}): no new runs are admitted`);
       expect(r.stdout).toMatch(/batch sig\d+: 6 items/);
-      expect(r.stderr).toContain(`interrupted: continue with \`resq resume sig${code} --db ${db}\``);
+      expect(r.stderr).toContain(`interrupted; to continue: resq resume sig${code} --db ${db}\n`);
       // What was admitted is recorded: the resume re-attaches and sends nothing twice.
       const resumed = await runInProcess(['resume', `sig${code}`, '--db', db], env);
       expect(resumed.code).toBe(0);
@@ -138,7 +138,7 @@ describe('signals, pipes and the terminal (real child processes)', () => {
       const summary = lines.findIndex((l) => l.startsWith('batch tty: 4 items'));
       expect(stopping, raw).toBeGreaterThanOrEqual(0);
       expect(summary).toBeGreaterThan(stopping);
-      expect(lines.some((l) => l.startsWith('interrupted: continue with `resq resume tty --db'))).toBe(true);
+      expect(lines.some((l) => l.startsWith('interrupted; to continue: resq resume tty --db'))).toBe(true);
       for (const l of lines.filter((x) => x.startsWith('['))) expect(l.length).toBeLessThanOrEqual(79);
     });
   });

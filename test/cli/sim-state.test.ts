@@ -1,11 +1,12 @@
 // `--sim` without dead ends: the built-in simulator keeps its state beside the database, so
 // the hints resq prints (resume after Ctrl-C, answer then resume) work as printed.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MemoryIo } from '../../src/cli/io.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { shSplit } from '../support/sh-split.js';
 
 describe('--sim keeps the simulator state beside the database', () => {
   it('Ctrl-C, then `resq resume` as printed (no --sim: the batch knows): in-flight runs are picked up, none is an error', { timeout: 30_000 }, async () => {
@@ -21,11 +22,25 @@ describe('--sim keeps the simulator state beside the database', () => {
     const first = await running;
     expect(first.code).toBe(130);
     expect(existsSync(`${db}.sim.json`)).toBe(true);
-    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    const hint = /interrupted; to continue: resq (resume .*)$/m.exec(first.stderr)?.[1];
     expect(hint).toBe(`resume slow --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('4 items — 4 completed');
+  });
+
+  it('a --sim batch whose simulator state is gone: exit 2, the line ends with the resq sim command to serve one, pasteable', { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const q = join(dir, 'gone.csv');
+    writeFileSync(q, 'id,question\na,one\nb,two\n');
+    const db = join(dir, 'my runs.db');
+    expect((await runInProcess(['run', q, '--db', db, '--sim', '--limit', '1'])).code).toBe(0);
+    rmSync(`${db}.sim.json`);
+    const r = await runInProcess(['resume', 'gone', '--db', db]);
+    expect(r.code, r.stderr).toBe(2);
+    const said = r.stderr.trim();
+    expect(said).toMatch(/its state \(.*\) is not there, so its runs are unknown; start a new batch, or serve a simulator and pass its URL as --base-url: /);
+    expect(shSplit(said.split('as --base-url: ')[1]!)).toEqual(['resq', 'sim', '--db', db]);
   });
 
   it('the resume hint carries --sim when the batch was recorded for a service and run with --sim', { timeout: 30_000 }, async () => {
@@ -41,7 +56,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     io.stop('SIGINT');
     const first = await running;
     expect(first.code).toBe(130);
-    const hint = /interrupted: continue with `resq (resume .*)`/.exec(first.stderr)?.[1];
+    const hint = /interrupted; to continue: resq (resume .*)$/m.exec(first.stderr)?.[1];
     expect(hint).toBe(`resume urlish --db ${db} --sim`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -57,7 +72,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     expect(first.code).toBe(3);
     const answered = await runInProcess(['answer', 'demo', 'booking', '--approve', '--db', db]);
     expect(answered.code).toBe(0);
-    const hint = /: `resq (resume [^`]*)` sends it/.exec(answered.stdout)?.[1];
+    const hint = /, to send it: resq (resume .*)$/m.exec(answered.stdout)?.[1];
     expect(hint).toBe(`resume demo --db ${db}`);
     const resumed = await runInProcess(hint!.split(' '));
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -47,7 +47,7 @@ describe('formatStatus', () => {
     const text = formatStatus(status(), { db: 'x.db' });
     expect(text).toContain('workers: 1 live');
     expect(text).toContain('pid 7 on h\\x1b: 2 items claimed, heartbeat 1.5 s ago');
-    expect(text).toContain('see one: resq show');
+    expect(text).toContain(`see the first: resq show "$(printf 'b\\033]0;owned\\007')" "$(printf 'i\\033[31m')" --db x.db`);
   });
 
   it('a worker of this host whose process ended is listed gone, with no heartbeat age, and not counted live', () => {
@@ -81,7 +81,8 @@ describe('formatStatus', () => {
     for (const l of itemLines) expect(l.length).toBeLessThanOrEqual(79);
     expect(itemLines[0]).toMatch(/^  a-rather-long-item-identifier-from-a-spreadsheet-0001: ask_choice options f/);
     expect(itemLines[2]).toMatch(/^  booking: book_instrument — "Book two hours on the cryo-EM microscope and t.*…"$/);
-    expect(text).toContain(`  see one: resq show "$(printf 'b\\033]0;owned\\007')" ITEM --db x.db`);
+    expect(text).toContain(`  see the first: resq show "$(printf 'b\\033]0;owned\\007')" a-rather-long-item-identifier-from-a-spreadsheet-0001 --db x.db`);
+    expect(text).toContain(`  answer (or another --choose ID[,ID], or --decline): resq answer "$(printf 'b\\033]0;owned\\007')" a-rather-long-item-identifier-from-a-spreadsheet-0001 --choose first-option --db x.db`);
   });
 
   it('names failed and errored items with the service\'s code and message, escaped, each line within 80 columns', () => {
@@ -95,7 +96,7 @@ describe('formatStatus', () => {
     expect(text).toContain('  x3 (failed): agent_error: simulated failure (@fail)');
     expect(text).toContain('  e\\x1b[2J (error): HTTP 400 POST /runs: very long');
     expect(text).toContain('  bare (failed): no reason given');
-    expect(text).toContain(`see one: resq show "$(printf 'b\\033]0;owned\\007')" ITEM --db x.db`);
+    expect(text).toContain(`  see the first: resq show "$(printf 'b\\033]0;owned\\007')" x3 --db x.db`);
     expect(text).not.toContain('more; all of them');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     for (const line of text.split('\n').filter((l) => l.includes('(failed)') || l.includes('(error)'))) expect(line.length).toBeLessThanOrEqual(79);

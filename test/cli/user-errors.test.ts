@@ -1,5 +1,6 @@
 // Ordinary mistakes are user errors: exit 2, one plain line, no stack, nothing created where
 // it should not be. Run in-process (commands are functions of their arguments and an IO).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { shSplit } from '../support/sh-split.js';
 
 function expectPlain(r: { code: number; stderr: string }, pattern: RegExp): void {
   expect(r.code, r.stderr).toBe(2);
@@ -95,6 +97,54 @@ describe('ordinary mistakes are user errors', () => {
     }
   });
 
+  it('a header changed on reading (trailing space, empty columns) is one notice each with its line; the run goes on, exit 0; a duplicate is refused, exit 2', async () => {
+    const d = tempDir();
+    const csv = join(d, 'odd header.csv');
+    writeFileSync(csv, 'id,question,"priority ","\u001b[31mtag\t",,\na,one,1,x,,\nb,two,2,y,,\n');
+    for (const json of [[], ['--json']]) {
+      const r = await runInProcess(['run', csv, '--db', join(d, `r${json.length}.db`), ...json], env);
+      expect(r.code, r.stderr).toBe(0);
+      const said = r.stderr.split('\n').filter((l) => l.includes(': header: '));
+      expect(said).toEqual([
+        `notice: ${csv}:1: header: read column 3 "priority " as "priority", column 4 "\\u001b[31mtag\\t" as "\\u001b[31mtag" (spaces around a name are dropped)`,
+        `notice: ${csv}:1: header: columns 5–6 have no name and are ignored (a value in them is refused)`,
+      ]);
+      expect(r.stderr).not.toContain('\u001b');
+    }
+    const dup = join(d, 'dup.csv');
+    writeFileSync(dup, 'id,question,priority,"priority "\na,one,1,2\n');
+    expectPlain(await runInProcess(['run', dup, '--db', join(d, 'dup.db'), '--dry-run']), /dup\.csv:1: header: columns 3 and 4 are both named "priority": rename one$/m);
+  });
+
+  it('a UTF-16 set named with an escape sequence: no raw control on the terminal, and the printed iconv line, pasted, gives a file resq runs', async () => {
+    const d = tempDir();
+    const named = join(d, 'my set\u001b[31m.csv');
+    writeFileSync(named, Buffer.from('id,question\na,one\n', 'utf16le').swap16());
+    const refused = await runInProcess(['run', named, '--db', join(d, 'u.db'), '--dry-run']);
+    expectPlain(refused, /file is UTF-16 encoded \(UTF-16BE\)/);
+    expect(refused.stderr).not.toContain('\u001b');
+    const pasted = refused.stderr.trim().split('convert it with ')[1]!;
+    const sh = spawnSync('/bin/sh', ['-c', pasted], { encoding: 'utf8' });
+    expect(sh.status, sh.stderr).toBe(0);
+    const ran = await runInProcess(['run', join(d, 'my set\u001b[31m.utf8.csv'), '--db', join(d, 'u.db'), '--dry-run']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('recorded with 1 items');
+    expect(ran.stdout + ran.stderr).not.toContain('\u001b');
+    const missing = await runInProcess(['run', join(d, 'gone\u001b[2J.csv'), '--db', join(d, 'u.db'), '--dry-run']);
+    expectPlain(missing, /gone\\x1b\[2J\.csv: cannot open: no such file/);
+  });
+
+  it('a batch of agent runs named to resq models status: exit 2, the line ends with the command that does act on it', async () => {
+    const d = tempDir();
+    const db = join(d, 'my runs.db');
+    const csv = join(d, 'two words.csv');
+    writeFileSync(csv, 'question\none\n');
+    expect((await runInProcess(['run', csv, '--db', db, '--dry-run'])).code).toBe(0);
+    const r = await runInProcess(['models', 'status', 'two words', '--db', db]);
+    expectPlain(r, /this is a batch of agent runs \(resq status, export and resume act on it\): /);
+    expect(shSplit(r.stderr.trim().split('act on it): ')[1]!)).toEqual(['resq', 'status', 'two words', '--db', db]);
+  });
+
   it("--batch ''", async () => {
     expectPlain(await runInProcess(['run', q, '--batch', '', '--db', join(dir, 'e.db'), '--dry-run']), /--batch: give a name/);
   });
@@ -128,7 +178,8 @@ describe('ordinary mistakes are user errors', () => {
     const db = join(dir, 'hints.db');
     const r = await runInProcess(['run', held, '--db', db], env);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`resq answer held ITEM --run RUN --approve --db ${db} (or --decline, --choose ID[,ID])`);
+    expect(r.stdout).toContain(`  see the first: resq show held plan --db ${db}\n`);
+    expect(r.stdout).toMatch(new RegExp(`\\n  answer \\(or --decline\\): resq answer held plan --run [\\w-]+ --approve --db ${db}\\n`));
     const a = await runInProcess(['answer', 'held', 'plan', '--approve', '--db', db]);
     expect(a.stdout).toContain(`resq resume held --db ${db}`);
   });

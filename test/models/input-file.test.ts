@@ -148,7 +148,7 @@ describe('readModelInputs through the one reader', () => {
     const wide = join(dir, 'wide.csv');
     writeFileSync(wide, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('smiles\nC\n', 'utf16le')]));
     const w = await readModelInputs(wide, spec);
-    expect(w.problems[0]?.reason).toMatch(/^file is UTF-16 encoded \(UTF-16LE\); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8/);
+    expect(w.problems[0]?.reason).toMatch(/^file is UTF-16 encoded \(UTF-16LE\); resq reads UTF-8: convert it with iconv -f UTF-16LE -t UTF-8/);
   });
 
   it('keeps meta numbers as written and escapes control characters in problems', async () => {

@@ -90,7 +90,7 @@ describe('one status in every window', () => {
 
     // A person answers while no worker runs the batch: every window says nothing sends it until `resq resume`.
     const answered = await runInProcess(['answer', 'held', 'pick', '--choose', 'a', '--note', 'the cheap one', '--by', 'Ana', '--db', db]);
-    expect(answered.stdout).toContain(`recorded for held/pick (by Ana): chose a — note: the cheap one; not sent yet (no worker running): \`resq resume held --db ${db}\` sends it`);
+    expect(answered.stdout).toContain(`recorded for held/pick (by Ana): chose a — note: the cheap one; not sent yet (no worker running), to send it: resq resume held --db ${db}\n`);
     clockNow = Date.now();
     w = await windows({ db, name: 'held', server, results, nowMs: clockNow });
     expect(w.api).toEqual(w.cli);

@@ -45,7 +45,7 @@ describe('resq run under a low open-files limit', () => {
     expect(r.code).toBe(0);
     const notices = r.stderr.split('\n').filter((l) => l.includes('open files'));
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^notice: --concurrency 400 needs about [\d,]+ open files; this process may open 256: running \d+ at once — raise it with ulimit -n$/);
+    expect(notices[0]).toMatch(/^notice: --concurrency 400 needs about [\d,]+ open files; this process may open 256: running \d+ at once; to run them all, raise it before resq: ulimit -n \d+$/);
   }, 60_000);
 
   it('with a soft limit of 256 under a higher hard one, the process holds the hard limit: nothing lowered, nothing said', async () => {

@@ -56,7 +56,7 @@ describe('loadBatch', () => {
     const { batch, notices } = await loadBatch({ store, questions, settings: testSettings(2), policy: null, baseUrl: null });
     expect(batch.totalItems).toBe(2);
     expect(await store.getItem(batch.id, 'a')).toMatchObject({ question: 'What, then?', meta: { 'topic, area': 'x' } });
-    expect(notices).toEqual([`${questions}: header: read "Question" as "question", "ID" as "id" (resq's column names are lower case)`]);
+    expect(notices).toEqual([`${questions}:1: header: read "Question" as "question", "ID" as "id" (resq's column names are lower case)`]);
     await store.close();
   });
 
@@ -109,7 +109,7 @@ describe('appendToBatch', () => {
   it('appends the new ids of a grown file (a row inserted in the middle included), keeps the rest, records the new hash', async () => {
     const { questions, store, batch } = await loaded('id,question,topic\na,first,x\nb,second,y\n');
     writeFileSync(questions, 'id,question,topic\na,first,x\nnew1,inserted,z\nb,second,y\nnew2,last,z\n');
-    await expect(checkUnchanged(batch, questions)).rejects.toThrow(`\`resq run ${questions} --append\` runs the new ones`);
+    await expect(checkUnchanged(batch, questions)).rejects.toThrow(new RegExp(`runs the new ones: resq run ${questions} --append$`));
     const grown = await appendToBatch({ store, batch, questions });
     expect([grown.appended, grown.kept, grown.batch.totalItems]).toEqual([2, 2, 4]);
     expect(grown.batch.sourceSha256).toBe(await hashFile(questions));

@@ -43,7 +43,7 @@ describe('a full disk under the database', () => {
     expect(full.stderr).not.toMatch(/^\s+at /m);
     const said = full.stderr.split('\n').filter((l) => l.startsWith('resq:'));
     expect(said).toEqual([
-      `resq: stopped: the database ${db} is on a full disk (database or disk is full): nothing was lost, the items stay queued or in flight as stored; free some space, then \`resq resume full --db ${db}\``,
+      `resq: stopped: the database ${db} is on a full disk (database or disk is full): nothing was lost, the items stay queued or in flight as stored; free some space, then: resq resume full --db ${db}`,
     ]);
     expect(sim.counters().runsAdmitted).toBeLessThan(N);
 
@@ -78,7 +78,7 @@ describe('a full disk under the database', () => {
     }
 
     // Space freed (no cap): the command as printed finishes the batch, each question admitted once.
-    const resume = /then `resq ([^`]*)`/.exec(said[0]!)![1]!.split(' ');
+    const resume = /then: resq (.*)$/.exec(said[0]!)![1]!.split(' ');
     const done = await runCliChild(resume, env);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toContain(`batch full: ${N} items — ${N} completed`);

@@ -66,14 +66,16 @@ describe('every suggested command is pasteable: a batch named `two words;x`, a d
 
   it('the CLI: the run summary, show, answer (one and --held), status, a changed file and cancel', async () => {
     expect(run.code).toBe(1); // an item failed (and two are held for a person)
-    expectHint(run.stdout, ['resq', 'show', BATCH, 'ITEM', '--db', db]);
-    expectHint(run.stdout, ['resq', 'answer', BATCH, 'ITEM', '--run', 'RUN', '--approve', '--db', db]);
-
-    const show = await runInProcess(['show', BATCH, ODD_ITEM, '--db', db]);
-    expect(show.code).toBe(0);
     // The pause the hint names is the one waiting now, as status --json lists it.
     const listed = JSON.parse((await runInProcess(['status', BATCH, '--db', db, '--json'])).stdout) as { heldItems: { id: string; runId: string | null }[] };
     const oddRun = listed.heldItems.find((h) => h.id === ODD_ITEM)!.runId!;
+    // The summary names the first held item itself, with its run: no ITEM or RUN to fill in.
+    expectHint(run.stdout, ['resq', 'show', BATCH, 'plan', '--db', db]);
+    expectHint(run.stdout, ['resq', 'answer', BATCH, 'plan', '--run', listed.heldItems.find((h) => h.id === 'plan')!.runId!, '--approve', '--db', db]);
+    expectHint(run.stdout, ['resq', 'show', BATCH, 'doomed', '--db', db]);
+
+    const show = await runInProcess(['show', BATCH, ODD_ITEM, '--db', db]);
+    expect(show.code).toBe(0);
     expectHint(show.stdout, ['resq', 'answer', BATCH, ODD_ITEM, '--run', oddRun, '--approve', '--db', db]);
 
     // An answer with no worker running: the command that sends it, as `resq answer` and then status and show say it.

@@ -169,11 +169,41 @@ describe('readCsv', () => {
   it('refuses a UTF-16 file naming the encoding and the conversion', async () => {
     const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('question\nWhy?\n', 'utf16le').swap16()]);
     expect(await read(bytes)).toEqual([
-      "q.csv: file is UTF-16 encoded (UTF-16BE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 q.csv > q.utf8.csv",
+      "q.csv: file is UTF-16 encoded (UTF-16BE); resq reads UTF-8: convert it with iconv -f UTF-16BE -t UTF-8 q.csv > q.utf8.csv",
     ]);
   });
 
   it('escapes control characters from the file in problems (duplicate header)', async () => {
-    expect(await read('question,\u001b[31mred,\u001b[31mred\nx,1,2\n')).toEqual(['q.csv:1: header: column "\\x1b[31mred" appears twice']);
+    expect(await read('question,\u001b[31mred,\u001b[31mred\nx,1,2\n')).toEqual(['q.csv:1: header: columns 2 and 3 are both named "\\x1b[31mred": rename one']);
+  });
+});
+
+describe('readCsv: a header changed on reading is said once, with its line', () => {
+  async function notices(input: string): Promise<{ out: string[]; said: string[] }> {
+    const said: string[] = [];
+    const out: string[] = [];
+    for await (const r of readCsv(chunked(Buffer.from(input), 7), 'q.csv', questionSchema, new DuplicateIds(), { notify: (n) => said.push(n) })) {
+      out.push(r.ok ? `${r.row.line} ${r.row.id} ${JSON.stringify(r.row.meta)}` : formatProblem(r.problem));
+    }
+    return { out, said };
+  }
+
+  it('a trailing-space header ("priority ") is read as priority, with a notice naming line and column', async () => {
+    const { out, said } = await notices('sep=,\nid,question,"priority "\na,one,1\nb,two,2\n');
+    expect(out).toEqual(['3 a {"priority":"1"}', '4 b {"priority":"2"}']);
+    expect(said).toEqual(['q.csv:2: header: read column 3 "priority " as "priority" (spaces around a name are dropped)']);
+  });
+
+  it('empty header columns after the last name are ignored, with a notice naming them', async () => {
+    expect((await notices('id,question,\na,one,\n')).said).toEqual(['q.csv:1: header: column 3 has no name and is ignored (a value in it is refused)']);
+    const { out, said } = await notices('id,question,, \na,one,,\nb,two\n');
+    expect(out).toEqual(['2 a {}', '3 b {}']);
+    expect(said).toEqual(['q.csv:1: header: columns 3–4 have no name and are ignored (a value in them is refused)']);
+  });
+
+  it('a header read as written says nothing; a duplicate or a nameless column inside is refused with its line and columns', async () => {
+    expect((await notices('id,question\na,one\n')).said).toEqual([]);
+    expect(await notices('question,priority,"priority "\nx,1,2\n')).toEqual({ out: ['q.csv:1: header: columns 2 and 3 are both named "priority": rename one'], said: [] });
+    expect(await notices('question,,p\nx,1,2\n')).toEqual({ out: ['q.csv:1: header: column 2 has no name'], said: [] });
   });
 });

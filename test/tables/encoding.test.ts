@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { wideEncoding, wideEncodingReason } from '../../src/tables/encoding.js';
+import { tempDir } from '../support/cli.js';
 
 const b = (...x: number[]) => Buffer.from(x);
 
@@ -26,6 +30,21 @@ describe('wideEncoding', () => {
   });
 
   it('says how to convert', () => {
-    expect(wideEncodingReason('UTF-32BE', 'q.csv')).toBe("file is UTF-32 encoded (UTF-32BE); resq reads UTF-8: convert it with iconv -f UTF-32 -t UTF-8 q.csv > q.utf8.csv");
+    expect(wideEncodingReason('UTF-32BE', 'q.csv')).toBe("file is UTF-32 encoded (UTF-32BE); resq reads UTF-8: convert it with iconv -f UTF-32BE -t UTF-8 q.csv > q.utf8.csv");
+  });
+
+  it('the printed command, pasted into sh, converts a file without a byte-order mark in either byte order', () => {
+    const dir = tempDir();
+    const text = 'id,question\nq1,caf\u00e9?\n';
+    for (const [encoding, bytes] of [['UTF-16LE', Buffer.from(text, 'utf16le')], ['UTF-16BE', Buffer.from(text, 'utf16le').swap16()]] as const) {
+      const name = `my set ${encoding}.csv`;
+      writeFileSync(join(dir, name), bytes);
+      expect(wideEncoding(bytes)).toBe(encoding);
+      const line = wideEncodingReason(encoding, name);
+      const pasted = line.slice(line.indexOf('convert it with ') + 'convert it with '.length);
+      const r = spawnSync('/bin/sh', ['-c', pasted], { cwd: dir, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(join(dir, `my set ${encoding}.utf8.csv`), 'utf8')).toBe(text);
+    }
   });
 });

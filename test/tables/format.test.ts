@@ -44,7 +44,7 @@ describe('sniffFormat on spreadsheet and wide files', () => {
 
   it('refuses UTF-16 naming the encoding and the conversion', () => {
     expect(sniffFormat(Buffer.from('\ufeffquestion\n', 'utf16le'), 'q.txt')).toEqual({
-      reason: "file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 q.txt > q.utf8.txt",
+      reason: "file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16LE -t UTF-8 q.txt > q.utf8.txt",
     });
   });
 });

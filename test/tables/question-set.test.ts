@@ -35,7 +35,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
   ['blank-only.jsonl', [], [': file is empty']],
   ['header-only.csv', [], [': no questions: the file has only a header row']],
   ['no-question-column.csv', [], ['1: header: no "question" column; found "id", "prompt"']],
-  ['duplicate-column.csv', [], ['1: header: column "id" appears twice']],
+  ['duplicate-column.csv', [], ['1: header: columns 1 and 3 are both named "id": rename one']],
   ['invalid-utf8.csv', ['2', '4'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)', '4: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
   ['invalid-utf8.jsonl', ['1', '3'], ['2: invalid UTF-8 bytes (the file must be UTF-8 encoded)']],
   ['nul-byte.csv', ['1'], ['3: contains a NUL byte (is this a binary file?)']],
@@ -74,7 +74,7 @@ const badFixtures: Array<[string, string[], string[]]> = [
     '1: invalid JSON: a \\u escape is a lone surrogate (not a character)',
     '2: invalid JSON: a \\u escape is a lone surrogate (not a character)',
   ]],
-  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16 -t UTF-8 test/fixtures/bad/utf16.csv > test/fixtures/bad/utf16.utf8.csv"]],
+  ['utf16.csv', [], [": file is UTF-16 encoded (UTF-16LE); resq reads UTF-8: convert it with iconv -f UTF-16LE -t UTF-8 test/fixtures/bad/utf16.csv > test/fixtures/bad/utf16.utf8.csv"]],
   // ESC and BEL from the file are shown escaped, never sent raw to the terminal.
   ['control-chars.csv', ['\u001b]0;owned\u0007'], ['3: id: duplicate "\\x1b]0;owned\\x07" (first on line 2)']],
   ['json-array.json', [], [': looks like a JSON array: write one JSON object a line (JSONL)']],
@@ -145,7 +145,7 @@ describe('readQuestionSet on valid fixtures', () => {
       { ok: true, row: { id: 'q2', line: 3, question: 'Why?', thread: null, meta: { 'notes, extra': 'z' } } },
     ]);
     expect(notices).toEqual([
-      `${path}: header: read "Question" as "question", "ID" as "id", "Thread" as "thread" (resq's column names are lower case)`,
+      `${path}:1: header: read "Question" as "question", "ID" as "id", "Thread" as "thread" (resq's column names are lower case)`,
     ]);
   });
 

@@ -19,4 +19,8 @@ describe('problem and refused', () => {
     ]);
     expect(problemsOf({ ok: true, row: { id: 'a', line: 1 } })).toEqual([]);
   });
+
+  it("escape the file's name: a user's file named with an escape sequence reaches no terminal raw", () => {
+    expect(problem({ file: 'x\u001b[31my.csv', reason: 'file is empty' }).problem).toEqual({ file: 'x\\x1b[31my.csv', reason: 'file is empty' });
+  });
 });

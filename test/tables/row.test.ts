@@ -55,7 +55,7 @@ describe('csvColumns', () => {
   });
 
   it('refuses duplicate and unnamed columns', () => {
-    expect(csvColumns(['question', 'a', 'a'])).toBe('header: column "a" appears twice');
+    expect(csvColumns(['question', 'a', 'a'])).toBe('header: columns 2 and 3 are both named "a": rename one');
     expect(csvColumns(['question', ' '])).toBe('header: column 2 has no name');
   });
 });

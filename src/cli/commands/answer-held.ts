@@ -85,7 +85,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
   for (const s of r.skipped) out.push(`skipped ${oneLine(s.id, 60)}: ${oneLine(s.reason, 200)}`);
   const by = r.person ? ` by ${printable(r.person)}` : '';
   const skippedBy = r.skipped.length ? `; skipped ${r.skipped.length} (${r.skipped.slice(0, 5).map((s) => `${oneLine(s.id, 40)}: ${s.by ? `answered by ${oneLine(s.by, 60)}` : 'not held'}`).join(', ')}${r.skipped.length > 5 ? ', …' : ''})` : '';
-  const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running): \`${next.command}\` sends them` : '; the worker carrying the batch sends them now';
+  const how = r.answered.length === 0 ? '' : next ? `; not sent yet (no worker running), to send them: ${next.command}` : '; the worker carrying the batch sends them now';
   if (r.answered.length === 0 && r.skipped.length === 0) out.push(`no held item of ${name} matches: nothing recorded`);
   else out.push(`answered ${r.answered.length} held item(s) of ${name}${by}, ${costWords(a.reply!, r)}${a.reply?.note ? ` — note: ${oneLine(a.reply.note, 200)}` : ''}${skippedBy}${how}`);
   io.stdout.write(`${out.join('\n')}\n`);

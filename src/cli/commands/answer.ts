@@ -86,7 +86,7 @@ export async function answerHandler(a: AnswerArgs, io: CliIo): Promise<number> {
     }
     const next = await readNextStep(store, batch, (io.clock ?? systemClock).now(), { db: a.db });
     const how = next
-      ? `not sent yet (no worker running): \`${next.command}\` sends it`
+      ? `not sent yet (no worker running), to send it: ${next.command}`
       : 'the worker carrying the batch sends it now';
     io.stdout.write(
       a.json

@@ -38,7 +38,7 @@ export async function cancelHandler(a: CancelArgs, io: CliIo): Promise<number> {
       io.stdout.write(`batch ${batch.name} cancelled: ${queued} queued item${queued === 1 ? '' : 's'} will not be sent; ${report.cancelled.length} run${report.cancelled.length === 1 ? '' : 's'} in flight cancelled at the service\n`);
       if (report.left.length > 0)
         io.stdout.write(`${report.left.length} run(s) left to finish on their own: ${report.reason} (give the route with --cancel-route, or cancel_route in the pipeline)\n`);
-      io.stdout.write(`workers attached to the batch stop admitting at their next heartbeat; to undo: \`${commandHint(['resq', 'retry', batch.name, '--cancelled'], { db: a.db })}\`\n`);
+      io.stdout.write(`workers attached to the batch stop admitting at their next heartbeat; to undo: ${commandHint(['resq', 'retry', batch.name, '--cancelled'], { db: a.db })}\n`);
     }
     return report.left.length > 0 ? EXIT.failed : EXIT.ok;
   } finally {

@@ -43,16 +43,17 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
  * object per item (every item), the counts on stderr.
  */
 export async function compareHandler(a: CompareArgs, io: CliIo): Promise<number> {
-  const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }] = await Promise.all([
+  const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }, { commandHint }] = await Promise.all([
     import('../open-batch.js'),
     import('../../runner/compare.js'),
     import('../../text/printable.js'),
+    import('../../text/command-hint.js'),
   ]);
   const { store, batches } = await openBatches(a.db, a.a);
   try {
     const left = batches[0]!;
     const right = await store.findBatch(a.b);
-    if (!right) throw new InputError(`no batch named "${oneLine(a.b, 80)}" (resq batches lists them)`);
+    if (!right) throw new InputError(`no batch named "${oneLine(a.b, 80)}"; the batches: ${commandHint(['resq', 'batches'], { db: a.db })}`);
     const p = (s: string): string => oneLine(s, 200);
     const [nameA, nameB] = [p(left.name), p(right.name)];
     const counts = emptyCounts();

@@ -59,13 +59,22 @@ export function answerFlags(tool: string): string {
 }
 
 /**
- * The command that answers a held pause, pasteable with its first answer (`--choose ID` or
- * `--approve`), the others said after it: `resq answer B I --approve --db x.db (or --decline)`.
+ * How to answer a held pause, the command last and pasteable as printed, with a real first
+ * answer (`--approve`, or `--choose` the pause's first option): `answer (or --decline): resq
+ * answer B I --run R --approve --db x.db`. `input` is the pause's input (its options).
  */
-export function answerHint(batch: string, item: string, tool: string, place: HintPlace, runId?: string): string {
-  const [first = '', ...others] = answerFlags(tool).split(' | ');
-  const words = first.replace('[,ID]', '').split(' ');
-  return `${commandHint(['resq', 'answer', batch, item, ...(runId ? ['--run', runId] : []), ...words], place)} (or ${[...(first === words.join(' ') ? [] : [first]), ...others].join(', ')})`;
+export function answerHint(batch: string, item: string, tool: string, place: HintPlace, runId?: string | null, input?: unknown): string {
+  const option = tool === 'ask_choice' ? firstOption(input) : null;
+  const first = tool !== 'ask_choice' ? ['--approve'] : option !== null ? ['--choose', option] : ['--decline'];
+  const others = tool !== 'ask_choice' ? 'or --decline' : option !== null ? 'or another --choose ID[,ID], or --decline' : 'it offers no options';
+  return `answer (${others}): ${commandHint(['resq', 'answer', batch, item, ...(runId ? ['--run', runId] : []), ...first], place)}`;
+}
+
+/** The id of an ask_choice pause's first option, as the service sent it; null when it has none. */
+function firstOption(input: unknown): string | null {
+  const options = (input as { options?: unknown } | null | undefined)?.options;
+  const id = Array.isArray(options) ? (options[0] as { id?: unknown } | undefined)?.id : undefined;
+  return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : null;
 }
 
 /** `resq show BATCH ITEM` as text: the read model's item view. */
@@ -95,9 +104,9 @@ export function formatItem(v: ItemView, hint: HintPlace): string {
     if (d) lines.push(`    decided ${printable(deciderLine(d))}, ${d.decidedAt}`);
     if (p.waiting === 'person')
       lines.push(
-        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}: ${answerHint(v.batch.name, it.id, p.tool, hint, p.runId)}`,
+        `    held for a person${it.holdReason ? ` (${printable(it.holdReason)})` : ''}; ${answerHint(v.batch.name, it.id, p.tool, hint, p.runId, p.input)}`,
       );
-    if (p.waiting === 'send') lines.push(v.next ? `    not sent yet: ${printable(v.next.text)} sends it` : '    answered: the worker carrying the batch sends it');
+    if (p.waiting === 'send') lines.push(v.next ? `    not sent yet (no worker running), to send it: ${v.next.command}` : '    answered: the worker carrying the batch sends it');
   }
   if (v.files.length) {
     lines.push(`files (${v.files.length}):`);

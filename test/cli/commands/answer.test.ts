@@ -36,7 +36,7 @@ describe('resq answer, then resume', () => {
 
     const first = await runInProcess(['answer', 'hb', 'plan', '--approve', '--db', db, '--by', 'alice']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`recorded for hb/plan (by alice): approved; not sent yet (no worker running): \`resq resume hb --db ${db}\` sends it`);
+    expect(first.stdout).toContain(`recorded for hb/plan (by alice): approved; not sent yet (no worker running), to send it: resq resume hb --db ${db}\n`);
     expect((await runInProcess(['answer', 'hb', 'pick', '--choose', 'a,c', '--note', 'both please', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'pic', '--decline', '--db', db])).code).toBe(0);
     expect((await runInProcess(['answer', 'hb', 'odd', '--approve', '--db', db])).code).toBe(0);
@@ -150,7 +150,7 @@ describe('resq answer BATCH --held: many held items at once, each its own decisi
     // Who answered first is named, with the control characters of the name made visible.
     expect(r.stdout).not.toContain('\x1b');
     expect(lines.find((l) => l.startsWith('skipped p200'))).toMatch(/^skipped p200: already answered by bob\\x1b\[2J at \d{4}-[^ ]+ \(now waiting\)$/);
-    expect(lines.at(-1)).toBe(`answered 2 held item(s) of hb by alice, total cost 400 — note: in budget; skipped 1 (p200: answered by bob\\x1b[2J); not sent yet (no worker running): \`resq resume hb --db ${db}\` sends them`);
+    expect(lines.at(-1)).toBe(`answered 2 held item(s) of hb by alice, total cost 400 — note: in budget; skipped 1 (p200: answered by bob\\x1b[2J); not sent yet (no worker running), to send them: resq resume hb --db ${db}`);
 
     // The same again: nothing is held of those now, each is named with who answered it.
     const again = JSON.parse((await runInProcess(['answer', 'hb', '--held', '--items', 'p100,p200,nope', '--decline', '--by', 'carol', '--json', '--db', db])).stdout) as { answered: unknown[]; skipped: { id: string; by: string | null }[] };
@@ -203,7 +203,7 @@ describe('resq answer names the pause it answers, and holds people to the budget
     expect(show.item.state).toBe('held');
     expect(show.pauses.map((p) => [p.runId, p.decision?.person ?? null])).toEqual([[seen, 'B'], [now, null]]);
     // The text of show and status name the run to answer.
-    expect((await runInProcess(['show', 'pm', 't1', '--db', db])).stdout).toContain(`resq answer pm t1 --run ${now} --approve --db ${db} (or --decline)`);
+    expect((await runInProcess(['show', 'pm', 't1', '--db', db])).stdout).toContain(`; answer (or --decline): resq answer pm t1 --run ${now} --approve --db ${db}\n`);
 
     const waiting = await runInProcess(['answer', 'pm', 't1', '--decline', '--by', 'A', '--db', db]);
     expect(waiting.code).toBe(0);

@@ -34,7 +34,7 @@ describe('a batch from the terminal', () => {
     expect(summary.etaS).toBeNull();
     const text = await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1'], s.env);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`--limit 1: done as asked; 3 items left queued: go on with \`resq resume q --db ${s.db}\` (or run again with --limit N)`);
+    expect(text.stdout).toContain(`--limit 1: done as asked; 3 items left queued (or run again with --limit N); to go on: resq resume q --db ${s.db}\n`);
     expect(text.stdout).toContain(`no ETA: no worker running: resq resume q --db ${s.db}`);
     // Again without --policy and --out: the batch keeps them (no pause is held).
     const second = await runInProcess(['run', s.questions, '--db', s.db, '--concurrency', '3'], s.env);
@@ -115,7 +115,7 @@ describe('a batch from the terminal', () => {
     expect((await runInProcess(['run', s.questions, '--db', s.db, '--dry-run'], s.env)).code).toBe(0);
     const cancel = await runInProcess(['cancel', 'q', '--db', s.db], s.env);
     expect(cancel.code, cancel.stderr).toBe(0);
-    const undo = /to undo: `resq ([^`]*)`/.exec(cancel.stdout)?.[1];
+    const undo = /to undo: resq (.*)$/m.exec(cancel.stdout)?.[1];
     expect(undo).toBe(`retry q --cancelled --db ${s.db}`);
     const again = await runInProcess(undo!.split(' '), s.env);
     expect(again.code, again.stderr).toBe(0);
@@ -129,7 +129,7 @@ describe('a batch from the terminal', () => {
     expect((await runInProcess(['run', s.questions, '--db', s.db, '--limit', '1', '--sim'])).code).toBe(0);
     const cancel = await runInProcess(['cancel', 'q', '--db', s.db, '--sim']);
     expect(cancel.code, cancel.stderr).toBe(0);
-    const undo = /to undo: `resq ([^`]*)`/.exec(cancel.stdout)?.[1];
+    const undo = /to undo: resq (.*)$/m.exec(cancel.stdout)?.[1];
     expect(undo).toBe(`retry q --cancelled --db ${s.db}`);
     const again = await runInProcess(undo!.split(' '));
     expect(again.code, again.stderr).toBe(0);
@@ -155,7 +155,7 @@ describe('a batch from the terminal', () => {
     writeFileSync(s.questions, `${readFileSync(s.questions, 'utf8')}new,Added ${s0()}\n`);
     const again = await runInProcess(['run', s.questions, '--db', s.db, '--skip-invalid', '--sim']);
     expect(again.code).toBe(2);
-    const hint = /`resq (run [^`]+--append[^`]*)`/.exec(again.stderr)?.[1];
+    const hint = /runs the new ones: resq (run .*--append.*)$/m.exec(again.stderr)?.[1];
     expect(hint).toBe(`run ${s.questions} --append --skip-invalid --db ${s.db} --sim`);
     const appended = await runInProcess(hint!.split(' '));
     expect(appended.code, appended.stderr).toBe(0);

@@ -49,6 +49,6 @@ describe('resq compare', () => {
   it('an unknown second batch is a plain error (exit 2)', async () => {
     const r = await runInProcess(['compare', 'before', 'nope', '--db', db]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('resq: no batch named "nope" (resq batches lists them)\n');
+    expect(r.stderr).toBe(`resq: no batch named "nope"; the batches: resq batches --db ${db}\n`);
   });
 });

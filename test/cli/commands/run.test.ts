@@ -154,7 +154,7 @@ describe('resq run', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('recorded with 2 items');
     expect(r.stderr.match(/notice: /g)).toHaveLength(1);
-    expect(r.stderr).toContain(`notice: ${q}: header: read "QUESTION" as "question"`);
+    expect(r.stderr).toContain(`notice: ${q}:1: header: read "QUESTION" as "question"`);
   });
 
   it('refuses a base URL that does not end in /api/v1', async () => {

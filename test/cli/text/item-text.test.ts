@@ -41,7 +41,7 @@ describe('formatItem', () => {
     );
     expect(text).toContain('paused on confirm_scope:');
     expect(text).toContain('cost: 50');
-    expect(text).toContain(`held for a person (cost 50 over 10): resq answer demo "$(printf 'plan\\033[31m')" --run r1 --approve --db x.db (or --decline)`);
+    expect(text).toContain(`held for a person (cost 50 over 10); answer (or --decline): resq answer demo "$(printf 'plan\\033[31m')" --run r1 --approve --db x.db`);
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 
@@ -82,7 +82,7 @@ describe('answerFlags', () => {
       }),
       { db: 'x.db' },
     );
-    expect(text).toContain('resq answer demo booking --run r1 --approve --db x.db (or --decline)');
+    expect(text).toContain('answer (or --decline): resq answer demo booking --run r1 --approve --db x.db');
     expect(text).not.toContain('--choose');
   });
 
@@ -114,7 +114,7 @@ describe('answerFlags', () => {
       { db: 'x.db' },
     );
     expect(text).toContain('    decided approved by Ana — note: go ahead, 2026-01-01T00:00:05Z');
-    expect(text).toContain('    not sent yet: no worker running: resq resume demo --db x.db sends it');
+    expect(text).toContain('    not sent yet (no worker running), to send it: resq resume demo --db x.db');
     expect(text).not.toContain('{"approved":true}');
   });
 });
