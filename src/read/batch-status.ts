@@ -154,7 +154,7 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     heldItems,
     unfinished,
     ratePerS: rate === null ? null : Number(rate.toFixed(3)),
-    etaS: etaSeconds(rate, unfinished - etaLeavesOut, card.liveWorkers > 0),
+    etaS: etaSeconds(rate, unfinished, card.liveWorkers > 0, etaLeavesOut),
     etaLeavesOut,
     waiting,
     next: nextStepOf(batch, unfinished, card.liveWorkers, o.hint),

@@ -50,11 +50,14 @@ export function ratePerSecond(recent: RecentFinishes): number | null {
 }
 
 /**
- * Seconds until `unfinished` items are done at `rate`: 0 when none is left; null without a
- * rate, or when no live worker runs the batch (nothing will finish until one does).
+ * Seconds until `unfinished` items are done at `rate`, leaving out `waitingForPerson` of them
+ * (they cannot start until a person acts): 0 when none is left; null without a rate, when no
+ * live worker runs the batch (nothing will finish until one does), or when every item left
+ * waits for a person (then it is not done, and no time can be said).
  */
-export function etaSeconds(rate: number | null, unfinished: number, workerRunning: boolean): number | null {
+export function etaSeconds(rate: number | null, unfinished: number, workerRunning: boolean, waitingForPerson = 0): number | null {
   if (unfinished === 0) return 0;
-  if (!workerRunning || rate === null || rate <= 0) return null;
-  return Math.ceil(unfinished / rate);
+  const left = unfinished - waitingForPerson;
+  if (left <= 0 || !workerRunning || rate === null || rate <= 0) return null;
+  return Math.ceil(left / rate);
 }

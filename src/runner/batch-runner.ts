@@ -198,7 +198,7 @@ export class BatchRunner {
       // This worker runs the batch: the ETA of a batch with a live worker.
       // Items waiting for a person are left out, as `resq status` leaves them out.
       const etaLeavesOut = Math.min(this.#forPerson, unfinishedOf(counts));
-      const etaS = etaSeconds(this.#rate, unfinishedOf(counts) - etaLeavesOut, true);
+      const etaS = etaSeconds(this.#rate, unfinishedOf(counts), true, etaLeavesOut);
       this.#o.onEvent?.({ type: 'progress', counts, inFlight: this.#scheduler.inFlight, cap: this.#scheduler.cap, total: this.#o.batch.totalItems, ratePerS: rate, etaS, etaLeavesOut });
     } catch {
       // Progress is best effort: a busy or closing database skips one update.

@@ -64,4 +64,10 @@ describe('etaSeconds', () => {
     expect(etaSeconds(7.5, 800, false)).toBeNull();
     expect(etaSeconds(null, 800, true)).toBeNull();
   });
+
+  it('leaves out the items waiting for a person; when every item left waits for one, no time (not done)', () => {
+    expect(etaSeconds(7.5, 800, true, 50)).toBe(100);
+    expect(etaSeconds(7.5, 4, true, 4)).toBeNull();
+    expect(etaSeconds(7.5, 4, false, 4)).toBeNull();
+  });
 });

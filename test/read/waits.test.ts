@@ -111,9 +111,10 @@ describe('the status and item view of a batch whose thread waits for a held item
         text: '2 queued behind held items of their thread: q302, q303 wait for q301 (held) in thread T-ünï',
       },
     ]);
-    // Nothing else is left to run: the ETA is 0, not the time two items that cannot start would take.
+    // Every item left waits for a person: no time can be said — neither 0 (it is not done) nor
+    // the time two items that cannot start would take.
     expect(s.etaLeavesOut).toBe(2);
-    expect(s.etaS).toBe(0);
+    expect(s.etaS).toBeNull();
   });
 
   it('the item view of q302 names its thread and q301, with the command that shows it; an item not queued has no wait', async () => {
