@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One PostgreSQL server for the run, shared by the files that only need databases on it.
+    globalSetup: ['test/support/pg-global-setup.ts'],
   },
 });

@@ -40,6 +40,15 @@ export interface PgServer {
   stop(): Promise<void>;
 }
 
+/** What a test may do with a server it does not own (no halt, resume or stop of the server). */
+export type PgClientSide = Pick<PgServer, 'url' | 'port' | 'createDatabase' | 'psql'>;
+
+/** Options of {@link startPgServer}. */
+export interface PgServerOptions {
+  /** The server's `max_connections` (PostgreSQL's default, 100, when not given). */
+  maxConnections?: number;
+}
+
 const asRoot = (): boolean => process.getuid?.() === 0;
 
 /** Runs one of the server's binaries, as the `postgres` user when we are root. */
@@ -79,11 +88,25 @@ function psqlBin(): string {
   return existsSync(own) ? own : 'psql';
 }
 
+/** The client side of the server listening on this loopback port: URLs, createdb and psql. */
+export function pgClientSide(port: number): PgClientSide {
+  const urlOf = (db: string): string => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    createDatabase: async (name) => {
+      await run(join(PG_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+      return urlOf(name);
+    },
+    psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
+  };
+}
+
 /**
  * Starts a fresh server (initdb, pg_ctl start -w). About a second on a warm machine; the
  * caller must `stop()` it (afterAll).
  */
-export async function startPgServer(): Promise<PgServer> {
+export async function startPgServer(o: PgServerOptions = {}): Promise<PgServer> {
   if (!pgAvailable()) throw new Error(`PostgreSQL 15 is not installed (${PG_BIN}); apt-get install postgresql`);
   const dir = mkdtempSync(join(tmpdir(), 'resq-pg-'));
   const data = join(dir, 'data');
@@ -94,7 +117,8 @@ export async function startPgServer(): Promise<PgServer> {
   }
   let started = false;
   let port = 0;
-  const optsOf = (p: number): string => `-p ${p} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const connections = o.maxConnections ? ` -c max_connections=${o.maxConnections}` : '';
+  const optsOf = (p: number): string => `-p ${p} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${connections}`;
   const start = (): Promise<string> => run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', optsOf(port), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], 90_000);
   const stopServer = async (): Promise<void> => {
     if (started) {
@@ -120,16 +144,9 @@ export async function startPgServer(): Promise<PgServer> {
     await stopServer();
     throw e;
   }
-  const urlOf = (db: string): string => `postgres://postgres@127.0.0.1:${port}/${db}`;
   return {
-    url: urlOf('postgres'),
-    port,
+    ...pgClientSide(port),
     dataDir: dir,
-    createDatabase: async (name) => {
-      await run(join(PG_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
-      return urlOf(name);
-    },
-    psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
     halt: async () => {
       if (!started) return;
       await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
