@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 /**
  * A real, throwaway PostgreSQL 15 for tests: its own data directory in a temp dir, a free
@@ -95,7 +96,15 @@ export function pgClientSide(port: number): PgClientSide {
     url: urlOf('postgres'),
     port,
     createDatabase: async (name) => {
-      await run(join(PG_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+      // Over a connection rather than a createdb process: store suites make one per test.
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`test database name ${JSON.stringify(name)}: use lower-case letters, digits and _`);
+      const admin = new pg.Client({ connectionString: urlOf('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
       return urlOf(name);
     },
     psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
