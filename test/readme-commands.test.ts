@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../src/sim/index.js';
 import { ROOT, tempDir } from './support/cli.js';
 import { PROJECT_NODE_BIN } from './support/package.js';
-import { pgAvailable, startPgServer, type PgServer } from './support/pg-server.js';
+import { pgAvailable } from './support/pg-server.js';
+import { sharedPgServer, type SharedPg } from './support/pg-shared.js';
 import { commandsOf, readmeBlocks } from './support/readme.js';
 
 const blocks = readmeBlocks();
@@ -42,7 +43,7 @@ function runLine(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<
 
 describe('the README, run as written', () => {
   let sim: Sim;
-  let pg: PgServer | null = null;
+  let pg: SharedPg | null = null;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const filled = new Map<string, string>();
@@ -59,7 +60,7 @@ describe('the README, run as written', () => {
     filled.set('your-key', sim.keys[0]!);
     filled.set('/scratch/resq-out', join(dir, 'scratch-out'));
     if (pgAvailable()) {
-      pg = await startPgServer();
+      pg = await sharedPgServer();
       // What the README's set-up does as root: a role with a password, a database it owns.
       await pg.psql(['-c', "CREATE ROLE resq LOGIN PASSWORD 'choose-a-password'"]);
       await pg.psql(['-c', 'CREATE DATABASE resq OWNER resq']);

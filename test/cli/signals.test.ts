@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { collect, ROOT, spawnCli, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const BIN = join(ROOT, 'bin/resq.js');
 
@@ -26,6 +27,8 @@ function waitFor(stream: NodeJS.ReadableStream, text: string | RegExp): Promise<
 
 describe('signals, pipes and the terminal (real child processes)', () => {
   let sim: Sim;
+  /** Runs the simulator admitted for questions starting with `prefix`. */
+  const admitted = (prefix: string): number => Object.entries(sim.counters().admissionsByInput).filter(([q]) => q.startsWith(prefix)).reduce((n, [, k]) => n + k, 0);
   let env: Record<string, string>;
   beforeAll(async () => {
     sim = await startSim({ defaultDurationMs: 20 });
@@ -45,7 +48,8 @@ describe('signals, pipes and the terminal (real child processes)', () => {
       const child = spawnCli(['run', q, '--db', db, '--concurrency', '3'], env);
       const done = collect(child);
       await waitFor(child.stderr!, /batch sig\d+: 6 items/);
-      await new Promise((r) => setTimeout(r, 300));
+      // Stopped with runs in flight: the first three admitted at the service.
+      await waitUntil(() => admitted(`slow ${signal} `) >= 3, `three runs of sig${code} admitted`);
       child.kill(signal);
       const r = await done;
       expect(r.code, r.stderr).toBe(code);
@@ -125,7 +129,7 @@ describe('signals, pipes and the terminal (real child processes)', () => {
       const child = inPty(`stty cols 80; "${process.execPath}" "${BIN}" run "${q}" --db "${db}" --concurrency 2`, env);
       const done = collect(child);
       await waitFor(child.stdout!, /\] 0\/4/);
-      await new Promise((r) => setTimeout(r, 400));
+      await waitUntil(() => admitted('tty ') >= 2, 'two runs of tty admitted');
       child.stdin!.write('\x03');
       const r = await done;
       const raw = r.stdout;

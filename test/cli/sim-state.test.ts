@@ -4,9 +4,22 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MemoryIo } from '../../src/cli/io.js';
+import { openStore } from '../../src/store/index.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { shSplit } from '../support/sh-split.js';
+import { waitUntil } from '../support/wait-until.js';
+
+/** Resolves once the batch has a run in flight (an item running), read from its database. */
+async function inFlight(db: string, batchName: string): Promise<void> {
+  const store = await openStore(db);
+  try {
+    const batch = await store.findBatch(batchName);
+    await waitUntil(async () => (await store.listItems(batch!.id)).some((i) => i.state === 'running'), `a run of ${batchName} in flight`);
+  } finally {
+    await store.close();
+  }
+}
 
 describe('--sim keeps the simulator state beside the database', () => {
   it('Ctrl-C, then `resq resume` as printed (no --sim: the batch knows): in-flight runs are picked up, none is an error', { timeout: 30_000 }, async () => {
@@ -17,7 +30,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     let io: MemoryIo | undefined;
     const running = runInProcess(['run', q, '--db', db, '--sim'], {}, { onIo: (x) => (io = x) });
     while (!io?.stderr.text.includes('batch slow: 4 items')) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 200));
+    await inFlight(db, 'slow');
     io.stop('SIGINT');
     const first = await running;
     expect(first.code).toBe(130);
@@ -52,7 +65,7 @@ describe('--sim keeps the simulator state beside the database', () => {
     let io: MemoryIo | undefined;
     const running = runInProcess(['run', q, '--db', db, '--sim'], {}, { onIo: (x) => (io = x) });
     while (!io?.stderr.text.includes('batch urlish: 3 items')) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 200));
+    await inFlight(db, 'urlish');
     io.stop('SIGINT');
     const first = await running;
     expect(first.code).toBe(130);

@@ -7,6 +7,7 @@ import { parsePolicy } from '../../src/config/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
+import { waitUntil } from '../support/wait-until.js';
 import { testClient, testSettings } from '../support/in-process.js';
 import { virtualClock } from '../support/virtual-clock.js';
 
@@ -216,7 +217,8 @@ describe('BatchRunner', () => {
     const running = (await store.listItems(batch.id)).filter((i) => i.state === 'running');
     expect(running.length).toBeGreaterThan(0);
     // Those runs end at the service while no one follows them.
-    await new Promise((r) => setTimeout(r, 300));
+    const atService = (): string[] => sim.ledger().runs.filter((r) => running.some((i) => i.runId === r.id)).map((r) => r.status);
+    await waitUntil(() => atService().length === running.length && !atService().includes('running'), 'the admitted runs ended at the service');
     const streamsBefore = sim.counters().requestsByRoute['GET /runs/:id/events'] ?? 0;
     const readsBefore = sim.counters().requestsByRoute['GET /runs/:id'] ?? 0;
     const again = await new BatchRunner({ store, client, batch, policy: null }).run();

@@ -68,6 +68,23 @@ export async function readEvents(sim: Sim, runId: string, after?: number, key = 
   return out;
 }
 
+/** Resolves once the run's event stream delivers an event named `event` (rejects if it ends first). */
+export async function untilEvent(sim: Sim, runId: string, event: string, key = ALICE): Promise<void> {
+  const stop = new AbortController();
+  const res = await fetch(`${sim.url}/runs/${runId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: stop.signal });
+  const decoder = new TextDecoder();
+  let seen = '';
+  try {
+    for await (const chunk of res.body!) {
+      seen += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (seen.includes(`\nevent: ${event}\n`) || seen.startsWith(`event: ${event}\n`)) return;
+    }
+    throw new Error(`the stream of ${runId} ended without a ${event} event`);
+  } finally {
+    stop.abort();
+  }
+}
+
 /** Follows a run to its end over the event stream and returns the final run object. */
 export async function finish(sim: Sim, runId: string, key = ALICE): Promise<any> {
   const { events } = await readEvents(sim, runId, undefined, key);
@@ -109,7 +126,7 @@ export async function someFinishedRuns(sim: Sim) {
   const paused = await createRun(sim, 'plan @confirm=2');
   const cancelled = await createRun(sim, 'long @duration=3s');
   await Promise.all([plain, files, paused].map((r) => finish(sim, r.id)));
-  await new Promise((r) => setTimeout(r, 500));
+  await untilEvent(sim, cancelled.id, 'text.delta');
   await call(sim, 'POST', `/runs/${cancelled.id}/cancel`, { body: {} });
   await finish(sim, cancelled.id);
   const answer = await call(sim, 'POST', `/runs/${paused.id}/respond`, { body: { answer: { approved: false } } });

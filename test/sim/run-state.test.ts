@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { call, createRun, readEvents, respond } from './helpers.js';
+import { call, createRun, readEvents, respond, untilEvent } from './helpers.js';
 
 // A finished run keeps no event log nor output: both are worked out again from its chain
 // and progress. What a late reader gets must equal what a live stream delivered.
@@ -40,7 +40,7 @@ describe('a finished run worked out again', () => {
   it('keeps the work of a run cancelled halfway, in its events and its reads', async () => {
     const run = await createRun(sim, 'long @files=md @duration=2s');
     const stream = readEvents(sim, run.id);
-    await new Promise((r) => setTimeout(r, 700));
+    await untilEvent(sim, run.id, 'tool.result');
     expect((await call(sim, 'POST', `/runs/${run.id}/cancel`, { body: {} })).status).toBe(200);
     const live = (await stream).events;
     const final = live.at(-1)!;

@@ -40,15 +40,16 @@ describe('threads', () => {
   });
 
   it('reads a thread with its messages and latest run', async () => {
-    const run = await createRun(sim, 'first @files=md');
+    // Long enough to be read while it runs, however busy the machine (the default is 10 ms).
+    const run = await createRun(sim, 'first @files=md @duration=3s');
     const mid = await call(sim, 'GET', `/threads/${run.thread_id}`);
     expect(mid.body.messages).toHaveLength(1);
     expect(mid.body.latest_run_id).toBe(run.id);
     const done = await finish(sim, run.id);
     const t = await call(sim, 'GET', `/threads/${run.thread_id}`);
-    expect(t.body).toMatchObject({ id: run.thread_id, title: 'first @files=md', latest_run_id: run.id });
+    expect(t.body).toMatchObject({ id: run.thread_id, title: 'first @files=md @duration=3s', latest_run_id: run.id });
     expect(t.body.messages).toEqual([
-      { id: expect.any(String), role: 'user', text: 'first @files=md', tool_results: [] },
+      { id: expect.any(String), role: 'user', text: 'first @files=md @duration=3s', tool_results: [] },
       { id: expect.any(String), role: 'assistant', text: done.output.text, tool_results: done.output.tool_results },
     ]);
     expect((await call(sim, 'GET', `/threads/${run.thread_id}`, { key: BOB })).status).toBe(404);

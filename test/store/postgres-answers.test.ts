@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchSettings } from '../../src/store/types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 
 // LISTEN/NOTIFY of the PostgreSQL adapter: a person's answer given on another connection
 // (another machine's `resq answer`) wakes the listeners of that batch, and the listening
@@ -12,10 +12,10 @@ const settings: BatchSettings = { concurrency: 2, follow: 'sse', download: { ena
 /** A person's answer to item `id`'s paused run (one decision per paused run). */
 const decision = (id: string) => ({ runId: `r-${id}`, tool: 'x', input: {}, answer: { approved: true }, by: 'person' as const, reason: null, cost: 0 });
 
-let server: PgServer;
+let server: SharedPg;
 let n = 0;
 beforeAll(async () => {
-  server = await startPgServer();
+  server = await sharedPgServer();
 }, 120_000);
 afterAll(async () => server?.stop());
 
@@ -90,7 +90,7 @@ describe('PostgreSQL: answers announced with LISTEN/NOTIFY', () => {
       const heard = calls(1);
       store.onAnswered('b1', heard.cb);
       await store.listening();
-      const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'resq-listen'");
+      const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'resq-listen' AND datname = current_database()");
       expect(killed.rowCount).toBe(1);
       // Lost while no connection listens: the runner's poll would find it.
       await other.answerHeld('b1', 'q0', decision('q0'), 'k1');

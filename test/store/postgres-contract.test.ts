@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore, type BatchStore } from '../../src/store/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 import { storeContract } from './contract.js';
 import { countsContract } from './counts-contract.js';
 import { fileClaimsContract } from './file-claims-contract.js';
@@ -12,10 +12,10 @@ import { forecastsContract } from './forecasts-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
-let pg: PgServer;
+let pg: SharedPg;
 let n = 0;
 beforeAll(async () => {
-  pg = await startPgServer();
+  pg = await sharedPgServer();
 }, 120_000);
 afterAll(async () => pg?.stop());
 

@@ -5,15 +5,15 @@ import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { MIGRATION_LOCK, migratePg, pgMigrations } from '../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
 import { collect, runCliChild, tempDir } from '../support/cli.js';
 import { COMMIT_BEFORE_019, COMMIT_BEFORE_020, hasCommit, spawnOldResq } from '../support/old-resq.js';
 import { expectBatchWhole } from '../support/expect-batch.js';
 
-let server: PgServer;
+let server: SharedPg;
 beforeAll(async () => {
-  server = await startPgServer();
+  server = await sharedPgServer();
 }, 120_000);
 afterAll(async () => server?.stop());
 

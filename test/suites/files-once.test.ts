@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim } from '../../src/sim/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 
 /** Files under `dir` (recursive; none when it was never made), temporary ones aside. */
 const filesUnder = (dir: string): string[] =>
@@ -16,9 +16,9 @@ const filesUnder = (dir: string): string[] =>
 // Issue 38.3: one download per file, whichever worker. Three real worker processes on one
 // batch, each with its own --out folder; the simulator counts every file body it serves.
 describe('three workers with out folders of their own fetch each file once', () => {
-  let pg: PgServer;
+  let pg: SharedPg;
   beforeAll(async () => {
-    pg = await startPgServer();
+    pg = await sharedPgServer();
   }, 120_000);
   afterAll(async () => pg?.stop());
 

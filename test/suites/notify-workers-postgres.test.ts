@@ -7,7 +7,7 @@ import { verifySignature } from '../../src/notify/sign.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 import { startReceiver } from '../support/receiver.js';
 
 // Issue 31, point 7: a receiver that counts deliveries sees each event once with three workers
@@ -16,10 +16,10 @@ import { startReceiver } from '../support/receiver.js';
 // shown to be that worker's when it is killed).
 const { Client } = pg;
 describe('notifications from three workers at once on one PostgreSQL batch, one killed -9 mid-delivery', () => {
-  let pg: PgServer;
+  let pg: SharedPg;
   let sim: Sim;
   beforeAll(async () => {
-    [pg, sim] = await Promise.all([startPgServer(), startSim({ defaultDurationMs: 100, seed: 11 })]);
+    [pg, sim] = await Promise.all([sharedPgServer(), startSim({ defaultDurationMs: 100, seed: 11 })]);
   });
   afterAll(async () => {
     await sim?.close();

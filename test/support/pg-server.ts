@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 /**
  * A real, throwaway PostgreSQL 15 for tests: its own data directory in a temp dir, a free
@@ -38,6 +39,15 @@ export interface PgServer {
   resume(): Promise<void>;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
+}
+
+/** What a test may do with a server it does not own (no halt, resume or stop of the server). */
+export type PgClientSide = Pick<PgServer, 'url' | 'port' | 'createDatabase' | 'psql'>;
+
+/** Options of {@link startPgServer}. */
+export interface PgServerOptions {
+  /** The server's `max_connections` (PostgreSQL's default, 100, when not given). */
+  maxConnections?: number;
 }
 
 const asRoot = (): boolean => process.getuid?.() === 0;
@@ -79,11 +89,33 @@ function psqlBin(): string {
   return existsSync(own) ? own : 'psql';
 }
 
+/** The client side of the server listening on this loopback port: URLs, createdb and psql. */
+export function pgClientSide(port: number): PgClientSide {
+  const urlOf = (db: string): string => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    createDatabase: async (name) => {
+      // Over a connection rather than a createdb process: store suites make one per test.
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`test database name ${JSON.stringify(name)}: use lower-case letters, digits and _`);
+      const admin = new pg.Client({ connectionString: urlOf('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
+      return urlOf(name);
+    },
+    psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
+  };
+}
+
 /**
  * Starts a fresh server (initdb, pg_ctl start -w). About a second on a warm machine; the
  * caller must `stop()` it (afterAll).
  */
-export async function startPgServer(): Promise<PgServer> {
+export async function startPgServer(o: PgServerOptions = {}): Promise<PgServer> {
   if (!pgAvailable()) throw new Error(`PostgreSQL 15 is not installed (${PG_BIN}); apt-get install postgresql`);
   const dir = mkdtempSync(join(tmpdir(), 'resq-pg-'));
   const data = join(dir, 'data');
@@ -94,7 +126,8 @@ export async function startPgServer(): Promise<PgServer> {
   }
   let started = false;
   let port = 0;
-  const optsOf = (p: number): string => `-p ${p} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const connections = o.maxConnections ? ` -c max_connections=${o.maxConnections}` : '';
+  const optsOf = (p: number): string => `-p ${p} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${connections}`;
   const start = (): Promise<string> => run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', optsOf(port), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], 90_000);
   const stopServer = async (): Promise<void> => {
     if (started) {
@@ -120,16 +153,9 @@ export async function startPgServer(): Promise<PgServer> {
     await stopServer();
     throw e;
   }
-  const urlOf = (db: string): string => `postgres://postgres@127.0.0.1:${port}/${db}`;
   return {
-    url: urlOf('postgres'),
-    port,
+    ...pgClientSide(port),
     dataDir: dir,
-    createDatabase: async (name) => {
-      await run(join(PG_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
-      return urlOf(name);
-    },
-    psql: (args) => run(psqlBin(), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-X', '-A', '-t', ...args]),
     halt: async () => {
       if (!started) return;
       await run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);

@@ -58,7 +58,7 @@ export interface PgBouncerOptions {
  * Starts PgBouncer in transaction pooling before `pg`; resolves once it accepts connections.
  * The caller must `stop()` it.
  */
-export async function startPgBouncer(pg: PgServer, o: PgBouncerOptions = {}): Promise<PgBouncer> {
+export async function startPgBouncer(pg: Pick<PgServer, 'port'>, o: PgBouncerOptions = {}): Promise<PgBouncer> {
   if (!pgbouncerAvailable()) throw new Error(`PgBouncer is not installed (${PGBOUNCER_BIN}); apt-get install pgbouncer`);
   const dir = mkdtempSync(join(tmpdir(), 'resq-pgbouncer-'));
   const port = await freePort();

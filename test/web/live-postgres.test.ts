@@ -5,7 +5,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { BatchRecord } from '../../src/store/index.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { tempDir } from '../support/cli.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 import { runCsvBatch } from '../support/two-batches.js';
 import { bearer } from './support/web-fixture.js';
 
@@ -39,14 +39,14 @@ async function overviews(server: WebServer, batch: string) {
 }
 
 describe('live overviews on PostgreSQL', () => {
-  let pg: PgServer;
+  let pg: SharedPg;
   let sim: Sim;
   let url: string;
   let served: PostgresStore;
   let batch: BatchRecord;
   let server: WebServer;
   beforeAll(async () => {
-    [pg, sim] = await Promise.all([startPgServer(), startSim({ defaultDurationMs: 20 })]);
+    [pg, sim] = await Promise.all([sharedPgServer(), startSim({ defaultDurationMs: 20 })]);
     url = await pg.createDatabase('live');
     served = await PostgresStore.open(url);
     batch = await runCsvBatch(sim, served, tempDir(), 'pglive', 'id,question\nplan,Costly plan @confirm=50\nimage,Pretty figure @image\nplain,Plain\n', null);

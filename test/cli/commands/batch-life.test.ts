@@ -1,10 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemoryIo } from '../../../src/cli/io.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 // A batch's whole life from the terminal: run a few (--limit), run again with the batch's
 // own settings, look (batches, show), retry, cancel. In-process, the simulator over HTTP.
@@ -14,6 +17,24 @@ describe('a batch from the terminal', () => {
     sim = await startSim({ defaultDurationMs: 30, seed: 3 });
   });
   afterAll(async () => sim.close());
+
+  /**
+   * Ctrl-C for an in-process run of batch `q` once `n` of its runs are in flight: admitted at
+   * the simulator (questions starting with `prefix`), then recorded in the database `db`.
+   */
+  function stopOnceInFlight(db: string, prefix: string, n: number): (io: MemoryIo) => void {
+    const admitted = (): number => Object.entries(sim.counters().admissionsByInput).filter(([q]) => q.startsWith(prefix)).reduce((k, [, c]) => k + c, 0);
+    const recorded = async (): Promise<void> => {
+      const store = await openStore(db);
+      try {
+        const batch = (await store.findBatch('q'))!;
+        await waitUntil(async () => (await store.listItems(batch.id)).filter((i) => i.state === 'running' && i.runId).length >= n, `${n} run(s) of q recorded in flight`);
+      } finally {
+        await store.close();
+      }
+    };
+    return (io) => void waitUntil(() => admitted() >= n, `${n} run(s) of ${prefix}admitted`).then(recorded).then(() => io.stop('SIGINT'));
+  }
 
   function setup(rows: string[]) {
     const dir = tempDir();
@@ -94,11 +115,12 @@ describe('a batch from the terminal', () => {
   });
 
   it('cancel: nothing queued is sent, runs in flight are cancelled at the service, a later run sends nothing', async () => {
-    const s = setup(Array.from({ length: 5 }, (_, i) => `c${i},Long ${s0()} ${i} @duration=20s`));
+    const word = s0();
+    const s = setup(Array.from({ length: 5 }, (_, i) => `c${i},Long ${word} ${i} @duration=20s`));
     expect((await runInProcess(['run', s.questions, '--db', s.db, '--dry-run'], s.env)).code).toBe(0);
     // Two runs go out and are left in flight (a worker that left at once).
     const partial = await runInProcess(['run', s.questions, '--db', s.db, '--limit', '2', '--no-wait', '--follow', 'poll'], s.env, {
-      onIo: (io) => setTimeout(() => io.stop('SIGINT'), 300),
+      onIo: stopOnceInFlight(s.db, `Long ${word} `, 2),
     });
     expect(partial.code).toBe(130);
     const cancel = await runInProcess(['cancel', 'q', '--db', s.db], s.env);
@@ -163,9 +185,10 @@ describe('a batch from the terminal', () => {
   });
 
   it('cancel on a service without a cancel route says so and leaves the runs', async () => {
-    const s = setup([`x,Long ${s0()} @duration=20s`]);
+    const word = s0();
+    const s = setup([`x,Long ${word} @duration=20s`]);
     const partial = await runInProcess(['run', s.questions, '--db', s.db, '--no-wait', '--follow', 'poll'], s.env, {
-      onIo: (io) => setTimeout(() => io.stop('SIGINT'), 300),
+      onIo: stopOnceInFlight(s.db, `Long ${word} `, 1),
     });
     expect(partial.code).toBe(130);
     const cancel = await runInProcess(['cancel', 'q', '--db', s.db, '--cancel-route', '/runs/{id}/stop'], s.env);

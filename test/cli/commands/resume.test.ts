@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim } from '../../../src/sim/index.js';
 import { runCliChild, tempDir } from '../../support/cli.js';
-import { startPgServer, type PgServer } from '../../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../../support/pg-shared.js';
 
 /** A folder with a three-question file. */
 function questionsIn(): { dir: string; q: string } {
@@ -31,9 +31,9 @@ async function dryRunThenResume(db: string, dir: string, q: string): Promise<str
 }
 
 describe('resume --sim after run --dry-run --sim', () => {
-  let pg: PgServer;
+  let pg: SharedPg;
   beforeAll(async () => {
-    pg = await startPgServer();
+    pg = await sharedPgServer();
   }, 120_000);
   afterAll(async () => pg?.stop());
 

@@ -6,7 +6,7 @@ import { startSim, type Sim } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { collect, ROOT, spawnCli, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
-import { startPgServer, type PgServer } from '../../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../../support/pg-shared.js';
 import { runCsvBatch } from '../../support/two-batches.js';
 
 /** Starts `resq serve` as a child process; `first` resolves with its first stdout line, `lines(n)` with its first n. */
@@ -155,10 +155,10 @@ describe('resq serve', () => {
 
 describe('resq serve --db postgres://…', () => {
   let sim: Sim;
-  let pg: PgServer;
+  let pg: SharedPg;
   let url: string;
   beforeAll(async () => {
-    [sim, pg] = await Promise.all([startSim({ defaultDurationMs: 20 }), startPgServer()]);
+    [sim, pg] = await Promise.all([startSim({ defaultDurationMs: 20 }), sharedPgServer()]);
     url = await pg.createDatabase('served');
     const store = await openStore(url);
     await runCsvBatch(sim, store, tempDir(), 'shared', 'id,question\na,plain\nb,plan @confirm=3\n', null);

@@ -6,7 +6,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simTryLines } from '../../../src/cli/commands/sim.js';
 import { collect, ROOT, runCliChild, spawnCli, tempDir } from '../../support/cli.js';
-import { startPgServer, type PgServer } from '../../support/pg-server.js';
+import { sharedPgServer, type SharedPg } from '../../support/pg-shared.js';
 
 /** A `resq` on PATH that runs this checkout's bin on the project's Node, as an installed command would. */
 function resqOnPath(): string {
@@ -90,9 +90,9 @@ async function simStarted(args: string[], env: Record<string, string | undefined
 }
 
 describe('resq sim and a PostgreSQL database', () => {
-  let pg: PgServer;
+  let pg: SharedPg;
   beforeAll(async () => {
-    pg = await startPgServer();
+    pg = await sharedPgServer();
   }, 120_000);
   afterAll(async () => pg?.stop());
 

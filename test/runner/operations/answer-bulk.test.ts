@@ -11,7 +11,8 @@ import { openStore, type BatchRecord, type Store } from '../../../src/store/inde
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { tempDir } from '../../support/cli.js';
 import { testClient, testSettings } from '../../support/in-process.js';
-import { pgAvailable, startPgServer } from '../../support/pg-server.js';
+import { pgAvailable } from '../../support/pg-server.js';
+import { sharedPgServer } from '../../support/pg-shared.js';
 
 describe('answerHeldItems: one decision per selected held item', () => {
   let sim: Sim;
@@ -105,7 +106,7 @@ describe('answerHeldItems: one decision per selected held item', () => {
 
 describe.skipIf(!pgAvailable())('answerHeldItems on PostgreSQL: two people deciding the same held items at once', () => {
   it('gives each item exactly one decision; each person\'s skipped items name the other', async () => {
-    const server = await startPgServer();
+    const server = await sharedPgServer();
     try {
       const url = await server.createDatabase('bulk_race');
       const [mine, theirs] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
