@@ -30,6 +30,27 @@ export const FLIGHT_COLUMNS = [
 
 export type FlightColumn = (typeof FLIGHT_COLUMNS)[number];
 
+/**
+ * The condition on a `flights` row (alias `f`, none when '') that its run is going at the
+ * service, so it takes a slot of the batch's cap: every flight but an answered (`waiting`)
+ * item no worker has held yet. A worker that held one may have sent its respond (one that
+ * gave it up or died leaves `lease_until` set, 0 or past), so it counts from then on.
+ */
+export function runGoing(f = ''): string {
+  const p = f ? `${f}.` : '';
+  return `(${p}state <> 'waiting' OR ${p}lease_until IS NOT NULL)`;
+}
+
+/**
+ * The condition that a flight's run is not going: exactly NOT {@link runGoing}. `owner IS NULL`
+ * adds nothing (a lease is set with its owner and kept, 0 or past, when the owner goes) but is
+ * spelled so the condition seeks SQLite's flights_for_leases (batch_num, owner, lease_until).
+ */
+export function runNotGoing(f = ''): string {
+  const p = f ? `${f}.` : '';
+  return `${p}owner IS NULL AND ${p}lease_until IS NULL AND ${p}state = 'waiting'`;
+}
+
 /** The item columns that never change in flight, read from the item's row as they are. */
 const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
 

@@ -7,9 +7,9 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { workerFromRow, type WorkerRow } from '../rows/records.js';
 import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';
+import { IN_FLIGHT_MARK, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, RUN_GOING, whereIs } from './flights.js';
+import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, whereIs } from './flights.js';
 import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -19,7 +19,7 @@ const { all, one, scalar, exec } = prepared;
  * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
  * rows): an answered item no worker has held yet has no run going and takes no slot.
  */
-const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${RUN_GOING}`;
+const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${runGoing()}`;
 
 /** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
 export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());

@@ -40,12 +40,6 @@ export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_
 export const col = (c: string): string =>
   (FLIGHT_COLS as readonly string[]).includes(c) ? `(CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END)` : `i.${c}`;
 
-/**
- * The condition (on a `flights` row) that its run is going: an answered item no worker has
- * taken up yet (waiting, no lease) has no run going and takes no slot of the cap.
- */
-export const RUN_GOING = `(state <> 'waiting' OR lease_until IS NOT NULL)`;
-
 /** Where an item is: its key, its batch's number, whether it is in flight. */
 export interface Located {
   key: number;
