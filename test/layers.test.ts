@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as flightRules from '../src/store/common/flights.js';
 
 // The whiteboard's never-edges (DESIGN.md, layout and dependency direction), read from the sources.
 const root = resolve(import.meta.dirname, '..');
@@ -299,6 +300,37 @@ describe('the whiteboard', () => {
     const circle = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts', 'd.ts']]]);
     expect(cycleIn(circle)).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
     expect(cycleIn(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']]]))).toEqual([]);
+  });
+
+  it('spells the states in flight and the flight\'s columns in src/store/common only: no adapter file lists them (migrations keep their text)', () => {
+    const { FLIGHT_COLUMNS } = flightRules;
+    const adapters = sourceFiles('src').filter((f) => under('src/store/sqlite/')(f) || under('src/store/postgres/')(f));
+    // A shipped migration keeps its own text: each adapter's migrations.ts and the bodies it imports.
+    const migrations = new Set(adapters.filter((f) => f.endsWith('/migrations.ts')).flatMap((f) => [f, ...edgesOf(f).map((e) => e.to)]));
+    const flightNames = new Set<string>(FLIGHT_COLUMNS);
+    /** The longest run of comma-separated flight column names in `text` (quoted or not, an alias before each allowed). */
+    const longestColumnRun = (text: string): number => {
+      let run = 0;
+      let best = 0;
+      for (const part of text.split(',')) {
+        const name = /(?:^|[\s[(])['"`]?(?:\w+\.)?(\w+)['"`]?\s*[\])]?;?\s*$/.exec(part)?.[1];
+        run = name !== undefined && flightNames.has(name) ? run + 1 : 0;
+        best = Math.max(best, run);
+      }
+      return best;
+    };
+    const STATES_LIST = /'(submitting|running|waiting)'\s*,\s*'(submitting|running|waiting)'\s*,\s*'(submitting|running|waiting)'/;
+    const spelled = (text: string): string[] => [
+      ...(STATES_LIST.test(text) ? ['the states in flight'] : []),
+      ...(longestColumnRun(text) >= 5 ? ["the flight's columns"] : []),
+    ];
+    const found = adapters.filter((f) => !migrations.has(f)).flatMap((f) => spelled(readFileSync(join(root, f), 'utf8')).map((what) => `${f}: ${what}`));
+    expect(found).toEqual([]);
+    // The scan finds either list where one is spelled.
+    expect(spelled(`state IN ('submitting', 'running', 'waiting')`)).toEqual(['the states in flight']);
+    expect(spelled(`SELECT i.key, f.state, owner, fence, lease_until, pending_key, step FROM flights`)).toEqual(["the flight's columns"]);
+    expect(spelled(`export const COLS = [\n  'state', 'owner', 'fence', 'lease_until', 'step',\n];`)).toEqual(["the flight's columns"]);
+    expect(spelled(`UPDATE items SET state = ?, owner = NULL, lease_until = NULL`)).toEqual([]);
   });
 
   it('names command handlers one way: a command file exports its registrar (…Command) and its handlers (…Handler); CommandContext lives outside cli.ts', () => {

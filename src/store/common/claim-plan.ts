@@ -32,7 +32,7 @@ export function pickOrphans<R extends { id: string; seq: number }>(rows: readonl
   return rows.filter((r) => !left?.has(r.id)).slice(0, max).sort((a, b) => a.seq - b.seq);
 }
 
-/** Whether an orphan is an answered item no worker has held yet: its run ended, so sending it takes a slot. */
+/** Whether an orphan is an answered item no worker has held yet: its run ended, so sending it takes a slot (flights.ts runNotGoing, for a record). */
 export function takesSlot(it: Pick<ItemRecord, 'state' | 'leaseUntil'>): boolean {
   return it.state === 'waiting' && it.leaseUntil === null;
 }

@@ -30,23 +30,81 @@ export const FLIGHT_COLUMNS = [
 
 export type FlightColumn = (typeof FLIGHT_COLUMNS)[number];
 
+const FLIGHT_SET: ReadonlySet<string> = new Set(FLIGHT_COLUMNS);
+
+/**
+ * The condition on a `flights` row (alias `f`, none when '') that its run is going at the
+ * service, so it takes a slot of the batch's cap: every flight but an answered (`waiting`)
+ * item no worker has held yet. A worker that held one may have sent its respond (one that
+ * gave it up or died leaves `lease_until` set, 0 or past), so it counts from then on.
+ */
+export function runGoing(f = ''): string {
+  const p = f ? `${f}.` : '';
+  return `(${p}state <> 'waiting' OR ${p}lease_until IS NOT NULL)`;
+}
+
+/**
+ * The condition that a flight's run is not going: exactly NOT {@link runGoing}. `owner IS NULL`
+ * adds nothing (a lease is set with its owner and kept, 0 or past, when the owner goes) but is
+ * spelled so the condition seeks SQLite's flights_for_leases (batch_num, owner, lease_until).
+ */
+export function runNotGoing(f = ''): string {
+  const p = f ? `${f}.` : '';
+  return `${p}owner IS NULL AND ${p}lease_until IS NULL AND ${p}state = 'waiting'`;
+}
+
 /** The item columns that never change in flight, read from the item's row as they are. */
 const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
 
 /**
- * The select list of an item as readers see it: the item's row (`i`) with its flight (`f`,
- * LEFT JOINed on the item's key) laid over it, column for column, under the items column
- * names (the shared ItemRow) but `batch_id`, which the caller gives (the items' rows name
- * their batch by its integer `batch_num` since 020). Standard SQL.
+ * An item column as readers see it, as an SQL expression: the flight's (`f`, LEFT JOINed on
+ * the item's key) while the item is in flight, else the item row's (`i`). A column the
+ * flight does not carry is the item row's alone. Standard SQL.
+ */
+export function overFlight(c: string, i = 'i', f = 'f'): string {
+  return FLIGHT_SET.has(c) ? `CASE WHEN ${f}.item_key IS NULL THEN ${i}.${c} ELSE ${f}.${c} END` : `${i}.${c}`;
+}
+
+/** Whether `c` is a column the flight carries (one of {@link FLIGHT_COLUMNS}). */
+export function isFlightColumn(c: string): c is FlightColumn {
+  return FLIGHT_SET.has(c);
+}
+
+/**
+ * The select list of an item as readers see it: the item's row (`i`) with its flight (`f`)
+ * laid over it column for column ({@link overFlight}), under the items column names (the
+ * shared ItemRow) but `batch_id`, which the caller gives (the items' rows name their batch by
+ * its integer `batch_num` since 020). Standard SQL.
  */
 export function itemColumns(i = 'i', f = 'f'): string {
-  const flight = FLIGHT_COLUMNS.map((c) => `CASE WHEN ${f}.item_key IS NULL THEN ${i}.${c} ELSE ${f}.${c} END AS ${c}`);
-  return [...ITEM_ONLY.map((c) => `${i}.${c}`), ...flight].join(', ');
+  return [...ITEM_ONLY.map((c) => `${i}.${c}`), ...FLIGHT_COLUMNS.map((c) => `${overFlight(c, i, f)} AS ${c}`)].join(', ');
 }
 
 /** The item's state as readers see it, as an SQL expression. */
 export function stateOf(i = 'i', f = 'f'): string {
-  return `CASE WHEN ${f}.item_key IS NULL THEN ${i}.state ELSE ${f}.state END`;
+  return overFlight('state', i, f);
+}
+
+/**
+ * The same overlay in JavaScript, for an item row and its flight read apart (the flight's
+ * columns named `prefix` + column): each column the flight carries is the flight's.
+ */
+export function layFlight<R extends Record<string, unknown>>(row: R, flight: Record<string, unknown>, prefix = ''): R {
+  const out = row as Record<string, unknown>;
+  for (const c of FLIGHT_COLUMNS) out[c] = flight[prefix + c];
+  return row;
+}
+
+/** The flight's columns an item's row takes when its flight lands (all but `updated_at`, which the landing stamps). */
+export const LANDED_COLUMNS: readonly FlightColumn[] = FLIGHT_COLUMNS.filter((c) => c !== 'updated_at');
+
+/**
+ * The select list of a new flight row in {@link FLIGHT_COLUMNS} order, for an
+ * `INSERT INTO flights (item_key, batch_num, <FLIGHT_COLUMNS>) SELECT <key>, <num>, <this>`:
+ * each column as `values` gives it, else the same-named column of the source row.
+ */
+export function flightSelect(values: Partial<Record<FlightColumn, string>>): string {
+  return FLIGHT_COLUMNS.map((c) => values[c] ?? c).join(', ');
 }
 
 /**

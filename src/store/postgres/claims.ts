@@ -7,9 +7,9 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { workerFromRow, type WorkerRow } from '../rows/records.js';
 import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { IN_FLIGHT_MARK, UNFINISHED_ROWS } from '../common/flights.js';
+import { FLIGHT_COLUMNS, flightSelect, IN_FLIGHT_MARK, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { FLIGHT_COLS, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, RUN_GOING, whereIs } from './flights.js';
+import { ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, whereIs } from './flights.js';
 import { BATCH_NUM, prepared } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
@@ -19,7 +19,7 @@ const { all, one, scalar, exec } = prepared;
  * Runs in flight over every worker, read from `flights` (at most the batch's concurrency
  * rows): an answered item no worker has held yet has no run going and takes no slot.
  */
-const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${RUN_GOING}`;
+const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${runGoing()}`;
 
 /** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
 export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());
@@ -96,6 +96,9 @@ async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number |
   return { ...it, state: f!.state as ItemRecord['state'], owner: f!.owner as string, leaseUntil: Number(f!.lease_until), fence: Number(f!.fence), updatedAt: f!.updated_at as string };
 }
 
+/** A claimed item's new flight, from its row just moved: `submitting`, under the worker's lease ($4, $5 + $8), stamped $3. */
+const SUBMITTED = flightSelect({ state: "'submitting'", owner: '$4', lease_until: `${dbNow('$5')} + $8`, updated_at: '$3' });
+
 /**
  * Moves queued items to `submitting` under the worker's lease, their keys stored, with the next
  * fencing token, in one statement: the item rows written once (the counts' trigger fires once)
@@ -111,9 +114,8 @@ async function submitAll(c: pg.ClientBase, batchId: string, num: number, items: 
               fence = i.fence + 1, updated_at = $3
        FROM unnest($1::bigint[], $6::text[], $7::text[]) AS v(item_key, key, thread) WHERE i.key = v.item_key RETURNING i.*),
      flown AS (
-       INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLS.join(', ')})
-       SELECT key, $2, 'submitting', $4, fence, ${dbNow('$5')} + $8, pending_key, pending_answer, run_id, thread_id, run_status, text, step, hold_reason, $3
-       FROM moved RETURNING *)
+       INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
+       SELECT key, $2, ${SUBMITTED} FROM moved RETURNING *)
      SELECT row_to_json(moved) AS i, row_to_json(flown) AS f FROM moved JOIN flown ON flown.item_key = moved.key`,
     [items.map((it) => whereIs(it)!.key), num, stamp(now), lease.workerId, now, keys, items.map((it) => threads.get(it.id) ?? null), lease.leaseMs],
   );

@@ -1,8 +1,8 @@
 import type { Queryable } from './pool.js';
-import { countsOf } from '../common/flights.js';
+import { countsOf, runGoing } from '../common/flights.js';
+import { ACTIVE_STATES, sqlStates } from '../item-states.js';
 import type { ItemState } from '../types.js';
 import { all, BATCH_NUM, scalar } from './sql.js';
-import { RUN_GOING } from './flights.js';
 
 /**
  * The counts by state of the PostgreSQL adapter. The items table's counts are kept by the
@@ -30,8 +30,8 @@ export async function runsInFlight(c: Queryable, batchId: string): Promise<numbe
   return Number(
     await scalar<string | number>(
       c,
-      `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${BATCH_NUM('$1')} AND state IN ('submitting', 'running', 'waiting')), 0)
-         + (SELECT count(*) FROM flights WHERE batch_num = ${BATCH_NUM('$1')} AND ${RUN_GOING})`,
+      `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${BATCH_NUM('$1')} AND state IN ${sqlStates(ACTIVE_STATES)}), 0)
+         + (SELECT count(*) FROM flights WHERE batch_num = ${BATCH_NUM('$1')} AND ${runGoing()})`,
       [batchId],
     ),
   );

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Queryable } from './pool.js';
-import { IN_FLIGHT_MARK, storedStates } from '../common/flights.js';
+import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK, isFlightColumn, LANDED_COLUMNS, flightSelect, layFlight, overFlight, storedStates } from '../common/flights.js';
 import { ACTIVE_STATES } from '../item-states.js';
 import { itemFromRow, type ItemRow } from '../rows/records.js';
 import type { ItemRecord, ItemState } from '../types.js';
@@ -17,34 +17,27 @@ const { one } = prepared;
  * flight, is held or ends. Transitions: src/store/postgres/transitions.ts; claims: claims.ts.
  */
 
-/** The columns an item has in its `flights` row while a worker carries it (migration 019). */
-export const FLIGHT_COLS = [
-  'state', 'owner', 'fence', 'lease_until', 'pending_key', 'pending_answer', 'run_id', 'thread_id', 'run_status', 'text', 'step', 'hold_reason', 'updated_at',
-] as const;
-type FlightCol = (typeof FLIGHT_COLS)[number];
+/*
+ * The columns a flight carries and how it lays over its item: common/flights.ts, as in the
+ * SQLite adapter. The `flights` table of 019 has a `hold_reason` column too; it is the item
+ * row's alone (an item in flight is held by none), so the flight's stays null.
+ */
 
 /**
  * An item as read with its flights row: the item's row, its key, and the flight's columns
  * prefixed `f_` (null: not in flight). The row has no batch id (020: the batch's integer key
  * only): the reader gives the one it read by ({@link itemFromJoined}).
  */
-export type JoinedRow = Omit<ItemRow, 'batch_id'> & { key: number; batch_num: number } & Partial<Record<`f_${FlightCol}` | 'f_item_key' | 'f_batch_num', unknown>>;
+export type JoinedRow = Omit<ItemRow, 'batch_id'> & { key: number; batch_num: number } & Partial<Record<`f_${FlightColumn}` | 'f_item_key' | 'f_batch_num', unknown>>;
 /** An items row as RETURNING gives it (no batch id since 020) and its key. */
 export type KeyedRow = Omit<ItemRow, 'batch_id'> & { key: number; batch_num: number };
 
 /** The FROM of every read of items: each item with its flights row when it has one (alias i, f). */
 export const ITEMS_FROM = 'items i LEFT JOIN flights f ON f.item_key = i.key';
 /** The SELECT list matching ITEMS_FROM, read back with {@link itemFromJoined}. */
-export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_num, ${FLIGHT_COLS.map((c) => `f.${c} AS f_${c}`).join(', ')}`;
+export const ITEM_COLS = `i.*, f.item_key AS f_item_key, f.batch_num AS f_batch_num, ${FLIGHT_COLUMNS.map((c) => `f.${c} AS f_${c}`).join(', ')}`;
 /** An item column as readers see it: the flight's while the item is in flight, else the item row's. */
-export const col = (c: string): string =>
-  (FLIGHT_COLS as readonly string[]).includes(c) ? `(CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END)` : `i.${c}`;
-
-/**
- * The condition (on a `flights` row) that its run is going: an answered item no worker has
- * taken up yet (waiting, no lease) has no run going and takes no slot of the cap.
- */
-export const RUN_GOING = `(state <> 'waiting' OR lease_until IS NOT NULL)`;
+export const col = (c: string): string => (isFlightColumn(c) ? `(${overFlight(c)})` : overFlight(c));
 
 /** Where an item is: its key, its batch's number, whether it is in flight. */
 export interface Located {
@@ -73,7 +66,7 @@ export function flatRow(r: JoinedRow, batchId: string): ItemRow & { key: number;
   const flying = r.f_item_key !== null && r.f_item_key !== undefined;
   const out: Record<string, unknown> = { batch_id: batchId };
   for (const [k, v] of Object.entries(r)) if (!k.startsWith('f_')) out[k] = v;
-  if (flying) for (const c of FLIGHT_COLS) out[c] = r[`f_${c}`];
+  if (flying) layFlight(out, r, 'f_');
   return out as unknown as ItemRow & { key: number; batch_num: number };
 }
 
@@ -89,7 +82,7 @@ export function itemFromJoined(r: JoinedRow, batchId: string): ItemRecord {
 /** The record of an item row of the batch `batchId` and its (new) flights row, as RETURNING gives them. */
 export function itemFromParts(batchId: string, r: KeyedRow, f: Record<string, unknown> | null): ItemRecord {
   const i = { ...r, batch_id: batchId };
-  const item = itemFromRow((f ? { ...i, ...Object.fromEntries(FLIGHT_COLS.map((c) => [c, f[c]])) } : i) as ItemRow);
+  const item = itemFromRow((f ? layFlight({ ...i }, f) : i) as ItemRow);
   located.set(item, { key: Number(i.key), batchNum: Number(r.batch_num), flying: f !== null, row: i });
   return item;
 }
@@ -139,8 +132,9 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   const staysInFlight = where.flying && (nextState === null || ACTIVE_STATES.includes(nextState as ItemState));
   if (staysInFlight) {
     // Only the flight's columns change in flight; any other (a model run's started_at) goes to the item row.
-    const fl = Object.keys(patch).filter((k) => (FLIGHT_COLS as readonly string[]).includes(k));
-    const rest = Object.keys(patch).filter((k) => !(FLIGHT_COLS as readonly string[]).includes(k));
+    // An item column the patch leaves as read (a run's `hold_reason: null`) is not written.
+    const fl = Object.keys(patch).filter(isFlightColumn);
+    const rest = Object.keys(patch).filter((k) => !isFlightColumn(k) && stored(patch[k as keyof ItemPatch]) !== where.row[k as keyof ItemRow]);
     const fv = fl.map((k) => stored(patch[k as keyof ItemPatch]));
     // Fenced: the flight is written only while it has the token of the record read (null: any).
     const f = await one<Record<string, unknown>>(
@@ -167,7 +161,7 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
     params.push(v);
     return `$${params.length}`;
   };
-  if (where.flying) for (const k of FLIGHT_COLS) if (k !== 'updated_at') values[k] = `gone.${k}`;
+  if (where.flying) for (const k of LANDED_COLUMNS) values[k] = `gone.${k}`;
   const entering = nextState !== null && ACTIVE_STATES.includes(nextState as ItemState);
   // An item in flight has the mark on its row; its state is its flight's.
   for (const [k, v] of Object.entries(patch)) values[k] = p(entering && k === 'state' ? IN_FLIGHT_MARK : stored(v));
@@ -184,11 +178,10 @@ export async function updateItem(c: pg.ClientBase, batchId: string, id: string, 
   if (!i) throw new Error(`item ${batchId}/${id} not found`);
   if (!entering) return itemFromParts(batchId, i, null);
   // Entering flight (an answer to a held item, a model run sent): the flights row from the row just written.
-  const rest = FLIGHT_COLS.filter((k) => k !== 'state');
   const f = await one<Record<string, unknown>>(
     c,
-    `INSERT INTO flights (item_key, batch_num, state, ${rest.join(', ')})
-     SELECT key, batch_num, $2, ${rest.join(', ')} FROM items WHERE key = $1 RETURNING *`,
+    `INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
+     SELECT key, batch_num, ${flightSelect({ state: '$2' })} FROM items WHERE key = $1 RETURNING *`,
     [where.key, nextState],
   );
   return itemFromParts(batchId, i, f);

@@ -2,7 +2,8 @@ import type { Queryable } from './pool.js';
 import { pageOf, readQuery, type SummaryRow } from '../rows/item-pages.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
-import { col, FLIGHT_COLS, ITEMS_FROM, statesWhere } from './flights.js';
+import { col, ITEMS_FROM, statesWhere } from './flights.js';
+import { isFlightColumn } from '../common/flights.js';
 import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
@@ -14,8 +15,7 @@ type Q = Queryable;
 
 /** Which rows a part of a page reads: every item (its flight's columns over its row), the items at rest, the items in flight. */
 type Part = 'all' | 'rest' | 'flying';
-const FLIGHT = new Set<string>(FLIGHT_COLS);
-const on = (part: Part) => (k: string): string => (!FLIGHT.has(k) ? `i.${k}` : part === 'all' ? col(k) : part === 'rest' ? `i.${k}` : `f.${k}`);
+const on = (part: Part) => (k: string): string => (!isFlightColumn(k) ? `i.${k}` : part === 'all' ? col(k) : part === 'rest' ? `i.${k}` : `f.${k}`);
 
 /** The summary columns of the web view's table (long texts cut to 201 characters). */
 function summaryCols(part: Part): string {

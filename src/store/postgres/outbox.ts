@@ -4,6 +4,7 @@ import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '..
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../rows/outbox.js';
 import { dbNow } from './claims.js';
 import { all, BATCH_NUM, one, scalar } from './sql.js';
+import { heldEventData, heldPlan, type HeldAnswer, runHeldPlanAsync } from '../common/held-plan.js';
 
 // The outbox of the PostgreSQL adapter (its table and triggers: migrations/017-outbox.ts, as 020
 // left them: migrations/020-batch-num-keys.ts). Times are the database's clock unless a test
@@ -25,39 +26,37 @@ export async function addEvent(c: Queryable, batchId: string, e: NewOutboxEvent,
 
 async function addHeldEvent(c: pg.ClientBase, batchId: string, key: string, facts: number[], reminder: boolean, t: number): Promise<void> {
   await c.query(`INSERT INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${BATCH_NUM('$1')}, $2, 'items.held', 'pending', $3, $4) ON CONFLICT (batch_num, key) DO NOTHING`, [
-    batchId, key, JSON.stringify({ facts, reminder }), t,
+    batchId, key, heldEventData(facts, reminder), t,
   ]);
   await c.query(`UPDATE outbox SET status = 'folded', due_at = $1 WHERE id = ANY($2::bigint[])`, [t, facts]);
 }
 
-/** One collator of a batch at a time (an advisory lock for the transaction): a fact goes in one digest. */
+/** One collator of a batch at a time (an advisory lock for the transaction): a fact goes in one digest. The plan: common/held-plan.ts. */
 export async function collateHeld(c: pg.ClientBase, batchId: string, o: { digestMs: number; remindMs: number | null }, now: number | null): Promise<number> {
   await c.query(`SELECT pg_advisory_xact_lock(hashtext('resq.outbox:' || $1))`, [batchId]);
   const t = await timeOf(c, now);
-  let added = 0;
-  const last = await scalar<string | null>(c, `SELECT max(created_at) FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'items.held' AND key LIKE 'digest:%'`, [batchId]);
-  if (last === null || Number(last) <= t - o.digestMs) {
-    const facts = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'fact' ORDER BY id`, [batchId])).map((r) => Number(r.id));
-    if (facts.length > 0) {
-      await addHeldEvent(c, batchId, `digest:${facts[0]}`, facts, false, t);
-      added++;
+  return runHeldPlanAsync(heldPlan(o, t), async (s): Promise<HeldAnswer> => {
+    switch (s.kind) {
+      case 'lastDigest': {
+        const last = await scalar<string | null>(c, `SELECT max(created_at) FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'items.held' AND key LIKE 'digest:%'`, [batchId]);
+        return last === null ? null : Number(last);
+      }
+      case 'facts':
+        return (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'fact' ORDER BY id`, [batchId])).map((r) => Number(r.id));
+      case 'add':
+        await addHeldEvent(c, batchId, s.key, s.facts, s.reminder, t);
+        return undefined;
+      case 'dropAnswered':
+        await c.query(
+          `UPDATE outbox o SET status = 'done' WHERE o.batch_num = ${BATCH_NUM('$1')} AND o.type = 'item.held' AND o.status = 'folded'
+             AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = o.batch_num AND i.id = o.item_id AND i.state = 'held' AND i.run_id IS NOT DISTINCT FROM o.run_id)`,
+          [batchId],
+        );
+        return undefined;
+      case 'due':
+        return (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'folded' AND due_at <= $2 ORDER BY id`, [batchId, s.before])).map((r) => Number(r.id));
     }
-  }
-  if (o.remindMs !== null) {
-    await c.query(
-      `UPDATE outbox o SET status = 'done' WHERE o.batch_num = ${BATCH_NUM('$1')} AND o.type = 'item.held' AND o.status = 'folded'
-         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = o.batch_num AND i.id = o.item_id AND i.state = 'held' AND i.run_id IS NOT DISTINCT FROM o.run_id)`,
-      [batchId],
-    );
-    const due = (await all<{ id: string }>(c, `SELECT id FROM outbox WHERE batch_num = ${BATCH_NUM('$1')} AND type = 'item.held' AND status = 'folded' AND due_at <= $2 ORDER BY id`, [batchId, t - o.remindMs])).map((r) =>
-      Number(r.id),
-    );
-    if (due.length > 0) {
-      await addHeldEvent(c, batchId, `remind:${due[0]}:${t}`, due, true, t);
-      added++;
-    }
-  }
-  return added;
+  });
 }
 
 async function heldOf(c: Queryable, data: Record<string, unknown>) {

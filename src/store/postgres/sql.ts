@@ -53,8 +53,8 @@ export function transactionEnd(c: pg.PoolClient): (sql: 'COMMIT' | 'ROLLBACK') =
   };
 }
 
-/** The integer key of a batch inside a statement (`param` its text id): one index lookup, no round trip. */
-export const BATCH_NUM = (param: string): string => `(SELECT num FROM batches WHERE id = ${param})`;
+/** The integer key of a batch inside a statement (`param` its text id): common/batch-num.ts, as the SQLite adapter's. */
+export { batchNumOf as BATCH_NUM } from '../common/batch-num.js';
 
 /**
  * The statements of a claim and of a transition, each {@link hot}: prepared once per

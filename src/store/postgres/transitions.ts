@@ -9,8 +9,9 @@ import { fileExpiry } from '../common/file-expiry.js';
 import { isTerminal } from '../item-states.js';
 import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
 import { decisionFromRow, type DecisionRow } from '../rows/records.js';
-import { getItem, getItemAgain, type ItemPatch, numOf, updateItem } from './flights.js';
-import { itemErrorColumns, runErrorColumns } from '../rows/run-failure.js';
+import { getItem, getItemAgain, numOf, updateItem } from './flights.js';
+import { runErrorColumns } from '../rows/run-failure.js';
+import { admittedPatch, answeredPatch, cancelledPatch, errorPatch, finishedPatch, heldPatch, pauseSeen, UNHELD, UNLEASED } from '../common/transition-patches.js';
 import { runTimes } from '../common/run-times.js';
 import { BATCH_NUM, prepared } from './sql.js';
 import { keptTotal, recordedCost } from '../../policy/cost.js';
@@ -107,34 +108,27 @@ export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: Admi
        ON CONFLICT (batch_num, thread_key) DO UPDATE SET thread_id = excluded.thread_id`,
       [numOf(now), now.threadKey, run.threadId],
     );
-  return updateItem(c, now.batchId, now.id, {
-    state: 'running', run_id: run.id, thread_id: run.threadId ?? now.threadId, run_status: run.status,
-    pending_key: null, pending_answer: null, hold_reason: null,
-  }, isoNow(clock), now);
+  return updateItem(c, now.batchId, now.id, admittedPatch(now, run, UNHELD), isoNow(clock), now);
 }
 
 export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled', clock: Clock = systemClock): Promise<ItemRecord> {
   const now = await current(c, item);
   await recordRun(c, now, run, clock);
-  return updateItem(c, now.batchId, now.id, {
-    state, run_status: run.status, text: run.output?.text ?? null, thread_id: run.threadId ?? now.threadId,
-    ...itemErrorColumns(run, state),
-    finished_at: isoNow(clock), owner: null, lease_until: null,
-  }, isoNow(clock), now);
+  return updateItem(c, now.batchId, now.id, finishedPatch(now, run, state, isoNow(clock), UNLEASED), isoNow(clock), now);
 }
 
 /**
  * Records a decision with the key of the respond that carries it and moves the item to
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
-async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision & { overBudget?: boolean }, nextKey: string, also: ItemPatch = {}, clock: Clock = systemClock): Promise<ItemRecord | null> {
+async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision & { overBudget?: boolean }, nextKey: string, seen?: ReturnType<typeof pauseSeen>, clock: Clock = systemClock): Promise<ItemRecord | null> {
   const added = await exec(c,
     `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key, over_budget)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (batch_num, run_id) DO NOTHING`,
     [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, recordedCost(d.cost), isoNow(clock), nextKey, d.overBudget === true],
   );
   if (added.rowCount !== 1) return null;
-  return updateItem(c, item.batchId, item.id, { state: 'waiting', step: item.step + 1, pending_key: nextKey, pending_answer: d.answer, hold_reason: null, ...also }, isoNow(clock), item);
+  return updateItem(c, item.batchId, item.id, answeredPatch(item, d, nextKey, seen, UNHELD), isoNow(clock), item);
 }
 
 export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome, clock: Clock = systemClock): Promise<{ outcome: PauseOutcome; item: ItemRecord }> {
@@ -145,11 +139,11 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   await recordRun(c, now, run, clock);
   // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
   const outcome = decide(await lockedSpend(c, now));
-  const seen = { run_status: run.status, text: run.output?.text ?? null };
+  const seen = pauseSeen(run);
   const after =
     outcome.kind === 'answer'
       ? (await answer(c, now, outcome.decision, outcome.nextKey, seen, clock))!
-      : await updateItem(c, now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason, owner: null, lease_until: null }, isoNow(clock), now);
+      : await updateItem(c, now.batchId, now.id, heldPatch(seen, outcome.reason, UNLEASED), isoNow(clock), now);
   return { outcome, item: after };
 }
 
@@ -160,7 +154,7 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
   if (now.runId !== d.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
   // Only a spending answer takes the batch's lock (as a policy's decision does): two people never both spend the last of a budget.
   const overBudget = budget && d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
-  if (!(await answer(c, now, { ...d, overBudget }, nextKey, {}, clock))) throw new ItemNotHeldError(itemId, 'decided');
+  if (!(await answer(c, now, { ...d, overBudget }, nextKey, undefined, clock))) throw new ItemNotHeldError(itemId, 'decided');
   return { overBudget };
 }
 
@@ -168,7 +162,7 @@ export async function redecideHeld(c: pg.ClientBase, batchId: string, itemId: st
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
   const outcome = decide(await lockedSpend(c, now));
-  if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey, {}, clock))) return { kind: 'hold', reason: 'decided already' };
+  if (outcome.kind === 'answer' && !(await answer(c, now, outcome.decision, outcome.nextKey, undefined, clock))) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }
 
@@ -176,13 +170,13 @@ export async function markError(c: pg.ClientBase, batchId: string, itemId: strin
   const now = await getItem(c, batchId, itemId, true);
   if (!now) return null;
   if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
-  return updateItem(c, batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock), now);
+  return updateItem(c, batchId, itemId, errorPatch(message, code, isoNow(clock), UNLEASED), isoNow(clock), now);
 }
 
 export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: string, clock: Clock = systemClock): Promise<boolean> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || isTerminal(now.state)) return false;
-  await updateItem(c, batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock), now);
+  await updateItem(c, batchId, itemId, cancelledPatch(isoNow(clock), UNLEASED), isoNow(clock), now);
   return true;
 }
 

@@ -13,7 +13,7 @@ import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../row
 import type { ThreadRepo } from './threads.js';
 import type { FlightRepo } from './flights.js';
 import type { BatchRepo } from './batches.js';
-import { itemColumns } from '../common/flights.js';
+import { itemColumns, runGoing } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
 
 /**
@@ -101,8 +101,7 @@ export class Claims {
     if (ids.length === 0) return 0;
     // One primary-key lookup per id: an IN over json_each walked the batch's active items.
     const one = this.#stmt(
-      `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY}
-         AND (state <> 'waiting' OR lease_until IS NOT NULL)`,
+      `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY} AND ${runGoing()}`,
     ).pluck();
     let n = 0;
     for (const id of ids) if (one.get(batchId, id) !== undefined) n++;

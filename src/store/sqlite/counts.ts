@@ -2,7 +2,7 @@ import { ACTIVE_STATES, type ItemState, sqlStates } from '../item-states.js';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
-import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
+import { IN_FLIGHT_MARK, countsOf, runNotGoing } from '../common/flights.js';
 
 /**
  * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
@@ -16,7 +16,7 @@ import { IN_FLIGHT_MARK, countsOf } from '../common/flights.js';
  */
 export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
   - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
-       WHERE batch_num = ${batchNumOf('@batch')} AND owner IS NULL AND lease_until IS NULL AND state = 'waiting')`;
+       WHERE batch_num = ${batchNumOf('@batch')} AND ${runNotGoing()})`;
 
 /** The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch) and in flight (for claims and the live view). */
 export class Counts {

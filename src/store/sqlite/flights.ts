@@ -1,5 +1,5 @@
 import { type Clock, isoNow } from '../../clock.js';
-import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK } from '../common/flights.js';
+import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK, LANDED_COLUMNS } from '../common/flights.js';
 import type { Holding } from '../common/fencing.js';
 import type { ItemRecord } from '../types.js';
 import type { BatchRepo } from './batches.js';
@@ -101,7 +101,7 @@ export class FlightRepo {
     ) as FlightRow | undefined;
     if (!row && held) return null;
     const values: Record<string, unknown> = {};
-    if (row) for (const c of FLIGHT_COLUMNS) if (c !== 'updated_at') values[c] = row[c];
+    if (row) for (const c of LANDED_COLUMNS) values[c] = row[c];
     for (const [c, v] of Object.entries(patch)) values[c] = stored(v);
     values.owner = null;
     values.lease_until = null;

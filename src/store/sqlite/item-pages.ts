@@ -1,11 +1,9 @@
 import type { Db } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { pageOf, readQuery, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
-import { stateOf, storedStates } from '../common/flights.js';
+import { overFlight as over, stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './reads.js';
 
-/** An in-flight column of the item as readers see it (its flight's when it has one). */
-const over = (c: string): string => `CASE WHEN f.item_key IS NULL THEN i.${c} ELSE f.${c} END`;
 import { StatementCache } from './statement-cache.js';
 import { IN_FLIGHT } from './counts.js';
 

@@ -3,6 +3,7 @@ import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '..
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../rows/outbox.js';
 import { batchNumOf, marks } from './reads.js';
 import { StatementCache } from './statement-cache.js';
+import { heldEventData, heldPlan, type HeldAnswer, runHeldPlan } from '../common/held-plan.js';
 
 // The outbox of the SQLite adapter (its table and triggers: migrations/017-outbox.ts, as 020
 // left them: migrations/020-outbox.ts). Every function runs inside the store's write
@@ -25,36 +26,34 @@ export function addEvent(db: Db, batchId: string, e: NewOutboxEvent, now: number
 
 function addHeldEvent(db: Db, batchId: string, key: string, facts: number[], reminder: boolean, now: number): void {
   sql(db).get(`INSERT OR IGNORE INTO outbox (batch_num, key, type, status, data, created_at) VALUES (${batchNumOf()}, ?, 'items.held', 'pending', ?, ?)`)
-    .run(batchId, key, JSON.stringify({ facts, reminder }), now);
+    .run(batchId, key, heldEventData(facts, reminder), now);
   db.prepare(`UPDATE outbox SET status = 'folded', due_at = ? WHERE id IN (${marks(facts.length)})`).run(now, ...facts);
 }
 
+/** The digest and reminder plan (common/held-plan.ts), each step one statement. */
 export function collateHeld(db: Db, batchId: string, o: { digestMs: number; remindMs: number | null }, now: number): number {
-  let added = 0;
-  const last = sql(db).get(`SELECT max(created_at) FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
-  if (last === null || last <= now - o.digestMs) {
-    const facts = sql(db).get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
-    if (facts.length > 0) {
-      addHeldEvent(db, batchId, `digest:${facts[0]}`, facts, false, now);
-      added++;
+  return runHeldPlan(heldPlan(o, now), (s): HeldAnswer => {
+    switch (s.kind) {
+      case 'lastDigest':
+        return sql(db).get(`SELECT max(created_at) FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'items.held' AND key LIKE 'digest:%'`).pluck().get(batchId) as number | null;
+      case 'facts':
+        return sql(db).get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'fact' ORDER BY id`).pluck().all(batchId) as number[];
+      case 'add':
+        addHeldEvent(db, batchId, s.key, s.facts, s.reminder, now);
+        return undefined;
+      case 'dropAnswered':
+        sql(db).get(
+          `UPDATE outbox SET status = 'done' WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded'
+             AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = outbox.batch_num AND i.id = outbox.item_id AND i.state = 'held' AND i.run_id IS outbox.run_id)`,
+        ).run(batchId);
+        return undefined;
+      case 'due':
+        return sql(db)
+          .get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
+          .pluck()
+          .all(batchId, s.before) as number[];
     }
-  }
-  if (o.remindMs !== null) {
-    // Items answered since their digest are done with: never reminded of.
-    sql(db).get(
-      `UPDATE outbox SET status = 'done' WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded'
-         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_num = outbox.batch_num AND i.id = outbox.item_id AND i.state = 'held' AND i.run_id IS outbox.run_id)`,
-    ).run(batchId);
-    const due = sql(db)
-      .get(`SELECT id FROM outbox WHERE batch_num = ${batchNumOf()} AND type = 'item.held' AND status = 'folded' AND due_at <= ? ORDER BY id`)
-      .pluck()
-      .all(batchId, now - o.remindMs) as number[];
-    if (due.length > 0) {
-      addHeldEvent(db, batchId, `remind:${due[0]}:${now}`, due, true, now);
-      added++;
-    }
-  }
-  return added;
+  });
 }
 
 function heldOf(db: Db, data: Record<string, unknown>) {

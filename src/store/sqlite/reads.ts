@@ -7,18 +7,16 @@ import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
 import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates, UNFINISHED_ROWS } from '../common/flights.js';
+import { batchNumOf } from '../common/batch-num.js';
 
 /** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
 export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
 /** An item's select list: `batch_id` bound (`?`, the first parameter: the id the caller gave) before the row's columns (the rows name their batch by batch_num). */
 export const ITEM_SELECT = `SELECT ? AS batch_id, ${itemColumns()} FROM ${ITEM_FROM}`;
 
-/**
- * The batch's integer key (019) by its id, for a reader's WHERE on `i.batch_num`: the items
- * indexes are keyed by it. One seek in the batches' key, done once per statement (SQLite runs
- * an uncorrelated subquery once); the claim's hot statements take the adapter's cached key.
- */
-export const batchNumOf = (param = '?'): string => `(SELECT num FROM batches WHERE id = ${param})`;
+// The batch's integer key by its id, inside a statement (common/batch-num.ts); the claim's hot
+// statements take the adapter's cached key (batches.ts num).
+export { batchNumOf };
 
 /**
  * An item's integer key by its public ids (two parameters: batch id, item id), a seek in the

@@ -5,9 +5,9 @@ import { checkBudget } from '../common/budget-check.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
 import { isoNow } from '../../clock.js';
-import type { FlightColumn } from '../common/flights.js';
 import type { Repos } from './repos.js';
-import { itemErrorColumns, runErrorColumns } from '../rows/run-failure.js';
+import { runErrorColumns } from '../rows/run-failure.js';
+import { admittedPatch, answeredPatch, cancelledPatch, errorPatch, finishedPatch, heldPatch, pauseSeen } from '../common/transition-patches.js';
 import { runTimes } from '../common/run-times.js';
 
 /**
@@ -15,8 +15,9 @@ import { runTimes } from '../common/run-times.js';
  * (submitting → running → waiting → running …) only the item's flight is written (flights.ts:
  * a narrow integer-keyed row); its own row when it is held and when it ends. Every write of a
  * driver is conditioned on the flight's owner and fencing token. Every time written is the
- * store's clock (r.clock). A change that must leave the database with it (an outbox row) is
- * written beside these statements, in the same transaction: see {@link effects}.
+ * store's clock (r.clock). The columns each writes: common/transition-patches.ts. A change
+ * that must leave the database with it (an outbox row) is written beside these statements,
+ * in the same transaction.
  */
 
 /**
@@ -34,26 +35,11 @@ function lost(r: Repos, item: Holding & { batchId: string; id: string }): never 
   throw leaseLost(item.id, r.reads.get(item.batchId, item.id), item);
 }
 
-/**
- * Where a transition's other effects go, in its transaction and after its own writes (the
- * place an outbox row of the change is inserted): a no-op today.
- */
-function effects(_r: Repos, _kind: 'admitted' | 'finished' | 'paused' | 'answered' | 'cancelled' | 'error', _item: ItemRecord): void {}
-
 /** Records an admitted run (first or after a respond) and moves the item to `running`: its flight alone. */
 export function markAdmitted(r: Repos, item: ItemRecord, run: AdmittedRun): ItemRecord {
-  const patch: Partial<Record<FlightColumn, unknown>> = {
-    state: 'running',
-    run_id: run.id,
-    thread_id: run.threadId ?? item.threadId,
-    run_status: run.status,
-    pending_key: null,
-    pending_answer: null,
-  };
-  const next = r.flights.patchHeld(item, patch) ?? lost(r, item);
+  const next = r.flights.patchHeld(item, admittedPatch(item, run)) ?? lost(r, item);
   r.runs.insert(item.batchId, item.id, run);
   if (item.threadKey && run.threadId) r.threads.set(item.batchId, item.threadKey, run.threadId);
-  effects(r, 'admitted', next);
   return { ...next, holdReason: null };
 }
 
@@ -66,17 +52,8 @@ function recordRun(r: Repos, item: ItemRecord, run: RunSnapshot): void {
 
 /** Records a finished run and the item's final state: its flight lands on its row; the lease ends with it. */
 export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): ItemRecord {
-  const patch = {
-    state,
-    run_status: run.status,
-    text: run.output?.text ?? null,
-    thread_id: run.threadId ?? item.threadId,
-    ...itemErrorColumns(run, state),
-    finished_at: isoNow(r.clock),
-  };
-  const next = r.flights.landHeld(item, patch) ?? lost(r, item);
+  const next = r.flights.landHeld(item, finishedPatch(item, run, state, isoNow(r.clock))) ?? lost(r, item);
   recordRun(r, item, run);
-  effects(r, 'finished', next);
   return next;
 }
 
@@ -87,7 +64,7 @@ export function markFinished(r: Repos, item: ItemRecord, run: RunSnapshot, state
  */
 function answer(r: Repos, item: ItemRecord, decision: NewDecision & { overBudget?: boolean }, nextKey: string, seen: { run_status?: string; text?: string | null } = {}): boolean {
   if (!r.decisions.insert(item.batchId, item.id, decision, nextKey)) return false;
-  const waiting = { state: 'waiting' as const, step: item.step + 1, pending_key: nextKey, pending_answer: decision.answer, ...seen };
+  const waiting = answeredPatch(item, decision, nextKey, seen);
   if (item.state === 'held') {
     const next: ItemRecord = {
       ...item,
@@ -104,7 +81,6 @@ function answer(r: Repos, item: ItemRecord, decision: NewDecision & { overBudget
   } else if (r.flights.patch(item.batchId, item.id, waiting) === null) {
     throw new Error(`item ${item.batchId}/${item.id} has no flight to answer`);
   }
-  effects(r, 'answered', item);
   return true;
 }
 
@@ -116,12 +92,10 @@ export function markPaused(r: Repos, item: ItemRecord, run: RunSnapshot, decide:
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   recordRun(r, now, run);
   const outcome = decide(r.decisions.approvedCost(now.batchId));
-  const seen = { run_status: run.status, text: run.output?.text ?? null };
+  const seen = pauseSeen(run);
   if (outcome.kind === 'answer') answer(r, now, outcome.decision, outcome.nextKey, seen);
-  else r.flights.land(now.batchId, now.id, { state: 'held', ...seen, hold_reason: outcome.reason });
-  const next = r.reads.get(now.batchId, now.id)!;
-  effects(r, 'paused', next);
-  return { outcome, item: next };
+  else r.flights.land(now.batchId, now.id, heldPatch(seen, outcome.reason));
+  return { outcome, item: r.reads.get(now.batchId, now.id)! };
 }
 
 /** A person's answer to the held pause it names; any worker sends it. Held to `budget` when given (checkBudget). */
@@ -148,8 +122,7 @@ export function redecideHeld(r: Repos, batchId: string, itemId: string, decide: 
 export function markCancelled(r: Repos, batchId: string, itemId: string): boolean {
   const now = r.reads.get(batchId, itemId);
   if (!now || isTerminal(now.state)) return false;
-  r.flights.land(batchId, itemId, { state: 'cancelled', pending_key: null, finished_at: isoNow(r.clock) });
-  effects(r, 'cancelled', now);
+  r.flights.land(batchId, itemId, cancelledPatch(isoNow(r.clock)));
   return true;
 }
 
@@ -161,8 +134,6 @@ export function markError(r: Repos, batchId: string, itemId: string, message: st
   const now = r.reads.get(batchId, itemId);
   if (!now) return null;
   if (held && !stillHeld(now, held)) throw leaseLost(itemId, now, held);
-  r.flights.land(batchId, itemId, { state: 'error', error: message, error_code: code, pending_key: null, finished_at: isoNow(r.clock) });
-  const next = r.reads.get(batchId, itemId);
-  if (next) effects(r, 'error', next);
-  return next;
+  r.flights.land(batchId, itemId, errorPatch(message, code, isoNow(r.clock)));
+  return r.reads.get(batchId, itemId);
 }
