@@ -137,6 +137,28 @@ describe('StreamAttempt', () => {
     expect(await body.ended).toMatchObject({ message: 'stop late' });
   });
 
+  it('follows its signals itself: hangs up with the caller\'s reason, and stops following once over', async () => {
+    const caller = new AbortController();
+    const closing = new AbortController();
+    const s = await start((_req, res) => void res.writeHead(200).write('x'));
+    s.attempt.watch(caller.signal, closing.signal);
+    const open = s.attempt.opened(200, {}, { method: 'GET', path: '/events', attempt: 1, maxAttempts: 1 });
+    expect(open.request.path).toBe('/events');
+    await s.opened;
+    const body = recorder();
+    s.attempt.attach(body);
+    await body.got('x');
+    caller.abort(new Error('caller stops'));
+    expect(await body.ended).toMatchObject({ message: 'caller stops' });
+    await s.over;
+    expect(s.done()).toBe(1);
+    // Over: the client closing later tells it nothing (it no longer follows that signal).
+    let told = 0;
+    s.attempt.signalAborted = () => void told++;
+    closing.abort(new Error('closed'));
+    expect(told).toBe(0);
+  });
+
   it('finish lets the rest of the body end so the connection is kept, and hangs up after the grace', async () => {
     const response = signal<import('node:http').ServerResponse>();
     const kept = await start((req, res) => {
