@@ -4,7 +4,8 @@ import { isTerminal } from '../store/item-states.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { BatchCap } from './batch-cap.js';
 import { systemClock, type Clock } from '../clock.js';
-import { isTryLater, type SchedulerOptions, type SchedulerResult, type StepContext } from './scheduler-options.js';
+import { ItemSlot, type SlotHost } from './item-slot.js';
+import { isTryLater, type SchedulerOptions, type SchedulerResult } from './scheduler-options.js';
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
@@ -33,6 +34,8 @@ export class Scheduler {
   readonly #abort = new AbortController();
   readonly #cap: BatchCap;
   readonly #drives = new Set<Promise<void>>();
+  /** What every item's slot tells this scheduler (one object for all). */
+  readonly #slotHost: SlotHost;
   readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
   readonly #threads = new Map<string, number>();
   #driving = 0;
@@ -60,6 +63,14 @@ export class Scheduler {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
     this.#cap = new BatchCap({ cap: o.cap, ...(o.localCap !== undefined ? { local: o.localCap } : {}), store: o.store, batchId: o.batch.id, onChange: (cap, reason) => o.onEvent?.({ type: 'cap', cap, reason }) });
+    this.#slotHost = {
+      admitted: () => this.#cap.admitted(),
+      endedEarly: (id) => void this.#ended.add(id),
+      freed: () => {
+        this.#driving--;
+        this.#wake();
+      },
+    };
   }
 
   get #leaseMs(): number {
@@ -300,25 +311,7 @@ export class Scheduler {
   }
 
   async #drive(item: ItemRecord, tries: number, fresh: boolean): Promise<void> {
-    const signal = this.#abort.signal;
-    let released = false;
-    let early = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      this.#driving--;
-      this.#wake();
-    };
-    // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
-    const earlyRelease = (): void => {
-      if (released) return;
-      // Its run has ended at the service but its outcome is not stored yet: the next claim
-      // may use the slot now (the store counts the item until the outcome is written).
-      early = true;
-      this.#ended.add(item.id);
-      release();
-    };
-    const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : earlyRelease };
+    const ctx = new ItemSlot(this.#slotHost, item, this.#abort.signal, fresh);
     try {
       const end = await this.#o.step(item, ctx);
       if (isTryLater(end)) await this.#retryLater(item, tries, end.tryLater);
@@ -329,8 +322,8 @@ export class Scheduler {
     } catch (err) {
       await this.#failed(item, err, tries);
     } finally {
-      if (early) this.#ended.delete(item.id);
-      release();
+      if (ctx.early) this.#ended.delete(item.id);
+      ctx.free();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.
       this.#wake();
