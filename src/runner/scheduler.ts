@@ -33,7 +33,9 @@ export class Scheduler {
   readonly #clock: Clock;
   readonly #abort = new AbortController();
   readonly #cap: BatchCap;
-  readonly #drives = new Set<Promise<void>>();
+  /** Drives in flight (counted, not kept: a promise and its reactions per run in flight would be), and the wait for the last. */
+  #drives = 0;
+  #drivesOver: (() => void) | null = null;
   /** What every item's slot tells this scheduler (one object for all). */
   readonly #slotHost: SlotHost;
   readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
@@ -192,7 +194,7 @@ export class Scheduler {
       if (!isStoreFault(e)) throw e;
       this.#setFatal(e);
     }
-    while (this.#drives.size > 0) await Promise.all(this.#drives);
+    while (this.#drives > 0) await new Promise<void>((resolve) => (this.#drivesOver = resolve));
     await presence.retire(this.#storeNow());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
   }
@@ -305,9 +307,8 @@ export class Scheduler {
 
   #start(item: ItemRecord, tries = 0, fresh = false): void {
     this.#driving++;
-    const drive = this.#drive(item, tries, fresh);
-    this.#drives.add(drive);
-    void drive.finally(() => this.#drives.delete(drive));
+    this.#drives++;
+    void this.#drive(item, tries, fresh);
   }
 
   async #drive(item: ItemRecord, tries: number, fresh: boolean): Promise<void> {
@@ -327,6 +328,7 @@ export class Scheduler {
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.
       this.#wake();
+      if (--this.#drives === 0) this.#drivesOver?.();
     }
   }
 

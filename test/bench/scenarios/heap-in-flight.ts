@@ -57,7 +57,7 @@ async function heapAt(sim: SimProcess, runs: number): Promise<{ heapUsed: number
   if (!existsSync(join(out, 'done'))) throw new Error(`resq exited ${r.code ?? r.signal} before its snapshot (${running} running): ${r.stderr.slice(-2000)}`);
   const heap = JSON.parse(readFileSync(join(out, 'heap.json'), 'utf8')) as { heapUsed: number };
   const census = heapCensus(join(out, 'heap.heapsnapshot'));
-  rmSync(join(out, 'heap.heapsnapshot'));
+  if (!args.has('keep')) rmSync(join(out, 'heap.heapsnapshot'));
   return { heapUsed: heap.heapUsed, census };
 }
 
