@@ -132,6 +132,9 @@ export class StreamAttempt implements Dispatcher.DispatchHandler {
       return;
     }
     this.#phase = 'open';
+    // The head is parsed into `headers`: the raw header Buffers undici leaves on the controller
+    // (a dozen, for the stream's whole life, since the controller is held to pause and abort) go.
+    (controller as { rawHeaders?: unknown }).rawHeaders = null;
     // Held until a body is attached (the caller checks the head first).
     if (!this.#body) controller.pause();
     const settle = this.#settleOpen;

@@ -159,6 +159,28 @@ describe('StreamAttempt', () => {
     expect(told).toBe(0);
   });
 
+  it('lets go of the raw header Buffers undici leaves on the controller once a stream opens', async () => {
+    const s = await start((_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream', 'x-one': '1' }).write('x'));
+    // The controller undici hands the attempt, seen as it arrives and after the head.
+    let controller: { rawHeaders: unknown } | null = null;
+    const onRequestStart = s.attempt.onRequestStart.bind(s.attempt);
+    s.attempt.onRequestStart = (c) => {
+      controller = c as unknown as { rawHeaders: unknown };
+      onRequestStart(c);
+    };
+    const onResponseStart = s.attempt.onResponseStart.bind(s.attempt);
+    let rawAtHead: unknown = null;
+    s.attempt.onResponseStart = (c, status, headers) => {
+      rawAtHead = (c as unknown as { rawHeaders: unknown }).rawHeaders;
+      onResponseStart(c, status, headers);
+    };
+    const head = await s.opened;
+    expect(head).toMatchObject({ ok: true, status: 200, headers: { 'x-one': '1' } });
+    expect(Array.isArray(rawAtHead) && rawAtHead.length > 0).toBe(true);
+    expect(controller!.rawHeaders).toBeNull();
+    s.attempt.abort(new Error('done'));
+  });
+
   it('finish lets the rest of the body end so the connection is kept, and hangs up after the grace', async () => {
     const response = signal<import('node:http').ServerResponse>();
     const kept = await start((req, res) => {
