@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import { AnswerSchema, type Answer } from './answer-schema.js';
 import { ApiError, CancelUnsupportedError, NotFoundError } from './errors.js';
 import { openFile, type OpenedFile } from './file-download.js';
-import { followRun, type FollowRunOptions } from './follow-run.js';
+import { followRun, type FollowDeps, type FollowRunOptions } from './follow-run.js';
 import { ModelDescriptionSchema, ModelRunSchema, type ModelDescription, type ModelRun } from './model-schema.js';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
 import { parseResponse } from './parse-response.js';
@@ -77,6 +77,8 @@ export interface RunModelBody {
 export class ServiceClient {
   #opts: ResolvedOptions;
   #transport: Transport;
+  /** What following needs, made on the first follow and shared by all. */
+  #followDeps: FollowDeps | null = null;
 
   /** Validates the options (a `ConfigError` names the bad one) and opens a connection pool. */
   constructor(opts: ClientOptions) {
@@ -127,14 +129,19 @@ export class ServiceClient {
    * Follows a run to its end and resolves with the finished run (status neither `running`
    * nor `cancelling`; `requires_action` included). See {@link FollowRunOptions}.
    */
-  async followRun(id: string, opts: FollowRunOptions = {}): Promise<Run> {
-    segment(id, 'run id');
-    const deps = {
+  followRun(id: string, opts: FollowRunOptions = {}): Promise<Run> {
+    try {
+      segment(id, 'run id');
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    // The follow's own promise, not one of this method's waiting on it: one less per run in flight.
+    this.#followDeps ??= {
       transport: this.#transport,
       options: this.#opts,
       getRun: (runId: string, signal?: AbortSignal) => this.getRun(runId, { signal }),
     };
-    return followRun(deps, id, opts);
+    return followRun(this.#followDeps, id, opts);
   }
 
   /** `POST /runs/{id}/respond`: answers a paused run; resolves with the new run (own id) that carries on. */

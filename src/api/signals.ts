@@ -1,29 +1,44 @@
-const followers = new WeakMap<AbortSignal, Set<() => void>>();
+/** What follows a signal's abort: a function, or an object told through `signalAborted` (no closure per follower). */
+export type AbortFollower = (() => void) | { signalAborted(): void };
+
+const followers = new WeakMap<AbortSignal, Set<AbortFollower>>();
 
 /**
- * Calls `fn` once when `signal` (not aborted yet) aborts; returns the function that stops that. A signal
+ * Tells `follower` once when `signal` (not aborted yet) aborts, until {@link unfollowAbort}. A signal
  * shared by every request (the runner's, the client's close signal) gets one listener in
  * all: EventTarget looks through its listeners on each add, so one per request would make
  * every add cost O(requests in flight), and re-attaching many streams at once quadratic.
  */
-export function onAbortOf(signal: AbortSignal, fn: () => void): () => void {
+export function followAbort(signal: AbortSignal, follower: AbortFollower): void {
   let set = followers.get(signal);
   if (!set) {
-    const fns = new Set<() => void>();
+    const fns = new Set<AbortFollower>();
     set = fns;
     followers.set(signal, fns);
     signal.addEventListener(
       'abort',
       () => {
         followers.delete(signal);
-        for (const f of fns) f();
+        for (const f of fns) {
+          if (typeof f === 'function') f();
+          else f.signalAborted();
+        }
       },
       { once: true },
     );
   }
-  set.add(fn);
-  const fns = set;
-  return () => void fns.delete(fn);
+  set.add(follower);
+}
+
+/** Stops telling `follower` about `signal`'s abort. */
+export function unfollowAbort(signal: AbortSignal, follower: AbortFollower): void {
+  followers.get(signal)?.delete(follower);
+}
+
+/** Calls `fn` once when `signal` (not aborted yet) aborts; returns the function that stops that (see {@link followAbort}). */
+export function onAbortOf(signal: AbortSignal, fn: () => void): () => void {
+  followAbort(signal, fn);
+  return () => unfollowAbort(signal, fn);
 }
 
 /** The reason an aborted signal carries, or a standard `AbortError` when it has none. */

@@ -50,42 +50,40 @@ export interface RunEventStreamOptions {
  * its reason. No stream object, generator or promise per chunk: at ten thousand runs in
  * flight those were most of what a followed run kept alive.
  */
-export async function readEventStream(
+export function readEventStream(
   transport: Transport,
   opts: RunEventStreamOptions,
   onEvent: (event: RunEvent) => boolean,
 ): Promise<void> {
   const progress = opts.progress ?? { lastEventId: null, retryMs: null, events: 0 };
   if (opts.after !== undefined) progress.lastEventId = opts.after;
-  const open = await transport.openStream({
-    method: 'GET',
-    target: `/runs/${segment(opts.runId, 'run id')}/events`,
-    query: { after: opts.after },
-    accept: 'text/event-stream',
-    retryClass: 'idempotent',
-    signal: opts.signal,
-    bodyTimeoutMs: opts.idleTimeoutMs,
-  });
-  try {
-    checkEventStream(open);
-  } catch (err) {
-    open.abort(err as Error);
-    throw err;
-  }
+  // One promise for the whole stream, settled by its reader: no async function's promise
+  // waiting on it (and its resolving functions) kept beside it while the run is in flight.
   return new Promise<void>((resolve, reject) => {
-    open.attach(new EventReader(transport, opts, progress, open, onEvent, resolve, reject));
+    const reader = new EventReader(transport, opts, progress, onEvent, resolve, reject);
+    transport
+      .openStream({
+        method: 'GET',
+        target: `/runs/${segment(opts.runId, 'run id')}/events`,
+        query: { after: opts.after },
+        accept: 'text/event-stream',
+        retryClass: 'idempotent',
+        signal: opts.signal,
+        bodyTimeoutMs: opts.idleTimeoutMs,
+      })
+      .then((open) => reader.opened(open), reject);
   });
 }
 
 /** Decodes one open stream's body into events (see {@link readEventStream}). */
 class EventReader implements StreamBody {
-  readonly #decoder: SseDecoder;
+  #decoder: SseDecoder | null = null;
+  #open: OpenStream | null = null;
   #done = false;
 
   readonly transport: Transport;
   readonly opts: RunEventStreamOptions;
   readonly progress: StreamProgress;
-  readonly open: OpenStream;
   readonly onEvent: (event: RunEvent) => boolean;
   readonly resolve: () => void;
   readonly reject: (err: unknown) => void;
@@ -94,7 +92,6 @@ class EventReader implements StreamBody {
     transport: Transport,
     opts: RunEventStreamOptions,
     progress: StreamProgress,
-    open: OpenStream,
     onEvent: (event: RunEvent) => boolean,
     resolve: () => void,
     reject: (err: unknown) => void,
@@ -102,28 +99,41 @@ class EventReader implements StreamBody {
     this.transport = transport;
     this.opts = opts;
     this.progress = progress;
-    this.open = open;
     this.onEvent = onEvent;
     this.resolve = resolve;
     this.reject = reject;
-    this.#decoder = new SseDecoder({ maxEventChars: opts.maxEventChars, request: { method: open.request.method, path: open.request.path } });
+  }
+
+  /** The stream opened: checks it is an event stream and reads its body. */
+  opened(open: OpenStream): void {
+    try {
+      checkEventStream(open);
+    } catch (err) {
+      open.abort(err as Error);
+      this.reject(err);
+      return;
+    }
+    this.#open = open;
+    this.#decoder = new SseDecoder({ maxEventChars: this.opts.maxEventChars, request: { method: open.request.method, path: open.request.path } });
+    open.attach(this);
   }
 
   data(chunk: Buffer): void {
     if (this.#done) return;
+    const decoder = this.#decoder!;
     try {
-      if (this.#deliver(this.#decoder.push(chunk))) {
+      if (this.#deliver(decoder.push(chunk))) {
         this.#done = true;
-        this.open.finish(STREAM_END_GRACE_MS);
+        this.#open!.finish(STREAM_END_GRACE_MS);
         this.resolve();
         return;
       }
       // An event outgrew the bound after the ones above: fail now, not at the next chunk.
-      this.#decoder.throwIfFailed();
-      noteProgress(this.progress, this.#decoder);
+      decoder.throwIfFailed();
+      noteProgress(this.progress, decoder);
     } catch (err) {
       this.#done = true;
-      this.open.abort(err instanceof Error ? err : new Error(String(err)));
+      this.#open!.abort(err instanceof Error ? err : new Error(String(err)));
       this.reject(this.#mapped(err));
     }
   }
@@ -132,8 +142,8 @@ class EventReader implements StreamBody {
     if (this.#done) return;
     this.#done = true;
     try {
-      this.#deliver(this.#decoder.end());
-      noteProgress(this.progress, this.#decoder);
+      this.#deliver(this.#decoder!.end());
+      noteProgress(this.progress, this.#decoder!);
       this.resolve();
     } catch (err) {
       this.reject(this.#mapped(err));
@@ -159,7 +169,7 @@ class EventReader implements StreamBody {
   }
 
   #mapped(err: unknown): unknown {
-    return streamError(err, this.opts.signal, this.transport.closeSignal, this.open.request);
+    return streamError(err, this.opts.signal, this.transport.closeSignal, this.#open!.request);
   }
 }
 

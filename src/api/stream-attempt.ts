@@ -1,5 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from './error-factory.js';
+import type { RequestInfo } from './errors.js';
+import { followAbort, unfollowAbort } from './signals.js';
 
 /** Where an open stream's body goes: plain callbacks, no stream object, no promise per chunk. */
 export interface StreamBody {
@@ -18,6 +20,9 @@ export interface ErrorResponse {
   bodyText: string;
 }
 
+/** What is told when an attempt is over: a function, or an object's `release` (a stream's connection slot). */
+export type AttemptOver = (() => void) | { release(): void };
+
 /** What opening settles with. */
 export type Opened = { ok: true; status: number; headers: ResponseHeaders } | { ok: false; error: ErrorResponse };
 
@@ -28,6 +33,8 @@ export type Opened = { ok: true; status: number; headers: ResponseHeaders } | { 
  * once {@link attach}ed. Per stream this is one object: undici's `request()` added a
  * Readable, its async iterator and an AbortController, which at ten thousand streams in
  * flight were a third of the objects the young generation copied and most of the promises.
+ * Once open it is also the caller's handle on the stream (its status, headers and request),
+ * and it follows the aborts of its signals itself: no closure per stream.
  */
 export class StreamAttempt implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | null = null;
@@ -40,15 +47,49 @@ export class StreamAttempt implements Dispatcher.DispatchHandler {
   #errorBytes = 0;
   #errorDecoder: InstanceType<typeof TextDecoder> | null = null;
   #grace: NodeJS.Timeout | null = null;
+  #signal: AbortSignal | null = null;
+  #closing: AbortSignal | null = null;
   readonly #errorLimit: number;
-  readonly #done: () => void;
+  readonly #done: AttemptOver;
+  /** Set by {@link opened}: the handle's head. */
+  status = 0;
+  headers: ResponseHeaders = {};
+  request: RequestInfo | null = null;
 
-  /** @param done called once when the attempt is over, whatever the outcome (its slot and abort listeners go) */
-  constructor(settle: (o: Opened) => void, fail: (e: unknown) => void, errorLimit: number, done: () => void) {
+  /** @param done told once when the attempt is over, whatever the outcome (its slot goes; it stops following its signals) */
+  constructor(settle: (o: Opened) => void, fail: (e: unknown) => void, errorLimit: number, done: AttemptOver) {
     this.#settleOpen = settle;
     this.#failOpen = fail;
     this.#errorLimit = errorLimit;
     this.#done = done;
+  }
+
+  /**
+   * Hangs up with a signal's reason when the caller's `signal` or the client's `closing`
+   * aborts, until the attempt is over. Both must not be aborted yet.
+   */
+  watch(signal: AbortSignal | undefined, closing: AbortSignal): void {
+    if (signal) followAbort((this.#signal = signal), this);
+    followAbort((this.#closing = closing), this);
+  }
+
+  /** @internal One of the watched signals aborted: hangs up with its reason (the caller's first). */
+  signalAborted(): void {
+    const s = this.#signal?.aborted ? this.#signal : this.#closing;
+    this.abort(s?.reason instanceof Error ? s.reason : new Error('aborted'));
+  }
+
+  /** The head came with a 2xx: the attempt becomes the caller's handle on the stream. */
+  opened(status: number, headers: ResponseHeaders, request: RequestInfo): this & { request: RequestInfo } {
+    this.status = status;
+    this.headers = headers;
+    this.request = request;
+    return this as this & { request: RequestInfo };
+  }
+
+  /** The dispatcher refused the attempt before it started: nothing more will be heard of it. */
+  refused(): void {
+    this.#end();
   }
 
   /** Starts delivering the body of an opened stream to `body`. */
@@ -91,6 +132,9 @@ export class StreamAttempt implements Dispatcher.DispatchHandler {
       return;
     }
     this.#phase = 'open';
+    // The head is parsed into `headers`: the raw header Buffers undici leaves on the controller
+    // (a dozen, for the stream's whole life, since the controller is held to pause and abort) go.
+    (controller as { rawHeaders?: unknown }).rawHeaders = null;
     // Held until a body is attached (the caller checks the head first).
     if (!this.#body) controller.pause();
     const settle = this.#settleOpen;
@@ -136,6 +180,11 @@ export class StreamAttempt implements Dispatcher.DispatchHandler {
     this.#phase = 'done';
     if (this.#grace) clearTimeout(this.#grace);
     this.#grace = null;
-    this.#done();
+    const done = this.#done;
+    if (typeof done === 'function') done();
+    else done.release();
+    if (this.#signal) unfollowAbort(this.#signal, this);
+    if (this.#closing) unfollowAbort(this.#closing, this);
+    this.#signal = this.#closing = null;
   }
 }

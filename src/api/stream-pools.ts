@@ -26,8 +26,8 @@ export class StreamPools {
     return this.#shards.length;
   }
 
-  /** Takes a connection slot for one stream; call the returned function when the stream ends. */
-  acquire(): { dispatcher: Agent; release: () => void } {
+  /** Takes a connection slot for one stream; release it when the stream ends. */
+  acquire(): StreamSlot {
     let best: { agent: Agent; active: number } | null = null;
     for (const s of this.#shards) if (!best || s.active < best.active) best = s;
     // A new shard only when every shard is full, and only up to the client's connections.
@@ -35,21 +35,34 @@ export class StreamPools {
       best = { agent: this.#make(Math.min(STREAM_SHARD_SIZE, this.#max)), active: 0 };
       this.#shards.push(best);
     }
-    const shard = best;
-    shard.active++;
-    let released = false;
-    return {
-      dispatcher: shard.agent,
-      release: () => {
-        if (released) return;
-        released = true;
-        shard.active--;
-      },
-    };
+    best.active++;
+    return new StreamSlot(best);
   }
 
   /** Closes every shard. */
   async close(): Promise<void> {
     await Promise.all(this.#shards.map((s) => s.agent.close()));
+  }
+}
+
+/** One stream's connection slot in its shard: one object, released once (a second release does nothing). */
+export class StreamSlot {
+  readonly #shard: { agent: Agent; active: number };
+  #released = false;
+
+  constructor(shard: { agent: Agent; active: number }) {
+    this.#shard = shard;
+  }
+
+  /** The shard's dispatcher the stream goes through. */
+  get dispatcher(): Agent {
+    return this.#shard.agent;
+  }
+
+  /** Gives the slot back (when the stream ends). */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#shard.active--;
   }
 }

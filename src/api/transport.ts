@@ -7,8 +7,8 @@ import { closedError, toNetworkError } from './network-errors.js';
 import type { ResolvedOptions } from './options.js';
 import { resolveTarget, type Query, type RequestTarget } from './request-target.js';
 import { decideRetry, type RetryClass } from './retry-policy.js';
-import { abortReason, linkSignals, onAbortOf } from './signals.js';
-import { StreamAttempt, type ErrorResponse, type Opened, type StreamBody } from './stream-attempt.js';
+import { abortReason, linkSignals } from './signals.js';
+import { StreamAttempt, type AttemptOver, type ErrorResponse, type Opened, type StreamBody } from './stream-attempt.js';
 import { ThrottleSignal } from './throttle.js';
 
 /** One logical request (all its attempts). */
@@ -77,6 +77,8 @@ export interface JsonResponse {
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
+/** A request on the shared pool holds no slot: nothing to release when it is over. */
+const NOTHING = (): void => {};
 const USER_AGENT = 'resq/0.1 (+undici)';
 
 /**
@@ -208,7 +210,7 @@ export class Transport {
 
   /** One attempt of {@link sendJson}: the head, then the whole body as text, parsed. */
   async #attemptJson(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<JsonResponse> {
-    const { attempt, opened } = this.#dispatch(req, target, this.#agent, () => {}, req.json === undefined ? null : JSON.stringify(req.json));
+    const { attempt, opened } = this.#dispatch(req, target, this.#agent, NOTHING, req.json === undefined ? null : JSON.stringify(req.json));
     // The body is gathered from the head on; a failure of it is awaited below, after the head.
     const body = new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -227,25 +229,19 @@ export class Transport {
    * `over` runs and the listeners go. `over` runs also when the attempt never starts (a signal
    * already aborted, a closed dispatcher).
    */
-  #dispatch(req: SendOptions, target: RequestTarget, dispatcher: Dispatcher, over: () => void, body: string | null): { attempt: StreamAttempt; opened: Promise<Opened> } {
+  #dispatch(req: SendOptions, target: RequestTarget, dispatcher: Dispatcher, over: AttemptOver, body: string | null): { attempt: StreamAttempt; opened: Promise<Opened> } {
     for (const signal of [req.signal, this.#closing.signal]) {
       if (signal?.aborted) {
-        over();
+        if (typeof over === 'function') over();
+        else over.release();
         throw signal.reason;
       }
     }
-    const offs: (() => void)[] = [];
-    const done = (): void => {
-      over();
-      for (const off of offs) off();
-    };
     let attempt!: StreamAttempt;
     const opened = new Promise<Opened>((settle, fail) => {
-      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, done);
+      attempt = new StreamAttempt(settle, fail, ERROR_BODY_LIMIT, over);
     });
-    for (const signal of [req.signal, this.#closing.signal]) {
-      if (signal) offs.push(onAbortOf(signal, () => attempt.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'))));
-    }
+    attempt.watch(req.signal, this.#closing.signal);
     try {
       dispatcher.dispatch(
         {
@@ -261,7 +257,7 @@ export class Transport {
       );
     } catch (err) {
       // Refused before it started (a closed dispatcher): the attempt will hear nothing more.
-      done();
+      attempt.refused();
       throw err;
     }
     return { attempt, opened };
@@ -316,17 +312,11 @@ export class Transport {
   async #attemptStream(req: SendOptions, target: RequestTarget, info: RequestInfo, busyAttempts: number): Promise<OpenStream> {
     const slot = this.#streams.acquire();
     // Its slot goes with the attempt's end, whatever it is (one that never starts included).
-    const { attempt, opened } = this.#dispatch(req, target, slot.dispatcher, slot.release, null);
+    const { attempt, opened } = this.#dispatch(req, target, slot.dispatcher, slot, null);
     const head = await opened;
     if (!head.ok) throw this.#errorOf(head.error, req, info, busyAttempts);
-    return {
-      status: head.status,
-      headers: head.headers,
-      request: info,
-      attach: (body) => attempt.attach(body),
-      finish: (graceMs) => attempt.finish(graceMs),
-      abort: (reason) => attempt.abort(reason),
-    };
+    // The attempt is the handle: no object or closures of its own per stream.
+    return attempt.opened(head.status, head.headers, info);
   }
 
   /** The error an error status means (the factory's), noting a wait on a busy thread. */

@@ -8,7 +8,8 @@ import { type BatchRecord, idempotencyKey, type ReadStore, type TransitionStore,
 import { type Clock, systemClock } from '../clock.js';
 import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
-import { driveItem, type DriveContext } from './item-driver.js';
+import { ItemDriveContext, type DriveShared } from './drive-context.js';
+import { driveItem } from './item-driver.js';
 import { Scheduler, type SchedulerEvent } from './scheduler.js';
 import { StateTally } from './state-tally.js';
 
@@ -87,6 +88,15 @@ export class BatchRunner {
   constructor(o: RunnerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
+    // What every item's drive shares: one object for the batch, not closures per item.
+    const shared: DriveShared = {
+      store: o.store,
+      client: o.client,
+      batch: o.batch,
+      policy: o.policy,
+      follow: o.follow ?? o.batch.settings.follow,
+      emit: (e) => this.#emit(e),
+    };
     this.#scheduler = new Scheduler({
       store: o.store,
       batch: o.batch,
@@ -94,18 +104,7 @@ export class BatchRunner {
       ...(o.localCap !== undefined ? { localCap: o.localCap } : {}),
       step: (item, ctx) => {
         this.#tally?.track(item.id, item.state);
-        const d: DriveContext = {
-          store: o.store,
-          client: o.client,
-          batch: o.batch,
-          policy: o.policy,
-          follow: o.follow ?? o.batch.settings.follow,
-          signal: ctx.signal,
-          emit: (e) => this.#emit(e),
-          admitted: ctx.admitted,
-          release: ctx.release,
-        };
-        return driveItem(d, item);
+        return driveItem(new ItemDriveContext(shared, ctx), item);
       },
       classify: errorKind,
       markError: async (item, message, code) => {

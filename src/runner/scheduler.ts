@@ -4,7 +4,8 @@ import { isTerminal } from '../store/item-states.js';
 import type { ItemRecord, WorkerRecord } from '../store/index.js';
 import { BatchCap } from './batch-cap.js';
 import { systemClock, type Clock } from '../clock.js';
-import { isTryLater, type SchedulerOptions, type SchedulerResult, type StepContext } from './scheduler-options.js';
+import { ItemSlot, type SlotHost } from './item-slot.js';
+import { isTryLater, type SchedulerOptions, type SchedulerResult } from './scheduler-options.js';
 import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
@@ -32,7 +33,11 @@ export class Scheduler {
   readonly #clock: Clock;
   readonly #abort = new AbortController();
   readonly #cap: BatchCap;
-  readonly #drives = new Set<Promise<void>>();
+  /** Drives in flight (counted, not kept: a promise and its reactions per run in flight would be), and the wait for the last. */
+  #drives = 0;
+  #drivesOver: (() => void) | null = null;
+  /** What every item's slot tells this scheduler (one object for all). */
+  readonly #slotHost: SlotHost;
   readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
   readonly #threads = new Map<string, number>();
   #driving = 0;
@@ -60,6 +65,14 @@ export class Scheduler {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
     this.#cap = new BatchCap({ cap: o.cap, ...(o.localCap !== undefined ? { local: o.localCap } : {}), store: o.store, batchId: o.batch.id, onChange: (cap, reason) => o.onEvent?.({ type: 'cap', cap, reason }) });
+    this.#slotHost = {
+      admitted: () => this.#cap.admitted(),
+      endedEarly: (id) => void this.#ended.add(id),
+      freed: () => {
+        this.#driving--;
+        this.#wake();
+      },
+    };
   }
 
   get #leaseMs(): number {
@@ -181,7 +194,7 @@ export class Scheduler {
       if (!isStoreFault(e)) throw e;
       this.#setFatal(e);
     }
-    while (this.#drives.size > 0) await Promise.all(this.#drives);
+    while (this.#drives > 0) await new Promise<void>((resolve) => (this.#drivesOver = resolve));
     await presence.retire(this.#storeNow());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
   }
@@ -294,31 +307,12 @@ export class Scheduler {
 
   #start(item: ItemRecord, tries = 0, fresh = false): void {
     this.#driving++;
-    const drive = this.#drive(item, tries, fresh);
-    this.#drives.add(drive);
-    void drive.finally(() => this.#drives.delete(drive));
+    this.#drives++;
+    void this.#drive(item, tries, fresh);
   }
 
   async #drive(item: ItemRecord, tries: number, fresh: boolean): Promise<void> {
-    const signal = this.#abort.signal;
-    let released = false;
-    let early = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      this.#driving--;
-      this.#wake();
-    };
-    // A thread's next item follows this one in its slot, so thread items hold theirs to the end.
-    const earlyRelease = (): void => {
-      if (released) return;
-      // Its run has ended at the service but its outcome is not stored yet: the next claim
-      // may use the slot now (the store counts the item until the outcome is written).
-      early = true;
-      this.#ended.add(item.id);
-      release();
-    };
-    const ctx: StepContext = { signal, fresh, admitted: () => this.#cap.admitted(), release: item.threadKey ? () => {} : earlyRelease };
+    const ctx = new ItemSlot(this.#slotHost, item, this.#abort.signal, fresh);
     try {
       const end = await this.#o.step(item, ctx);
       if (isTryLater(end)) await this.#retryLater(item, tries, end.tryLater);
@@ -329,11 +323,12 @@ export class Scheduler {
     } catch (err) {
       await this.#failed(item, err, tries);
     } finally {
-      if (early) this.#ended.delete(item.id);
-      release();
+      if (ctx.early) this.#ended.delete(item.id);
+      ctx.free();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.
       this.#wake();
+      if (--this.#drives === 0) this.#drivesOver?.();
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkSignals, onAbortOf } from '../../src/api/signals.js';
+import { followAbort, linkSignals, onAbortOf, unfollowAbort } from '../../src/api/signals.js';
 
 describe('linkSignals', () => {
   it('aborts when any input aborts, with its reason', () => {
@@ -41,5 +41,20 @@ describe('onAbortOf', () => {
     expect(adds).toBe(1);
     expect(calls).toHaveLength(999);
     expect(calls.slice(0, 4)).toEqual([0, 1, 2, 4]);
+  });
+});
+
+describe('followAbort', () => {
+  it('tells an object follower through signalAborted, once, unless it stopped following', () => {
+    const c = new AbortController();
+    const told: string[] = [];
+    const a = { signalAborted: () => void told.push('a') };
+    const b = { signalAborted: () => void told.push('b') };
+    followAbort(c.signal, a);
+    followAbort(c.signal, b);
+    unfollowAbort(c.signal, a);
+    c.abort();
+    c.abort();
+    expect(told).toEqual(['b']);
   });
 });

@@ -146,4 +146,72 @@ describe('SseDecoder', () => {
     // The 64th 64 KiB chunk takes the line past 4 Mi characters.
     expect(fed).toBe(DEFAULT_MAX_EVENT_CHARS / (64 * 1024) - 1);
   });
+
+  it('holds no parser or text decoder of its own between blocks, only mid-block or mid-character', () => {
+    const decoder = new SseDecoder();
+    expect(decoder.push(enc.encode('id: 1\ndata: a\n\n'))).toEqual([{ id: '1', event: 'message', data: 'a' }]);
+    expect(decoder.holdsOwnState).toBe(false);
+    expect(decoder.push(enc.encode('id: 2\ndata: b'))).toEqual([]);
+    expect(decoder.holdsOwnState).toBe(true);
+    expect(decoder.push(enc.encode('c\n\nid: 3\ndata: d\n\n'))).toEqual([{ id: '2', event: 'message', data: 'bc' }, { id: '3', event: 'message', data: 'd' }]);
+    expect(decoder.holdsOwnState).toBe(false);
+    const bytes = enc.encode('data: é\n\n');
+    expect(decoder.push(bytes.subarray(0, 7))).toEqual([]);
+    expect(decoder.holdsOwnState).toBe(true);
+    expect(decoder.push(bytes.subarray(7))).toEqual([{ id: null, event: 'message', data: 'é' }]);
+    expect(decoder.lastEventId).toBe('3');
+  });
+
+  it('gives each of many interleaved streams exactly its own events, however their chunks are cut', () => {
+    // A small deterministic generator: the same cuts on every run.
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const texts = Array.from({ length: 12 }, (_, s) => {
+      const end = s % 3 === 0 ? '\r\n' : s % 3 === 1 ? '\r' : '\n';
+      let t = s % 4 === 0 ? '\ufeff' : '';
+      for (let i = 0; i < 8; i++) t += `id: ${s}-${i}${end}${i % 3 === 0 ? `retry: ${s * 10 + i}${end}` : ''}event: e${i}${end}data: ${s}é🧬${i}${end}data: more${end}${end}`;
+      // Some streams LF-only: those are framed by the shared parser between blocks.
+      return s % 2 === 0 ? t.replaceAll('\r\n', '\n').replaceAll('\r', '\n') : t;
+    });
+    const alone = texts.map((t) => decodeAll([enc.encode(t)]));
+    const decoders = texts.map(() => new SseDecoder());
+    const got: SseMessage[][] = texts.map(() => []);
+    const chunks = texts.map((t) => {
+      const bytes = enc.encode(t);
+      const cuts: number[] = [];
+      for (let at = next(40) + 1; at < bytes.length; at += next(60) + 1) cuts.push(at);
+      // Half the streams also cut right after each block, the way a server writes them.
+      return splitAt(bytes, cuts);
+    });
+    for (let round = 0; chunks.some((c) => c.length > 0); round++) {
+      for (let s = 0; s < texts.length; s++) {
+        const c = chunks[s]!.shift();
+        if (c) got[s]!.push(...decoders[s]!.push(c));
+      }
+    }
+    for (let s = 0; s < texts.length; s++) {
+      got[s]!.push(...decoders[s]!.end());
+      expect(got[s]).toEqual(alone[s]!.events);
+      expect(got[s]).toHaveLength(8);
+      expect(decoders[s]!.lastEventId).toBe(alone[s]!.decoder.lastEventId);
+      expect(decoders[s]!.retryMs).toBe(s * 10 + 6);
+    }
+  });
+
+  it('keeps streams framed by the shared parser apart: blocks sent whole, an overflow failing only its own stream', () => {
+    const a = new SseDecoder({ maxEventChars: 100 });
+    const b = new SseDecoder({ maxEventChars: 100 });
+    const c = new SseDecoder({ maxEventChars: 100 });
+    for (const d of [a, b, c]) expect(d.push(enc.encode('data: start\n\n'))).toHaveLength(1);
+    // b is mid-block when a overflows on the shared parser; c goes on there after it.
+    expect(b.push(enc.encode('id: 9\ndata: half'))).toEqual([]);
+    expect(() => a.push(enc.encode(`data: ${'x'.repeat(60)}\ndata: ${'x'.repeat(60)}\n\n`))).toThrow(SseEventTooLargeError);
+    // A BOM opening a later chunk is data, not a stream start (the parser after the overflow included): its line is no data field.
+    expect(c.push(enc.encode('\ufeffdata: y\n\n'))).toEqual([]);
+    expect(c.push(enc.encode('id: 4\ndata: on\n\n'))).toEqual([{ id: '4', event: 'message', data: 'on' }]);
+    expect(b.push(enc.encode('\n\n'))).toEqual([{ id: '9', event: 'message', data: 'half' }]);
+    expect(c.push(enc.encode('data: z\n\n'))).toEqual([{ id: null, event: 'message', data: 'z' }]);
+    expect(() => a.end()).toThrow(SseEventTooLargeError);
+    expect(c.lastEventId).toBe('4');
+  });
 });

@@ -137,6 +137,50 @@ describe('StreamAttempt', () => {
     expect(await body.ended).toMatchObject({ message: 'stop late' });
   });
 
+  it('follows its signals itself: hangs up with the caller\'s reason, and stops following once over', async () => {
+    const caller = new AbortController();
+    const closing = new AbortController();
+    const s = await start((_req, res) => void res.writeHead(200).write('x'));
+    s.attempt.watch(caller.signal, closing.signal);
+    const open = s.attempt.opened(200, {}, { method: 'GET', path: '/events', attempt: 1, maxAttempts: 1 });
+    expect(open.request.path).toBe('/events');
+    await s.opened;
+    const body = recorder();
+    s.attempt.attach(body);
+    await body.got('x');
+    caller.abort(new Error('caller stops'));
+    expect(await body.ended).toMatchObject({ message: 'caller stops' });
+    await s.over;
+    expect(s.done()).toBe(1);
+    // Over: the client closing later tells it nothing (it no longer follows that signal).
+    let told = 0;
+    s.attempt.signalAborted = () => void told++;
+    closing.abort(new Error('closed'));
+    expect(told).toBe(0);
+  });
+
+  it('lets go of the raw header Buffers undici leaves on the controller once a stream opens', async () => {
+    const s = await start((_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream', 'x-one': '1' }).write('x'));
+    // The controller undici hands the attempt, seen as it arrives and after the head.
+    let controller: { rawHeaders: unknown } | null = null;
+    const onRequestStart = s.attempt.onRequestStart.bind(s.attempt);
+    s.attempt.onRequestStart = (c) => {
+      controller = c as unknown as { rawHeaders: unknown };
+      onRequestStart(c);
+    };
+    const onResponseStart = s.attempt.onResponseStart.bind(s.attempt);
+    let rawAtHead: unknown = null;
+    s.attempt.onResponseStart = (c, status, headers) => {
+      rawAtHead = (c as unknown as { rawHeaders: unknown }).rawHeaders;
+      onResponseStart(c, status, headers);
+    };
+    const head = await s.opened;
+    expect(head).toMatchObject({ ok: true, status: 200, headers: { 'x-one': '1' } });
+    expect(Array.isArray(rawAtHead) && rawAtHead.length > 0).toBe(true);
+    expect(controller!.rawHeaders).toBeNull();
+    s.attempt.abort(new Error('done'));
+  });
+
   it('finish lets the rest of the body end so the connection is kept, and hangs up after the grace', async () => {
     const response = signal<import('node:http').ServerResponse>();
     const kept = await start((req, res) => {
