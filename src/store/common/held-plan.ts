@@ -46,17 +46,24 @@ export function* heldPlan(o: { digestMs: number; remindMs: number | null }, now:
 
 /** Runs the plan with a synchronous `step` (the SQLite adapter's); returns how many events it added. */
 export function runHeldPlan(plan: Generator<HeldStep, number, HeldAnswer>, step: (s: HeldStep) => HeldAnswer): number {
-  for (let s = plan.next(); ; ) {
+  // The first answer is never read (a generator's first next() starts it).
+  let answer: HeldAnswer;
+  for (;;) {
+    const s = plan.next(answer);
     if (s.done) return s.value;
-    s = plan.next(step(s.value));
+    // A step, not the return: said outright for the older TypeScript a notebook (tslab) runs, which does not narrow it here.
+    answer = step(s.value as HeldStep);
   }
 }
 
 /** Runs the plan with an asynchronous `step` (the PostgreSQL adapter's). */
 export async function runHeldPlanAsync(plan: Generator<HeldStep, number, HeldAnswer>, step: (s: HeldStep) => Promise<HeldAnswer>): Promise<number> {
-  for (let s = plan.next(); ; ) {
+  let answer: HeldAnswer;
+  for (;;) {
+    const s = plan.next(answer);
     if (s.done) return s.value;
-    s = plan.next(await step(s.value));
+    // A step, not the return (as in runHeldPlan).
+    answer = await step(s.value as HeldStep);
   }
 }
 
