@@ -1,4 +1,5 @@
 import { checkPolicy, type Policy } from '../policy/index.js';
+import { rulesOf } from '../policy/check.js';
 import type { ItemState } from '../store/item-states.js';
 import type { NotebookStore } from '../store/roles/notebook.js';
 import type { ReadStore } from '../store/port.js';
@@ -18,9 +19,12 @@ export interface BatchSample {
 }
 
 /**
- * A batch's items that ran, each as the cost `policy` would approve on its pauses replayed (with
- * what people approved on those it would hold), the pauses it would hold and the seconds its runs
- * took (not the time they waited for a person); empty when nothing of it ran.
+ * A batch's items that ran, each as the cost `policy`'s rules would approve on its pauses replayed
+ * (with what people approved on those they would hold), the pauses they would hold and the
+ * seconds its runs took (not the time they waited for a person); empty when nothing of it ran.
+ * The rules without the batch_budget: what a question costs is learned whole, and the budget is
+ * held against the total (a reference batch that hit its budget would otherwise teach that the
+ * questions it held cost nothing).
  */
 export async function batchSample(store: Pick<ReadStore, 'batchPauses'> & Pick<NotebookStore, 'queryItems' | 'itemStats'>, batch: BatchRecord, policy: Policy | null): Promise<BatchSample> {
   const ran = await store.queryItems(batch.id, { states: RAN_STATES });
@@ -28,7 +32,7 @@ export async function batchSample(store: Pick<ReadStore, 'batchPauses'> & Pick<N
   const pauses = await store.batchPauses(batch.id);
   const held = new Map<string, number>();
   const approved = new Map<string, number>();
-  for (const x of checkPolicy(policy, pauses).replay) {
+  for (const x of checkPolicy(rulesOf(policy), pauses).replay) {
     if (x.verdict === 'hold') held.set(x.itemId, (held.get(x.itemId) ?? 0) + 1);
     approved.set(x.itemId, (approved.get(x.itemId) ?? 0) + x.cost);
   }

@@ -103,7 +103,7 @@ interface Replayed {
 }
 
 /** The policy without its batch_budget: its rules alone. */
-function rulesOf(policy: Policy | null): Policy | null {
+export function rulesOf(policy: Policy | null): Policy | null {
   if (!policy?.confirm_scope || policy.confirm_scope.batch_budget === undefined) return policy;
   const { batch_budget: _, ...rule } = policy.confirm_scope;
   return { ...policy, confirm_scope: rule };

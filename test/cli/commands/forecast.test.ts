@@ -164,6 +164,24 @@ describe('resq forecast', () => {
     expect((await runInProcess(['forecast', spentSet, '--from', 'spent', '--db', db])).stdout).toContain('budget 10: about 200% of it (200%–200%); chance of going over: 100%');
   });
 
+  it('learns what a question costs from a reference batch that hit its budget: the pauses its budget held count at their cost, not 0', async () => {
+    const hit = join(dir, 'hit.csv');
+    writeFileSync(hit, `id,question\n${[5, 5, 5, 5].map((c, i) => `h${i},plan @confirm=${c}`).join('\n')}\n`);
+    writeFileSync(join(dir, 'budget10.yaml'), 'confirm_scope:\n  approve_max_cost: 10\n  batch_budget: 10\n  otherwise: hold\n');
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '', RESQ_BASE_URL: sim.url };
+    const ran = await runInProcess(['run', hit, '--db', db, '--batch', 'hit', '--policy', join(dir, 'budget10.yaml'), '--no-wait'], env);
+    // Exit 3: the budget held two of the four pauses (10 of 10 spent).
+    expect(ran.code, ran.stderr).toBe(3);
+    expect(JSON.parse((await runInProcess(['forecast', hit, '--from', 'hit', '--all', '--db', db, '--json'])).stdout)).toMatchObject({ now: { spent: 10, heldPauses: 2 } });
+    const other = join(dir, 'other.csv');
+    writeFileSync(other, `id,question\n${['a', 'b', 'c', 'd'].map((x) => `${x},another ${x}`).join('\n')}\n`);
+    const f = JSON.parse((await runInProcess(['forecast', other, '--from', 'hit', '--db', db, '--json'])).stdout) as Report;
+    // Every question costs 5 under the rules: 4 × 5 = 20, twice the budget; none is held by the rules.
+    expect(f.totalCost.estimate).toBe(20);
+    expect(f.held.perQuestion).toBe(0);
+    expect(f.budget).toMatchObject({ budget: 10, share: 2, chanceOver: 1 });
+  });
+
   it('forecasts every row again with --all, as a new batch with nothing spent', async () => {
     const f = JSON.parse((await runInProcess(['forecast', q, '--from', 'fb', '--all', '--db', db, '--json'])).stdout) as Report;
     expect(f).toMatchObject({ questions: 10, rest: false, match: 'name', spent: 0 });
