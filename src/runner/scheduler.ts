@@ -36,6 +36,8 @@ export class Scheduler {
   /** Drives in flight (counted, not kept: a promise and its reactions per run in flight would be), and the wait for the last. */
   #drives = 0;
   #drivesOver: (() => void) | null = null;
+  /** The first error a drive could not put anywhere (a failure while recording a failure): run() throws it once the drives are over. */
+  #driveError: { error: unknown } | null = null;
   /** What every item's slot tells this scheduler (one object for all). */
   readonly #slotHost: SlotHost;
   readonly #later = new Map<string, { at: number; tries: number; item: ItemRecord }>();
@@ -195,6 +197,7 @@ export class Scheduler {
       this.#setFatal(e);
     }
     while (this.#drives > 0) await new Promise<void>((resolve) => (this.#drivesOver = resolve));
+    if (this.#driveError) throw this.#driveError.error;
     await presence.retire(this.#storeNow());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
   }
@@ -321,7 +324,8 @@ export class Scheduler {
         if (end.threadKey && isTerminal(end.state)) this.#threads.set(end.threadKey, end.seq);
       }
     } catch (err) {
-      await this.#failed(item, err, tries);
+      // A drive is not awaited by anyone (counted, not kept): what #failed cannot record is kept for run() to throw.
+      await this.#failed(item, err, tries).catch((e: unknown) => void (this.#driveError ??= { error: e }));
     } finally {
       if (ctx.early) this.#ended.delete(item.id);
       ctx.free();

@@ -87,6 +87,30 @@ describe('Scheduler', () => {
     expect((await store.itemCounts(batch.id)).completed).toBe(20);
   });
 
+  it('a failure while recording an item\'s failure rejects run() itself, never an unhandled rejection', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 3);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown): void => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const broken = new Error('the error column is gone');
+      const step: Step = async () => {
+        throw new Error('a bug in the step');
+      };
+      const markError = async (): Promise<void> => {
+        throw broken;
+      };
+      await expect(scheduler(store, batch, { step, markError, clock: virtualClock() }).run()).rejects.toBe(broken);
+      // A turn for any rejection nobody handled to be reported.
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a dry queue is not claimed again for each run that ends while runs are in flight', async () => {
     const store = await open();
     const batch = await batchOf(store, 300);
