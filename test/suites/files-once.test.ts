@@ -27,7 +27,7 @@ describe('three workers with out folders of their own fetch each file once', () 
     try {
       const dir = tempDir();
       const questions = join(dir, 'files.csv');
-      const rows = Array.from({ length: 24 }, (_, i) => `q${i},"Question ${i} @duration=${50 + (i % 4) * 40}ms @files=md,csv,svg"`);
+      const rows = Array.from({ length: 24 }, (_, i) => `q${i},"Question ${i} @duration=${400 + (i % 4) * 100}ms @files=md,csv,svg"`);
       writeFileSync(questions, `id,question\n${rows.join('\n')}\n`);
       const url = await db(dir);
       const env = { RESQ_API_KEY: 'sim-key-bob' };
@@ -48,6 +48,10 @@ describe('three workers with out folders of their own fetch each file once', () 
       const status = await runCliChild(['files', 'status', 'shared', '--db', url, '--json'], env);
       expect(JSON.parse(status.stdout)).toMatchObject({ counts: { downloaded: 72 }, hosts: { [hostname()]: 72 } });
       expect(outs.flatMap((o) => filesUnder(o))).toHaveLength(72);
+      // The workers shared the batch (runs long enough that one alone could not finish it before
+      // the others started): at least two of them downloaded, so their claims had rivals.
+      const downloaders = outs.filter((o) => filesUnder(o).length > 0);
+      expect(downloaders.length, `files per out folder: ${outs.map((o) => filesUnder(o).length).join(', ')}`).toBeGreaterThanOrEqual(2);
     } finally {
       await sim.close();
     }
