@@ -48,7 +48,7 @@ describe('the page says why queued items wait, in a real browser', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it('with a worker carrying the batch, the ETA says it leaves out the items waiting for a person', async () => {
+  it("with a live worker registered on the batch (another host's row, no process), the ETA says it leaves out the items waiting for a person", async () => {
     // A worker of another machine attached to the batch, as its registration stores it.
     await f.store.registerWorker(f.batch.id, { host: 'elsewhere', pid: 4242 }, Date.now());
     const { page, errors } = await watchedPage(await browser.newContext());
