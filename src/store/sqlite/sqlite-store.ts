@@ -24,6 +24,9 @@ import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as outbox from './outbox.js';
+import * as scores from './scores.js';
+import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import * as models from './model-transitions.js';
@@ -380,5 +383,22 @@ export class SqliteStore implements Store {
   }
   lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
     return this.#read((r) => r.forecasts.lastOf(batch));
+  }
+
+  // ---- scores (scores.ts)
+  recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
+    return this.#write((r) => scores.recordVerdicts(r.db, batchId, itemId, verdicts));
+  }
+  verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
+    return this.#read((r) => scores.verdictsOf(r.db, batchId, itemId));
+  }
+  scoreTotals(batchId: string, scorers: readonly ScorerRef[]): Promise<ScorerTotals[]> {
+    return this.#read((r) => scores.scoreTotals(r.db, batchId, scorers));
+  }
+  itemsToScore(batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]> {
+    return this.#read((r) => scores.itemsToScore(r.db, batchId, scorer, q));
+  }
+  verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
+    return this.#read((r) => scores.verdictsPage(r.db, batchId, q));
   }
 }
