@@ -13,6 +13,8 @@ export type {
   OutboxStore,
   WebSessionStore,
   ForecastStore,
+  ScoreStore,
+  ScoreQuery,
   KeptForecast,
   OutboxClaim,
   OutboxOutcome,

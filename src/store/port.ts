@@ -6,6 +6,7 @@ import type { ModelStore } from './roles/models.js';
 import type { NotebookStore } from './roles/notebook.js';
 import type { OutboxStore } from './roles/outbox.js';
 import type { ReadStore } from './roles/reads.js';
+import type { ScoreStore } from './roles/scores.js';
 import type { TransitionStore } from './roles/transitions.js';
 import type { WebSessionStore } from './roles/web-sessions.js';
 import type { WorkerStore } from './roles/workers.js';
@@ -18,6 +19,7 @@ export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
 export type { HeldFact, NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState, OutboxStore } from './roles/outbox.js';
 export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes, ThreadWaits } from './roles/reads.js';
+export type { ScoreQuery, ScoreStore } from './roles/scores.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
 export type { WebSessionStore } from './roles/web-sessions.js';
@@ -33,4 +35,4 @@ export { missingStoreMembers, OPTIONAL_STORE_MEMBERS, STORE_ROLES, STORE_VALUE_M
  * The port is the sum of its roles (src/store/roles/, each method in exactly one): an
  * adapter implements it whole, a caller names only the roles it uses.
  */
-export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore, WebSessionStore, ForecastStore {}
+export interface Store extends StoreLifecycle, BatchStore, WorkerStore, TransitionStore, ReadStore, FileStore, ModelStore, NotebookStore, OutboxStore, WebSessionStore, ForecastStore, ScoreStore {}

@@ -1,6 +1,7 @@
 import type { InputProblem } from '../errors.js';
 import type { ItemState } from './item-states.js';
 import type { NotifySettings } from './notify-settings.js';
+import type { ScorerSpec } from '../score/types.js';
 
 export type { NotifySettings } from './notify-settings.js';
 
@@ -18,6 +19,11 @@ export interface BatchSettings {
   cancelRoute?: string | null;
   /** Who the batch tells (notifications), or absent: nobody. */
   notify?: NotifySettings;
+  /**
+   * The scorers every worker judges each item with as it completes (`--score`); absent: none.
+   * A `command` scorer runs only in a process whose own command line gave it (never from here).
+   */
+  scorers?: ScorerSpec[];
 }
 
 export interface BatchRecord {
@@ -70,6 +76,8 @@ export interface ItemRecord {
   question: string;
   threadKey: string | null;
   meta: Record<string, unknown>;
+  /** The expected answer the question set gave (`expected`: a string, a number or an object), kept apart from meta; null when none. */
+  expected: unknown;
   state: ItemState;
   step: number;
   pendingKey: string | null;

@@ -4,7 +4,7 @@ import type { ItemAggregate } from '../../src/store/port.js';
 import type { ItemRecord } from '../../src/store/types.js';
 
 const item: ItemRecord = {
-  batchId: 'b', id: 'a', seq: 0, line: 2, question: 'q?', threadKey: null, meta: { topic: 'x' }, state: 'submitting', step: 1,
+  batchId: 'b', id: 'a', seq: 0, line: 2, question: 'q?', threadKey: null, meta: { topic: 'x' }, expected: null, state: 'submitting', step: 1,
   pendingKey: null, pendingAnswer: null, runId: 'r2', threadId: 't', runStatus: 'running', text: null, error: null, errorCode: null,
   holdReason: null, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, updatedAt: '', owner: null, leaseUntil: null, attempt: 0, fence: 0,
 };

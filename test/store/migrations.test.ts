@@ -274,7 +274,7 @@ describe('migrations', () => {
     // batches keeps its `id` (the public id); no table or view names a batch by `batch_id` any more.
     expect(withColumn('batch_id')).toEqual([]);
     expect(withColumn('batch_num')).toEqual([
-      'batch_spend', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'workers',
+      'batch_spend', 'decisions', 'file_copies', 'files', 'flights', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'verdicts', 'workers',
     ]);
     const fks = db
       .prepare("SELECT m.name AS child, f.\"table\" AS parent, group_concat(f.\"from\") AS cols, group_concat(f.\"to\") AS refs, f.on_delete FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table' GROUP BY m.name, f.id ORDER BY m.name, f.\"table\"")
@@ -295,7 +295,7 @@ describe('migrations', () => {
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
     expect(indexes).toEqual([
       'batches_num', 'decisions_for_item', 'decisions_for_run', 'files_for_status', 'flights_for_leases', 'forecasts_by_file', 'forecasts_for_batch', 'items_for_claim', 'items_for_rate',
-      'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item',
+      'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item', 'verdicts_for_pages', 'verdicts_for_totals',
       'web_login_codes_for_purge', 'web_sessions_for_purge', 'workers_for_live',
     ]);
     const plan = (sql: string, ...args: unknown[]): string =>

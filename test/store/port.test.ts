@@ -20,6 +20,7 @@ import {
   type TransitionStore,
   type WebSessionStore,
   type ForecastStore,
+  type ScoreStore,
   type WorkerStore,
 } from '../../src/index.js';
 import type { UnlistedMember } from '../../src/store/port.js';
@@ -49,7 +50,7 @@ describe('the store port by role: types', () => {
 
   it("makes Store's members exactly the roles' members together", () => {
     expectTypeOf<keyof Store>().toEqualTypeOf<StoreMember>();
-    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore & WebSessionStore & ForecastStore;
+    type AllRoles = StoreLifecycle & BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & ModelStore & NotebookStore & OutboxStore & WebSessionStore & ForecastStore & ScoreStore;
     expectTypeOf<Store>().toExtend<AllRoles>();
     expectTypeOf<AllRoles>().toExtend<Store>();
   });
@@ -71,8 +72,8 @@ describe('the store port by role: types', () => {
 });
 
 describe('the store port by role: the runtime lists', () => {
-  it('names the eleven roles', () => {
-    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions', 'forecasts']);
+  it('names the twelve roles', () => {
+    expect(roleNames).toEqual(['lifecycle', 'batches', 'workers', 'transitions', 'reads', 'files', 'models', 'notebook', 'outbox', 'webSessions', 'forecasts', 'scores']);
   });
 
   it('lists every member once over all roles', () => {

@@ -9,6 +9,7 @@ import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { forecastsContract } from './forecasts-contract.js';
+import { scoresContract } from './scores-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
@@ -35,6 +36,7 @@ outboxContract('postgres', opened, barrier);
 fileClaimsContract('postgres', opened, pgWriteBarrier((store) => urls.get(store)!, 'files'));
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
 forecastsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+scoresContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

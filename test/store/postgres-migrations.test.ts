@@ -32,7 +32,7 @@ describe('PostgreSQL migrations', () => {
       expect(await migratePg(c)).toEqual(pgMigrations.map((m) => m.name));
       expect(await migratePg(c)).toEqual([]);
       const tables = (await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)).rows.map((r) => r.table_name);
-      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'forecasts', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'web_login_codes', 'web_sessions', 'workers']);
+      expect(tables).toEqual(['_migrations', 'batch_spend', 'batches', 'decision_log', 'decisions', 'file_copies', 'files', 'flights', 'forecasts', 'item_counts', 'items', 'model_batches', 'model_runs', 'notify_commands', 'outbox', 'runs', 'threads', 'verdicts', 'web_login_codes', 'web_sessions', 'workers']);
       // Who decided and their note, in columns of their own (migration 016), as in SQLite.
       const cols = (await c.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'decision_log' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
       expect(cols).toEqual(['batch', 'item_id', 'tool', 'answer', 'by', 'person', 'note', 'cost', 'reason', 'decided_at']);

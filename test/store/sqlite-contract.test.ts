@@ -10,6 +10,7 @@ import { threadWaitsContract } from './thread-waits-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { forecastsContract } from './forecasts-contract.js';
+import { scoresContract } from './scores-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -23,3 +24,4 @@ outboxContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db
 fileClaimsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));
 forecastsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+scoresContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

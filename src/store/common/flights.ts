@@ -54,7 +54,7 @@ export function runNotGoing(f = ''): string {
 }
 
 /** The item columns that never change in flight, read from the item's row as they are. */
-const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
+const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'expected', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
 
 /**
  * An item column as readers see it, as an SQL expression: the flight's (`f`, LEFT JOINed on

@@ -24,6 +24,9 @@ import { itemCounts } from './counts.js';
 import * as outbox from './outbox.js';
 import * as webSessions from './web-sessions.js';
 import * as forecasts from './forecasts.js';
+import * as scores from './scores.js';
+import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
@@ -420,5 +423,22 @@ export class PostgresStore implements Store {
   }
   lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
     return forecasts.lastForecastOf(this.#q, batch);
+  }
+
+  // ---- scores (scores.ts)
+  recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
+    return scores.recordVerdicts(this.#q, batchId, itemId, verdicts);
+  }
+  verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
+    return scores.verdictsOf(this.#q, batchId, itemId);
+  }
+  scoreTotals(batchId: string, scorers: readonly ScorerRef[]): Promise<ScorerTotals[]> {
+    return scores.scoreTotals(this.#q, batchId, scorers);
+  }
+  itemsToScore(batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]> {
+    return scores.itemsToScore(this.#q, batchId, scorer, q);
+  }
+  verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
+    return scores.verdictsPage(this.#q, batchId, q);
   }
 }

@@ -6,6 +6,7 @@ import type { ModelStore } from './models.js';
 import type { NotebookStore } from './notebook.js';
 import type { OutboxStore } from './outbox.js';
 import type { ReadStore } from './reads.js';
+import type { ScoreStore } from './scores.js';
 import type { TransitionStore } from './transitions.js';
 import type { WebSessionStore } from './web-sessions.js';
 import type { WorkerStore } from './workers.js';
@@ -23,6 +24,7 @@ export interface StoreRoles {
   outbox: OutboxStore;
   webSessions: WebSessionStore;
   forecasts: ForecastStore;
+  scores: ScoreStore;
 }
 
 /** Every member name of every role (the port's whole surface). */
@@ -51,6 +53,7 @@ export const STORE_ROLES = {
   outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState', 'holdNotifyCommand', 'notifyCommands'],
   webSessions: ['openWebSession', 'useWebSession', 'endWebSession', 'addLoginCode', 'spendLoginCode'],
   forecasts: ['keepForecast', 'lastForecastOf'],
+  scores: ['recordVerdicts', 'verdictsOf', 'scoreTotals', 'itemsToScore', 'verdictsPage'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

@@ -208,6 +208,8 @@ export interface ItemRow {
   question: string;
   thread_key: string | null;
   meta: string;
+  /** Added by migration 029 (JSON text or NULL); absent from a row read without it. */
+  expected?: string | null;
   state: string;
   step: number;
   pending_key: string | null;
@@ -240,6 +242,7 @@ export function itemFromRow(r: ItemRow): ItemRecord {
     threadKey: r.thread_key,
     // Numbers keep the text the file had (12345678901234567890, -0, 1.50) through to the export.
     meta: parseStoredJson(r.meta) as Record<string, unknown>,
+    expected: r.expected == null ? null : parseStoredJson(r.expected),
     state: r.state as ItemState,
     step: r.step,
     pendingKey: r.pending_key,

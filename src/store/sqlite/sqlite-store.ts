@@ -32,6 +32,9 @@ import { getItem } from './flights.js';
 import * as forecasts from './forecasts.js';
 import * as web from './item-pages.js';
 import * as models from './models.js';
+import * as scores from './scores.js';
+import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import * as outbox from './outbox.js';
 import * as read from './reads.js';
@@ -386,5 +389,22 @@ export class SqliteStore implements Store {
   }
   lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
     return this.#read((cx) => forecasts.lastForecastOf(cx, batch));
+  }
+
+  // ---- scores (scores.ts)
+  recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
+    return this.#write((cx) => scores.recordVerdicts(cx, batchId, itemId, verdicts));
+  }
+  verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
+    return this.#read((cx) => scores.verdictsOf(cx, batchId, itemId));
+  }
+  scoreTotals(batchId: string, scorers: readonly ScorerRef[]): Promise<ScorerTotals[]> {
+    return this.#read((cx) => scores.scoreTotals(cx, batchId, scorers));
+  }
+  itemsToScore(batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]> {
+    return this.#read((cx) => scores.itemsToScore(cx, batchId, scorer, q));
+  }
+  verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
+    return this.#read((cx) => scores.verdictsPage(cx, batchId, q));
   }
 }
