@@ -52,6 +52,22 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       return s;
     };
 
+    it('keeps each item its expected answer apart from meta, loaded row by row, column by column or appended', async () => {
+      const s = await fresh();
+      const loader = await s.beginBatchLoad(newBatch(B));
+      await loader.add({ id: 'a', seq: 0, line: 2, question: 'a?', threadKey: null, meta: { topic: 'x' }, expectedJson: '{"total":12}' });
+      await loader.add({ id: 'b', seq: 1, line: 3, question: 'b?', threadKey: null, meta: {} });
+      await loader.addColumns({ ids: ['c', 'd'], lines: [4, 5], questions: ['c?', 'd?'], threads: [null, null], metas: ['{}', '{}'], expecteds: ['"Paris"', null] }, 2);
+      await loader.commit([]);
+      const grow = await s.beginBatchAppend(B);
+      await grow.addColumns({ ids: ['e'], lines: [6], questions: ['e?'], threads: [null], metas: ['{}'], expecteds: ['12345678901234567890'] });
+      await grow.commit([], 'sha-2');
+      const items = await s.listItems(B);
+      // A long number keeps the digits the file had.
+      expect(items.map((i) => [i.id, JSON.stringify(i.expected)])).toEqual([['a', '{"total":12}'], ['b', 'null'], ['c', '"Paris"'], ['d', 'null'], ['e', '12345678901234567890']]);
+      expect((await s.getItem(B, 'a'))!.meta).toEqual({ topic: 'x' });
+    });
+
     it('keeps one verdict per item, scorer and version: recording again replaces it, another version is kept beside it', async () => {
       const s = await fresh();
       await batchOf(s, B, 2, [0, 1]);

@@ -10,7 +10,7 @@ const INSERT_CHUNK = 256;
 function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
-const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
+const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** The items table's writes: its rows inserted (with their batch's integer key) when a batch is loaded or grows, and changed when no flight carries them (reads.ts reads them). */
 export class ItemRepo {
   readonly #cache: StatementCache;
@@ -46,7 +46,7 @@ export class ItemRepo {
       const chunk = items.slice(i, i + INSERT_CHUNK);
       const values: unknown[] = [];
       for (const it of chunk)
-        values.push(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+        values.push(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), it.expectedJson ?? null, now);
       this.#insertRows(chunk.length).run(...values);
     }
   }
@@ -56,7 +56,7 @@ export class ItemRepo {
   /** The insert of `n` rows; the full-chunk one is kept apart (as a cache key its 8 KB SQL text would be hashed at every lookup). */
   #insertRows(n: number): import('better-sqlite3').Statement {
     const sql = (k: number): string =>
-      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, expected, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
     if (n !== INSERT_CHUNK) return this.#stmt(sql(n));
     return (this.#fullChunk ??= this.#stmt(sql(n)));
   }
@@ -72,7 +72,7 @@ export class ItemRepo {
       const end = Math.min(i + INSERT_CHUNK, cols.ids.length);
       const values: unknown[] = [];
       for (let k = i; k < end; k++)
-        values.push(num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
+        values.push(num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], cols.expecteds?.[k] ?? null, now);
       try {
         this.#insertRows(end - i).run(...values);
         continue;
@@ -81,7 +81,7 @@ export class ItemRepo {
       }
       const chunk: NewItem[] = [];
       for (let k = i; k < end; k++)
-        chunk.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k]!, meta: cols.metas[k]! });
+        chunk.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k]!, meta: cols.metas[k]!, expectedJson: cols.expecteds?.[k] ?? null });
       refused.push(...this.#insertOneByOne(batchId, chunk, now));
     }
     return refused;
@@ -106,12 +106,12 @@ export class ItemRepo {
   #insertOneByOne(batchId: string, items: readonly NewItem[], now: string): DuplicateItem[] {
     const refused: DuplicateItem[] = [];
     const one = this.#stmt(
-      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, expected, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
        ON CONFLICT (batch_num, id) DO NOTHING`,
     );
     const num = this.#num(batchId);
     for (const it of items) {
-      if (one.run(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
+      if (one.run(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), it.expectedJson ?? null, now).changes === 1) continue;
       const first = this.#stmt('SELECT line FROM items WHERE batch_num = ? AND id = ?').pluck().get(num, it.id) as number;
       refused.push({ item: it, firstLine: first });
     }
