@@ -75,7 +75,7 @@ export function valueAt(value: unknown, path: string): unknown {
 
 /** The first fenced ```json block of an answer, parsed; null when there is none, a string when it does not parse. */
 function firstJsonBlock(text: string): { value: unknown } | string | null {
-  const m = /```json[^\S\n]*\n([\s\S]*?)```/i.exec(text);
+  const m = /```json\s+([\s\S]*?)```/i.exec(text);
   if (!m) return null;
   try {
     return { value: JSON.parse(m[1]!) };
