@@ -1,14 +1,16 @@
-import type { Clock } from '../clock.js';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import type { Store } from '../store/port.js';
+import type { ItemRecord } from '../store/types.js';
 import { judgeItem } from './judge-item.js';
-import type { ScorerSpec, ScorerTotals } from './types.js';
+import { judgedBy, verdictOf } from './judgement.js';
+import { judgeLocally } from './local-scorers.js';
+import type { ScorerSpec, ScorerTotals, Verdict } from './types.js';
 
-/** How far `scoreBatch` is with a scorer. */
+/** How far `scoreBatch` is. */
 export interface ScoreProgress {
-  scorer: string;
-  /** Items judged by it so far. */
+  /** Items judged so far (each by every scorer it lacked). */
   done: number;
-  /** At most this many to judge (its unscored items, or every completed one with rescore). */
+  /** At most this many to judge: the most any scorer lacks (every completed item with rescore). */
   total: number;
 }
 
@@ -20,10 +22,10 @@ export interface ScoreBatchOptions {
   scorers: readonly ScorerSpec[];
   /** Judge every completed item again, not only those lacking a verdict of the scorer's version. */
   rescore?: boolean;
-  /** Items read and recorded at a time (memory stays flat however large the batch). @default 1000 */
+  /** Items read and recorded at a time (memory stays flat however large the batch). @default 2000 */
   pageSize?: number;
   clock?: Clock;
-  /** Told after each page. */
+  /** Told before the first page and after each. */
   onProgress?: (p: ScoreProgress) => void;
   signal?: AbortSignal;
 }
@@ -34,44 +36,75 @@ export interface ScoreBatchResult {
   totals: ScorerTotals[];
 }
 
-/** Items of a page judged at once by programs (`command` scorers); local scorers judge one after another. */
+/** Items of a page judged at once by programs (`command` scorers) or the agent judge. */
 const PROGRAMS_AT_ONCE = 4;
 
+/** Whether a scorer judges from the item alone, at once (no files to read, no program, no service). */
+const isPure = (s: ScorerSpec): boolean => s.kind !== 'command' && s.kind !== 'agent' && s.kind !== 'files';
+
 /**
- * Scores a batch's completed items (`resq score`): for each scorer, every item lacking its
- * verdict of that scorer's version (`rescore`: all), page by page in seq order, each page's
- * verdicts recorded together. Local scorers send nothing to the service.
+ * The next page of work: for each item after `after`, in seq order, the scorers it lacks. Each
+ * scorer's list is read up to `size` items; the page ends where the shortest full list ends, so
+ * every scorer's list is whole up to there. `end` is null when every list was read to its end.
+ */
+async function nextPage(o: ScoreBatchOptions, after: number, size: number): Promise<{ work: { item: ItemRecord; specs: ScorerSpec[] }[]; end: number | null }> {
+  const lists = await Promise.all(o.scorers.map((s) => o.store.itemsToScore(o.batchId, { name: s.name, version: s.version }, { rescore: o.rescore ?? false, afterSeq: after, limit: size })));
+  let end: number | null = null;
+  for (const l of lists) if (l.length >= size) end = Math.min(end ?? Infinity, l[l.length - 1]!.seq);
+  const bySeq = new Map<number, { item: ItemRecord; specs: ScorerSpec[] }>();
+  lists.forEach((l, k) => {
+    for (const item of l) {
+      if (end !== null && item.seq > end) break;
+      const w = bySeq.get(item.seq);
+      if (w) w.specs.push(o.scorers[k]!);
+      else bySeq.set(item.seq, { item, specs: [o.scorers[k]!] });
+    }
+  });
+  return { work: [...bySeq.values()].sort((a, b) => a.item.seq - b.item.seq), end };
+}
+
+/**
+ * Scores a batch's completed items (`resq score`): every item lacking a verdict of a scorer's
+ * version (`rescore`: every completed item), judged by each scorer it lacks, page by page in
+ * seq order, each page's verdicts recorded in one transaction. Local scorers send nothing to
+ * the service; a scorer that fails on an item leaves it unscored with the reason.
  * @throws {ResqError} when a scorer cannot judge at all (an agent scorer without its judge).
  */
 export async function scoreBatch(o: ScoreBatchOptions): Promise<ScoreBatchResult> {
-  const size = o.pageSize ?? 1000;
-  const base = { store: o.store, batchId: o.batchId, strict: true, ...(o.clock ? { clock: o.clock } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+  const size = o.pageSize ?? 2000;
+  const clock = o.clock ?? systemClock;
+  const refs = o.scorers.map((s) => ({ name: s.name, version: s.version }));
+  const before = await o.store.scoreTotals(o.batchId, refs);
+  const total = Math.max(0, ...before.map((t) => (o.rescore ? t.passed + t.failed + t.unscored : t.unscored)));
+  const base = { store: o.store, batchId: o.batchId, clock, strict: true, ...(o.signal ? { signal: o.signal } : {}) };
   let judged = 0;
-  for (const spec of o.scorers) {
-    const ref = { name: spec.name, version: spec.version };
-    const [before] = await o.store.scoreTotals(o.batchId, [ref]);
-    const total = o.rescore ? before!.passed + before!.failed + before!.unscored : before!.unscored;
-    let done = 0;
-    let after = -1;
-    o.onProgress?.({ scorer: spec.name, done, total });
-    for (;;) {
-      o.signal?.throwIfAborted();
-      const page = await o.store.itemsToScore(o.batchId, ref, { rescore: o.rescore ?? false, afterSeq: after, limit: size });
-      if (page.length === 0) break;
-      const at = spec.kind === 'command' || spec.kind === 'agent' ? PROGRAMS_AT_ONCE : page.length;
-      for (let i = 0; i < page.length; i += at) {
-        const slice = page.slice(i, i + at);
-        const verdicts = await Promise.all(slice.map((item) => judgeItem(item, [spec], base)));
-        // One turn: the SQLite adapter commits them in one transaction.
-        await Promise.all(slice.map((item, k) => o.store.recordVerdicts(o.batchId, item.id, verdicts[k]!)));
-      }
-      after = page[page.length - 1]!.seq;
-      done += page.length;
-      judged += page.length;
-      o.onProgress?.({ scorer: spec.name, done, total: Math.max(total, done) });
+  let done = 0;
+  let after = -1;
+  o.onProgress?.({ done, total });
+  for (;;) {
+    o.signal?.throwIfAborted();
+    const { work, end } = await nextPage(o, after, size);
+    if (work.length === 0 && end === null) break;
+    const at = isoNow(clock);
+    const out: { itemId: string; verdicts: Verdict[] }[] = new Array(work.length);
+    const slow: number[] = [];
+    work.forEach((w, i) => {
+      if (!w.specs.every(isPure)) return void slow.push(i);
+      out[i] = { itemId: w.item.id, verdicts: w.specs.map((s) => verdictOf(s, judgeLocally(s, { id: w.item.id, question: w.item.question, expected: w.item.expected, text: w.item.text }), at, judgedBy(s))) };
+    });
+    for (let i = 0; i < slow.length; i += PROGRAMS_AT_ONCE) {
+      const part = slow.slice(i, i + PROGRAMS_AT_ONCE);
+      const verdicts = await Promise.all(part.map((k) => judgeItem(work[k]!.item, work[k]!.specs, base)));
+      part.forEach((k, j) => (out[k] = { itemId: work[k]!.item.id, verdicts: verdicts[j]! }));
     }
+    await o.store.recordVerdictsMany(o.batchId, out);
+    for (const r of out) judged += r.verdicts.length;
+    done += work.length;
+    o.onProgress?.({ done, total: Math.max(total, done) });
+    if (end === null) break;
+    after = end;
   }
-  return { judged, totals: await o.store.scoreTotals(o.batchId, o.scorers.map((s) => ({ name: s.name, version: s.version }))) };
+  return { judged, totals: await o.store.scoreTotals(o.batchId, refs) };
 }
 
 /** A scorer's pass rate: passed over passed and failed (unscored items left out); null when none was judged. */

@@ -83,6 +83,17 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       await expect(s.recordVerdicts(B, 'nope', [v('mentions', true)])).rejects.toThrow(/no item nope/);
     });
 
+    it('records many items\' verdicts in one call, as one each would, and refuses the whole call for an item the batch lacks', async () => {
+      const s = await fresh();
+      await batchOf(s, B, 3, [0, 1, 2]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i2', verdicts: [v('mentions', true), v('value', false)] }, { itemId: 'i0', verdicts: [v('mentions', null)] }]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i0', verdicts: [v('mentions', false)] }]);
+      expect(await s.verdictsOf(B, 'i0')).toEqual([v('mentions', false)]);
+      expect(await s.verdictsOf(B, 'i2')).toEqual([v('mentions', true), v('value', false)]);
+      await expect(s.recordVerdictsMany(B, [{ itemId: 'i1', verdicts: [v('mentions', true)] }, { itemId: 'nope', verdicts: [v('mentions', true)] }])).rejects.toThrow(/no item nope/);
+      expect(await s.verdictsOf(B, 'i1')).toEqual([]);
+    });
+
     it('hands out the completed items lacking that version, in seq order, page by page; with rescore every completed item', async () => {
       const s = await fresh();
       await batchOf(s, B, 7, [0, 2, 3, 5, 6], [1]);

@@ -41,9 +41,9 @@ export function totalsLine(t: ScorerTotals, rate: number | null): string {
 /** How `resq score`'s progress reads on the one renderer: a bar per scorer. */
 function scoreProgress(): ProgressKind<ScoreProgress> {
   return {
-    barFormat: 'scorer {scorer}',
+    barFormat: 'items judged',
     read: (e) =>
-      e.done === 0 ? { kind: 'start', line: `scoring ${e.scorer}: up to ${e.total} item${e.total === 1 ? '' : 's'}`, aboveBar: true, total: e.total, done: 0, fields: {} } : { kind: 'bar', done: e.done, total: e.total, fields: {} },
+      e.done === 0 ? { kind: 'start', line: `scoring: up to ${e.total} item${e.total === 1 ? '' : 's'} to judge`, aboveBar: true, total: e.total, done: 0, fields: {} } : { kind: 'bar', done: e.done, total: e.total, fields: {} },
   };
 }
 

@@ -4,7 +4,7 @@ import { batchNumOf } from '../common/batch-num.js';
 import { itemColumns } from '../common/flights.js';
 import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictCountsSql, verdictOfRow, verdictValues } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
@@ -21,17 +21,47 @@ function stmt(db: Db, sql: string): Statement {
   return c.get(sql);
 }
 
+/** The writes' statements of a connection, held as they are (a hot path: no lookup by SQL text per call). */
+interface Writes {
+  num: Statement;
+  seq: Statement;
+  put: Statement;
+}
+const writes = new WeakMap<Db, Writes>();
+
+function writesOf(db: Db): Writes {
+  let w = writes.get(db);
+  if (!w)
+    writes.set(
+      db,
+      (w = {
+        num: db.prepare('SELECT num FROM batches WHERE id = ?').pluck(),
+        seq: db.prepare('SELECT seq FROM items WHERE batch_num = ? AND id = ?').pluck(),
+        put: db.prepare(`INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${VERDICT_UPSERT}`),
+      }),
+    );
+  return w;
+}
+
 /** Records an item's verdicts, each replacing the one of its scorer and version; an item the batch lacks is refused. */
 export function recordVerdicts(db: Db, batchId: string, itemId: string, verdicts: readonly Verdict[]): void {
-  const it = stmt(db, `SELECT batch_num, seq FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, itemId) as { batch_num: number; seq: number } | undefined;
-  if (!it) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
-  const put = stmt(db, `INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${VERDICT_UPSERT}`);
-  for (const v of verdicts) put.run(it.batch_num, ...verdictValues(itemId, it.seq, v));
+  recordVerdictsMany(db, batchId, [{ itemId, verdicts }]);
+}
+
+/** Records many items' verdicts (in the caller's transaction); an item the batch lacks is refused. */
+export function recordVerdictsMany(db: Db, batchId: string, items: readonly ItemVerdictsToRecord[]): void {
+  const w = writesOf(db);
+  const num = w.num.get(batchId) as number | undefined;
+  for (const { itemId, verdicts } of items) {
+    const seq = num === undefined ? undefined : (w.seq.get(num, itemId) as number | undefined);
+    if (seq === undefined) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    for (const v of verdicts) w.put.run(num, ...verdictValues(itemId, seq, v));
+  }
 }
 
 /** An item's verdicts, by scorer then version. */
 export function verdictsOf(db: Db, batchId: string, itemId: string): Verdict[] {
-  const rows = stmt(db, `SELECT ${VERDICT_COLUMNS} FROM verdicts WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY scorer, version`).all(batchId, itemId) as VerdictRow[];
+  const rows = stmt(db, `SELECT ${VERDICT_COLUMNS} FROM verdicts v WHERE (v.batch_num, v.seq) = (SELECT batch_num, seq FROM items WHERE batch_num = ${batchNumOf()} AND id = ?) ORDER BY scorer, version`).all(batchId, itemId) as VerdictRow[];
   return rows.map(verdictOfRow);
 }
 
@@ -49,7 +79,7 @@ export function scoreTotals(db: Db, batchId: string, scorers: readonly ScorerRef
 
 /** Completed items after `afterSeq` lacking a verdict of that version (all with `rescore`), in seq order. */
 export function itemsToScore(db: Db, batchId: string, scorer: ScorerRef, q: ScoreQuery): ItemRecord[] {
-  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.item_id = i.id AND v.scorer = @scorer AND v.version = @version)';
+  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = @scorer AND v.version = @version)';
   // The limit written in: a bound LIMIT is prepared again at every call (statement-cache.ts).
   const rows = stmt(
     db,

@@ -25,7 +25,7 @@ import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import { type Db, openDatabase } from './database.js';
 import * as outbox from './outbox.js';
 import * as scores from './scores.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
@@ -388,6 +388,9 @@ export class SqliteStore implements Store {
   // ---- scores (scores.ts)
   recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
     return this.#write((r) => scores.recordVerdicts(r.db, batchId, itemId, verdicts));
+  }
+  recordVerdictsMany(batchId: string, items: readonly ItemVerdictsToRecord[]): Promise<void> {
+    return this.#write((r) => scores.recordVerdictsMany(r.db, batchId, items));
   }
   verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
     return this.#read((r) => scores.verdictsOf(r.db, batchId, itemId));
