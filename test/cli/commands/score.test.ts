@@ -140,6 +140,31 @@ describe('resq score', () => {
     expect([b2.code, b2.stderr]).toEqual([2, `resq: ${broken}:4: scorers.0.tolerance: must be a number, found a string\n`]);
   });
 
+  it("a pipeline's score: key judges its batch as it runs; resume --score replaces the batch's scorers and says so", async () => {
+    const pipe = join(dir, 'piped.yaml');
+    writeFileSync(join(dir, 'piped.csv'), 'id,question,expected\np1,the capital is Paris,paris\np2,the capital is Rome,paris\n');
+    writeFileSync(pipe, `name: piped\nquestions: piped.csv\nscore: scorers.yaml\n`);
+    const r = await runInProcess(['run', pipe, '--db', db, '--base-url', sim.url, '--no-download'], env);
+    expect(r.code).toBe(0);
+    const store = await openStore(db);
+    try {
+      const b = (await store.findBatch('piped'))!;
+      expect((await store.verdictsOf(b.id, 'p1')).find((v) => v.scorer === 'mentions')?.pass).toBe(true);
+      expect((await store.verdictsOf(b.id, 'p2')).find((v) => v.scorer === 'mentions')?.pass).toBe(false);
+      expect((await store.getItem(b.id, 'p1'))!.expected).toBe('paris');
+    } finally {
+      await store.close();
+    }
+    const only = join(dir, 'only-pattern.yaml');
+    writeFileSync(only, 'scorers:\n  - name: pattern\n    kind: regex\n    pattern: "Simulated"\n');
+    const again = await runInProcess(['resume', 'piped', '--db', db, '--base-url', sim.url, '--score', only], env);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('scorers: mentions, value, pattern, table, total → pattern');
+    const shown = await runInProcess(['show', 'piped', 'p1', '--db', db]);
+    expect(shown.stdout).toContain('expected: paris\nanswer:');
+    expect(shown.stdout).toContain('verdict mentions: pass (score 1): contains "paris" (by includes, ');
+  });
+
   it('an agent scorer says plainly that it is not built yet (exit 2), judging nothing', async () => {
     const file = join(dir, 'agent.yaml');
     writeFileSync(file, 'scorers:\n  - name: judged\n    kind: agent\n    rubric: Same result?\n');
