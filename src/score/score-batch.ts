@@ -10,7 +10,7 @@ import type { ScorerSpec, ScorerTotals, Verdict } from './types.js';
 export interface ScoreProgress {
   /** Items judged so far (each by every scorer it lacked). */
   done: number;
-  /** At most this many to judge: the most any scorer lacks (every completed item with rescore). */
+  /** At most this many to judge: the batch's completed items. */
   total: number;
 }
 
@@ -74,8 +74,8 @@ export async function scoreBatch(o: ScoreBatchOptions): Promise<ScoreBatchResult
   const size = o.pageSize ?? 2000;
   const clock = o.clock ?? systemClock;
   const refs = o.scorers.map((s) => ({ name: s.name, version: s.version }));
-  const before = await o.store.scoreTotals(o.batchId, refs);
-  const total = Math.max(0, ...before.map((t) => (o.rescore ? t.passed + t.failed + t.unscored : t.unscored)));
+  // The kept counts by state: no pass over the verdicts before the work.
+  const total = (await o.store.itemCounts(o.batchId)).completed;
   const base = { store: o.store, batchId: o.batchId, clock, strict: true, ...(o.signal ? { signal: o.signal } : {}) };
   let judged = 0;
   let done = 0;

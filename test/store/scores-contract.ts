@@ -125,6 +125,12 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
         { scorer: 'none', version: 'v1', passed: 0, failed: 0, unscored: 5 },
       ]);
       expect(await s.scoreTotals('other', [{ name: 'mentions', version: 'v1' }])).toEqual([{ scorer: 'mentions', version: 'v1', passed: 0, failed: 1, unscored: 1 }]);
+      // A completed item queued again (resq retry ITEM): its verdict no longer counts, nor does it.
+      expect(await s.requeue(B, ['i0'], ['completed'])).toEqual(['i0']);
+      expect(await s.scoreTotals(B, [{ name: 'mentions', version: 'v1' }, { name: 'value', version: 'v1' }])).toEqual([
+        { scorer: 'mentions', version: 'v1', passed: 1, failed: 1, unscored: 2 },
+        { scorer: 'value', version: 'v1', passed: 0, failed: 0, unscored: 4 },
+      ]);
       expect(await s.scoreTotals('no-such-batch', [{ name: 'mentions', version: 'v1' }])).toEqual([{ scorer: 'mentions', version: 'v1', passed: 0, failed: 0, unscored: 0 }]);
     });
 

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import { batchNumOf } from '../common/batch-num.js';
 import { itemColumns } from '../common/flights.js';
-import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictCountsSql, verdictOfRow, verdictValues } from '../common/verdicts.js';
+import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, verdictValues } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
@@ -70,10 +70,19 @@ export function scoreTotals(db: Db, batchId: string, scorers: readonly ScorerRef
   const num = stmt(db, 'SELECT num FROM batches WHERE id = ?').pluck().get(batchId) as number | undefined;
   if (num === undefined) return scorers.map((s) => totalsOf(s, 0, 0, 0));
   const completed = Number((stmt(db, completedCountSql('?')).get(num) as { n: number }).n);
-  const counts = stmt(db, verdictCountsSql('?', '?', '?'));
+  // Every verdict counted from the covering index, less those of items no longer completed (a
+  // retried one): a scan of the batch's items, not a seek into items per verdict.
+  const all = stmt(db, 'SELECT coalesce(sum(pass = 1), 0) AS passed, coalesce(sum(pass = 0), 0) AS failed FROM verdicts WHERE batch_num = ? AND scorer = ? AND version = ? AND pass IS NOT NULL');
+  const gone = stmt(
+    db,
+    `SELECT coalesce(sum(v.pass = 1), 0) AS passed, coalesce(sum(v.pass = 0), 0) AS failed FROM items i
+     JOIN verdicts v ON v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = ? AND v.version = ?
+     WHERE i.batch_num = ? AND i.state <> 'completed' AND v.pass IS NOT NULL`,
+  );
   return scorers.map((s) => {
-    const r = counts.get(num, s.name, s.version) as { passed: number; failed: number };
-    return totalsOf(s, completed, Number(r.passed), Number(r.failed));
+    const a = all.get(num, s.name, s.version) as { passed: number; failed: number };
+    const g = gone.get(s.name, s.version, num) as { passed: number; failed: number };
+    return totalsOf(s, completed, Number(a.passed) - Number(g.passed), Number(a.failed) - Number(g.failed));
   });
 }
 
