@@ -22,7 +22,7 @@ export interface ScoreBatchOptions {
   scorers: readonly ScorerSpec[];
   /** Judge every completed item again, not only those lacking a verdict of the scorer's version. */
   rescore?: boolean;
-  /** Items read and recorded at a time (memory stays flat however large the batch). @default 2000 */
+  /** Items read and recorded at a time (memory stays flat however large the batch). @default 5000 */
   pageSize?: number;
   clock?: Clock;
   /** Told before the first page and after each. */
@@ -42,13 +42,40 @@ const PROGRAMS_AT_ONCE = 4;
 /** Whether a scorer judges from the item alone, at once (no files to read, no program, no service). */
 const isPure = (s: ScorerSpec): boolean => s.kind !== 'command' && s.kind !== 'agent' && s.kind !== 'files';
 
+/** A page of work: each item with the scorers it lacks, and the seq the page ends at (null: the batch's end). */
+interface Page {
+  work: { item: ItemRecord; specs: ScorerSpec[] }[];
+  end: number | null;
+}
+
 /**
- * The next page of work: for each item after `after`, in seq order, the scorers it lacks. Each
- * scorer's list is read up to `size` items; the page ends where the shortest full list ends, so
- * every scorer's list is whole up to there. `end` is null when every list was read to its end.
+ * The next page when most items lack every scorer (a first scoring): the completed items after
+ * `after` read once, less the verdicts the batch has in that stretch (none, mostly).
  */
-async function nextPage(o: ScoreBatchOptions, after: number, size: number): Promise<{ work: { item: ItemRecord; specs: ScorerSpec[] }[]; end: number | null }> {
-  const lists = await Promise.all(o.scorers.map((s) => o.store.itemsToScore(o.batchId, { name: s.name, version: s.version }, { rescore: o.rescore ?? false, afterSeq: after, limit: size })));
+async function pageOfAll(o: ScoreBatchOptions, after: number, size: number): Promise<Page> {
+  const first = o.scorers[0]!;
+  const items = await o.store.itemsToScore(o.batchId, { name: first.name, version: first.version }, { rescore: true, afterSeq: after, limit: size });
+  if (items.length === 0) return { work: [], end: null };
+  const last = items[items.length - 1]!.seq;
+  const have = new Map<number, Set<string>>();
+  if (!o.rescore)
+    for (let from = after; ; ) {
+      const judged = await o.store.verdictsPage(o.batchId, { afterSeq: from, limit: size });
+      for (const j of judged) if (j.seq <= last) have.set(j.seq, new Set(j.verdicts.map((v) => `${v.scorer}\0${v.version}`)));
+      if (judged.length < size || judged[judged.length - 1]!.seq >= last) break;
+      from = judged[judged.length - 1]!.seq;
+    }
+  const work = items.map((item) => ({ item, specs: o.scorers.filter((s) => !have.get(item.seq)?.has(`${s.name}\0${s.version}`)) })).filter((w) => w.specs.length > 0);
+  return { work, end: items.length < size ? null : last };
+}
+
+/**
+ * The next page when scorers have judged much of the batch: each scorer's list of what it lacks
+ * read up to `size` items; the page ends where the shortest full list ends, so every list is
+ * whole up to there.
+ */
+async function pageOfEach(o: ScoreBatchOptions, after: number, size: number): Promise<Page> {
+  const lists = await Promise.all(o.scorers.map((s) => o.store.itemsToScore(o.batchId, { name: s.name, version: s.version }, { rescore: false, afterSeq: after, limit: size })));
   let end: number | null = null;
   for (const l of lists) if (l.length >= size) end = Math.min(end ?? Infinity, l[l.length - 1]!.seq);
   const bySeq = new Map<number, { item: ItemRecord; specs: ScorerSpec[] }>();
@@ -71,11 +98,15 @@ async function nextPage(o: ScoreBatchOptions, after: number, size: number): Prom
  * @throws {ResqError} when a scorer cannot judge at all (an agent scorer without its judge).
  */
 export async function scoreBatch(o: ScoreBatchOptions): Promise<ScoreBatchResult> {
-  const size = o.pageSize ?? 2000;
+  const size = o.pageSize ?? 5000;
   const clock = o.clock ?? systemClock;
   const refs = o.scorers.map((s) => ({ name: s.name, version: s.version }));
-  // The kept counts by state: no pass over the verdicts before the work.
+  // The kept counts by state: how many there are to judge at most.
   const total = (await o.store.itemCounts(o.batchId)).completed;
+  // Most items lacking every scorer (a first scoring, a rescore): the batch read once a page; else each scorer's own list.
+  // One scorer: its own list is read once too.
+  const judgedBefore = o.rescore || o.scorers.length < 2 ? 0 : Math.max(...(await o.store.scoreTotals(o.batchId, refs)).map((t) => t.passed + t.failed));
+  const nextPage = o.rescore ? pageOfAll : o.scorers.length < 2 || judgedBefore >= total / 2 ? pageOfEach : pageOfAll;
   const base = { store: o.store, batchId: o.batchId, clock, strict: true, ...(o.signal ? { signal: o.signal } : {}) };
   let judged = 0;
   let done = 0;

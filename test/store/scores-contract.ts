@@ -26,7 +26,7 @@ const v = (scorer: string, pass: boolean | null, over: Partial<Verdict> = {}): V
 });
 
 /** A batch of `n` items (i0..), those of `done` completed and `failed` failed; the rest queued. */
-async function batchOf(store: Store, batchId: string, n: number, done: number[], failed: number[] = []): Promise<void> {
+export async function batchOf(store: Store, batchId: string, n: number, done: number[], failed: number[] = []): Promise<void> {
   const loader = await store.beginBatchLoad(newBatch(batchId));
   for (let i = 0; i < n; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q ${i}?`, threadKey: null, meta: {} });
   await loader.commit([]);

@@ -1,7 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import { batchNumOf } from '../common/batch-num.js';
-import { itemColumns } from '../common/flights.js';
 import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, verdictValues } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
@@ -90,9 +89,10 @@ export function scoreTotals(db: Db, batchId: string, scorers: readonly ScorerRef
 export function itemsToScore(db: Db, batchId: string, scorer: ScorerRef, q: ScoreQuery): ItemRecord[] {
   const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = @scorer AND v.version = @version)';
   // The limit written in: a bound LIMIT is prepared again at every call (statement-cache.ts).
+  // A completed item is in no flight (its flight landed on its row): its row is the item as readers see it.
   const rows = stmt(
     db,
-    `SELECT @batch AS batch_id, ${itemColumns()} FROM items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key
+    `SELECT @batch AS batch_id, i.* FROM items i INDEXED BY items_for_state_pages
      WHERE i.batch_num = ${batchNumOf('@batch')} AND i.state = 'completed' AND i.state <> 'queued' AND i.seq > @after ${lacking} ORDER BY i.seq LIMIT ${Math.max(0, Math.floor(q.limit))}`,
   ).all({ batch: batchId, after: q.afterSeq, ...(q.rescore ? {} : { scorer: scorer.name, version: scorer.version }) }) as ItemRow[];
   return rows.map(itemFromRow);
