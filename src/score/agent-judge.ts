@@ -18,7 +18,7 @@ export interface AgentJudgement extends Judgement {
 
 /**
  * Judges one completed item by an `agent` scorer: a research run at the service with the
- * rubric, the question, the expected answer and the answer (issue 40.4, built apart).
+ * rubric, the question, the expected answer and the answer (the agent judge, built apart).
  * @throws {InputError} until the agent judge is built.
  */
 export async function judgeWithAgent(spec: ScorerSpec, item: ItemRecord, ctx: AgentJudgeContext): Promise<AgentJudgement> {

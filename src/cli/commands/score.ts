@@ -20,7 +20,7 @@ export interface ScoreArgs {
  * `--fail-under R`: a pass rate from 0 to 1 (`0.9`) or a percentage (`90%`).
  * @throws {InputError} naming the flag.
  */
-export function parseFailUnder(text: string | undefined): number | null {
+function parseFailUnder(text: string | undefined): number | null {
   if (text === undefined) return null;
   const t = text.trim();
   const pct = t.endsWith('%');
@@ -34,7 +34,7 @@ export function parseFailUnder(text: string | undefined): number | null {
 const shownRate = (r: number | null): string => (r === null ? '-' : `${(Math.round(r * 1000) / 10).toFixed(1)}%`);
 
 /** One scorer's line: its counts and pass rate. */
-export function totalsLine(t: ScorerTotals, rate: number | null): string {
+function totalsLine(t: ScorerTotals, rate: number | null): string {
   return `${t.scorer}: passed ${t.passed}, failed ${t.failed}, unscored ${t.unscored}, pass rate ${shownRate(rate)}`;
 }
 
