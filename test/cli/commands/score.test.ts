@@ -103,6 +103,11 @@ describe('resq score', () => {
     const again = await runInProcess(['score', 'judged', '--db', db, '--scorers', scorers, '--rescore']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('judged 30 verdicts');
+    // Progress: what it starts from (a live bar on a terminal).
+    expect(again.stderr).toContain('scoring: up to 6 items to judge');
+    const bar = await runInProcess(['score', 'judged', '--db', db, '--scorers', scorers, '--rescore'], {}, { isTTY: true, columns: 100 });
+    expect(bar.code).toBe(0);
+    expect(bar.stderr).toMatch(/6\/6/);
     expect(again.stdout).toBe(first.stdout);
     // Not one request reached the simulator: its ledger and its counts by route are as they were.
     expect(JSON.stringify(sim.ledger())).toBe(ledger);
