@@ -19,9 +19,12 @@ export const VERDICT_COLUMNS = 'item_id, seq, scorer, version, pass, score, reas
 /** What a verdict's upsert replaces on its (batch, item, scorer, version) key: standard SQL both databases run. */
 export const VERDICT_UPSERT = 'ON CONFLICT (batch_num, seq, scorer, version) DO UPDATE SET pass = excluded.pass, score = excluded.score, reason = excluded.reason, scored_at = excluded.scored_at, by = excluded.by';
 
+/** A verdict's pass as stored: 1, 0, or NULL for unscored. */
+export const passValue = (v: Verdict): number | null => (v.pass === null ? null : v.pass ? 1 : 0);
+
 /** A verdict's values for {@link VERDICT_COLUMNS}. */
 export function verdictValues(itemId: string, seq: number, v: Verdict): unknown[] {
-  return [itemId, seq, v.scorer, v.version, v.pass === null ? null : v.pass ? 1 : 0, v.score, v.reason, v.scoredAt, v.by];
+  return [itemId, seq, v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by];
 }
 
 /** A row read back. The row is the database's: a pass other than 1 or 0 is unscored, a score outside 0..1 none. */

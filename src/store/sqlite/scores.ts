@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import { batchNumOf } from '../common/batch-num.js';
-import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, verdictValues } from '../common/verdicts.js';
+import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, passValue } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
@@ -23,7 +23,6 @@ function stmt(db: Db, sql: string): Statement {
 /** The writes' statements of a connection, held as they are (a hot path: no lookup by SQL text per call). */
 interface Writes {
   num: Statement;
-  seq: Statement;
   put: Statement;
 }
 const writes = new WeakMap<Db, Writes>();
@@ -35,8 +34,10 @@ function writesOf(db: Db): Writes {
       db,
       (w = {
         num: db.prepare('SELECT num FROM batches WHERE id = ?').pluck(),
-        seq: db.prepare('SELECT seq FROM items WHERE batch_num = ? AND id = ?').pluck(),
-        put: db.prepare(`INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${VERDICT_UPSERT}`),
+        // The item's seq found in the statement that writes its verdict: one seek, no round trip.
+        put: db.prepare(
+          `INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) SELECT batch_num, id, seq, ?, ?, ?, ?, ?, ?, ? FROM items WHERE batch_num = ? AND id = ? ${VERDICT_UPSERT}`,
+        ),
       }),
     );
   return w;
@@ -52,9 +53,10 @@ export function recordVerdictsMany(db: Db, batchId: string, items: readonly Item
   const w = writesOf(db);
   const num = w.num.get(batchId) as number | undefined;
   for (const { itemId, verdicts } of items) {
-    const seq = num === undefined ? undefined : (w.seq.get(num, itemId) as number | undefined);
-    if (seq === undefined) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
-    for (const v of verdicts) w.put.run(num, ...verdictValues(itemId, seq, v));
+    if (num === undefined) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    for (const v of verdicts) {
+      if (w.put.run(v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by, num, itemId).changes === 0) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    }
   }
 }
 

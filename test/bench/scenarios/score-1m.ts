@@ -72,7 +72,7 @@ try {
   emitRows([
     row(name, 'items judged a second (each by both scorers, wall time)', fmt(perS, 0, '/s'), `${fmt(full.wallMs / 1000, 1, 's')} for ${n}`, perS / 50_000, '>= 50,000/s', judged ? perS >= 50_000 : null),
     row(name, `peak RSS: N=${n} / N=${quarter}`, `${fmt(full.maxRssBytes / MiB, 0, 'MiB')} / ${fmt(small.maxRssBytes / MiB, 0, 'MiB')}`, `idle ${fmt(idle.maxRssBytes / MiB, 0, 'MiB')}`, 1.25 / growth, 'x4 items: <= 1.25x memory', judged ? growth <= 1.25 : null),
-    row(name, 'CPU per item', fmt((full.cpuMs - idle.cpuMs) / n * 1000, 1, 'µs'), `CLI ${fmt(full.cpuMs / 1000, 1, 's')}`),
+    row(name, 'CPU per item', fmt((full.cpuMs - idle.cpuMs) / n * 1000, 1, 'µs'), `CLI ${fmt(full.cpuMs / 1000, 1, 's')} (user + system, every thread of the process)`),
   ]);
 } finally {
   if (!args.has('keep')) rmSync(dir, { recursive: true, force: true });
