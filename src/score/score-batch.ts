@@ -105,7 +105,8 @@ export async function scoreBatch(o: ScoreBatchOptions): Promise<ScoreBatchResult
   const total = (await o.store.itemCounts(o.batchId)).completed;
   // Most items lacking every scorer (a first scoring, a rescore): the batch read once a page; else each scorer's own list.
   // One scorer: its own list is read once too.
-  const judgedBefore = o.rescore || o.scorers.length < 2 ? 0 : Math.max(...(await o.store.scoreTotals(o.batchId, refs)).map((t) => t.passed + t.failed));
+  const fresh = o.rescore || o.scorers.length < 2 || (await o.store.verdictsPage(o.batchId, { afterSeq: -1, limit: 1 })).length === 0;
+  const judgedBefore = fresh ? 0 : Math.max(...(await o.store.scoreTotals(o.batchId, refs)).map((t) => t.passed + t.failed));
   const nextPage = o.rescore ? pageOfAll : o.scorers.length < 2 || judgedBefore >= total / 2 ? pageOfEach : pageOfAll;
   const base = { store: o.store, batchId: o.batchId, clock, strict: true, ...(o.signal ? { signal: o.signal } : {}) };
   let judged = 0;

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import { batchNumOf } from '../common/batch-num.js';
-import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, passValue } from '../common/verdicts.js';
+import { groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, passValue } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
@@ -70,7 +70,10 @@ export function verdictsOf(db: Db, batchId: string, itemId: string): Verdict[] {
 export function scoreTotals(db: Db, batchId: string, scorers: readonly ScorerRef[]): ScorerTotals[] {
   const num = stmt(db, 'SELECT num FROM batches WHERE id = ?').pluck().get(batchId) as number | undefined;
   if (num === undefined) return scorers.map((s) => totalsOf(s, 0, 0, 0));
-  const completed = Number((stmt(db, completedCountSql('?')).get(num) as { n: number }).n);
+  // The kept counts by state (item_counts): completed items, and whether any item is in another state.
+  const kept = stmt(db, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_num = ? GROUP BY state').all(num) as { state: string; n: number }[];
+  const completed = Number(kept.find((k) => k.state === 'completed')?.n ?? 0);
+  const others = kept.some((k) => k.state !== 'completed' && Number(k.n) > 0);
   // Every verdict counted from the covering index, less those of items no longer completed (a
   // retried one): a scan of the batch's items, not a seek into items per verdict.
   const all = stmt(db, 'SELECT coalesce(sum(pass = 1), 0) AS passed, coalesce(sum(pass = 0), 0) AS failed FROM verdicts WHERE batch_num = ? AND scorer = ? AND version = ? AND pass IS NOT NULL');
@@ -82,7 +85,7 @@ export function scoreTotals(db: Db, batchId: string, scorers: readonly ScorerRef
   );
   return scorers.map((s) => {
     const a = all.get(num, s.name, s.version) as { passed: number; failed: number };
-    const g = gone.get(s.name, s.version, num) as { passed: number; failed: number };
+    const g = others ? (gone.get(s.name, s.version, num) as { passed: number; failed: number }) : { passed: 0, failed: 0 };
     return totalsOf(s, completed, Number(a.passed) - Number(g.passed), Number(a.failed) - Number(g.failed));
   });
 }
