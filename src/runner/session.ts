@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import { BatchExistsError, formatProblem, InputError, type InputProblem } from '../errors.js';
 import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, TransitionStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, ScoreStore, TransitionStore, WorkerStore } from '../store/index.js';
 import type { SendOptions } from '../notify/worker.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
@@ -60,7 +60,7 @@ export interface SessionService {
 export type SessionEvent = RunnerEvent | { type: 'notice'; message: string };
 
 /** The store roles a session uses: a batch loaded or found, its items claimed and moved, its files downloaded, its status read. */
-export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore;
+export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore & ScoreStore;
 
 /** Options of {@link runBatchSession}. */
 export interface SessionOptions {

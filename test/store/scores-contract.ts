@@ -115,5 +115,21 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       expect(await s.verdictsPage(B, { afterSeq: 3, limit: 2 })).toEqual([{ itemId: 'i4', seq: 4, verdicts: [v('mentions', null)] }]);
       expect(await s.verdictsPage(B, { afterSeq: 4, limit: 2 })).toEqual([]);
     });
+
+    it('names every scorer version with a verdict in the batch, by name then version, and none of another batch', async () => {
+      const s = await fresh();
+      await batchOf(s, B, 3, [0, 1, 2]);
+      await batchOf(s, 'other', 1, [0]);
+      expect(await s.scorersJudged(B)).toEqual([]);
+      await s.recordVerdicts(B, 'i2', [v('value', null), v('mentions', true, { version: 'v2' })]);
+      await s.recordVerdicts(B, 'i0', [v('mentions', false)]);
+      await s.recordVerdicts('other', 'i0', [v('exact', true)]);
+      expect(await s.scorersJudged(B)).toEqual([
+        { name: 'mentions', version: 'v1' },
+        { name: 'mentions', version: 'v2' },
+        { name: 'value', version: 'v1' },
+      ]);
+      expect(await s.scorersJudged('no-such-batch')).toEqual([]);
+    });
   });
 }

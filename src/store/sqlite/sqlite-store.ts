@@ -401,4 +401,7 @@ export class SqliteStore implements Store {
   verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
     return this.#read((r) => scores.verdictsPage(r.db, batchId, q));
   }
+  scorersJudged(batchId: string): Promise<ScorerRef[]> {
+    return this.#read((r) => scores.scorersJudged(r.db, batchId));
+  }
 }
