@@ -4,6 +4,7 @@ import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { col, ITEMS_FROM, statesWhere } from './flights.js';
 import { isFlightColumn } from '../common/flights.js';
+import { verdictWhere } from '../common/verdicts.js';
 import { all, BATCH_NUM, one } from './sql.js';
 
 type Q = Queryable;
@@ -58,6 +59,7 @@ export async function itemPage(c: Q, batchId: string, asked: ItemPageQuery): Pro
       const t = p(q.text.toLowerCase());
       w.push(`(strpos(lower(i.id), ${t}) > 0 OR strpos(lower(i.question), ${t}) > 0 OR strpos(lower(coalesce(${k('text')}, '')), ${t}) > 0)`);
     }
+    if (q.verdict) w.push(verdictWhere(q.verdict, p));
     return w;
   };
   const limit = q.limit + 1;

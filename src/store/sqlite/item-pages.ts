@@ -3,6 +3,7 @@ import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, ty
 import { pageOf, readQuery, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
 import { overFlight as over, stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './reads.js';
+import { verdictWhere } from '../common/verdicts.js';
 
 import { StatementCache } from './statement-cache.js';
 import { IN_FLIGHT } from './counts.js';
@@ -60,6 +61,13 @@ export class ItemPages {
       where.push(`(instr(lower(i.id), ?) > 0 OR instr(lower(i.question), ?) > 0 OR instr(lower(coalesce(${over('text')}, '')), ?) > 0)`);
       args.push(t, t, t);
     }
+    if (q.verdict)
+      where.push(
+        verdictWhere(q.verdict, (v) => {
+          args.push(v as string);
+          return '?';
+        }),
+      );
     // Sorted by latest change: the item row's time (written when it is claimed, held and ends,
     // not on every step), the one items_for_web_sort holds.
     const index = sort === 'updated' ? 'INDEXED BY items_for_web_sort ' : '';
