@@ -59,6 +59,32 @@ describe('resq status: the pass rates of the scorers', () => {
     expect(s.scores[1]!.low).toBeCloseTo(0.2065, 3);
   });
 
+  it("shows the scorers the batch's settings name, at their versions: verdicts of another version are not counted, a scorer that judged nothing yet is said so", async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.jsonl');
+    writeFileSync(q, ['a', 'b', 'c'].map((id) => JSON.stringify({ id, question: `${id}?` })).join('\n'));
+    const r0 = await runInProcess(['run', q, '--db', db, '--batch', 'named', '--no-download'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    expect(r0.code).toBe(0);
+    const store = await SqliteStore.open(db);
+    const batch = (await store.findBatch('named'))!;
+    // The batch's scorers as `--score` stores them: mentions at v2 (its settings changed since v1), and exact.
+    const scorers = [
+      { name: 'mentions', kind: 'includes' as const, version: 'v2', settings: {} },
+      { name: 'exact', kind: 'exact' as const, version: 'e1', settings: {} },
+    ];
+    await store.updateBatchSettings(batch.id, { ...batch.settings, scorers }, batch.policy, batch.baseUrl);
+    await store.recordVerdicts(batch.id, 'a', [verdict('mentions', true), { ...verdict('mentions', false), version: 'v2' }]);
+    await store.recordVerdicts(batch.id, 'b', [{ ...verdict('mentions', true), version: 'v2' }]);
+    await store.close();
+    const r = await runInProcess(['status', 'named', '--db', db]);
+    expect(r.stdout).toContain('  mentions: 1 passed, 1 failed — 50.0% (95% CI 9.5–90.5%); 1 unscored\n  exact: 0 passed, 0 failed — no verdict yet; 3 unscored');
+    const s = JSON.parse((await runInProcess(['status', 'named', '--db', db, '--json'])).stdout) as { scores: unknown[] };
+    expect(s.scores).toEqual([
+      { name: 'mentions', version: 'v2', passed: 1, failed: 1, unscored: 1, passRate: 0.5, low: expect.closeTo(0.0945, 3), high: expect.closeTo(0.9055, 3) },
+      { name: 'exact', version: 'e1', passed: 0, failed: 0, unscored: 3, passRate: null, low: null, high: null },
+    ]);
+  });
+
   it('says nothing of scores for a batch nobody judged', async () => {
     const dir = tempDir();
     const q = join(dir, 'q.jsonl');
