@@ -102,7 +102,8 @@ describe('one status in every window', () => {
     // Who decided, in the item view (CLI and API), the notebook's decisions, the export and the decision_log view.
     const show = JSON.parse((await runInProcess(['show', 'held', 'pick', '--db', db, '--json'], {}, { clock: { now: () => clockNow } })).stdout);
     const item = await (await fetch(`${server.origin}/api/batches/held/items/pick`, { headers: { Authorization: `Bearer ${server.token}` } })).json();
-    const { answerHtml: _h, files: _f, ...apiItem } = item as Record<string, unknown>;
+    // The page's extras: the answer rendered, its verdicts (the page lists them; `show` prints them), each file's place here.
+    const { answerHtml: _h, files: _f, verdicts: _v, ...apiItem } = item as Record<string, unknown>;
     const { files: _g, ...cliItem } = show as Record<string, unknown>;
     expect(apiItem).toEqual(cliItem);
     expect(show.pauses[0]).toMatchObject({ waiting: 'send', decision: { by: 'person', person: 'Ana', note: 'the cheap one', words: 'chose a' } });

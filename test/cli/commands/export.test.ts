@@ -2,7 +2,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportRows } from '../../../src/read/export-rows.js';
 import type { Verdict } from '../../../src/score/types.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -191,30 +190,5 @@ describe('resq export: the verdicts', () => {
       ['d', '', '', '', ''],
       ['e', '', '', '', ''],
     ]);
-    expect(text).not.toContain('HYPERLINK');
-  });
-
-  it('reads the verdicts a page at a time alongside the items, whatever the page size', async () => {
-    const store = await SqliteStore.open(db);
-    try {
-      const batch = (await store.findBatch('judged'))!;
-      const pages: number[] = [];
-      // The real store, its verdict pages counted as they are read.
-      const verdictsPage = async (id: string, q: { afterSeq: number; limit: number }) => {
-        const page = await store.verdictsPage(id, q);
-        pages.push(page.length);
-        return page;
-      };
-      const counting = new Proxy(store, {
-        get: (t, k) => (k === 'verdictsPage' ? verdictsPage : typeof Reflect.get(t, k) === 'function' ? (Reflect.get(t, k) as (...a: unknown[]) => unknown).bind(t) : Reflect.get(t, k)),
-      });
-      const rows = [];
-      for await (const r of exportRows(counting, batch, { pageSize: 1 })) rows.push([r.id, r.scores.mentions?.pass]);
-      expect(rows).toEqual([['a', true], ['b', false], ['c', null], ['d', null], ['e', null]]);
-      // Three judged items, one a page, and the empty page that ends them: never more than a page held.
-      expect(pages).toEqual([1, 1, 1, 0]);
-    } finally {
-      await store.close();
-    }
   });
 });
