@@ -59,12 +59,12 @@ export function verdictCountsSql(num: string, scorer: string, version: string): 
 export const completedCountSql = (num: string): string => `SELECT count(*) AS n FROM items WHERE batch_num = ${num} AND state = 'completed'`;
 
 /**
- * The condition on an item row `i` of an item page's verdict filter; `p` adds a parameter and
- * gives its marker (called in the text's order, so `?` markers line up).
+ * The condition on an item row `i` of an item page's verdict filter, joined by seq (the verdicts'
+ * page key); `p` adds a parameter and gives its marker (called in the text's order, so `?` markers line up).
  */
 export function verdictWhere(f: VerdictFilter, p: (v: unknown) => string): string {
   const has = (cond: string): string =>
-    `EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.item_id = i.id AND v.scorer = ${p(f.scorer)} AND v.version = ${p(f.version)} AND ${cond})`;
+    `EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = ${p(f.scorer)} AND v.version = ${p(f.version)} AND ${cond})`;
   if (f.is === 'passed') return has('v.pass = 1');
   if (f.is === 'failed') return has('v.pass = 0');
   return `(i.state = 'completed' AND NOT ${has('v.pass IS NOT NULL')})`;
