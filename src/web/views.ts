@@ -31,13 +31,14 @@ export function isHere(f: Pick<FileRecord, 'status' | 'path' | 'host'>): boolean
   return f.status === 'downloaded' && f.path !== null && (f.host === null || f.host === hostname());
 }
 
-/** One item in full for its page: the read model's view (its `next` with `--db db`, the database resq serve was given), the answer rendered, its verdicts, each file's place here. */
-export async function itemViewOf(store: ReadStore & FileStore & Pick<ScoreStore, 'verdictsOf'>, batch: BatchRecord, itemId: string, nowMs: number, db?: string): Promise<ItemView | null> {
+/** One item in full for its page: the read model's view (its `next` with `--db db`, the database resq serve was given), the answer rendered, each file's place here. */
+export async function itemViewOf(store: ReadStore & FileStore & ScoreStore, batch: BatchRecord, itemId: string, nowMs: number, db?: string): Promise<ItemView | null> {
   if (!(await store.getItem(batch.id, itemId))) return null;
   const v = await readItemView(store, batch, itemId, { nowMs, hint: { db } });
   return {
     ...v,
     answerHtml: v.item.text === null ? null : renderMarkdown(v.item.text),
+    // Its verdicts, each with its reason (the page lists them).
     verdicts: await store.verdictsOf(batch.id, itemId),
     files: v.files.map((f) => ({ ...f, here: isHere(f), view: fileView(f) })),
   };
