@@ -59,6 +59,9 @@ export const ItemsQuerySchema = z.object({
   meta: z.string().max(500).optional(),
   value: z.string().max(2000).optional(),
   q: z.string().max(500).optional(),
+  /** With `verdict`: the items this scorer (by name) passed, failed or left unscored. */
+  scorer: z.string().max(200).optional(),
+  verdict: z.enum(['passed', 'failed', 'unscored']).optional(),
   sort: z.enum(['seq', 'id', 'updated']).optional(),
   desc: z.enum(['0', '1']).optional(),
   after: cursorParam('after', 'next'),
@@ -72,6 +75,10 @@ export type FileView = z.infer<typeof FileViewSchema>;
 
 /** The read model's item view, with the answer rendered for the page and each file's place here. */
 export const ItemViewSchema = ReadItemViewSchema.extend({
+  /** Each scorer's verdict on the item, by scorer then version (the reason is untrusted text: a command scorer's or the service's). */
+  verdicts: z.array(
+    z.object({ scorer: z.string(), version: z.string(), pass: z.boolean().nullable(), score: z.number().nullable(), reason: z.string(), scoredAt: z.string(), by: z.string() }),
+  ),
   /** The answer rendered from Markdown (raw HTML escaped, http(s)/mailto links only), or null. */
   answerHtml: z.string().nullable(),
   files: z.array(
