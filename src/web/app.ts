@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { BatchStore, FileStore, ReadStore, TransitionStore, WebSessionStore } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, ScoreStore, TransitionStore, WebSessionStore } from '../store/index.js';
 import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
@@ -16,8 +16,8 @@ import { type WebEnv, writeRoutes } from './write-routes.js';
 /** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, and the sessions. */
-export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore;
+/** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, the sessions, and verdicts. */
+export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore & ScoreStore;
 
 /** What the web app is made of: what its guard checks against (security.ts), and the rest. */
 export interface AppDeps extends GuardOptions {

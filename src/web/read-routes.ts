@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, ScoreStore } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, HELD_LISTED, HeldQuerySchema, HeldSelectionSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
 import { cutText } from '../store/item-page-shapes.js';
 import { ResqError } from '../errors.js';
@@ -15,7 +15,7 @@ import type { WebEnv } from './write-routes.js';
 
 /** What the read routes need. */
 export interface ReadDeps {
-  store: BatchStore & ReadStore & FileStore;
+  store: BatchStore & ReadStore & FileStore & ScoreStore;
   live: LiveHub;
   now: () => number;
   /** The database `resq serve` was given: suggested commands carry it as `--db`. */
@@ -148,9 +148,10 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     const [a, b] = await Promise.all([d.store.findBatch(q.data.a), d.store.findBatch(q.data.b)]);
     if (!a) return notFound(c, q.data.a);
     if (!b) return notFound(c, q.data.b);
-    const { compareSummary } = await import('../runner/compare.js');
+    const [{ compareSummary }, { regressionSummary }] = await Promise.all([import('../runner/compare.js'), import('../read/regressions.js')]);
     const s = await compareSummary(d.store, a, b, q.data.limit ?? 500);
-    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
+    const verdicts = await regressionSummary(d.store, a, b, q.data.limit ?? 500);
+    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, verdicts, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
   });
 
   app.get('/metrics', async () => new Response(await metricsText(d.store, d.now()), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' } }));
