@@ -119,7 +119,7 @@ export async function showCompare(main) {
     ),
     ...verdictsPart(r),
     r.changed.length === 0
-      ? h('p', { class: 'muted' }, 'No difference.')
+      ? h('p', { class: 'muted' }, r.verdicts.scorers.length ? 'No other difference: the answers, states, decisions and files are the same.' : 'No difference.')
       : h(
           'table',
           { class: 'grid compare', id: 'compare-table' },
