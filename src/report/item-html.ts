@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import type { Verdict } from '../score/types.js';
 import type { ItemAggregate } from '../store/port.js';
+import { escapeControls } from '../text/escape-text.js';
 import { printable } from '../text/printable.js';
 import { html, Markup } from '../web/html.js';
 import { renderMarkdown } from '../web/markdown.js';
@@ -24,6 +25,14 @@ export function cutText(text: string, n: number): { text: string; left: number }
   let end = Math.max(0, n);
   if (end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
   return { text: text.slice(0, end), left: text.length - end };
+}
+
+// Controls other than line breaks and tabs, and the direction overrides that reorder what a reader sees.
+const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Markdown source with its hidden characters made visible (`\x07`, `\u202e`), its layout kept. */
+export function visibleControls(text: string): string {
+  return text.replace(HIDDEN, escapeControls);
 }
 
 const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
@@ -72,7 +81,7 @@ function answerCell(row: ItemAggregate, place: RowPlace, chars: number): Markup 
   if (item.text === null) return failure.text !== '' ? failure : html`<span class="m">no answer (${item.state})</span>`;
   const c = cutText(item.text, chars);
   // Rendered safely: raw HTML escaped, links http(s)/mailto only, no images (web/markdown.ts).
-  const body = new Markup(renderMarkdown(c.text));
+  const body = new Markup(renderMarkdown(visibleControls(c.text)));
   if (c.left === 0) return html`${failure}${body}`;
   return html`${failure}${body}<p class="m">${c.left.toLocaleString('en-US')} characters left out: <a href="${servePage(place, item.id)}">the whole answer in resq serve</a></p>`;
 }
