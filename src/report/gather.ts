@@ -29,6 +29,8 @@ export interface ReportSummary {
   approvedCost: number;
   budget: number | null;
   passRates: PassRate[];
+  /** Every scorer with a verdict on any item, by name: the items table has a column for each. */
+  scorers: string[];
   /** Failed and errored items by error code (`none` when the service gave none), most first. */
   failures: { code: string; count: number }[];
   /** Decisions by pause kind, answer in words and who made them, most first. */
@@ -66,6 +68,7 @@ export async function gatherReport(store: ReportStore, batch: BatchRecord, o: { 
   const failures = new Map<string, { key: string; count: number }>();
   const decisions = new Map<string, { key: { tool: string; words: string; decider: string }; count: number }>();
   let completed = 0;
+  const scorers = new Set<string>();
   for await (const { row, verdicts } of rowsWithVerdicts(store, batch, o.pageSize)) {
     const { item } = row;
     if (item.state === 'failed' || item.state === 'error') countUp(failures, item.errorCode ?? 'none', item.errorCode ?? 'none');
@@ -73,6 +76,7 @@ export async function gatherReport(store: ReportStore, batch: BatchRecord, o: { 
       const key = { tool: d.tool, words: decisionWords(d.answer), decider: deciderName(d) };
       countUp(decisions, JSON.stringify(key), key);
     }
+    for (const name of verdicts.keys()) scorers.add(name);
     if (item.state !== 'completed') continue;
     completed++;
     for (const [name, v] of verdicts) {
@@ -94,6 +98,7 @@ export async function gatherReport(store: ReportStore, batch: BatchRecord, o: { 
     approvedCost: recordedCost(approvedCost),
     budget: budgetOf(batch.policy),
     passRates: passRates.sort((x, y) => x.scorer.localeCompare(y.scorer)),
+    scorers: [...scorers].sort((x, y) => x.localeCompare(y)),
     failures: most(failures).map((e) => ({ code: e.key, count: e.count })),
     decisions: most(decisions).map((e) => ({ ...e.key, count: e.count })),
     compare: other ? { name: other.name, ...(await regressionSummary(store, other, batch, o.listed ?? 200)) } : null,

@@ -49,54 +49,74 @@ export function fileHref(reportDir: string, path: string): string {
 
 function shown(s: string, n: number): string {
   const c = cutText(s, n);
-  return c.left > 0 ? `${printable(c.text)}… (${c.left.toLocaleString('en-US')} more characters)` : printable(c.text);
+  return c.left > 0 ? `${printable(c.text)}… (+${c.left.toLocaleString('en-US')})` : printable(c.text);
 }
 
-function verdictList(verdicts: ReadonlyMap<string, Verdict>, reasonMax: number): Markup {
-  if (verdicts.size === 0) return html`<span class="m">—</span>`;
-  return html`<ul>${[...verdicts.values()].map((v) => {
-    const [cls, word] = v.pass === true ? ['p', 'passed'] : v.pass === false ? ['f', 'failed'] : ['u', 'unscored'];
-    const reason = reasonMax > 0 && v.reason ? ` — ${line(cutText(v.reason, reasonMax).text)}` : '';
-    return html`<li class="${cls}">${line(v.scorer)}: ${word}${reason}</li>`;
-  })}</ul>`;
+/** One scorer's cell: ✓ passed, ✗ failed, ? unscored (a colour class each), then the reason cut to `reasonMax`; empty with no verdict. */
+function verdictCell(v: Verdict | undefined, reasonMax: number): Markup {
+  if (!v) return html`<td>`;
+  const [cls, mark] = v.pass === true ? ['p', '✓'] : v.pass === false ? ['f', '✗'] : ['u', '?'];
+  const reason = reasonMax > 0 && v.reason ? ` ${line(cutText(v.reason, reasonMax).text)}` : '';
+  return html`<td class=${cls}>${mark}${reason}`;
 }
 
 function filesCell(row: ItemAggregate, reportDir: string): Markup {
-  if (row.files.length === 0) return html``;
-  return html`<ul>${row.files.map((f) => {
+  return html`${row.files.map((f) => {
     const name = line(f.name ?? f.role ?? f.id);
-    return f.status === 'downloaded' && f.path ? html`<li><a href="${fileHref(reportDir, f.path)}">${name}</a></li>` : html`<li>${name} <span class="m">(${f.status})</span></li>`;
-  })}</ul>`;
+    return f.status === 'downloaded' && f.path ? html`<a href="${fileHref(reportDir, f.path)}">${name}</a> ` : html`${name} <span class=m>(${f.status})</span> `;
+  })}`;
 }
 
-function failureLine(row: ItemAggregate, chars: number): Markup {
-  const { item } = row;
+function failureLine(item: ItemAggregate['item'], chars: number): Markup {
   if (item.state !== 'failed' && item.state !== 'error') return html``;
-  return html`<p class="f">${item.state}${item.errorCode ? ` (${line(item.errorCode)})` : ''}${item.error ? `: ${line(cutText(item.error, Math.max(chars, 40)).text)}` : ''}</p>`;
+  return html`<p class=f>${item.state}${item.errorCode ? ` (${line(item.errorCode)})` : ''}${item.error ? `: ${line(cutText(item.error, Math.max(chars, 40)).text)}` : ''}</p>`;
 }
+
+/** Below this many characters of room an answer is shown as plain text: Markdown's markup would take the room. */
+const MARKDOWN_ROOM = 160;
 
 function answerCell(row: ItemAggregate, place: RowPlace, chars: number): Markup {
   const { item } = row;
-  const failure = failureLine(row, chars);
-  if (item.text === null) return failure.text !== '' ? failure : html`<span class="m">no answer (${item.state})</span>`;
+  const failure = failureLine(item, chars);
+  if (item.text === null) return failure.text !== '' ? failure : html`<span class=m>no answer (${item.state})</span>`;
   const c = cutText(item.text, chars);
   // Rendered safely: raw HTML escaped, links http(s)/mailto only, no images (web/markdown.ts).
-  const body = new Markup(renderMarkdown(visibleControls(c.text)));
+  const body = chars >= MARKDOWN_ROOM || c.left === 0 ? new Markup(renderMarkdown(visibleControls(c.text))) : html`${line(c.text)}`;
   if (c.left === 0) return html`${failure}${body}`;
-  return html`${failure}${body}<p class="m">${c.left.toLocaleString('en-US')} characters left out: <a href="${servePage(place, item.id)}">the whole answer in resq serve</a></p>`;
+  return html`${failure}${body}… <a href="${servePage(place, item.id)}">+${c.left.toLocaleString('en-US')}</a>`;
 }
 
-/**
- * One item as a row of the report's items table, sized to about `allowance` bytes: the
- * question, expected answer and reasons cut to a share of it, the answer (Markdown, rendered
- * safely) to what is left, at most {@link ANSWER_MAX} characters. Every value is escaped.
- */
-export function itemRow(row: ItemAggregate, verdicts: ReadonlyMap<string, Verdict>, place: RowPlace, allowance: number): string {
+/** Characters of each text a row shows (the answer's may be less: Markdown grows as HTML). */
+interface Shares {
+  question: number;
+  expected: number;
+  answer: number;
+  reason: number;
+}
+
+function rowWith(row: ItemAggregate, verdicts: ReadonlyMap<string, Verdict>, scorers: readonly string[], place: RowPlace, n: Shares): string {
   const { item } = row;
   const expected = item.expected === null || item.expected === undefined ? null : typeof item.expected === 'string' ? item.expected : JSON.stringify(item.expected);
-  const start = html`<tr id="i-${encodeURIComponent(item.id)}"><td>${line(item.id)}</td><td>${shown(item.question, clamp(allowance / 5, 24, 2000))}</td><td>${expected === null ? '' : shown(expected, clamp(allowance / 8, 16, 1000))}</td><td>`.text;
-  const end = html`</td><td>${verdictList(verdicts, clamp(allowance / 10, 0, 300))}</td><td>${filesCell(row, place.reportDir)}</td></tr>\n`.text;
-  // Markdown grows a little as HTML (paragraphs, escapes); the room a cut note takes is kept aside.
-  const room = (allowance - Buffer.byteLength(start) - Buffer.byteLength(end) - 90 - place.serveUrl.length - place.batchName.length - item.id.length) / 1.25;
-  return start + answerCell(row, place, clamp(room, 0, ANSWER_MAX)).text + end;
+  return html`<tr id="i-${encodeURIComponent(item.id)}"><td>${line(item.id)}<td>${shown(item.question, n.question)}<td>${expected === null ? '' : shown(expected, n.expected)}<td>${answerCell(row, place, n.answer)}${scorers.map((name) => verdictCell(verdicts.get(name), n.reason))}<td>${filesCell(row, place.reportDir)}\n`.text;
+}
+
+/** Below this many bytes a row gives no verdict's reason: the marks (✓ ✗ ?) say enough. */
+const REASON_ROOM = 600;
+
+/**
+ * One item as a row of the report's items table (optional end tags left out), sized to about
+ * `allowance` bytes: what the row needs without its texts is measured first, then the room
+ * left is shared out — a part to the question and the expected answer, the rest to the
+ * answer (Markdown, rendered safely), at most {@link ANSWER_MAX} characters. A cut text says
+ * how many characters are left out; a cut answer links to the item's page in `resq serve`.
+ * One cell per scorer of `scorers`. Every value is escaped.
+ */
+export function itemRow(row: ItemAggregate, verdicts: ReadonlyMap<string, Verdict>, scorers: readonly string[], place: RowPlace, allowance: number): string {
+  const reason = allowance < REASON_ROOM ? 0 : clamp(allowance / 12, 0, 300);
+  const bare = Buffer.byteLength(rowWith(row, verdicts, scorers, place, { question: 0, expected: 0, answer: 0, reason }));
+  const free = Math.max(0, allowance - bare);
+  const question = clamp(free * 0.3, 0, 2000);
+  const expected = clamp(free * 0.15, 0, 1000);
+  const rest = free - Math.min(question, row.item.question.length) - Math.min(expected, JSON.stringify(row.item.expected ?? '').length);
+  return rowWith(row, verdicts, scorers, place, { question, expected, answer: clamp(rest / 1.2, 0, ANSWER_MAX), reason });
 }

@@ -34,7 +34,7 @@ ${turns(`Regressed: passed in ${a}, fail in ${b}`, 'regressed', c.regressed)}${t
 }
 
 /** The document's head and the report's summary sections, up to the opening of the items table. */
-export function renderHead(batch: BatchRecord, s: ReportSummary, madeAt: string): string {
+export function renderHead(batch: BatchRecord, s: ReportSummary, madeAt: string, serveUrl: string): string {
   const name = line(batch.name);
   const states = Object.entries(s.counts).filter(([, n]) => n > 0);
   return html`<!DOCTYPE html>
@@ -70,8 +70,9 @@ ${table(['Items', ...states.map(([k]) => k)], [html`<tr><td class="n">${s.items}
   }</section>
 ${s.compare ? compareSection(s.compare, batch.name) : ''}
 <section id="items-section"><h2>Items</h2>
-<table id="items"><colgroup><col class="w1"><col class="w2"><col class="w3"><col class="w4"><col class="w3"><col class="w5"></colgroup>
-<thead><tr><th>Item</th><th>Question</th><th>Expected</th><th>Answer</th><th>Verdicts</th><th>Files</th></tr></thead><tbody>
+<p class="m">A cut text ends with how many characters are left out (+N); on a cut answer, +N links to the whole answer in resq serve (${line(serveUrl)}). Verdicts: ✓ passed, ✗ failed, ? unscored.</p>
+<table id="items"><colgroup><col class="w1"><col class="w2"><col class="w3"><col class="w4">${s.scorers.map(() => html`<col class="w6">`)}<col class="w5"></colgroup>
+<thead><tr><th>Item</th><th>Question</th><th>Expected</th><th>Answer</th>${s.scorers.map((n) => html`<th>${line(n)}</th>`)}<th>Files</th></tr></thead><tbody>
 `.text;
 }
 

@@ -7,8 +7,8 @@ import { gatherReport, rowsWithVerdicts, type ReportStore } from './gather.js';
 import { itemRow } from './item-html.js';
 import { renderHead, REPORT_TAIL } from './render-head.js';
 
-/** Most bytes a report is written to (under 20 MB, whatever the batch's size): long answers are cut to fit. */
-export const REPORT_MAX_BYTES = 19_000_000;
+/** Most bytes a report is written to (under 20 MB, whatever the batch's size): long texts are cut to fit. */
+export const REPORT_MAX_BYTES = 19_900_000;
 
 /** How `resq report` writes its file. */
 export interface ReportOptions {
@@ -62,10 +62,10 @@ export async function writeReport(store: ReportStore, batch: BatchRecord, o: Rep
     if (chunk.length >= 1 << 16) await flush();
   };
   try {
-    await put(renderHead(batch, summary, o.madeAt ?? isoNow()));
+    await put(renderHead(batch, summary, o.madeAt ?? isoNow(), place.serveUrl));
     for await (const { row, verdicts } of rowsWithVerdicts(store, batch, o.pageSize)) {
       const left = Math.max(1, summary.items - items);
-      await put(itemRow(row, verdicts, place, (maxBytes - bytes - REPORT_TAIL.length) / left));
+      await put(itemRow(row, verdicts, summary.scorers, place, (maxBytes - bytes - REPORT_TAIL.length) / left));
       items++;
     }
     await put(REPORT_TAIL);

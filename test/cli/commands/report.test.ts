@@ -44,8 +44,11 @@ describe('resq report (a real batch against the simulator)', () => {
     expect(page).toMatch(/<td>mentions<\/td><td class="n">2<\/td><td class="n">1<\/td><td class="n">0<\/td><td class="n">66\.7%<\/td><td>20\.8% – 93\.9%<\/td>/);
     expect(page).toMatch(/<td>confirm_scope<\/td><td>approved<\/td><td>the policy<\/td><td class="n">1<\/td>/);
     expect(page).toMatch(/<table id="regressed">.*<a href="#i-plan">plan<\/a>.*no Paris in the answer/s);
-    expect(page).toMatch(/<tr id="i-doomed">.*<p class="f">failed \(agent_error\)/);
-    expect(page).toMatch(/<tr id="i-plain"><td>plain<\/td><td>What is the capital\?<\/td><td><\/td><td><h2>Answer<\/h2>\n<p>Simulated answer to: &quot;What is the capital\?&quot;/);
+    expect(page).toMatch(/<tr id="i-doomed">.*<p class=f>failed \(agent_error\)/);
+    expect(page).toMatch(/<tr id="i-plain"><td>plain<td>What is the capital\?<td><td><h2>Answer<\/h2>\n<p>Simulated answer to: &quot;What is the capital\?&quot;/);
+    // One column per scorer: ✓ passed, ✗ failed, each with its reason.
+    expect(page).toContain('<th>mentions</th><th>Files</th>');
+    expect(page).toMatch(/<tr id="i-plan">.*<td class=f>✗ no Paris in the answer<td>/s);
     // Written whole through a temp file: nothing else left in the folder.
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
