@@ -81,7 +81,7 @@ function answerCell(row: ItemAggregate, place: RowPlace, chars: number): Markup 
   if (item.text === null) return failure.text !== '' ? failure : html`<span class=m>no answer (${item.state})</span>`;
   const c = cutText(item.text, chars);
   // Rendered safely: raw HTML escaped, links http(s)/mailto only, no images (web/markdown.ts).
-  const body = chars >= MARKDOWN_ROOM || c.left === 0 ? new Markup(renderMarkdown(visibleControls(c.text))) : html`${line(c.text)}`;
+  const body = chars >= MARKDOWN_ROOM || c.left === 0 ? new Markup(renderMarkdown(visibleControls(c.text))) : html`${line(c.text.replace(/\s+/g, ' '))}`;
   if (c.left === 0) return html`${failure}${body}`;
   return html`${failure}${body}… <a href="${servePage(place, item.id)}">+${c.left.toLocaleString('en-US')}</a>`;
 }

@@ -80,6 +80,7 @@ describe('itemRow', () => {
     expect(row).toMatch(/<td>q*… \(\+[\d,]+\)<td>/);
     expect(row).not.toContain('a long reason');
     expect(row).not.toContain('<h1>');
+    expect(row).toContain('<td># Title word word');
     // Room enough, the whole answer as Markdown, up to 4,000 characters.
     const roomy = itemRow(long, new Map(), [], place, 1_000_000);
     expect(roomy).toContain('<h1>Title</h1>');
