@@ -4,7 +4,7 @@ import type { CliIo } from '../io.js';
 
 /** One scorer's paired counts as a line: what turned, what held, and whether it is more than chance. */
 function scorerLine(s: ScorerComparison, nameA: string, nameB: string, p: (s: string) => string): string {
-  const versions = s.versionsDiffer ? `; versions differ (${s.versionsA.join(', ')} in ${nameA}, ${s.versionsB.join(', ')} in ${nameB}): the same name, other settings` : '';
+  const versions = s.versionsDiffer ? `; versions differ (${s.versionsA.map(p).join(', ')} in ${nameA}, ${s.versionsB.map(p).join(', ')} in ${nameB}): the same name, other settings` : '';
   return `${p(s.scorer)}: ${s.regressed} regressed, ${s.fixed} fixed, ${s.bothPass} both pass, ${s.bothFail} both fail, ${s.unscored} unscored in either; ${s.words}${versions}`;
 }
 
