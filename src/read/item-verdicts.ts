@@ -2,7 +2,7 @@ import type { ItemVerdicts, Verdict } from '../score/types.js';
 import type { BatchRecord, ItemRecord, ReadStore, ScoreStore } from '../store/index.js';
 
 /** The store reads a verdict walk needs: a batch's items and its verdicts, each a page at a time. */
-export type VerdictReads = Pick<ReadStore, 'listItems'> & Pick<ScoreStore, 'verdictsPage' | 'verdictsOf'>;
+export type VerdictReads = Pick<ReadStore, 'listItems' | 'getItem'> & Pick<ScoreStore, 'verdictsPage' | 'verdictsOf'>;
 
 /**
  * A batch's verdict pages read alongside something walked in seq order (its items, its export

@@ -2,6 +2,7 @@ import { mcnemarExact } from '../score/stats.js';
 import type { Verdict } from '../score/types.js';
 import type { BatchRecord } from '../store/index.js';
 import { itemsWithVerdicts, scorerVersionsOf, verdictByScorer, type VerdictReads } from './item-verdicts.js';
+import { pairById } from './pair-by-id.js';
 
 /** One scorer's verdicts on the items two batches share (paired by id; scorers matched by name). */
 export interface ScorerComparison {
@@ -42,7 +43,7 @@ export interface VerdictPairing {
   paired: number;
   /** Every scorer either batch has a verdict of, by name. */
   scorers: ScorerComparison[];
-  /** The items whose verdict turned `change`, in B's file order, one entry per scorer that turned. */
+  /** The items whose verdict turned `change`, as paired (B's file order when both batches share it), one entry per scorer that turned. */
   turns(change: 'regressed' | 'fixed'): AsyncGenerator<VerdictTurn>;
 }
 
@@ -72,10 +73,31 @@ interface Tally {
   bothFail: number;
 }
 
+/** An item of one side reduced to what pairing needs: its id, and one character per scorer (by the scorer's index). */
+interface Marks {
+  id: string;
+  codes: string;
+}
+
+/** A batch's items as {@link Marks}, read a page at a time; `seen` hears each scorer index and version met. */
+async function* marksOf(store: VerdictReads, batch: BatchRecord, pageSize: number, indexOf: (name: string) => number, seen: (i: number, version: string) => void): AsyncGenerator<Marks> {
+  for await (const { item, verdicts } of itemsWithVerdicts(store, batch, pageSize)) {
+    const codes: string[] = [];
+    for (const [name, v] of verdicts) {
+      const i = indexOf(name);
+      while (codes.length < i) codes.push(NONE);
+      codes[i] = codeOf(v);
+      seen(i, v.version);
+    }
+    yield { id: item.id, codes: codes.join('') };
+  }
+}
+
 /**
- * Pairs the verdicts of batches A and B by item id and counts, per scorer, what turned. A's
- * verdicts are kept as one character per item and scorer; B's are streamed in pages, so
- * memory grows only with A's ids. The turned items are read again page by page from B.
+ * Pairs the verdicts of batches A and B by item id and counts, per scorer, what turned. Both
+ * batches are read side by side a page at a time ({@link pairById}): batches in the same
+ * order hold nothing, others hold one character per scorer of each item not paired yet. The
+ * turned items are found by reading both again, and only their own verdicts are read whole.
  */
 export async function pairVerdicts(store: VerdictReads, a: BatchRecord, b: BatchRecord, pageSize = 500): Promise<VerdictPairing> {
   const names: string[] = [];
@@ -87,27 +109,14 @@ export async function pairVerdicts(store: VerdictReads, a: BatchRecord, b: Batch
   };
   const tallies: Tally[] = [];
   const tallyOf = (i: number): Tally => (tallies[i] ??= { versionsA: new Set(), versionsB: new Set(), regressed: 0, fixed: 0, bothPass: 0, bothFail: 0 });
-  const codesA = new Map<string, string>();
-  for await (const { item, verdicts } of itemsWithVerdicts(store, a, pageSize)) {
-    const codes: string[] = [];
-    for (const [name, v] of verdicts) {
-      const i = indexOf(name);
-      while (codes.length < i) codes.push(NONE);
-      codes[i] = codeOf(v);
-      tallyOf(i).versionsA.add(v.version);
-    }
-    codesA.set(item.id, codes.join('').replace(/-+$/, ''));
-  }
   let paired = 0;
-  for await (const { item, verdicts } of itemsWithVerdicts(store, b, pageSize)) {
-    const codes = codesA.get(item.id);
-    if (codes === undefined) continue;
+  const sideA = marksOf(store, a, pageSize, indexOf, (i, v) => tallyOf(i).versionsA.add(v));
+  const sideB = marksOf(store, b, pageSize, indexOf, (i, v) => tallyOf(i).versionsB.add(v));
+  for await (const [x, y] of pairById(sideA, sideB)) {
     paired++;
-    for (const [name, v] of verdicts) {
-      const i = indexOf(name);
+    for (let i = 0; i < Math.max(x.codes.length, y.codes.length); i++) {
+      const pair = `${x.codes[i] ?? NONE}${y.codes[i] ?? NONE}`;
       const t = tallyOf(i);
-      t.versionsB.add(v.version);
-      const pair = `${codes[i] ?? NONE}${codeOf(v)}`;
       if (pair === 'pf') t.regressed++;
       else if (pair === 'fp') t.fixed++;
       else if (pair === 'pp') t.bothPass++;
@@ -132,19 +141,20 @@ export async function pairVerdicts(store: VerdictReads, a: BatchRecord, b: Batch
       words: changeInWords(t.regressed, t.fixed, p),
     };
   });
-  const versionsA = scorerVersionsOf(a);
+  const [versionsA, versionsB] = [scorerVersionsOf(a), scorerVersionsOf(b)];
+  const ignore = (): void => undefined;
   async function* turns(change: 'regressed' | 'fixed'): AsyncGenerator<VerdictTurn> {
     const [was, now] = change === 'regressed' ? [PASS, FAIL] : [FAIL, PASS];
-    for await (const { item, verdicts } of itemsWithVerdicts(store, b, pageSize)) {
-      const codes = codesA.get(item.id);
-      if (codes === undefined) continue;
-      let sideA: Map<string, Verdict> | null = null;
-      for (const [name, v] of verdicts) {
-        if (codeOf(v) !== now || codes[index.get(name)!] !== was) continue;
-        // Only a turned item's own verdicts are read back from A, for their reasons.
-        sideA ??= verdictByScorer(await store.verdictsOf(a.id, item.id), versionsA);
-        const old = sideA.get(name);
-        yield { id: item.id, scorer: name, change, question: item.question, a: old ? pick(old) : null, b: pick(v) };
+    for await (const [x, y] of pairById(marksOf(store, a, pageSize, indexOf, ignore), marksOf(store, b, pageSize, indexOf, ignore))) {
+      const turned = names.filter((_, i) => x.codes[i] === was && y.codes[i] === now);
+      if (turned.length === 0) continue;
+      const [va, vb, item] = await Promise.all([store.verdictsOf(a.id, x.id), store.verdictsOf(b.id, y.id), store.getItem(b.id, y.id)]);
+      const [oldOnes, newOnes] = [verdictByScorer(va, versionsA), verdictByScorer(vb, versionsB)];
+      for (const name of turned) {
+        const [old, v] = [oldOnes.get(name), newOnes.get(name)];
+        // Judged again between the two reads: the pair is no longer one that turned.
+        if (v?.pass !== (change === 'fixed')) continue;
+        yield { id: y.id, scorer: name, change, question: item?.question ?? '', a: old ? pick(old) : null, b: pick(v) };
       }
     }
   }
