@@ -1,3 +1,11 @@
+/** `x` meets its partner waiting on the other side (taken from there), else waits on its own side. */
+function meet<X extends { id: string }, Y>(x: X, own: Map<string, X>, other: Map<string, Y>): Y | undefined {
+  const partner = other.get(x.id);
+  if (partner === undefined) own.set(x.id, x);
+  else other.delete(x.id);
+  return partner;
+}
+
 /**
  * Pairs two streams by id, reading them side by side: a thing waits in memory only until its
  * partner comes by, so two batches in the same order (a question set asked again) pair with
@@ -12,31 +20,19 @@ export async function* pairById<A extends { id: string }, B extends { id: string
   let [aDone, bDone] = [false, false];
   try {
     while (!aDone || !bDone) {
-      if (!aDone) {
-        const r = await ia.next();
-        if (r.done === true) aDone = true;
-        else {
-          const x = r.value as A;
-          const partner = waitingB.get(x.id);
-          if (partner === undefined) waitingA.set(x.id, x);
-          else {
-            waitingB.delete(x.id);
-            yield [x, partner];
-          }
-        }
+      const ra = aDone ? null : await ia.next();
+      if (ra?.done === true) aDone = true;
+      else if (ra) {
+        const x = ra.value as A;
+        const y = meet(x, waitingA, waitingB);
+        if (y !== undefined) yield [x, y];
       }
-      if (!bDone) {
-        const r = await ib.next();
-        if (r.done === true) bDone = true;
-        else {
-          const y = r.value as B;
-          const partner = waitingA.get(y.id);
-          if (partner === undefined) waitingB.set(y.id, y);
-          else {
-            waitingA.delete(y.id);
-            yield [partner, y];
-          }
-        }
+      const rb = bDone ? null : await ib.next();
+      if (rb?.done === true) bDone = true;
+      else if (rb) {
+        const y = rb.value as B;
+        const x = meet(y, waitingB, waitingA);
+        if (x !== undefined) yield [x, y];
       }
     }
   } finally {
