@@ -151,9 +151,10 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     const [a, b] = await Promise.all([d.store.findBatch(q.data.a), d.store.findBatch(q.data.b)]);
     if (!a) return notFound(c, q.data.a);
     if (!b) return notFound(c, q.data.b);
-    const { compareSummary } = await import('../runner/compare.js');
+    const [{ compareSummary }, { regressionSummary }] = await Promise.all([import('../runner/compare.js'), import('../read/regressions.js')]);
     const s = await compareSummary(d.store, a, b, q.data.limit ?? 500);
-    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
+    const verdicts = await regressionSummary(d.store, a, b, q.data.limit ?? 500);
+    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, verdicts, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
   });
 
   app.get('/metrics', async () => new Response(await metricsText(d.store, d.now()), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' } }));
