@@ -142,7 +142,8 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
   let batch = await findBatch(store, o, name);
   if (!batch && !o.source) throw new InputError(`no batch named "${name}"`);
   if (batch && o.source && !o.source.append) await checkUnchanged(batch, o.source.questions);
-  if (batch && !o.source) await checkUnchanged(batch, batch.sourcePath);
+  // An agent judge's companion batch has no question file: its questions are made from the batch it judges.
+  if (batch && !o.source && batch.settings.judgeOf === undefined) await checkUnchanged(batch, batch.sourcePath);
   const planned = batch ? applyOverrides(batch, o.overrides ?? {}) : null;
   const plan: SessionPlan = {
     batch,

@@ -28,7 +28,7 @@ describe('judgePrompt', () => {
   it('reads an expected number or object as JSON, a missing answer or expected answer as said', () => {
     expect(expectedAsText(3.5)).toBe('3.5');
     expect(expectedAsText({ a: [1, 'b'] })).toBe('{"a":[1,"b"]}');
-    expect(expectedAsText(JSON.rawJSON('1.10'))).toBe('1.10');
+    expect(expectedAsText((JSON as unknown as { rawJSON(t: string): unknown }).rawJSON('1.10'))).toBe('1.10');
     expect(judgePrompt({ ...c, expected: null, answer: null })).toContain('[expected answer: 12 characters]\n(none given)\n[answer: 16 characters]\n(no answer text)\n');
   });
 });
