@@ -6,6 +6,7 @@ import { escapeControls } from '../text/escape-text.js';
 import { type ServiceFlags, sessionConnector } from './attach.js';
 import type { CliIo } from './io.js';
 import { leaseMsFromEnv } from './lease-env.js';
+import { judgingLine } from './text/judging-line.js';
 import { type ProgressKind, pickRenderer } from './progress.js';
 
 /** What the agent judge is run with from a command line. */
@@ -67,7 +68,7 @@ export async function judgeOnCli(o: JudgeOnCli): Promise<AgentJudgingResult> {
 /** What judging cost and what waits: `judging: N runs, cost C (batch X.judge)`, and the held judgings with the command that answers them. */
 export function judgingLines(r: Pick<AgentJudgingResult, 'judge' | 'held'>, cost: { runs: number; cost: number }, db: string): string[] {
   const name = r.judge.name;
-  const lines = [`judging: ${cost.runs} run${cost.runs === 1 ? '' : 's'}, cost ${cost.cost} (batch ${escapeControls(name)})`];
+  const lines = [judgingLine(name, cost)];
   if (r.held > 0) lines.push(`${r.held} judging${r.held === 1 ? '' : 's'} held for a person (left unscored); to answer: ${commandHint(['resq', 'answer', name], { db })}`);
   return lines;
 }

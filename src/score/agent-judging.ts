@@ -138,12 +138,3 @@ export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudging
   await recordEnded(store, parent.id, judge, clock);
   return { judge: session.batch, appended, recorded, run: session.run, held: session.status.counts.held };
 }
-
-/** What judging has cost a batch: its companion batch's runs and approved cost; null when it has none. */
-export async function judgingCost(store: Store, parent: BatchRecord): Promise<{ runs: number; cost: number } | null> {
-  const judge = await store.findBatch(`${parent.name}.judge`);
-  if (!judge || judge.settings.judgeOf !== parent.id) return null;
-  const counts = await store.itemCounts(judge.id);
-  const runs = Object.values(counts).reduce((a, b) => a + b, 0) - counts.queued;
-  return { runs, cost: await store.approvedCost(judge.id) };
-}

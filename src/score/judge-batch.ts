@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchExistsError, InputError } from '../errors.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchStore, ItemRecord } from '../store/index.js';
+import type { BatchRecord, BatchStore, ItemRecord, ReadStore } from '../store/index.js';
 import { judgePrompt } from './judge-prompt.js';
 import type { ScorerSpec } from './types.js';
 
@@ -118,4 +118,13 @@ export async function appendJudgings(store: BatchStore, judge: BatchRecord, spec
     await appender.rollback();
     throw e;
   }
+}
+
+/** What judging has cost a batch: its companion batch's runs and approved cost; null when it has none. */
+export async function judgingCost(store: Pick<ReadStore, 'itemCounts' | 'approvedCost'> & Pick<BatchStore, 'findBatch'>, parent: BatchRecord): Promise<{ runs: number; cost: number } | null> {
+  const judge = await store.findBatch(judgeBatchName(parent));
+  if (!judge || judge.settings.judgeOf !== parent.id) return null;
+  const counts = await store.itemCounts(judge.id);
+  const runs = Object.values(counts).reduce((a, b) => a + b, 0) - counts.queued;
+  return { runs, cost: await store.approvedCost(judge.id) };
 }
