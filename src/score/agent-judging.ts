@@ -73,7 +73,8 @@ async function recordEnded(store: Store, parentId: string, judge: BatchRecord, c
   for (let after = -1; ; ) {
     const page = await store.listItems(judge.id, { states: TERMINAL_STATES, afterSeq: after, limit: PAGE });
     if (page.length === 0) return n;
-    for (const j of page) if (await recordJudging(store, parentId, j, clock)) n++;
+    // One turn: the SQLite adapter commits a page's verdicts together.
+    for (const ok of await Promise.all(page.map((j) => recordJudging(store, parentId, j, clock)))) if (ok) n++;
     after = page[page.length - 1]!.seq;
   }
 }
