@@ -128,3 +128,20 @@ export async function judgingCost(store: Pick<ReadStore, 'itemCounts' | 'approve
   const runs = Object.values(counts).reduce((a, b) => a + b, 0) - counts.queued;
   return { runs, cost: await store.approvedCost(judge.id) };
 }
+
+/**
+ * A batch's policy with its `batch_budget` less what judging it has cost (the runs of its
+ * judge batch): judging counts in the budget both ways. The policy as it is when it has no
+ * budget or the batch was never judged.
+ */
+export async function budgetLessJudging(
+  store: Pick<ReadStore, 'itemCounts' | 'approvedCost'> & Pick<BatchStore, 'findBatch'>,
+  batch: BatchRecord,
+  policy: Policy | null,
+): Promise<Policy | null> {
+  const scope = policy?.confirm_scope;
+  if (!scope || scope.batch_budget === undefined || isJudgeBatch(batch)) return policy;
+  const judging = await judgingCost(store, batch);
+  if (!judging || judging.cost === 0) return policy;
+  return { ...policy, confirm_scope: { ...scope, batch_budget: Math.max(0, scope.batch_budget - judging.cost) } };
+}

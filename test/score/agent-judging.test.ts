@@ -32,7 +32,7 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
   });
   afterAll(async () => sim.close());
 
-  it('judges each completed item in a companion batch: verdicts, a no-verdict reply unscored, pauses declined, judging cost apart and within what the budget left', async () => {
+  it('judges each completed item in a companion batch: verdicts, a no-verdict reply unscored, pauses declined, judging cost apart and counted in the budget both ways', async () => {
     const dir = tempDir();
     const questions = join(dir, 'q.csv');
     writeFileSync(questions, `id,question\n${ROWS.map(([id, q]) => `${id},${q}`).join('\n')}\n`);
@@ -80,6 +80,13 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
       const again = await judgeByAgent({ store, parent, scorers: [judged], service: client });
       expect(again.appended).toBe(0);
       expect(sim.ledger().runs.filter((x) => x.input.startsWith(JUDGE_HEADER) && x.parentId === null)).toHaveLength(ROWS.length);
+
+      // The batch's own later pauses see what judging spent: 10 + 6 spent of 20, so a plan of 5 no longer fits.
+      writeFileSync(questions, `id,question\n${[...ROWS, ['later', 'Another plan @confirm=5']].map(([id, q]) => `${id},${q}`).join('\n')}\n`);
+      await runBatchSession({ store, source: { questions, settings: testSettings(4), policy: null, baseUrl: sim.url, append: true }, service: client });
+      const [later] = await store.decisionsForItem(parent.id, 'later');
+      expect(later).toMatchObject({ by: 'policy', answer: { approved: false }, reason: expect.stringContaining('over batch_budget 14') });
+      expect(await store.approvedCost(parent.id)).toBe(10);
     } finally {
       await client.close();
       await store.close();
