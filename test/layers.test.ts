@@ -231,7 +231,7 @@ describe('the whiteboard', () => {
       'src/cli/commands/models-actions.ts',
       // The PostgreSQL LISTEN connection tried again after it broke: unref'd, so a process
       // that is otherwise done exits (the clock's sleep would hold it open).
-      'src/store/postgres/answers-listener.ts',
+      'src/store/postgres/pool.ts',
       // A notify command's deadline (a real child process) and a leaving worker's bound on
       // sending (wall time on real sockets: a receiver that never answers cannot hold the
       // process past it; a virtual clock would end it at once).

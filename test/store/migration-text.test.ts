@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pgMigrations, type PgMigration } from '../../src/store/postgres/migrations.js';
+import { migrations as pgMigrations, type Migration as PgMigration } from '../../src/store/postgres/migrations.js';
 import { migrations, type Migration } from '../../src/store/sqlite/migrations.js';
 import { sha256, sqliteMigrationTexts, sqliteSchema } from '../support/migration-text.js';
 

@@ -4,8 +4,8 @@ import { itemErrorColumns } from '../rows/run-failure.js';
 
 /**
  * The columns each transition of an agent item writes, by their items column names, shared
- * by both adapters (each writes them its own way: the SQLite adapter's flights.ts patch /
- * land / start, the PostgreSQL adapter's updateItem). `at` is the store's clock as ISO text;
+ * by both adapters (each writes them its own way: the SQLite adapter's flights.ts patchFlight /
+ * landFlight / startFlight, the PostgreSQL adapter's updateItem). `at` is the store's clock as ISO text;
  * `also`, columns an adapter writes with the patch (a module constant such as {@link UNLEASED},
  * spread in: no second object per transition). Pure.
  */

@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
+import type { BatchSettings } from '../types.js';
+import type { Queryable } from './pool.js';
 import { beginSql } from './pool.js';
 import { transactionEnd } from './sql.js';
 
@@ -125,4 +127,11 @@ export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: O
     await c.query(`INSERT INTO model_runs (batch_num, item_id, model_id, inputs) VALUES ${tuples.join(', ')}`, values);
   }
   await c.query('UPDATE batches SET total_items = $1, invalid_rows = $2, updated_at = $3 WHERE id = $4', [rows.length, '[]', isoNow(clock), batch.id]);
+}
+
+/** Updates settings and policy when a batch is resumed with new flags. */
+export async function updateBatchSettings(c: Queryable, id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null, clock: Clock = systemClock): Promise<void> {
+  await c.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
+    JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(clock), id,
+  ]);
 }

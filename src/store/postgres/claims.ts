@@ -1,5 +1,4 @@
 import type { Queryable } from './pool.js';
-import { isoNow } from '../../clock.js';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { idempotencyKey } from '../keys.js';
@@ -9,8 +8,7 @@ import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { FLIGHT_COLUMNS, flightSelect, IN_FLIGHT_MARK, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
-import { ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, whereIs } from './flights.js';
-import { BATCH_NUM, prepared } from './sql.js';
+import { BATCH_NUM, dbNow, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, prepared, stamp, whereIs } from './sql.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { all, one, scalar, exec } = prepared;
@@ -21,20 +19,8 @@ const { all, one, scalar, exec } = prepared;
  */
 const IN_FLIGHT = `SELECT count(*) FROM flights WHERE batch_num = $1 AND ${runGoing()}`;
 
-/** The text time a claim writes: the caller's (a test clock's) ms, else the store's clock. */
-export const stamp = (now: number | null): string => (now === null ? isoNow() : new Date(now).toISOString());
-
 /** A time in ms since the epoch (`col`, an SQL expression) as the ISO 8601 text the store keeps times in. */
 const isoOf = (col: string): string => `to_char(to_timestamp(${col} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * The time a lease or heartbeat is written with, in ms since the epoch: the database's own
- * clock as the statement runs (clock_timestamp(), not the transaction's start), unless the
- * caller gives a time of its own ($n, a test's clock). Never a time read on the worker before
- * the statement: after a stall (a black-holed connection, a frozen process) a lease written
- * so would land already expired, and the worker's items would go to another worker at once.
- */
-export const dbNow = (param: string): string => `coalesce(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)`;
 
 /** The runs in flight of the batch numbered `num`, less those of the items `ended` (the claimer's, ended but not yet written): one statement. */
 export async function inFlight(c: pg.ClientBase, num: number, ended: readonly string[] = []): Promise<number> {
@@ -64,6 +50,11 @@ export async function heartbeat(c: pg.ClientBase, lease: Lease, now: number | nu
     [lease.workerId],
   );
   return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
+}
+
+/** Sets the batch's adaptive cap (null: none). */
+export async function setCapLimit(c: Queryable, batchId: string, capLimit: number | null): Promise<void> {
+  await c.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
 }
 
 export async function retire(c: pg.ClientBase, workerId: string, now: number | null): Promise<void> {

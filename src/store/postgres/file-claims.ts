@@ -1,7 +1,6 @@
 import type { Queryable } from './pool.js';
 import type { FileClaim, FileClaimRequest, FileHolder } from '../roles/files.js';
-import { dbNow } from './claims.js';
-import { BATCH_NUM, one } from './sql.js';
+import { BATCH_NUM, dbNow, one } from './sql.js';
 
 type Q = Queryable;
 

@@ -1,7 +1,9 @@
 import type { Queryable } from './pool.js';
 import { fileFromRow, type FileRow } from '../rows/records.js';
-import type { DownloadedFile, FileCopy, FileRecord, FileStatus } from '../types.js';
-import { all, BATCH_NUM, one, scalar } from './sql.js';
+import type pg from 'pg';
+import type { DownloadedFile, FileCopy, FileRecord, FileRefInput, FileStatus } from '../types.js';
+import { fileExpiry } from '../common/file-expiry.js';
+import { all, BATCH_NUM, one, prepared, scalar } from './sql.js';
 import type { FileClaim } from '../roles/files.js';
 import { fenced } from './file-claims.js';
 
@@ -13,6 +15,16 @@ const NOT_ON_DISK = "('pending', 'failed', 'missing')";
 
 /** A files row (alias f) with the batch id it was read by ($1): the table keeps the batch's number (020). */
 const FILE_COLS = 'f.*, $1::text AS batch_id';
+
+/** Records a file reference the first time it is seen (the batch numbered `num`); expiry from the run's creation, else first sight. */
+export async function recordFile(c: pg.ClientBase, num: number, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
+  // Sent prepared (sql.ts `hot`): every finished run records its files.
+  await prepared.exec(c,
+    `INSERT INTO files (batch_num, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_num, id) DO NOTHING`,
+    [num, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
+  );
+}
 
 export async function getFile(c: Q, batchId: string, id: string): Promise<FileRecord | null> {
   const r = await one<FileRow>(c, `SELECT ${FILE_COLS} FROM files f WHERE f.batch_num = ${BATCH_NUM('$1')} AND f.id = $2`, [batchId, id]);

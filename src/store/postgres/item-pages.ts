@@ -2,9 +2,8 @@ import type { Queryable } from './pool.js';
 import { pageOf, readQuery, type SummaryRow } from '../rows/item-pages.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
-import { col, ITEMS_FROM, statesWhere } from './flights.js';
 import { isFlightColumn } from '../common/flights.js';
-import { all, BATCH_NUM, one } from './sql.js';
+import { all, BATCH_NUM, col, ITEMS_FROM, one, statesWhere } from './sql.js';
 
 type Q = Queryable;
 

@@ -1,5 +1,6 @@
 import { isoNow } from '../../clock.js';
 import type pg from 'pg';
+import { MIGRATION_LOCK } from './migrations/lock.js';
 import { SCHEMA_001 } from './migrations/001-schema.js';
 import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
@@ -11,7 +12,7 @@ import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
  * new one, its SQL written as text (never built from live constants), and add its hash to
  * test/store/migration-text.test.ts.
  */
-export interface PgMigration {
+export interface Migration {
   name: string;
   sql: string;
 }
@@ -21,7 +22,7 @@ export interface PgMigration {
  * text, timestamps as ISO text, leases and heartbeats as ms since the epoch) so both adapters
  * read rows through the same mappings (src/store/rows.ts). `ord` columns give insertion order.
  */
-export const pgMigrations: readonly PgMigration[] = [
+export const migrations: readonly Migration[] = [
   {
     name: '001_schema',
     sql: SCHEMA_001,
@@ -216,9 +217,6 @@ export const pgMigrations: readonly PgMigration[] = [
   },
 ];
 
-/** Key of the advisory lock that serialises migrations: workers starting together migrate once. */
-export const MIGRATION_LOCK = 7_431_902_118;
-
 /**
  * Runs `fn` in one transaction holding the migration lock (an advisory lock for the
  * transaction only: behind a transaction pooler the next statement may run on another server
@@ -243,7 +241,7 @@ async function underLock<T>(client: pg.ClientBase, fn: () => Promise<T>): Promis
  * call applied. `onUpgrade` is told the names first when the database is one an older resq
  * made (not a new one).
  */
-export async function migratePg(client: pg.ClientBase, list: readonly PgMigration[] = pgMigrations, onUpgrade?: (names: string[]) => void): Promise<string[]> {
+export async function migrate(client: pg.ClientBase, list: readonly Migration[] = migrations, onUpgrade?: (names: string[]) => void): Promise<string[]> {
   const done = await underLock(client, async () => {
     await client.query('CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     return new Set((await client.query<{ name: string }>('SELECT name FROM _migrations')).rows.map((r) => r.name));

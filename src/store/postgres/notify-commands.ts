@@ -1,7 +1,6 @@
 import type { NotifyCommandSender } from '../roles/outbox.js';
-import { dbNow } from './claims.js';
 import type { Queryable } from './pool.js';
-import { all, BATCH_NUM } from './sql.js';
+import { all, BATCH_NUM, dbNow } from './sql.js';
 
 // Who runs a notify command for a batch (migration 023_notify_command_local), PostgreSQL
 // adapter: the fact only, renewed by the sender while it runs; never the command. Times are

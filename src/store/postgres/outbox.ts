@@ -2,8 +2,7 @@ import type pg from 'pg';
 import type { Queryable } from './pool.js';
 import type { NewOutboxEvent, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { claimFromRow, factIds, type HeldRow, heldFromRow, type OutboxRow } from '../rows/outbox.js';
-import { dbNow } from './claims.js';
-import { all, BATCH_NUM, one, scalar } from './sql.js';
+import { all, BATCH_NUM, dbNow, one, scalar } from './sql.js';
 import { heldEventData, heldPlan, type HeldAnswer, runHeldPlanAsync } from '../common/held-plan.js';
 
 // The outbox of the PostgreSQL adapter (its table and triggers: migrations/017-outbox.ts, as 020

@@ -7,9 +7,9 @@ import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord
 import { beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
-import { AnswersListener, ANSWERED_CHANNEL as ANSWERED } from './answers-listener.js';
-import { migratePg } from './migrations.js';
-import { connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
+import * as decisions from './decisions.js';
+import { migrate } from './migrations.js';
+import { AnswersListener, connectError, makePool, type Queryable, waitingQueries, withTx } from './pool.js';
 import { parsePgTarget, type PgTarget } from './pooler.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
 import * as read from './reads.js';
@@ -17,8 +17,7 @@ import * as fileReads from './files.js';
 import * as fileClaims from './file-claims.js';
 import * as models from './models.js';
 import * as summaries from './summaries.js';
-import { getItem, updateItem } from './flights.js';
-import { BATCH_NUM } from './sql.js';
+import { getItem } from './flights.js';
 import * as t from './transitions.js';
 import * as web from './item-pages.js';
 import { itemCounts } from './counts.js';
@@ -89,7 +88,7 @@ export class PostgresStore implements Store {
     try {
       await c.connect();
       const { onWait } = opts;
-      await migratePg(c, undefined, onWait && ((names) => onWait(`upgrading the database ${maskLocation(url)} to this resq's schema (${names.join(', ')}): a large one takes a while`)));
+      await migrate(c, undefined, onWait && ((names) => onWait(`upgrading the database ${maskLocation(url)} to this resq's schema (${names.join(', ')}): a large one takes a while`)));
     } catch (e) {
       await pool.end().catch(() => {});
       throw connectError(url, e);
@@ -133,13 +132,11 @@ export class PostgresStore implements Store {
   listBatches(kind?: BatchRecord['kind']) {
     return read.listBatches(this.#q, kind);
   }
-  async latestBatch(kind?: BatchRecord['kind']) {
-    return (await read.listBatches(this.#q, kind))[0] ?? null;
+  latestBatch(kind?: BatchRecord['kind']) {
+    return read.latestBatch(this.#q, kind);
   }
-  async updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
-    await this.#q.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
-      JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(this.#clock), id,
-    ]);
+  updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
+    return load.updateBatchSettings(this.#q, id, settings, policy, baseUrl, this.#clock);
   }
   cancelBatch(batchId: string, nowMs?: number): Promise<number> {
     return this.#tx((c) => claims.cancel(c, batchId, this.#at(nowMs)));
@@ -149,7 +146,7 @@ export class PostgresStore implements Store {
     if (!batch) throw new Error(`batch ${batchId} not found`);
     const [counts, approvedCost, files, workers] = await Promise.all([
       itemCounts(this.#q, batchId),
-      t.approvedCost(this.#q, batchId),
+      decisions.approvedCost(this.#q, batchId),
       fileReads.fileCounts(this.#q, batchId),
       claims.live(this.#q, batchId, staleMs, this.#at(nowMs)),
     ]);
@@ -163,8 +160,8 @@ export class PostgresStore implements Store {
   heartbeat(lease: Lease, nowMs?: number) {
     return this.#tx((c) => claims.heartbeat(c, lease, this.#at(nowMs)));
   }
-  async setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
-    await this.#q.query('UPDATE batches SET cap_limit = $1 WHERE id = $2', [capLimit, batchId]);
+  setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
+    return claims.setCapLimit(this.#q, batchId, capLimit);
   }
   retireWorker(workerId: string, nowMs?: number): Promise<void> {
     return this.#tx((c) => claims.retire(c, workerId, this.#at(nowMs)));
@@ -216,12 +213,8 @@ export class PostgresStore implements Store {
     return this.#tx((c) => t.markPaused(c, item, run, decide, this.#clock));
   }
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
-    return this.#tx(async (c) => {
-      const r = await t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock, budget);
-      // Delivered at commit: the worker that carries it on wakes at once.
-      await c.query('SELECT pg_notify($1, $2)', [ANSWERED, batchId]);
-      return r;
-    });
+    // Announced with NOTIFY, delivered at commit (transitions.ts).
+    return this.#tx((c) => t.answerHeld(c, batchId, itemId, decision, nextKey, this.#clock, budget));
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome) {
     return this.#tx((c) => t.redecideHeld(c, batchId, itemId, decide, this.#clock));
@@ -256,13 +249,13 @@ export class PostgresStore implements Store {
     return read.runChain(this.#q, batchId, itemId);
   }
   decisionsForItem(batchId: string, itemId: string) {
-    return read.decisionsForItem(this.#q, batchId, itemId);
+    return decisions.decisionsForItem(this.#q, batchId, itemId);
   }
   batchPauses(batchId: string, q?: PauseQuery) {
-    return read.batchPauses(this.#q, batchId, q);
+    return summaries.batchPauses(this.#q, batchId, q);
   }
   approvedCost(batchId: string) {
-    return t.approvedCost(this.#q, batchId);
+    return decisions.approvedCost(this.#q, batchId);
   }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
     return read.aggregates(this.#q, batchId, afterSeq, limit, states);
@@ -326,38 +319,36 @@ export class PostgresStore implements Store {
     return models.modelRuns(this.#q, batchId, afterSeq, limit);
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
-    return this.#tx((c) => t.markModelSubmitting(c, batchId, itemId, key, mode, resend, this.#clock));
+    return this.#tx((c) => models.markModelSubmitting(c, batchId, itemId, key, mode, resend, this.#clock));
   }
   markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
-    return this.#tx((c) => t.markModelAdmitted(c, batchId, itemId, httpStatus, run, this.#clock));
+    return this.#tx((c) => models.markModelAdmitted(c, batchId, itemId, httpStatus, run, this.#clock));
   }
   markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
-    return this.#tx((c) => t.markModelFinished(c, batchId, itemId, run, o, this.#clock));
+    return this.#tx((c) => models.markModelFinished(c, batchId, itemId, run, o, this.#clock));
   }
   markModelError(batchId: string, itemId: string, message: string, polls = 0) {
-    return this.#tx((c) => t.markModelError(c, batchId, itemId, message, polls, this.#clock));
+    return this.#tx((c) => models.markModelError(c, batchId, itemId, message, polls, this.#clock));
   }
   markModelUnsent(batchId: string, itemId: string) {
-    return this.#tx(async (c) => {
-      await updateItem(c, batchId, itemId, { state: 'queued', pending_key: null, owner: null, lease_until: null }, isoNow(this.#clock));
-    });
+    return this.#tx((c) => models.markModelUnsent(c, batchId, itemId, this.#clock));
   }
-  async addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
-    if (polls > 0) await this.#q.query(`UPDATE model_runs SET polls = polls + $1 WHERE batch_num = ${BATCH_NUM('$2')} AND item_id = $3`, [polls, batchId, itemId]);
+  addModelPolls(batchId: string, itemId: string, polls: number): Promise<void> {
+    return models.addModelPolls(this.#q, batchId, itemId, polls);
   }
   modelCredits(batchId: string) {
     return models.modelCredits(this.#q, batchId);
   }
-  async modelPolls(batchId: string): Promise<number> {
-    return Number((await this.#q.query(`SELECT coalesce(sum(polls), 0) AS n FROM model_runs WHERE batch_num = ${BATCH_NUM('$1')}`, [batchId])).rows[0].n);
+  modelPolls(batchId: string): Promise<number> {
+    return models.modelPolls(this.#q, batchId);
   }
-  async setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void> {
-    await this.#q.query(`UPDATE model_batches SET mode = $1 WHERE batch_num = ${BATCH_NUM('$2')}`, [mode, batchId]);
+  setModelMode(batchId: string, mode: ModelBatchRecord['mode']): Promise<void> {
+    return models.setModelMode(this.#q, batchId, mode);
   }
 
   // ---- notebook projections
   queryItems(batchId: string, q?: ItemQuery) {
-    return read.queryItems(this.#q, batchId, q);
+    return summaries.queryItems(this.#q, batchId, q);
   }
   itemStats(batchId: string) {
     return summaries.itemStats(this.#q, batchId);

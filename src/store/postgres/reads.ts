@@ -2,17 +2,16 @@ import type { Queryable } from './pool.js';
 import type { ItemAggregate, RecentFinishes, ThreadWaits } from '../port.js';
 import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
 import { ENDED_STATES, sqlStates } from '../item-states.js';
-import { batchFromRow, type BatchRow, decisionFromRow, type DecisionRow, runFromRow, type RunRow } from '../rows/records.js';
-import { type ItemFilter, type ItemQuery, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow } from '../shapes.js';
+import { batchFromRow, type BatchRow, runFromRow, type RunRow } from '../rows/records.js';
+import type { ItemFilter } from '../shapes.js';
 import type { BatchRecord, ItemRecord, ItemState } from '../types.js';
-import { col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, statesWhere } from './flights.js';
-import { all, BATCH_NUM, one } from './sql.js';
+import { all, BATCH_NUM, col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, one, statesWhere } from './sql.js';
 
 type Q = Queryable;
 
 /**
- * The read projections of the PostgreSQL adapter: the same answers as the SQLite adapter's
- * repositories, one statement each (no transaction needed for a single read).
+ * The reads of the PostgreSQL adapter: the same answers as the SQLite adapter's reads.ts, one
+ * statement each (no transaction needed for a single read).
  */
 
 export async function findBatch(c: Q, nameOrId: string): Promise<BatchRecord | null> {
@@ -25,6 +24,11 @@ export async function listBatches(c: Q, kind?: BatchRecord['kind']): Promise<Bat
     ? await all<BatchRow>(c, 'SELECT * FROM batches WHERE kind = $1 ORDER BY created_at DESC, id DESC', [kind])
     : await all<BatchRow>(c, 'SELECT * FROM batches ORDER BY created_at DESC, id DESC');
   return rows.map(batchFromRow);
+}
+
+/** The most recently created batch, or null. */
+export async function latestBatch(c: Q, kind?: BatchRecord['kind']): Promise<BatchRecord | null> {
+  return (await listBatches(c, kind))[0] ?? null;
 }
 
 export async function listItems(c: Q, batchId: string, f: ItemFilter = {}): Promise<ItemRecord[]> {
@@ -77,11 +81,6 @@ export async function runChain(c: Q, batchId: string, itemId: string) {
   return (await all<RunRow>(c, `SELECT r.*, $1::text AS batch_id FROM runs r WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.item_id = $2 ORDER BY r.ord`, [batchId, itemId])).map(runFromRow);
 }
 
-export async function decisionsForItem(c: Q, batchId: string, itemId: string) {
-  // index decisions_for_item
-  return (await all<DecisionRow>(c, `SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.item_id = $2 ORDER BY d.id`, [batchId, itemId])).map(decisionFromRow);
-}
-
 /** Export rows a page at a time in one statement: each item with its runs, decisions and files (JSON aggregates); only `states` when given. */
 export async function aggregates(c: Q, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
   if (states && states.length === 0) return [];
@@ -127,49 +126,4 @@ export async function metaKeys(c: Q, batchId: string): Promise<string[]> {
     [batchId],
   );
   return rows.map((r) => r.key);
-}
-
-export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Promise<ItemRecord[]> {
-  const where = [`i.batch_num = ${BATCH_NUM('$1')}`];
-  const args: unknown[] = [batchId];
-  const arg = (v: unknown): string => {
-    args.push(v);
-    return `$${args.length}`;
-  };
-  if (q.states) {
-    if (q.states.length === 0) return [];
-    where.push(statesWhere(arg, q.states));
-  }
-  for (const [key, want] of Object.entries(q.meta ?? {})) {
-    const values: readonly MetaValue[] = Array.isArray(want) ? want : [want as MetaValue];
-    const parts = values.map((v) =>
-      v === null
-        ? `NOT EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value <> 'null'::jsonb)`
-        : `EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value = ${arg(JSON.stringify(v))}::jsonb)`,
-    );
-    where.push(parts.length ? `(${parts.join(' OR ')})` : 'false');
-  }
-  if (q.text) {
-    const t = arg(q.text.toLowerCase());
-    where.push(`(${['id', 'question', 'text', 'error', 'hold_reason'].map((k) => `position(${t} in lower(coalesce(${col(k)}, ''))) > 0`).join(' OR ')})`);
-  }
-  const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
-  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map((r) => itemFromJoined(r, batchId));
-}
-
-/** Every pause of a batch with its decision, in the order recorded. */
-export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Promise<PauseRecord[]> {
-  const rows = await all<PauseRow>(
-    c,
-    `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
-            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt", d.id AS "decisionSeq"
-     FROM ${
-       q.decidedBy
-         ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.by = $2 AND r.required_action IS NOT NULL`
-         : `runs r LEFT JOIN decisions d ON d.batch_num = r.batch_num AND d.run_id = r.id WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.required_action IS NOT NULL`
-     }
-     ORDER BY r.finished_at, r.item_id, r.step`,
-    q.decidedBy ? [batchId, q.decidedBy] : [batchId],
-  );
-  return rows.map(pauseFromRow);
 }

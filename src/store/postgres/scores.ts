@@ -2,9 +2,8 @@ import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score
 import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictCountsSql, verdictOfRow, verdictValues } from '../common/verdicts.js';
 import type { ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
-import { ITEM_COLS, ITEMS_FROM, itemFromJoined, type JoinedRow } from './flights.js';
 import type { Queryable } from './pool.js';
-import { all, BATCH_NUM, one, scalar } from './sql.js';
+import { all, BATCH_NUM, ITEM_COLS, ITEMS_FROM, itemFromJoined, type JoinedRow, one, scalar } from './sql.js';
 
 // Verdicts per item and scorer version (migration 029_expected_and_verdicts): the same verbs as
 // the SQLite adapter's scores.ts, each taking the connection first.

@@ -1,12 +1,13 @@
 import type { Queryable } from './pool.js';
-import type { BatchDecision, BatchTotals, ItemStats, RunTime } from '../shapes.js';
-import { all, BATCH_NUM, one } from './sql.js';
+import { type BatchDecision, type BatchTotals, type ItemQuery, type ItemStats, type MetaValue, pauseFromRow, type PauseQuery, type PauseRecord, type PauseRow, type RunTime } from '../shapes.js';
+import type { ItemRecord } from '../types.js';
+import { all, BATCH_NUM, col, ITEM_COLS, itemFromJoined, ITEMS_FROM, type JoinedRow, one, statesWhere } from './sql.js';
 import { trustedCostSql } from '../common/cost-sums.js';
 import { keptTotal } from '../../policy/cost.js';
 
 type Q = Queryable;
 
-/** The summaries of a batch a notebook reads (per-item stats, totals, times, decisions), PostgreSQL adapter (one statement each). */
+/** The summaries of a batch a notebook reads (filtered items, per-item stats, totals, times, decisions, pauses), PostgreSQL adapter (one statement each). */
 
 const SECONDS = (a: string, b: string): string => `extract(epoch from (${a}::timestamptz - ${b}::timestamptz))`;
 
@@ -63,4 +64,49 @@ export async function batchDecisions(c: Q, batchId: string): Promise<BatchDecisi
     [batchId],
   );
   return rows.map((r) => ({ ...r, input: JSON.parse(r.input) as Record<string, unknown>, answer: JSON.parse(r.answer) as Record<string, unknown> }));
+}
+
+export async function queryItems(c: Q, batchId: string, q: ItemQuery = {}): Promise<ItemRecord[]> {
+  const where = [`i.batch_num = ${BATCH_NUM('$1')}`];
+  const args: unknown[] = [batchId];
+  const arg = (v: unknown): string => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  if (q.states) {
+    if (q.states.length === 0) return [];
+    where.push(statesWhere(arg, q.states));
+  }
+  for (const [key, want] of Object.entries(q.meta ?? {})) {
+    const values: readonly MetaValue[] = Array.isArray(want) ? want : [want as MetaValue];
+    const parts = values.map((v) =>
+      v === null
+        ? `NOT EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value <> 'null'::jsonb)`
+        : `EXISTS (SELECT 1 FROM jsonb_each(i.meta::jsonb) e WHERE e.key = ${arg(key)} AND e.value = ${arg(JSON.stringify(v))}::jsonb)`,
+    );
+    where.push(parts.length ? `(${parts.join(' OR ')})` : 'false');
+  }
+  if (q.text) {
+    const t = arg(q.text.toLowerCase());
+    where.push(`(${['id', 'question', 'text', 'error', 'hold_reason'].map((k) => `position(${t} in lower(coalesce(${col(k)}, ''))) > 0`).join(' OR ')})`);
+  }
+  const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '';
+  return (await all<JoinedRow>(c, `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`, args)).map((r) => itemFromJoined(r, batchId));
+}
+
+/** Every pause of a batch with its decision, in the order recorded. */
+export async function batchPauses(c: Q, batchId: string, q: PauseQuery = {}): Promise<PauseRecord[]> {
+  const rows = await all<PauseRow>(
+    c,
+    `SELECT r.item_id AS "itemId", r.id AS "runId", r.step, r.required_action AS "requiredAction", r.finished_at AS "pausedAt",
+            d.answer, d.by, d.person, d.reason, d.cost, d.decided_at AS "decidedAt", d.id AS "decisionSeq"
+     FROM ${
+       q.decidedBy
+         ? `decisions d JOIN runs r ON r.id = d.run_id WHERE d.batch_num = ${BATCH_NUM('$1')} AND d.by = $2 AND r.required_action IS NOT NULL`
+         : `runs r LEFT JOIN decisions d ON d.batch_num = r.batch_num AND d.run_id = r.id WHERE r.batch_num = ${BATCH_NUM('$1')} AND r.required_action IS NOT NULL`
+     }
+     ORDER BY r.finished_at, r.item_id, r.step`,
+    q.decidedBy ? [batchId, q.decidedBy] : [batchId],
+  );
+  return rows.map(pauseFromRow);
 }

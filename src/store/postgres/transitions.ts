@@ -1,20 +1,20 @@
-import type { Queryable } from './pool.js';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type pg from 'pg';
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../common/fencing.js';
 import { checkBudget } from '../common/budget-check.js';
-import type { AdmittedRun, BudgetGuard, FinishedModelRun, ModelBatchRecord, ModelRunReport, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
-import { fileExpiry } from '../common/file-expiry.js';
+import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { isTerminal } from '../item-states.js';
-import type { DecisionRecord, FileRefInput, ItemRecord } from '../types.js';
-import { decisionFromRow, type DecisionRow } from '../rows/records.js';
-import { getItem, getItemAgain, numOf, updateItem } from './flights.js';
+import type { ItemRecord } from '../types.js';
+import { getItem, getItemAgain, updateItem } from './flights.js';
+import { decisionForRun, insertDecision } from './decisions.js';
+import { recordFile } from './files.js';
+import { ANSWERED_CHANNEL } from './pool.js';
 import { runErrorColumns } from '../rows/run-failure.js';
 import { admittedPatch, answeredPatch, cancelledPatch, errorPatch, finishedPatch, heldPatch, pauseSeen, UNHELD, UNLEASED } from '../common/transition-patches.js';
 import { runTimes } from '../common/run-times.js';
-import { BATCH_NUM, prepared } from './sql.js';
-import { keptTotal, recordedCost } from '../../policy/cost.js';
+import { numOf, prepared } from './sql.js';
+import { keptTotal } from '../../policy/cost.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { exec } = prepared;
@@ -36,15 +36,6 @@ async function current(c: pg.ClientBase, item: ItemRecord): Promise<ItemRecord> 
   const now = await getItemAgain(c, item, true);
   if (!now || !stillHeld(now, item)) throw leaseLost(item.id, now, item);
   return now;
-}
-
-/** Records a file reference the first time it is seen (the batch numbered `num`); expiry from the run's creation, else first sight. */
-export async function recordFile(c: pg.ClientBase, num: number, itemId: string, runId: string, ref: FileRefInput, seenAt: Date, runCreatedAt: Date | null): Promise<void> {
-  await exec(c,
-    `INSERT INTO files (batch_num, id, item_id, run_id, tool, role, name, url, first_seen_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (batch_num, id) DO NOTHING`,
-    [num, ref.id, itemId, runId, ref.tool ?? null, ref.role ?? null, ref.name ?? null, ref.url, seenAt.toISOString(), fileExpiry(seenAt, runCreatedAt).toISOString()],
-  );
 }
 
 async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, clock: Clock = systemClock): Promise<void> {
@@ -69,17 +60,6 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
   const seen = new Date(clock.now());
   const created = run.createdAt ? new Date(run.createdAt) : null;
   for (const f of run.files) await recordFile(c, numOf(item), item.id, run.id, f, seen, created);
-}
-
-/** The decision of a paused run of the item's batch (index decisions_for_run), or null when it has none. */
-async function decisionForRun(c: pg.ClientBase, item: ItemRecord, runId: string): Promise<DecisionRecord | null> {
-  const row = (await exec<DecisionRow>(c, 'SELECT d.*, $1::text AS batch_id FROM decisions d WHERE d.batch_num = $2 AND d.run_id = $3', [item.batchId, numOf(item), runId])).rows[0];
-  return row ? decisionFromRow(row) : null;
-}
-
-/** The approved cost of a batch: its one batch_spend row, kept by the decisions' triggers (020). */
-export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
-  return keptTotal((await exec(c, `SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${BATCH_NUM('$1')}), 0) AS c`, [batchId])).rows[0]!.c);
 }
 
 /**
@@ -122,12 +102,7 @@ export async function markFinished(c: pg.ClientBase, item: ItemRecord, run: RunS
  * `waiting`; null (nothing changed) when the paused run was decided already.
  */
 async function answer(c: pg.ClientBase, item: ItemRecord, d: NewDecision & { overBudget?: boolean }, nextKey: string, seen?: ReturnType<typeof pauseSeen>, clock: Clock = systemClock): Promise<ItemRecord | null> {
-  const added = await exec(c,
-    `INSERT INTO decisions (batch_num, item_id, run_id, tool, input, answer, by, person, reason, cost, decided_at, respond_key, over_budget)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (batch_num, run_id) DO NOTHING`,
-    [numOf(item), item.id, d.runId, d.tool, JSON.stringify(d.input), JSON.stringify(d.answer), d.by, d.person ?? null, d.reason, recordedCost(d.cost), isoNow(clock), nextKey, d.overBudget === true],
-  );
-  if (added.rowCount !== 1) return null;
+  if (!(await insertDecision(c, item, d, nextKey, clock))) return null;
   return updateItem(c, item.batchId, item.id, answeredPatch(item, d, nextKey, seen, UNHELD), isoNow(clock), item);
 }
 
@@ -155,6 +130,8 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
   // Only a spending answer takes the batch's lock (as a policy's decision does): two people never both spend the last of a budget.
   const overBudget = budget && d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
   if (!(await answer(c, now, { ...d, overBudget }, nextKey, undefined, clock))) throw new ItemNotHeldError(itemId, 'decided');
+  // Delivered at commit: the worker that carries it on wakes at once.
+  await c.query('SELECT pg_notify($1, $2)', [ANSWERED_CHANNEL, batchId]);
   return { overBudget };
 }
 
@@ -178,52 +155,4 @@ export async function markCancelled(c: pg.ClientBase, batchId: string, itemId: s
   if (!now || isTerminal(now.state)) return false;
   await updateItem(c, batchId, itemId, cancelledPatch(isoNow(clock), UNLEASED), isoNow(clock), now);
   return true;
-}
-
-// ---- models batches (the SQLite adapter's model-ops.ts)
-
-export async function markModelSubmitting(c: pg.ClientBase, batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean, clock: Clock = systemClock): Promise<void> {
-  if (resend) {
-    await exec(c, `UPDATE model_runs SET submits = submits + 1, submitted_at = $1 WHERE batch_num = ${BATCH_NUM('$2')} AND item_id = $3`, [isoNow(clock), batchId, itemId]);
-    return;
-  }
-  const item = await getItem(c, batchId, itemId, true);
-  await exec(c, `UPDATE model_runs SET idempotency_key = $1, mode = $2, submits = submits + 1, submitted_at = $3 WHERE batch_num = ${BATCH_NUM('$4')} AND item_id = $5`, [key, mode, isoNow(clock), batchId, itemId]);
-  await updateItem(c, batchId, itemId, { state: 'submitting', pending_key: key, started_at: item?.startedAt ?? isoNow(clock) }, isoNow(clock), item ?? undefined);
-}
-
-async function setAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
-  await exec(c,
-    `UPDATE model_runs SET model_run_id = $1, http_status = $2, status = $3, poll_url = $4, credits = $5, admitted_at = $6 WHERE batch_num = ${BATCH_NUM('$7')} AND item_id = $8`,
-    [run.id, httpStatus, run.status, run.pollUrl, run.credits, isoNow(clock), batchId, itemId],
-  );
-}
-
-export async function markModelAdmitted(c: pg.ClientBase, batchId: string, itemId: string, httpStatus: number, run: ModelRunReport, clock: Clock = systemClock): Promise<void> {
-  await setAdmitted(c, batchId, itemId, httpStatus, run, clock);
-  await updateItem(c, batchId, itemId, { state: 'running', run_id: run.id, run_status: run.status, pending_key: null }, isoNow(clock));
-}
-
-export async function markModelFinished(c: pg.ClientBase, batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }, clock: Clock = systemClock): Promise<void> {
-  if (o.httpStatus !== null) await setAdmitted(c, batchId, itemId, o.httpStatus, run, clock);
-  await exec(c,
-    `UPDATE model_runs SET status = $1, outputs = $2, error = $3, credits = $4, polls = polls + $5, finished_at = $6 WHERE batch_num = ${BATCH_NUM('$7')} AND item_id = $8`,
-    [run.status, run.outputs == null ? null : JSON.stringify(run.outputs), run.error, run.credits, o.polls, isoNow(clock), batchId, itemId],
-  );
-  const seen = new Date(clock.now());
-  const created = run.createdAt ? new Date(run.createdAt) : null;
-  if (run.files.length > 0) {
-    const num = Number((await exec(c, `SELECT ${BATCH_NUM('$1')} AS n`, [batchId])).rows[0]!.n);
-    for (const f of run.files) await recordFile(c, num, itemId, run.id, f, seen, created);
-  }
-  await updateItem(c, batchId, itemId, {
-    state: o.failed ? 'failed' : 'completed', run_id: run.id, run_status: run.status, pending_key: null,
-    error: o.failed ? (run.error ?? `model run ${run.id} ended with status ${run.status}`) : null,
-    finished_at: isoNow(clock), owner: null, lease_until: null,
-  }, isoNow(clock));
-}
-
-export async function markModelError(c: pg.ClientBase, batchId: string, itemId: string, message: string, polls: number, clock: Clock = systemClock): Promise<void> {
-  await exec(c, `UPDATE model_runs SET error = $1, polls = polls + $2, finished_at = $3 WHERE batch_num = ${BATCH_NUM('$4')} AND item_id = $5`, [message, polls, isoNow(clock), batchId, itemId]);
-  await updateItem(c, batchId, itemId, { state: 'error', error: message, pending_key: null, finished_at: isoNow(clock), owner: null, lease_until: null }, isoNow(clock));
 }

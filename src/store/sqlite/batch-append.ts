@@ -2,15 +2,16 @@ import type { StoredRow } from '../common/changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
 import type { BatchAppender } from '../shapes.js';
 import { isoNow } from '../../clock.js';
-import type { Repos } from './repos.js';
-import { batchNumOf } from './reads.js';
+import type { SqliteContext } from './database.js';
+import { batchNumOf } from './statement-cache.js';
+import { insertItems } from './batch-load.js';
 
 /**
  * Starts appending a grown question set to a batch: one IMMEDIATE transaction (other
  * writers wait) while the file streams; commit or rollback ends it.
  */
-export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
-  const db = r.db;
+export function beginBatchAppend(cx: SqliteContext, batchId: string): BatchAppender {
+  const db = cx.db;
   db.exec('BEGIN IMMEDIATE');
   let next: number;
   try {
@@ -20,7 +21,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
     throw e;
   }
   const find = db.prepare(`SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`);
-  const now = isoNow(r.clock);
+  const now = isoNow(cx.clock);
   let kept = 0;
   let appended = 0;
   return {
@@ -29,7 +30,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
       next = plan.next;
       kept += plan.kept;
       if (plan.fresh.length > 0) {
-        if (r.items.insertNew(batchId, plan.fresh, now).length > 0) throw duplicateInAppend();
+        if (insertItems(cx, batchId, plan.fresh, now).length > 0) throw duplicateInAppend();
         appended += plan.fresh.length;
       }
       return plan.changed;
@@ -40,7 +41,7 @@ export function beginBatchAppend(r: Repos, batchId: string): BatchAppender {
         appended,
         JSON.stringify(invalid),
         sourceSha256,
-        isoNow(r.clock),
+        isoNow(cx.clock),
         batchId,
       );
       db.exec('COMMIT');

@@ -1,19 +1,15 @@
-import { type Clock, isoNow } from '../../clock.js';
+import { isoNow } from '../../clock.js';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
-import { ACTIVE_STATES, type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
+import { type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.js';
-import { StatementCache } from './statement-cache.js';
-import { batchNumOf, ITEM_KEY, type ItemReads, marks } from './reads.js';
-import { Counts } from './counts.js';
+import { batchNum, type SqliteContext } from './database.js';
+import { batchNumOf, ITEM_KEY, marks } from './statement-cache.js';
+import { runsInFlight } from './counts.js';
+import { patchFlight, startFlight } from './flights.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows/records.js';
-import type { ThreadRepo } from './threads.js';
-import type { FlightRepo } from './flights.js';
-import type { BatchRepo } from './batches.js';
-import { itemColumns, runGoing } from '../common/flights.js';
+import { itemColumns, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
 
 /**
@@ -35,201 +31,206 @@ const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id
     AND (f.owner IS NULL OR (f.lease_until < ? AND f.owner <> ?))
   LIMIT ?`;
 
-export class Claims {
-  readonly #sql: StatementCache;
-  readonly #reads: ItemReads;
-  readonly #counts: Counts;
-  readonly #threads: ThreadRepo;
-  readonly #flights: FlightRepo;
-  readonly #batches: BatchRepo;
-  readonly #clock: Clock;
-
-  constructor(db: Db, clock: Clock, repos: { reads: ItemReads; counts: Counts; threads: ThreadRepo; flights: FlightRepo; batches: BatchRepo }) {
-    this.#sql = new StatementCache(db);
-    this.#clock = clock;
-    this.#reads = repos.reads;
-    this.#counts = repos.counts;
-    this.#threads = repos.threads;
-    this.#flights = repos.flights;
-    this.#batches = repos.batches;
-  }
-
-  /** The prepared statement for `sql` (prepared once per connection). */
-  #stmt(sql: string): Statement {
-    return this.#sql.get(sql);
-  }
-
-  register(batchId: string, w: WorkerStart, now: number): WorkerRecord {
-    const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
-    const startedAt = new Date(now).toISOString();
-    const pidStart = w.pidStart ?? null;
-    this.#stmt(`INSERT INTO workers (id, batch_num, host, pid, pid_start, started_at, heartbeat_at) VALUES (?, ${batchNumOf()}, ?, ?, ?, ?, ?)`)
-      .run(id, batchId, w.host, w.pid, pidStart, startedAt, now);
-    return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt, heartbeatAt: now, items: 0 };
-  }
-
-  heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
-    this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
-    this.#stmt(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
-    const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = ?')
-      .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
-    return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
-  }
-
-  setCapLimit(batchId: string, capLimit: number | null): void {
-    this.#stmt('UPDATE batches SET cap_limit = ? WHERE id = ?').run(capLimit, batchId);
-  }
-
-  retire(workerId: string, now: number): void {
-    // lease_until 0: held before (an answered item's respond may be out), free to take now.
-    this.#stmt(`UPDATE flights INDEXED BY flights_for_leases SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
-    this.#stmt('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
-  }
-
-  live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
-    const rows = this.#stmt(
-        `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
-             WHERE f.batch_num = w.batch_num AND f.owner = w.id) AS n FROM workers w
-         WHERE w.batch_num = ${batchNumOf('@b')} AND w.stopped_at IS NULL AND w.heartbeat_at >= @since ORDER BY w.started_at`,
-      )
-      .all({ b: batchId, since: now - staleMs }) as WorkerRow[];
-    return rows.map(workerFromRow);
-  }
-
-  /** How many of these items the store still counts in flight. */
-  #stillActive(batchId: string, ids: readonly string[]): number {
-    if (ids.length === 0) return 0;
-    // One primary-key lookup per id: an IN over json_each walked the batch's active items.
-    const one = this.#stmt(
-      `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY} AND ${runGoing()}`,
-    ).pluck();
-    let n = 0;
-    for (const id of ids) if (one.get(batchId, id) !== undefined) n++;
-    return n;
-  }
-
-  inFlight(batchId: string): number {
-    return this.#counts.inFlight(batchId);
-  }
-
-  #capLimit(batchId: string): number | null {
-    return (this.#stmt('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
-  }
-
-  #cancelled(batchId: string): boolean {
-    return this.#stmt('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
-  }
-
-  /** Takes an item over under the worker's lease with the next fencing token (its flight alone is written). */
-  #own(it: ItemRecord, lease: Lease, now: number): ItemRecord {
-    const plan = ownedPlan(it, lease, now);
-    const at = this.#flights.patch(it.batchId, it.id, { owner: plan.owner, lease_until: plan.leaseUntil, fence: plan.fence });
-    return { ...it, ...plan, updatedAt: at ?? it.updatedAt };
-  }
-
-  /** Moves a queued item to `submitting` under the worker's lease, its key stored: its flight starts. */
-  #submit(it: ItemRecord, lease: Lease, now: number): ItemRecord {
-    const threadId = it.threadKey ? this.#threads.get(it.batchId, it.threadKey) : null;
-    const plan = submitPlan(it, lease, now, threadId);
-    return this.#flights.start({ ...it, state: 'submitting', ...plan }, { started_at: plan.startedAt });
-  }
-
-  claim(batchId: string, req: ClaimRequest, now: number): Claim {
-    const counted = this.inFlight(batchId) - this.#stillActive(batchId, req.ended ?? []);
-    // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
-    const budget = new ClaimBudget(req, effectiveCap(req.cap, this.#capLimit(batchId)), counted);
-    if (this.#cancelled(batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: counted, cancelled: true };
-    const out: ItemRecord[] = [];
-    const states = takeOverStates(req);
-    // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
-    const orphans = states.length
-      ? pickOrphans(this.#stmt(orphaned(states)).all(batchId, this.#batches.num(batchId), now, req.workerId, req.max + (req.skip?.length ?? 0)) as ItemRow[], req.skip, req.max)
-      : [];
-    for (const row of orphans) {
-      const it = itemFromRow(row);
-      if (budget.takeOrphan(it)) out.push(this.#own(it, req, now));
-    }
-    let cursor = req.afterSeq;
-    // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
-    // bound LIMIT makes SQLite prepare the statement again at every call (its value may
-    // change the plan), most of a claim's cost. The walk of items_for_claim gives the rows in seq
-    // order; that order is checked below rather than asked for with an ORDER BY.
-    const num = this.#batches.num(batchId);
-    const page = (limit: number): ItemRow[] =>
-      inSeqOrder(this.#stmt(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
-    // Rows passed over so far (later items of a thread): each page reads as many more.
-    let passed = 0;
-    scan: while (budget.roomForQueued) {
-      // The rows this claim can take, and as many more as it passed over: a claim for a few
-      // freed slots reads a few rows, not a whole page (each row read has its cost).
-      const rows = page(queuedPageSize(budget.wantQueued, passed));
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        if (!budget.roomForQueued) break scan;
-        cursor = row.seq;
-        const it = itemFromRow(row);
-        // Later items of a thread are reached through the thread once the earlier ones end.
-        if (it.threadKey && this.#reads.hasUnfinishedBefore(batchId, it.threadKey, it.seq)) {
-          passed++;
-          continue;
-        }
-        out.push(this.#submit(it, req, now));
-        budget.takeQueued();
-      }
-    }
-    if (out.length > 0) this.#alive(req.workerId, now);
-    return { items: out, cursor, fresh: budget.fresh, inFlight: budget.inFlight, cancelled: false };
-  }
-
-  /**
-   * A claim is a sign of life: the worker's heartbeat is never older than a lease it set, so
-   * a worker judged gone by its heartbeat holds no lease still running (a waiting worker
-   * that saw it go takes its items over on its next look, instead of leaving them behind).
-   */
-  #alive(workerId: string, now: number): void {
-    this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ? AND heartbeat_at < ?').run(now, workerId, now);
-  }
-
-  claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {
-    if (this.#cancelled(batchId)) return null;
-    const next = this.#reads.nextQueuedInThread(batchId, threadKey, afterSeq);
-    if (!next || this.#reads.hasUnfinishedBefore(batchId, threadKey, next.seq)) return null;
-    if (this.inFlight(batchId) >= effectiveCap(req.cap, this.#capLimit(batchId))) return null;
-    this.#alive(req.workerId, now);
-    return this.#submit(next, req, now);
-  }
-
-  /** Gives an item's lease up, while the worker still holds it (by the token of its claim, when given). */
-  release(batchId: string, itemId: string, workerId: string, fence?: number): void {
-    const key = ITEM_KEY;
-    if (fence === undefined) this.#stmt(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ?`).run(batchId, itemId, workerId);
-    else this.#stmt(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ? AND fence = ?`).run(batchId, itemId, workerId, fence);
-  }
-
-  /** Marks the batch cancelled and ends every queued item; returns how many. */
-  cancel(batchId: string, now: number): number {
-    this.#stmt('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-    return this.#stmt(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND state = 'queued'`)
-      .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
-  }
-
-  /** Puts finished items back to `queued` as a new attempt; returns their ids. */
-  requeue(batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
-    const pick = ids
-      ? (ids.map((id) => this.#stmt(`SELECT id, state FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
-      : (this.#stmt(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)}) ORDER BY seq`)
-          .all(batchId, ...states) as { id: string; state: string }[]);
-    const done: string[] = [];
-    const upd = this.#stmt(
-      `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
-         run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
-         thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
-       WHERE batch_num = ${batchNumOf()} AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
-    );
-    for (const p of pick) if (states.includes(p.state) && upd.run(isoNow(this.#clock), batchId, p.id).changes === 1) done.push(p.id);
-    if (done.length > 0) this.#stmt('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
-    return done;
-  }
+/** Registers a worker on the batch. */
+export function register(cx: SqliteContext, batchId: string, w: WorkerStart, now: number): WorkerRecord {
+  const id = `${w.host || hostname()}:${w.pid}:${randomUUID().slice(0, 8)}`;
+  const startedAt = new Date(now).toISOString();
+  const pidStart = w.pidStart ?? null;
+  cx.stmt.get(`INSERT INTO workers (id, batch_num, host, pid, pid_start, started_at, heartbeat_at) VALUES (?, ${batchNumOf()}, ?, ?, ?, ?, ?)`)
+    .run(id, batchId, w.host, w.pid, pidStart, startedAt, now);
+  return { id, batchId, host: w.host, pid: w.pid, pidStart, startedAt, heartbeatAt: now, items: 0 };
 }
 
+/** A worker's heartbeat: its leases extended; says whether the batch was cancelled and its cap. */
+export function heartbeat(cx: SqliteContext, lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
+  cx.stmt.get('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
+  cx.stmt.get(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
+  const b = cx.stmt.get('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = ?')
+    .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
+  return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
+}
 
+/** Sets the batch's adaptive cap (null: none). */
+export function setCapLimit(cx: SqliteContext, batchId: string, capLimit: number | null): void {
+  cx.stmt.get('UPDATE batches SET cap_limit = ? WHERE id = ?').run(capLimit, batchId);
+}
+
+/** A worker stops: what it held is free to take. */
+export function retire(cx: SqliteContext, workerId: string, now: number): void {
+  // lease_until 0: held before (an answered item's respond may be out), free to take now.
+  cx.stmt.get(`UPDATE flights INDEXED BY flights_for_leases SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
+  cx.stmt.get('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
+}
+
+/** The batch's workers seen within `staleMs`, each with how many items it holds. */
+export function live(cx: SqliteContext, batchId: string, staleMs: number, now: number): WorkerRecord[] {
+  const rows = cx.stmt.get(
+      `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
+           WHERE f.batch_num = w.batch_num AND f.owner = w.id) AS n FROM workers w
+       WHERE w.batch_num = ${batchNumOf('@b')} AND w.stopped_at IS NULL AND w.heartbeat_at >= @since ORDER BY w.started_at`,
+    )
+    .all({ b: batchId, since: now - staleMs }) as WorkerRow[];
+  return rows.map(workerFromRow);
+}
+
+/** How many of these items the store still counts in flight. */
+function stillActive(cx: SqliteContext, batchId: string, ids: readonly string[]): number {
+  if (ids.length === 0) return 0;
+  // One primary-key lookup per id: an IN over json_each walked the batch's active items.
+  const one = cx.stmt.get(
+    `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY} AND ${runGoing()}`,
+  ).pluck();
+  let n = 0;
+  for (const id of ids) if (one.get(batchId, id) !== undefined) n++;
+  return n;
+}
+
+/** Runs in flight over every worker (counts.ts runsInFlight). */
+export function inFlight(cx: SqliteContext, batchId: string): number {
+  return runsInFlight(cx, batchId);
+}
+
+function capLimitOf(cx: SqliteContext, batchId: string): number | null {
+  return (cx.stmt.get('SELECT cap_limit FROM batches WHERE id = ?').pluck().get(batchId) as number | null | undefined) ?? null;
+}
+
+function cancelled(cx: SqliteContext, batchId: string): boolean {
+  return cx.stmt.get('SELECT cancelled_at IS NOT NULL FROM batches WHERE id = ?').pluck().get(batchId) === 1;
+}
+
+/** Takes an item over under the worker's lease with the next fencing token (its flight alone is written). */
+function own(cx: SqliteContext, it: ItemRecord, lease: Lease, now: number): ItemRecord {
+  const plan = ownedPlan(it, lease, now);
+  const at = patchFlight(cx, it.batchId, it.id, { owner: plan.owner, lease_until: plan.leaseUntil, fence: plan.fence });
+  return { ...it, ...plan, updatedAt: at ?? it.updatedAt };
+}
+
+/** The service thread id opened for a thread key, or null before its first run. */
+function threadOf(cx: SqliteContext, batchId: string, threadKey: string): string | null {
+  const r = cx.stmt.get(`SELECT thread_id FROM threads WHERE batch_num = ${batchNumOf()} AND thread_key = ?`)
+    .get(batchId, threadKey) as { thread_id: string } | undefined;
+  return r?.thread_id ?? null;
+}
+
+/** Moves a queued item to `submitting` under the worker's lease, its key stored: its flight starts. */
+function submit(cx: SqliteContext, it: ItemRecord, lease: Lease, now: number): ItemRecord {
+  const threadId = it.threadKey ? threadOf(cx, it.batchId, it.threadKey) : null;
+  const plan = submitPlan(it, lease, now, threadId);
+  return startFlight(cx, { ...it, state: 'submitting', ...plan }, { started_at: plan.startedAt });
+}
+
+/** A worker's claim: orphans taken over, then queued items in file order, up to the cap. */
+export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now: number): Claim {
+  const counted = inFlight(cx, batchId) - stillActive(cx, batchId, req.ended ?? []);
+  // The batch's adaptive cap (lowered after HTTP 429) binds every worker.
+  const budget = new ClaimBudget(req, effectiveCap(req.cap, capLimitOf(cx, batchId)), counted);
+  if (cancelled(cx, batchId)) return { items: [], cursor: req.afterSeq, fresh: 0, inFlight: counted, cancelled: true };
+  const out: ItemRecord[] = [];
+  const states = takeOverStates(req);
+  // Orphans are few and looked for on the worker's regular tick, not on every freed slot.
+  const orphans = states.length
+    ? pickOrphans(cx.stmt.get(orphaned(states)).all(batchId, batchNum(cx, batchId), now, req.workerId, req.max + (req.skip?.length ?? 0)) as ItemRow[], req.skip, req.max)
+    : [];
+  for (const row of orphans) {
+    const it = itemFromRow(row);
+    if (budget.takeOrphan(it)) out.push(own(cx, it, req, now));
+  }
+  let cursor = req.afterSeq;
+  // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
+  // bound LIMIT makes SQLite prepare the statement again at every call (its value may
+  // change the plan), most of a claim's cost. The walk of items_for_claim gives the rows in seq
+  // order; that order is checked below rather than asked for with an ORDER BY.
+  const num = batchNum(cx, batchId);
+  const page = (limit: number): ItemRow[] =>
+    inSeqOrder(cx.stmt.get(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
+  // Rows passed over so far (later items of a thread): each page reads as many more.
+  let passed = 0;
+  scan: while (budget.roomForQueued) {
+    // The rows this claim can take, and as many more as it passed over: a claim for a few
+    // freed slots reads a few rows, not a whole page (each row read has its cost).
+    const rows = page(queuedPageSize(budget.wantQueued, passed));
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      if (!budget.roomForQueued) break scan;
+      cursor = row.seq;
+      const it = itemFromRow(row);
+      // Later items of a thread are reached through the thread once the earlier ones end.
+      if (it.threadKey && hasUnfinishedBefore(cx, batchId, it.threadKey, it.seq)) {
+        passed++;
+        continue;
+      }
+      out.push(submit(cx, it, req, now));
+      budget.takeQueued();
+    }
+  }
+  if (out.length > 0) alive(cx, req.workerId, now);
+  return { items: out, cursor, fresh: budget.fresh, inFlight: budget.inFlight, cancelled: false };
+}
+
+/**
+ * A claim is a sign of life: the worker's heartbeat is never older than a lease it set, so
+ * a worker judged gone by its heartbeat holds no lease still running (a waiting worker
+ * that saw it go takes its items over on its next look, instead of leaving them behind).
+ */
+function alive(cx: SqliteContext, workerId: string, now: number): void {
+  cx.stmt.get('UPDATE workers SET heartbeat_at = ? WHERE id = ? AND heartbeat_at < ?').run(now, workerId, now);
+}
+
+/** The first queued item of a thread after `afterSeq`, or null. */
+function nextQueuedInThread(cx: SqliteContext, batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
+  const r = cx.stmt.get(
+    `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+  ).get(batchId, batchId, threadKey, afterSeq) as ItemRow | undefined;
+  return r ? itemFromRow(r) : null;
+}
+
+/** The next item of a thread whose earlier item ended, claimed by the worker that carried the thread, within the cap. */
+export function claimNextInThread(cx: SqliteContext, batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, now: number): ItemRecord | null {
+  if (cancelled(cx, batchId)) return null;
+  const next = nextQueuedInThread(cx, batchId, threadKey, afterSeq);
+  if (!next || hasUnfinishedBefore(cx, batchId, threadKey, next.seq)) return null;
+  if (inFlight(cx, batchId) >= effectiveCap(req.cap, capLimitOf(cx, batchId))) return null;
+  alive(cx, req.workerId, now);
+  return submit(cx, next, req, now);
+}
+
+/** Gives an item's lease up, while the worker still holds it (by the token of its claim, when given). */
+export function release(cx: SqliteContext, batchId: string, itemId: string, workerId: string, fence?: number): void {
+  const key = ITEM_KEY;
+  if (fence === undefined) cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ?`).run(batchId, itemId, workerId);
+  else cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ? AND fence = ?`).run(batchId, itemId, workerId, fence);
+}
+
+/** Marks the batch cancelled and ends every queued item; returns how many. */
+export function cancel(cx: SqliteContext, batchId: string, now: number): number {
+  cx.stmt.get('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
+  return cx.stmt.get(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND state = 'queued'`)
+    .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
+}
+
+/** Puts finished items back to `queued` as a new attempt; returns their ids. */
+export function requeue(cx: SqliteContext, batchId: string, ids: readonly string[] | null, states: readonly string[]): string[] {
+  const pick = ids
+    ? (ids.map((id) => cx.stmt.get(`SELECT id, state FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, id)).filter(Boolean) as { id: string; state: string }[])
+    : (cx.stmt.get(`SELECT id, state FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)}) ORDER BY seq`)
+        .all(batchId, ...states) as { id: string; state: string }[]);
+  const done: string[] = [];
+  const upd = cx.stmt.get(
+    `UPDATE items SET state = 'queued', attempt = attempt + 1, step = 0, pending_key = NULL, pending_answer = NULL, run_id = NULL,
+       run_status = NULL, text = NULL, error = NULL, hold_reason = NULL, finished_at = NULL, owner = NULL, lease_until = NULL,
+       thread_id = CASE WHEN thread_key IS NULL THEN NULL ELSE thread_id END, updated_at = ?
+     WHERE batch_num = ${batchNumOf()} AND id = ? AND state IN ${sqlStates(TERMINAL_STATES)}`,
+  );
+  for (const p of pick) if (states.includes(p.state) && upd.run(isoNow(cx.clock), batchId, p.id).changes === 1) done.push(p.id);
+  if (done.length > 0) cx.stmt.get('UPDATE batches SET cancelled_at = NULL WHERE id = ?').run(batchId);
+  return done;
+}
+
+/** Whether an earlier item of the same thread is not yet finished (a thread's later items wait for these). */
+export function hasUnfinishedBefore(cx: SqliteContext, batchId: string, threadKey: string, seq: number): boolean {
+  return (
+    cx.stmt.get(
+      `SELECT 1 FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED_ROWS} LIMIT 1`,
+    ).get(batchId, threadKey, seq) !== undefined
+  );
+}

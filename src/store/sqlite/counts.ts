@@ -1,8 +1,10 @@
 import { ACTIVE_STATES, type ItemState, sqlStates } from '../item-states.js';
-import type { Db } from './database.js';
-import { StatementCache } from './statement-cache.js';
-import { batchNumOf } from './reads.js';
+import type { SqliteContext } from './database.js';
+import { batchNumOf } from './statement-cache.js';
 import { IN_FLIGHT_MARK, countsOf, runNotGoing } from '../common/flights.js';
+
+// The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch)
+// and in flight (for claims and the live view).
 
 /**
  * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
@@ -14,35 +16,23 @@ import { IN_FLIGHT_MARK, countsOf, runNotGoing } from '../common/flights.js';
  * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
  * same at any number of runs in flight.
  */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
+const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
   - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
        WHERE batch_num = ${batchNumOf('@batch')} AND ${runNotGoing()})`;
 
-/** The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch) and in flight (for claims and the live view). */
-export class Counts {
-  readonly #cache: StatementCache;
-  constructor(db: Db) {
-    this.#cache = new StatementCache(db);
-  }
+/** Runs in flight over every worker ({@link IN_FLIGHT}): what claims count against the cap and the live view shows. */
+export function runsInFlight(cx: SqliteContext, batchId: string): number {
+  return cx.stmt.get(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
+}
 
-  #stmt(sql: string): import('better-sqlite3').Statement {
-    return this.#cache.get(sql);
-  }
-
-  /** Runs in flight over every worker ({@link IN_FLIGHT}). */
-  inFlight(batchId: string): number {
-    return this.#stmt(IN_FLIGHT).pluck().get({ batch: batchId }) as number;
-  }
-
-  /**
-   * Item counts by state: the rows the triggers of migration 012 keep (an item in flight counted
-   * once as the mark) and the batch's flights by their state (at most its runs in flight).
-   */
-  byState(batchId: string): Record<ItemState, number> {
-    const kept = this.#stmt(`SELECT state, n FROM item_counts WHERE batch_num = ${batchNumOf()}`).all(batchId) as { state: string; n: number }[];
-    const flying = this.#stmt(
-      `SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = ${batchNumOf()} GROUP BY state`,
-    ).all(batchId) as { state: string; n: number }[];
-    return countsOf(kept, flying);
-  }
+/**
+ * Item counts by state: the rows the triggers of migration 012 keep (an item in flight counted
+ * once as the mark) and the batch's flights by their state (at most its runs in flight).
+ */
+export function itemCounts(cx: SqliteContext, batchId: string): Record<ItemState, number> {
+  const kept = cx.stmt.get(`SELECT state, n FROM item_counts WHERE batch_num = ${batchNumOf()}`).all(batchId) as { state: string; n: number }[];
+  const flying = cx.stmt.get(
+    `SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = ${batchNumOf()} GROUP BY state`,
+  ).all(batchId) as { state: string; n: number }[];
+  return countsOf(kept, flying);
 }

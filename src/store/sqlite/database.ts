@@ -4,9 +4,38 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { retryBusySync } from './busy.js';
 import { migrate, migrations } from './migrations.js';
+import { StatementCache } from './statement-cache.js';
 
 /** A better-sqlite3 connection. */
 export type Db = Database.Database;
+
+/**
+ * What every operation of the SQLite adapter takes first: one connection, the store's clock
+ * (every time the adapter writes), the connection's prepared statements and each batch's
+ * integer key by its id (batches are never renumbered).
+ */
+export interface SqliteContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly stmt: StatementCache;
+  readonly nums: Map<string, number>;
+}
+
+/** The context of one connection. */
+export function contextOf(db: Db, clock: Clock): SqliteContext {
+  return { db, clock, stmt: new StatementCache(db), nums: new Map() };
+}
+
+/** The batch's integer key (migration 019), the one the database keys its flights by; read once per connection. */
+export function batchNum(cx: SqliteContext, id: string): number {
+  let n = cx.nums.get(id);
+  if (n === undefined) {
+    n = cx.db.prepare('SELECT num FROM batches WHERE id = ?').pluck().get(id) as number | undefined;
+    if (n === undefined || n === null) throw new Error(`batch ${id} not found`);
+    cx.nums.set(id, n);
+  }
+  return n;
+}
 
 /**
  * Opens (creating when needed) a resq database: WAL, foreign keys, a busy timeout so a

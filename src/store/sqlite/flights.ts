@@ -1,126 +1,135 @@
-import { type Clock, isoNow } from '../../clock.js';
+import { isoNow } from '../../clock.js';
 import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK, LANDED_COLUMNS } from '../common/flights.js';
 import type { Holding } from '../common/fencing.js';
+import { type ItemRow, itemFromRow } from '../rows/records.js';
 import type { ItemRecord } from '../types.js';
-import type { BatchRepo } from './batches.js';
-import type { Db } from './database.js';
-import { type ItemColumn, patched } from './items.js';
-import { StatementCache } from './statement-cache.js';
-import { batchNumOf, ITEM_KEY } from './reads.js';
+import { batchNum, type SqliteContext } from './database.js';
+import { batchNumOf, ITEM_KEY, ITEM_SELECT } from './statement-cache.js';
+
+/**
+ * An item and its life in flight, SQLite adapter (migration 019): the flights table, one
+ * narrow integer-keyed row per item a worker carries, written on every transition in flight;
+ * the item's own row only when its flight starts (the mark) and lands (its final state). Every
+ * write of a driver is conditioned on the flight's owner and fencing token. Transitions:
+ * transitions.ts; claims: claims.ts.
+ */
 
 /** A value as stored (JSON columns as text). */
 const stored = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
 
 type FlightRow = Record<FlightColumn, unknown> & { item_key: number };
 
+/** Columns the runner may change (an item's row, or its flight's where the flight has them). */
+export type ItemPatch = Partial<Record<
+  'state' | 'step' | 'pending_key' | 'pending_answer' | 'run_id' | 'thread_id' | 'run_status' | 'text' | 'error' | 'error_code' |
+  'hold_reason' | 'started_at' | 'finished_at' | 'owner' | 'lease_until' | 'attempt' | 'fence', unknown>>;
+
 /**
- * The flights table (migration 019): an item's life in flight, one narrow integer-keyed row
- * per item a worker carries, written on every transition in flight; the item's own row only
- * when its flight starts (the mark) and lands (its final state). Every write of a driver is
- * conditioned on the flight's owner and fencing token.
+ * One item, or null. Found by its key (ITEM_KEY, a seek in the (batch_num, id) key): with
+ * the join's WHERE on batch_num and id instead, SQLite prepares the statement again at every
+ * new binding (its planner weighs the bound values): a prepare per read.
  */
-export class FlightRepo {
-  readonly #sql: StatementCache;
-  readonly #clock: Clock;
-  readonly #batches: BatchRepo;
+export function getItem(cx: SqliteContext, batchId: string, id: string): ItemRecord | null {
+  const r = cx.stmt.get(`${ITEM_SELECT} WHERE i.key = ${ITEM_KEY}`).get(batchId, batchId, id) as
+    | ItemRow
+    | undefined;
+  return r ? itemFromRow(r) : null;
+}
 
-  constructor(db: Db, clock: Clock, batches: BatchRepo) {
-    this.#sql = new StatementCache(db);
-    this.#clock = clock;
-    this.#batches = batches;
-  }
+/** The item a driver carries, read again as it is now (by its ids), or null. */
+export function getItemAgain(cx: SqliteContext, item: ItemRecord): ItemRecord | null {
+  return getItem(cx, item.batchId, item.id);
+}
 
-  /**
-   * Starts an item's flight: its row takes the mark (with `itemPatch`, items columns that
-   * change with it: started_at, hold_reason) and its flight row the in-flight fields of `next`.
-   * Returns `next` as stored.
-   */
-  start(next: ItemRecord, itemPatch: Partial<Record<'started_at' | 'hold_reason' | 'thread_id', unknown>> = {}): ItemRecord {
-    const now = isoNow(this.#clock);
-    const cols = Object.keys(itemPatch);
-    const sets = cols.map((c) => `, ${c} = ?`).join('');
-    const key = this.#sql
-      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
-      .pluck()
-      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, this.#batches.num(next.batchId), next.id) as number | undefined;
-    if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
-    this.#sql
-      .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
-      .run(
-        key,
-        this.#batches.num(next.batchId),
-        next.state,
-        next.step,
-        next.pendingKey,
-        stored(next.pendingAnswer),
-        next.runId,
-        next.threadId,
-        next.runStatus,
-        next.text,
-        next.owner,
-        next.leaseUntil,
-        next.fence,
-        now,
-      );
-    return { ...next, updatedAt: now };
-  }
+/** Column update of the item's own row (never its flight), at the store's clock; returns the `updated_at` it wrote. */
+export function updateItem(cx: SqliteContext, batchId: string, id: string, patch: ItemPatch): string {
+  const cols = Object.keys(patch) as (keyof ItemPatch)[];
+  const sets = cols.map((c) => `${c} = ?`).join(', ');
+  const values = cols.map((c) => {
+    const v = patch[c];
+    return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+  });
+  const updatedAt = isoNow(cx.clock);
+  const info = cx.stmt.get(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...values, updatedAt, batchId, id);
+  if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
+  return updatedAt;
+}
 
-  /**
-   * Changes an item's flight, while `held` (a driver's owner and token) still holds it when
-   * given; returns the `updated_at` written, or null when nothing changed (not so held, or no flight).
-   */
-  patch(batchId: string, itemId: string, patch: Partial<Record<FlightColumn, unknown>>, held?: Holding): string | null {
-    const cols = Object.keys(patch) as FlightColumn[];
-    const now = isoNow(this.#clock);
-    const sets = cols.map((c) => `${c} = ?, `).join('');
-    const values = cols.map((c) => stored(patch[c]));
-    const info = held
-      ? this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
-      : this.#sql.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY}`).run(...values, now, batchId, itemId);
-    return info.changes === 1 ? now : null;
-  }
+/**
+ * Starts an item's flight: its row takes the mark (with `itemPatch`, items columns that
+ * change with it: started_at, hold_reason) and its flight row the in-flight fields of `next`.
+ * Returns `next` as stored.
+ */
+export function startFlight(cx: SqliteContext, next: ItemRecord, itemPatch: Partial<Record<'started_at' | 'hold_reason' | 'thread_id', unknown>> = {}): ItemRecord {
+  const now = isoNow(cx.clock);
+  const cols = Object.keys(itemPatch);
+  const sets = cols.map((c) => `, ${c} = ?`).join('');
+  const key = cx.stmt
+    .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
+    .pluck()
+    .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, batchNum(cx, next.batchId), next.id) as number | undefined;
+  if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
+  cx.stmt
+    .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
+    .run(
+      key,
+      batchNum(cx, next.batchId),
+      next.state,
+      next.step,
+      next.pendingKey,
+      stored(next.pendingAnswer),
+      next.runId,
+      next.threadId,
+      next.runStatus,
+      next.text,
+      next.owner,
+      next.leaseUntil,
+      next.fence,
+      now,
+    );
+  return { ...next, updatedAt: now };
+}
 
-  /** {@link patch} of a driver's item: the item as it is now, or null when it is no longer the driver's. */
-  patchHeld(item: ItemRecord, patch: Partial<Record<FlightColumn, unknown>>): ItemRecord | null {
-    const at = this.patch(item.batchId, item.id, patch, item);
-    return at === null ? null : patched(item, patch as Partial<Record<ItemColumn, unknown>>, at);
-  }
+/**
+ * Changes an item's flight, while `held` (a driver's owner and token) still holds it when
+ * given; returns the `updated_at` written, or null when nothing changed (not so held, or no flight).
+ */
+export function patchFlight(cx: SqliteContext, batchId: string, itemId: string, patch: Partial<Record<FlightColumn, unknown>>, held?: Holding): string | null {
+  const cols = Object.keys(patch) as FlightColumn[];
+  const now = isoNow(cx.clock);
+  const sets = cols.map((c) => `${c} = ?, `).join('');
+  const values = cols.map((c) => stored(patch[c]));
+  const info = held
+    ? cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
+    : cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY}`).run(...values, now, batchId, itemId);
+  return info.changes === 1 ? now : null;
+}
 
-  /**
-   * Ends an item's flight: the flight row goes and the item's row takes its in-flight fields
-   * with `patch` over them (its final state, or held), owner and lease gone. With `held`, only
-   * while so held: false and nothing changed otherwise. An item with no flight (a models
-   * batch's row, a held item) has `patch` written to its row alone. Returns the `updated_at`
-   * written, or null when not so held.
-   */
-  land(batchId: string, itemId: string, patch: Partial<Record<ItemColumn, unknown>>, held?: Holding): string | null {
-    const row = (
-      held
-        ? this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
-        : this.#sql.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} RETURNING *`).get(batchId, itemId)
-    ) as FlightRow | undefined;
-    if (!row && held) return null;
-    const values: Record<string, unknown> = {};
-    if (row) for (const c of LANDED_COLUMNS) values[c] = row[c];
-    for (const [c, v] of Object.entries(patch)) values[c] = stored(v);
-    values.owner = null;
-    values.lease_until = null;
-    const cols = Object.keys(values);
-    const now = isoNow(this.#clock);
-    const sets = cols.map((c) => `${c} = ?, `).join('');
-    const info = row
-      ? this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
-      : this.#sql.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
-    if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
-    return now;
-  }
-
-  /**
-   * {@link land} of a driver's item: the item as it is now (the driver's copy with `patch`, no
-   * owner, no lease: no read of the row), or null when it is no longer the driver's.
-   */
-  landHeld(item: ItemRecord, patch: Partial<Record<ItemColumn, unknown>>): ItemRecord | null {
-    const at = this.land(item.batchId, item.id, patch, item);
-    return at === null ? null : { ...patched(item, patch, at), owner: null, leaseUntil: null };
-  }
+/**
+ * Ends an item's flight: the flight row goes and the item's row takes its in-flight fields
+ * with `patch` over them (its final state, or held), owner and lease gone. With `held`, only
+ * while so held: false and nothing changed otherwise. An item with no flight (a models
+ * batch's row, a held item) has `patch` written to its row alone. Returns the `updated_at`
+ * written, or null when not so held.
+ */
+export function landFlight(cx: SqliteContext, batchId: string, itemId: string, patch: ItemPatch, held?: Holding): string | null {
+  const row = (
+    held
+      ? cx.stmt.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
+      : cx.stmt.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} RETURNING *`).get(batchId, itemId)
+  ) as FlightRow | undefined;
+  if (!row && held) return null;
+  const values: Record<string, unknown> = {};
+  if (row) for (const c of LANDED_COLUMNS) values[c] = row[c];
+  for (const [c, v] of Object.entries(patch)) values[c] = stored(v);
+  values.owner = null;
+  values.lease_until = null;
+  const cols = Object.keys(values);
+  const now = isoNow(cx.clock);
+  const sets = cols.map((c) => `${c} = ?, `).join('');
+  const info = row
+    ? cx.stmt.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
+    : cx.stmt.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
+  if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
+  return now;
 }

@@ -1,125 +1,163 @@
-import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
+import { ENDED_STATES as ENDED, type ItemState, sqlStates } from '../item-states.js';
+import type { ItemAggregate } from '../port.js';
 import type { RecentFinishes, ThreadWaits } from '../roles/reads.js';
 import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
-import { type ItemRow, itemFromRow } from '../rows/records.js';
+import { type BatchRow, batchFromRow, type ItemRow, itemFromRow, type RunRow, runFromRow } from '../rows/records.js';
 import type { ItemFilter } from '../shapes.js';
-import type { Db } from './database.js';
-import type { ItemRecord } from '../types.js';
-import { StatementCache } from './statement-cache.js';
-import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates, UNFINISHED_ROWS } from '../common/flights.js';
-import { batchNumOf } from '../common/batch-num.js';
+import type { BatchRecord, ItemRecord, RunRecord } from '../types.js';
+import type { SqliteContext } from './database.js';
+import { batchNumOf, ITEM_FROM, marks } from './statement-cache.js';
+import { itemColumns, stateOf, storedStates } from '../common/flights.js';
 
-/** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
-export const ITEM_FROM = `items i LEFT JOIN flights f ON f.item_key = i.key`;
-/** An item's select list: `batch_id` bound (`?`, the first parameter: the id the caller gave) before the row's columns (the rows name their batch by batch_num). */
-export const ITEM_SELECT = `SELECT ? AS batch_id, ${itemColumns()} FROM ${ITEM_FROM}`;
+// The reads of the SQLite adapter: batches, items as readers see them (each its flight laid
+// over its row), a thread's waits, the latest ends, runs, and export rows a page at a time.
 
-// The batch's integer key by its id, inside a statement (common/batch-num.ts); the claim's hot
-// statements take the adapter's cached key (batches.ts num).
-export { batchNumOf };
+/** A batch by name or id, or null. */
+export function findBatch(cx: SqliteContext, nameOrId: string): BatchRecord | null {
+  const row = cx.db
+    .prepare('SELECT * FROM batches WHERE name = ? OR id = ? LIMIT 1')
+    .get(nameOrId, nameOrId) as BatchRow | undefined;
+  return row ? batchFromRow(row) : null;
+}
+
+/** Every batch, newest first. */
+export function listBatches(cx: SqliteContext, kind?: BatchRecord['kind']): BatchRecord[] {
+  const rows = (
+    kind
+      ? cx.db.prepare('SELECT * FROM batches WHERE kind = ? ORDER BY created_at DESC, rowid DESC').all(kind)
+      : cx.db.prepare('SELECT * FROM batches ORDER BY created_at DESC, rowid DESC').all()
+  ) as BatchRow[];
+  return rows.map(batchFromRow);
+}
+
+/** The most recently created batch, or null. */
+export function latestBatch(cx: SqliteContext, kind?: BatchRecord['kind']): BatchRecord | null {
+  return listBatches(cx, kind)[0] ?? null;
+}
+
+/** Items in file order, filtered. */
+export function listItems(cx: SqliteContext, batchId: string, f: ItemFilter = {}): ItemRecord[] {
+  return [...iterateItems(cx, batchId, f)];
+}
+
+/** Items in file order, filtered, streamed from SQLite one row at a time. */
+function* iterateItems(cx: SqliteContext, batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
+  const where = [`i.batch_num = ${batchNumOf()}`, 'i.seq > ?'];
+  const args: unknown[] = [batchId, batchId, f.afterSeq ?? -1];
+  let from = ITEM_FROM;
+  if (f.states) {
+    const stored = storedStates(f.states);
+    where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
+    args.push(...stored, ...f.states);
+    if (!f.states.includes('queued')) {
+      // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
+      // items in these states (a 1M-item resume read every row). The state index leaves
+      // queued items out, so the query must say so for SQLite to take it.
+      where.push(`i.state <> 'queued'`);
+      from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
+    }
+  }
+  if (f.runStatusOtherThan !== undefined) {
+    const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
+    where.push(`${status} IS NOT NULL AND ${status} <> ?`);
+    args.push(f.runStatusOtherThan);
+  }
+  const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
+  const stmt = cx.stmt.get(`SELECT ? AS batch_id, ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
+  for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
+}
+
+/** The latest items that ended (not cancelled) and their runs' times, for rate and ETA; none that ended unwatched (its end is when resq found it). */
+export function recentFinishes(cx: SqliteContext, batchId: string, limit: number): RecentFinishes {
+  const latest = `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
+                    AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = items.batch_num AND u.item_id = items.id AND u.unwatched = 1)
+                  ORDER BY finished_at DESC, seq DESC LIMIT @n`;
+  const items = cx.stmt.get(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
+  const runs = cx.stmt.get(
+    `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
+     WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
+  ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
+  return { finishedAt: items.map((r) => r.finished_at), runs };
+}
+
+/** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
+export function threadWaits(cx: SqliteContext, batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): ThreadWaits {
+  const waits = threadWaitsSql(batchNumOf('@b'), { item: o.itemId === undefined ? undefined : '@i', heldOnly: o.heldOnly });
+  const args = { b: batchId, ...(o.itemId === undefined ? {} : { i: o.itemId }) };
+  const counts = cx.stmt.get(`SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) GROUP BY behind_state`).all(args) as { state: string; n: number }[];
+  const rows = limit > 0 ? (cx.stmt.get(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ ...args, n: limit }) as ThreadWaitRow[]) : [];
+  return threadWaitsOf(counts, rows);
+}
+
+/** One run, or null. */
+export function getRun(cx: SqliteContext, id: string): RunRecord | null {
+  const r = cx.stmt.get('SELECT r.*, b.id AS batch_id FROM runs r JOIN batches b ON b.num = r.batch_num WHERE r.id = ?').get(id) as RunRow | undefined;
+  return r ? runFromRow(r) : null;
+}
+
+/** An item's chain (every run, with parent links), first run first. */
+export function runChain(cx: SqliteContext, batchId: string, itemId: string): RunRecord[] {
+  return (
+    cx.stmt.get(`SELECT ? AS batch_id, * FROM runs WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY rowid`)
+      .all(batchId, batchId, itemId) as RunRow[]
+  ).map(runFromRow);
+}
 
 /**
- * An item's integer key by its public ids (two parameters: batch id, item id), a seek in the
- * items' (batch_num, id) key, which holds the key.
+ * Export rows a page at a time in one statement: each item with its runs, decisions and
+ * files gathered by JSON aggregates (not three queries per item, nor every run's output).
  */
-export const ITEM_KEY = `(SELECT key FROM items WHERE batch_num = ${batchNumOf()} AND id = ?)`;
-
-/** `?` placeholders for `n` values. */
-export const marks = (n: number): string => new Array(n).fill('?').join(',');
-
-/** States of an item's row before the end of its life, the mark of one in flight included (a thread's later items wait for these). */
-
-/** The reads of items, each as readers see it (its flight laid over its row): one, a filtered list, a thread's next, the latest ends. */
-export class ItemReads {
-  readonly #cache: StatementCache;
-  constructor(db: Db) {
-    this.#cache = new StatementCache(db);
-  }
-
-  #stmt(sql: string): import('better-sqlite3').Statement {
-    return this.#cache.get(sql);
-  }
-
-  /**
-   * One item, or null. Found by its key (ITEM_KEY, a seek in the (batch_num, id) key): with
-   * the join's WHERE on batch_num and id instead, SQLite prepares the statement again at every
-   * new binding (its planner weighs the bound values): a prepare per read.
-   */
-  get(batchId: string, id: string): ItemRecord | null {
-    const r = this.#stmt(`${ITEM_SELECT} WHERE i.key = ${ITEM_KEY}`).get(batchId, batchId, id) as
-      | ItemRow
-      | undefined;
-    return r ? itemFromRow(r) : null;
-  }
-
-  /** Items in file order, filtered. */
-  list(batchId: string, f: ItemFilter = {}): ItemRecord[] {
-    return [...this.iterate(batchId, f)];
-  }
-
-  /** Items in file order, filtered, streamed from SQLite one row at a time. */
-  *iterate(batchId: string, f: ItemFilter = {}): Generator<ItemRecord> {
-    const where = [`i.batch_num = ${batchNumOf()}`, 'i.seq > ?'];
-    const args: unknown[] = [batchId, batchId, f.afterSeq ?? -1];
-    let from = ITEM_FROM;
-    if (f.states) {
-      const stored = storedStates(f.states);
-      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
-      args.push(...stored, ...f.states);
-      if (!f.states.includes('queued')) {
-        // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
-        // items in these states (a 1M-item resume read every row). The state index leaves
-        // queued items out, so the query must say so for SQLite to take it.
-        where.push(`i.state <> 'queued'`);
-        from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
-      }
+function aggregatesSql(states: readonly ItemState[] | undefined): string {
+  let from = 'items i';
+  let where = '';
+  if (states) {
+    where = ` AND i.state IN (${marks(storedStates(states).length)}) AND ${stateOf()} IN (${marks(states.length)})`;
+    // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
+    if (!states.includes('queued')) {
+      from = 'items AS i INDEXED BY items_for_state_pages';
+      where += ` AND i.state <> 'queued'`;
     }
-    if (f.runStatusOtherThan !== undefined) {
-      const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
-      where.push(`${status} IS NOT NULL AND ${status} <> ?`);
-      args.push(f.runStatusOtherThan);
-    }
-    const limit = f.limit ? ` LIMIT ${Math.floor(f.limit)}` : '';
-    const stmt = this.#stmt(`SELECT ? AS batch_id, ${itemColumns()} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.seq${limit}`);
-    for (const r of stmt.iterate(...args)) yield itemFromRow(r as ItemRow);
   }
+  return `
+  SELECT ? AS batch_id, ${itemColumns()},
+    (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at, 'seconds', seconds))
+       FROM (SELECT id, created_at, finished_at, seconds FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
+    (SELECT json_group_array(json_object('tool', tool, 'input', json(input), 'answer', json(answer), 'by', by, 'person', person, 'reason', reason, 'cost', cost))
+       FROM (SELECT * FROM decisions d WHERE d.batch_num = i.batch_num AND d.item_id = i.id ORDER BY id)) AS agg_decisions,
+    (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
+                                         'sha256', sha256, 'status', status, 'host', host))
+       FROM (SELECT * FROM files f WHERE f.batch_num = i.batch_num AND f.item_id = i.id ORDER BY rowid)) AS agg_files
+  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = ${batchNumOf()} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+}
 
-  /** Whether an earlier item of the same thread is not yet finished. */
-  hasUnfinishedBefore(batchId: string, threadKey: string, seq: number): boolean {
-    return (
-      this.#stmt(
-        `SELECT 1 FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq < ? AND state IN ${UNFINISHED_ROWS} LIMIT 1`,
-      ).get(batchId, threadKey, seq) !== undefined
-    );
-  }
+type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
 
-  /** The first queued item of a thread after `afterSeq`, or null. */
-  nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
-    const r = this.#stmt(
-      `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
-    ).get(batchId, batchId, threadKey, afterSeq) as ItemRow | undefined;
-    return r ? itemFromRow(r) : null;
-  }
+/**
+ * Every meta key once, ordered by the first row that has it and its place in that row: the
+ * group keeps one row per key (a few), and SQLite's `min()` hands over that row's position.
+ */
+const META_KEYS = `
+  SELECT j.key AS key, min(i.seq) AS first, j.id AS pos
+  FROM items i, json_each(i.meta) j WHERE i.batch_num = ${batchNumOf()}
+  GROUP BY j.key ORDER BY first, pos`;
 
-  /** The latest items that ended (not cancelled) and their runs' times, for rate and ETA; none that ended unwatched (its end is when resq found it). */
-  recentFinishes(batchId: string, limit: number): RecentFinishes {
-    const latest = `SELECT id, finished_at FROM items INDEXED BY items_for_rate WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND state IN ${sqlStates(ENDED)}
-                      AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.batch_num = items.batch_num AND u.item_id = items.id AND u.unwatched = 1)
-                    ORDER BY finished_at DESC, seq DESC LIMIT @n`;
-    const items = this.#stmt(latest).all({ b: batchId, n: limit }) as { id: string; finished_at: string }[];
-    const runs = this.#stmt(
-      `SELECT created_at AS createdAt, finished_at AS finishedAt FROM runs
-       WHERE batch_num = ${batchNumOf('@b')} AND finished_at IS NOT NULL AND item_id IN (SELECT id FROM (${latest}))`,
-    ).all({ b: batchId, n: limit }) as RecentFinishes['runs'];
-    return { finishedAt: items.map((r) => r.finished_at), runs };
-  }
+/** Export rows a page at a time (see {@link aggregatesSql}); only `states` when given. */
+export function aggregates(cx: SqliteContext, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
+  if (states && states.length === 0) return [];
+  const rows = cx.db.prepare(aggregatesSql(states)).all(batchId, batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
+  return rows.map((r) => {
+    const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null; seconds: number | null }[];
+    return {
+      item: itemFromRow(r),
+      runIds: runs.map((x) => x.id),
+      runTimes: runs.map((x) => ({ createdAt: x.createdAt, finishedAt: x.finishedAt, seconds: x.seconds })),
+      decisions: JSON.parse(r.agg_decisions) as ItemAggregate['decisions'],
+      files: JSON.parse(r.agg_files) as ItemAggregate['files'],
+    };
+  });
+}
 
-  /** Queued items waiting behind an unfinished earlier item of their thread: counted by its state, the first `limit` listed. */
-  threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}): ThreadWaits {
-    const waits = threadWaitsSql(batchNumOf('@b'), { item: o.itemId === undefined ? undefined : '@i', heldOnly: o.heldOnly });
-    const args = { b: batchId, ...(o.itemId === undefined ? {} : { i: o.itemId }) };
-    const counts = this.#stmt(`SELECT behind_state AS state, COUNT(*) AS n FROM (${waits}) GROUP BY behind_state`).all(args) as { state: string; n: number }[];
-    const rows = limit > 0 ? (this.#stmt(`SELECT * FROM (${waits}) ORDER BY seq LIMIT @n`).all({ ...args, n: limit }) as ThreadWaitRow[]) : [];
-    return threadWaitsOf(counts, rows);
-  }
+/** Every meta key of a batch once ({@link META_KEYS}). */
+export function metaKeys(cx: SqliteContext, batchId: string): string[] {
+  return (cx.db.prepare(META_KEYS).all(batchId) as { key: string }[]).map((r) => r.key);
 }

@@ -19,24 +19,32 @@ import type {
 } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
 import { beginBatchAppend } from './batch-append.js';
-import { beginBatchLoad } from './batch-load.js';
+import * as load from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
-import { type Db, openDatabase } from './database.js';
-import * as outbox from './outbox.js';
+import { contextOf, type Db, openDatabase, type SqliteContext } from './database.js';
+import * as claims from './claims.js';
+import { itemCounts } from './counts.js';
+import * as decisions from './decisions.js';
+import * as fileClaims from './file-claims.js';
+import * as files from './files.js';
+import { getItem } from './flights.js';
+import * as forecasts from './forecasts.js';
+import * as web from './item-pages.js';
+import * as models from './models.js';
 import * as scores from './scores.js';
 import type { ScoreQuery } from '../roles/scores.js';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
-import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
-import * as models from './model-transitions.js';
-import { type Repos, reposOf } from './repos.js';
+import * as outbox from './outbox.js';
+import * as read from './reads.js';
+import * as summaries from './summaries.js';
 import * as t from './transitions.js';
-import { ItemPages } from './item-pages.js';
+import * as webSessions from './web-sessions.js';
+import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
 import { WriteGroup } from './write-group.js';
 import type { ItemPageQuery } from '../item-page-shapes.js';
 import type { Holding } from '../common/fencing.js';
-import { settleSessionUse } from '../common/web-sessions.js';
 
 /**
  * The SQLite adapter of the store port (the embedded default: one file). Every change is
@@ -48,10 +56,10 @@ import { settleSessionUse } from '../common/web-sessions.js';
  */
 export class SqliteStore implements Store {
   readonly location: string;
-  readonly #r: Repos;
+  /** The connection, its clock and prepared statements: what every operation takes first. */
+  readonly #cx: SqliteContext;
   /** Writes asked for in one turn share one transaction (see write-group.ts). */
   readonly #group: WriteGroup;
-  readonly #pages: ItemPages;
 
   /** Time for leases, heartbeats and the overview's live workers when the caller gives none. */
   readonly #clock: Clock;
@@ -62,9 +70,8 @@ export class SqliteStore implements Store {
   constructor(db: Db, location: string, clock: Clock = systemClock, wait: DbWaitOptions = {}) {
     this.#clock = clock;
     this.#wait = new DbWait(location, { clock, ...wait });
-    this.#r = reposOf(db, clock);
+    this.#cx = contextOf(db, clock);
     this.location = location;
-    this.#pages = new ItemPages(db);
     // Wrappers made once (making one per call cost a wrapper each time).
     const tx = db.transaction((fn: () => void) => fn());
     const savepoint = db.transaction((fn: () => unknown) => fn());
@@ -78,327 +85,326 @@ export class SqliteStore implements Store {
 
   /** The connection, for the adapter's own tests and migrations only. */
   get db(): Db {
-    return this.#r.db;
+    return this.#cx.db;
   }
 
-  #write<T>(fn: (r: Repos) => T): Promise<T> {
-    return this.#group.write(() => fn(this.#r));
+  #write<T>(fn: (cx: SqliteContext) => T): Promise<T> {
+    return this.#group.write(() => fn(this.#cx));
   }
 
-  #read<T>(fn: (r: Repos) => T): Promise<T> {
-    return retryBusy(() => fn(this.#r), this.#wait);
+  #read<T>(fn: (cx: SqliteContext) => T): Promise<T> {
+    return retryBusy(() => fn(this.#cx), this.#wait);
   }
 
   async close(): Promise<void> {
-    if (this.#r.db.open) await this.#group.drain();
-    if (this.#r.db.open) this.#r.db.close();
+    if (this.#cx.db.open) await this.#group.drain();
+    if (this.#cx.db.open) this.#cx.db.close();
   }
 
   // ---- batches
   async beginBatchLoad(batch: NewBatch, opts: { bulk?: boolean } = {}): Promise<BatchLoader> {
-    return retryBusy(() => beginBatchLoad(this.#r, batch, opts), this.#wait);
+    return retryBusy(() => load.beginBatchLoad(this.#cx, batch, opts), this.#wait);
   }
   async beginBatchAppend(batchId: string): Promise<BatchAppender> {
-    return retryBusy(() => beginBatchAppend(this.#r, batchId), this.#wait);
+    return retryBusy(() => beginBatchAppend(this.#cx, batchId), this.#wait);
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
-    return this.#write((r) => models.loadModelBatch(r, batch, model, rows));
+    return this.#write((cx) => load.loadModelBatch(cx, batch, model, rows));
   }
   findBatch(nameOrId: string): Promise<BatchRecord | null> {
-    return this.#read((r) => r.batches.find(nameOrId));
+    return this.#read((cx) => read.findBatch(cx, nameOrId));
   }
   listBatches(kind?: BatchRecord['kind']): Promise<BatchRecord[]> {
-    return this.#read((r) => r.batches.list(kind));
+    return this.#read((cx) => read.listBatches(cx, kind));
   }
   latestBatch(kind?: BatchRecord['kind']): Promise<BatchRecord | null> {
-    return this.#read((r) => r.batches.latest(kind));
+    return this.#read((cx) => read.latestBatch(cx, kind));
   }
   updateBatchSettings(id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): Promise<void> {
-    return this.#write((r) => r.batches.updateSettings(id, settings, policy, baseUrl));
+    return this.#write((cx) => load.updateBatchSettings(cx, id, settings, policy, baseUrl));
   }
   cancelBatch(batchId: string, nowMs?: number): Promise<number> {
-    return this.#write((r) => r.claims.cancel(batchId, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.cancel(cx, batchId, nowMs ?? this.#clock.now()));
   }
   overview(batchId: string, nowMs?: number, staleMs = 60_000): Promise<BatchOverview> {
-    return this.#read((r) => {
-      const batch = r.batches.find(batchId);
+    return this.#read((cx) => {
+      const batch = read.findBatch(cx, batchId);
       if (!batch) throw new Error(`batch ${batchId} not found`);
       return {
         batch,
-        counts: r.counts.byState(batchId),
-        approvedCost: r.decisions.approvedCost(batchId),
-        files: r.files.counts(batchId),
-        workers: r.claims.live(batchId, staleMs, nowMs ?? this.#clock.now()),
+        counts: itemCounts(cx, batchId),
+        approvedCost: decisions.approvedCost(cx, batchId),
+        files: files.fileCounts(cx, batchId),
+        workers: claims.live(cx, batchId, staleMs, nowMs ?? this.#clock.now()),
       };
     });
   }
 
   // ---- workers and claims
   registerWorker(batchId: string, w: WorkerStart, nowMs?: number) {
-    return this.#write((r) => r.claims.register(batchId, w, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.register(cx, batchId, w, nowMs ?? this.#clock.now()));
   }
   heartbeat(lease: Lease, nowMs?: number): Promise<{ cancelled: boolean; capLimit: number | null }> {
-    return this.#write((r) => r.claims.heartbeat(lease, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.heartbeat(cx, lease, nowMs ?? this.#clock.now()));
   }
   setCapLimit(batchId: string, capLimit: number | null): Promise<void> {
-    return this.#write((r) => r.claims.setCapLimit(batchId, capLimit));
+    return this.#write((cx) => claims.setCapLimit(cx, batchId, capLimit));
   }
   retireWorker(workerId: string, nowMs?: number): Promise<void> {
-    return this.#write((r) => r.claims.retire(workerId, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.retire(cx, workerId, nowMs ?? this.#clock.now()));
   }
   liveWorkers(batchId: string, staleMs: number, nowMs?: number) {
-    return this.#read((r) => r.claims.live(batchId, staleMs, nowMs ?? this.#clock.now()));
+    return this.#read((cx) => claims.live(cx, batchId, staleMs, nowMs ?? this.#clock.now()));
   }
   claimItems(batchId: string, req: ClaimRequest, nowMs?: number): Promise<Claim> {
-    return this.#write((r) => r.claims.claim(batchId, req, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.claim(cx, batchId, req, nowMs ?? this.#clock.now()));
   }
   claimNextInThread(batchId: string, threadKey: string, afterSeq: number, req: Lease & { cap: number }, nowMs?: number): Promise<ItemRecord | null> {
-    return this.#write((r) => r.claims.claimNextInThread(batchId, threadKey, afterSeq, req, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => claims.claimNextInThread(cx, batchId, threadKey, afterSeq, req, nowMs ?? this.#clock.now()));
   }
   releaseItem(batchId: string, itemId: string, workerId: string, fence?: number): Promise<void> {
-    return this.#write((r) => r.claims.release(batchId, itemId, workerId, fence));
+    return this.#write((cx) => claims.release(cx, batchId, itemId, workerId, fence));
   }
 
   // ---- agent runs
   markAdmitted(item: ItemRecord, run: AdmittedRun): Promise<ItemRecord> {
-    return this.#write((r) => t.markAdmitted(r, item, run));
+    return this.#write((cx) => t.markAdmitted(cx, item, run));
   }
   markFinished(item: ItemRecord, run: RunSnapshot, state: 'completed' | 'failed' | 'cancelled'): Promise<ItemRecord> {
-    return this.#write((r) => t.markFinished(r, item, run, state));
+    return this.#write((cx) => t.markFinished(cx, item, run, state));
   }
   markCancelled(batchId: string, itemId: string): Promise<boolean> {
-    return this.#write((r) => t.markCancelled(r, batchId, itemId));
+    return this.#write((cx) => t.markCancelled(cx, batchId, itemId));
   }
   markPaused(item: ItemRecord, run: RunSnapshot, decide: (approvedCost: number) => PauseOutcome) {
-    return this.#write((r) => t.markPaused(r, item, run, decide));
+    return this.#write((cx) => t.markPaused(cx, item, run, decide));
   }
   answerHeld(batchId: string, itemId: string, decision: NewDecision, nextKey: string, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
-    return this.#write((r) => t.answerHeld(r, batchId, itemId, decision, nextKey, budget));
+    return this.#write((cx) => t.answerHeld(cx, batchId, itemId, decision, nextKey, budget));
   }
   redecideHeld(batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): Promise<PauseOutcome> {
-    return this.#write((r) => t.redecideHeld(r, batchId, itemId, decide));
+    return this.#write((cx) => t.redecideHeld(cx, batchId, itemId, decide));
   }
   markError(batchId: string, itemId: string, message: string, code?: string | null, held?: Holding): Promise<ItemRecord | null> {
-    return this.#write((r) => t.markError(r, batchId, itemId, message, code ?? null, held));
+    return this.#write((cx) => t.markError(cx, batchId, itemId, message, code ?? null, held));
   }
   requeue(batchId: string, itemIds: readonly string[] | null, states: readonly ItemState[]): Promise<string[]> {
-    return this.#write((r) => r.claims.requeue(batchId, itemIds, states));
+    return this.#write((cx) => claims.requeue(cx, batchId, itemIds, states));
   }
 
   // ---- reads
   getItem(batchId: string, itemId: string) {
-    return this.#read((r) => r.reads.get(batchId, itemId));
+    return this.#read((cx) => getItem(cx, batchId, itemId));
   }
   listItems(batchId: string, f: ItemFilter = {}) {
-    return this.#read((r) => r.reads.list(batchId, f));
+    return this.#read((cx) => read.listItems(cx, batchId, f));
   }
   itemCounts(batchId: string) {
-    return this.#read((r) => r.counts.byState(batchId));
+    return this.#read((cx) => itemCounts(cx, batchId));
   }
   threadWaits(batchId: string, limit: number, o: { itemId?: string; heldOnly?: boolean } = {}) {
-    return this.#read((r) => r.reads.threadWaits(batchId, limit, o));
+    return this.#read((cx) => read.threadWaits(cx, batchId, limit, o));
   }
   recentFinishes(batchId: string, limit: number) {
-    return this.#read((r) => r.reads.recentFinishes(batchId, limit));
+    return this.#read((cx) => read.recentFinishes(cx, batchId, limit));
   }
   getRun(runId: string) {
-    return this.#read((r) => r.runs.get(runId));
+    return this.#read((cx) => read.getRun(cx, runId));
   }
   runChain(batchId: string, itemId: string) {
-    return this.#read((r) => r.runs.chain(batchId, itemId));
+    return this.#read((cx) => read.runChain(cx, batchId, itemId));
   }
   decisionsForItem(batchId: string, itemId: string) {
-    return this.#read((r) => r.decisions.forItem(batchId, itemId));
+    return this.#read((cx) => decisions.decisionsForItem(cx, batchId, itemId));
   }
   batchPauses(batchId: string, q?: PauseQuery) {
-    return this.#read((r) => r.summaries.pauses(batchId, q));
+    return this.#read((cx) => summaries.batchPauses(cx, batchId, q));
   }
   approvedCost(batchId: string) {
-    return this.#read((r) => r.decisions.approvedCost(batchId));
+    return this.#read((cx) => decisions.approvedCost(cx, batchId));
   }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
-    return this.#read((r) => r.aggregates.aggregates(batchId, afterSeq, limit, states));
+    return this.#read((cx) => read.aggregates(cx, batchId, afterSeq, limit, states));
   }
   metaKeys(batchId: string): Promise<string[]> {
-    return this.#read((r) => r.aggregates.metaKeys(batchId));
+    return this.#read((cx) => read.metaKeys(cx, batchId));
   }
 
   // ---- files
   markFileDownloaded(batchId: string, fileId: string, v: DownloadedFile, claim?: FileClaim) {
-    return this.#write((r) => r.files.markDownloaded(batchId, fileId, v, claim));
+    return this.#write((cx) => files.markFileDownloaded(cx, batchId, fileId, v, claim));
   }
   markFileStatus(batchId: string, fileId: string, status: Exclude<FileStatus, 'downloaded'>, error: string | null, claim?: FileClaim) {
-    return this.#write((r) => r.files.markStatus(batchId, fileId, status, error, claim));
+    return this.#write((cx) => files.markFileStatus(cx, batchId, fileId, status, error, claim));
   }
   getFile(batchId: string, fileId: string) {
-    return this.#read((r) => r.files.get(batchId, fileId));
+    return this.#read((cx) => files.getFile(cx, batchId, fileId));
   }
   filesForBatch(batchId: string, statuses?: readonly FileStatus[]) {
-    return this.#read((r) => r.files.forBatch(batchId, statuses));
+    return this.#read((cx) => files.filesForBatch(cx, batchId, statuses));
   }
   filesForItem(batchId: string, itemId: string) {
-    return this.#read((r) => r.files.forItem(batchId, itemId));
+    return this.#read((cx) => files.filesForItem(cx, batchId, itemId));
   }
   fileCounts(batchId: string) {
-    return this.#read((r) => r.files.counts(batchId));
+    return this.#read((cx) => files.fileCounts(cx, batchId));
   }
   filePaths(batchId: string) {
-    return this.#read((r) => r.files.paths(batchId));
+    return this.#read((cx) => files.filePaths(cx, batchId));
   }
   recordFileCopy(batchId: string, fileId: string, c: { host: string; path: string; bytes: number; sha256: string }, keep?: 'keep') {
-    return this.#write((r) => r.files.recordCopy(batchId, fileId, c, keep));
+    return this.#write((cx) => files.recordFileCopy(cx, batchId, fileId, c, keep));
   }
   fileCopies(batchId: string) {
-    return this.#read((r) => r.files.copies(batchId));
+    return this.#read((cx) => files.fileCopies(cx, batchId));
   }
   expiryReport(batchId: string, warnBefore: string) {
-    return this.#read((r) => r.files.expiryReport(batchId, warnBefore));
+    return this.#read((cx) => files.expiryReport(cx, batchId, warnBefore));
   }
   claimFile(batchId: string, fileId: string, holder: FileHolder, req: FileClaimRequest) {
-    return this.#write((r) => r.fileClaims.claim(batchId, fileId, holder, req, req.nowMs ?? this.#clock.now()));
+    return this.#write((cx) => fileClaims.claimFile(cx, batchId, fileId, holder, req, req.nowMs ?? this.#clock.now()));
   }
   fileClaimHolder(batchId: string, fileId: string) {
-    return this.#read((r) => r.fileClaims.holder(batchId, fileId));
+    return this.#read((cx) => fileClaims.fileClaimHolder(cx, batchId, fileId));
   }
   renewFileClaim(batchId: string, fileId: string, claim: FileClaim, leaseMs: number, nowMs?: number) {
-    return this.#write((r) => r.fileClaims.renew(batchId, fileId, claim, leaseMs, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => fileClaims.renewFileClaim(cx, batchId, fileId, claim, leaseMs, nowMs ?? this.#clock.now()));
   }
   releaseFileClaim(batchId: string, fileId: string, claim: FileClaim) {
-    return this.#write((r) => r.fileClaims.release(batchId, fileId, claim));
+    return this.#write((cx) => fileClaims.releaseFileClaim(cx, batchId, fileId, claim));
   }
 
   // ---- model batches
   modelBatch(batchId: string) {
-    return this.#read((r) => r.modelRuns.batch(batchId));
+    return this.#read((cx) => models.modelBatch(cx, batchId));
   }
   modelRun(batchId: string, itemId: string) {
-    return this.#read((r) => r.modelRuns.get(batchId, itemId));
+    return this.#read((cx) => models.modelRun(cx, batchId, itemId));
   }
   modelRuns(batchId: string, afterSeq: number, limit: number) {
-    return this.#read((r) => r.aggregates.modelRuns(batchId, afterSeq, limit));
+    return this.#read((cx) => models.modelRuns(cx, batchId, afterSeq, limit));
   }
   markModelSubmitting(batchId: string, itemId: string, key: string, mode: ModelBatchRecord['mode'], resend: boolean) {
-    return this.#write((r) => models.markModelSubmitting(r, batchId, itemId, key, mode, resend));
+    return this.#write((cx) => models.markModelSubmitting(cx, batchId, itemId, key, mode, resend));
   }
   markModelAdmitted(batchId: string, itemId: string, httpStatus: number, run: ModelRunReport) {
-    return this.#write((r) => models.markModelAdmitted(r, batchId, itemId, httpStatus, run));
+    return this.#write((cx) => models.markModelAdmitted(cx, batchId, itemId, httpStatus, run));
   }
   markModelFinished(batchId: string, itemId: string, run: FinishedModelRun, o: { httpStatus: number | null; failed: boolean; polls: number }) {
-    return this.#write((r) => models.markModelFinished(r, batchId, itemId, run, o));
+    return this.#write((cx) => models.markModelFinished(cx, batchId, itemId, run, o));
   }
   markModelError(batchId: string, itemId: string, message: string, polls = 0) {
-    return this.#write((r) => models.markModelError(r, batchId, itemId, message, polls));
+    return this.#write((cx) => models.markModelError(cx, batchId, itemId, message, polls));
   }
   markModelUnsent(batchId: string, itemId: string) {
-    return this.#write((r) => models.markModelUnsent(r, batchId, itemId));
+    return this.#write((cx) => models.markModelUnsent(cx, batchId, itemId));
   }
   addModelPolls(batchId: string, itemId: string, polls: number) {
-    return this.#write((r) => r.modelRuns.addPolls(batchId, itemId, polls));
+    return this.#write((cx) => models.addModelPolls(cx, batchId, itemId, polls));
   }
   modelCredits(batchId: string) {
-    return this.#read((r) => r.modelRuns.credits(batchId));
+    return this.#read((cx) => models.modelCredits(cx, batchId));
   }
   modelPolls(batchId: string) {
-    return this.#read((r) => r.modelRuns.pollCount(batchId));
+    return this.#read((cx) => models.modelPolls(cx, batchId));
   }
   setModelMode(batchId: string, mode: ModelBatchRecord['mode']) {
-    return this.#write((r) => r.modelRuns.setMode(batchId, mode));
+    return this.#write((cx) => models.setModelMode(cx, batchId, mode));
   }
 
   // ---- notebook projections
   queryItems(batchId: string, q: ItemQuery = {}) {
-    return this.#read((r) => r.summaries.items(batchId, q));
+    return this.#read((cx) => summaries.queryItems(cx, batchId, q));
   }
   itemStats(batchId: string) {
-    return this.#read((r) => r.summaries.itemStats(batchId));
+    return this.#read((cx) => summaries.itemStats(cx, batchId));
   }
   batchTotals(batchId: string) {
-    return this.#read((r) => r.summaries.batchTotals(batchId));
+    return this.#read((cx) => summaries.batchTotals(cx, batchId));
   }
   itemSeconds(batchId: string) {
-    return this.#read((r) => r.summaries.itemSeconds(batchId));
+    return this.#read((cx) => summaries.itemSeconds(cx, batchId));
   }
   runTimes(batchId: string) {
-    return this.#read((r) => r.summaries.runTimes(batchId));
+    return this.#read((cx) => summaries.runTimes(cx, batchId));
   }
   batchDecisions(batchId: string) {
-    return this.#read((r) => r.summaries.decisions(batchId));
+    return this.#read((cx) => summaries.batchDecisions(cx, batchId));
   }
 
   // ---- web view projections
   itemPage(batchId: string, q: ItemPageQuery) {
-    return this.#read(() => this.#pages.itemPage(batchId, q));
+    return this.#read((cx) => web.itemPage(cx, batchId, q));
   }
   batchLive(batchId: string, heldLimit: number) {
-    return this.#read(() => this.#pages.batchLive(batchId, heldLimit));
+    return this.#read((cx) => web.batchLive(cx, batchId, heldLimit));
   }
   runMinutes(batchId: string) {
-    return this.#read(() => this.#pages.runMinutes(batchId));
+    return this.#read((cx) => web.runMinutes(cx, batchId));
   }
 
   // ---- outbox (notifications)
   addOutboxEvent(batchId: string, event: NewOutboxEvent, nowMs?: number): Promise<boolean> {
-    return this.#write((r) => outbox.addEvent(r.db, batchId, event, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => outbox.addEvent(cx, batchId, event, nowMs ?? this.#clock.now()));
   }
   collateHeld(batchId: string, o: { digestMs: number; remindMs: number | null }, nowMs?: number): Promise<number> {
-    return this.#write((r) => outbox.collateHeld(r.db, batchId, o, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => outbox.collateHeld(cx, batchId, o, nowMs ?? this.#clock.now()));
   }
   claimOutbox(owner: string, o: { leaseMs: number; limit: number; batchIds?: readonly string[] | null }, nowMs?: number): Promise<OutboxClaim[]> {
-    return this.#write((r) => outbox.claim(r.db, owner, o, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => outbox.claim(cx, owner, o, nowMs ?? this.#clock.now()));
   }
   settleOutbox(claim: OutboxClaim, outcome: OutboxOutcome, nowMs?: number): Promise<boolean> {
-    return this.#write((r) => outbox.settle(r.db, claim, outcome, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => outbox.settle(cx, claim, outcome, nowMs ?? this.#clock.now()));
   }
   outboxState(batchId: string): Promise<OutboxState> {
-    return this.#read((r) => outbox.state(r.db, batchId));
+    return this.#read((cx) => outbox.state(cx, batchId));
   }
   holdNotifyCommand(batchId: string, sender: NotifyCommandSender, leaseMs: number, nowMs?: number): Promise<void> {
-    return this.#write((r) => notifyCommands.holdNotifyCommand(r.db, batchId, sender, leaseMs, nowMs ?? this.#clock.now()));
+    return this.#write((cx) => notifyCommands.holdNotifyCommand(cx, batchId, sender, leaseMs, nowMs ?? this.#clock.now()));
   }
   notifyCommands(batchId: string, nowMs?: number): Promise<NotifyCommandSender[]> {
-    return this.#read((r) => notifyCommands.notifyCommands(r.db, batchId, nowMs ?? this.#clock.now()));
+    return this.#read((cx) => notifyCommands.notifyCommands(cx, batchId, nowMs ?? this.#clock.now()));
   }
 
   // ---- web sessions (a use is a read; its last use is written at most once a minute)
   openWebSession(idDigest: string, nowMs: number): Promise<void> {
-    return this.#write((r) => r.webSessions.open(idDigest, nowMs));
+    return this.#write((cx) => webSessions.openSession(cx, idDigest, nowMs));
   }
-  async useWebSession(idDigest: string, idleMs: number, nowMs: number): Promise<boolean> {
-    const use = await this.#read((r) => r.webSessions.check(idDigest, idleMs, nowMs));
-    return settleSessionUse(use, { end: () => this.endWebSession(idDigest, nowMs), touch: () => this.#write((r) => r.webSessions.touch(idDigest, nowMs)) });
+  useWebSession(idDigest: string, idleMs: number, nowMs: number): Promise<boolean> {
+    return webSessions.useSession(this.#cx, idDigest, idleMs, nowMs, { read: (fn) => this.#read(fn), write: (fn) => this.#write(fn) });
   }
   endWebSession(idDigest: string, nowMs: number): Promise<void> {
-    return this.#write((r) => r.webSessions.end(idDigest, nowMs));
+    return this.#write((cx) => webSessions.endSession(cx, idDigest, nowMs));
   }
   addLoginCode(codeDigest: string, expiresAtMs: number, nowMs: number): Promise<void> {
-    return this.#write((r) => r.webSessions.addCode(codeDigest, expiresAtMs, nowMs));
+    return this.#write((cx) => webSessions.addCode(cx, codeDigest, expiresAtMs, nowMs));
   }
   spendLoginCode(codeDigest: string, nowMs: number): Promise<boolean> {
-    return this.#write((r) => r.webSessions.spendCode(codeDigest, nowMs));
+    return this.#write((cx) => webSessions.spendCode(cx, codeDigest, nowMs));
   }
 
   // ---- forecasts
   keepForecast(f: KeptForecast): Promise<void> {
-    return this.#write((r) => r.forecasts.keep(f));
+    return this.#write((cx) => forecasts.keepForecast(cx, f));
   }
   lastForecastOf(batch: ForecastTarget): Promise<KeptForecast | null> {
-    return this.#read((r) => r.forecasts.lastOf(batch));
+    return this.#read((cx) => forecasts.lastForecastOf(cx, batch));
   }
 
   // ---- scores (scores.ts)
   recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
-    return this.#write((r) => scores.recordVerdicts(r.db, batchId, itemId, verdicts));
+    return this.#write((cx) => scores.recordVerdicts(cx, batchId, itemId, verdicts));
   }
   verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
-    return this.#read((r) => scores.verdictsOf(r.db, batchId, itemId));
+    return this.#read((cx) => scores.verdictsOf(cx, batchId, itemId));
   }
   scoreTotals(batchId: string, scorers: readonly ScorerRef[]): Promise<ScorerTotals[]> {
-    return this.#read((r) => scores.scoreTotals(r.db, batchId, scorers));
+    return this.#read((cx) => scores.scoreTotals(cx, batchId, scorers));
   }
   itemsToScore(batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]> {
-    return this.#read((r) => scores.itemsToScore(r.db, batchId, scorer, q));
+    return this.#read((cx) => scores.itemsToScore(cx, batchId, scorer, q));
   }
   verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
-    return this.#read((r) => scores.verdictsPage(r.db, batchId, q));
+    return this.#read((cx) => scores.verdictsPage(cx, batchId, q));
   }
 }

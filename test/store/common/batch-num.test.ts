@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { batchNumOf } from '../../../src/store/common/batch-num.js';
-import { batchNumOf as sqliteBatchNum } from '../../../src/store/sqlite/reads.js';
+import { batchNumOf as sqliteBatchNum } from '../../../src/store/sqlite/statement-cache.js';
 import { BATCH_NUM } from '../../../src/store/postgres/sql.js';
 
 describe('the batch-number lookup', () => {
