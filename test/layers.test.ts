@@ -237,6 +237,8 @@ describe('the whiteboard', () => {
       // process past it; a virtual clock would end it at once).
       'src/notify/deliver.ts',
       'src/notify/sender.ts',
+      // A command scorer's deadline: a real child process, killed with its group past it.
+      'src/score/command-scorer.ts',
       // An event stream's `: keep-alive` comments to the browser: for proxies on a real
       // connection, wall time, cleared when the stream closes.
       'src/web/read-routes.ts',

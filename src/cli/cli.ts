@@ -21,6 +21,7 @@ import { compareCommand } from './commands/compare.js';
 import { serveCommand } from './commands/serve.js';
 import { policyCommand } from './commands/policy.js';
 import { forecastCommand } from './commands/forecast.js';
+import { scoreCommand } from './commands/score.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
@@ -83,7 +84,7 @@ export function buildCli(argv: string[], ctx: CommandContext): Argv {
       if (err) throw err;
       throw new UsageError(usageMessage(msg, usage as unknown as UsageContext, argv, top));
     }) as Argv;
-  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand, policyCommand, forecastCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand, policyCommand, forecastCommand, scoreCommand])
     cli = add(cli, ctx);
   top = topCommandNames(cli);
   return cli;

@@ -9,6 +9,8 @@ export const EXIT = {
   failed: 1,
   usage: 2,
   held: 3,
+  /** `resq score --fail-under R`: a scorer's pass rate is under R. */
+  belowPassRate: 4,
   interrupted: 130,
 } as const;
 

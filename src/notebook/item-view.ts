@@ -2,7 +2,7 @@ import { systemClock } from '../clock.js';
 import { InputError } from '../errors.js';
 import type { ItemView } from '../read/item-schema.js';
 import { readItemView } from '../read/item-view.js';
-import type { FileStore, ReadStore } from '../store/port.js';
+import type { FileStore, ReadStore, ScoreStore } from '../store/port.js';
 import type { BatchRecord } from '../store/types.js';
 import { formatBytes } from '../format-bytes.js';
 import { escapeHtml, markdown, note, type MimeBundle } from './bundle.js';
@@ -17,7 +17,7 @@ export type ItemDetail = ItemView;
 export type { ChainRun } from '../read/item-schema.js';
 
 /** Reads one item in full; a clear error names a few ids when there is no such item. */
-export async function itemDetail(store: ReadStore & FileStore, batch: BatchRecord, id: string, nowMs = systemClock.now()): Promise<ItemDetail> {
+export async function itemDetail(store: ReadStore & FileStore & ScoreStore, batch: BatchRecord, id: string, nowMs = systemClock.now()): Promise<ItemDetail> {
   try {
     return await readItemView(store, batch, id, { nowMs });
   } catch (e) {

@@ -53,6 +53,8 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
   }
 
   const policy = await resolvePolicy(raw.policy, dir, origin, problems);
+  const score = raw.score === undefined ? undefined : resolve(dir, raw.score);
+  if (score !== undefined && !(await isFile(score))) problems.push(problem(origin, ['score'], `no such file: ${score}`));
   if (problems.length > 0 || secrets.length > 0) throw fail();
 
   const download = raw.download ?? { enabled: true };
@@ -70,6 +72,7 @@ export async function loadPipeline(path: string): Promise<Pipeline> {
     service,
     follow: raw.follow ?? null,
     cancelRoute: raw.cancel_route ?? null,
+    ...(score !== undefined ? { score } : {}),
   };
 }
 

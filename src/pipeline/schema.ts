@@ -31,6 +31,8 @@ export const pipelineFileSchema = z.strictObject({
   follow: z.enum(['sse', 'poll']).optional(),
   /** Where `resq cancel` cancels a run, `{id}` standing for its id (the spec names no route). */
   cancel_route: z.string().min(1).optional(),
+  /** A scorers file (relative to the pipeline file): every worker judges each item as it completes. */
+  score: z.string().min(1).optional(),
 });
 
 /** A loaded pipeline: paths absolute, policy parsed, defaults filled in. */
@@ -62,6 +64,8 @@ export const pipelineSchema = z.strictObject({
   follow: z.enum(['sse', 'poll']).nullable(),
   /** The cancel route template, when the file gives one. */
   cancelRoute: z.string().nullable(),
+  /** Absolute path of the scorers file, when the file gives one. */
+  score: z.string().optional(),
 });
 
 /** A loaded pipeline. */

@@ -66,6 +66,8 @@ export const ItemViewSchema = z.object({
     state: ItemStateSchema,
     question: z.string(),
     meta: z.record(z.string(), z.unknown()),
+    /** The question set's expected answer (a string, a number or an object), or null. */
+    expected: z.unknown(),
     threadKey: z.string().nullable(),
     threadId: z.string().nullable(),
     runStatus: z.string().nullable(),
@@ -85,5 +87,9 @@ export const ItemViewSchema = z.object({
   /** Why a queued item does not start yet (src/read/waits.ts); null for an item not queued. */
   wait: ItemWaitSchema.nullable(),
   files: z.array(ItemFileSchema),
+  /** Each scorer's verdict of the item (every version kept), by scorer. */
+  verdicts: z.array(
+    z.object({ scorer: z.string(), version: z.string(), pass: z.boolean().nullable(), score: z.number().nullable(), reason: z.string(), scoredAt: z.string(), by: z.string() }),
+  ),
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;

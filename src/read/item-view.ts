@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import type { HintPlace } from '../text/command-hint.js';
-import type { FileStore, ReadStore } from '../store/port.js';
+import type { FileStore, ReadStore, ScoreStore } from '../store/port.js';
 import type { BatchRecord } from '../store/types.js';
 import { readNextStep, readWaitContext } from './batch-status.js';
 import { readItemWait } from './waits.js';
@@ -10,19 +10,19 @@ import { isTerminal } from '../store/item-states.js';
 import type { ItemView } from './item-schema.js';
 
 /**
- * One item in full, read once for every window: the question and meta, the chain of runs,
+ * One item in full, read once for every window: the question, its expected answer and meta, its verdicts, the chain of runs,
  * each pause with its input and its decision (by whom, when, why, the note), the files.
  * `next`: the step that sends it on when no live worker carries the batch (an answer
  * recorded, not sent). `wait`: why a queued item does not start (behind an item of its thread,
  * named; the cap; no worker; a cancelled batch). An item the batch does not have is an {@link InputError} naming a few it has.
  */
-export async function readItemView(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, o: { nowMs: number; /** The database for `next`'s `--db`. */ hint?: HintPlace }): Promise<ItemView> {
+export async function readItemView(store: ReadStore & FileStore & ScoreStore, batch: BatchRecord, itemId: string, o: { nowMs: number; /** The database for `next`'s `--db`. */ hint?: HintPlace }): Promise<ItemView> {
   const it = await store.getItem(batch.id, itemId);
   if (!it) {
     const some = (await store.listItems(batch.id, { limit: 5 })).map((i) => i.id);
     throw new InputError(`batch "${batch.name}" has no item "${itemId}"${some.length ? `; its items include ${some.join(', ')}` : '; it has no items'}`);
   }
-  const [runs, decisions, files] = await Promise.all([store.runChain(batch.id, it.id), store.decisionsForItem(batch.id, it.id), store.filesForItem(batch.id, it.id)]);
+  const [runs, decisions, files, verdicts] = await Promise.all([store.runChain(batch.id, it.id), store.decisionsForItem(batch.id, it.id), store.filesForItem(batch.id, it.id), store.verdictsOf(batch.id, it.id)]);
   const byRun = new Map(decisions.map((d) => [d.runId, d]));
   const last = runs.at(-1);
   // Only an item that waits for a worker (not for a person, not finished) can be stuck without one.
@@ -37,6 +37,7 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
       state: it.state,
       question: it.question,
       meta: it.meta,
+      expected: it.expected ?? null,
       threadKey: it.threadKey,
       threadId: it.threadId,
       runStatus: it.runStatus,
@@ -90,5 +91,6 @@ export async function readItemView(store: ReadStore & FileStore, batch: BatchRec
       error: f.error,
       expiresAt: f.expiresAt,
     })),
+    verdicts,
   };
 }

@@ -1,4 +1,5 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
+import type { ScorerSpec } from '../score/types.js';
 import { describeReceivers } from '../read/receivers.js';
 import { notifyOver } from '../store/notify-settings.js';
 
@@ -13,6 +14,8 @@ export interface Overrides {
   baseUrl?: string | null;
   /** Receivers and their settings given again; `undefined` keeps the batch's. */
   notify?: NotifySettings;
+  /** The scorers given again (`--score`); `undefined` keeps the batch's. */
+  scorers?: ScorerSpec[];
 }
 
 /** The settings a batch goes on with, and one line per change. */
@@ -56,6 +59,11 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
     // Said without the receivers' paths (a webhook's path is often its secret).
     changes.push(`notify: ${describeReceivers(was.notify)} → ${describeReceivers(notify)}`);
     settings.notify = notify;
+  }
+  const named = (s: readonly ScorerSpec[] | undefined): string => (s?.length ? s.map((x) => x.name).join(', ') : 'none');
+  if (o.scorers !== undefined && JSON.stringify(o.scorers) !== JSON.stringify(was.scorers)) {
+    changes.push(`scorers: ${named(was.scorers)} → ${named(o.scorers)}`);
+    settings.scorers = o.scorers;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {

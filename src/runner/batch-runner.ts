@@ -4,7 +4,7 @@ import { unfinishedOf } from '../read/batch-status.js';
 import { forPersonBehindThreads } from '../read/waits.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
-import { type BatchRecord, idempotencyKey, type ReadStore, type TransitionStore, type WorkerStore } from '../store/index.js';
+import { type BatchRecord, idempotencyKey, type ItemRecord, type ReadStore, type TransitionStore, type WorkerStore } from '../store/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { errorKind } from './error-kind.js';
 import type { RunnerEvent, StateCounts } from './events.js';
@@ -48,6 +48,8 @@ export interface RunnerOptions {
   /** Stay while other workers have runs in flight. @default true */
   wait?: boolean;
   clock?: Clock;
+  /** Judges each item this worker completes and records its verdicts (score/worker-scorers.ts); never throws. */
+  scoreCompleted?: (item: ItemRecord) => Promise<void>;
 }
 
 /** How a batch run ended. */
@@ -96,6 +98,7 @@ export class BatchRunner {
       policy: o.policy,
       follow: o.follow ?? o.batch.settings.follow,
       emit: (e) => this.#emit(e),
+      scoreCompleted: o.scoreCompleted,
     };
     this.#scheduler = new Scheduler({
       store: o.store,

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, TransitionStore } from '../store/index.js';
+import type { BatchRecord, ItemRecord, TransitionStore } from '../store/index.js';
 import type { RunnerEvent } from './events.js';
 import type { DriveContext } from './item-driver.js';
 import type { StepContext } from './scheduler-options.js';
@@ -13,6 +13,8 @@ export interface DriveShared {
   policy: Policy | null;
   follow: 'sse' | 'poll';
   emit: (e: RunnerEvent) => void;
+  /** Judges an item that completed and records its verdicts (never throws); absent: the batch has no scorers here. */
+  scoreCompleted?: ((item: ItemRecord) => Promise<void>) | undefined;
 }
 
 /**
@@ -55,6 +57,10 @@ export class ItemDriveContext implements DriveContext {
 
   emit(e: RunnerEvent): void {
     this.#shared.emit(e);
+  }
+
+  get scoreCompleted(): ((item: ItemRecord) => Promise<void>) | undefined {
+    return this.#shared.scoreCompleted;
   }
 
   admitted(): void {

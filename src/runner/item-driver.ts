@@ -23,6 +23,8 @@ export interface DriveContext {
    * is recorded: the slot is free, and the scheduler may claim the next item at once.
    */
   release: () => void;
+  /** Judges an item that completed and records its verdicts; never throws, never fails the item. */
+  scoreCompleted?: ((item: ItemRecord) => Promise<void>) | undefined;
 }
 
 /**
@@ -147,6 +149,8 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
           await yieldToIo();
           item = await store.markFinished(item, snap, state);
           ctx.emit({ type: 'item', id: item.id, state, runId: run.id, detail: run.status });
+          // Judged once its completion is durable; a scorer's failure is its unscored verdict.
+          if (state === 'completed') await ctx.scoreCompleted?.(item);
         }
         break;
       }

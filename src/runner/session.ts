@@ -2,7 +2,8 @@ import type { ServiceClient } from '../api/index.js';
 import { BatchExistsError, formatProblem, InputError, type InputProblem } from '../errors.js';
 import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, TransitionStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, ScoreStore, Store, TransitionStore, WorkerStore } from '../store/index.js';
+import type { ScorerSpec } from '../score/types.js';
 import type { SendOptions } from '../notify/worker.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
@@ -60,7 +61,7 @@ export interface SessionService {
 export type SessionEvent = RunnerEvent | { type: 'notice'; message: string };
 
 /** The store roles a session uses: a batch loaded or found, its items claimed and moved, its files downloaded, its status read. */
-export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore;
+export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore & ScoreStore;
 
 /** Options of {@link runBatchSession}. */
 export interface SessionOptions {
@@ -95,6 +96,11 @@ export interface SessionOptions {
   onEvent?: (e: SessionEvent) => void;
   /** How this worker sends the batch's notifications (its secret, its timings), when the batch has receivers. */
   notify?: SendOptions;
+  /**
+   * The scorers file this process's own command line gave (`--score`): its `command` scorers run
+   * here. Absent: the batch's stored scorers, but `command` ones. (Recording them with the batch is `overrides.scorers`.)
+   */
+  scorers?: ScorerSpec[] | null;
   /** The database the caller was given: the status's suggested command (`next`) carries it as `--db`. */
   hint?: HintPlace;
   /** Most files this process may hold open; null for no limit. @default readDescriptorLimit() */
@@ -223,7 +229,11 @@ async function runWorker(
   const notifier = batch.settings.notify
     ? (await import('../notify/worker.js')).startWorkerNotifier(o.store, batch, { ...o.notify, onProblem: (message) => emit({ type: 'warning', message }) })
     : null;
+  // Every worker judges what it completes, as it completes (score/worker-scorers.ts).
+  const { workerScorers, completedScorer } = await import('../score/worker-scorers.js');
+  const scoreCompleted = completedScorer(o.store as Store, batch.id, workerScorers(batch.settings.scorers, o.scorers));
   const runner = new BatchRunner({
+    ...(scoreCompleted ? { scoreCompleted } : {}),
     store: o.store,
     client,
     batch,

@@ -19,7 +19,7 @@ export type { ModelStore } from './roles/models.js';
 export type { NotebookStore } from './roles/notebook.js';
 export type { HeldFact, NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState, OutboxStore } from './roles/outbox.js';
 export type { BatchOverview, ItemAggregate, ReadStore, RecentFinishes, ThreadWaits } from './roles/reads.js';
-export type { ScoreQuery, ScoreStore } from './roles/scores.js';
+export type { ItemVerdictsToRecord, ScoreQuery, ScoreStore } from './roles/scores.js';
 export type { TransitionStore } from './roles/transitions.js';
 export type { Claim, ClaimRequest, Lease, WorkerStore } from './roles/workers.js';
 export type { WebSessionStore } from './roles/web-sessions.js';

@@ -24,6 +24,8 @@ export interface NewItem {
   threadKey: string | null;
   /** Every other field; a string is that object as JSON text already. */
   meta: Record<string, unknown> | string;
+  /** The expected answer as JSON text (a string, a number or an object), or null/absent: none. */
+  expectedJson?: string | null;
 }
 
 /** A row refused on loading because an earlier row of the batch has its id. */
@@ -41,6 +43,8 @@ export interface NewItemColumns {
   threads: readonly (string | null)[];
   /** Each row's meta as JSON text. */
   metas: readonly string[];
+  /** Each row's expected answer as JSON text, or null: none (absent: no row has one). */
+  expecteds?: readonly (string | null)[];
 }
 
 /** Filters for listing items. */

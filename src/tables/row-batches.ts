@@ -17,6 +17,8 @@ export interface RowBatch {
   questions: string[];
   threads: (string | null)[];
   metas: string[];
+  /** Row i's expected answer as JSON text, or null: none. */
+  expecteds: (string | null)[];
   /** Problems of this stretch, in file order. */
   problems: InputProblem[];
   /** Notices about the file said while this stretch was read (each once per file). */
@@ -101,6 +103,7 @@ export async function* batchesOf(results: AsyncIterable<RowResult>, size: number
     b.questions.push(row.question);
     b.threads.push(row.thread);
     b.metas.push(JSON.stringify(row.meta));
+    b.expecteds.push(row.expected === undefined ? null : JSON.stringify(row.expected));
     if (b.ids.length >= size) {
       yield b;
       b = emptyBatch();
@@ -111,7 +114,7 @@ export async function* batchesOf(results: AsyncIterable<RowResult>, size: number
 }
 
 function emptyBatch(): RowBatch {
-  return { ids: [], lines: [], questions: [], threads: [], metas: [], problems: [], notices: [] };
+  return { ids: [], lines: [], questions: [], threads: [], metas: [], expecteds: [], problems: [], notices: [] };
 }
 
 /** What the worker posts. */

@@ -16,6 +16,8 @@ export interface QuestionRow {
   thread: string | null;
   /** Every other field (CSV: strings; JSONL: any JSON value). */
   meta: Record<string, unknown>;
+  /** The expected answer (`expected`: CSV a string, JSONL a string, a number or an object), kept apart from meta; absent: none. */
+  expected?: unknown;
 }
 
 /** A row read from a question set: valid, or one problem with it. */
@@ -30,6 +32,8 @@ export interface CsvColumns {
   id: number;
   /** -1 when the file has no such column. */
   thread: number;
+  /** -1 when the file has no such column. */
+  expected: number;
   /** Names of every other column, in header order. */
   metaNames: string[];
   /** Their positions, matching `metaNames`. */
@@ -38,7 +42,7 @@ export interface CsvColumns {
   renamed: string[];
 }
 
-const RESERVED = new Set(['question', 'id', 'thread']);
+const RESERVED = new Set(['question', 'id', 'thread', 'expected']);
 
 /**
  * Reads a CSV header row into column positions, or says why it cannot be used. A reserved
@@ -76,6 +80,7 @@ export function csvColumns(header: string[]): CsvColumns | string {
     question,
     id: at['id']!,
     thread: at['thread']!,
+    expected: at['expected']!,
     metaNames: names.filter((_, i) => !taken.has(i)),
     metaIndexes: names.flatMap((_, i) => (taken.has(i) ? [] : [i])),
     renamed,
@@ -102,12 +107,14 @@ export function csvRecordToRow(
   // An empty id cell means "no id", so a sparse id column still works.
   const id = idCell.trim() === '' ? String(ordinal) : idCell;
   const threadCell = columns.thread === -1 ? '' : fields[columns.thread]!;
+  // An empty cell: no expected answer for this row.
+  const expectedCell = columns.expected === -1 ? '' : fields[columns.expected]!;
   const meta: Record<string, unknown> = {};
   const { metaNames, metaIndexes } = columns;
   for (let k = 0; k < metaNames.length; k++) setKey(meta, metaNames[k]!, fields[metaIndexes[k]!]);
   return {
     ok: true,
-    row: { id, line, question, thread: threadCell.trim() === '' ? null : threadCell, meta },
+    row: { id, line, question, thread: threadCell.trim() === '' ? null : threadCell, meta, ...(expectedCell.trim() === '' ? {} : { expected: expectedCell }) },
   };
 }
 
@@ -121,7 +128,7 @@ export function jsonToRow(file: string, value: unknown, line: number, ordinal: n
     return bad(file, line, undefined, `expected a JSON object, found ${describe(value)}`);
   }
   const record = value as Record<string, unknown>;
-  const reserved: Record<string, unknown> = { question: record['question'], id: record['id'], thread: record['thread'] };
+  const reserved: Record<string, unknown> = { question: record['question'], id: record['id'], thread: record['thread'], expected: record['expected'] };
   const meta: Record<string, unknown> = {};
   for (const name of Object.keys(record)) {
     if (RESERVED.has(name)) continue;
@@ -143,7 +150,9 @@ export function jsonToRow(file: string, value: unknown, line: number, ordinal: n
   if (id !== null && typeof id === 'object') return bad(file, line, 'id', id.reason);
   const thread = key(reserved['thread'], false);
   if (thread !== null && typeof thread === 'object') return bad(file, line, 'thread', thread.reason);
-  return { ok: true, row: { id: id ?? String(ordinal), line, question, thread, meta } };
+  const expected = reserved['expected'] ?? null;
+  if (!isExpected(expected)) return bad(file, line, 'expected', `must be a string, a number or an object, found ${describe(expected)}`);
+  return { ok: true, row: { id: id ?? String(ordinal), line, question, thread, meta, ...(expected === null ? {} : { expected }) } };
 }
 
 /** What a question set's rows are: the question schema of the one streaming reader. */
@@ -192,6 +201,13 @@ function key(value: unknown, idRules: boolean): string | null | { reason: string
   }
   if (value.trim() === '') return idRules ? { reason: 'empty' } : null;
   return value;
+}
+
+/** An expected answer a JSONL row may give: none (null), a string, a number or an object (not a list, not true/false). */
+function isExpected(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || isRawNumber(value)) return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Sets a key even when it is `__proto__`, which plain assignment would swallow. */

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { BatchStore, FileStore, ReadStore, TransitionStore, WebSessionStore } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, ScoreStore, TransitionStore, WebSessionStore } from '../store/index.js';
 import type { WebActions } from './actions.js';
 import { fileRoutes } from './file-routes.js';
 import type { LiveHub } from './live.js';
@@ -17,7 +17,7 @@ import { type WebEnv, writeRoutes } from './write-routes.js';
 export const BODY_LIMIT = 64 * 1024;
 
 /** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, and the sessions. */
-export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore;
+export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore & ScoreStore;
 
 /** What the web app is made of: what its guard checks against (security.ts), and the rest. */
 export interface AppDeps extends GuardOptions {

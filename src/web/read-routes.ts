@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { BatchStore, FileStore, ReadStore } from '../store/index.js';
+import type { BatchStore, FileStore, ReadStore, ScoreStore } from '../store/index.js';
 import { BatchListSchema, CompareQuerySchema, CompareResultSchema, HELD_LISTED, HeldQuerySchema, HeldSelectionSchema, ItemPageSchema, ItemsQuerySchema, ItemViewSchema, OverviewSchema } from './api-schemas.js';
 import { cutText } from '../store/item-page-shapes.js';
 import { ResqError } from '../errors.js';
@@ -15,7 +15,7 @@ import type { WebEnv } from './write-routes.js';
 
 /** What the read routes need. */
 export interface ReadDeps {
-  store: BatchStore & ReadStore & FileStore;
+  store: BatchStore & ReadStore & FileStore & ScoreStore;
   live: LiveHub;
   now: () => number;
   /** The database `resq serve` was given: suggested commands carry it as `--db`. */

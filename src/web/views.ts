@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { readItemView } from '../read/item-view.js';
-import type { BatchRecord, FileRecord, FileStore, ReadStore } from '../store/index.js';
+import type { BatchRecord, FileRecord, FileStore, ReadStore, ScoreStore } from '../store/index.js';
 import type { FileView, ItemView } from './api-schemas.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -32,7 +32,7 @@ export function isHere(f: Pick<FileRecord, 'status' | 'path' | 'host'>): boolean
 }
 
 /** One item in full for its page: the read model's view (its `next` with `--db db`, the database resq serve was given), the answer rendered, each file's place here. */
-export async function itemViewOf(store: ReadStore & FileStore, batch: BatchRecord, itemId: string, nowMs: number, db?: string): Promise<ItemView | null> {
+export async function itemViewOf(store: ReadStore & FileStore & ScoreStore, batch: BatchRecord, itemId: string, nowMs: number, db?: string): Promise<ItemView | null> {
   if (!(await store.getItem(batch.id, itemId))) return null;
   const v = await readItemView(store, batch, itemId, { nowMs, hint: { db } });
   return {

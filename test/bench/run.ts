@@ -9,7 +9,7 @@ import { benchArgs } from './lib/args.js';
 import { ROWS_MARK, renderTable, type BenchRow } from './lib/report.js';
 
 /** Scenario names, in the order of issue 7 (then issue 14's start-up, issue 16's scale, issue 28's simulator state, issue 39's heap per run in flight; issue 23's floor runs first); each is `scenarios/<name>.ts`. */
-const SCENARIOS = ['floor', 'throughput', 'workers', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams', 'startup', 'in-flight', 'million', 'resume-10k', 'workers-pg', 'serve', 'serve-throughput', 'sim-state', 'heap-in-flight'];
+const SCENARIOS = ['floor', 'throughput', 'workers', 'versus-plain', 'pauses', 'ingest', 'resume', 'downloads', 'long-streams', 'startup', 'in-flight', 'million', 'resume-10k', 'workers-pg', 'serve', 'serve-throughput', 'sim-state', 'heap-in-flight', 'score-1m'];
 
 const args = benchArgs();
 const only = args.get('only', '').split(',').filter(Boolean);

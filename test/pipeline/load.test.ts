@@ -85,6 +85,12 @@ describe('loadPipeline', () => {
     expect(p.download).toEqual({ enabled: false, concurrency: null, out: null });
   });
 
+  it('resolves the scorers file of `score:` against the pipeline file, and names the line when it is not there', async () => {
+    const dir = folder({ 'p.yaml': 'questions: q.csv\nscore: judge/scorers.yaml\n', 'q.csv': questions, 'judge/scorers.yaml': 'scorers: []\n', 'bad.yaml': 'questions: q.csv\nscore: nope.yaml\n' });
+    expect((await loadPipeline(join(dir, 'p.yaml'))).score).toBe(join(dir, 'judge/scorers.yaml'));
+    expect(await problemsOf(join(dir, 'bad.yaml'))).toEqual([`${join(dir, 'bad.yaml')}:2: score: no such file: ${join(dir, 'nope.yaml')}`]);
+  });
+
   it('loads the demo pipeline of the repository', async () => {
     const p = await loadPipeline('pipelines/demo.yaml');
     expect(p).toMatchObject({ name: 'demo', service: { kind: 'sim' }, file: resolve('pipelines/demo.yaml') });

@@ -41,7 +41,7 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '026_run_service_times': 'd676d517e3782c53fb94c6ad6319084b3f26e53803e633bb8670317381141d50',
   '027_file_claims': '06da0f3d38b7d6afd733c3e035474b44ee93e63e79a39ccbc08c0c0ebcf207c1',
   '028_forecasts': '8b6165a6a0e8c19d4b0c1c45adb953ad47c43349709a06f211bb967e1155de86',
-  '029_expected_and_verdicts': '872781d63e08ab876c5b6971878dd5b574ad17aee0edf970644a0dd46f13ab86',
+  '029_expected_and_verdicts': '693ca547987dc133f2ce9daa39b05e1de19d3b5c69400c37198831cbb9e81230',
 };
 
 const PG_SHIPPED: Record<string, string> = {
@@ -65,7 +65,7 @@ const PG_SHIPPED: Record<string, string> = {
   '026_run_service_times': '92f4fad892d76103b17d2f625eb31368dd0b5aa03dae7a4af7fb0fbf34dc3b81',
   '027_file_claims': '9c2c550305ea4a8046a929a47c3ddd055c157a342f452e9f84d562c475f8269a',
   '028_forecasts': '63864a634145de00dbe87ee4c40d645f0c58841d5b849e3fd49907e6107e4aa7',
-  '029_expected_and_verdicts': 'ce127b23071f0e9c4a39eeb800f29f520c375fef491d52da9b2dd9897ef07e6a',
+  '029_expected_and_verdicts': 'd5f90ff9d97d04110e153154c11d9a428f4bb58bc3fd20d5266b6d9c7e28ea59',
 };
 
 /**

@@ -295,7 +295,7 @@ describe('migrations', () => {
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
     expect(indexes).toEqual([
       'batches_num', 'decisions_for_item', 'decisions_for_run', 'files_for_status', 'flights_for_leases', 'forecasts_by_file', 'forecasts_for_batch', 'items_for_claim', 'items_for_rate',
-      'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item', 'verdicts_for_pages', 'verdicts_for_totals',
+      'items_for_state_pages', 'items_for_thread_claim', 'items_for_web_sort', 'outbox_due', 'outbox_for_key', 'outbox_for_kind', 'runs_for_item', 'verdicts_for_totals',
       'web_login_codes_for_purge', 'web_sessions_for_purge', 'workers_for_live',
     ]);
     const plan = (sql: string, ...args: unknown[]): string =>

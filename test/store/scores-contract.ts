@@ -26,7 +26,7 @@ const v = (scorer: string, pass: boolean | null, over: Partial<Verdict> = {}): V
 });
 
 /** A batch of `n` items (i0..), those of `done` completed and `failed` failed; the rest queued. */
-async function batchOf(store: Store, batchId: string, n: number, done: number[], failed: number[] = []): Promise<void> {
+export async function batchOf(store: Store, batchId: string, n: number, done: number[], failed: number[] = []): Promise<void> {
   const loader = await store.beginBatchLoad(newBatch(batchId));
   for (let i = 0; i < n; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q ${i}?`, threadKey: null, meta: {} });
   await loader.commit([]);
@@ -52,6 +52,22 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       return s;
     };
 
+    it('keeps each item its expected answer apart from meta, loaded row by row, column by column or appended', async () => {
+      const s = await fresh();
+      const loader = await s.beginBatchLoad(newBatch(B));
+      await loader.add({ id: 'a', seq: 0, line: 2, question: 'a?', threadKey: null, meta: { topic: 'x' }, expectedJson: '{"total":12}' });
+      await loader.add({ id: 'b', seq: 1, line: 3, question: 'b?', threadKey: null, meta: {} });
+      await loader.addColumns({ ids: ['c', 'd'], lines: [4, 5], questions: ['c?', 'd?'], threads: [null, null], metas: ['{}', '{}'], expecteds: ['"Paris"', null] }, 2);
+      await loader.commit([]);
+      const grow = await s.beginBatchAppend(B);
+      await grow.addColumns({ ids: ['e'], lines: [6], questions: ['e?'], threads: [null], metas: ['{}'], expecteds: ['12345678901234567890'] });
+      await grow.commit([], 'sha-2');
+      const items = await s.listItems(B);
+      // A long number keeps the digits the file had.
+      expect(items.map((i) => [i.id, JSON.stringify(i.expected)])).toEqual([['a', '{"total":12}'], ['b', 'null'], ['c', '"Paris"'], ['d', 'null'], ['e', '12345678901234567890']]);
+      expect((await s.getItem(B, 'a'))!.meta).toEqual({ topic: 'x' });
+    });
+
     it('keeps one verdict per item, scorer and version: recording again replaces it, another version is kept beside it', async () => {
       const s = await fresh();
       await batchOf(s, B, 2, [0, 1]);
@@ -65,6 +81,17 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       ]);
       expect(await s.verdictsOf(B, 'i1')).toEqual([]);
       await expect(s.recordVerdicts(B, 'nope', [v('mentions', true)])).rejects.toThrow(/no item nope/);
+    });
+
+    it('records many items\' verdicts in one call, as one each would, and refuses the whole call for an item the batch lacks', async () => {
+      const s = await fresh();
+      await batchOf(s, B, 3, [0, 1, 2]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i2', verdicts: [v('mentions', true), v('value', false)] }, { itemId: 'i0', verdicts: [v('mentions', null)] }]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i0', verdicts: [v('mentions', false)] }]);
+      expect(await s.verdictsOf(B, 'i0')).toEqual([v('mentions', false)]);
+      expect(await s.verdictsOf(B, 'i2')).toEqual([v('mentions', true), v('value', false)]);
+      await expect(s.recordVerdictsMany(B, [{ itemId: 'i1', verdicts: [v('mentions', true)] }, { itemId: 'nope', verdicts: [v('mentions', true)] }])).rejects.toThrow(/no item nope/);
+      expect(await s.verdictsOf(B, 'i1')).toEqual([]);
     });
 
     it('hands out the completed items lacking that version, in seq order, page by page; with rescore every completed item', async () => {
@@ -98,6 +125,12 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
         { scorer: 'none', version: 'v1', passed: 0, failed: 0, unscored: 5 },
       ]);
       expect(await s.scoreTotals('other', [{ name: 'mentions', version: 'v1' }])).toEqual([{ scorer: 'mentions', version: 'v1', passed: 0, failed: 1, unscored: 1 }]);
+      // A completed item queued again (resq retry ITEM): its verdict no longer counts, nor does it.
+      expect(await s.requeue(B, ['i0'], ['completed'])).toEqual(['i0']);
+      expect(await s.scoreTotals(B, [{ name: 'mentions', version: 'v1' }, { name: 'value', version: 'v1' }])).toEqual([
+        { scorer: 'mentions', version: 'v1', passed: 1, failed: 1, unscored: 2 },
+        { scorer: 'value', version: 'v1', passed: 0, failed: 0, unscored: 4 },
+      ]);
       expect(await s.scoreTotals('no-such-batch', [{ name: 'mentions', version: 'v1' }])).toEqual([{ scorer: 'mentions', version: 'v1', passed: 0, failed: 0, unscored: 0 }]);
     });
 

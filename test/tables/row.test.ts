@@ -16,6 +16,7 @@ describe('csvColumns', () => {
       question: 1,
       id: 3,
       thread: 2,
+      expected: -1,
       metaNames: ['topic', 'source'],
       metaIndexes: [0, 4],
       renamed: [],
@@ -135,6 +136,27 @@ describe('jsonToRow', () => {
     const r = jsonToRow(J, JSON.parse('{"question":"q","__proto__":{"polluted":1}}'), 1, 1);
     expect(r.ok && Object.getOwnPropertyDescriptor(r.row.meta, '__proto__')?.value).toEqual({ polluted: 1 });
     expect(r.ok && (r.row.meta as { polluted?: number }).polluted).toBeUndefined();
+  });
+});
+
+describe('expected answers', () => {
+  it('reads a CSV expected column apart from meta; an empty cell gives none', () => {
+    const c = columns(['question', 'Expected', 'topic']);
+    expect(c).toMatchObject({ expected: 1, metaNames: ['topic'] });
+    expect(csvRecordToRow(F, c, ['q?', ' 42 ', 'x'], 2, 1)).toEqual({ ok: true, row: { id: '1', line: 2, question: 'q?', thread: null, meta: { topic: 'x' }, expected: ' 42 ' } });
+    const none = csvRecordToRow(F, c, ['q?', '  ', 'x'], 3, 2);
+    expect(none.ok && 'expected' in none.row).toBe(false);
+  });
+
+  it('reads a JSONL expected string, number or object apart from meta, and refuses a list or true by file, line and field', () => {
+    const row = (expected: unknown) => jsonToRow('q.jsonl', { question: 'q?', expected, topic: 't' }, 4, 1);
+    expect(row('Paris')).toEqual({ ok: true, row: { id: '1', line: 4, question: 'q?', thread: null, meta: { topic: 't' }, expected: 'Paris' } });
+    expect(row(3.5)).toMatchObject({ ok: true, row: { expected: 3.5 } });
+    expect(row({ total: 12 })).toMatchObject({ ok: true, row: { expected: { total: 12 }, meta: { topic: 't' } } });
+    const none = row(null);
+    expect(none.ok && 'expected' in none.row).toBe(false);
+    expect(row([1, 2])).toEqual({ ok: false, problem: { file: 'q.jsonl', line: 4, field: 'expected', reason: 'must be a string, a number or an object, found an array' } });
+    expect(row(true)).toEqual({ ok: false, problem: { file: 'q.jsonl', line: 4, field: 'expected', reason: 'must be a string, a number or an object, found a boolean' } });
   });
 });
 

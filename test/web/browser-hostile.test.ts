@@ -9,10 +9,10 @@ import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 // Hostile answers, pauses, file names and files from the simulator (@hostile); hostile ids, meta
 // and questions from the question file itself.
 const CSV = [
-  'id,question,note',
-  `"x<script>window.__resqPwned='id'</script>","<img src=x onerror=""window.__resqPwned='question';alert(1)""> @hostile @files=png,csv","<svg onload=""window.__resqPwned='meta'"">"`,
-  `pick,"Pick one @hostile @choice=multi","<a href=""javascript:window.__resqPwned='meta-link'"">x</a>"`,
-  'plain,Plain @files=md,ok',
+  'id,question,note,expected',
+  `"x<script>window.__resqPwned='id'</script>","<img src=x onerror=""window.__resqPwned='question';alert(1)""> @hostile @files=png,csv","<svg onload=""window.__resqPwned='meta'"">","<img src=y onerror=""window.__resqPwned='expected'"">"`,
+  `pick,"Pick one @hostile @choice=multi","<a href=""javascript:window.__resqPwned='meta-link'"">x</a>",`,
+  'plain,Plain @files=md,ok,',
 ].join('\n');
 
 const pwned = () => (globalThis as unknown as { __resqPwned?: string }).__resqPwned ?? null;
@@ -65,6 +65,8 @@ describe('hostile content in a real browser', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.textContent('h1')).toContain(hostileId);
     expect(await page.textContent('.question')).toContain('<img src=x onerror=');
+    // The expected answer under the question, as text.
+    expect(await page.textContent('.expected')).toBe(`Expected: <img src=y onerror="window.__resqPwned='expected'">`);
     expect(await page.textContent('#answer')).toContain("<script>window.__resqPwned='script'");
     expect(await page.locator('#answer script, #answer img, #answer iframe, #answer svg, #answer a[href^="javascript"]').count()).toBe(0);
     expect(await page.locator('#answer a[href="https://example.org/paper"]').count()).toBe(1);

@@ -19,6 +19,8 @@ export interface ResumeArgs {
   out?: string;
   limit?: number;
   wait: boolean;
+  /** A scorers file: replaces the batch's (stored), and this worker runs its command scorers. */
+  score?: string;
 }
 
 /** Registers `resq resume`. */
@@ -33,6 +35,7 @@ export function resumeCommand(y: Argv, ctx: CommandContext): Argv {
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator' })
         .option('concurrency', { type: 'number', describe: 'most runs in flight over all workers (default: the batch\'s)' })
         .option('policy', { type: 'string', describe: 'replace the batch\'s auto-answer policy' })
+        .option('score', { type: 'string', describe: 'scorers file (YAML): judge each answer as it completes (replaces the batch\'s)' })
         .option('out', { type: 'string', describe: 'folder for this worker\'s downloads (default: the batch\'s)' })
         .option('limit', { type: 'number', describe: 'submit only the next N queued items now' })
         .option('wait', { type: 'boolean', default: true, describe: 'when nothing is left to claim, wait for other workers (--no-wait: leave)' }),
@@ -49,6 +52,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
   wholeNumber('concurrency', a.concurrency, 1, 10_000);
   wholeNumber('limit', a.limit, 1, Number.MAX_SAFE_INTEGER);
   const policy = a.policy ? await (await import('../../config/policy-file.js')).loadPolicyFile(a.policy) : undefined;
+  const scorers = a.score !== undefined ? await (await import('../../score/scorers-file.js')).parseScorersFile(a.score) : null;
   // A PostgreSQL server starting up or restarting, or failing in passing later, is waited on, said on stderr.
   const { leaseMsFromEnv } = await import('../lease-env.js');
   const leaseMs = leaseMsFromEnv(io.env);
@@ -62,6 +66,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
       ...(notify ? { notify } : {}),
       ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
       ...(policy !== undefined ? { policy } : {}),
+      ...(scorers ? { scorers } : {}),
       ...(a.baseUrl !== undefined ? { baseUrl: a.baseUrl } : {}),
     };
     return await driveSession({
@@ -79,6 +84,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
         notify: sendOptionsFromEnv(io.env, leaseMs, notifySettings.notifyCommandOf(a), a.db),
+        scorers,
       },
     });
   } finally {

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { Policy } from '../../policy/index.js';
+import type { ScorerSpec } from '../../score/types.js';
 import type { BatchSettings } from '../../store/index.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../store/settings-defaults.js';
 import type { Overrides } from '../../runner/batch-overrides.js';
@@ -31,6 +32,8 @@ export interface RunArgs {
   json: boolean;
   limit?: number | undefined;
   wait: boolean;
+  /** A scorers file: every worker judges each item as it completes (stored with the batch; its command scorers run here). */
+  score?: string | undefined;
 }
 
 /** `resq run`'s flags with the notification ones. */
@@ -49,6 +52,7 @@ export function runCommand(y: Argv, ctx: CommandContext): Argv {
         .option('out', { type: 'string', describe: 'folder for downloaded files (default out)' })
         .option('concurrency', { type: 'number', describe: 'most runs in flight (default 8)' })
         .option('policy', { type: 'string', describe: 'auto-answer policy file (YAML/JSON); none = hold every pause' })
+        .option('score', { type: 'string', describe: 'scorers file (YAML): judge each answer as it completes (stored with the batch)' })
         .option('batch', { type: 'string', describe: 'batch name; an existing name resumes that batch' })
         .option('sim', { type: 'boolean', describe: 'use the built-in simulator (no account needed)' })
         .option('base-url', { type: 'string', describe: 'service base URL ending in /api/v1 (default $RESQ_BASE_URL)' })
@@ -78,6 +82,8 @@ interface Resolved {
   out: string | null;
   /** This worker's own notify command (`--notify-command`): run here, never recorded. */
   notifyCommand: string | null;
+  /** The scorers this command line gave (`--score` or the pipeline's `score:`), or null. */
+  scorers: ScorerSpec[] | null;
 }
 
 async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resolved> {
@@ -99,8 +105,11 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
   const notifySettings = await import('../notify-settings.js');
   const notify = notifySettings.notifyFromFlags(notifyFlagsOf(a), env);
+  const scoreFile = a.score ?? pipeline?.score;
+  const scorers = scoreFile ? await (await import('../../score/scorers-file.js')).parseScorersFile(scoreFile) : null;
   const overrides: Overrides = {
     ...(notify ? { notify } : {}),
+    ...(scorers ? { scorers } : {}),
     ...(a.concurrency !== undefined || pipeline?.concurrency !== undefined ? { concurrency } : {}),
     ...((a.follow ?? pipeline?.follow) ? { follow: (a.follow ?? pipeline?.follow)! } : {}),
     ...(a.download === false || pipeline?.download.enabled === false ? { download: false as const } : {}),
@@ -111,6 +120,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
     overrides,
     out: out ? resolve(out) : null,
     notifyCommand: notifySettings.notifyCommandOf(a),
+    scorers,
     questions,
     name: a.batch ?? pipeline?.name ?? defaultBatchName(questions),
     policy,
@@ -128,6 +138,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
       service: sim ? 'sim' : 'url',
       cancelRoute: pipeline?.cancelRoute ?? null,
       ...(notify ? { notify } : {}),
+      ...(scorers ? { scorers } : {}),
     },
   };
 }
@@ -168,6 +179,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
         ...(a.limit !== undefined ? { limit: a.limit } : {}),
         wait: a.wait,
         notify: (await import('../notify-flags.js')).sendOptionsFromEnv(io.env, leaseMs, r.notifyCommand, a.db),
+        scorers: r.scorers,
       },
     });
   } catch (e) {

@@ -86,7 +86,9 @@ export function formatItem(v: ItemView, hint: HintPlace): string {
   lines.push('question:', indent(printable(it.question)));
   const meta = Object.entries(it.meta);
   if (meta.length) lines.push(`meta: ${meta.map(([k, val]) => `${printable(k)}=${printable(JSON.stringify(val))}`).join(', ')}`);
+  if (it.expected !== null && it.expected !== undefined) lines.push(`expected: ${printable(typeof it.expected === 'string' ? it.expected : JSON.stringify(it.expected))}`);
   if (it.text) lines.push('answer:', indent(printable(it.text)));
+  for (const s of v.verdicts) lines.push(`verdict ${printable(s.scorer)}: ${s.pass === null ? 'unscored' : s.pass ? 'pass' : 'fail'}${s.score !== null ? ` (score ${s.score})` : ''}: ${printable(s.reason)} (by ${printable(s.by)}, ${s.scoredAt})`);
   // The service's own words, verbatim but escaped; a message of several lines is indented under its label.
   if (it.error) lines.push(labelled(`error${it.errorCode ? ` (${printable(it.errorCode)})` : ''}`, it.error));
   const pauses = new Map(v.pauses.map((p) => [p.runId, p]));

@@ -27,7 +27,7 @@ export function planAppend(cols: NewItemColumns, stored: (id: string) => StoredR
   for (let k = 0; k < cols.ids.length; k++) {
     const s = stored(cols.ids[k]!);
     if (!s) {
-      fresh.push({ id: cols.ids[k]!, seq: next++, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
+      fresh.push({ id: cols.ids[k]!, seq: next++, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]!, expectedJson: cols.expecteds?.[k] ?? null });
       continue;
     }
     kept++;

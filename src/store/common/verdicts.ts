@@ -17,11 +17,14 @@ export interface VerdictRow {
 export const VERDICT_COLUMNS = 'item_id, seq, scorer, version, pass, score, reason, scored_at, by';
 
 /** What a verdict's upsert replaces on its (batch, item, scorer, version) key: standard SQL both databases run. */
-export const VERDICT_UPSERT = 'ON CONFLICT (batch_num, item_id, scorer, version) DO UPDATE SET pass = excluded.pass, score = excluded.score, reason = excluded.reason, scored_at = excluded.scored_at, by = excluded.by';
+export const VERDICT_UPSERT = 'ON CONFLICT (batch_num, seq, scorer, version) DO UPDATE SET pass = excluded.pass, score = excluded.score, reason = excluded.reason, scored_at = excluded.scored_at, by = excluded.by';
+
+/** A verdict's pass as stored: 1, 0, or NULL for unscored. */
+export const passValue = (v: Verdict): number | null => (v.pass === null ? null : v.pass ? 1 : 0);
 
 /** A verdict's values for {@link VERDICT_COLUMNS}. */
 export function verdictValues(itemId: string, seq: number, v: Verdict): unknown[] {
-  return [itemId, seq, v.scorer, v.version, v.pass === null ? null : v.pass ? 1 : 0, v.score, v.reason, v.scoredAt, v.by];
+  return [itemId, seq, v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by];
 }
 
 /** A row read back. The row is the database's: a pass other than 1 or 0 is unscored, a score outside 0..1 none. */
@@ -50,7 +53,7 @@ export function totalsOf(s: ScorerRef, completed: number, passed: number, failed
 /** Counts of a scorer's verdicts over a batch's completed items (parameters: batch num, scorer, version, each `?` or `$n`). */
 export function verdictCountsSql(num: string, scorer: string, version: string): string {
   return `SELECT coalesce(sum(CASE WHEN v.pass = 1 THEN 1 ELSE 0 END), 0) AS passed, coalesce(sum(CASE WHEN v.pass = 0 THEN 1 ELSE 0 END), 0) AS failed
-    FROM verdicts v JOIN items i ON i.batch_num = v.batch_num AND i.id = v.item_id
+    FROM verdicts v JOIN items i ON i.batch_num = v.batch_num AND i.seq = v.seq
     WHERE v.batch_num = ${num} AND v.scorer = ${scorer} AND v.version = ${version} AND v.pass IS NOT NULL AND i.state = 'completed'`;
 }
 

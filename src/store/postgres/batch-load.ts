@@ -39,12 +39,12 @@ export async function insertItems(c: pg.ClientBase, batchNum: number, items: rea
     const chunk = items.slice(i, i + CHUNK);
     const values: unknown[] = [batchNum];
     const rows = chunk.map((it, k) => {
-      values.push(it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
-      const b = k * 7 + 1;
-      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+      values.push(it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), it.expectedJson ?? null, now);
+      const b = k * 8 + 1;
+      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8})`;
     });
     const r = await c.query<{ seq: number }>(
-      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${rows.join(', ')}
+      `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, expected, updated_at) VALUES ${rows.join(', ')}
        ON CONFLICT (batch_num, id) DO NOTHING RETURNING seq`,
       values,
     );
@@ -90,7 +90,7 @@ export async function beginBatchLoad(pool: pg.Pool, batch: NewBatch, clock: Cloc
     },
     addColumns: async (cols, seq0) => {
       for (let k = 0; k < cols.ids.length; k++)
-        buffer.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]! });
+        buffer.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k] ?? null, meta: cols.metas[k]!, expectedJson: cols.expecteds?.[k] ?? null });
       return flush();
     },
     flush,

@@ -200,18 +200,17 @@ export const migrations: readonly Migration[] = [
   },
   {
     // Issue 40.1-2: an item's expected answer (JSON text, apart from meta), and each scorer's
-    // verdict per item and scorer version (pass 1, 0 or NULL: unscored), with the item's seq for pages.
+    // verdict per item and scorer version (pass 1, 0 or NULL: unscored). The item is keyed by its
+    // seq (unique in its batch, never changed), so a batch's verdicts are written and read in key order.
     name: '029_expected_and_verdicts',
     sql: `
       ALTER TABLE items ADD COLUMN expected TEXT;
       CREATE TABLE verdicts (
         batch_num BIGINT NOT NULL REFERENCES batches(num) ON DELETE CASCADE,
-        item_id TEXT NOT NULL, seq INTEGER NOT NULL, scorer TEXT NOT NULL, version TEXT NOT NULL,
+        seq INTEGER NOT NULL, item_id TEXT NOT NULL, scorer TEXT NOT NULL, version TEXT NOT NULL,
         pass INTEGER, score DOUBLE PRECISION, reason TEXT NOT NULL, scored_at TEXT NOT NULL, by TEXT NOT NULL,
-        PRIMARY KEY (batch_num, item_id, scorer, version),
-        FOREIGN KEY (batch_num, item_id) REFERENCES items(batch_num, id) ON DELETE CASCADE);
-      -- scores.ts: a batch's verdicts in seq order (pages), and each scorer's counts (totals).
-      CREATE INDEX verdicts_for_pages ON verdicts(batch_num, seq);
+        PRIMARY KEY (batch_num, seq, scorer, version));
+      -- scores.ts: each scorer's counts (totals).
       CREATE INDEX verdicts_for_totals ON verdicts(batch_num, scorer, version, pass);
     `,
   },

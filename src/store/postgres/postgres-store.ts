@@ -25,7 +25,7 @@ import * as outbox from './outbox.js';
 import * as webSessions from './web-sessions.js';
 import * as forecasts from './forecasts.js';
 import * as scores from './scores.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import type { NewOutboxEvent, NotifyCommandSender, OutboxClaim, OutboxOutcome, OutboxState } from '../roles/outbox.js';
@@ -428,6 +428,9 @@ export class PostgresStore implements Store {
   // ---- scores (scores.ts)
   recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
     return scores.recordVerdicts(this.#q, batchId, itemId, verdicts);
+  }
+  recordVerdictsMany(batchId: string, items: readonly ItemVerdictsToRecord[]): Promise<void> {
+    return this.#tx((c) => scores.recordVerdictsMany(c, batchId, items));
   }
   verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
     return scores.verdictsOf(this.#q, batchId, itemId);

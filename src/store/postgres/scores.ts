@@ -1,6 +1,6 @@
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictCountsSql, verdictOfRow, verdictValues } from '../common/verdicts.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
 import type { Queryable } from './pool.js';
 import { all, BATCH_NUM, ITEM_COLS, ITEMS_FROM, itemFromJoined, type JoinedRow, one, scalar } from './sql.js';
@@ -10,21 +10,45 @@ import { all, BATCH_NUM, ITEM_COLS, ITEMS_FROM, itemFromJoined, type JoinedRow, 
 
 /** Records an item's verdicts in one statement, each replacing the one of its scorer and version; an item the batch lacks is refused. */
 export async function recordVerdicts(c: Queryable, batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
-  const it = await one<{ batch_num: number; seq: number }>(c, `SELECT batch_num, seq FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2`, [batchId, itemId]);
-  if (!it) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
-  if (verdicts.length === 0) return;
-  const values: unknown[] = [it.batch_num];
-  const rows = verdicts.map((v) => {
-    const at = values.length;
-    values.push(...verdictValues(itemId, Number(it.seq), v));
-    return `($1, ${Array.from({ length: 9 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
-  });
-  await c.query(`INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES ${rows.join(', ')} ${VERDICT_UPSERT}`, values);
+  await recordVerdictsMany(c, batchId, [{ itemId, verdicts }]);
+}
+
+/** Verdicts a statement carries at most (9 values each, under PostgreSQL's 65,535 parameters). */
+const CHUNK = 5000;
+
+/**
+ * Records many items' verdicts, each replacing the one of its scorer and version, in
+ * statements of up to {@link CHUNK} verdicts (the caller's transaction makes them one change);
+ * an item the batch lacks is refused.
+ */
+export async function recordVerdictsMany(c: Queryable, batchId: string, items: readonly ItemVerdictsToRecord[]): Promise<void> {
+  const ids = items.map((i) => i.itemId);
+  const found = await all<{ batch_num: number; id: string; seq: number }>(c, `SELECT batch_num, id, seq FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = ANY($2::text[])`, [batchId, ids]);
+  const at = new Map(found.map((r) => [r.id, r]));
+  const flat: { num: number; seq: number; itemId: string; v: Verdict }[] = [];
+  for (const { itemId, verdicts } of items) {
+    const it = at.get(itemId);
+    if (!it) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    for (const v of verdicts) flat.push({ num: Number(it.batch_num), seq: Number(it.seq), itemId, v });
+  }
+  for (let i = 0; i < flat.length; i += CHUNK) {
+    const values: unknown[] = [];
+    const rows = flat.slice(i, i + CHUNK).map((r) => {
+      const base = values.length;
+      values.push(r.num, ...verdictValues(r.itemId, r.seq, r.v));
+      return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+    });
+    await c.query(`INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES ${rows.join(', ')} ${VERDICT_UPSERT}`, values);
+  }
 }
 
 /** An item's verdicts, by scorer then version. */
 export async function verdictsOf(c: Queryable, batchId: string, itemId: string): Promise<Verdict[]> {
-  const rows = await all<VerdictRow>(c, `SELECT ${VERDICT_COLUMNS} FROM verdicts WHERE batch_num = ${BATCH_NUM('$1')} AND item_id = $2 ORDER BY scorer, version`, [batchId, itemId]);
+  const rows = await all<VerdictRow>(
+    c,
+    `SELECT ${VERDICT_COLUMNS} FROM verdicts v WHERE (v.batch_num, v.seq) = (SELECT batch_num, seq FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = $2) ORDER BY scorer, version`,
+    [batchId, itemId],
+  );
   return rows.map(verdictOfRow);
 }
 
@@ -43,7 +67,7 @@ export async function scoreTotals(c: Queryable, batchId: string, scorers: readon
 
 /** Completed items after `afterSeq` lacking a verdict of that version (all with `rescore`), in seq order. */
 export async function itemsToScore(c: Queryable, batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]> {
-  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.item_id = i.id AND v.scorer = $3 AND v.version = $4)';
+  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = $3 AND v.version = $4)';
   const rows = await all<JoinedRow>(
     c,
     `SELECT ${ITEM_COLS} FROM ${ITEMS_FROM} WHERE i.batch_num = ${BATCH_NUM('$1')} AND i.state = 'completed' AND i.seq > $2 ${lacking}

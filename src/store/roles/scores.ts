@@ -1,6 +1,12 @@
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import type { ItemRecord } from '../types.js';
 
+/** One item's verdicts to record. */
+export interface ItemVerdictsToRecord {
+  itemId: string;
+  verdicts: readonly Verdict[];
+}
+
 /** Which completed items a scorer has still to judge (`itemsToScore`). */
 export interface ScoreQuery {
   /** Every completed item, judged or not (`resq score --rescore`). */
@@ -18,6 +24,8 @@ export interface ScoreQuery {
 export interface ScoreStore {
   /** Records an item's verdicts, each replacing the one of its scorer and version. */
   recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void>;
+  /** Records many items' verdicts in one transaction (`resq score`'s page), each as {@link recordVerdicts} would. */
+  recordVerdictsMany(batchId: string, items: readonly ItemVerdictsToRecord[]): Promise<void>;
   /** An item's verdicts, by scorer name then version. */
   verdictsOf(batchId: string, itemId: string): Promise<Verdict[]>;
   /**

@@ -163,7 +163,7 @@ const INSERT_CHUNK = 256;
 function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
-const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?)';
+const ROW_PLACEHOLDERS = ',(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /**
  * The batch's integer key, read inside the writing transaction once per call (not from the
@@ -182,7 +182,7 @@ function insertMany(cx: SqliteContext, batchId: string, items: readonly NewItem[
     const chunk = items.slice(i, i + INSERT_CHUNK);
     const values: unknown[] = [];
     for (const it of chunk)
-      values.push(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now);
+      values.push(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), it.expectedJson ?? null, now);
     insertRows(cx, chunk.length).run(...values);
   }
 }
@@ -193,7 +193,7 @@ const fullChunks = new WeakMap<StatementCache, Statement>();
 /** The insert of `n` rows; the full-chunk one is kept apart (as a cache key its 8 KB SQL text would be hashed at every lookup). */
 function insertRows(cx: SqliteContext, n: number): Statement {
   const sql = (k: number): string =>
-    `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
+    `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, expected, updated_at) VALUES ${ROW_PLACEHOLDERS.repeat(k).slice(1)}`;
   if (n !== INSERT_CHUNK) return cx.stmt.get(sql(n));
   let full = fullChunks.get(cx.stmt);
   if (!full) fullChunks.set(cx.stmt, (full = cx.stmt.get(sql(n))));
@@ -211,7 +211,7 @@ function insertItemColumns(cx: SqliteContext, batchId: string, cols: NewItemColu
     const end = Math.min(i + INSERT_CHUNK, cols.ids.length);
     const values: unknown[] = [];
     for (let k = i; k < end; k++)
-      values.push(num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], now);
+      values.push(num, cols.ids[k], seq0 + k, cols.lines[k], cols.questions[k], cols.threads[k], cols.metas[k], cols.expecteds?.[k] ?? null, now);
     try {
       insertRows(cx, end - i).run(...values);
       continue;
@@ -220,7 +220,7 @@ function insertItemColumns(cx: SqliteContext, batchId: string, cols: NewItemColu
     }
     const chunk: NewItem[] = [];
     for (let k = i; k < end; k++)
-      chunk.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k]!, meta: cols.metas[k]! });
+      chunk.push({ id: cols.ids[k]!, seq: seq0 + k, line: cols.lines[k]!, question: cols.questions[k]!, threadKey: cols.threads[k]!, meta: cols.metas[k]!, expectedJson: cols.expecteds?.[k] ?? null });
     refused.push(...insertOneByOne(cx, batchId, chunk, now));
   }
   return refused;
@@ -246,12 +246,12 @@ export function insertItems(cx: SqliteContext, batchId: string, items: readonly 
 function insertOneByOne(cx: SqliteContext, batchId: string, items: readonly NewItem[], now: string): DuplicateItem[] {
   const refused: DuplicateItem[] = [];
   const one = cx.stmt.get(
-    `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
+    `INSERT INTO items (batch_num, id, seq, line, question, thread_key, meta, expected, updated_at) VALUES ${ROW_PLACEHOLDERS.slice(1)}
      ON CONFLICT (batch_num, id) DO NOTHING`,
   );
   const num = itemNum(cx, batchId);
   for (const it of items) {
-    if (one.run(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), now).changes === 1) continue;
+    if (one.run(num, it.id, it.seq, it.line, it.question, it.threadKey, metaText(it), it.expectedJson ?? null, now).changes === 1) continue;
     const first = cx.stmt.get('SELECT line FROM items WHERE batch_num = ? AND id = ?').pluck().get(num, it.id) as number;
     refused.push({ item: it, firstLine: first });
   }

@@ -1,12 +1,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
-import { batchNumOf } from './statement-cache.js';
-import { itemColumns } from '../common/flights.js';
-import { completedCountSql, groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictCountsSql, verdictOfRow, verdictValues } from '../common/verdicts.js';
+import { batchNumOf } from '../common/batch-num.js';
+import { groupVerdicts, totalsOf, VERDICT_COLUMNS, VERDICT_UPSERT, type VerdictRow, verdictOfRow, passValue } from '../common/verdicts.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemRecord } from '../types.js';
-import type { SqliteContext } from './database.js';
+import type { Db, SqliteContext } from './database.js';
 
 // Verdicts per item and scorer version (migration 029_expected_and_verdicts): the same verbs as
 // the PostgreSQL adapter's scores.ts, each taking the adapter's context first. Called inside the
@@ -17,17 +16,49 @@ function stmt(cx: SqliteContext, sql: string): Statement {
   return cx.stmt.get(sql);
 }
 
+/** The writes' statements of a connection, held as they are (a hot path: no lookup by SQL text per call). */
+interface Writes {
+  num: Statement;
+  put: Statement;
+}
+const writes = new WeakMap<Db, Writes>();
+
+function writesOf(db: Db): Writes {
+  let w = writes.get(db);
+  if (!w)
+    writes.set(
+      db,
+      (w = {
+        num: db.prepare('SELECT num FROM batches WHERE id = ?').pluck(),
+        // The item's seq found in the statement that writes its verdict: one seek, no round trip.
+        put: db.prepare(
+          `INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) SELECT batch_num, id, seq, ?, ?, ?, ?, ?, ?, ? FROM items WHERE batch_num = ? AND id = ? ${VERDICT_UPSERT}`,
+        ),
+      }),
+    );
+  return w;
+}
+
 /** Records an item's verdicts, each replacing the one of its scorer and version; an item the batch lacks is refused. */
 export function recordVerdicts(cx: SqliteContext, batchId: string, itemId: string, verdicts: readonly Verdict[]): void {
-  const it = stmt(cx, `SELECT batch_num, seq FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`).get(batchId, itemId) as { batch_num: number; seq: number } | undefined;
-  if (!it) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
-  const put = stmt(cx, `INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${VERDICT_UPSERT}`);
-  for (const v of verdicts) put.run(it.batch_num, ...verdictValues(itemId, it.seq, v));
+  recordVerdictsMany(cx, batchId, [{ itemId, verdicts }]);
+}
+
+/** Records many items' verdicts (in the caller's transaction); an item the batch lacks is refused. */
+export function recordVerdictsMany(cx: SqliteContext, batchId: string, items: readonly ItemVerdictsToRecord[]): void {
+  const w = writesOf(cx.db);
+  const num = w.num.get(batchId) as number | undefined;
+  for (const { itemId, verdicts } of items) {
+    if (num === undefined) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    for (const v of verdicts) {
+      if (w.put.run(v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by, num, itemId).changes === 0) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    }
+  }
 }
 
 /** An item's verdicts, by scorer then version. */
 export function verdictsOf(cx: SqliteContext, batchId: string, itemId: string): Verdict[] {
-  const rows = stmt(cx, `SELECT ${VERDICT_COLUMNS} FROM verdicts WHERE batch_num = ${batchNumOf()} AND item_id = ? ORDER BY scorer, version`).all(batchId, itemId) as VerdictRow[];
+  const rows = stmt(cx, `SELECT ${VERDICT_COLUMNS} FROM verdicts v WHERE (v.batch_num, v.seq) = (SELECT batch_num, seq FROM items WHERE batch_num = ${batchNumOf()} AND id = ?) ORDER BY scorer, version`).all(batchId, itemId) as VerdictRow[];
   return rows.map(verdictOfRow);
 }
 
@@ -35,21 +66,34 @@ export function verdictsOf(cx: SqliteContext, batchId: string, itemId: string): 
 export function scoreTotals(cx: SqliteContext, batchId: string, scorers: readonly ScorerRef[]): ScorerTotals[] {
   const num = stmt(cx, 'SELECT num FROM batches WHERE id = ?').pluck().get(batchId) as number | undefined;
   if (num === undefined) return scorers.map((s) => totalsOf(s, 0, 0, 0));
-  const completed = Number((stmt(cx, completedCountSql('?')).get(num) as { n: number }).n);
-  const counts = stmt(cx, verdictCountsSql('?', '?', '?'));
+  // The kept counts by state (item_counts): completed items, and whether any item is in another state.
+  const kept = stmt(cx, 'SELECT state, sum(n) AS n FROM item_counts WHERE batch_num = ? GROUP BY state').all(num) as { state: string; n: number }[];
+  const completed = Number(kept.find((k) => k.state === 'completed')?.n ?? 0);
+  const others = kept.some((k) => k.state !== 'completed' && Number(k.n) > 0);
+  // Every verdict counted from the covering index, less those of items no longer completed (a
+  // retried one): a scan of the batch's items, not a seek into items per verdict.
+  const all = stmt(cx, 'SELECT coalesce(sum(pass = 1), 0) AS passed, coalesce(sum(pass = 0), 0) AS failed FROM verdicts WHERE batch_num = ? AND scorer = ? AND version = ? AND pass IS NOT NULL');
+  const gone = stmt(
+    cx,
+    `SELECT coalesce(sum(v.pass = 1), 0) AS passed, coalesce(sum(v.pass = 0), 0) AS failed FROM items i
+     JOIN verdicts v ON v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = ? AND v.version = ?
+     WHERE i.batch_num = ? AND i.state <> 'completed' AND v.pass IS NOT NULL`,
+  );
   return scorers.map((s) => {
-    const r = counts.get(num, s.name, s.version) as { passed: number; failed: number };
-    return totalsOf(s, completed, Number(r.passed), Number(r.failed));
+    const a = all.get(num, s.name, s.version) as { passed: number; failed: number };
+    const g = others ? (gone.get(s.name, s.version, num) as { passed: number; failed: number }) : { passed: 0, failed: 0 };
+    return totalsOf(s, completed, Number(a.passed) - Number(g.passed), Number(a.failed) - Number(g.failed));
   });
 }
 
 /** Completed items after `afterSeq` lacking a verdict of that version (all with `rescore`), in seq order. */
 export function itemsToScore(cx: SqliteContext, batchId: string, scorer: ScorerRef, q: ScoreQuery): ItemRecord[] {
-  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.item_id = i.id AND v.scorer = @scorer AND v.version = @version)';
+  const lacking = q.rescore ? '' : 'AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = @scorer AND v.version = @version)';
   // The limit written in: a bound LIMIT is prepared again at every call (statement-cache.ts).
+  // A completed item is in no flight (its flight landed on its row): its row is the item as readers see it.
   const rows = stmt(
     cx,
-    `SELECT @batch AS batch_id, ${itemColumns()} FROM items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key
+    `SELECT @batch AS batch_id, i.* FROM items i INDEXED BY items_for_state_pages
      WHERE i.batch_num = ${batchNumOf('@batch')} AND i.state = 'completed' AND i.state <> 'queued' AND i.seq > @after ${lacking} ORDER BY i.seq LIMIT ${Math.max(0, Math.floor(q.limit))}`,
   ).all({ batch: batchId, after: q.afterSeq, ...(q.rescore ? {} : { scorer: scorer.name, version: scorer.version }) }) as ItemRow[];
   return rows.map(itemFromRow);

@@ -33,7 +33,7 @@ import * as forecasts from './forecasts.js';
 import * as web from './item-pages.js';
 import * as models from './models.js';
 import * as scores from './scores.js';
-import type { ScoreQuery } from '../roles/scores.js';
+import type { ItemVerdictsToRecord, ScoreQuery } from '../roles/scores.js';
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
 import * as notifyCommands from './notify-commands.js';
 import * as outbox from './outbox.js';
@@ -394,6 +394,9 @@ export class SqliteStore implements Store {
   // ---- scores (scores.ts)
   recordVerdicts(batchId: string, itemId: string, verdicts: readonly Verdict[]): Promise<void> {
     return this.#write((cx) => scores.recordVerdicts(cx, batchId, itemId, verdicts));
+  }
+  recordVerdictsMany(batchId: string, items: readonly ItemVerdictsToRecord[]): Promise<void> {
+    return this.#write((cx) => scores.recordVerdictsMany(cx, batchId, items));
   }
   verdictsOf(batchId: string, itemId: string): Promise<Verdict[]> {
     return this.#read((cx) => scores.verdictsOf(cx, batchId, itemId));

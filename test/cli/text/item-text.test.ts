@@ -4,7 +4,7 @@ import { answerFor, type PersonReply } from '../../../src/runner/index.js';
 import type { ChainRun, ItemView, Pause } from '../../../src/read/index.js';
 
 const item: ItemView['item'] = {
-  id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, state: 'held',
+  id: 'plan\u001b[31m', seq: 0, line: 2, question: 'Fold it\u0007', threadKey: null, meta: { topic: 'x' }, expected: null, state: 'held',
   threadId: 't', runStatus: 'requires_action', text: 'so far', error: null, errorCode: null,
   holdReason: 'cost 50 over 10', startedAt: null, finishedAt: null, attempt: 0,
 };
@@ -13,8 +13,8 @@ function run(r: Partial<ChainRun> & Pick<ChainRun, 'status'>): ChainRun {
   return { id: 'r1', step: 0, parentRunId: null, createdAt: '2026-01-01T00:00:00Z', finishedAt: null, seconds: null, endedUnwatched: false, pausedOn: null, errorCode: null, error: null, ...r };
 }
 
-function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next']; wait?: ItemView['wait'] }): ItemView {
-  return { batch: { id: 'b', name: 'demo' }, item: { ...item, ...v.item }, runs: v.runs ?? [], pauses: v.pauses ?? [], next: v.next ?? null, wait: v.wait ?? null, files: [] };
+function view(v: { item?: Partial<ItemView['item']>; runs?: ChainRun[]; pauses?: Pause[]; next?: ItemView['next']; wait?: ItemView['wait']; verdicts?: ItemView['verdicts'] }): ItemView {
+  return { batch: { id: 'b', name: 'demo' }, item: { ...item, ...v.item }, runs: v.runs ?? [], pauses: v.pauses ?? [], next: v.next ?? null, wait: v.wait ?? null, files: [], verdicts: v.verdicts ?? [] };
 }
 
 describe('describePause', () => {
@@ -31,6 +31,24 @@ describe('describePause', () => {
 });
 
 describe('formatItem', () => {
+  it('shows the expected answer beside the question and each verdict with its reason, control characters escaped', () => {
+    const text = formatItem(
+      view({
+        item: { state: 'completed', text: 'It is 42.', expected: { total: 42 } },
+        verdicts: [
+          { scorer: 'mentions', version: 'v1', pass: true, score: 1, reason: 'contains "42"', scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' },
+          { scorer: 'mine', version: 'v2', pass: null, score: null, reason: 'printed \u001b[31mred', scoredAt: '2026-01-01T00:00:01.000Z', by: 'command:mine' },
+        ],
+      }),
+      { db: 'x.db' },
+    );
+    expect(text).toContain('expected: {"total":42}\nanswer:');
+    expect(text).toContain('verdict mentions: pass (score 1): contains "42" (by includes, 2026-01-01T00:00:00.000Z)');
+    expect(text).toContain('verdict mine: unscored: printed \\x1b[31mred (by command:mine, 2026-01-01T00:00:01.000Z)');
+    expect(formatItem(view({ item: { expected: 'Paris' } }), { db: 'x.db' })).toContain('expected: Paris');
+    expect(formatItem(view({}), { db: 'x.db' })).not.toContain('expected:');
+  });
+
   it('shows the held pause in full with the command to answer it, and no raw control characters', () => {
     const text = formatItem(
       view({

@@ -36,6 +36,7 @@ export async function showItem(main, batch, itemId) {
       h('p', { class: 'muted' }, `line ${it.line}`, it.threadKey ? ` · thread ${it.threadKey}` : '', it.runStatus ? ` · run status ${it.runStatus}` : '', it.attempt ? ` · attempt ${it.attempt + 1}` : '', ` · started ${when(it.startedAt)} · finished ${when(it.finishedAt)}`),
       h('h2', {}, 'Question'),
       h('p', { class: 'question' }, it.question),
+      it.expected !== null && it.expected !== undefined ? h('p', { class: 'expected' }, h('strong', {}, 'Expected: '), typeof it.expected === 'string' ? it.expected : JSON.stringify(it.expected)) : null,
       Object.keys(it.meta).length ? h('table', { class: 'grid meta' }, h('tbody', {}, Object.entries(it.meta).map(([k, val]) => h('tr', {}, h('th', {}, k), h('td', {}, typeof val === 'string' ? val : JSON.stringify(val)))))) : null,
       v.wait ? h('p', { class: 'wait', id: 'wait' }, 'Why queued: ', v.wait.text, v.wait.behindId ? [' ', h('a', { href: path('b', batch, 'i', v.wait.behindId) }, `see ${v.wait.behindId}`)] : null) : null,
       it.holdReason ? h('p', { class: 'hold' }, `Held: ${it.holdReason}`) : null,

@@ -1,0 +1,33 @@
+import type { Clock } from '../clock.js';
+import type { Store } from '../store/port.js';
+import type { ItemRecord } from '../store/types.js';
+import { judgeItem } from './judge-item.js';
+import type { ScorerSpec } from './types.js';
+
+/**
+ * The scorers a worker judges each completed item with: those its own command line gave
+ * (`--score`, a `command` scorer among them), else the batch's stored ones but `command`
+ * scorers (a program runs only where its own command line named it, never from what the
+ * database holds). `agent` scorers are left to the agent judge's wiring.
+ */
+export function workerScorers(stored: readonly ScorerSpec[] | undefined, own: readonly ScorerSpec[] | null | undefined): ScorerSpec[] {
+  const from = own ?? (stored ?? []).filter((s) => s.kind !== 'command');
+  return from.filter((s) => s.kind !== 'agent');
+}
+
+/**
+ * What judges an item a worker completed and records its verdicts: a scorer's failure is its
+ * unscored verdict; a failure to record is left for `resq score` (it judges what lacks a
+ * verdict) and never fails the item. Null when there is nothing to judge with.
+ */
+export function completedScorer(store: Store, batchId: string, specs: readonly ScorerSpec[], clock?: Clock): ((item: ItemRecord) => Promise<void>) | null {
+  if (specs.length === 0) return null;
+  return async (item) => {
+    try {
+      const verdicts = await judgeItem(item, specs, { store, batchId, ...(clock ? { clock } : {}) });
+      await store.recordVerdicts(batchId, item.id, verdicts);
+    } catch {
+      // The item stays completed; `resq score` judges what lacks a verdict.
+    }
+  };
+}
