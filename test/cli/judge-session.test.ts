@@ -51,6 +51,8 @@ describe('resq score with an agent scorer', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('judged: passed 4, failed 1, unscored 1');
     expect(r.stdout).toContain('judging: 6 runs, cost 6 (batch b.judge)');
+    // Progress: what judging starts from, on stderr.
+    expect(r.stderr).toContain('judging with the agent: 6 of 6 judgings to go (batch b.judge)');
     expect(judgings()).toHaveLength(ROWS.length);
 
     const store = await openStore(db);
