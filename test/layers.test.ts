@@ -148,9 +148,11 @@ describe('the whiteboard', () => {
     expect(edges.filter((e) => under('src/web/')(e.from) && under('src/charts/')(e.to)).length).toBeGreaterThan(0);
   });
 
-  it('keeps the read model over the store: it imports the store, errors, the clock, the cost reader, the local process check and the shared text helpers (the one command-hint builder), nothing that renders', () => {
+  it('keeps the read model over the store: it imports the store, errors, the clock, the cost reader, the local process check, the verdict types and pass-rate maths, and the shared text helpers (the one command-hint builder), nothing that renders', () => {
     // The shared text leaves, for the command-hint builder: `next` is a pasteable command every window shows as it is.
-    const shared = new Set(['src/errors.ts', 'src/clock.ts', 'src/local-process.ts', 'src/policy/cost.ts']);
+    const shared = new Set(['src/errors.ts', 'src/clock.ts', 'src/local-process.ts', 'src/policy/cost.ts', 'src/score/types.ts', 'src/score/stats.ts']);
+    // The verdict types and the pass-rate maths are leaves: the read model takes no scorer with them.
+    expect(edges.filter((e) => (e.from === 'src/score/types.ts' || e.from === 'src/score/stats.ts') && e.to.startsWith('src/'))).toEqual([]);
     const out = edges.filter((e) => under('src/read/')(e.from) && e.to.startsWith('src/') && !under('src/read/')(e.to) && !under('src/store/')(e.to) && !under('src/text/')(e.to) && !shared.has(e.to));
     expect(out).toEqual([]);
   });

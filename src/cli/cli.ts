@@ -18,6 +18,7 @@ import { showCommand } from './commands/show.js';
 import { retryCommand } from './commands/retry.js';
 import { cancelCommand } from './commands/cancel.js';
 import { compareCommand } from './commands/compare.js';
+import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { policyCommand } from './commands/policy.js';
 import { forecastCommand } from './commands/forecast.js';
@@ -84,7 +85,7 @@ export function buildCli(argv: string[], ctx: CommandContext): Argv {
       if (err) throw err;
       throw new UsageError(usageMessage(msg, usage as unknown as UsageContext, argv, top));
     }) as Argv;
-  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand, policyCommand, forecastCommand, scoreCommand])
+  for (const add of [runCommand, resumeCommand, statusCommand, batchesCommand, showCommand, retryCommand, cancelCommand, answerCommand, exportCommand, filesCommand, modelsCommand, threadsCommand, simCommand, serveCommand, compareCommand, policyCommand, forecastCommand, scoreCommand, reportCommand])
     cli = add(cli, ctx);
   top = topCommandNames(cli);
   return cli;

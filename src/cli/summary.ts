@@ -1,5 +1,6 @@
 import { deciderLine } from '../read/decider.js';
 import { costShown } from '../policy/cost.js';
+import { rateWords } from '../read/score-rates.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { ACTIVE_STATES } from '../store/item-states.js';
 import { maskLocation } from '../store/open.js';
@@ -67,6 +68,7 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
   }
   if (s.budget !== null) lines.push(`cost approved: ${s.approvedCost} of the batch budget ${s.budget} (${Math.round((s.approvedCost / Math.max(s.budget, 1e-9)) * 100)}%)`);
   else if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
+  lines.push(...scoreLines(s.scores));
   if (s.notify) {
     const n = s.notify;
     lines.push(`notifications: ${p(n.receivers)}; ${n.undelivered === 0 ? 'all delivered' : `${n.undelivered} undelivered`}${n.lastError ? `; last error: ${oneLine(n.lastError, 160)}` : ''}`);
@@ -133,4 +135,21 @@ export function rateLine(s: Pick<BatchStatus, 'ratePerS' | 'etaS' | 'unfinished'
   if (s.unfinished === 0) return `${rate}, nothing left to run`;
   const out = s.etaLeavesOut;
   return `${rate}, ETA ${s.etaS === null ? '—' : `${s.etaS} s`}${out > 0 ? `; ETA leaves out ${out} item${out === 1 ? '' : 's'} waiting for a person` : ''}`;
+}
+
+/**
+ * `scores (pass rate over the judged items, 95% Wilson interval):` and a line per scorer:
+ * `  mentions: 8 passed, 2 failed — 80.0% (95% CI 49.0–94.3%); 1 unscored`. None without scorers.
+ */
+export function scoreLines(scores: BatchStatus['scores']): string[] {
+  if (scores.length === 0) return [];
+  // Two versions of one scorer (settings changed, not rescored) are told apart by their version.
+  const twice = new Set(scores.filter((r, i) => scores.findIndex((o) => o.name === r.name) !== i).map((r) => r.name));
+  return [
+    'scores (pass rate over the judged items, 95% Wilson interval; unscored apart):',
+    ...scores.map((r) => {
+      const name = twice.has(r.name) ? `${r.name} (version ${r.version})` : r.name;
+      return `  ${p(name)}: ${r.passed} passed, ${r.failed} failed — ${rateWords(r)}; ${r.unscored} unscored`;
+    }),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { DownloadEvent, DownloadSummary } from '../files/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, OutboxStore, ReadStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, FileStore, ModelStore, OutboxStore, ReadStore, ScoreStore, WorkerStore } from '../store/index.js';
 import type { SendOptions } from '../notify/worker.js';
 import { notifyOver } from '../store/notify-settings.js';
 import type { ModelBatchEvent } from './events.js';
@@ -20,7 +20,7 @@ export interface ModelSessionService {
 
 /** Options of {@link runModelSession}. */
 export interface ModelSessionOptions {
-  store: BatchStore & ModelStore & WorkerStore & ReadStore & FileStore & OutboxStore;
+  store: BatchStore & ModelStore & WorkerStore & ReadStore & FileStore & OutboxStore & Pick<ScoreStore, 'scorersJudged' | 'scoreTotals'>;
   /** The service: a client, or a function that opens one (its `check` runs before anything is recorded). */
   service: ServiceClient | (() => Promise<ModelSessionService>);
   modelId: string;

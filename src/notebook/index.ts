@@ -16,5 +16,7 @@ export { decisionRows, decisionsTable, statusTable, type DecisionRow } from './s
 export { durationChart, mediaTypeChart, mediaTypeOf, planCostChart, planCosts, runDurations, statusChart, STATUS_COLORS, type PlanCost, type RunDuration } from './charts.js';
 export { barChart, formatNumber, histogram, niceStep, PALETTE, type Bar, type BarChartOptions, type BarSegment, type HistogramOptions } from '../charts/svg-chart.js';
 export { modelChart, modelRows, type ModelChartOptions, type ModelRow } from './model-rows.js';
+export { scoresChart, scoresTable, VERDICT_COLORS } from './scores-view.js';
+export type { ScoreRate } from '../read/status-schema.js';
 export { NotebookError } from './errors.js';
 export type { MetaValue } from '../store/shapes.js';

@@ -12,7 +12,8 @@ import { batchSummary, type BatchSummary } from './summary.js';
 import { decisionRows, type DecisionRow } from './status-view.js';
 import { systemClock } from '../clock.js';
 import { readBatchStatus, unfinishedOf } from '../read/batch-status.js';
-import type { BatchStatus } from '../read/status-schema.js';
+import type { BatchStatus, ScoreRate } from '../read/status-schema.js';
+import { readScoreRates } from '../read/score-rates.js';
 
 /** A batch, or its name or id. */
 export type BatchRef = string | BatchRecord;
@@ -102,6 +103,11 @@ export class Results {
   /** The batch's status as `resq status` and the page compute it (show it with `statusTable`). */
   async status(ref?: BatchRef, nowMs = systemClock.now()): Promise<BatchStatus> {
     return readBatchStatus(this.store, await this.batch(ref), { nowMs, hint: { db: this.path } });
+  }
+
+  /** Each scorer's passed, failed, unscored and pass rate with its 95% interval, as `resq status` shows them (show them with `scoresTable` and `scoresChart`). */
+  async scores(ref?: BatchRef): Promise<ScoreRate[]> {
+    return readScoreRates(this.store, await this.#runs(ref));
   }
 
   /** Every decision of a batch: who decided (the person's name), when, why, the note (show them with `decisionsTable`). */

@@ -1,4 +1,6 @@
-import type { BatchRecord, ItemState, OutboxClaim, ReadStore } from '../store/index.js';
+import { readScoreRates } from '../read/score-rates.js';
+import type { ScoreRate } from '../read/status-schema.js';
+import type { BatchRecord, ItemState, OutboxClaim, ReadStore, ScoreStore } from '../store/index.js';
 import { FAILED_STATES } from '../store/item-states.js';
 import type { NotifySettings } from '../store/notify-settings.js';
 import { commandHint, type HintPlace } from '../text/command-hint.js';
@@ -41,6 +43,8 @@ export interface EventDoc {
   /** `batch.finished`. */
   approvedCost?: number;
   failures?: Record<string, number>;
+  /** `batch.finished`: each scorer's passed, failed, unscored and pass rate with its 95% interval (as `resq status --json` gives them); empty when none judges the batch. */
+  scores?: ScoreRate[];
   /** `batch.stalled`. */
   reason?: string;
   since?: string | null;
@@ -68,7 +72,7 @@ export function eventHint(batch: Pick<BatchRecord, 'name'>, c: Pick<OutboxClaim,
 }
 
 /** Builds the document of a claimed event from the store as it is now; `place`: the sender's database, for the hint's `--db`. */
-export async function buildEvent(store: ReadStore, batch: BatchRecord, n: NotifySettings, c: OutboxClaim, place: Pick<HintPlace, 'db'> = {}): Promise<EventDoc> {
+export async function buildEvent(store: ReadStore & Pick<ScoreStore, 'scorersJudged' | 'scoreTotals'>, batch: BatchRecord, n: NotifySettings, c: OutboxClaim, place: Pick<HintPlace, 'db'> = {}): Promise<EventDoc> {
   const links = pageLinks(n.pageUrl, batch.name);
   const doc: EventDoc = {
     id: eventId(c),
@@ -97,6 +101,7 @@ export async function buildEvent(store: ReadStore, batch: BatchRecord, n: Notify
       const code = it.errorCode ?? it.state;
       doc.failures[code] = (doc.failures[code] ?? 0) + 1;
     }
+    doc.scores = await readScoreRates(store, batch);
   } else if (c.type === 'batch.stalled') {
     doc.reason = String(c.data.reason ?? 'no progress');
     doc.since = typeof c.data.since === 'string' ? c.data.since : null;

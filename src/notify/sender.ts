@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Clock, sleep, systemClock } from '../clock.js';
-import type { BatchRecord, BatchStore, OutboxClaim, OutboxStore, ReadStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchStore, OutboxClaim, OutboxStore, ReadStore, ScoreStore, WorkerStore } from '../store/index.js';
 import { UNFINISHED_STATES } from '../store/item-states.js';
 import type { NotifySettings } from '../store/notify-settings.js';
 import { deliver, receiverName, receiversOf, receiverTag } from './deliver.js';
@@ -10,7 +10,7 @@ import { SIGNATURE_HEADER, signatureHeader } from './sign.js';
 import { slackText } from './slack.js';
 
 /** The store roles a sender uses. */
-export type NotifierStore = OutboxStore & ReadStore & Pick<BatchStore, 'findBatch' | 'listBatches'> & Pick<WorkerStore, 'liveWorkers'>;
+export type NotifierStore = OutboxStore & ReadStore & Pick<BatchStore, 'findBatch' | 'listBatches'> & Pick<WorkerStore, 'liveWorkers'> & Pick<ScoreStore, 'scorersJudged' | 'scoreTotals'>;
 
 /** Options of {@link Notifier}. */
 export interface NotifierOptions {

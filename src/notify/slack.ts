@@ -1,3 +1,4 @@
+import { rateWords } from '../read/score-rates.js';
 import type { EventDoc } from './events.js';
 
 // `--notify-format slack`: a Slack incoming-webhook message, `{"text": …}`, with the links.
@@ -31,7 +32,8 @@ function slackBody(e: EventDoc): string {
     }
     case 'batch.finished': {
       const failures = Object.entries(e.failures ?? {}).map(([k, n]) => `${esc(k)} ${n}`).join(', ');
-      return `Batch ${batch} finished: ${c.completed} completed, ${c.failed} failed, ${c.error} error, ${c.cancelled} cancelled; approved cost ${money(e.approvedCost)}${failures ? `; failures: ${failures}` : ''}`;
+      const scores = (e.scores ?? []).map((s) => `${esc(s.name)} ${rateWords(s)}`).join(', ');
+      return `Batch ${batch} finished: ${c.completed} completed, ${c.failed} failed, ${c.error} error, ${c.cancelled} cancelled; approved cost ${money(e.approvedCost)}${failures ? `; failures: ${failures}` : ''}${scores ? `; pass rates: ${scores}` : ''}`;
     }
     case 'batch.stalled':
       return `Batch ${batch} has made no progress${e.since ? ` since ${e.since}` : ''}: ${esc(e.reason ?? '')} (${c.held} held, ${c.queued} queued)`;

@@ -2,7 +2,8 @@ import { formatProblem } from '../errors.js';
 import { commandHint, type HintPlace } from '../text/command-hint.js';
 import { isGoneHere } from '../local-process.js';
 import { FAILED_STATES, UNFINISHED_STATES, type ItemState } from '../store/item-states.js';
-import type { BatchOverview, OutboxStore, ReadStore } from '../store/port.js';
+import type { BatchOverview, OutboxStore, ReadStore, ScoreStore } from '../store/port.js';
+import { readScoreRates } from './score-rates.js';
 import { describeReceivers } from './receivers.js';
 import type { BatchRecord, ItemRecord } from '../store/types.js';
 import { deciderOf } from './decider.js';
@@ -120,9 +121,9 @@ export async function readWaitContext(store: ReadStore, batch: BatchRecord, nowM
  * earlier pauses, rate and ETA (see {@link ratePerSecond}; no ETA while no live worker runs
  * the batch, and the step that goes on; items that wait for a person left out), why the queued
  * items wait (see {@link readWaitGroups}), failed items, unknown submissions, files, and the
- * cost approved so far against the batch budget.
+ * cost approved so far against the batch budget, and each scorer's pass rate (see {@link readScoreRates}).
  */
-export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStore, 'outboxState' | 'notifyCommands'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
+export async function readBatchStatus(store: ReadStore & Pick<ScoreStore, 'scorersJudged' | 'scoreTotals'> & Partial<Pick<OutboxStore, 'outboxState' | 'notifyCommands'>>, batch: BatchRecord, o: StatusOptions): Promise<BatchStatus> {
   const nowMs = o.nowMs;
   const [ov, live, recent] = await Promise.all([store.overview(batch.id, nowMs, STALE_MS), store.batchLive(batch.id, o.heldLimit ?? 50), store.recentFinishes(batch.id, RATE_WINDOW)]);
   const card = batchCard(ov);
@@ -165,5 +166,6 @@ export async function readBatchStatus(store: ReadStore & Partial<Pick<OutboxStor
     failed: failed.map((it) => ({ id: it.id, question: it.question, status: it.state === 'error' ? 'error' : 'failed', errorCode: it.errorCode, error: it.error })),
     failedTotal: countIn(counts, FAILED_STATES),
     budget: budgetOf(batch.policy),
+    scores: await readScoreRates(store, batch),
   };
 }

@@ -3,7 +3,9 @@ import { chainSeconds } from '../store/common/run-times.js';
 // the engine's export, the notebook helpers and a script all read one shape.
 import { decisionNote } from './decision-text.js';
 import { recordedCost, untrustedCost } from '../policy/cost.js';
-import type { ItemAggregate, ReadStore } from '../store/port.js';
+import type { ItemAggregate, ReadStore, ScoreStore } from '../store/port.js';
+import { scorersShown } from './score-rates.js';
+import { type ShownVerdict, verdictCursor, verdictsByName } from './verdict-cursor.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from '../store/types.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
@@ -46,6 +48,8 @@ export interface ExportRow {
   /** When the item reached its final state (ISO 8601), or null. */
   finished_at: string | null;
   meta: Record<string, unknown>;
+  /** Each scorer's verdict by name (the batch's scorers, or every scorer with verdicts): pass, score, reason, null when not judged; `{}` without scorers. */
+  scores: Record<string, ShownVerdict>;
 }
 
 /** A file as the export rows show it. */
@@ -73,7 +77,7 @@ function untrusted(input: Record<string, unknown>): { untrusted_cost?: string } 
 }
 
 /** One item's export row from its aggregate. */
-export function exportRow(a: ItemAggregate): ExportRow {
+export function exportRow(a: ItemAggregate, scores: Record<string, ShownVerdict> = {}): ExportRow {
   const it = a.item;
   return {
     id: it.id,
@@ -92,6 +96,7 @@ export function exportRow(a: ItemAggregate): ExportRow {
     created_at: a.runTimes[0]?.createdAt ?? null,
     finished_at: it.finishedAt,
     meta: it.meta,
+    scores,
   };
 }
 
@@ -103,17 +108,25 @@ export interface ExportSelection {
   pageSize?: number;
 }
 
-/** Streams a batch's export rows in file order, a page of aggregates at a time (never the whole batch in memory). */
-export async function* exportRows(store: ReadStore, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
+/** What export rows read: the items' aggregates and their verdicts. */
+export type ExportStore = ReadStore & Pick<ScoreStore, 'verdictsPage' | 'scorersJudged'>;
+
+/**
+ * Streams a batch's export rows in file order, a page of aggregates (and of their verdicts) at
+ * a time: never the whole batch in memory.
+ */
+export async function* exportRows(store: ExportStore, batch: BatchRecord, sel: ExportSelection | number = {}): AsyncGenerator<ExportRow> {
   const o: ExportSelection = typeof sel === 'number' ? { pageSize: sel } : sel;
   const states = o.states;
   const pageSize = o.pageSize ?? 500;
+  const refs = await scorersShown(store, batch);
+  const verdicts = refs.length > 0 ? verdictCursor(store, batch.id, pageSize) : null;
   for (let after = -1; ; ) {
     const page = await store.aggregates(batch.id, after, pageSize, states);
     if (page.length === 0) return;
     for (const a of page) {
       after = a.item.seq;
-      yield exportRow(a);
+      yield exportRow(a, verdicts ? verdictsByName(refs, await verdicts.at(a.item.seq)) : {});
     }
   }
 }

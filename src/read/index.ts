@@ -12,3 +12,4 @@ export { decisionWords, deciderOf, deciderLine } from './decider.js';
 export * from './status-schema.js';
 export * from './item-schema.js';
 export { budgetOf, heldWaitSeconds, histogramOf, readHeldWaits, HELD_WAIT_BUCKETS, type Histogram } from './spend.js';
+export { readScoreRates, scorersShown, scoreRateOf, rateWords } from './score-rates.js';

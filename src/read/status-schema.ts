@@ -116,6 +116,26 @@ export const NextStepSchema = z.object({
 });
 export type NextStep = z.infer<typeof NextStepSchema>;
 
+/**
+ * A scorer's verdicts over the batch's completed items: passed, failed, unscored (no verdict of
+ * this version, or one that could not judge), and the pass rate over the judged ones with its
+ * 95% Wilson interval (null while none is judged).
+ */
+export const ScoreRateSchema = z.object({
+  /** The scorer's name (its file's). */
+  name: z.string(),
+  /** Its version: a hash of its settings. */
+  version: z.string(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  unscored: z.number().int(),
+  /** passed / (passed + failed); null when nothing was judged. */
+  passRate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+});
+export type ScoreRate = z.infer<typeof ScoreRateSchema>;
+
 /** A batch's status, computed once (src/read/batch-status.ts). */
 export const BatchStatusSchema = BatchCardSchema.extend({
   /** The batch's concurrency: most runs in flight. */
@@ -157,5 +177,7 @@ export const BatchStatusSchema = BatchCardSchema.extend({
   failedTotal: z.number(),
   /** The batch budget its policy sets (confirm_scope.batch_budget), against which `approvedCost` runs; null: none. */
   budget: z.number().nullable(),
+  /** Each scorer's pass rate (the batch's scorers, or every scorer with verdicts); empty when none judges it. */
+  scores: z.array(ScoreRateSchema),
 });
 export type BatchStatus = z.infer<typeof BatchStatusSchema>;

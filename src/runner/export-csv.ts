@@ -1,6 +1,8 @@
-import type { BatchRecord, ReadStore } from '../store/index.js';
+import type { BatchRecord } from '../store/index.js';
 import { decisionWords, deciderName } from '../read/decision-text.js';
-import { exportRows, type ExportRow, type ExportSelection } from '../read/export-rows.js';
+import { exportRows, type ExportRow, type ExportSelection, type ExportStore } from '../read/export-rows.js';
+import { scorersShown } from '../read/score-rates.js';
+import { scorerNames } from '../read/verdict-cursor.js';
 
 /** How CSV is written. */
 export interface CsvOptions {
@@ -43,9 +45,9 @@ export function neutralise(cell: string): string {
   return FORMULA_START.test(cell) ? `'${cell}` : cell;
 }
 
-/** The header of a batch's CSV: fixed columns around one `meta.KEY` column per meta key. */
-export function csvColumns(metaKeys: readonly string[]): string[] {
-  return [...LEAD, ...metaKeys.map((k) => `meta.${k}`), ...TAIL];
+/** The header of a batch's CSV: fixed columns around one `meta.KEY` column per meta key, then `pass_NAME` and `score_NAME` per scorer. */
+export function csvColumns(metaKeys: readonly string[], scorers: readonly string[] = []): string[] {
+  return [...LEAD, ...metaKeys.map((k) => `meta.${k}`), ...TAIL, ...scorers.flatMap((s) => [`pass_${s}`, `score_${s}`])];
 }
 
 /** A meta value as a cell: text as it is, anything else as JSON (numbers keep the file's text), absent or null empty. */
@@ -54,8 +56,8 @@ function metaCell(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** One export row as cells in the order of {@link csvColumns}. */
-export function csvCells(r: ExportRow, metaKeys: readonly string[]): string[] {
+/** One export row as cells in the order of {@link csvColumns}: a verdict's pass as `true`/`false`, its score as a number, empty when not judged. */
+export function csvCells(r: ExportRow, metaKeys: readonly string[], scorers: readonly string[] = []): string[] {
   const tail: Record<(typeof TAIL)[number], string> = {
     status: r.status,
     run_status: r.run_status ?? '',
@@ -76,7 +78,11 @@ export function csvCells(r: ExportRow, metaKeys: readonly string[]): string[] {
     thread_id: r.thread_id ?? '',
   };
   const meta = Object.hasOwn(r, 'meta') ? r.meta : {};
-  return [r.id, r.question, ...metaKeys.map((k) => metaCell(Object.hasOwn(meta, k) ? meta[k] : undefined)), ...TAIL.map((c) => tail[c])];
+  const scores = scorers.flatMap((s) => {
+    const v = Object.hasOwn(r.scores, s) ? r.scores[s] : undefined;
+    return [v?.pass === null || v?.pass === undefined ? '' : String(v.pass), v?.score === null || v?.score === undefined ? '' : String(v.score)];
+  });
+  return [r.id, r.question, ...metaKeys.map((k) => metaCell(Object.hasOwn(meta, k) ? meta[k] : undefined)), ...TAIL.map((c) => tail[c]), ...scores];
 }
 
 /** A cell quoted as RFC 4180 says when it holds a comma, a quote or a line break. */
@@ -100,11 +106,12 @@ export const UTF8_BOM = '\ufeff';
 
 /**
  * A batch's CSV export as text chunks: header first, then one record per item in file order.
- * Two reads, neither holding the batch: the meta keys (one store query), then the rows a page
- * at a time.
+ * Reads holding no batch: the meta keys and scorers (a query each), then the rows a page at a
+ * time.
  */
-export async function* csvExport(store: ReadStore, batch: BatchRecord, o: CsvOptions & ExportSelection = {}): AsyncGenerator<string> {
+export async function* csvExport(store: ExportStore, batch: BatchRecord, o: CsvOptions & ExportSelection = {}): AsyncGenerator<string> {
   const keys = await store.metaKeys(batch.id);
-  yield `${o.excel ? UTF8_BOM : ''}${csvRecord(csvColumns(keys), o)}`;
-  for await (const row of exportRows(store, batch, o)) yield csvRecord(csvCells(row, keys), o);
+  const scorers = scorerNames(await scorersShown(store, batch));
+  yield `${o.excel ? UTF8_BOM : ''}${csvRecord(csvColumns(keys, scorers), o)}`;
+  for await (const row of exportRows(store, batch, o)) yield csvRecord(csvCells(row, keys, scorers), o);
 }

@@ -2,6 +2,13 @@ import type { ItemState } from './types.js';
 
 /** Shapes of the store's read projections for the web view (`resq serve`). */
 
+/** What a scorer version said of an item, as a page filters by it: `unscored` is a completed item it neither passed nor failed. */
+export interface VerdictFilter {
+  scorer: string;
+  version: string;
+  is: 'passed' | 'failed' | 'unscored';
+}
+
 /** Orders an item page can take; each is walked by a keyset cursor over an index. */
 export type ItemSort = 'seq' | 'id' | 'updated';
 
@@ -12,6 +19,8 @@ export interface ItemPageQuery {
   meta?: { key: string; value: string };
   /** Case-insensitive text found in the id, question or answer. */
   text?: string;
+  /** The items a scorer version passed, failed, or left unscored (completed, with no pass or fail of it). */
+  verdict?: VerdictFilter;
   /** @default 'seq' (file order); 'updated' lists items that have started, by their latest change */
   sort?: ItemSort;
   /** Newest / last first. @default false */

@@ -59,6 +59,9 @@ export const ItemsQuerySchema = z.object({
   meta: z.string().max(500).optional(),
   value: z.string().max(2000).optional(),
   q: z.string().max(500).optional(),
+  /** With `verdict`: the items this scorer (by name) passed, failed or left unscored. */
+  scorer: z.string().max(200).optional(),
+  verdict: z.enum(['passed', 'failed', 'unscored']).optional(),
   sort: z.enum(['seq', 'id', 'updated']).optional(),
   desc: z.enum(['0', '1']).optional(),
   after: cursorParam('after', 'next'),
@@ -72,6 +75,10 @@ export type FileView = z.infer<typeof FileViewSchema>;
 
 /** The read model's item view, with the answer rendered for the page and each file's place here. */
 export const ItemViewSchema = ReadItemViewSchema.extend({
+  /** Each scorer's verdict on the item, by scorer then version (the reason is untrusted text: a command scorer's or the service's). */
+  verdicts: z.array(
+    z.object({ scorer: z.string(), version: z.string(), pass: z.boolean().nullable(), score: z.number().nullable(), reason: z.string(), scoredAt: z.string(), by: z.string() }),
+  ),
   /** The answer rendered from Markdown (raw HTML escaped, http(s)/mailto links only), or null. */
   answerHtml: z.string().nullable(),
   files: z.array(
@@ -198,6 +205,8 @@ export const ErrorSchema = z.object({
   newTotal: z.number().optional(),
 });
 
+const TurnSideSchema = z.object({ pass: z.boolean().nullable(), score: z.number().nullable(), reason: z.string(), version: z.string() });
+const VerdictTurnSchema = z.object({ id: z.string(), scorer: z.string(), change: z.enum(['regressed', 'fixed']), question: z.string(), a: TurnSideSchema.nullable(), b: TurnSideSchema });
 export const CompareQuerySchema = z.object({ a: z.string().min(1), b: z.string().min(1), limit: z.coerce.number().int().min(1).max(5000).optional() });
 const CompareSideSchema = z.object({ state: z.string(), runStatus: z.string().nullable(), question: z.string(), text: z.string().nullable(), decisions: z.array(z.string()), files: z.array(z.string()) });
 export const CompareResultSchema = z.object({
@@ -221,5 +230,27 @@ export const CompareResultSchema = z.object({
   more: z.boolean(),
   /** The command that lists every difference, pasteable (`resq compare A B --json`, quoted, with `--db`). */
   listAll: z.string(),
+  /** Verdicts paired by item id and scorer name: counts per scorer, then the first regressed and fixed items. */
+  verdicts: z.object({
+    paired: z.number(),
+    scorers: z.array(
+      z.object({
+        scorer: z.string(),
+        versionsA: z.array(z.string()),
+        versionsB: z.array(z.string()),
+        versionsDiffer: z.boolean(),
+        regressed: z.number(),
+        fixed: z.number(),
+        bothPass: z.number(),
+        bothFail: z.number(),
+        unscored: z.number(),
+        p: z.number(),
+        words: z.string(),
+      }),
+    ),
+    regressed: z.array(VerdictTurnSchema),
+    fixed: z.array(VerdictTurnSchema),
+    more: z.boolean(),
+  }),
 });
 export const ExportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });

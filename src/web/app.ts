@@ -16,7 +16,7 @@ import { type WebEnv, writeRoutes } from './write-routes.js';
 /** Most bytes of a request body (an answer is a few KiB): more is refused (413) before it is read. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, and the sessions. */
+/** The store roles `resq serve` uses: batches found, reads, files, a person's answers, cancels and retries, the sessions, and verdicts. */
 export type WebStore = BatchStore & ReadStore & FileStore & TransitionStore & WebSessionStore & ScoreStore;
 
 /** What the web app is made of: what its guard checks against (security.ts), and the rest. */

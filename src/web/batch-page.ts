@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
-import type { BatchStore, ReadStore } from '../store/index.js';
+import type { BatchStore, ReadStore, ScoreStore } from '../store/index.js';
+import { verdictFilterOf } from './verdict-filter.js';
 import { ItemsQuerySchema } from './api-schemas.js';
 import { html, type Markup } from './html.js';
 import { type ItemsQuery, itemPageQuery, itemsSectionHtml, PAGE_SIZE, pageParams, sitePath } from './items-section.js';
@@ -11,7 +12,7 @@ import type { WebEnv } from './write-routes.js';
 // links, so the items page with JavaScript off too. The live parts are the script's.
 
 /** The fields of the items query besides `state` (which may come once per checkbox). */
-const FIELDS = ['meta', 'value', 'q', 'sort', 'desc', 'limit', 'after', 'before'] as const;
+const FIELDS = ['meta', 'value', 'q', 'scorer', 'verdict', 'sort', 'desc', 'limit', 'after', 'before'] as const;
 
 /**
  * The items query of a batch page's URL, as its filter form sends it: a state per checkbox (or
@@ -43,7 +44,7 @@ export function pageDocument(index: string, title: string, main: Markup): string
 
 /** What the batch page's route needs. */
 export interface BatchPageDeps {
-  store: BatchStore & ReadStore;
+  store: BatchStore & ReadStore & Pick<ScoreStore, 'scorersJudged'>;
   /** The page's document (static/index.html). */
   index: string;
 }
@@ -64,7 +65,9 @@ export function batchPageRoute(app: Hono<WebEnv>, d: BatchPageDeps): void {
     // One URL per page: the form's empty fields and repeated states go, so links and reloads agree.
     const plain = pageParams(v, { after: v.after ?? null, before: v.before ?? null });
     if (JSON.stringify([...plain]) !== JSON.stringify([...url.searchParams])) return c.redirect(`${sitePath('b', name)}${plain.size ? `?${plain}` : ''}`, 303);
-    const page = await d.store.itemPage(batch.id, itemPageQuery(v, PAGE_SIZE));
-    return send(200, html`${crumbs}${noscript}${itemsSectionHtml(name, v, { page })}`);
+    const verdict = await verdictFilterOf(d.store, batch, v);
+    if (!verdict.ok) return send(400, html`${crumbs}${noscript}${itemsSectionHtml(name, { state: undefined }, { error: verdict.error }, verdict.scorers)}`);
+    const page = await d.store.itemPage(batch.id, itemPageQuery(v, PAGE_SIZE, verdict.filter));
+    return send(200, html`${crumbs}${noscript}${itemsSectionHtml(name, v, { page }, verdict.scorers)}`);
   });
 }

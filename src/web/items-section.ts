@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { ItemPage, ItemPageQuery, ItemSummary } from '../store/index.js';
+import type { VerdictFilter } from '../store/item-page-shapes.js';
+import { VERDICTS } from './verdict-filter.js';
 import { ITEM_STATES } from '../store/item-states.js';
 import type { ItemsQuerySchema } from './api-schemas.js';
 import { html, type Markup } from './html.js';
@@ -36,6 +38,8 @@ export function pageParams(v: ItemsQuery, cursor: { after?: string | null; befor
     u.set('value', v.value ?? '');
   }
   if (v.q) u.set('q', v.q);
+  if (v.scorer) u.set('scorer', v.scorer);
+  if (v.verdict) u.set('verdict', v.verdict);
   if (v.sort && v.sort !== 'seq') u.set('sort', v.sort);
   if (v.desc === '1') u.set('desc', '1');
   if (v.limit !== undefined && v.limit !== PAGE_SIZE) u.set('limit', String(v.limit));
@@ -44,9 +48,10 @@ export function pageParams(v: ItemsQuery, cursor: { after?: string | null; befor
   return u;
 }
 
-/** The store's query of a page of items (`limit` unless the query names one). */
-export function itemPageQuery(v: ItemsQuery, limit: number): ItemPageQuery {
+/** The store's query of a page of items (`limit` unless the query names one); `verdict` the query's scorer and verdict resolved (verdict-filter.ts). */
+export function itemPageQuery(v: ItemsQuery, limit: number, verdict?: VerdictFilter): ItemPageQuery {
   return {
+    ...(verdict ? { verdict } : {}),
     limit: v.limit ?? limit,
     ...(v.state ? { states: v.state } : {}),
     ...(v.meta !== undefined && v.value !== undefined ? { meta: { key: v.meta, value: v.value } } : {}),
@@ -82,7 +87,18 @@ function rowHtml(name: string, it: ItemSummary): Markup {
 }
 
 /** The filter form: a GET of this page, so it works without the page's script; it starts again at the first page. */
-function filtersHtml(name: string, v: ItemsQuery): Markup {
+/** The verdict filter's two lists (a scorer, what it said), only when a scorer judges the batch. */
+function verdictSelectHtml(v: ItemsQuery, scorers: readonly string[]): Markup | string {
+  if (scorers.length === 0) return '';
+  const names = [...new Set([...scorers, ...(v.scorer ? [v.scorer] : [])])];
+  const scorer = names.map((s) => html`<option value="${s}"${v.scorer === s ? html` selected` : ''}>${s}</option>`);
+  const said = VERDICTS.map((x) => html`<option value="${x}"${v.verdict === x ? html` selected` : ''}>${x}</option>`);
+  return html`<label> Scorer <select name="scorer" id="verdict-scorer"><option value="">any</option>${scorer}</select></label>
+<label> verdict <select name="verdict" id="verdict-is"><option value="">any</option>${said}</select></label>
+`;
+}
+
+function filtersHtml(name: string, v: ItemsQuery, scorers: readonly string[]): Markup {
   const chosen = new Set<string>(v.state ?? []);
   const states = ITEM_STATES.map((s) => html`<label><input type="checkbox" name="state" value="${s}"${chosen.has(s) ? html` checked` : ''}> ${s}</label> `);
   const sort = SORTS.map(([k, t]) => html`<option value="${k}"${(v.sort ?? 'seq') === k ? html` selected` : ''}>${t}</option>`);
@@ -93,7 +109,7 @@ function filtersHtml(name: string, v: ItemsQuery): Markup {
 <label>Meta field <input name="meta" value="${v.meta ?? ''}" size="8"></label>
 <label> = <input name="value" value="${v.meta ? (v.value ?? '') : ''}" size="8"></label>
 <label> Text <input name="q" type="search" value="${v.q ?? ''}" size="14" placeholder="in id, question, answer"></label>
-<label> Sort <select name="sort">${sort}</select></label>
+${verdictSelectHtml(v, scorers)}<label> Sort <select name="sort">${sort}</select></label>
 <label><input type="checkbox" name="desc" value="1"${v.desc === '1' ? html` checked` : ''}> descending</label>
 <label> Per page <select name="limit" id="page-size">${sizes}</select></label>
  <button type="submit">Apply</button>
@@ -109,11 +125,11 @@ function pagerHtml(name: string, v: ItemsQuery, page: ItemPage): Markup {
 }
 
 /**
- * The batch page's items section: the filters, a page of items and its links; or, for a query
+ * The batch page's items section: the filters (a verdict filter among `scorers`, when any), a page of items and its links; or, for a query
  * that cannot be read, the filters and one line saying why (`error`).
  */
-export function itemsSectionHtml(name: string, v: ItemsQuery, result: { page: ItemPage } | { error: string }): Markup {
-  const head = html`<section id="items"><h2>Items</h2>\n${filtersHtml(name, v)}\n`;
+export function itemsSectionHtml(name: string, v: ItemsQuery, result: { page: ItemPage } | { error: string }, scorers: readonly string[] = []): Markup {
+  const head = html`<section id="items"><h2>Items</h2>\n${filtersHtml(name, v, scorers)}\n`;
   if ('error' in result) return html`${head}<p class="error" id="items-error">${result.error}</p><p><a href="${sitePath('b', name)}">First page</a></p></section>`;
   const { page } = result;
   const table =

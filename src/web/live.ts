@@ -1,11 +1,11 @@
 import { systemClock, type Clock } from '../clock.js';
-import type { BatchRecord, ReadStore } from '../store/index.js';
+import type { BatchRecord, ReadStore, ScoreStore } from '../store/index.js';
 import { OverviewSchema } from './api-schemas.js';
 import { readBatchStatus } from '../read/batch-status.js';
 
 /** What the live hub needs: the store, the tick and a clock (tests pass their own). */
 export interface LiveHubOptions {
-  store: ReadStore;
+  store: ReadStore & ScoreStore;
   /** Least time between two snapshots of a batch. @default 1000 */
   tickMs?: number;
   /** Time and the wait between ticks. @default systemClock */
@@ -62,7 +62,7 @@ const eager = (send: (json: string) => void): LiveReader => ({ ready: () => true
  * nobody watches is not read.
  */
 export class LiveHub {
-  readonly #store: ReadStore;
+  readonly #store: ReadStore & ScoreStore;
   readonly #tickMs: number;
   readonly #db: string | undefined;
   readonly #clock: Clock;

@@ -1,7 +1,7 @@
 import { systemClock } from '../clock.js';
 import { readBatchStatus } from '../read/batch-status.js';
 import { readHeldWaits } from '../read/spend.js';
-import type { BatchStore, ReadStore } from '../store/index.js';
+import type { BatchStore, ReadStore, ScoreStore } from '../store/index.js';
 
 /** A label value in the Prometheus text format: backslash, quote and line break escaped. */
 export function labelValue(v: string): string {
@@ -20,7 +20,7 @@ interface Family {
  * so one `resq serve` reports a batch worked by many machines. Names carry the `resq_`
  * prefix, counters end in `_total`, and units are base units.
  */
-export async function metricsText(store: BatchStore & ReadStore, nowMs = systemClock.now()): Promise<string> {
+export async function metricsText(store: BatchStore & ReadStore & ScoreStore, nowMs = systemClock.now()): Promise<string> {
   const fam = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, samples: [] });
   const items = fam('resq_items', 'gauge', 'Items by batch and state.');
   const inFlight = fam('resq_runs_in_flight', 'gauge', 'Runs in flight at the service over every worker of the batch.');
@@ -33,6 +33,7 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
   const rate = fam('resq_items_ended_per_second', 'gauge', 'Items ended per second over the time runs were running, in a recent window of ended items (absent before two ended).');
   const budget = fam('resq_budget_credits', 'gauge', 'The batch budget its policy sets (confirm_scope.batch_budget), in credits (absent without one).');
   const wait = fam('resq_held_wait_seconds', 'histogram', 'How long held items waited for a person: from the pause being recorded to the person\'s decision.');
+  const pass = fam('resq_score_pass_ratio', 'gauge', "Each scorer's pass rate over the judged completed items: passed / (passed + failed) (absent before one is judged).");
   const eta = fam('resq_eta_seconds', 'gauge', 'Seconds until the unfinished items are done at that rate (absent without a rate or without a live worker).');
   for (const b of await store.listBatches()) {
     // The read model's status, as `resq status` and the page show it.
@@ -48,12 +49,19 @@ export async function metricsText(store: BatchStore & ReadStore, nowMs = systemC
     cost.samples.push(`resq_approved_cost_credits_total{${l}} ${st.approvedCost}`);
     if (st.ratePerS !== null) rate.samples.push(`resq_items_ended_per_second{${l}} ${st.ratePerS}`);
     if (st.etaS !== null) eta.samples.push(`resq_eta_seconds{${l}} ${st.etaS}`);
+    // One sample per scorer name: a second version of a scorer (settings changed, not rescored) would repeat its labels.
+    const named = new Set<string>();
+    for (const s of st.scores) {
+      if (s.passRate === null || named.has(s.name)) continue;
+      named.add(s.name);
+      pass.samples.push(`resq_score_pass_ratio{${l},scorer="${labelValue(s.name)}"} ${s.passRate}`);
+    }
     if (st.budget !== null) budget.samples.push(`resq_budget_credits{${l}} ${st.budget}`);
     const h = await readHeldWaits(store, b.id);
     for (const x of h.buckets) wait.samples.push(`resq_held_wait_seconds_bucket{${l},le="${x.le}"} ${x.count}`);
     wait.samples.push(`resq_held_wait_seconds_bucket{${l},le="+Inf"} ${h.count}`, `resq_held_wait_seconds_sum{${l}} ${h.sum}`, `resq_held_wait_seconds_count{${l}} ${h.count}`);
   }
-  return [items, inFlight, cap, adaptive, workers, held, files, cost, budget, rate, eta, wait]
+  return [items, inFlight, cap, adaptive, workers, held, files, cost, budget, rate, eta, pass, wait]
     .map((f) => [`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...f.samples].join('\n'))
     .join('\n')
     .concat('\n');

@@ -10,6 +10,7 @@ import { badRequest, queryOf, sendError, sendJson } from './respond.js';
 import { batchCard, readBatchStatus, STALE_MS } from '../read/batch-status.js';
 import { itemViewOf } from './views.js';
 import { itemPageQuery } from './items-section.js';
+import { verdictFilterOf } from './verdict-filter.js';
 import { commandHint } from '../text/command-hint.js';
 import type { WebEnv } from './write-routes.js';
 
@@ -47,7 +48,9 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     if (!batch) return notFound(c, c.req.param('batch'));
     const v = q.data;
     if ((v.meta === undefined) !== (v.value === undefined)) return sendError(c, 400, 'RESQ_BAD_REQUEST', 'query: meta and value go together (meta=FIELD&value=TEXT)');
-    const page = await d.store.itemPage(batch.id, itemPageQuery(v, 50));
+    const verdict = await verdictFilterOf(d.store, batch, v);
+    if (!verdict.ok) return sendError(c, 400, 'RESQ_BAD_REQUEST', verdict.error);
+    const page = await d.store.itemPage(batch.id, itemPageQuery(v, 50, verdict.filter));
     return sendJson(c, ItemPageSchema, page);
   });
 
@@ -148,9 +151,10 @@ export function readRoutes(app: Hono<WebEnv>, d: ReadDeps): void {
     const [a, b] = await Promise.all([d.store.findBatch(q.data.a), d.store.findBatch(q.data.b)]);
     if (!a) return notFound(c, q.data.a);
     if (!b) return notFound(c, q.data.b);
-    const { compareSummary } = await import('../runner/compare.js');
+    const [{ compareSummary }, { regressionSummary }] = await Promise.all([import('../runner/compare.js'), import('../read/regressions.js')]);
     const s = await compareSummary(d.store, a, b, q.data.limit ?? 500);
-    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
+    const verdicts = await regressionSummary(d.store, a, b, q.data.limit ?? 500);
+    return sendJson(c, CompareResultSchema, { a: a.name, b: b.name, ...s, verdicts, listAll: commandHint(['resq', 'compare', a.name, b.name, '--json'], { db: d.db }) });
   });
 
   app.get('/metrics', async () => new Response(await metricsText(d.store, d.now()), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' } }));

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { AlreadyAnsweredError, ItemNotHeldError, OverBudgetError, PauseMovedError, ResqError } from '../errors.js';
 import type { z } from 'zod';
-import type { BatchRecord, BatchStore, ReadStore } from '../store/index.js';
+import type { BatchRecord, BatchStore, ReadStore, ScoreStore } from '../store/index.js';
 import { AnswerBodySchema, AnswerResultSchema, BulkAnswerBodySchema, BulkAnswerResultSchema, CancelBodySchema, CancelResultSchema, ExportQuerySchema, RetryBodySchema, RetryResultSchema } from './api-schemas.js';
 import type { WebActions } from './actions.js';
 import { readNextStep } from '../read/batch-status.js';
@@ -16,7 +16,7 @@ export type WebEnv = { Variables: { authVia: AuthVia; /** The session id of a br
 
 /** What the write routes need. */
 export interface WriteDeps {
-  store: BatchStore & ReadStore;
+  store: BatchStore & ReadStore & ScoreStore;
   actions: WebActions;
   now: () => number;
   /** The database `resq serve` was given: `next` carries it as `--db`. */

@@ -22,6 +22,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     failed: [],
     failedTotal: 0,
     budget: null,
+    scores: [],
     ...over,
   };
 }

@@ -40,7 +40,7 @@ function codeOf(notebook: string): string {
 
 describe('the notebook entry under tslab', () => {
   it('exports the helpers the notebooks use', () => {
-    for (const name of ['openResults', 'showWith', 'table', 'summaryTable', 'renderItem', 'statusChart', 'durationChart', 'planCostChart', 'mediaTypeChart', 'modelChart'])
+    for (const name of ['openResults', 'showWith', 'table', 'summaryTable', 'renderItem', 'statusChart', 'durationChart', 'planCostChart', 'mediaTypeChart', 'modelChart', 'scoresTable', 'scoresChart'])
       expect(typeof (entry as Record<string, unknown>)[name], name).toBe('function');
   });
 

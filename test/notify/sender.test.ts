@@ -184,6 +184,29 @@ describe('the notification sender', () => {
     expect(byType.get('batch.finished')).toMatchObject({ approvedCost: 40, failures: { http_400: 1, agent_error: 1 }, counts: { error: 1, failed: 1, cancelled: 1 } });
   });
 
+  it("batch.finished carries each scorer's pass rate with its 95% interval, and Slack's message says them", async () => {
+    const verdict = (pass: boolean | null) => ({ scorer: 'mentions', version: 'v1', pass, score: pass === null ? null : Number(pass), reason: 'r', scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' });
+    /** Three items finished, judged as each completes: two pass, one could not be judged; then the sender's look. */
+    const finishJudged = async (notify: NotifySettings) => {
+      const { store, clock, batchId, running } = await batchWithHeld(notify, 3, 0);
+      for (let i = 0; i < 3; i++) {
+        await store.markFinished(running[i]!, snap(`r${i}`), 'completed');
+        await store.recordVerdicts(batchId, `q${i}`, [verdict(i < 2 ? true : null)]);
+      }
+      await new Notifier({ store, batchId, clock }).tick();
+    };
+    const r = await receiver();
+    await finishJudged(settings({ urls: [r.url] }));
+    const fin = docs(r).find((d) => d.type === 'batch.finished');
+    expect(fin?.scores).toHaveLength(1);
+    expect(fin?.scores?.[0]).toMatchObject({ name: 'mentions', version: 'v1', passed: 2, failed: 0, unscored: 1, passRate: 1, high: 1 });
+    expect(fin?.scores?.[0]?.low).toBeCloseTo(0.3424, 3);
+    const slack = await receiver();
+    await finishJudged(settings({ urls: [slack.url], format: 'slack' }));
+    const text = slack.requests.map((q) => (JSON.parse(q.body) as { text: string }).text).find((t) => t.includes('finished'));
+    expect(text).toContain('; pass rates: mentions 100.0% (95% CI 34.2–100.0%)');
+  });
+
   it('batch.stalled when nothing moved for the set time and no worker lives', async () => {
     const r = await receiver();
     const { store, clock, batchId, worker } = await batchWithHeld(settings({ urls: [r.url], stalledMs: 60_000 }), 2, 0);

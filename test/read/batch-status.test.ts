@@ -102,9 +102,11 @@ describe('one status in every window', () => {
     // Who decided, in the item view (CLI and API), the notebook's decisions, the export and the decision_log view.
     const show = JSON.parse((await runInProcess(['show', 'held', 'pick', '--db', db, '--json'], {}, { clock: { now: () => clockNow } })).stdout);
     const item = await (await fetch(`${server.origin}/api/batches/held/items/pick`, { headers: { Authorization: `Bearer ${server.token}` } })).json();
-    const { answerHtml: _h, files: _f, ...apiItem } = item as Record<string, unknown>;
-    const { files: _g, ...cliItem } = show as Record<string, unknown>;
+    const { answerHtml: _h, files: _f, verdicts: apiVerdicts, ...apiItem } = item as Record<string, unknown>;
+    const { files: _g, verdicts: showVerdicts, ...cliItem } = show as Record<string, unknown>;
     expect(apiItem).toEqual(cliItem);
+    // The same verdicts (none here) as show gives, where show gives them.
+    expect(apiVerdicts).toEqual(showVerdicts ?? []);
     expect(show.pauses[0]).toMatchObject({ waiting: 'send', decision: { by: 'person', person: 'Ana', note: 'the cheap one', words: 'chose a' } });
     expect(show.next).toEqual(w.cli.next);
     const decisions = await results.decisions('held');

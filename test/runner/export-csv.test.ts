@@ -10,7 +10,7 @@ const row: ExportRow = {
     { tool: 'ask_choice', input: {}, answer: { decision: 'chosen', chosen: ['a', 'b'], note: 'both' }, by: 'person', person: 'Ana', reason: 'both', note: 'both', cost: 0 },
   ],
   files: [], error: 'boom', error_code: 'agent_error', cost: 2, duration_seconds: 1.5, created_at: '2026-01-01T00:00:00.000Z',
-  finished_at: '2026-01-01T00:00:02.000Z', meta: { topic: 'chem', n: 3, none: null, list: [1, 'a'] },
+  finished_at: '2026-01-01T00:00:02.000Z', meta: { topic: 'chem', n: 3, none: null, list: [1, 'a'] }, scores: {},
 };
 
 describe('CSV export cells', () => {

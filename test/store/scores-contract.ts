@@ -148,5 +148,42 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       expect(await s.verdictsPage(B, { afterSeq: 3, limit: 2 })).toEqual([{ itemId: 'i4', seq: 4, verdicts: [v('mentions', null)] }]);
       expect(await s.verdictsPage(B, { afterSeq: 4, limit: 2 })).toEqual([]);
     });
+
+    it('filters an item page by what a scorer version said: passed, failed, unscored (completed without a pass or fail of it), paged by keyset', async () => {
+      const s = await fresh();
+      await batchOf(s, B, 7, [0, 1, 2, 3, 4, 5], [6]);
+      await s.recordVerdicts(B, 'i0', [v('mentions', true)]);
+      await s.recordVerdicts(B, 'i1', [v('mentions', false), v('value', true)]);
+      await s.recordVerdicts(B, 'i2', [v('mentions', true)]);
+      await s.recordVerdicts(B, 'i3', [v('mentions', null), v('mentions', true, { version: 'old' })]);
+      await s.recordVerdicts(B, 'i4', [v('mentions', true)]);
+      const ids = async (is: 'passed' | 'failed' | 'unscored', more: Partial<Parameters<Store['itemPage']>[1]> = {}) =>
+        (await s.itemPage(B, { limit: 10, verdict: { scorer: 'mentions', version: 'v1', is }, ...more })).items.map((i) => i.id);
+      expect(await ids('passed')).toEqual(['i0', 'i2', 'i4']);
+      expect(await ids('failed')).toEqual(['i1']);
+      // i3's only verdict of v1 is null, i5 has none; the failed i6 is not scored at all.
+      expect(await ids('unscored')).toEqual(['i3', 'i5']);
+      expect(await ids('passed', { text: 'q 2' })).toEqual(['i2']);
+      expect(await ids('passed', { sort: 'updated', desc: true })).toHaveLength(3);
+      const first = await s.itemPage(B, { limit: 2, verdict: { scorer: 'mentions', version: 'v1', is: 'passed' } });
+      expect(first.items.map((i) => i.id)).toEqual(['i0', 'i2']);
+      expect(await ids('passed', { after: first.next })).toEqual(['i4']);
+    });
+
+    it('names every scorer version with a verdict in the batch, by name then version, and none of another batch', async () => {
+      const s = await fresh();
+      await batchOf(s, B, 3, [0, 1, 2]);
+      await batchOf(s, 'other', 1, [0]);
+      expect(await s.scorersJudged(B)).toEqual([]);
+      await s.recordVerdicts(B, 'i2', [v('value', null), v('mentions', true, { version: 'v2' })]);
+      await s.recordVerdicts(B, 'i0', [v('mentions', false)]);
+      await s.recordVerdicts('other', 'i0', [v('exact', true)]);
+      expect(await s.scorersJudged(B)).toEqual([
+        { name: 'mentions', version: 'v1' },
+        { name: 'mentions', version: 'v2' },
+        { name: 'value', version: 'v1' },
+      ]);
+      expect(await s.scorersJudged('no-such-batch')).toEqual([]);
+    });
   });
 }

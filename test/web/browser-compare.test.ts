@@ -134,3 +134,45 @@ describe('the compare page with fewer than two batches (real browser)', () => {
     }
   }, 60_000);
 });
+
+describe('the compare page with verdicts (real browser)', () => {
+  it('shows the counts per scorer with the McNemar line, then the regressed items, then the fixed, each linked to the item', async () => {
+    const sim = await startSim({ defaultDurationMs: 20 });
+    const dir = tempDir('resq-web-compare-verdicts-');
+    const store = await openStore(join(dir, 'resq.db'));
+    const csv = 'id,question\nr1,one\nr2,two\nfix,three\nok,four\n';
+    const a = await runCsvBatch(sim, store, dir, 'before', csv, null);
+    const b = await runCsvBatch(sim, store, dir, 'after', csv, null);
+    const v = (scorer: string, pass: boolean, reason: string, version = 'v1') => ({ scorer, version, pass, score: pass ? 1 : 0, reason, scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' });
+    for (const [id, inA, inB] of [['r1', true, false], ['r2', true, false], ['fix', false, true], ['ok', true, true]] as const) {
+      await store.recordVerdicts(a.id, id, [v('mentions', inA, `before: ${inA}`), v('exact', true, 'same')]);
+      await store.recordVerdicts(b.id, id, [v('mentions', inB, `after <b>${inB}</b>`), v('exact', true, 'same', 'v2')]);
+    }
+    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    try {
+      const { page, errors } = await watchedPage(await browser.newContext({ viewport: { width: 1366, height: 768 } }));
+      await page.goto(server.loginUrl());
+      await page.goto(`${server.origin}/compare?a=before&b=after`);
+      await page.waitForSelector('#compare-scorers');
+      await screenshot(page, 'compare-verdicts-1366');
+      const cells = (scorer: string) => page.locator(`#compare-scorers tr[data-scorer="${scorer}"] td`).allTextContents();
+      expect((await cells('mentions')).slice(1)).toEqual(['2', '1', '1', '0', '0', 'could be chance (exact McNemar p = 1.0)']);
+      expect(await page.locator('#compare-scorers tr[data-scorer="exact"] .versions-differ').textContent()).toBe('versions differ: v1 in before, v2 in after');
+      expect(await page.locator('#compare-scorers tr[data-scorer="mentions"] .versions-differ').count()).toBe(0);
+      // Regressions first, then the fixed, then the other changes.
+      const order = await page.locator('#compare-verdicts, #compare-regressed, #compare-fixed, #compare-table').evaluateAll((els) => els.map((e) => e.id));
+      expect(order.slice(0, 3)).toEqual(['compare-verdicts', 'compare-regressed', 'compare-fixed']);
+      expect(await page.locator('#compare-regressed tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-id')))).toEqual(['r1', 'r2']);
+      expect(await page.locator('#compare-fixed tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-id')))).toEqual(['fix']);
+      expect(await page.locator('#compare-regressed tr[data-id="r1"] td').allTextContents()).toEqual(['r1', 'mentions', 'passed — before: true', 'failed — after <b>false</b>']);
+      expect(await page.locator('#compare-regressed b').count()).toBe(0);
+      expect(await page.locator('#compare-regressed tr[data-id="r1"] a').getAttribute('href')).toBe('/b/after/i/r1');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+      await store.close();
+      await sim.close();
+    }
+  }, 60_000);
+});

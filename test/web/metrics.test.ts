@@ -62,6 +62,20 @@ describe('GET /metrics', () => {
     expect(sum).toBeLessThan(7130);
   });
 
+  it("reports each scorer's pass rate over the judged items as resq_score_pass_ratio{batch,scorer}, its labels escaped; none before a verdict", async () => {
+    const l = 'batch="we\\"ird\\\\name"';
+    const scrape = async () => (await fetch(`${f.server.origin}/metrics`, { headers: bearer(f.server) })).text();
+    expect(await scrape()).not.toContain('resq_score_pass_ratio{');
+    const v = (scorer: string, pass: boolean | null) => ({ scorer, version: 'v1', pass, score: pass === null ? null : Number(pass), reason: 'r', scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' });
+    // The two completed items: one passes and one fails the oddly named scorer; the other scorer could judge neither.
+    await f.store.recordVerdicts(f.batch.id, 'plain', [v('od"d\\name', true), v('value', null)]);
+    await f.store.recordVerdicts(f.batch.id, 'bad', [v('od"d\\name', false), v('value', null)]);
+    const text = await scrape();
+    expect(text).toContain('# TYPE resq_score_pass_ratio gauge');
+    expect(text).toContain(`resq_score_pass_ratio{${l},scorer="od\\"d\\\\name"} 0.5`);
+    expect(text).not.toContain('scorer="value"');
+  });
+
   it('labelValue escapes backslash, quote and line break', () => {
     expect(labelValue('a\\b"c\nd')).toBe('a\\\\b\\"c\\nd');
   });

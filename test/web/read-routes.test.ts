@@ -107,6 +107,22 @@ describe('the JSON API: reads', () => {
     expect((await f.store.runTimes(f.batch.id)).find((t) => t.runId === id)).toMatchObject({ seconds: measured, unwatched: false });
   });
 
+  it("items and an item carry the verdicts: the overview's pass rates, a filter by verdict, the item's verdicts with their reasons", async () => {
+    const v = (pass: boolean | null, reason: string) => ({ scorer: 'mentions', version: 'v1', pass, score: pass === null ? null : Number(pass), reason, scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' });
+    expect(ItemViewSchema.parse((await get('/api/batches/web/items/plain')).body).verdicts).toEqual([]);
+    // The two completed items: plain passed, bad could not be judged.
+    await f.store.recordVerdicts(f.batch.id, 'plain', [v(true, 'says it')]);
+    await f.store.recordVerdicts(f.batch.id, 'bad', [v(null, 'no expected answer')]);
+    expect(OverviewSchema.parse((await get('/api/batches/web')).body).scores).toEqual([{ name: 'mentions', version: 'v1', passed: 1, failed: 0, unscored: 1, passRate: 1, low: expect.any(Number), high: 1 }]);
+    const ids = async (q: string) => ItemPageSchema.parse((await get(`/api/batches/web/items?${q}`)).body).items.map((i) => i.id);
+    expect(await ids('scorer=mentions&verdict=passed')).toEqual(['plain']);
+    expect(await ids('scorer=mentions&verdict=unscored')).toEqual(['bad']);
+    expect(await ids('scorer=mentions&verdict=failed')).toEqual([]);
+    expect(await get('/api/batches/web/items?scorer=mentions')).toMatchObject({ status: 400, body: { error: 'query: scorer and verdict go together (scorer=NAME&verdict=passed|failed|unscored)' } });
+    expect((await get('/api/batches/web/items?scorer=mentions&verdict=maybe')).status).toBe(400);
+    expect(ItemViewSchema.parse((await get('/api/batches/web/items/bad')).body).verdicts).toMatchObject([{ scorer: 'mentions', pass: null, reason: 'no expected answer' }]);
+  });
+
   it('charts are SVG images drawn by the notebook chart code, without script', async () => {
     for (const c of ['states', 'runs']) {
       const r = await fetch(`${f.server.origin}/api/batches/web/charts/${c}.svg`, { headers: bearer(f.server) });

@@ -38,16 +38,19 @@ export function changeLine(c: ItemComparison, nameA: string, nameB: string, p: (
 }
 
 /**
- * `resq compare A B`: the same item ids of two batches side by side. Text: the counts, then
- * one line per item that differs. `--json` (or the hidden alias `--format jsonl`): one JSON
- * object per item (every item), the counts on stderr.
+ * `resq compare A B`: the same item ids of two batches side by side. Text: the counts, the
+ * verdicts per scorer with the regressed then the fixed items (when either batch was scored),
+ * then one line per item that differs. `--json` (or the hidden alias `--format jsonl`): one
+ * JSON object per scorer and per turned item, then per item (every item); the counts on stderr.
  */
 export async function compareHandler(a: CompareArgs, io: CliIo): Promise<number> {
-  const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }, { commandHint }] = await Promise.all([
+  const [{ openBatches }, { compareBatches, countComparison, emptyCounts, hasChanges }, { oneLine }, { commandHint }, { pairVerdicts }, { writeVerdicts }] = await Promise.all([
     import('../open-batch.js'),
     import('../../runner/compare.js'),
     import('../../text/printable.js'),
     import('../../text/command-hint.js'),
+    import('../../read/regressions.js'),
+    import('../text/compare-verdicts.js'),
   ]);
   const { store, batches } = await openBatches(a.db, a.a);
   try {
@@ -59,14 +62,22 @@ export async function compareHandler(a: CompareArgs, io: CliIo): Promise<number>
     const counts = emptyCounts();
     const jsonl = a.format === 'jsonl' || a.json;
     const lines: string[] = [];
+    // Verdicts before the other changes: the items that passed in A and fail in B lead, then those fixed.
+    const pairing = await pairVerdicts(store, left, right);
+    if (jsonl) await writeVerdicts(io, pairing, nameA, nameB, true, p);
     for await (const c of compareBatches(store, left, right)) {
       countComparison(counts, c);
       if (jsonl) {
-        if (!io.stdout.write(`${JSON.stringify({ ...c, changed: hasChanges(c) })}\n`)) await once(io.stdout, 'drain');
+        if (!io.stdout.write(`${JSON.stringify({ type: 'item', ...c, changed: hasChanges(c) })}\n`)) await once(io.stdout, 'drain');
       } else if (hasChanges(c)) lines.push(changeLine(c, nameA, nameB, p));
     }
     if (jsonl) io.stderr.write(`${countsLine(nameA, nameB, counts)}\n`);
-    else io.stdout.write(`${countsLine(nameA, nameB, counts)}\n${lines.map((l) => `  ${l}\n`).join('')}`);
+    else {
+      io.stdout.write(`${countsLine(nameA, nameB, counts)}\n`);
+      await writeVerdicts(io, pairing, nameA, nameB, false, p);
+      if (pairing.scorers.length > 0 && lines.length > 0) io.stdout.write('changes:\n');
+      io.stdout.write(lines.map((l) => `  ${l}\n`).join(''));
+    }
   } finally {
     await store.close();
   }
@@ -77,7 +88,7 @@ export async function compareHandler(a: CompareArgs, io: CliIo): Promise<number>
 export function compareCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
     'compare <a> <b>',
-    'the same item ids of two batches side by side: state, question, answer (a diff), decisions, files (--json: one JSON object per item, the counts on stderr)',
+    'the same item ids of two batches side by side: verdicts (regressed first, then fixed, per scorer with an exact McNemar test), state, question, answer (a diff), decisions, files (--json: one JSON object per scorer, turned item and item; the counts on stderr)',
     (x) =>
       x
         .positional('a', { type: 'string', demandOption: true, describe: 'the first batch (name or id)' })

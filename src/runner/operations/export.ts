@@ -1,6 +1,6 @@
-import type { BatchRecord, ReadStore } from '../../store/index.js';
+import type { BatchRecord } from '../../store/index.js';
 import { csvExport, csvRecord, UTF8_BOM, type CsvOptions } from '../export-csv.js';
-import { exportRows, FAILED_STATES } from '../../read/export-rows.js';
+import { exportRows, type ExportStore, FAILED_STATES } from '../../read/export-rows.js';
 
 /** What to export. */
 export interface ExportOptions extends CsvOptions {
@@ -21,7 +21,7 @@ const INVALID_COLUMNS = ['file', 'line', 'field', 'reason'] as const;
  * takes little memory. CSV cells that a spreadsheet would run as a formula are neutralised
  * unless `raw`.
  */
-export async function* exportLines(store: ReadStore, batch: BatchRecord, o: ExportOptions = {}): AsyncGenerator<string> {
+export async function* exportLines(store: ExportStore, batch: BatchRecord, o: ExportOptions = {}): AsyncGenerator<string> {
   const csv = o.format === 'csv';
   const cells: CsvOptions = { raw: o.raw === true, excel: o.excel === true };
   if (o.invalid) {

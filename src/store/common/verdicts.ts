@@ -1,4 +1,5 @@
 import type { ItemVerdicts, ScorerRef, ScorerTotals, Verdict } from '../../score/types.js';
+import type { VerdictFilter } from '../item-page-shapes.js';
 
 /** A verdicts row (migration 029_expected_and_verdicts), as both adapters read it. */
 export interface VerdictRow {
@@ -59,3 +60,15 @@ export function verdictCountsSql(num: string, scorer: string, version: string): 
 
 /** The completed items of a batch, counted (parameter: batch num). */
 export const completedCountSql = (num: string): string => `SELECT count(*) AS n FROM items WHERE batch_num = ${num} AND state = 'completed'`;
+
+/**
+ * The condition on an item row `i` of an item page's verdict filter, joined by seq (the verdicts'
+ * page key); `p` adds a parameter and gives its marker (called in the text's order, so `?` markers line up).
+ */
+export function verdictWhere(f: VerdictFilter, p: (v: unknown) => string): string {
+  const has = (cond: string): string =>
+    `EXISTS (SELECT 1 FROM verdicts v WHERE v.batch_num = i.batch_num AND v.seq = i.seq AND v.scorer = ${p(f.scorer)} AND v.version = ${p(f.version)} AND ${cond})`;
+  if (f.is === 'passed') return has('v.pass = 1');
+  if (f.is === 'failed') return has('v.pass = 0');
+  return `(i.state = 'completed' AND NOT ${has('v.pass IS NOT NULL')})`;
+}

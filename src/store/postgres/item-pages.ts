@@ -3,6 +3,7 @@ import { pageOf, readQuery, type SummaryRow } from '../rows/item-pages.js';
 import { runsInFlight } from './counts.js';
 import { type BatchLive, cutText, decodeCursor, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { isFlightColumn } from '../common/flights.js';
+import { verdictWhere } from '../common/verdicts.js';
 import { all, BATCH_NUM, col, ITEMS_FROM, one, statesWhere } from './sql.js';
 
 type Q = Queryable;
@@ -57,6 +58,7 @@ export async function itemPage(c: Q, batchId: string, asked: ItemPageQuery): Pro
       const t = p(q.text.toLowerCase());
       w.push(`(strpos(lower(i.id), ${t}) > 0 OR strpos(lower(i.question), ${t}) > 0 OR strpos(lower(coalesce(${k('text')}, '')), ${t}) > 0)`);
     }
+    if (q.verdict) w.push(verdictWhere(q.verdict, p));
     return w;
   };
   const limit = q.limit + 1;

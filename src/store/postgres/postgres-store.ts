@@ -444,4 +444,7 @@ export class PostgresStore implements Store {
   verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
     return scores.verdictsPage(this.#q, batchId, q);
   }
+  scorersJudged(batchId: string): Promise<ScorerRef[]> {
+    return scores.scorersJudged(this.#q, batchId);
+  }
 }

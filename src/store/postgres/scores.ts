@@ -89,3 +89,8 @@ export async function verdictsPage(c: Queryable, batchId: string, q: { afterSeq:
   );
   return groupVerdicts(rows);
 }
+
+/** Every scorer version with a verdict in the batch, by name then version. */
+export async function scorersJudged(c: Queryable, batchId: string): Promise<ScorerRef[]> {
+  return all<ScorerRef>(c, `SELECT DISTINCT scorer AS name, version FROM verdicts WHERE batch_num = ${BATCH_NUM('$1')} ORDER BY scorer, version`, [batchId]);
+}

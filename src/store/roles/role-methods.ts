@@ -53,7 +53,7 @@ export const STORE_ROLES = {
   outbox: ['addOutboxEvent', 'collateHeld', 'claimOutbox', 'settleOutbox', 'outboxState', 'holdNotifyCommand', 'notifyCommands'],
   webSessions: ['openWebSession', 'useWebSession', 'endWebSession', 'addLoginCode', 'spendLoginCode'],
   forecasts: ['keepForecast', 'lastForecastOf'],
-  scores: ['recordVerdicts', 'recordVerdictsMany', 'verdictsOf', 'scoreTotals', 'itemsToScore', 'verdictsPage'],
+  scores: ['recordVerdicts', 'recordVerdictsMany', 'verdictsOf', 'scoreTotals', 'itemsToScore', 'verdictsPage', 'scorersJudged'],
 } as const satisfies { readonly [N in keyof StoreRoles]: readonly (keyof StoreRoles[N])[] };
 
 /** Members a role has that {@link STORE_ROLES} leaves out: never while every list is whole. */

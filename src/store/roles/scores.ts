@@ -37,4 +37,6 @@ export interface ScoreStore {
   itemsToScore(batchId: string, scorer: ScorerRef, q: ScoreQuery): Promise<ItemRecord[]>;
   /** Items after `afterSeq` that have verdicts, in seq order, at most `limit`, each with all its verdicts. */
   verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]>;
+  /** Every scorer version with a verdict in the batch, by name then version: what windows show when the batch names no scorers. */
+  scorersJudged(batchId: string): Promise<ScorerRef[]>;
 }

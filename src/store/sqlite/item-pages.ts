@@ -4,6 +4,7 @@ import { pageOf, readQuery, SORT_COLUMN, type SummaryRow } from '../rows/item-pa
 import { overFlight as over, stateOf, storedStates } from '../common/flights.js';
 import { batchNumOf, marks } from './statement-cache.js';
 import { runsInFlight } from './counts.js';
+import { verdictWhere } from '../common/verdicts.js';
 
 // The web view's reads (SELECT only): a page of items by keyset over an index (the same
 // cost on page 1 and page 10,000 of a 1,000,000-item batch), the live extras of the batch
@@ -51,6 +52,13 @@ export function itemPage(cx: SqliteContext, batchId: string, asked: ItemPageQuer
     where.push(`(instr(lower(i.id), ?) > 0 OR instr(lower(i.question), ?) > 0 OR instr(lower(coalesce(${over('text')}, '')), ?) > 0)`);
     args.push(t, t, t);
   }
+  if (q.verdict)
+    where.push(
+      verdictWhere(q.verdict, (v) => {
+        args.push(v as string);
+        return '?';
+      }),
+    );
   // Sorted by latest change: the item row's time (written when it is claimed, held and ends,
   // not on every step), the one items_for_web_sort holds.
   const index = sort === 'updated' ? 'INDEXED BY items_for_web_sort ' : '';

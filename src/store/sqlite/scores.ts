@@ -109,3 +109,8 @@ export function verdictsPage(cx: SqliteContext, batchId: string, q: { afterSeq: 
   const rows = stmt(cx, `SELECT ${VERDICT_COLUMNS} FROM verdicts WHERE batch_num = ? AND seq > ? AND seq <= ? ORDER BY seq, scorer, version`).all(num, q.afterSeq, seqs[seqs.length - 1]) as VerdictRow[];
   return groupVerdicts(rows);
 }
+
+/** Every scorer version with a verdict in the batch, by name then version. */
+export function scorersJudged(cx: SqliteContext, batchId: string): ScorerRef[] {
+  return stmt(cx, `SELECT DISTINCT scorer AS name, version FROM verdicts WHERE batch_num = ${batchNumOf()} ORDER BY scorer, version`).all(batchId) as ScorerRef[];
+}

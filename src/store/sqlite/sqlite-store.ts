@@ -410,4 +410,7 @@ export class SqliteStore implements Store {
   verdictsPage(batchId: string, q: { afterSeq: number; limit: number }): Promise<ItemVerdicts[]> {
     return this.#read((cx) => scores.verdictsPage(cx, batchId, q));
   }
+  scorersJudged(batchId: string): Promise<ScorerRef[]> {
+    return this.#read((cx) => scores.scorersJudged(cx, batchId));
+  }
 }

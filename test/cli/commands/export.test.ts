@@ -2,13 +2,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Verdict } from '../../../src/score/types.js';
 import { startSim, type Sim } from '../../../src/sim/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 
 const JSONL_FIELDS = [
   'id', 'question', 'status', 'run_status', 'thread_id', 'run_ids', 'text', 'decisions', 'files',
-  'error', 'error_code', 'cost', 'duration_seconds', 'created_at', 'finished_at', 'meta',
+  'error', 'error_code', 'cost', 'duration_seconds', 'created_at', 'finished_at', 'meta', 'scores',
 ];
 
 describe('resq export', () => {
@@ -48,7 +50,7 @@ describe('resq export', () => {
   it('writes JSONL rows with exactly the documented fields: errors with their code, cost, duration and times', async () => {
     const rows = (await exported([], 'e.jsonl')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0] ?? {})).toEqual(JSONL_FIELDS);
-    expect(rows[0]).toMatchObject({ id: 'x1', status: 'completed', run_status: 'completed', error: null, error_code: null, cost: 0, meta: { lab: 'north', n: 3 } });
+    expect(rows[0]).toMatchObject({ id: 'x1', status: 'completed', run_status: 'completed', error: null, error_code: null, cost: 0, meta: { lab: 'north', n: 3 }, scores: {} });
     expect((rows[0]?.files as unknown[]).length).toBe(2);
     expect(Object.keys((rows[0]?.files as Record<string, unknown>[])[0] ?? {})).toEqual(['id', 'role', 'name', 'path', 'bytes', 'sha256', 'status']);
     expect(rows[1]).toMatchObject({ id: 'x2', cost: 2, decisions: [{ tool: 'confirm_scope', answer: { approved: true }, by: 'policy', cost: 2 }] });
@@ -128,5 +130,65 @@ describe('resq export', () => {
     const r = await runInProcess(['export', 'nope', '--db', db]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no batch named "nope" (batches: ex)');
+  });
+});
+
+describe('resq export: the verdicts', () => {
+  let sim: Sim;
+  let db: string;
+  let dir: string;
+  const verdict = (scorer: string, pass: boolean | null, reason: string, score: number | null = pass === null ? null : Number(pass)): Verdict => ({
+    scorer, version: 'v1', pass, score, reason, scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes',
+  });
+  beforeAll(async () => {
+    sim = await startSim({ defaultDurationMs: 20 });
+    dir = tempDir();
+    const q = join(dir, 'q.jsonl');
+    writeFileSync(q, ['a', 'b', 'c', 'd', 'e'].map((id) => JSON.stringify({ id, question: `question ${id}?${id === 'e' ? ' @fail' : ''}` })).join('\n'));
+    db = join(dir, 'r.db');
+    const r = await runInProcess(['run', q, '--db', db, '--batch', 'judged', '--no-download'], { RESQ_API_KEY: sim.keys[0], RESQ_BASE_URL: sim.url });
+    expect(r.code).toBe(1);
+    const store = await SqliteStore.open(db);
+    const batch = (await store.findBatch('judged'))!;
+    await store.recordVerdicts(batch.id, 'a', [verdict('mentions', true, 'contains "42"'), verdict('value', false, 'off by 3', 0.25)]);
+    // A reason a spreadsheet would run as a formula.
+    await store.recordVerdicts(batch.id, 'b', [verdict('mentions', false, '=HYPERLINK("http://x","y")')]);
+    await store.recordVerdicts(batch.id, 'd', [verdict('mentions', null, 'no number in the answer')]);
+    await store.close();
+  });
+  afterAll(async () => sim.close());
+
+  async function exported(args: string[], name: string): Promise<string> {
+    const out = join(dir, name);
+    const r = await runInProcess(['export', 'judged', '--db', db, '--output', out, ...args]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return readFileSync(out, 'utf8');
+  }
+
+  it('gives each JSONL row scores: {name: {pass, score, reason}}, every scorer named, null where not judged', async () => {
+    const rows = (await exported([], 'v.jsonl')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; scores: unknown });
+    const none = { pass: null, score: null, reason: null };
+    expect(rows.map((r) => [r.id, r.scores])).toEqual([
+      ['a', { mentions: { pass: true, score: 1, reason: 'contains "42"' }, value: { pass: false, score: 0.25, reason: 'off by 3' } }],
+      ['b', { mentions: { pass: false, score: 0, reason: '=HYPERLINK("http://x","y")' }, value: none }],
+      ['c', { mentions: none, value: none }],
+      ['d', { mentions: { pass: null, score: null, reason: 'no number in the answer' }, value: none }],
+      ['e', { mentions: none, value: none }],
+    ]);
+  });
+
+  it('gives the CSV a pass_NAME and a score_NAME column per scorer after the fixed ones', async () => {
+    const text = await exported(['--format', 'csv'], 'v.csv');
+    const header = text.split('\n')[0]!.split(',');
+    expect(header.slice(-5)).toEqual(['thread_id', 'pass_mentions', 'score_mentions', 'pass_value', 'score_value']);
+    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.id, r.pass_mentions, r.score_mentions, r.pass_value, r.score_value])).toEqual([
+      ['a', 'true', '1', 'false', '0.25'],
+      ['b', 'false', '0', '', ''],
+      ['c', '', '', '', ''],
+      ['d', '', '', '', ''],
+      ['e', '', '', '', ''],
+    ]);
   });
 });

@@ -76,6 +76,19 @@ export async function showBatch(main, name) {
       shown.map((g) => h('li', { class: `wait ${g.reason}`, 'data-reason': g.reason }, g.text, h('span', { class: 'links' }, ' — open: ', g.first.map((w, i) => [i ? ', ' : '', h('a', { href: path('b', name, 'i', w.id) }, w.id)])))),
     );
   };
+  // Each scorer's pass rate with its 95% interval; its counts link to the items it passed, failed or left unscored.
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  const verdictLink = (s, is, n) => h('a', { href: `${path('b', name)}?${new URLSearchParams({ scorer: s.name, verdict: is })}#items`, class: `verdict-${is}` }, String(n));
+  const scoresTable = (scores) =>
+    !scores || scores.length === 0
+      ? null
+      : h(
+          'table',
+          { class: 'grid', id: 'scores' },
+          h('caption', {}, 'Pass rates (over the judged items; 95% Wilson interval)'),
+          h('thead', {}, h('tr', {}, ['Scorer', 'Pass rate', '95% interval', 'Passed', 'Failed', 'Unscored'].map((t) => h('th', {}, t)))),
+          h('tbody', {}, scores.map((s) => h('tr', { 'data-scorer': s.name }, h('td', {}, s.name), h('td', { class: 'num rate' }, s.passRate === null ? '—' : pct(s.passRate)), h('td', { class: 'interval' }, s.low === null ? '—' : `${(s.low * 100).toFixed(1)}–${pct(s.high)}`), h('td', { class: 'num' }, verdictLink(s, 'passed', s.passed)), h('td', { class: 'num' }, verdictLink(s, 'failed', s.failed)), h('td', { class: 'num' }, verdictLink(s, 'unscored', s.unscored))))),
+        );
   let lastChart = 0;
   let lastRuns = 0;
   const render = (o) => {
@@ -100,6 +113,7 @@ export async function showBatch(main, name) {
         o.notify ? [' · ', notifyLine(o.notify)] : null,
       ),
       spendBar(o),
+      scoresTable(o.scores),
       waitingList(o.waiting),
     );
     queue.overview(o);

@@ -30,10 +30,65 @@ function changes(c) {
   return out;
 }
 
+/** One side of a turned verdict: passed / failed with its reason. */
+function verdictCell(v) {
+  if (!v) return h('span', { class: 'muted' }, 'no verdict');
+  return h('div', {}, h('strong', {}, v.pass === true ? 'passed' : v.pass === false ? 'failed' : 'unscored'), v.reason ? ` — ${v.reason}` : '');
+}
+
+/** Items whose verdict turned one way, each linked to itself in the later batch. */
+function turnsTable(id, title, turns, r) {
+  if (turns.length === 0) return null;
+  return h(
+    'section',
+    { id },
+    h('h2', {}, title),
+    h(
+      'table',
+      { class: 'grid compare' },
+      h('colgroup', {}, h('col', { class: 'c-item' }), h('col', { class: 'c-side' }), h('col', { class: 'c-side' }), h('col', { class: 'c-changes' })),
+      h('thead', {}, h('tr', {}, ['Item', 'Scorer', `${r.a} (-)`, `${r.b} (+)`].map((t) => h('th', {}, t)))),
+      h('tbody', {}, turns.map((t) => h('tr', { 'data-id': t.id, 'data-scorer': t.scorer }, h('td', {}, h('a', { href: path('b', r.b, 'i', t.id) }, t.id)), h('td', {}, t.scorer), h('td', {}, verdictCell(t.a)), h('td', {}, verdictCell(t.b))))),
+    ),
+  );
+}
+
+/** Verdicts paired by item: counts per scorer with the McNemar line, then the regressed items, then the fixed. */
+function verdictsPart(r) {
+  const v = r.verdicts;
+  if (v.scorers.length === 0) return [];
+  const rows = v.scorers.map((s) =>
+    h(
+      'tr',
+      { 'data-scorer': s.scorer },
+      h('td', {}, s.scorer, s.versionsDiffer ? h('div', { class: 'muted versions-differ' }, `versions differ: ${s.versionsA.join(', ')} in ${r.a}, ${s.versionsB.join(', ')} in ${r.b}`) : null),
+      [s.regressed, s.fixed, s.bothPass, s.bothFail, s.unscored].map((n) => h('td', { class: 'num' }, String(n))),
+      h('td', { class: 'chance' }, s.words),
+    ),
+  );
+  return [
+    h(
+      'section',
+      { id: 'compare-verdicts' },
+      h('h2', {}, `Verdicts on ${v.paired} paired items`),
+      h(
+        'table',
+        { class: 'grid', id: 'compare-scorers' },
+        h('thead', {}, h('tr', {}, ['Scorer', 'Regressed', 'Fixed', 'Both pass', 'Both fail', 'Unscored in either', 'More than chance?'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, rows),
+      ),
+    ),
+    turnsTable('compare-regressed', `Regressed: passed in ${r.a}, fail in ${r.b}`, v.regressed, r),
+    turnsTable('compare-fixed', `Fixed: failed in ${r.a}, pass in ${r.b}`, v.fixed, r),
+    v.more ? h('p', { class: 'muted', id: 'compare-verdicts-more' }, 'More verdicts turned than are shown: ', h('code', {}, r.listAll), ' lists them all.') : null,
+  ];
+}
+
 /**
- * Two batches side by side, picked from the list: counts at the top, then each item that
- * differs. It opens on the two newest batches compared (the address may name others); with
- * fewer than two batches it says so.
+ * Two batches side by side, picked from the list: counts at the top, the verdicts (regressed
+ * items first, then fixed) when either batch was scored, then each item that differs. It opens
+ * on the two newest batches compared (the address may name others); with fewer than two
+ * batches it says so.
  */
 export async function showCompare(main) {
   document.title = 'resq — compare';
@@ -62,8 +117,9 @@ export async function showCompare(main) {
       { id: 'compare-counts', class: 'counts' },
       `${n.both} in both (${n.same} the same) · ${n.onlyA} only in ${r.a} · ${n.onlyB} only in ${r.b} · state changed ${n.stateChanged} · question changed ${n.questionChanged} · answer changed ${n.answerChanged} · decisions differ ${n.decisionsDiffer} · files changed ${n.filesChanged}`,
     ),
+    ...verdictsPart(r),
     r.changed.length === 0
-      ? h('p', { class: 'muted' }, 'No difference.')
+      ? h('p', { class: 'muted' }, r.verdicts.scorers.length ? 'No other difference: the answers, states, decisions and files are the same.' : 'No difference.')
       : h(
           'table',
           { class: 'grid compare', id: 'compare-table' },

@@ -22,6 +22,21 @@ function fileBody(batch, itemId, f) {
   return h('div', {}, box, h('p', {}, download));
 }
 
+/** What each scorer said of the item, with its reason (text: a command scorer's or the service's words). */
+function verdictsView(verdicts) {
+  if (!verdicts || verdicts.length === 0) return null;
+  const said = (p) => (p === null ? h('span', { class: 'tag unscored' }, 'unscored') : h('span', { class: `tag ${p ? 'pass' : 'fail'}` }, p ? 'passed' : 'failed'));
+  return [
+    h('h2', {}, 'Verdicts'),
+    h(
+      'table',
+      { class: 'grid', id: 'verdicts' },
+      h('thead', {}, h('tr', {}, ['Scorer', 'Verdict', 'Score', 'Reason', 'By', 'When'].map((t) => h('th', {}, t)))),
+      h('tbody', {}, verdicts.map((x) => h('tr', { 'data-scorer': x.scorer }, h('td', { title: `version ${x.version}` }, x.scorer), h('td', {}, said(x.pass)), h('td', { class: 'num' }, x.score === null ? '' : String(x.score)), h('td', { class: 'reason' }, x.reason), h('td', {}, x.by), h('td', {}, when(x.scoredAt))))),
+    ),
+  ];
+}
+
 /** One item: question and meta, the answer from Markdown, the runs, every pause with its decision, every file. */
 export async function showItem(main, batch, itemId) {
   document.title = `resq — ${batch} / ${itemId}`;
@@ -43,6 +58,7 @@ export async function showItem(main, batch, itemId) {
       it.error ? h('p', { class: 'error' }, `Error: ${it.error}`) : null,
       h('h2', {}, 'Answer'),
       v.answerHtml === null ? h('p', { class: 'muted' }, 'No answer yet.') : setRenderedHtml(h('div', { class: 'markdown answer-text', id: 'answer' }), v.answerHtml),
+      verdictsView(v.verdicts),
       h('h2', {}, 'Pauses'),
       pausesView(v, draw, typeof notice === 'string' ? notice : null),
       h('h2', {}, 'Runs'),
