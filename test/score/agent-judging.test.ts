@@ -8,10 +8,10 @@ import { JUDGE_HEADER } from '../../src/score/judge-prompt.js';
 import type { ScorerSpec } from '../../src/score/types.js';
 import { runBatchSession } from '../../src/runner/session.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { ItemRecord } from '../../src/store/index.js';
+import { openStore, type ItemRecord, type Store } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
 import { testClient, testSettings } from '../support/in-process.js';
+import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
 
 const judged: ScorerSpec = { name: 'judged', kind: 'agent', version: 'v1v1v1v1v1v1v1v1', settings: { rubric: 'Same result as expected?' } };
 
@@ -27,23 +27,33 @@ const ROWS: [id: string, question: string, expected: string][] = [
 
 describe('judgeByAgent (the service as judge, against the simulator)', () => {
   let sim: Sim;
+  let pg: SharedPg;
   beforeAll(async () => {
     sim = await startSim({ defaultDurationMs: 30 });
+    pg = await sharedPgServer();
   });
-  afterAll(async () => sim.close());
+  afterAll(async () => {
+    await sim.close();
+    await pg.stop();
+  });
 
-  it('judges each completed item in a companion batch: verdicts, a no-verdict reply unscored, pauses declined, judging cost apart and counted in the budget both ways', async () => {
+  const adapters: [string, (dir: string) => Promise<Store>][] = [
+    ['SQLite', (dir) => openStore(join(dir, 'resq.db'))],
+    ['PostgreSQL', async () => openStore(await pg.createDatabase('agent_judging'))],
+  ];
+
+  it.each(adapters)('on %s: judges each completed item in a companion batch: verdicts, a no-verdict reply unscored, pauses declined, judging cost apart and counted in the budget both ways', async (_name, open) => {
     const dir = tempDir();
-    const questions = join(dir, 'q.csv');
-    writeFileSync(questions, `id,question\n${ROWS.map(([id, q]) => `${id},${q}`).join('\n')}\n`);
+    const questions = join(dir, 'q.jsonl');
+    const write = (rows: string[][]) => writeFileSync(questions, rows.map(([id, question, expected]) => JSON.stringify({ id, question, expected })).join('\n') + '\n');
+    write(ROWS);
     const policyFile = join(dir, 'policy.yaml');
     writeFileSync(policyFile, 'confirm_scope:\n  approve_max_cost: 10\n  batch_budget: 20\n  otherwise: decline\n');
-    const store = SqliteStore.open(join(dir, 'resq.db'));
+    const store = await open(dir);
     const client = testClient(sim);
     try {
       const s = await runBatchSession({ store, source: { questions, settings: testSettings(4), policy: await loadPolicyFile(policyFile), baseUrl: sim.url }, service: client });
       const parent = s.batch;
-      for (const [id, , expected] of ROWS) store.db.prepare('UPDATE items SET expected = ? WHERE id = ?').run(JSON.stringify(expected), id);
       expect(await store.approvedCost(parent.id)).toBe(10);
       const runsBefore = sim.ledger().runs.length;
 
@@ -79,10 +89,10 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
       // Started again, nothing is asked again.
       const again = await judgeByAgent({ store, parent, scorers: [judged], service: client });
       expect(again.appended).toBe(0);
-      expect(sim.ledger().runs.filter((x) => x.input.startsWith(JUDGE_HEADER) && x.parentId === null)).toHaveLength(ROWS.length);
+      expect(sim.ledger().runs.slice(runsBefore).filter((x) => x.input.startsWith(JUDGE_HEADER) && x.parentId === null)).toHaveLength(ROWS.length);
 
       // The batch's own later pauses see what judging spent: 10 + 6 spent of 20, so a plan of 5 no longer fits.
-      writeFileSync(questions, `id,question\n${[...ROWS, ['later', 'Another plan @confirm=5']].map(([id, q]) => `${id},${q}`).join('\n')}\n`);
+      write([...ROWS, ['later', 'Another plan @confirm=5', 'plan']]);
       await runBatchSession({ store, source: { questions, settings: testSettings(4), policy: null, baseUrl: sim.url, append: true }, service: client });
       const [later] = await store.decisionsForItem(parent.id, 'later');
       expect(later).toMatchObject({ by: 'policy', answer: { approved: false }, reason: expect.stringContaining('over batch_budget 14') });
