@@ -40,10 +40,8 @@ export interface DriveOptions {
  * or a simulator batch; else `--base-url`, RESQ_BASE_URL (said when it differs from the
  * batch's stored URL), the stored URL. Connections sized for the concurrency and downloads.
  */
-function connectFor(o: DriveOptions, note: (line: string) => void) {
+export function sessionConnector(flags: ServiceFlags, env: NodeJS.ProcessEnv, dbPath: string, note: (line: string) => void) {
   return async (plan: SessionPlan) => {
-    const flags = o.service;
-    const env = o.io.env;
     const choice = chooseService({
       sim: flags.sim,
       baseUrl: flags.baseUrl,
@@ -56,7 +54,7 @@ function connectFor(o: DriveOptions, note: (line: string) => void) {
     const s = plan.settings;
     return openService(choiceFor(choice), {
       connections: Math.max(128, s.concurrency * 2 + s.download.concurrency + 16),
-      dbPath: o.dbPath,
+      dbPath,
       env,
       ...(flags.simStateMustExist && choice.sim ? { simStateMustExist: true } : {}),
     });
@@ -83,7 +81,7 @@ export async function driveSession(o: DriveOptions): Promise<number> {
   });
   let r: SessionResult;
   try {
-    const connect = connectFor(o, (line) => renderer.note(line));
+    const connect = sessionConnector(o.service, io.env, o.dbPath, (line) => renderer.note(line));
     r = await runBatchSession({
       ...o.session,
       hint: { db: o.dbPath },

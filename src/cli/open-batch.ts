@@ -22,7 +22,9 @@ export async function openBatch(
 ): Promise<{ store: Store; batch: BatchRecord }> {
   const store = await openExistingStore(db, opts);
   try {
-    const batch = name ? await store.findBatch(name) : await store.latestBatch(kind);
+    let batch = name ? await store.findBatch(name) : await store.latestBatch(kind);
+    // The newest batch an agent judge made (`<name>.judge`) is not the one meant: the newest other one is.
+    if (!name && batch?.settings.judgeOf !== undefined) batch = (await store.listBatches(kind)).find((b) => b.settings.judgeOf === undefined) ?? batch;
     if (batch && batch.kind !== kind)
       throw new InputError(
         kind === 'runs'

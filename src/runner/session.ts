@@ -148,7 +148,8 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
   let batch = await findBatch(store, o, name);
   if (!batch && !o.source) throw new InputError(`no batch named "${name}"`);
   if (batch && o.source && !o.source.append) await checkUnchanged(batch, o.source.questions);
-  if (batch && !o.source) await checkUnchanged(batch, batch.sourcePath);
+  // An agent judge's companion batch has no question file: its questions are made from the batch it judges.
+  if (batch && !o.source && batch.settings.judgeOf === undefined) await checkUnchanged(batch, batch.sourcePath);
   const planned = batch ? applyOverrides(batch, o.overrides ?? {}) : null;
   const plan: SessionPlan = {
     batch,
@@ -193,7 +194,9 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
     if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
-    const { run, files } = await runWorker(o, batch, policy, service, emit);
+    // What an agent judge spent of the batch's budget (in `<name>.judge`) is not the batch's to spend again.
+    const { budgetLessJudging } = await import('../score/judge-batch.js');
+    const { run, files } = await runWorker(o, batch, await budgetLessJudging(store, batch, policy), service, emit);
     // Items this worker left queued by its --limit wait for it, as its summary says.
     return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint, limit: o.limit }) };
   } finally {

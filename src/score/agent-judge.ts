@@ -17,12 +17,14 @@ export interface AgentJudgement extends Judgement {
 }
 
 /**
- * Judges one completed item by an `agent` scorer: a research run at the service with the
- * rubric, the question, the expected answer and the answer (the agent judge, built apart).
- * @throws {InputError} until the agent judge is built.
+ * An `agent` scorer does not judge one item at a time here: its judgings are the items of a
+ * batch of their own, run by the batch runner (score/agent-judging.ts `judgeByAgent`, which
+ * `resq score` and `run --score` call). Callers leave agent scorers out (worker-scorers.ts,
+ * `resq score`); one that reaches here is refused plainly.
+ * @throws {InputError} always.
  */
 export async function judgeWithAgent(spec: ScorerSpec, item: ItemRecord, ctx: AgentJudgeContext): Promise<AgentJudgement> {
   void item;
   void ctx;
-  throw new InputError(`scorer "${spec.name}": agent scorers are not built yet`);
+  throw new InputError(`scorer "${spec.name}": an agent scorer judges through its judge batch (resq score), not one item at a time`);
 }

@@ -1,6 +1,7 @@
 import { parseScript, type FileKind, type PauseSpec, type Script } from './directives.js';
 import type { Chain } from './chain.js';
 import { deepValue, HOSTILE_FILE_NAME, hostileMarkdown, hostileText, hugeInput } from './hostile.js';
+import { judgeCaseOf, judgeReply, judgeScript } from './judge.js';
 import { hashString } from './rng.js';
 
 /** A tool the simulated agent calls during a run; `file` when it makes one. */
@@ -41,7 +42,8 @@ export function residuesFor(question: string): number {
 
 /** The directives of a chain's question (parsed again each time: a chain keeps only its input). */
 export function scriptOf(chain: Chain): Script {
-  return parseScript(chain.input);
+  const judging = judgeCaseOf(chain.input);
+  return judging ? judgeScript(judging) : parseScript(chain.input);
 }
 
 /** Decides what run number `step` of a chain does. */
@@ -76,7 +78,8 @@ export function planStep(chain: Chain, step: number, s: Script = scriptOf(chain)
     tools.push({ tool: meta.tool, input: toolInput(f.kind, question), file: { kind: f.kind, role: meta.role, name } });
   });
 
-  const lines = [`## Answer`, '', `Simulated answer to: "${question}".${context}`];
+  // A judging question is answered with its verdict first (judge.ts).
+  const lines = s.judge ? judgeReply(s.judge) : [`## Answer`, '', `Simulated answer to: "${question}".${context}`];
   if (chain.answers.length) lines.push('', `Decisions: ${chain.answers.join('; ')}.`);
   if (chain.narrow) lines.push('', 'Narrow answer: the scope was declined, so this answer keeps to the literature only.');
   if (s.hostile) lines.push('', hostileMarkdown());

@@ -39,6 +39,8 @@ export interface Script {
   deepLevels: number | undefined;
   /** `@repeat_options`: an ask_choice pause offers its first option twice (the same id). */
   repeatOptions: boolean;
+  /** A judging question (judge.ts): what the simulated judge reads; absent for an ordinary question. */
+  judge?: { expected: string; answer: string; silent: boolean };
 }
 
 const FILE_KINDS: readonly string[] = ['md', 'csv', 'png', 'pdb', 'svg', 'html'];

@@ -24,6 +24,8 @@ export interface BatchSettings {
    * A `command` scorer runs only in a process whose own command line gave it (never from here).
    */
   scorers?: ScorerSpec[];
+  /** This batch judges another (the agent judge's companion batch, `<name>.judge`): that batch's id; absent: an ordinary batch. */
+  judgeOf?: string;
 }
 
 export interface BatchRecord {

@@ -69,14 +69,15 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
       ...(scorers ? { scorers } : {}),
       ...(a.baseUrl !== undefined ? { baseUrl: a.baseUrl } : {}),
     };
-    return await driveSession({
+    // A --sim batch resumes on the simulator whose state was kept beside the database; one that
+    // sent nothing yet (a dry run) has no runs to lose, and starts its simulator state now.
+    const service = { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' && !(await sentNothing(store, batch.id)) };
+    const code = await driveSession({
       store,
       dbPath: a.db,
       json: a.json,
       io,
-      // A --sim batch resumes on the simulator whose state was kept beside the database; one that
-      // sent nothing yet (a dry run) has no runs to lose, and starts its simulator state now.
-      service: { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' && !(await sentNothing(store, batch.id)) },
+      service,
       session: {
         batch,
         overrides,
@@ -87,6 +88,8 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
         scorers,
       },
     });
+    // Agent scorers (given, or stored with the batch) judge once the run has ended.
+    return await (await import('../judge-session.js')).judgeAfterRun({ store, batchName: batch.name, scorers, dbPath: a.db, io, service, code });
   } finally {
     await store.close();
   }

@@ -1,7 +1,8 @@
 import type { Argv } from 'yargs';
 import { InputError } from '../../errors.js';
 import type { ScoreProgress } from '../../score/score-batch.js';
-import type { ScorerTotals } from '../../score/types.js';
+import type { ScorerSpec, ScorerTotals } from '../../score/types.js';
+import type { BatchRecord, Store } from '../../store/index.js';
 import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -14,6 +15,9 @@ export interface ScoreArgs {
   scorers: string;
   rescore?: boolean;
   failUnder?: string;
+  /** Where an `agent` scorer's judging runs go; left out: the batch's own service. */
+  sim?: boolean;
+  baseUrl?: string;
 }
 
 /**
@@ -68,15 +72,22 @@ export async function scoreHandler(a: ScoreArgs, io: CliIo): Promise<number> {
   const stop = new AbortController();
   const unhook = io.onStop(() => stop.abort());
   try {
-    const r = await scoreBatch({ store, batchId: batch.id, scorers, rescore: a.rescore ?? false, onProgress: (p) => progress.onEvent(p), signal: stop.signal });
+    // Agent scorers judge through a batch of their own (score/agent-judging.ts); the others here.
+    const agents = scorers.filter((s) => s.kind === 'agent');
+    const local = scorers.filter((s) => s.kind !== 'agent');
+    const r = local.length > 0 ? await scoreBatch({ store, batchId: batch.id, scorers: local, rescore: a.rescore ?? false, onProgress: (p) => progress.onEvent(p), signal: stop.signal }) : { judged: 0 };
     progress.stop();
+    const judging = agents.length > 0 ? await judgeAgents(a, io, { store, batch, scorers: agents, signal: stop.signal }) : null;
+    if (stop.signal.aborted) return EXIT.interrupted;
     let below = false;
-    for (const t of r.totals) {
+    for (const t of await store.scoreTotals(batch.id, scorers.map((s) => ({ name: s.name, version: s.version })))) {
       const rate = passRate(t);
       if (failUnder !== null && (rate === null || rate < failUnder)) below = true;
       io.stdout.write(`${totalsLine(t, rate)}\n`);
     }
-    io.stderr.write(`judged ${r.judged} verdict${r.judged === 1 ? '' : 's'}\n`);
+    for (const line of judging?.lines ?? []) io.stdout.write(`${line}\n`);
+    const judged = r.judged + (judging?.recorded ?? 0);
+    io.stderr.write(`judged ${judged} verdict${judged === 1 ? '' : 's'}\n`);
     if (below) {
       io.stderr.write(`a pass rate is under ${shownRate(failUnder)} (--fail-under)\n`);
       return EXIT.belowPassRate;
@@ -92,6 +103,14 @@ export async function scoreHandler(a: ScoreArgs, io: CliIo): Promise<number> {
   }
 }
 
+/** Runs the agent scorers' judgings to their end: what they recorded, and what judging cost. */
+async function judgeAgents(a: ScoreArgs, io: CliIo, o: { store: Store; batch: BatchRecord; scorers: ScorerSpec[]; signal: AbortSignal }): Promise<{ recorded: number; lines: string[] }> {
+  const [{ judgeOnCli, judgingLines }, { judgingCost }] = await Promise.all([import('../judge-session.js'), import('../../score/judge-batch.js')]);
+  const j = await judgeOnCli({ ...o, rescore: a.rescore ?? false, dbPath: a.db, io, service: { sim: a.sim, baseUrl: a.baseUrl } });
+  const cost = (await judgingCost(o.store, o.batch)) ?? { runs: 0, cost: 0 };
+  return { recorded: j.recorded, lines: judgingLines(j, cost, a.db) };
+}
+
 /** Registers `resq score`. */
 export function scoreCommand(y: Argv, ctx: CommandContext): Argv {
   return y.command(
@@ -102,7 +121,9 @@ export function scoreCommand(y: Argv, ctx: CommandContext): Argv {
         .positional('batch', { type: 'string', demandOption: true, describe: 'the batch (name or id)' })
         .option('scorers', { type: 'string', demandOption: true, describe: 'the scorers file (YAML): `scorers:` each with a name and a kind' })
         .option('rescore', { type: 'boolean', default: false, describe: 'judge every completed item again, not only those without a verdict of this scorer version' })
-        .option('fail-under', { type: 'string', describe: 'exit 4 when any scorer\'s pass rate is under this (0.9 or 90%)' }),
+        .option('fail-under', { type: 'string', describe: 'exit 4 when any scorer\'s pass rate is under this (0.9 or 90%)' })
+        .option('sim', { type: 'boolean', describe: 'agent scorers: judge on the built-in simulator (default: the batch\'s service)' })
+        .option('base-url', { type: 'string', describe: 'agent scorers: the service base URL (default: the batch\'s, else $RESQ_BASE_URL)' }),
     async (argv) => {
       ctx.code = await scoreHandler(argv as unknown as ScoreArgs, ctx.io);
     },

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { judgingLine } from '../text/judging-line.js';
 
 /** `resq status [BATCH]`: counts, rate, ETA, held items, unknown submissions, cost, files, live workers. */
 export async function statusHandler(a: { batch?: string; db: string; json: boolean }, io: CliIo): Promise<number> {
@@ -18,10 +19,12 @@ export async function statusHandler(a: { batch?: string; db: string; json: boole
   try {
     const s = await readBatchStatus(store, batch, { nowMs: (io.clock ?? systemClock).now(), hint: { db: a.db } });
     const unknownFinal = await listUnknownFinals(store, batch);
+    // What an agent judge cost, apart from the answers' cost (its runs are in `<name>.judge`).
+    const judging = await (await import('../../score/judge-batch.js')).judgingCost(store, batch);
     io.stdout.write(
       a.json
-        ? `${JSON.stringify({ ...s, unknownFinal, db: maskLocation(a.db) })}\n`
-        : `${formatStatus(s, { db: a.db, out: batch.settings.download.out, unknownFinal })}\n`,
+        ? `${JSON.stringify({ ...s, unknownFinal, ...(judging ? { judging } : {}), db: maskLocation(a.db) })}\n`
+        : `${formatStatus(s, { db: a.db, out: batch.settings.download.out, unknownFinal })}\n${judging ? `${judgingLine(`${batch.name}.judge`, judging)}\n` : ''}`,
     );
   } finally {
     await store.close();

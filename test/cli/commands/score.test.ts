@@ -170,12 +170,14 @@ describe('resq score', () => {
     expect(shown.stdout).toContain('verdict mentions: pass (score 1): contains "paris" (by includes, ');
   });
 
-  it('an agent scorer says plainly that it is not built yet (exit 2), judging nothing', async () => {
+  it('an agent scorer with no key for the batch\'s service says so plainly (exit 2), asking and judging nothing', async () => {
     const file = join(dir, 'agent.yaml');
     writeFileSync(file, 'scorers:\n  - name: judged\n    kind: agent\n    rubric: Same result?\n');
+    const runs = sim.ledger().runs.length;
     const r = await runInProcess(['score', 'judged', '--db', db, '--scorers', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('resq: scorer "judged": agent scorers are not built yet');
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^resq: RESQ_API_KEY is not set: the batch runs on its stored base URL /);
+    expect(sim.ledger().runs.length).toBe(runs);
     expect(await verdicts('a')).not.toHaveProperty('judged');
   });
 });
