@@ -41,6 +41,7 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '026_run_service_times': 'd676d517e3782c53fb94c6ad6319084b3f26e53803e633bb8670317381141d50',
   '027_file_claims': '06da0f3d38b7d6afd733c3e035474b44ee93e63e79a39ccbc08c0c0ebcf207c1',
   '028_forecasts': '8b6165a6a0e8c19d4b0c1c45adb953ad47c43349709a06f211bb967e1155de86',
+  '030_claim_writes_flight': '0be30ab20d18de9df68bd4da8ea566b44d77ad2a0d90b1a281b18312130989a9',
 };
 
 const PG_SHIPPED: Record<string, string> = {
@@ -64,6 +65,7 @@ const PG_SHIPPED: Record<string, string> = {
   '026_run_service_times': '92f4fad892d76103b17d2f625eb31368dd0b5aa03dae7a4af7fb0fbf34dc3b81',
   '027_file_claims': '9c2c550305ea4a8046a929a47c3ddd055c157a342f452e9f84d562c475f8269a',
   '028_forecasts': '63864a634145de00dbe87ee4c40d645f0c58841d5b849e3fd49907e6107e4aa7',
+  '030_claim_writes_flight': 'c976cbbc5fc3456fbd1666f2978e9a4c4e2fe0ad5e939c3e132dba05786de2b3',
 };
 
 /**

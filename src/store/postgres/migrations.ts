@@ -5,6 +5,7 @@ import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { LEAN_ITEMS_019 } from './migrations/019-lean-items.js';
 import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
+import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 
 /**
  * One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a
@@ -196,6 +197,11 @@ export const pgMigrations: readonly PgMigration[] = [
       CREATE INDEX forecasts_for_batch ON forecasts(for_batch_id, made_at);
       CREATE INDEX forecasts_by_file ON forecasts(file_sha256, made_at);
     `,
+  },
+  {
+    // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
+    name: '030_claim_writes_flight',
+    sql: CLAIM_WRITES_FLIGHT_030,
   },
 ];
 

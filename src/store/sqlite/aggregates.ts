@@ -4,25 +4,27 @@ import type { ItemRecord, ItemState } from '../types.js';
 import type { Db } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows/records.js';
 import { modelRunFromRow, type ModelRunRow } from '../rows/records.js';
-import { itemColumns, stateOf, storedStates } from '../common/flights.js';
-import { batchNumOf, marks } from './reads.js';
+import { itemColumns } from '../common/flights.js';
+import { batchNumOf, inStates } from './reads.js';
 
 /**
  * Export rows a page at a time in one statement: each item with its runs, decisions and
  * files gathered by JSON aggregates (not three queries per item, nor every run's output).
  */
-function aggregatesSql(states: readonly ItemState[] | undefined): string {
+function aggregatesSql(states: readonly ItemState[] | undefined, batchId: string): { sql: string; args: unknown[] } {
   let from = 'items i';
   let where = '';
+  let num = `i.batch_num = ${batchNumOf()}`;
+  const args: unknown[] = [];
   if (states) {
-    where = ` AND i.state IN (${marks(storedStates(states).length)}) AND ${stateOf()} IN (${marks(states.length)})`;
     // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
-    if (!states.includes('queued')) {
-      from = 'items AS i INDEXED BY items_for_state_pages';
-      where += ` AND i.state <> 'queued'`;
-    }
+    const s = inStates(states, batchId);
+    where = ` AND ${s.where}`;
+    args.push(...s.args);
+    if (s.plan === 'state index') from = 'items AS i INDEXED BY items_for_state_pages';
+    if (s.plan === 'keys') num = `+${num}`;
   }
-  return `
+  return { args, sql: `
   SELECT ? AS batch_id, ${itemColumns()},
     (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at, 'seconds', seconds))
        FROM (SELECT id, created_at, finished_at, seconds FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
@@ -31,7 +33,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
        FROM (SELECT * FROM files f WHERE f.batch_num = i.batch_num AND f.item_id = i.id ORDER BY rowid)) AS agg_files
-  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = ${batchNumOf()} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE ${num} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?` };
 }
 
 type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
@@ -54,7 +56,8 @@ export class Aggregates {
 
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
     if (states && states.length === 0) return [];
-    const rows = this.#db.prepare(aggregatesSql(states)).all(batchId, batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
+    const q = aggregatesSql(states, batchId);
+    const rows = this.#db.prepare(q.sql).all(batchId, batchId, afterSeq, ...q.args, limit) as AggregateRow[];
     return rows.map((r) => {
       const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null; seconds: number | null }[];
       return {

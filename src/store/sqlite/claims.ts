@@ -13,7 +13,7 @@ import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../row
 import type { ThreadRepo } from './threads.js';
 import type { FlightRepo } from './flights.js';
 import type { BatchRepo } from './batches.js';
-import { itemColumns, runGoing } from '../common/flights.js';
+import { itemColumns, queuedRow, runGoing } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
 
 /**
@@ -131,7 +131,7 @@ export class Claims {
   #submit(it: ItemRecord, lease: Lease, now: number): ItemRecord {
     const threadId = it.threadKey ? this.#threads.get(it.batchId, it.threadKey) : null;
     const plan = submitPlan(it, lease, now, threadId);
-    return this.#flights.start({ ...it, state: 'submitting', ...plan }, { started_at: plan.startedAt });
+    return this.#flights.start({ ...it, state: 'submitting', ...plan });
   }
 
   claim(batchId: string, req: ClaimRequest, now: number): Claim {
@@ -156,7 +156,7 @@ export class Claims {
     // order; that order is checked below rather than asked for with an ORDER BY.
     const num = this.#batches.num(batchId);
     const page = (limit: number): ItemRow[] =>
-      inSeqOrder(this.#stmt(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
+      inSeqOrder(this.#stmt(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND ${queuedRow('items')} LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
     // Rows passed over so far (later items of a thread): each page reads as many more.
     let passed = 0;
     scan: while (budget.roomForQueued) {
@@ -209,7 +209,7 @@ export class Claims {
   /** Marks the batch cancelled and ends every queued item; returns how many. */
   cancel(batchId: string, now: number): number {
     this.#stmt('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-    return this.#stmt(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND state = 'queued'`)
+    return this.#stmt(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND ${queuedRow('items')}`)
       .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
   }
 

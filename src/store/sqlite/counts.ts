@@ -2,19 +2,19 @@ import { ACTIVE_STATES, type ItemState, sqlStates } from '../item-states.js';
 import type { Db } from './database.js';
 import { StatementCache } from './statement-cache.js';
 import { batchNumOf } from './reads.js';
-import { IN_FLIGHT_MARK, countsOf, runNotGoing } from '../common/flights.js';
+import { countsOf, runNotGoing } from '../common/flights.js';
 
 /**
  * Runs in flight over every worker (`@batch`: the batch id): items whose run is (or may be)
  * going at the service. An answered (`waiting`) item counts once a worker has held it, since
  * its respond may have been sent (a worker that held it and died leaves `lease_until` set,
  * owner gone). One a person answered and no worker held yet waits for a slot like a queued
- * one: its run ended. Read from the counts the triggers of migration 012 keep by state (an
- * item in flight counted as the mark, a row sent unclaimed by its own state), less those
+ * one: its run ended. Read from the counts the triggers of migration 012 keep by state (a row
+ * sent unclaimed by its own state) and of 030 keep of the flights (the row 'flight'), less those
  * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
  * same at any number of runs in flight.
  */
-export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, '${IN_FLIGHT_MARK}')), 0)
+export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, 'flight')), 0)
   - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
        WHERE batch_num = ${batchNumOf('@batch')} AND ${runNotGoing()})`;
 
@@ -36,7 +36,7 @@ export class Counts {
 
   /**
    * Item counts by state: the rows the triggers of migration 012 keep (an item in flight counted
-   * once as the mark) and the batch's flights by their state (at most its runs in flight).
+   * by its row, queued) and the batch's flights by their state (at most its runs in flight).
    */
   byState(batchId: string): Record<ItemState, number> {
     const kept = this.#stmt(`SELECT state, n FROM item_counts WHERE batch_num = ${batchNumOf()}`).all(batchId) as { state: string; n: number }[];

@@ -31,24 +31,25 @@ export class FlightRepo {
   }
 
   /**
-   * Starts an item's flight: its row takes the mark (with `itemPatch`, items columns that
-   * change with it: started_at, hold_reason) and its flight row the in-flight fields of `next`.
-   * Returns `next` as stored.
+   * Starts an item's flight: its flight row takes the in-flight fields of `next` (its start
+   * time among them). A claim (no `fromRest`) writes the flight alone: the item's row stays as
+   * it was queued. An item entering flight from another state (a held item answered) has its
+   * row take the mark of one in flight with `fromRest` (hold_reason) over it. Returns `next` as stored.
    */
-  start(next: ItemRecord, itemPatch: Partial<Record<'started_at' | 'hold_reason' | 'thread_id', unknown>> = {}): ItemRecord {
+  start(next: ItemRecord, fromRest?: Partial<Record<'hold_reason', unknown>>): ItemRecord {
     const now = isoNow(this.#clock);
-    const cols = Object.keys(itemPatch);
-    const sets = cols.map((c) => `, ${c} = ?`).join('');
-    const key = this.#sql
-      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
-      .pluck()
-      .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, this.#batches.num(next.batchId), next.id) as number | undefined;
-    if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
-    this.#sql
-      .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
+    const num = this.#batches.num(next.batchId);
+    if (fromRest) {
+      const cols = Object.keys(fromRest);
+      const sets = cols.map((c) => `, ${c} = ?`).join('');
+      const info = this.#sql
+        .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ?`)
+        .run(...cols.map((c) => stored(fromRest[c as keyof typeof fromRest])), now, num, next.id);
+      if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
+    }
+    const info = this.#sql
+      .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) SELECT key, batch_num, ${FLIGHT_COLUMNS.map(() => '?').join(', ')} FROM items WHERE batch_num = ? AND id = ?`)
       .run(
-        key,
-        this.#batches.num(next.batchId),
         next.state,
         next.step,
         next.pendingKey,
@@ -60,8 +61,12 @@ export class FlightRepo {
         next.owner,
         next.leaseUntil,
         next.fence,
+        next.startedAt,
         now,
+        num,
+        next.id,
       );
+    if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
     return { ...next, updatedAt: now };
   }
 

@@ -6,6 +6,7 @@ import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { leanItems } from './migrations/019-lean-items.js';
 import { batchNumKeys } from './migrations/020-batch-num-keys.js';
+import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -291,6 +292,11 @@ export const migrations: readonly Migration[] = [
         CREATE INDEX forecasts_for_batch ON forecasts(for_batch_id, made_at);
         CREATE INDEX forecasts_by_file ON forecasts(file_sha256, made_at);
       `),
+  },
+  {
+    // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
+    name: '030_claim_writes_flight',
+    up: (db) => db.exec(CLAIM_WRITES_FLIGHT_030),
   },
 ];
 

@@ -1,4 +1,4 @@
-import { ENDED_STATES as ENDED, sqlStates } from '../item-states.js';
+import { ACTIVE_STATES, ENDED_STATES as ENDED, type ItemState, sqlStates } from '../item-states.js';
 import type { RecentFinishes, ThreadWaits } from '../roles/reads.js';
 import { threadWaitsOf, threadWaitsSql, type ThreadWaitRow } from '../common/thread-waits.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
@@ -6,7 +6,7 @@ import type { ItemFilter } from '../shapes.js';
 import type { Db } from './database.js';
 import type { ItemRecord } from '../types.js';
 import { StatementCache } from './statement-cache.js';
-import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates, UNFINISHED_ROWS } from '../common/flights.js';
+import { IN_FLIGHT_MARK, itemColumns, queuedRow, stateOf, storedStates, UNFINISHED_ROWS } from '../common/flights.js';
 import { batchNumOf } from '../common/batch-num.js';
 
 /** An item as readers see it: its row with its flight (if any) laid over it (src/store/common/flights.ts). */
@@ -27,7 +27,34 @@ export const ITEM_KEY = `(SELECT key FROM items WHERE batch_num = ${batchNumOf()
 /** `?` placeholders for `n` values. */
 export const marks = (n: number): string => new Array(n).fill('?').join(',');
 
-/** States of an item's row before the end of its life, the mark of one in flight included (a thread's later items wait for these). */
+/** How a read of items in some states finds them ({@link inStates}). */
+export type StatesPlan = 'state index' | 'keys' | 'walk';
+
+/**
+ * The condition that an item (`i`, its flight `f` LEFT JOINed) is in one of `states` as readers
+ * see it, with its arguments, and how SQLite is to find them:
+ * - `state index`: no state queued nor in flight; the rows walk items_for_state_pages (the
+ *   caller names it), which leaves queued rows out;
+ * - `keys`: states in flight but not queued: an item in flight keeps its queued row, out of the
+ *   state index, so the items are looked up by key, those at rest through the state index and
+ *   those in flight through their flights (the caller writes `+i.batch_num`, so SQLite takes
+ *   the keys instead of a walk of the batch);
+ * - `walk`: queued among them: the batch in seq order.
+ */
+export function inStates(states: readonly ItemState[], batchId: string): { where: string; args: unknown[]; plan: StatesPlan } {
+  const stored = storedStates(states);
+  const where = `i.state IN (${marks(stored.length)}) AND ${stateOf()} IN (${marks(states.length)})`;
+  const args: unknown[] = [...stored, ...states];
+  if (!stored.includes(IN_FLIGHT_MARK)) return { where: `${where} AND i.state <> 'queued'`, args, plan: 'state index' };
+  if (states.includes('queued')) return { where, args, plan: 'walk' };
+  const flying = states.filter((s) => ACTIVE_STATES.includes(s));
+  return {
+    where: `${where} AND i.key IN (SELECT key FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)})
+      UNION ALL SELECT item_key FROM flights WHERE batch_num = ${batchNumOf()} AND state IN (${marks(flying.length)}))`,
+    args: [...args, batchId, ...states, batchId, ...flying],
+    plan: 'keys',
+  };
+}
 
 /** The reads of items, each as readers see it (its flight laid over its row): one, a filtered list, a thread's next, the latest ends. */
 export class ItemReads {
@@ -63,16 +90,13 @@ export class ItemReads {
     const args: unknown[] = [batchId, batchId, f.afterSeq ?? -1];
     let from = ITEM_FROM;
     if (f.states) {
-      const stored = storedStates(f.states);
-      where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
-      args.push(...stored, ...f.states);
-      if (!f.states.includes('queued')) {
-        // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
-        // items in these states (a 1M-item resume read every row). The state index leaves
-        // queued items out, so the query must say so for SQLite to take it.
-        where.push(`i.state <> 'queued'`);
-        from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
-      }
+      // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
+      // items in these states (a 1M-item resume read every row): the index or the keys, said outright.
+      const s = inStates(f.states, batchId);
+      where.push(s.where);
+      args.push(...s.args);
+      if (s.plan === 'state index') from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
+      if (s.plan === 'keys') where[0] = `+i.batch_num = ${batchNumOf()}`;
     }
     if (f.runStatusOtherThan !== undefined) {
       const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
@@ -96,7 +120,7 @@ export class ItemReads {
   /** The first queued item of a thread after `afterSeq`, or null. */
   nextQueuedInThread(batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
     const r = this.#stmt(
-      `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+      `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND ${queuedRow('items')} ORDER BY seq LIMIT 1`,
     ).get(batchId, batchId, threadKey, afterSeq) as ItemRow | undefined;
     return r ? itemFromRow(r) : null;
   }
