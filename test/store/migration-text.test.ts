@@ -42,6 +42,7 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '027_file_claims': '06da0f3d38b7d6afd733c3e035474b44ee93e63e79a39ccbc08c0c0ebcf207c1',
   '028_forecasts': '8b6165a6a0e8c19d4b0c1c45adb953ad47c43349709a06f211bb967e1155de86',
   '030_claim_writes_flight': '0be30ab20d18de9df68bd4da8ea566b44d77ad2a0d90b1a281b18312130989a9',
+  '031_flights_unsent': '0be6f1a1af872bf3a5c3ab322dc2f9dd69cb73256cf0933be979e5532494b3ac',
 };
 
 const PG_SHIPPED: Record<string, string> = {

@@ -202,7 +202,7 @@ describe('migrations', () => {
 
   it('019 moves the in-flight state to flights: items_active gone, a worker\'s flights found by a seek of flights_for_leases', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, before('031_'));
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('items', 'flights')").pluck().all();
     expect(indexes).not.toContain('items_active');
     expect(indexes).toContain('flights_for_leases');
@@ -269,7 +269,7 @@ describe('migrations', () => {
 
   it('020 keys every table by batch_num: no batch_id column left, the indexes named for their readers, and the hot readers seek them', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, before('031_'));
     const withColumn = (col: string): string[] =>
       db.prepare("SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') AND p.name = ? ORDER BY m.name").pluck().all(col) as string[];
     // batches keeps its `id` (the public id); no table or view names a batch by `batch_id` any more.
@@ -453,6 +453,30 @@ describe('migrations', () => {
     expect(store.db.prepare("SELECT state, started_at, thread_id FROM items WHERE id = 'b'").get()).toEqual({ state: 'completed', started_at: 't2', thread_id: 'th-b' });
     expect(await store.itemCounts('b1')).toMatchObject({ completed: 2, submitting: 1, running: 1, queued: 0 });
     expect((await store.batchLive('b1', 0)).inFlight).toBe(2);
+    await store.close();
+  });
+
+  it('031 leaves the flights one index, of the answered items no worker has sent: an owned flight (claimed, its lease renewed) is not in it, and the cap\'s count seeks it', async () => {
+    const store = SqliteStore.open(':memory:');
+    const indexes = (): unknown[] => store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'flights' ORDER BY name").pluck().all();
+    expect(indexes()).toEqual(['flights_unsent']);
+    const plan = (sql: string): string => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan("SELECT count(*) FROM flights INDEXED BY flights_unsent WHERE batch_num = 1 AND owner IS NULL AND lease_until IS NULL AND state = 'waiting'")).toMatch(
+      /SEARCH flights USING (COVERING )?INDEX flights_unsent \(batch_num=\?\)/,
+    );
+    await store.loadModelBatch(
+      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {} as never, policy: null },
+      { modelId: 'mod', mode: null, description: {} },
+      [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
+    );
+    const claimed = await store.claimItems('b1', { workerId: 'w', leaseMs: 1000, max: 1, cap: 1, afterSeq: -1 });
+    expect(claimed.items).toHaveLength(1);
+    // Owned flights are not in it: a claim and a lease's renewal write no entry.
+    const unsent = (): unknown => store.db.prepare("SELECT count(*) FROM flights INDEXED BY flights_unsent WHERE batch_num = 1 AND owner IS NULL AND lease_until IS NULL AND state = 'waiting'").pluck().get();
+    expect(unsent()).toBe(0);
+    await store.heartbeat({ workerId: 'w', leaseMs: 5000 }, 10);
+    expect(unsent()).toBe(0);
+    expect(store.db.prepare('SELECT count(*) FROM flights').pluck().get()).toBe(1);
     await store.close();
   });
 

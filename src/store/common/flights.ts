@@ -61,7 +61,7 @@ export function runGoing(f = ''): string {
 /**
  * The condition that a flight's run is not going: exactly NOT {@link runGoing}. `owner IS NULL`
  * adds nothing (a lease is set with its owner and kept, 0 or past, when the owner goes) but is
- * spelled so the condition seeks SQLite's flights_for_leases (batch_num, owner, lease_until).
+ * spelled so the condition seeks SQLite's partial index flights_unsent (the index's own condition).
  */
 export function runNotGoing(f = ''): string {
   const p = f ? `${f}.` : '';

@@ -17,20 +17,20 @@ import { itemColumns, queuedRow, runGoing } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
 
 /**
- * The flights of a worker (`@w`: its id), a seek in flights_for_leases per batch of the file
- * (a worker's registration is not needed to find what it holds).
+ * The flights of a worker (`@w`: its id), read from the flights table itself (at most the
+ * runs in flight; it has no index a lease's renewal would move).
  */
-const OWNED_BY = `batch_num IN (SELECT num FROM batches) AND owner = @w`;
+const OWNED_BY = `owner = @w`;
 
 /**
  * Items in a state with work at the service whose lease is gone (owner dead, stopped, or
  * none), and which the claiming worker does not hold itself: a worker whose own leases ran
  * out in a stall is still driving those items, and a second driver of its own would record
- * a second decision for one pause. Read from the batch's flights (flights_for_leases), each
+ * a second decision for one pause. Read from the flights (the table itself, at most the runs in flight), each
  * joined to its item by key.
  */
 const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id, ${itemColumns()}
-  FROM flights f INDEXED BY flights_for_leases JOIN items i ON i.key = f.item_key
+  FROM flights f JOIN items i ON i.key = f.item_key
   WHERE f.batch_num = ? AND f.state IN ${sqlStates(states)}
     AND (f.owner IS NULL OR (f.lease_until < ? AND f.owner <> ?))
   LIMIT ?`;
@@ -70,7 +70,7 @@ export class Claims {
 
   heartbeat(lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
     this.#stmt('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
-    this.#stmt(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
+    this.#stmt(`UPDATE flights SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
     const b = this.#stmt('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = ?')
       .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
     return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
@@ -82,13 +82,13 @@ export class Claims {
 
   retire(workerId: string, now: number): void {
     // lease_until 0: held before (an answered item's respond may be out), free to take now.
-    this.#stmt(`UPDATE flights INDEXED BY flights_for_leases SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
+    this.#stmt(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
     this.#stmt('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
   }
 
   live(batchId: string, staleMs: number, now: number): WorkerRecord[] {
     const rows = this.#stmt(
-        `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
+        `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f
              WHERE f.batch_num = w.batch_num AND f.owner = w.id) AS n FROM workers w
          WHERE w.batch_num = ${batchNumOf('@b')} AND w.stopped_at IS NULL AND w.heartbeat_at >= @since ORDER BY w.started_at`,
       )

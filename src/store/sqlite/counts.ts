@@ -11,11 +11,11 @@ import { countsOf, runNotGoing } from '../common/flights.js';
  * owner gone). One a person answered and no worker held yet waits for a slot like a queued
  * one: its run ended. Read from the counts the triggers of migration 012 keep by state (a row
  * sent unclaimed by its own state) and of 030 keep of the flights (the row 'flight'), less those
- * answered items: a seek in flights_for_leases (owner and lease null), so a claim costs the
+ * answered items: a seek in flights_unsent (owner and lease null, waiting), so a claim costs the
  * same at any number of runs in flight.
  */
 export const IN_FLIGHT = `SELECT coalesce((SELECT sum(n) FROM item_counts WHERE batch_num = ${batchNumOf('@batch')} AND state IN ${sqlStates(ACTIVE_STATES).slice(0, -1)}, 'flight')), 0)
-  - (SELECT count(*) FROM flights INDEXED BY flights_for_leases
+  - (SELECT count(*) FROM flights INDEXED BY flights_unsent
        WHERE batch_num = ${batchNumOf('@batch')} AND ${runNotGoing()})`;
 
 /** The counts of a batch's items: by state (exact, for the overview of a 1,000,000-item batch) and in flight (for claims and the live view). */
@@ -41,7 +41,7 @@ export class Counts {
   byState(batchId: string): Record<ItemState, number> {
     const kept = this.#stmt(`SELECT state, n FROM item_counts WHERE batch_num = ${batchNumOf()}`).all(batchId) as { state: string; n: number }[];
     const flying = this.#stmt(
-      `SELECT state, count(*) AS n FROM flights INDEXED BY flights_for_leases WHERE batch_num = ${batchNumOf()} GROUP BY state`,
+      `SELECT state, count(*) AS n FROM flights WHERE batch_num = ${batchNumOf()} GROUP BY state`,
     ).all(batchId) as { state: string; n: number }[];
     return countsOf(kept, flying);
   }

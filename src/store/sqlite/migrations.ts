@@ -7,6 +7,7 @@ import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { leanItems } from './migrations/019-lean-items.js';
 import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
+import { FLIGHTS_UNSENT_031 } from './migrations/031-flights-unsent.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -297,6 +298,11 @@ export const migrations: readonly Migration[] = [
     // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
     name: '030_claim_writes_flight',
     up: (db) => db.exec(CLAIM_WRITES_FLIGHT_030),
+  },
+  {
+    // Issue 39.5: the flights' one index is the few answered items no worker sent yet (see migrations/031-flights-unsent.ts).
+    name: '031_flights_unsent',
+    up: (db) => db.exec(FLIGHTS_UNSENT_031),
   },
 ];
 
