@@ -42,6 +42,8 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '027_file_claims': '06da0f3d38b7d6afd733c3e035474b44ee93e63e79a39ccbc08c0c0ebcf207c1',
   '028_forecasts': '8b6165a6a0e8c19d4b0c1c45adb953ad47c43349709a06f211bb967e1155de86',
   '029_expected_and_verdicts': '693ca547987dc133f2ce9daa39b05e1de19d3b5c69400c37198831cbb9e81230',
+  '030_claim_writes_flight': '0be30ab20d18de9df68bd4da8ea566b44d77ad2a0d90b1a281b18312130989a9',
+  '031_flights_unsent': '0be6f1a1af872bf3a5c3ab322dc2f9dd69cb73256cf0933be979e5532494b3ac',
 };
 
 const PG_SHIPPED: Record<string, string> = {
@@ -66,6 +68,7 @@ const PG_SHIPPED: Record<string, string> = {
   '027_file_claims': '9c2c550305ea4a8046a929a47c3ddd055c157a342f452e9f84d562c475f8269a',
   '028_forecasts': '63864a634145de00dbe87ee4c40d645f0c58841d5b849e3fd49907e6107e4aa7',
   '029_expected_and_verdicts': 'd5f90ff9d97d04110e153154c11d9a428f4bb58bc3fd20d5266b6d9c7e28ea59',
+  '030_claim_writes_flight': 'c976cbbc5fc3456fbd1666f2978e9a4c4e2fe0ad5e939c3e132dba05786de2b3',
 };
 
 /**

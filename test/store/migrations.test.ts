@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
+import { snap } from './snapshot.js';
 
 function tables(db: Database.Database): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name").pluck().all() as string[]).filter(
@@ -201,7 +202,7 @@ describe('migrations', () => {
 
   it('019 moves the in-flight state to flights: items_active gone, a worker\'s flights found by a seek of flights_for_leases', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, before('031_'));
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('items', 'flights')").pluck().all();
     expect(indexes).not.toContain('items_active');
     expect(indexes).toContain('flights_for_leases');
@@ -251,7 +252,7 @@ describe('migrations', () => {
     ).toMatch(/SEARCH i USING INDEX items_for_web_sort \(batch_num=\?\)/);
   });
 
-  it("019's views show an item in flight as readers see it (its flight's state), not the mark on its row", async () => {
+  it("the views show an item in flight as readers see it (its flight's state), not its row, which a claim leaves queued (030)", async () => {
     const store = SqliteStore.open(':memory:');
     await store.loadModelBatch(
       { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {} as never, policy: null },
@@ -259,7 +260,7 @@ describe('migrations', () => {
       [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
     );
     await store.claimItems('b1', { workerId: 'w', leaseMs: 1000, max: 1, cap: 1, afterSeq: -1 });
-    expect(store.db.prepare("SELECT state FROM items WHERE id = 'a'").pluck().get()).toBe('flight');
+    expect(store.db.prepare("SELECT state FROM items WHERE id = 'a'").pluck().get()).toBe('queued');
     expect(store.db.prepare('SELECT item_id, state FROM model_run_list').all()).toEqual([{ item_id: 'a', state: 'submitting' }]);
     expect(store.db.prepare('SELECT id, state FROM item_summary').all()).toEqual([{ id: 'a', state: 'submitting' }]);
     expect(store.db.prepare('SELECT state, items FROM batch_counts').all()).toEqual([{ state: 'submitting', items: 1 }]);
@@ -268,7 +269,7 @@ describe('migrations', () => {
 
   it('020 keys every table by batch_num: no batch_id column left, the indexes named for their readers, and the hot readers seek them', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, before('031_'));
     const withColumn = (col: string): string[] =>
       db.prepare("SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') AND p.name = ? ORDER BY m.name").pluck().all(col) as string[];
     // batches keeps its `id` (the public id); no table or view names a batch by `batch_id` any more.
@@ -365,7 +366,8 @@ describe('migrations', () => {
     expect(high).toBeGreaterThan(db.prepare('SELECT max(id) FROM outbox').pluck().get() as number);
     expect(rowsBefore.items).toEqual([{ batch: 'b1', n: 3 }, { batch: 'b2', n: 1 }]);
 
-    expect(migrate(db)).toEqual(migrations.slice(migrations.findIndex((m) => m.name === '020_batch_num_keys')).map((m) => m.name));
+    // Up to 030, which moves the mark's counts (its own test below).
+    expect(migrate(db, before('030_'))).toEqual(migrations.slice(migrations.findIndex((m) => m.name === '020_batch_num_keys'), migrations.findIndex((m) => m.name.startsWith('030_'))).map((m) => m.name));
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(byBatch((t) => `SELECT b.id AS batch, count(*) AS n FROM ${t} t JOIN batches b ON b.num = t.batch_num GROUP BY b.id ORDER BY b.id`)).toEqual(rowsBefore);
     expect(db.prepare('SELECT b.id AS batch, c.state, c.n FROM item_counts c JOIN batches b ON b.num = c.batch_num ORDER BY b.id, c.state').all()).toEqual(countsBefore);
@@ -401,6 +403,80 @@ describe('migrations', () => {
     expect(store.db.prepare('SELECT count(*) FROM items WHERE batch_num = 3').pluck().get()).toBe(1);
     expect(await store.modelRun('b2', 'a')).toMatchObject({ batchId: 'b2', itemId: 'a', modelId: 'm' });
     expect(await store.modelBatch('b2')).toMatchObject({ batchId: 'b2', modelId: 'm' });
+    await store.close();
+  });
+
+  it('030 on a database mid-batch from before it: the items in flight keep their rows as queued, their start in the flight, and the batch goes on (counts, cap, claims, ends)', async () => {
+    const path = join(tempDir(), 'before-030.db');
+    const db = new Database(path);
+    db.pragma('foreign_keys = ON');
+    migrate(db, before('030_'));
+    // As the code before 030 left a batch: a claimed item's row took the mark ('flight', its start, its thread), its flight the rest.
+    db.exec(`
+      INSERT INTO batches (id, name, kind, source_path, source_sha256, total_items, settings, created_at, updated_at, num) VALUES
+        ('b1', 'one', 'runs', '/q.csv', 'abc', 4, '{}', 'now', 'now', 7);
+      INSERT INTO items (batch_num, id, seq, line, question, state, started_at, finished_at, thread_id, updated_at) VALUES
+        (7, 'a', 0, 2, 'q?', 'completed', 't0', 't1', NULL, 'now'), (7, 'b', 1, 3, 'q?', 'flight', 't2', NULL, 'th-b', 'now'),
+        (7, 'c', 2, 4, 'q?', 'queued', NULL, NULL, NULL, 'now'), (7, 'd', 3, 5, 'q?', 'flight', 't3', NULL, NULL, 'now');
+      INSERT INTO flights (item_key, batch_num, state, step, pending_key, run_id, thread_id, owner, lease_until, fence, updated_at)
+        SELECT key, 7, 'running', 0, 'k-' || id, 'r-' || id, thread_id, 'w-dead', 0, 3, 'now' FROM items WHERE state = 'flight';
+    `);
+    expect(db.prepare("SELECT state, n FROM item_counts WHERE batch_num = 7 ORDER BY state").all()).toEqual([
+      { state: 'completed', n: 1 }, { state: 'flight', n: 2 }, { state: 'queued', n: 1 },
+    ]);
+    db.close();
+
+    const store = SqliteStore.open(path);
+    expect(store.db.prepare("SELECT id, state FROM items ORDER BY seq").all()).toEqual([
+      { id: 'a', state: 'completed' }, { id: 'b', state: 'queued' }, { id: 'c', state: 'queued' }, { id: 'd', state: 'queued' },
+    ]);
+    // Out of the state and sort indexes: only the ended item is in them.
+    expect(store.db.prepare("SELECT id FROM items INDEXED BY items_for_state_pages WHERE batch_num = 7 AND state <> 'queued'").pluck().all()).toEqual(['a']);
+    expect(await store.getItem('b1', 'b')).toMatchObject({ state: 'running', startedAt: 't2', threadId: 'th-b', runId: 'r-b', fence: 3 });
+    expect(await store.itemCounts('b1')).toMatchObject({ completed: 1, running: 2, queued: 1 });
+    expect((await store.batchLive('b1', 0)).inFlight).toBe(2);
+    expect((await store.listItems('b1', { states: ['running'] })).map((i) => i.id)).toEqual(['b', 'd']);
+    expect((await store.listItems('b1', { states: ['queued'] })).map((i) => i.id)).toEqual(['c']);
+    expect(store.db.prepare('SELECT id, state, started_at FROM item_summary ORDER BY id').all()).toEqual([
+      { id: 'a', state: 'completed', started_at: 't0' }, { id: 'b', state: 'running', started_at: 't2' },
+      { id: 'c', state: 'queued', started_at: null }, { id: 'd', state: 'running', started_at: 't3' },
+    ]);
+    // A claim takes the queued item and the dead worker's two over, never an item twice.
+    const w = (await store.registerWorker('b1', { host: 'h', pid: 1 })).id;
+    const got = await store.claimItems('b1', { workerId: w, leaseMs: 60_000, max: 5, cap: 5, afterSeq: -1 });
+    expect(got.items.map((i) => i.id).sort()).toEqual(['b', 'c', 'd']);
+    expect(await store.claimItems('b1', { workerId: w, leaseMs: 60_000, max: 5, cap: 5, afterSeq: -1 })).toMatchObject({ items: [] });
+    // Its end lands the flight on the row: the state, the start and the thread it had.
+    const b = got.items.find((i) => i.id === 'b')!;
+    const done = await store.markFinished(b, snap('r-b', { threadId: 'th-b' }), 'completed');
+    expect(done).toMatchObject({ state: 'completed', startedAt: 't2' });
+    expect(store.db.prepare("SELECT state, started_at, thread_id FROM items WHERE id = 'b'").get()).toEqual({ state: 'completed', started_at: 't2', thread_id: 'th-b' });
+    expect(await store.itemCounts('b1')).toMatchObject({ completed: 2, submitting: 1, running: 1, queued: 0 });
+    expect((await store.batchLive('b1', 0)).inFlight).toBe(2);
+    await store.close();
+  });
+
+  it('031 leaves the flights one index, of the answered items no worker has sent: an owned flight (claimed, its lease renewed) is not in it, and the cap\'s count seeks it', async () => {
+    const store = SqliteStore.open(':memory:');
+    const indexes = (): unknown[] => store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'flights' ORDER BY name").pluck().all();
+    expect(indexes()).toEqual(['flights_unsent']);
+    const plan = (sql: string): string => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan("SELECT count(*) FROM flights INDEXED BY flights_unsent WHERE batch_num = 1 AND owner IS NULL AND lease_until IS NULL AND state = 'waiting'")).toMatch(
+      /SEARCH flights USING (COVERING )?INDEX flights_unsent \(batch_num=\?\)/,
+    );
+    await store.loadModelBatch(
+      { id: 'b1', name: 'm', kind: 'models', sourcePath: '/x', sourceSha256: 'x', baseUrl: null, settings: {} as never, policy: null },
+      { modelId: 'mod', mode: null, description: {} },
+      [{ id: 'a', line: 2, inputs: { x: 1 }, meta: {} }],
+    );
+    const claimed = await store.claimItems('b1', { workerId: 'w', leaseMs: 1000, max: 1, cap: 1, afterSeq: -1 });
+    expect(claimed.items).toHaveLength(1);
+    // Owned flights are not in it: a claim and a lease's renewal write no entry.
+    const unsent = (): unknown => store.db.prepare("SELECT count(*) FROM flights INDEXED BY flights_unsent WHERE batch_num = 1 AND owner IS NULL AND lease_until IS NULL AND state = 'waiting'").pluck().get();
+    expect(unsent()).toBe(0);
+    await store.heartbeat({ workerId: 'w', leaseMs: 5000 }, 10);
+    expect(unsent()).toBe(0);
+    expect(store.db.prepare('SELECT count(*) FROM flights').pluck().get()).toBe(1);
     await store.close();
   });
 

@@ -345,8 +345,8 @@ describe('019: the readers of items use the batch_num indexes', () => {
         expect(lines.slice(at + 1).find((l) => l.includes('Index Cond:')), p).toMatch(/Index Cond: \(+batch_num = /);
         expect(p).not.toMatch(/Seq Scan on items/);
       };
-      uses(await plan("i.state = 'queued' ORDER BY i.seq LIMIT $3"), 'items_for_claim');
-      uses(await plan("i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued'"), 'items_for_thread_claim');
+      uses(await plan("i.seq > $2 AND i.state = 'queued' AND NOT EXISTS (SELECT 1 FROM flights nf WHERE nf.item_key = i.key) ORDER BY i.seq LIMIT $3"), 'items_for_claim');
+      uses(await plan("i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued' AND NOT EXISTS"), 'items_for_thread_claim');
       uses(await plan('thread_key = $2 AND seq < $3'), 'items_for_thread_claim');
       uses(await plan('ORDER BY i.updated_at DESC, i.seq DESC'), 'items_for_web_sort');
       // The outbox's end-of-batch look-ups (019's outbox_item_moved), as the function sends them.

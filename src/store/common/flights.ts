@@ -2,15 +2,29 @@ import { ACTIVE_STATES, type ItemState, sqlStates, UNFINISHED_STATES, zeroCounts
 
 /**
  * An item's life in flight, as both adapters keep it: while a worker carries an
- * item, the state it has only then (owner, fencing token, lease, pending key, run id, step…)
- * lives in a narrow table `flights` keyed by the item's integer key, written on every
- * transition; the item's own row is written when it is queued, claimed (it takes the mark
- * {@link IN_FLIGHT_MARK}), held and ended. Readers overlay the flight on the item
- * ({@link itemColumns}), so every reader sees the item as before. Pure: names and SQL text only.
+ * item, the state it has only then (owner, fencing token, lease, pending key, run id, step,
+ * the time it started…) lives in a narrow table `flights` keyed by the item's integer key,
+ * written on every transition; the item's own row is written when it is queued, held and
+ * ended, never when it is claimed: a claim inserts the flight alone, and the row stays as it
+ * was queued ({@link IN_FLIGHT_MARK}). An item with a flight is not queued, whatever its row
+ * says ({@link queuedRow}). Readers overlay the flight on the item ({@link itemColumns}), so
+ * every reader sees the item as before. Pure: names and SQL text only.
  */
 
-/** The `items.state` of an item whose life in flight is in `flights` (never shown: readers overlay the flight's state). */
-export const IN_FLIGHT_MARK = 'flight';
+/**
+ * The `items.state` of an item whose life in flight is in `flights`: `queued`, as it was
+ * queued (a claim leaves the row alone; an item entering flight from another state, a held
+ * item answered, takes it). Never shown: readers overlay the flight's state.
+ */
+export const IN_FLIGHT_MARK = 'queued';
+
+/**
+ * The condition that an item's row (alias `i`) is queued as readers see it: its row says
+ * `queued` and it has no flight. Standard SQL (a seek in the flights' primary key).
+ */
+export function queuedRow(i = 'i'): string {
+  return `${i}.state = 'queued' AND NOT EXISTS (SELECT 1 FROM flights nf WHERE nf.item_key = ${i}.key)`;
+}
 
 /** The columns an item's flight carries, by their items column name (same names in `flights`). */
 export const FLIGHT_COLUMNS = [
@@ -25,6 +39,7 @@ export const FLIGHT_COLUMNS = [
   'owner',
   'lease_until',
   'fence',
+  'started_at',
   'updated_at',
 ] as const;
 
@@ -46,7 +61,7 @@ export function runGoing(f = ''): string {
 /**
  * The condition that a flight's run is not going: exactly NOT {@link runGoing}. `owner IS NULL`
  * adds nothing (a lease is set with its owner and kept, 0 or past, when the owner goes) but is
- * spelled so the condition seeks SQLite's flights_for_leases (batch_num, owner, lease_until).
+ * spelled so the condition seeks SQLite's partial index flights_unsent (the index's own condition).
  */
 export function runNotGoing(f = ''): string {
   const p = f ? `${f}.` : '';
@@ -54,7 +69,7 @@ export function runNotGoing(f = ''): string {
 }
 
 /** The item columns that never change in flight, read from the item's row as they are. */
-const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'expected', 'error', 'error_code', 'hold_reason', 'started_at', 'finished_at', 'attempt'] as const;
+const ITEM_ONLY = ['id', 'seq', 'line', 'question', 'thread_key', 'meta', 'expected', 'error', 'error_code', 'hold_reason', 'finished_at', 'attempt'] as const;
 
 /**
  * An item column as readers see it, as an SQL expression: the flight's (`f`, LEFT JOINed on
@@ -113,7 +128,7 @@ export function flightSelect(values: Partial<Record<FlightColumn, string>>): str
  */
 export function storedStates(states: readonly ItemState[]): string[] {
   const out: string[] = [...states];
-  if (states.some((s) => ACTIVE_STATES.includes(s))) out.push(IN_FLIGHT_MARK);
+  if (states.some((s) => ACTIVE_STATES.includes(s)) && !out.includes(IN_FLIGHT_MARK)) out.push(IN_FLIGHT_MARK);
   return out;
 }
 
@@ -121,12 +136,16 @@ export function storedStates(states: readonly ItemState[]): string[] {
 export const UNFINISHED_ROWS = sqlStates(storedStates(UNFINISHED_STATES));
 
 /**
- * The counts by state readers see: the kept counts of the items' rows (the mark left out)
- * and the flights of the batch counted by their state.
+ * The counts by state readers see: the kept counts of the items' rows (an item in flight kept
+ * under its row's {@link IN_FLIGHT_MARK}; a kept row of no item state, SQLite's count of its
+ * flights, left out) and the flights of the batch counted by their state, taken from the mark.
  */
-export function countsOf(kept: readonly { state: string; n: number }[], flying: readonly { state: string; n: number }[]): Record<ItemState, number> {
+export function countsOf(kept: readonly { state: string; n: number | string }[], flying: readonly { state: string; n: number | string }[]): Record<ItemState, number> {
   const out = zeroCounts();
-  for (const r of kept) if (r.state !== IN_FLIGHT_MARK) out[r.state as ItemState] += Number(r.n);
-  for (const r of flying) out[r.state as ItemState] += Number(r.n);
+  for (const r of kept) if (r.state in out) out[r.state as ItemState] += Number(r.n);
+  for (const r of flying) {
+    out[r.state as ItemState] += Number(r.n);
+    out[IN_FLIGHT_MARK] -= Number(r.n);
+  }
   return out;
 }

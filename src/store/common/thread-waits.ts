@@ -1,4 +1,4 @@
-import { stateOf, UNFINISHED_ROWS } from './flights.js';
+import { queuedRow, stateOf, UNFINISHED_ROWS } from './flights.js';
 import type { ThreadWaits } from '../roles/reads.js';
 import type { ItemState } from '../item-states.js';
 
@@ -34,7 +34,7 @@ export function threadWaitsSql(batchNum: string, scope: ThreadWaitsScope = {}): 
     FROM heads h
     JOIN items hi ON hi.batch_num = ${batchNum} AND hi.thread_key = h.thread_key AND hi.seq = h.seq
     LEFT JOIN flights f ON f.item_key = hi.key
-    JOIN items q ON q.batch_num = ${batchNum} AND q.thread_key = h.thread_key AND q.seq > h.seq AND q.state = 'queued'${scope.item ? ` AND q.id = ${scope.item}` : ''}`;
+    JOIN items q ON q.batch_num = ${batchNum} AND q.thread_key = h.thread_key AND q.seq > h.seq AND ${queuedRow('q')}${scope.item ? ` AND q.id = ${scope.item}` : ''}`;
 }
 
 /** A row of {@link threadWaitsSql}. */

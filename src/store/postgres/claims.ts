@@ -6,7 +6,7 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { workerFromRow, type WorkerRow } from '../rows/records.js';
 import { TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { FLIGHT_COLUMNS, flightSelect, IN_FLIGHT_MARK, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
+import { FLIGHT_COLUMNS, flightSelect, queuedRow, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, pickOrphans, queuedPageSize, takeOverStates } from '../common/claim-plan.js';
 import { BATCH_NUM, dbNow, ITEM_COLS, itemFromJoined, itemFromParts, type JoinedRow, type KeyedRow, numOf, prepared, stamp, whereIs } from './sql.js';
 
@@ -87,27 +87,28 @@ async function own(c: pg.ClientBase, it: ItemRecord, lease: Lease, now: number |
   return { ...it, state: f!.state as ItemRecord['state'], owner: f!.owner as string, leaseUntil: Number(f!.lease_until), fence: Number(f!.fence), updatedAt: f!.updated_at as string };
 }
 
-/** A claimed item's new flight, from its row just moved: `submitting`, under the worker's lease ($4, $5 + $8), stamped $3. */
-const SUBMITTED = flightSelect({ state: "'submitting'", owner: '$4', lease_until: `${dbNow('$5')} + $8`, updated_at: '$3' });
+/** A claimed item's new flight, from its queued row: `submitting`, under the worker's lease ($4, $5 + $8), stamped $3, with the next fencing token. */
+const SUBMITTED = flightSelect({
+  state: "'submitting'", owner: '$4', lease_until: `${dbNow('$5')} + $8`, updated_at: '$3', pending_key: 'v.key', thread_id: 'v.thread',
+  started_at: 'coalesce(i.started_at, $3)', fence: 'i.fence + 1',
+});
 
 /**
  * Moves queued items to `submitting` under the worker's lease, their keys stored, with the next
- * fencing token, in one statement: the item rows written once (the counts' trigger fires once)
- * and their flights rows added from them. `threads` gives a threaded item its thread's id.
+ * fencing token, in one statement: their flights rows inserted from their rows, which stay as
+ * they were queued (no index of the items table nor the counts written). `threads` gives a
+ * threaded item its thread's id.
  */
 async function submitAll(c: pg.ClientBase, batchId: string, num: number, items: readonly ItemRecord[], threads: ReadonlyMap<string, string | null>, lease: Lease, now: number | null): Promise<ItemRecord[]> {
   if (items.length === 0) return [];
   const keys = items.map((it) => idempotencyKey(it.batchId, it.id, it.step, it.attempt));
   const rows = await all<{ i: KeyedRow; f: Record<string, unknown> }>(
     c,
-    `WITH moved AS (
-       UPDATE items AS i SET state = '${IN_FLIGHT_MARK}', pending_key = v.key, thread_id = v.thread, started_at = coalesce(i.started_at, $3),
-              fence = i.fence + 1, updated_at = $3
-       FROM unnest($1::bigint[], $6::text[], $7::text[]) AS v(item_key, key, thread) WHERE i.key = v.item_key RETURNING i.*),
-     flown AS (
+    `WITH flown AS (
        INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')})
-       SELECT key, $2, ${SUBMITTED} FROM moved RETURNING *)
-     SELECT row_to_json(moved) AS i, row_to_json(flown) AS f FROM moved JOIN flown ON flown.item_key = moved.key`,
+       SELECT i.key, $2, ${SUBMITTED}
+       FROM unnest($1::bigint[], $6::text[], $7::text[]) AS v(item_key, key, thread) JOIN items i ON i.key = v.item_key RETURNING *)
+     SELECT row_to_json(i) AS i, row_to_json(flown) AS f FROM flown JOIN items i ON i.key = flown.item_key`,
     [items.map((it) => whereIs(it)!.key), num, stamp(now), lease.workerId, now, keys, items.map((it) => threads.get(it.id) ?? null), lease.leaseMs],
   );
   return rows.map((r) => itemFromParts(batchId, r.i, r.f)).sort((a, b) => a.seq - b.seq);
@@ -157,8 +158,8 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
     // claim for a few freed slots locks a few rows, not a whole page other workers must skip.
     const rows = await all<JoinedRow>(
       c,
-      // index items_for_claim; a queued item has no flights row.
-      `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.seq > $2 AND i.state = 'queued' ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
+      // index items_for_claim; a queued item has no flights row (its flight's key looked up).
+      `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.seq > $2 AND ${queuedRow()} ORDER BY i.seq LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED`,
       [b.num, cursor, queuedPageSize(budget.wantQueued, passed + 8)],
     );
     if (rows.length === 0) break;
@@ -188,7 +189,7 @@ export async function claimNextInThread(c: pg.ClientBase, batchId: string, threa
   const row = await one<JoinedRow>(
     c,
     // index items_for_thread_claim
-    `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.thread_key = $2 AND i.seq > $3 AND i.state = 'queued' ORDER BY i.seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
+    `SELECT i.* FROM items i WHERE i.batch_num = $1 AND i.thread_key = $2 AND i.seq > $3 AND ${queuedRow()} ORDER BY i.seq LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`,
     [b.num, threadKey, afterSeq],
   );
   if (!row) return null;
@@ -222,7 +223,7 @@ export async function cancel(c: pg.ClientBase, batchId: string, now: number | nu
   const at = stamp(now);
   await exec(c, 'UPDATE batches SET cancelled_at = coalesce(cancelled_at, $1) WHERE id = $2', [at, batchId]);
   // index items_for_claim
-  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_num = ${BATCH_NUM('$2')} AND state = 'queued'`, [at, batchId])).rowCount ?? 0;
+  return (await exec(c, `UPDATE items SET state = 'cancelled', finished_at = $1, updated_at = $1 WHERE batch_num = ${BATCH_NUM('$2')} AND ${queuedRow('items')}`, [at, batchId])).rowCount ?? 0;
 }
 
 export async function requeue(c: pg.ClientBase, batchId: string, ids: readonly string[] | null, states: readonly string[], at: string): Promise<string[]> {

@@ -28,8 +28,8 @@ function summaryCols(part: Part): string {
  * A page of a batch's items, filtered and sorted, by keyset (a page `before` a cursor is read
  * from it the other way round, see readQuery). The sort by latest change reads
  * the items at rest by their row's time (index items_for_web_sort) and the few in flight by
- * their flight's (flights_for_claim), and merges the two: an item in flight has its row written
- * once, at its claim, so the index is not written on every step.
+ * their flight's (flights_for_claim), and merges the two: an item in flight keeps its row as
+ * queued, out of the index, so neither its claim nor its steps write it.
  */
 export async function itemPage(c: Q, batchId: string, asked: ItemPageQuery): Promise<ItemPage> {
   const q = readQuery(asked);
@@ -47,7 +47,7 @@ export async function itemPage(c: Q, batchId: string, asked: ItemPageQuery): Pro
     const k = on(part);
     const w = [`i.batch_num = ${BATCH_NUM('$1')}`];
     if (q.states) w.push(part === 'all' ? statesWhere(p, q.states) : `${k('state')} = ANY(${p(q.states)})`);
-    if (sort === 'updated') w.push(`i.state <> 'queued'`);
+    if (sort === 'updated' && part === 'rest') w.push(`i.state <> 'queued'`);
     if (cur) {
       if (sort === 'seq') w.push(`i.seq ${cmp} ${p(Number(cur.v))}`);
       else if (sort === 'id') w.push(`i.id ${cmp} ${p(String(cur.v))}`);

@@ -6,6 +6,7 @@ import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { LEAN_ITEMS_019 } from './migrations/019-lean-items.js';
 import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
+import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 
 /**
  * One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a
@@ -213,6 +214,11 @@ export const migrations: readonly Migration[] = [
       -- scores.ts: each scorer's counts (totals).
       CREATE INDEX verdicts_for_totals ON verdicts(batch_num, scorer, version, pass);
     `,
+  },
+  {
+    // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
+    name: '030_claim_writes_flight',
+    sql: CLAIM_WRITES_FLIGHT_030,
   },
 ];
 

@@ -4,6 +4,7 @@ import { isoNow } from '../../clock.js';
 import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK, isFlightColumn, layFlight, overFlight, storedStates } from '../common/flights.js';
 import { itemFromRow, type ItemRow } from '../rows/records.js';
 import type { ItemRecord, ItemState } from '../types.js';
+import { ACTIVE_STATES } from '../item-states.js';
 
 const names = new Map<string, string>();
 
@@ -161,12 +162,18 @@ export function itemFromParts(batchId: string, r: KeyedRow, f: Record<string, un
 
 /**
  * The condition that an item (ITEMS_FROM) is in one of `states`, `arg` binding a value. An
- * item in flight has the mark on its own row: states none of which is in flight are the item
- * row's alone (the filter goes below the join, an index of the items table serves it); with a
- * state in flight, the row's mark narrows the rows and the flight tells their state.
+ * item in flight keeps its row as queued (the mark): states none of which is queued nor in
+ * flight are the item row's alone (the filter goes below the join, an index of the items table
+ * serves it); with queued among them, the row's state narrows the rows and the flight tells
+ * theirs; with states in flight but not queued, the items at rest come through the state index
+ * and those in flight through their flights' keys (never a walk of the queued rows).
  */
 export function statesWhere(arg: (v: unknown) => string, states: readonly string[]): string {
   const rows = storedStates(states as readonly ItemState[]);
   if (!rows.includes(IN_FLIGHT_MARK)) return `i.state = ANY(${arg(rows)})`;
-  return `(i.state = ANY(${arg(rows)}) AND ${col('state')} = ANY(${arg(states)}))`;
+  const exact = `${col('state')} = ANY(${arg(states)})`;
+  if (states.includes(IN_FLIGHT_MARK)) return `(i.state = ANY(${arg(rows)}) AND ${exact})`;
+  const flying = states.filter((s) => ACTIVE_STATES.includes(s as ItemState));
+  return `(${exact} AND ((i.state = ANY(${arg(states)}) AND i.state <> 'queued')
+    OR i.key = ANY(ARRAY(SELECT item_key FROM flights WHERE state = ANY(${arg(flying)})))))`;
 }

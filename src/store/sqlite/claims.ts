@@ -9,24 +9,24 @@ import { batchNumOf, ITEM_KEY, marks } from './statement-cache.js';
 import { runsInFlight } from './counts.js';
 import { patchFlight, startFlight } from './flights.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows/records.js';
-import { itemColumns, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
+import { itemColumns, queuedRow, runGoing, UNFINISHED_ROWS } from '../common/flights.js';
 import { ClaimBudget, effectiveCap, inSeqOrder, ownedPlan, pickOrphans, queuedPageSize, submitPlan, takeOverStates } from '../common/claim-plan.js';
 
 /**
- * The flights of a worker (`@w`: its id), a seek in flights_for_leases per batch of the file
- * (a worker's registration is not needed to find what it holds).
+ * The flights of a worker (`@w`: its id), read from the flights table itself (at most the
+ * runs in flight; it has no index a lease's renewal would move).
  */
-const OWNED_BY = `batch_num IN (SELECT num FROM batches) AND owner = @w`;
+const OWNED_BY = `owner = @w`;
 
 /**
  * Items in a state with work at the service whose lease is gone (owner dead, stopped, or
  * none), and which the claiming worker does not hold itself: a worker whose own leases ran
  * out in a stall is still driving those items, and a second driver of its own would record
- * a second decision for one pause. Read from the batch's flights (flights_for_leases), each
+ * a second decision for one pause. Read from the flights (the table itself, at most the runs in flight), each
  * joined to its item by key.
  */
 const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id, ${itemColumns()}
-  FROM flights f INDEXED BY flights_for_leases JOIN items i ON i.key = f.item_key
+  FROM flights f JOIN items i ON i.key = f.item_key
   WHERE f.batch_num = ? AND f.state IN ${sqlStates(states)}
     AND (f.owner IS NULL OR (f.lease_until < ? AND f.owner <> ?))
   LIMIT ?`;
@@ -44,7 +44,7 @@ export function register(cx: SqliteContext, batchId: string, w: WorkerStart, now
 /** A worker's heartbeat: its leases extended; says whether the batch was cancelled and its cap. */
 export function heartbeat(cx: SqliteContext, lease: Lease, now: number): { cancelled: boolean; capLimit: number | null } {
   cx.stmt.get('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(now, lease.workerId);
-  cx.stmt.get(`UPDATE flights INDEXED BY flights_for_leases SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
+  cx.stmt.get(`UPDATE flights SET lease_until = @t WHERE ${OWNED_BY}`).run({ w: lease.workerId, t: now + lease.leaseMs });
   const b = cx.stmt.get('SELECT b.cancelled_at, b.cap_limit FROM workers w JOIN batches b ON b.num = w.batch_num WHERE w.id = ?')
     .get(lease.workerId) as { cancelled_at: string | null; cap_limit: number | null } | undefined;
   return { cancelled: (b?.cancelled_at ?? null) !== null, capLimit: b?.cap_limit ?? null };
@@ -58,14 +58,14 @@ export function setCapLimit(cx: SqliteContext, batchId: string, capLimit: number
 /** A worker stops: what it held is free to take. */
 export function retire(cx: SqliteContext, workerId: string, now: number): void {
   // lease_until 0: held before (an answered item's respond may be out), free to take now.
-  cx.stmt.get(`UPDATE flights INDEXED BY flights_for_leases SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
+  cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE ${OWNED_BY}`).run({ w: workerId });
   cx.stmt.get('UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(new Date(now).toISOString(), now, workerId);
 }
 
 /** The batch's workers seen within `staleMs`, each with how many items it holds. */
 export function live(cx: SqliteContext, batchId: string, staleMs: number, now: number): WorkerRecord[] {
   const rows = cx.stmt.get(
-      `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f INDEXED BY flights_for_leases
+      `SELECT w.*, @b AS batch_id, (SELECT count(*) FROM flights f
            WHERE f.batch_num = w.batch_num AND f.owner = w.id) AS n FROM workers w
        WHERE w.batch_num = ${batchNumOf('@b')} AND w.stopped_at IS NULL AND w.heartbeat_at >= @since ORDER BY w.started_at`,
     )
@@ -116,7 +116,7 @@ function threadOf(cx: SqliteContext, batchId: string, threadKey: string): string
 function submit(cx: SqliteContext, it: ItemRecord, lease: Lease, now: number): ItemRecord {
   const threadId = it.threadKey ? threadOf(cx, it.batchId, it.threadKey) : null;
   const plan = submitPlan(it, lease, now, threadId);
-  return startFlight(cx, { ...it, state: 'submitting', ...plan }, { started_at: plan.startedAt });
+  return startFlight(cx, { ...it, state: 'submitting', ...plan });
 }
 
 /** A worker's claim: orphans taken over, then queued items in file order, up to the cap. */
@@ -142,7 +142,7 @@ export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now
   // order; that order is checked below rather than asked for with an ORDER BY.
   const num = batchNum(cx, batchId);
   const page = (limit: number): ItemRow[] =>
-    inSeqOrder(cx.stmt.get(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND state = 'queued' LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
+    inSeqOrder(cx.stmt.get(`SELECT ? AS batch_id, * FROM items INDEXED BY items_for_claim WHERE batch_num = ? AND seq > ? AND ${queuedRow('items')} LIMIT ${limit}`).all(batchId, num, cursor) as ItemRow[]);
   // Rows passed over so far (later items of a thread): each page reads as many more.
   let passed = 0;
   scan: while (budget.roomForQueued) {
@@ -179,7 +179,7 @@ function alive(cx: SqliteContext, workerId: string, now: number): void {
 /** The first queued item of a thread after `afterSeq`, or null. */
 function nextQueuedInThread(cx: SqliteContext, batchId: string, threadKey: string, afterSeq: number): ItemRecord | null {
   const r = cx.stmt.get(
-    `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND state = 'queued' ORDER BY seq LIMIT 1`,
+    `SELECT ? AS batch_id, * FROM items INDEXED BY items_for_thread_claim WHERE batch_num = ${batchNumOf()} AND thread_key = ? AND seq > ? AND ${queuedRow('items')} ORDER BY seq LIMIT 1`,
   ).get(batchId, batchId, threadKey, afterSeq) as ItemRow | undefined;
   return r ? itemFromRow(r) : null;
 }
@@ -204,7 +204,7 @@ export function release(cx: SqliteContext, batchId: string, itemId: string, work
 /** Marks the batch cancelled and ends every queued item; returns how many. */
 export function cancel(cx: SqliteContext, batchId: string, now: number): number {
   cx.stmt.get('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-  return cx.stmt.get(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND state = 'queued'`)
+  return cx.stmt.get(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND ${queuedRow('items')}`)
     .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
 }
 

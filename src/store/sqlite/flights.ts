@@ -56,24 +56,25 @@ export function updateItem(cx: SqliteContext, batchId: string, id: string, patch
 }
 
 /**
- * Starts an item's flight: its row takes the mark (with `itemPatch`, items columns that
- * change with it: started_at, hold_reason) and its flight row the in-flight fields of `next`.
- * Returns `next` as stored.
+ * Starts an item's flight: its flight row takes the in-flight fields of `next` (its start
+ * time among them). A claim (no `fromRest`) writes the flight alone: the item's row stays as
+ * it was queued. An item entering flight from another state (a held item answered) has its
+ * row take the mark of one in flight with `fromRest` (hold_reason) over it. Returns `next` as stored.
  */
-export function startFlight(cx: SqliteContext, next: ItemRecord, itemPatch: Partial<Record<'started_at' | 'hold_reason' | 'thread_id', unknown>> = {}): ItemRecord {
+export function startFlight(cx: SqliteContext, next: ItemRecord, fromRest?: Partial<Record<'hold_reason', unknown>>): ItemRecord {
   const now = isoNow(cx.clock);
-  const cols = Object.keys(itemPatch);
-  const sets = cols.map((c) => `, ${c} = ?`).join('');
-  const key = cx.stmt
-    .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ? RETURNING key`)
-    .pluck()
-    .get(...cols.map((c) => stored(itemPatch[c as keyof typeof itemPatch])), now, batchNum(cx, next.batchId), next.id) as number | undefined;
-  if (key === undefined) throw new Error(`item ${next.batchId}/${next.id} not found`);
-  cx.stmt
-    .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
+  const num = batchNum(cx, next.batchId);
+  if (fromRest) {
+    const cols = Object.keys(fromRest);
+    const sets = cols.map((c) => `, ${c} = ?`).join('');
+    const info = cx.stmt
+      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ?`)
+      .run(...cols.map((c) => stored(fromRest[c as keyof typeof fromRest])), now, num, next.id);
+    if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
+  }
+  const info = cx.stmt
+    .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) SELECT key, batch_num, ${FLIGHT_COLUMNS.map(() => '?').join(', ')} FROM items WHERE batch_num = ? AND id = ?`)
     .run(
-      key,
-      batchNum(cx, next.batchId),
       next.state,
       next.step,
       next.pendingKey,
@@ -85,8 +86,12 @@ export function startFlight(cx: SqliteContext, next: ItemRecord, itemPatch: Part
       next.owner,
       next.leaseUntil,
       next.fence,
+      next.startedAt,
       now,
+      num,
+      next.id,
     );
+  if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
   return { ...next, updatedAt: now };
 }
 

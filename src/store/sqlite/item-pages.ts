@@ -1,8 +1,8 @@
 import type { SqliteContext } from './database.js';
 import { type BatchLive, cutText, decodeCursor, type HeldItem, type ItemPage, type ItemPageQuery, type RunMinute } from '../item-page-shapes.js';
 import { pageOf, readQuery, SORT_COLUMN, type SummaryRow } from '../rows/item-pages.js';
-import { overFlight as over, stateOf, storedStates } from '../common/flights.js';
-import { batchNumOf, marks } from './statement-cache.js';
+import { overFlight as over, stateOf } from '../common/flights.js';
+import { batchNumOf, inStates, marks } from './statement-cache.js';
 import { runsInFlight } from './counts.js';
 import { verdictWhere } from '../common/verdicts.js';
 
@@ -17,28 +17,19 @@ export function itemPage(cx: SqliteContext, batchId: string, asked: ItemPageQuer
   const dir = q.desc ? 'DESC' : 'ASC';
   const cmp = q.desc ? '<' : '>';
   // Sorted by id, the (batch_num, id) key gives the order; every other page seeks an index led by batch_num.
-  const where = [`i.batch_num = ${batchNumOf()}`];
-  const args: (string | number)[] = [batchId];
+  let num = `i.batch_num = ${batchNumOf()}`;
+  const where: string[] = [];
+  const args: (string | number)[] = [];
   if (q.states) {
     if (q.states.length === 0) return { items: [], next: null, prev: null };
-    const stored = storedStates(q.states);
-    where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(q.states.length)})`);
-    args.push(...stored, ...q.states);
-  }
-  if (sort === 'updated') where.push(`i.state <> 'queued'`);
-  if (q.after) {
-    const c = decodeCursor(q.after);
-    if (c) {
-      if (sort === 'seq') {
-        where.push(`i.seq ${cmp} ?`);
-        args.push(Number(c.v));
-      } else if (sort === 'id') {
-        where.push(`i.id ${cmp} ?`);
-        args.push(String(c.v));
-      } else {
-        where.push(`(i.updated_at, i.seq) ${cmp} (?, ?)`);
-        args.push(String(c.v), c.seq);
-      }
+    if (sort === 'updated') {
+      where.push(`${stateOf()} IN (${marks(q.states.length)})`);
+      args.push(...q.states);
+    } else {
+      const s = inStates(q.states, batchId);
+      where.push(s.where);
+      args.push(...(s.args as (string | number)[]));
+      if (s.plan === 'keys') num = `+${num}`;
     }
   }
   if (q.meta) {
@@ -59,16 +50,38 @@ export function itemPage(cx: SqliteContext, batchId: string, asked: ItemPageQuer
         return '?';
       }),
     );
-  // Sorted by latest change: the item row's time (written when it is claimed, held and ends,
-  // not on every step), the one items_for_web_sort holds.
-  const index = sort === 'updated' ? 'INDEXED BY items_for_web_sort ' : '';
-  const order = sort === 'seq' ? `i.seq ${dir}` : `i.${SORT_COLUMN[sort]} ${dir}, i.seq ${dir}`;
-  const updated = sort === 'updated' ? 'i.updated_at' : over('updated_at');
-  const cols = `i.id, i.seq, ${stateOf()} AS state, substr(i.question, 1, 201) AS question, substr(${over('text')}, 1, 201) AS answer,
+  const c = q.after ? decodeCursor(q.after) : null;
+  const cols = (updated: string): string => `i.id, i.seq, ${stateOf()} AS state, substr(i.question, 1, 201) AS question, substr(${over('text')}, 1, 201) AS answer,
     ${over('run_status')} AS run_status, substr(i.error, 1, 201) AS error, i.hold_reason, i.meta, ${over('step')} AS step,
     ${updated} AS updated_at, i.finished_at`;
-  const sql = `SELECT ${cols} FROM items i ${index}LEFT JOIN flights f ON f.item_key = i.key WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
-  return pageOf(cx.stmt.get(sql).all(...args) as SummaryRow[], asked);
+  if (sort === 'updated') {
+    // Sorted by latest change: the items at rest by their row's time (written when held and
+    // ends, not on every step), the one items_for_web_sort holds, merged with the items in
+    // flight (their rows, queued, are out of it) by their flight's.
+    const at = (t: string): { sql: string; args: (string | number)[] } =>
+      c ? { sql: ` AND (${t}, i.seq) ${cmp} (?, ?)`, args: [String(c.v), c.seq] } : { sql: '', args: [] };
+    const rest = at('i.updated_at');
+    const flying = at('f.updated_at');
+    const filter = where.map((w) => ` AND ${w}`).join('');
+    const sql = `SELECT ${cols('i.updated_at')} FROM items i INDEXED BY items_for_web_sort LEFT JOIN flights f ON f.item_key = i.key
+        WHERE ${num} AND i.state <> 'queued'${rest.sql}${filter}
+      UNION ALL
+      SELECT ${cols('f.updated_at')} FROM flights f JOIN items i ON i.key = f.item_key WHERE f.batch_num = ${batchNumOf()}${flying.sql}${filter}
+      ORDER BY updated_at ${dir}, seq ${dir} LIMIT ${q.limit + 1}`;
+    return pageOf(cx.stmt.get(sql).all(batchId, ...rest.args, ...args, batchId, ...flying.args, ...args) as SummaryRow[], asked);
+  }
+  if (c) {
+    if (sort === 'seq') {
+      where.push(`i.seq ${cmp} ?`);
+      args.push(Number(c.v));
+    } else {
+      where.push(`i.id ${cmp} ?`);
+      args.push(String(c.v));
+    }
+  }
+  const order = sort === 'seq' ? `i.seq ${dir}` : `i.${SORT_COLUMN[sort]} ${dir}, i.seq ${dir}`;
+  const sql = `SELECT ${cols(over('updated_at'))} FROM items i LEFT JOIN flights f ON f.item_key = i.key WHERE ${[num, ...where].join(' AND ')} ORDER BY ${order} LIMIT ${q.limit + 1}`;
+  return pageOf(cx.stmt.get(sql).all(batchId, ...args) as SummaryRow[], asked);
 }
 
 /** Runs in flight, the adaptive cap, the first held items and the finished span. */

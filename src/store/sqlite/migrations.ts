@@ -6,6 +6,8 @@ import { ITEM_COUNTS_012 } from './migrations/012-item-counts.js';
 import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { leanItems } from './migrations/019-lean-items.js';
 import { batchNumKeys } from './migrations/020-batch-num-keys.js';
+import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
+import { FLIGHTS_UNSENT_031 } from './migrations/031-flights-unsent.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -309,6 +311,16 @@ export const migrations: readonly Migration[] = [
         -- scores.ts: each scorer's counts (totals).
         CREATE INDEX verdicts_for_totals ON verdicts(batch_num, scorer, version, pass);
       `),
+  },
+  {
+    // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
+    name: '030_claim_writes_flight',
+    up: (db) => db.exec(CLAIM_WRITES_FLIGHT_030),
+  },
+  {
+    // Issue 39.5: the flights' one index is the few answered items no worker sent yet (see migrations/031-flights-unsent.ts).
+    name: '031_flights_unsent',
+    up: (db) => db.exec(FLIGHTS_UNSENT_031),
   },
 ];
 

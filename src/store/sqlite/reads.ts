@@ -6,8 +6,8 @@ import { type BatchRow, batchFromRow, type ItemRow, itemFromRow, type RunRow, ru
 import type { ItemFilter } from '../shapes.js';
 import type { BatchRecord, ItemRecord, RunRecord } from '../types.js';
 import type { SqliteContext } from './database.js';
-import { batchNumOf, ITEM_FROM, marks } from './statement-cache.js';
-import { itemColumns, stateOf, storedStates } from '../common/flights.js';
+import { batchNumOf, ITEM_FROM, inStates } from './statement-cache.js';
+import { itemColumns } from '../common/flights.js';
 
 // The reads of the SQLite adapter: batches, items as readers see them (each its flight laid
 // over its row), a thread's waits, the latest ends, runs, and export rows a page at a time.
@@ -46,16 +46,13 @@ function* iterateItems(cx: SqliteContext, batchId: string, f: ItemFilter = {}): 
   const args: unknown[] = [batchId, batchId, f.afterSeq ?? -1];
   let from = ITEM_FROM;
   if (f.states) {
-    const stored = storedStates(f.states);
-    where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(f.states.length)})`);
-    args.push(...stored, ...f.states);
-    if (!f.states.includes('queued')) {
-      // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
-      // items in these states (a 1M-item resume read every row). The state index leaves
-      // queued items out, so the query must say so for SQLite to take it.
-      where.push(`i.state <> 'queued'`);
-      from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
-    }
+    // Left alone, SQLite walks the whole batch in seq order to spare a sort of the few
+    // items in these states (a 1M-item resume read every row): the index or the keys, said outright.
+    const s = inStates(f.states, batchId);
+    where.push(s.where);
+    args.push(...s.args);
+    if (s.plan === 'state index') from = 'items i INDEXED BY items_for_state_pages LEFT JOIN flights f ON f.item_key = i.key';
+    if (s.plan === 'keys') where[0] = `+i.batch_num = ${batchNumOf()}`;
   }
   if (f.runStatusOtherThan !== undefined) {
     const status = 'CASE WHEN f.item_key IS NULL THEN i.run_status ELSE f.run_status END';
@@ -107,18 +104,20 @@ export function runChain(cx: SqliteContext, batchId: string, itemId: string): Ru
  * Export rows a page at a time in one statement: each item with its runs, decisions and
  * files gathered by JSON aggregates (not three queries per item, nor every run's output).
  */
-function aggregatesSql(states: readonly ItemState[] | undefined): string {
+function aggregatesSql(states: readonly ItemState[] | undefined, batchId: string): { sql: string; args: unknown[] } {
   let from = 'items i';
   let where = '';
+  let num = `i.batch_num = ${batchNumOf()}`;
+  const args: unknown[] = [];
   if (states) {
-    where = ` AND i.state IN (${marks(storedStates(states).length)}) AND ${stateOf()} IN (${marks(states.length)})`;
     // Queued items are not in the state index: said outright, SQLite reads only the few in these states.
-    if (!states.includes('queued')) {
-      from = 'items AS i INDEXED BY items_for_state_pages';
-      where += ` AND i.state <> 'queued'`;
-    }
+    const s = inStates(states, batchId);
+    where = ` AND ${s.where}`;
+    args.push(...s.args);
+    if (s.plan === 'state index') from = 'items AS i INDEXED BY items_for_state_pages';
+    if (s.plan === 'keys') num = `+${num}`;
   }
-  return `
+  return { args, sql: `
   SELECT ? AS batch_id, ${itemColumns()},
     (SELECT json_group_array(json_object('id', id, 'createdAt', created_at, 'finishedAt', finished_at, 'seconds', seconds))
        FROM (SELECT id, created_at, finished_at, seconds FROM runs r WHERE r.batch_num = i.batch_num AND r.item_id = i.id ORDER BY rowid)) AS agg_runs,
@@ -127,7 +126,7 @@ function aggregatesSql(states: readonly ItemState[] | undefined): string {
     (SELECT json_group_array(json_object('id', id, 'role', role, 'name', name, 'path', path, 'bytes', bytes,
                                          'sha256', sha256, 'status', status, 'host', host))
        FROM (SELECT * FROM files f WHERE f.batch_num = i.batch_num AND f.item_id = i.id ORDER BY rowid)) AS agg_files
-  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE i.batch_num = ${batchNumOf()} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?`;
+  FROM ${from} LEFT JOIN flights f ON f.item_key = i.key WHERE ${num} AND i.seq > ?${where} ORDER BY i.seq LIMIT ?` };
 }
 
 type AggregateRow = ItemRow & { agg_runs: string; agg_decisions: string; agg_files: string };
@@ -144,7 +143,8 @@ const META_KEYS = `
 /** Export rows a page at a time (see {@link aggregatesSql}); only `states` when given. */
 export function aggregates(cx: SqliteContext, batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): ItemAggregate[] {
   if (states && states.length === 0) return [];
-  const rows = cx.db.prepare(aggregatesSql(states)).all(batchId, batchId, afterSeq, ...(states ? [...storedStates(states), ...states] : []), limit) as AggregateRow[];
+  const q = aggregatesSql(states, batchId);
+  const rows = cx.db.prepare(q.sql).all(batchId, batchId, afterSeq, ...q.args, limit) as AggregateRow[];
   return rows.map((r) => {
     const runs = JSON.parse(r.agg_runs) as { id: string; createdAt: string; finishedAt: string | null; seconds: number | null }[];
     return {

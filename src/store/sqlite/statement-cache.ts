@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { itemColumns } from '../common/flights.js';
+import { IN_FLIGHT_MARK, itemColumns, stateOf, storedStates } from '../common/flights.js';
+import { ACTIVE_STATES, type ItemState } from '../item-states.js';
 import { batchNumOf } from '../common/batch-num.js';
 
 /**
@@ -47,3 +48,32 @@ export const ITEM_KEY = `(SELECT key FROM items WHERE batch_num = ${batchNumOf()
 
 /** `?` placeholders for `n` values. */
 export const marks = (n: number): string => new Array(n).fill('?').join(',');
+
+/** How a read of items in some states finds them ({@link inStates}). */
+export type StatesPlan = 'state index' | 'keys' | 'walk';
+
+/**
+ * The condition that an item (`i`, its flight `f` LEFT JOINed) is in one of `states` as readers
+ * see it, with its arguments, and how SQLite is to find them:
+ * - `state index`: no state queued nor in flight; the rows walk items_for_state_pages (the
+ *   caller names it), which leaves queued rows out;
+ * - `keys`: states in flight but not queued: an item in flight keeps its queued row, out of the
+ *   state index, so the items are looked up by key, those at rest through the state index and
+ *   those in flight through their flights (the caller writes `+i.batch_num`, so SQLite takes
+ *   the keys instead of a walk of the batch);
+ * - `walk`: queued among them: the batch in seq order.
+ */
+export function inStates(states: readonly ItemState[], batchId: string): { where: string; args: unknown[]; plan: StatesPlan } {
+  const stored = storedStates(states);
+  const where = `i.state IN (${marks(stored.length)}) AND ${stateOf()} IN (${marks(states.length)})`;
+  const args: unknown[] = [...stored, ...states];
+  if (!stored.includes(IN_FLIGHT_MARK)) return { where: `${where} AND i.state <> 'queued'`, args, plan: 'state index' };
+  if (states.includes('queued')) return { where, args, plan: 'walk' };
+  const flying = states.filter((s) => ACTIVE_STATES.includes(s));
+  return {
+    where: `${where} AND i.key IN (SELECT key FROM items INDEXED BY items_for_state_pages WHERE batch_num = ${batchNumOf()} AND state <> 'queued' AND state IN (${marks(states.length)})
+      UNION ALL SELECT item_key FROM flights WHERE batch_num = ${batchNumOf()} AND state IN (${marks(flying.length)}))`,
+    args: [...args, batchId, ...states, batchId, ...flying],
+    plan: 'keys',
+  };
+}

@@ -2,8 +2,7 @@ import { type BatchDecision, type BatchTotals, type ItemQuery, type ItemStats, t
 import type { SqliteContext } from './database.js';
 import { itemFromRow, type ItemRow } from '../rows/records.js';
 import type { ItemRecord } from '../types.js';
-import { stateOf, storedStates } from '../common/flights.js';
-import { batchNumOf, ITEM_SELECT, marks } from './statement-cache.js';
+import { batchNumOf, inStates, ITEM_SELECT } from './statement-cache.js';
 import { trustedCostSql } from '../common/cost-sums.js';
 import { keptTotal } from '../../policy/cost.js';
 
@@ -21,9 +20,10 @@ export function queryItems(cx: SqliteContext, batchId: string, q: ItemQuery = {}
   const args: (string | number | null)[] = [batchId, batchId];
   if (q.states) {
     if (q.states.length === 0) return [];
-    const stored = storedStates(q.states);
-    where.push(`i.state IN (${marks(stored.length)})`, `${stateOf()} IN (${marks(q.states.length)})`);
-    args.push(...stored, ...q.states);
+    const s = inStates(q.states, batchId);
+    where.push(s.where);
+    args.push(...(s.args as (string | number)[]));
+    if (s.plan === 'keys') where[0] = `+${where[0]}`;
   }
   // json_each matches the key exactly, whatever quotes or dots it holds (a JSON path would not).
   for (const [key, want] of Object.entries(q.meta ?? {})) {

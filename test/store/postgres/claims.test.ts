@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import type { NewBatch } from '../../../src/store/shapes.js';
+import { sharedPgServer, type SharedPg } from '../../support/pg-shared.js';
+import { snap } from '../snapshot.js';
+
+const B = 'pcb';
+const BATCH: NewBatch = {
+  id: B, name: 'claims', kind: 'runs', sourcePath: '/q.csv', sourceSha256: 'sha', baseUrl: 'http://svc/api/v1',
+  settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' }, policy: null,
+};
+
+let server: SharedPg;
+beforeAll(async () => {
+  server = await sharedPgServer();
+}, 120_000);
+afterAll(async () => server?.stop());
+
+describe('PostgreSQL claims', () => {
+  it('a claim writes the flight alone: the item rows not written at all (same row versions), the queued readers leave them out, the end lands the start on the row', async () => {
+    const url = await server.createDatabase('claims_writes_flight');
+    const store = await PostgresStore.open(url);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const loader = await store.beginBatchLoad(BATCH);
+      for (let i = 0; i < 4; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}?`, threadKey: i < 2 ? 't' : null, meta: {} });
+      await loader.flush();
+      await loader.commit([]);
+      // A row's version (ctid, xmin) changes with any write of it, whatever it writes.
+      const versions = async (): Promise<unknown[]> => (await c.query('SELECT id, ctid::text, xmin::text, state FROM items ORDER BY seq')).rows;
+      const before = await versions();
+      const w = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
+      const got = await store.claimItems(B, { workerId: w, leaseMs: 60_000, max: 4, cap: 4, afterSeq: -1 });
+      expect(got.items.map((i) => [i.id, i.state])).toEqual([['i0', 'submitting'], ['i2', 'submitting'], ['i3', 'submitting']]);
+      expect(await versions()).toEqual(before);
+      const i0 = (await store.getItem(B, 'i0'))!;
+      expect(i0).toMatchObject({ state: 'submitting', owner: w, fence: 1, startedAt: got.items[0]!.startedAt, pendingKey: got.items[0]!.pendingKey });
+      expect(i0.startedAt).not.toBeNull();
+      expect(await store.itemCounts(B)).toMatchObject({ queued: 1, submitting: 3 });
+      expect((await store.listItems(B, { states: ['queued'] })).map((i) => i.id)).toEqual(['i1']);
+      expect((await store.listItems(B, { states: ['submitting'] })).map((i) => i.id)).toEqual(['i0', 'i2', 'i3']);
+      expect(await store.claimItems(B, { workerId: w, leaseMs: 60_000, max: 4, cap: 8, afterSeq: -1 })).toMatchObject({ items: [] });
+      expect(await store.claimNextInThread(B, 't', 0, { workerId: w, leaseMs: 60_000, cap: 8 })).toBeNull();
+      expect(await store.cancelBatch(B)).toBe(1);
+      const ran = await store.markAdmitted(got.items[0]!, { id: 'r0', status: 'running', threadId: 'th', step: 0, parentRunId: null, idempotencyKey: got.items[0]!.pendingKey! });
+      expect(await store.markFinished(ran, snap('r0'), 'completed')).toMatchObject({ state: 'completed', startedAt: i0.startedAt, fence: 1 });
+      expect((await c.query("SELECT state, started_at, fence::int FROM items WHERE id = 'i0'")).rows).toEqual([{ state: 'completed', started_at: i0.startedAt, fence: 1 }]);
+      expect(await store.itemCounts(B)).toMatchObject({ queued: 0, submitting: 2, completed: 1, cancelled: 1 });
+    } finally {
+      await c.end();
+      await store.close();
+    }
+  });
+});
