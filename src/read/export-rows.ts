@@ -5,7 +5,7 @@ import { decisionNote } from './decision-text.js';
 import { recordedCost, untrustedCost } from '../policy/cost.js';
 import type { ItemAggregate, ReadStore, ScoreStore } from '../store/port.js';
 import { scorersShown } from './score-rates.js';
-import { type ShownVerdict, verdictCursor, verdictsByName } from './verdict-cursor.js';
+import { alongsideVerdicts, type ShownVerdict, verdictsByName } from './item-verdicts.js';
 import type { BatchRecord, FileRecord, FileStatus, ItemState } from '../store/types.js';
 
 /** Item status as exported: `submitting` is reported as `running` (the run may exist). */
@@ -120,13 +120,7 @@ export async function* exportRows(store: ExportStore, batch: BatchRecord, sel: E
   const states = o.states;
   const pageSize = o.pageSize ?? 500;
   const refs = await scorersShown(store, batch);
-  const verdicts = refs.length > 0 ? verdictCursor(store, batch.id, pageSize) : null;
-  for (let after = -1; ; ) {
-    const page = await store.aggregates(batch.id, after, pageSize, states);
-    if (page.length === 0) return;
-    for (const a of page) {
-      after = a.item.seq;
-      yield exportRow(a, verdicts ? verdictsByName(refs, await verdicts.at(a.item.seq)) : {});
-    }
-  }
+  const readPage = (after: number, limit: number) => store.aggregates(batch.id, after, limit, states);
+  const rows = alongsideVerdicts(refs.length > 0 ? store : null, batch.id, readPage, (a) => a.item.seq, pageSize);
+  for await (const { row, verdicts } of rows) yield exportRow(row, refs.length > 0 ? verdictsByName(refs, verdicts) : {});
 }

@@ -1,5 +1,5 @@
 import { decisionWords, deciderName } from '../read/decision-text.js';
-import { scorerVersionsOf, VerdictCursor, verdictByScorer, type VerdictReads } from '../read/item-verdicts.js';
+import { alongsideVerdicts, scorerVersionsOf, verdictByScorer, type VerdictReads } from '../read/item-verdicts.js';
 import { regressionSummary, type ScorerComparison, type VerdictTurn } from '../read/regressions.js';
 import { budgetOf } from '../read/spend.js';
 import { recordedCost } from '../policy/cost.js';
@@ -41,14 +41,8 @@ export interface ReportSummary {
 /** A batch's export rows in file order, each with one verdict per scorer; one page held at a time. */
 export async function* rowsWithVerdicts(store: ReportStore, batch: BatchRecord, pageSize = 500): AsyncGenerator<{ row: ItemAggregate; verdicts: Map<string, Verdict> }> {
   const versions = scorerVersionsOf(batch);
-  const cursor = new VerdictCursor(store, batch.id, pageSize);
-  let after = -1;
-  for (;;) {
-    const page = await store.aggregates(batch.id, after, pageSize);
-    for (const row of page) yield { row, verdicts: verdictByScorer(await cursor.at(row.item.seq), versions) };
-    if (page.length < pageSize) return;
-    after = page[page.length - 1]!.item.seq;
-  }
+  const rows = alongsideVerdicts(store, batch.id, (after, limit) => store.aggregates(batch.id, after, limit), (r) => r.item.seq, pageSize);
+  for await (const { row, verdicts } of rows) yield { row, verdicts: verdictByScorer(verdicts, versions) };
 }
 
 function countUp<K>(m: Map<string, { key: K; count: number }>, id: string, key: K): void {

@@ -2,7 +2,7 @@ import type { BatchRecord } from '../store/index.js';
 import { decisionWords, deciderName } from '../read/decision-text.js';
 import { exportRows, type ExportRow, type ExportSelection, type ExportStore } from '../read/export-rows.js';
 import { scorersShown } from '../read/score-rates.js';
-import { scorerNames } from '../read/verdict-cursor.js';
+import { scorerNames } from '../read/item-verdicts.js';
 
 /** How CSV is written. */
 export interface CsvOptions {

@@ -1,10 +1,10 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import type { Store } from '../store/port.js';
+import type { ItemVerdictsToRecord, Store } from '../store/port.js';
 import type { ItemRecord } from '../store/types.js';
 import { judgeItem } from './judge-item.js';
 import { judgedBy, verdictOf } from './judgement.js';
 import { judgeLocally } from './local-scorers.js';
-import type { ScorerSpec, ScorerTotals, Verdict } from './types.js';
+import type { ScorerSpec, ScorerTotals } from './types.js';
 
 /** How far `scoreBatch` is. */
 export interface ScoreProgress {
@@ -44,7 +44,7 @@ const isPure = (s: ScorerSpec): boolean => s.kind !== 'command' && s.kind !== 'a
 
 /** A page of work: each item with the scorers it lacks, and the seq the page ends at (null: the batch's end). */
 interface Page {
-  work: { item: ItemRecord; specs: ScorerSpec[] }[];
+  work: { item: ItemRecord; specs: readonly ScorerSpec[] }[];
   end: number | null;
 }
 
@@ -65,8 +65,12 @@ async function pageOfAll(o: ScoreBatchOptions, after: number, size: number): Pro
       if (judged.length < size || judged[judged.length - 1]!.seq >= last) break;
       from = judged[judged.length - 1]!.seq;
     }
-  const work = items.map((item) => ({ item, specs: o.scorers.filter((s) => !have.get(item.seq)?.has(`${s.name}\0${s.version}`)) })).filter((w) => w.specs.length > 0);
-  return { work, end: items.length < size ? null : last };
+  // An item with no verdict yet (most, on a first scoring) shares the list of every scorer.
+  const work = items.map((item) => {
+    const h = have.get(item.seq);
+    return { item, specs: h ? o.scorers.filter((s) => !h.has(`${s.name}\0${s.version}`)) : o.scorers };
+  });
+  return { work: have.size > 0 ? work.filter((w) => w.specs.length > 0) : work, end: items.length < size ? null : last };
 }
 
 /**
@@ -118,16 +122,16 @@ export async function scoreBatch(o: ScoreBatchOptions): Promise<ScoreBatchResult
     const { work, end } = await nextPage(o, after, size);
     if (work.length === 0 && end === null) break;
     const at = isoNow(clock);
-    const out: { itemId: string; verdicts: Verdict[] }[] = new Array(work.length);
+    const out: ItemVerdictsToRecord[] = new Array(work.length);
     const slow: number[] = [];
     work.forEach((w, i) => {
       if (!w.specs.every(isPure)) return void slow.push(i);
-      out[i] = { itemId: w.item.id, verdicts: w.specs.map((s) => verdictOf(s, judgeLocally(s, { id: w.item.id, question: w.item.question, expected: w.item.expected, text: w.item.text }), at, judgedBy(s))) };
+      out[i] = { itemId: w.item.id, seq: w.item.seq, verdicts: w.specs.map((s) => verdictOf(s, judgeLocally(s, { id: w.item.id, question: w.item.question, expected: w.item.expected, text: w.item.text }), at, judgedBy(s))) };
     });
     for (let i = 0; i < slow.length; i += PROGRAMS_AT_ONCE) {
       const part = slow.slice(i, i + PROGRAMS_AT_ONCE);
       const verdicts = await Promise.all(part.map((k) => judgeItem(work[k]!.item, work[k]!.specs, base)));
-      part.forEach((k, j) => (out[k] = { itemId: work[k]!.item.id, verdicts: verdicts[j]! }));
+      part.forEach((k, j) => (out[k] = { itemId: work[k]!.item.id, seq: work[k]!.item.seq, verdicts: verdicts[j]! }));
     }
     await o.store.recordVerdictsMany(o.batchId, out);
     for (const r of out) judged += r.verdicts.length;

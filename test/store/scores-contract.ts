@@ -94,6 +94,19 @@ export function scoresContract(name: string, open: () => Promise<Store>): void {
       expect(await s.verdictsOf(B, 'i1')).toEqual([]);
     });
 
+    it("records many items' verdicts by the seqs the caller read, and refuses the whole call for a seq that is not its item's", async () => {
+      const s = await fresh();
+      await batchOf(s, B, 3, [0, 1, 2]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i0', seq: 0, verdicts: [v('mentions', true)] }, { itemId: 'i2', seq: 2, verdicts: [v('mentions', false), v('value', null)] }]);
+      await s.recordVerdictsMany(B, [{ itemId: 'i0', seq: 0, verdicts: [v('mentions', false)] }]);
+      expect(await s.verdictsOf(B, 'i0')).toEqual([v('mentions', false)]);
+      expect(await s.verdictsOf(B, 'i2')).toEqual([v('mentions', false), v('value', null)]);
+      await expect(s.recordVerdictsMany(B, [{ itemId: 'i1', seq: 1, verdicts: [v('mentions', true)] }, { itemId: 'i0', seq: 2, verdicts: [v('mentions', true)] }])).rejects.toThrow(/no item i0/);
+      await expect(s.recordVerdictsMany(B, [{ itemId: 'i1', seq: 7, verdicts: [v('mentions', true)] }])).rejects.toThrow(/no item i1/);
+      expect(await s.verdictsOf(B, 'i1')).toEqual([]);
+      expect(await s.verdictsOf(B, 'i0')).toEqual([v('mentions', false)]);
+    });
+
     it('hands out the completed items lacking that version, in seq order, page by page; with rescore every completed item', async () => {
       const s = await fresh();
       await batchOf(s, B, 7, [0, 2, 3, 5, 6], [1]);

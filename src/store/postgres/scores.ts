@@ -26,9 +26,9 @@ export async function recordVerdictsMany(c: Queryable, batchId: string, items: r
   const found = await all<{ batch_num: number; id: string; seq: number }>(c, `SELECT batch_num, id, seq FROM items WHERE batch_num = ${BATCH_NUM('$1')} AND id = ANY($2::text[])`, [batchId, ids]);
   const at = new Map(found.map((r) => [r.id, r]));
   const flat: { num: number; seq: number; itemId: string; v: Verdict }[] = [];
-  for (const { itemId, verdicts } of items) {
+  for (const { itemId, seq, verdicts } of items) {
     const it = at.get(itemId);
-    if (!it) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+    if (!it || (seq !== undefined && Number(it.seq) !== seq)) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
     for (const v of verdicts) flat.push({ num: Number(it.batch_num), seq: Number(it.seq), itemId, v });
   }
   for (let i = 0; i < flat.length; i += CHUNK) {

@@ -4,6 +4,11 @@ import type { ItemRecord } from '../types.js';
 /** One item's verdicts to record. */
 export interface ItemVerdictsToRecord {
   itemId: string;
+  /**
+   * The item's seq, as the caller read it with `itemId` (`resq score`): the item is found by it,
+   * next to the last one (SQLite); a seq that is not `itemId`'s is refused like a missing item.
+   */
+  seq?: number;
   verdicts: readonly Verdict[];
 }
 

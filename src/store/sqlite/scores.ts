@@ -20,6 +20,8 @@ function stmt(cx: SqliteContext, sql: string): Statement {
 interface Writes {
   num: Statement;
   put: Statement;
+  has: Statement;
+  putAt: Statement;
 }
 const writes = new WeakMap<Db, Writes>();
 
@@ -34,6 +36,10 @@ function writesOf(db: Db): Writes {
         put: db.prepare(
           `INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) SELECT batch_num, id, seq, ?, ?, ?, ?, ?, ?, ? FROM items WHERE batch_num = ? AND id = ? ${VERDICT_UPSERT}`,
         ),
+        // With the seq known (`resq score` read the item, in file order): the item checked once,
+        // by a seek next to the last one, then a plain insert per verdict.
+        has: db.prepare('SELECT id = ? FROM items WHERE batch_num = ? AND seq = ?').pluck(),
+        putAt: db.prepare(`INSERT INTO verdicts (batch_num, ${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${VERDICT_UPSERT}`),
       }),
     );
   return w;
@@ -48,10 +54,11 @@ export function recordVerdicts(cx: SqliteContext, batchId: string, itemId: strin
 export function recordVerdictsMany(cx: SqliteContext, batchId: string, items: readonly ItemVerdictsToRecord[]): void {
   const w = writesOf(cx.db);
   const num = w.num.get(batchId) as number | undefined;
-  for (const { itemId, verdicts } of items) {
-    if (num === undefined) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+  for (const { itemId, seq, verdicts } of items) {
+    if (num === undefined || (seq !== undefined && w.has.get(itemId, num, seq) !== 1)) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
     for (const v of verdicts) {
-      if (w.put.run(v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by, num, itemId).changes === 0) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
+      if (seq !== undefined) w.putAt.run(num, itemId, seq, v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by);
+      else if (w.put.run(v.scorer, v.version, passValue(v), v.score, v.reason, v.scoredAt, v.by, num, itemId).changes === 0) throw new Error(`recordVerdicts: batch ${batchId} has no item ${itemId}`);
     }
   }
 }
