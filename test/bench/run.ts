@@ -1,11 +1,11 @@
-// `npm run bench [-- --quick] [--only NAME[,NAME]] [--json PATH]`: runs every scenario in a
+// `npm run bench [-- --quick] [--only NAME[,NAME]] [--json PATH] [--rounds N …]`: runs every scenario in a
 // fresh child process, one after another (the machine is small and shared: never two at
 // once), prints one table and writes it as JSON.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { benchArgs } from './lib/args.js';
+import { benchArgs, scenarioArgs } from './lib/args.js';
 import { ROWS_MARK, renderTable, type BenchRow } from './lib/report.js';
 
 /** Scenario names, in the order of issue 7 (then issue 14's start-up, issue 16's scale, issue 28's simulator state, issue 39's heap per run in flight; issue 23's floor runs first); each is `scenarios/<name>.ts`. */
@@ -18,7 +18,8 @@ if (unknown.length) {
   process.stderr.write(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}\n`);
   process.exit(2);
 }
-const pass = process.argv.slice(2).filter((a) => a === '--quick' || a === '--verbose');
+/** Every flag but the runner's own reaches each scenario (`--quick`, `--rounds 5`, `--config N,C,D`, …). */
+const pass = scenarioArgs(process.argv.slice(2));
 
 async function runScenario(name: string): Promise<BenchRow[]> {
   const file = fileURLToPath(new URL(`./scenarios/${name}.ts`, import.meta.url));
