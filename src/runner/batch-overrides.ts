@@ -1,5 +1,6 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
 import type { ScorerSpec } from '../score/types.js';
+import { scorersForStore } from '../score/scorers-file.js';
 import { describeReceivers } from '../read/receivers.js';
 import { notifyOver } from '../store/notify-settings.js';
 
@@ -61,9 +62,10 @@ export function applyOverrides(batch: Pick<BatchRecord, 'settings' | 'policy' | 
     settings.notify = notify;
   }
   const named = (s: readonly ScorerSpec[] | undefined): string => (s?.length ? s.map((x) => x.name).join(', ') : 'none');
-  if (o.scorers !== undefined && JSON.stringify(o.scorers) !== JSON.stringify(was.scorers)) {
-    changes.push(`scorers: ${named(was.scorers)} → ${named(o.scorers)}`);
-    settings.scorers = o.scorers;
+  const scorers = o.scorers === undefined ? undefined : scorersForStore(o.scorers);
+  if (scorers !== undefined && JSON.stringify(scorers) !== JSON.stringify(was.scorers)) {
+    changes.push(`scorers: ${named(was.scorers)} → ${named(scorers)}`);
+    settings.scorers = scorers;
   }
   let policy = batch.policy;
   if (o.policy !== undefined && JSON.stringify(o.policy) !== JSON.stringify(batch.policy)) {

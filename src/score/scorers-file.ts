@@ -114,3 +114,44 @@ export async function parseScorersFile(path: string): Promise<ScorerSpec[]> {
   }
   return parseScorers(text, path);
 }
+
+const VERSION = /^[0-9a-f]{16}$/;
+
+/**
+ * Scorers as a batch keeps them: a `command` scorer's program left out (a program runs only
+ * where its own command line named it, never from what the database holds; its name, kind,
+ * version and timeout stay, so windows and verdicts still know it).
+ */
+export function scorersForStore(specs: readonly ScorerSpec[]): ScorerSpec[] {
+  return specs.map((s) => {
+    if (s.kind !== 'command') return s;
+    const { command: _program, ...rest } = s.settings;
+    return { ...s, settings: rest };
+  });
+}
+
+/**
+ * A batch's stored scorers, checked where they leave the database as a file's are where they
+ * enter: each entry's name, kind and version, and its settings by its kind's schema (a pattern
+ * that compiles, a finite tolerance…). An entry that fails is left out; a `command` scorer comes
+ * back without a program whatever the row holds. Undefined when the row holds none.
+ */
+export function scorersFromStore(stored: unknown): ScorerSpec[] | undefined {
+  if (!Array.isArray(stored)) return undefined;
+  const out: ScorerSpec[] = [];
+  for (const e of stored as unknown[]) {
+    if (e === null || typeof e !== 'object') continue;
+    const { name, kind, version, settings } = e as Record<string, unknown>;
+    if (typeof name !== 'string' || !NAME.test(name) || typeof version !== 'string' || !VERSION.test(version)) continue;
+    if (typeof kind !== 'string' || !(KINDS as string[]).includes(kind) || settings === null || typeof settings !== 'object') continue;
+    if (kind === 'command') {
+      const t = (settings as Record<string, unknown>).timeout_seconds;
+      const ok = SETTINGS.command.shape.timeout_seconds.safeParse(t);
+      if (ok.success) out.push({ name, kind, version, settings: { timeout_seconds: ok.data } });
+      continue;
+    }
+    const parsed = (SETTINGS[kind as ScorerKind] as z.ZodType).safeParse(settings);
+    if (parsed.success) out.push({ name, kind: kind as ScorerKind, version, settings: parsed.data as Record<string, unknown> });
+  }
+  return out;
+}

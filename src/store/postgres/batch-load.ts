@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { settingsText } from '../rows/records.js';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import { BatchExistsError } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewModelRow } from '../shapes.js';
@@ -20,7 +21,7 @@ async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise
     const r = await c.query<{ num: number }>(
       `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING num`,
-      [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, JSON.stringify(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now],
+      [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, settingsText(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now],
     );
     return Number(r.rows[0]!.num);
   } catch (e) {
@@ -132,6 +133,6 @@ export async function loadModelBatch(c: pg.ClientBase, batch: NewBatch, model: O
 /** Updates settings and policy when a batch is resumed with new flags. */
 export async function updateBatchSettings(c: Queryable, id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null, clock: Clock = systemClock): Promise<void> {
   await c.query('UPDATE batches SET settings = $1, policy = $2, base_url = $3, updated_at = $4 WHERE id = $5', [
-    JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(clock), id,
+    settingsText(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(clock), id,
   ]);
 }

@@ -1,6 +1,7 @@
 import type { InputProblem } from '../../errors.js';
 import { parseStoredJson } from '../../text/json-text.js';
 import { withoutStoredCommand } from '../notify-settings.js';
+import { scorersForStore, scorersFromStore } from '../../score/scorers-file.js';
 import type { ModelRunRecord } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
 
@@ -30,6 +31,15 @@ export interface BatchRow {
   cancelled_at: string | null;
 }
 
+/** A batch's settings as read: no notify command, and its scorers checked (score/scorers-file.ts). */
+function storedSettings(raw: BatchSettings): BatchSettings {
+  const s = withoutStoredCommand(raw);
+  if (s.scorers === undefined) return s;
+  const scorers = scorersFromStore(s.scorers);
+  const { scorers: _raw, ...rest } = s;
+  return scorers ? { ...rest, scorers } : rest;
+}
+
 export function batchFromRow(r: BatchRow): BatchRecord {
   return {
     id: r.id,
@@ -38,7 +48,7 @@ export function batchFromRow(r: BatchRow): BatchRecord {
     sourcePath: r.source_path,
     sourceSha256: r.source_sha256,
     baseUrl: r.base_url,
-    settings: withoutStoredCommand(JSON.parse(r.settings) as BatchSettings),
+    settings: storedSettings(JSON.parse(r.settings) as BatchSettings),
     policy: parseJson(r.policy),
     totalItems: r.total_items,
     invalidRows: JSON.parse(r.invalid_rows) as InputProblem[],
@@ -298,4 +308,12 @@ export function decisionFromRow(r: DecisionRow): DecisionRecord {
     respondKey: r.respond_key ?? null,
     overBudget: r.over_budget === true || r.over_budget === 1,
   };
+}
+
+/**
+ * A batch's settings as written: a `command` scorer without its program (a program runs only
+ * where its own command line named it; the database holds data, never a program to run).
+ */
+export function settingsText(s: BatchSettings): string {
+  return JSON.stringify(s.scorers ? { ...s, scorers: scorersForStore(s.scorers) } : s);
 }

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { settingsText } from '../rows/records.js';
 import { BatchExistsError } from '../../errors.js';
 import type { InputProblem } from '../../errors.js';
 import type { BatchLoader, DuplicateItem, ModelBatchRecord, NewBatch, NewItem, NewItemColumns, NewModelRow } from '../shapes.js';
@@ -23,7 +24,7 @@ function insertBatch(cx: SqliteContext, b: NewBatch): void {
       b.sourcePath,
       b.sourceSha256,
       b.baseUrl,
-      JSON.stringify(b.settings),
+      settingsText(b.settings),
       b.policy == null ? null : JSON.stringify(b.policy),
       now,
       now,
@@ -41,7 +42,7 @@ function setLoaded(cx: SqliteContext, id: string, totalItems: number, invalid: I
 export function updateBatchSettings(cx: SqliteContext, id: string, settings: BatchSettings, policy: unknown, baseUrl: string | null): void {
   cx.db
     .prepare('UPDATE batches SET settings = ?, policy = ?, base_url = ?, updated_at = ? WHERE id = ?')
-    .run(JSON.stringify(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(cx.clock), id);
+    .run(settingsText(settings), policy == null ? null : JSON.stringify(policy), baseUrl, isoNow(cx.clock), id);
 }
 
 /**
