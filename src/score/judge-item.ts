@@ -2,7 +2,6 @@ import { type Clock, isoNow, systemClock } from '../clock.js';
 import { ResqError } from '../errors.js';
 import type { Store } from '../store/port.js';
 import type { ItemRecord } from '../store/types.js';
-import { judgeWithAgent } from './agent-judge.js';
 import { judgeWithCommand } from './command-scorer.js';
 import { judgedBy, type ScoreInput, unscored, verdictOf } from './judgement.js';
 import { judgeLocally } from './local-scorers.js';
@@ -33,7 +32,7 @@ export async function scoreInputOf(item: ItemRecord, specs: readonly ScorerSpec[
 /**
  * Judges one completed item by each scorer: the local ones here, a `command` scorer by its
  * program (the caller gives only scorers whose file its own command line named), an `agent`
- * scorer by the agent judge. A scorer that fails leaves the item unscored with the reason; it
+ * scorer not here (its judge batch judges it). A scorer that fails leaves the item unscored with the reason; it
  * never fails the item. Records nothing (the caller does).
  */
 export async function judgeItem(item: ItemRecord, specs: readonly ScorerSpec[], o: JudgeOptions): Promise<Verdict[]> {
@@ -42,13 +41,10 @@ export async function judgeItem(item: ItemRecord, specs: readonly ScorerSpec[], 
   const out: Verdict[] = [];
   for (const spec of specs) {
     try {
-      if (spec.kind === 'agent') {
-        const j = await judgeWithAgent(spec, item, { store: o.store, batchId: o.batchId, ...(o.signal ? { signal: o.signal } : {}) });
-        out.push(verdictOf(spec, j, isoNow(clock), j.by));
-      } else {
-        const j = spec.kind === 'command' ? await judgeWithCommand(spec, input, o.signal) : judgeLocally(spec, input);
-        out.push(verdictOf(spec, j, isoNow(clock), judgedBy(spec)));
-      }
+      // An agent scorer judges through its judge batch (agent-judging.ts), never one item at a time here.
+      if (spec.kind === 'agent') continue;
+      const j = spec.kind === 'command' ? await judgeWithCommand(spec, input, o.signal) : judgeLocally(spec, input);
+      out.push(verdictOf(spec, j, isoNow(clock), judgedBy(spec)));
     } catch (e) {
       if (o.strict && e instanceof ResqError) throw e;
       out.push(verdictOf(spec, unscored(`the scorer failed: ${e instanceof Error ? e.message : String(e)}`), isoNow(clock), judgedBy(spec)));
