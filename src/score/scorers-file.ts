@@ -115,7 +115,8 @@ export async function parseScorersFile(path: string): Promise<ScorerSpec[]> {
   return parseScorers(text, path);
 }
 
-const VERSION = /^[0-9a-f]{16}$/;
+/** A version as stored: scorerVersion gives 16 hex digits; any short plain token is taken, nothing else. */
+const VERSION = /^[A-Za-z0-9]{1,64}$/;
 
 /**
  * Scorers as a batch keeps them: a `command` scorer's program left out (a program runs only
