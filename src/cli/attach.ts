@@ -7,7 +7,7 @@ import { escapeControls } from '../text/escape-text.js';
 import { userMessage } from './error-message.js';
 import { EXIT, exitCodeForRun } from './exit-codes.js';
 import { STOP_SIGNALS, type CliIo, type StopSignal } from './io.js';
-import { pickRenderer } from './progress.js';
+import { agentProgress, pickRenderer, type RunEvent } from './progress.js';
 import { choiceFor, openService } from './service.js';
 import { chooseService, overrideNote } from '../service-choice.js';
 import { formatStatus } from './summary.js';
@@ -68,7 +68,7 @@ export function sessionConnector(flags: ServiceFlags, env: NodeJS.ProcessEnv, db
  */
 export async function driveSession(o: DriveOptions): Promise<number> {
   const io = o.io;
-  const renderer = pickRenderer(o.json, io);
+  const renderer = pickRenderer<RunEvent>(o.json, io, agentProgress());
   const stop = new AbortController();
   let stoppedBy: StopSignal | null = null;
   let sim = false;
@@ -135,6 +135,11 @@ async function render(o: DriveOptions, r: SessionResult, how: { sim: boolean; st
     else if (result.interrupted) io.stderr.write(`interrupted; to continue: ${resume}\n`);
     else if (limit !== undefined && status.counts.queued > 0)
       io.stdout.write(`--limit ${limit}: done as asked; ${status.counts.queued} item${status.counts.queued === 1 ? '' : 's'} left queued (or run again with --limit N); to go on: ${resume}\n`);
+  }
+  // What judging the answers cost, and the judgings waiting for a person.
+  if (r.judging) {
+    const [{ judgingLines }, { judgingCost }] = await Promise.all([import('./text/judging-line.js'), import('../score/judge-batch.js')]);
+    for (const line of judgingLines(r.judging, (await judgingCost(store, batch)) ?? { runs: 0, cost: 0 }, db)) io.stderr.write(`${line}\n`);
   }
   // Rows left out with --skip-invalid are listed in the summary, not a failure: asked for, so exit 0 when the rest completed.
   const code = exitCodeForRun(result, { limited: limit !== undefined });

@@ -1,6 +1,8 @@
 import { isoNow } from '../clock.js';
 import { type ItemState, TERMINAL_STATES } from '../store/item-states.js';
 import type { RunnerEvent, StateCounts } from '../runner/index.js';
+import type { AlongsideEvent } from '../score/judge-alongside.js';
+import { escapeControls } from '../text/escape-text.js';
 import type { CliIo } from './io.js';
 import { liveBar } from './live-bar.js';
 
@@ -18,7 +20,9 @@ export type ProgressStep =
   /** Kept for below the bar (said at once without one). */
   | { kind: 'problem'; line: string }
   /** Said only without a bar (the bar shows it otherwise, or it would be noise). */
-  | { kind: 'detail'; line: string };
+  | { kind: 'detail'; line: string }
+  /** The work moves on to its next stage (an agent judge's judgings once the answers are over): the bar ends, `line` is said, a new bar of `format` begins. */
+  | { kind: 'phase'; line: string; format: string; total: number; done: number };
 
 /** How a kind of batch (agent runs, model runs) reads its events for the one renderer. */
 export interface ProgressKind<E> {
@@ -62,9 +66,22 @@ export function descriptorLine(e: { concurrency: number; needed: number; limit: 
   return `notice: --concurrency ${n(e.concurrency)} needs about ${n(e.needed)} open files; this process may open ${n(e.limit)}: running ${n(e.runs)} at once; to run them all, raise it before resq: ulimit -n ${e.needed}`;
 }
 
-/** Agent-run batches: in flight, held, failed; other workers as notices; cap moves in plain output. */
-export function agentProgress(): ProgressKind<RunnerEvent> {
+/** What a run of an agent batch reports: its runner's events, and its agent judge's progress. */
+export type RunEvent = RunnerEvent | AlongsideEvent;
+
+/** `judging with the agent: 3 of 10 judgings to go (batch q.judge)`. */
+export function judgingToGo(e: { done: number; total: number; batch: string }): string {
+  return `judging with the agent: ${e.total - e.done} of ${e.total} judging${e.total === 1 ? '' : 's'} to go (batch ${escapeControls(e.batch)})`;
+}
+
+/**
+ * Agent-run batches: in flight, held, failed; other workers as notices; cap moves in plain
+ * output; judgings left once the answers are over as a bar of their own.
+ */
+export function agentProgress(): ProgressKind<RunEvent> {
   let batch = '';
+  let answersOver = false;
+  let judgingShown = false;
   const fields = (c: StateCounts, inFlight: number): Fields => ({ inFlight, held: c.held, failed: c.failed + c.error });
   return {
     barFormat: 'in flight {inFlight} | held {held} | failed {failed}',
@@ -80,6 +97,7 @@ export function agentProgress(): ProgressKind<RunnerEvent> {
           return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, e.inFlight), total: e.total, rate: { perS: e.ratePerS, etaS: e.etaS } };
         // After a stop the runs still going at the service are in flight, as the summary says.
         case 'end':
+          answersOver = true;
           return { kind: 'bar', done: done(e.counts), fields: fields(e.counts, inFlightOf(e.counts)) };
         case 'joined':
           return e.others.length > 0 ? { kind: 'notice', line: `notice: joining batch ${batch}: ${describeWorkers(e.others)}` } : null;
@@ -91,6 +109,12 @@ export function agentProgress(): ProgressKind<RunnerEvent> {
           return { kind: 'detail', line: `in-flight cap now ${e.cap} (${e.reason})` };
         case 'descriptors':
           return { kind: 'notice', line: descriptorLine(e) };
+        // While answers run, judgings keep pace with them; what is left after is long work of its own.
+        case 'judging':
+          if (!answersOver || e.done >= e.total) return null;
+          if (judgingShown) return { kind: 'bar', done: e.done, total: e.total, fields: {} };
+          judgingShown = true;
+          return { kind: 'phase', line: judgingToGo(e), format: 'judgings', total: e.total, done: e.done };
         default:
           return null;
       }
@@ -128,7 +152,7 @@ export function jsonRenderer<E extends object = RunnerEvent>(out: NodeJS.Writabl
 
 /** A live bar on stderr: done/total and the kind's fields, rate, ETA; notices above it, problems below it. */
 export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, columns: number, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
-  const bar = liveBar(stream, kind.barFormat, columns);
+  let bar = liveBar(stream, kind.barFormat, columns);
   const problems: string[] = [];
   return {
     onEvent: (e) => {
@@ -138,7 +162,12 @@ export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, colu
         if (s.aboveBar) bar.note(s.line);
         bar.start(s.total, s.done, s.fields);
       } else if (s.kind === 'bar') bar.update(s.done, s.fields, s.total, s.rate);
-      else if (s.kind === 'notice') bar.note(s.line);
+      else if (s.kind === 'phase') {
+        bar.stop();
+        bar = liveBar(stream, s.format, columns);
+        bar.note(s.line);
+        bar.start(s.total, s.done, {});
+      } else if (s.kind === 'notice') bar.note(s.line);
       else if (s.kind === 'problem') problems.push(s.line);
     },
     note: (line) => bar.note(line),

@@ -12,6 +12,7 @@ import { ItemDriveContext, type DriveShared } from './drive-context.js';
 import { driveItem } from './item-driver.js';
 import { Scheduler, type SchedulerEvent } from './scheduler.js';
 import { StateTally } from './state-tally.js';
+import type { SharedSlots } from './shared-slots.js';
 
 const TALLY_REREAD_MS = 5000;
 /**
@@ -50,6 +51,12 @@ export interface RunnerOptions {
   clock?: Clock;
   /** Judges each item this worker completes and records its verdicts (score/worker-scorers.ts); never throws. */
   scoreCompleted?: (item: ItemRecord) => Promise<void>;
+  /** Slots shared with another batch this process runs (an answer batch and its agent judge's). */
+  slots?: SharedSlots;
+  /** Served first from the shared slots. @default false */
+  slotsFirst?: boolean;
+  /** Stay, idle, while this returns true (more work is coming from this process); `wake()` when it turns false. */
+  stayWhile?: () => boolean;
 }
 
 /** How a batch run ended. */
@@ -125,6 +132,8 @@ export class BatchRunner {
       limit: o.limit,
       wait: o.wait,
       clock: this.#clock,
+      ...(o.slots ? { slots: o.slots, slotsFirst: o.slotsFirst ?? false } : {}),
+      ...(o.stayWhile ? { stayWhile: o.stayWhile } : {}),
     });
   }
 
@@ -218,9 +227,19 @@ export class BatchRunner {
     this.#scheduler.stop();
   }
 
+  /** This worker's share of the batch's cap (the most runs in flight it starts). */
+  get share(): number {
+    return this.#scheduler.share;
+  }
+
   /** Wakes the runner at once (a person answered an item). */
   wake(): void {
     this.#scheduler.wake();
+  }
+
+  /** This process appended `n` items to the batch while it runs (an agent judge's judgings): they are claimed at once, first from shared slots. */
+  more(n: number): void {
+    this.#scheduler.more(n);
   }
 
   /** Tells the runner the service throttled an admission (HTTP 429): the cap halves. */

@@ -1,6 +1,7 @@
 import type { BatchRecord, ItemRecord, ItemState, ReadStore, WorkerRecord, WorkerStore } from '../store/index.js';
 import type { Clock } from '../clock.js';
 import type { ErrorKind } from './error-kind.js';
+import type { SharedSlots } from './shared-slots.js';
 
 /** What a step may do with the scheduler while it drives an item. */
 export interface StepContext {
@@ -76,6 +77,12 @@ export interface SchedulerOptions {
   wait?: boolean;
   /** Send at most this many queued items (`--limit`). */
   limit?: number;
+  /** Slots shared with another batch this process runs (an agent judge's): runs in flight over both stay under one cap. */
+  slots?: SharedSlots;
+  /** This scheduler is served first from the shared slots (the judge: a judging starts as soon as a slot frees). @default false */
+  slotsFirst?: boolean;
+  /** Stay, idle, while this returns true (more work is coming from this process); woken by `wake()`. */
+  stayWhile?: () => boolean;
   /** States in which an item without a live lease is taken over. */
   takeOver?: readonly ItemState[];
   clock?: Clock;

@@ -10,6 +10,7 @@ import { Presence } from './presence.js';
 import { isStoreFault } from './store-fault.js';
 import { errorCodeOf } from './error-kind.js';
 import { isLocalFault } from '../api/network-errors.js';
+import type { SlotMember } from './shared-slots.js';
 
 export type { SchedulerEvent, SchedulerOptions, SchedulerResult, Step, StepContext, TryLater } from './scheduler-options.js';
 export { isTryLater, tryLater } from './scheduler-options.js';
@@ -62,6 +63,10 @@ export class Scheduler {
   readonly #ended = new Set<string>();
   /** The last claim found fewer items than free slots: the queue is dry for now. */
   #dry = false;
+  /** This scheduler's part in slots shared with another batch of this process (its agent judge's). */
+  readonly #shared: SlotMember | null;
+  /** The last look for work found slots of its own but none left by the shared ones: work waits, this worker stays. */
+  #sharedFull = false;
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
@@ -73,8 +78,33 @@ export class Scheduler {
       freed: () => {
         this.#driving--;
         this.#wake();
+        this.#shared?.freed();
       },
     };
+    this.#shared = o.slots?.join({ first: o.slotsFirst ?? false, inFlight: () => this.inFlight, wake: () => this.#wake() }) ?? null;
+  }
+
+  /**
+   * Slots this worker fills now, at most `max`: its share of the batch's cap, and of slots
+   * shared with another batch what those leave it, taken until {@link #settle} (the other
+   * batch's claim meanwhile cannot have them).
+   */
+  #take(max = Infinity): number {
+    const own = Math.min(max, this.#cap.share - this.inFlight);
+    if (!this.#shared) return own;
+    const taken = own > 0 ? this.#shared.take(own) : 0;
+    this.#sharedFull = own > 0 && taken <= 0;
+    return taken;
+  }
+
+  /** A claim for `taken` slots is over, `got` items started (they count as in flight now). */
+  #settle(taken: number, got: number, dry: boolean): void {
+    this.#shared?.settle(taken, got, dry);
+  }
+
+  /** This worker's share of the batch's cap. */
+  get share(): number {
+    return this.#cap.share;
   }
 
   get #leaseMs(): number {
@@ -105,6 +135,12 @@ export class Scheduler {
   /** Wakes the loop at once (a person answered an item, a slot came free). */
   wake(): void {
     this.#wake();
+  }
+
+  /** This process added `n` items to the batch: claimed first from shared slots, else looked for at once. */
+  more(n: number): void {
+    if (this.#shared) this.#shared.want(n);
+    else this.#wake();
   }
 
   /** Ends the loop's sleep now, or, when it is busy, skips its next one. */
@@ -159,7 +195,8 @@ export class Scheduler {
           lastLook = false;
           continue;
         }
-        if (this.#driving === 0 && this.#later.size === 0) {
+        // Slots the other batch holds are not an end: they free as its runs end (it wakes this loop).
+        if (this.#driving === 0 && this.#later.size === 0 && !this.#sharedFull) {
           if (!rescanned && this.#cursor !== -1) {
             // Items behind the cursor may be claimable now (a thread's next item, a retry).
             this.#cursor = -1;
@@ -168,8 +205,10 @@ export class Scheduler {
           }
           // Nothing here: stay only while live workers hold items (their runs may still
           // need taking over if they die); dead workers' items come back through claims.
-          const busy = await presence.busyOthers(this.#storeNow());
-          if (busy.length === 0 || this.#o.wait === false || this.#cancelled) {
+          // More work is coming from this process (the answers an agent judge judges): stay for it.
+          const stay = !this.#cancelled && this.#o.stayWhile?.() === true;
+          const busy = stay ? [] : await presence.busyOthers(this.#storeNow());
+          if (!stay && (busy.length === 0 || this.#o.wait === false || this.#cancelled)) {
             // One last look for items to take over (a worker just gone stale leaves them).
             if (!lastLook && !this.#cancelled) {
               lastLook = true;
@@ -180,7 +219,7 @@ export class Scheduler {
           }
           lastLook = false;
           if (await presence.reapDeadLocal(this.#storeNow())) continue;
-          if (!announcedWait) {
+          if (!announcedWait && !stay) {
             announcedWait = true;
             const inFlight = busy.reduce((n, w) => n + w.items, 0);
             this.#o.onEvent?.({ type: 'waiting-for-workers', inFlight, workers: busy });
@@ -197,6 +236,7 @@ export class Scheduler {
       this.#setFatal(e);
     }
     while (this.#drives > 0) await new Promise<void>((resolve) => (this.#drivesOver = resolve));
+    this.#shared?.leave();
     if (this.#driveError) throw this.#driveError.error;
     await presence.retire(this.#storeNow());
     return { interrupted: signal.aborted && !this.#fatal && !this.#cancelled, cancelled: this.#cancelled, stalled: this.#stalled, fatal: this.#fatal };
@@ -224,8 +264,23 @@ export class Scheduler {
 
   /** Claims up to the free local slots; returns how many items it started. */
   async #claim(): Promise<number> {
-    const free = this.#cap.share - this.inFlight;
-    if (free <= 0 || this.#cancelled || this.#abort.signal.aborted) return 0;
+    if (this.#cancelled || this.#abort.signal.aborted) {
+      this.#sharedFull = false;
+      return 0;
+    }
+    const free = this.#take();
+    if (free <= 0) return 0;
+    let r = { got: 0, dry: false };
+    try {
+      r = await this.#claimFor(free);
+      return r.got;
+    } finally {
+      this.#settle(free, r.got, r.dry);
+    }
+  }
+
+  /** Claims up to `free` items (slots taken); returns how many it started, and whether fewer were there (none when the claim was put off). */
+  async #claimFor(free: number): Promise<{ got: number; dry: boolean }> {
     // With thousands in flight, slots free one at a time: gather some into one claim (each
     // claim counts the batch's runs in flight), waiting at most a few ms per thousand slots.
     // A dry queue is looked at again only after gatherMs while runs are in flight: otherwise
@@ -233,7 +288,7 @@ export class Scheduler {
     const wait = free < this.#cap.gather || (this.#dry && this.#driving > 0);
     if (wait && this.#clock.now() - this.#claimedAt < this.#cap.gatherMs) {
       this.#claimDue = true;
-      return 0;
+      return { got: 0, dry: false };
     }
     this.#claimDue = false;
     this.#claimedAt = this.#clock.now();
@@ -256,20 +311,27 @@ export class Scheduler {
       if (fresh) this.#sent++;
       this.#start(it, 0, fresh);
     });
-    return claim.items.length;
+    return { got: claim.items.length, dry: this.#dry };
   }
 
   /** Claims the next item of each thread whose item just ended here. */
   async #continueThreads(): Promise<number> {
     let n = 0;
     for (const [key, seq] of [...this.#threads]) {
-      if (this.inFlight >= this.#cap.share || this.#cancelled || this.#abort.signal.aborted) break;
+      if (this.#cancelled || this.#abort.signal.aborted) break;
+      const slot = this.#take(1);
+      if (slot <= 0) break;
       this.#threads.delete(key);
-      const next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#storeNow());
-      if (next) {
-        this.#sent++;
-        this.#start(next, 0, true);
-        n++;
+      let next = null;
+      try {
+        next = await this.#o.store.claimNextInThread(this.#o.batch.id, key, seq, { ...this.#lease(), cap: this.#cap.current }, this.#storeNow());
+        if (next) {
+          this.#sent++;
+          this.#start(next, 0, true);
+          n++;
+        }
+      } finally {
+        this.#settle(slot, next ? 1 : 0, false);
       }
     }
     return n;

@@ -2,8 +2,10 @@ import type { ServiceClient } from '../api/index.js';
 import { BatchExistsError, formatProblem, InputError, type InputProblem } from '../errors.js';
 import type { Downloader, DownloadSummary } from '../files/index.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchSettings, BatchStore, FileStore, OutboxStore, ReadStore, ScoreStore, Store, TransitionStore, WorkerStore } from '../store/index.js';
+import type { BatchRecord, BatchSettings, BatchStore, ItemRecord, FileStore, OutboxStore, ReadStore, ScoreStore, Store, TransitionStore, WorkerStore } from '../store/index.js';
 import type { ScorerSpec } from '../score/types.js';
+import type { AlongsideEvent, AlongsideResult, JudgeAlongside } from '../score/judge-alongside.js';
+import { SharedSlots } from './shared-slots.js';
 import type { SendOptions } from '../notify/worker.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
@@ -57,8 +59,8 @@ export interface SessionService {
   sameProcess?: boolean;
 }
 
-/** What a session reports besides the runner's events. */
-export type SessionEvent = RunnerEvent | { type: 'notice'; message: string };
+/** What a session reports besides the runner's events: notices, and its agent judge's progress. */
+export type SessionEvent = RunnerEvent | { type: 'notice'; message: string } | AlongsideEvent;
 
 /** The store roles a session uses: a batch loaded or found, its items claimed and moved, its files downloaded, its status read. */
 export type SessionStore = BatchStore & WorkerStore & TransitionStore & ReadStore & FileStore & OutboxStore & ScoreStore;
@@ -124,6 +126,8 @@ export interface SessionResult {
   invalid: InputProblem[];
   /** Whether the batch was there before this session (resumed or joined). */
   existed: boolean;
+  /** What its `agent` scorers' judge did beside the run (`<name>.judge`); null when it has none. */
+  judging: AlongsideResult | null;
 }
 
 async function findBatch(store: BatchStore, o: SessionOptions, name: string): Promise<BatchRecord | null> {
@@ -193,12 +197,12 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     for (const c of merged.changes) emit({ type: 'notice', message: c });
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
-    if (!service) return { ...base, run: null, files: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
+    if (!service) return { ...base, run: null, files: null, judging: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
     // What an agent judge spent of the batch's budget (in `<name>.judge`) is not the batch's to spend again.
     const { budgetLessJudging } = await import('../score/judge-batch.js');
-    const { run, files } = await runWorker(o, batch, await budgetLessJudging(store, batch, policy), service, emit);
+    const { run, files, judging } = await runWorker(o, batch, await budgetLessJudging(store, batch, policy), service, emit);
     // Items this worker left queued by its --limit wait for it, as its summary says.
-    return { ...base, run, files, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint, limit: o.limit }) };
+    return { ...base, run, files, judging, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint, limit: o.limit }) };
   } finally {
     await service?.close?.();
   }
@@ -211,7 +215,7 @@ async function runWorker(
   policy: Policy | null,
   service: SessionService,
   emit: (e: SessionEvent) => void,
-): Promise<{ run: RunnerResult; files: DownloadSummary | null }> {
+): Promise<{ run: RunnerResult; files: DownloadSummary | null; judging: AlongsideResult | null }> {
   const client = service.client;
   // Loaded when runs are sent: a dry run needs neither the runner nor the client behind it.
   const { BatchRunner } = await import('./batch-runner.js');
@@ -229,11 +233,28 @@ async function runWorker(
   const notifier = batch.settings.notify
     ? (await import('../notify/worker.js')).startWorkerNotifier(o.store, batch, { ...o.notify, onProblem: (message) => emit({ type: 'warning', message }) })
     : null;
-  // Every worker judges what it completes, as it completes (score/worker-scorers.ts).
-  const { workerScorers, completedScorer } = await import('../score/worker-scorers.js');
-  const scoreCompleted = completedScorer(o.store as Store, batch.id, workerScorers(batch.settings.scorers, o.scorers));
-  const runner = new BatchRunner({
+  // Every worker judges what it completes, as it completes (score/worker-scorers.ts); its
+  // agent scorers' judgings run beside the answers, under the same cap (score/judge-alongside.ts).
+  const { workerScorers, completedScorer, agentScorers } = await import('../score/worker-scorers.js');
+  const scoreLocally = completedScorer(o.store as Store, batch.id, workerScorers(batch.settings.scorers, o.scorers));
+  const agents = agentScorers(batch, o.scorers);
+  let judge: JudgeAlongside | null = null;
+  const slots = agents.length > 0 ? new SharedSlots(() => runner.share) : null;
+  const scoreCompleted =
+    scoreLocally || slots
+      ? async (item: ItemRecord): Promise<void> => {
+          await scoreLocally?.(item);
+          try {
+            await judge?.completed(item);
+          } catch (e) {
+            // The item stays completed: the next run or `resq score` appends the judging it lacks.
+            emit({ type: 'warning', message: `item ${item.id}: its judging was not recorded (${e instanceof Error ? e.message : String(e)}); \`resq score\` or a resume judges it` });
+          }
+        }
+      : null;
+  const runner: InstanceType<typeof BatchRunner> = new BatchRunner({
     ...(scoreCompleted ? { scoreCompleted } : {}),
+    ...(slots ? { slots } : {}),
     store: o.store,
     client,
     batch,
@@ -249,18 +270,39 @@ async function runWorker(
       emit(e);
     },
   });
+  if (slots) {
+    const { startJudgeAlongside } = await import('../score/judge-alongside.js');
+    judge = await startJudgeAlongside({
+      store: o.store as Store,
+      parent: batch,
+      scorers: agents,
+      client,
+      slots,
+      wait: o.wait ?? true,
+      ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+      ...(o.retryLaterMs !== undefined ? { retryLaterMs: o.retryLaterMs } : {}),
+      onEvent: emit,
+    });
+  }
   const stop = (): void => {
     runner.stop();
+    judge?.stop();
     downloads?.stop();
   };
   if (o.signal?.aborted) stop();
   o.signal?.addEventListener('abort', stop, { once: true });
+  let judged = false;
   try {
     const run = await runner.run();
     if (run.interrupted || run.fatal) downloads?.stop();
+    // The answers are over: what is left of the judging goes on (all slots are its now), unless the run was stopped.
+    judged = true;
+    const judging = judge ? await judge.finish(run.interrupted || run.cancelled || run.fatal !== null || (o.signal?.aborted ?? false)) : null;
     const files = (await downloads?.drain()) ?? null;
-    return { run, files };
+    return { run, files, judging };
   } finally {
+    // A run that threw leaves no judging going on behind it.
+    if (judge && !judged) await judge.finish(true).catch(() => {});
     o.signal?.removeEventListener('abort', stop);
     // What this worker caused goes out before it leaves, for a few seconds at most.
     await notifier?.finish(o.notify?.graceMs);

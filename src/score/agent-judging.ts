@@ -1,19 +1,14 @@
-import { type Clock, isoNow, systemClock } from '../clock.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Policy } from '../policy/index.js';
 import type { RunnerResult } from '../runner/batch-runner.js';
 import { runBatchSession, type SessionEvent, type SessionOptions } from '../runner/session.js';
 import { type BatchRecord, type ItemRecord, type Store, TERMINAL_STATES } from '../store/index.js';
-import { oneLine } from '../text/printable.js';
 import type { HintPlace } from '../text/command-hint.js';
-import { appendJudgings, ensureJudgeBatch, judgedRefOf, judgePolicy } from './judge-batch.js';
-import { readVerdict } from './judge-prompt.js';
-import type { ScorerSpec, Verdict } from './types.js';
+import { ensureJudgeBatch, judgePolicy } from './judge-batch.js';
+import { appendLacking, type JudgingProgress, recordEnded, recordJudging } from './judgings.js';
+import type { ScorerSpec } from './types.js';
 
-/** How far the agent judge is: judgings ended of those the companion batch holds. */
-export interface JudgingProgress {
-  done: number;
-  total: number;
-}
+export type { JudgingProgress } from './judgings.js';
 
 /** What {@link judgeByAgent} is asked. */
 export interface AgentJudgingOptions {
@@ -48,37 +43,6 @@ export interface AgentJudgingResult {
   held: number;
 }
 
-const PAGE = 1000;
-
-/** The verdict an ended judging gives its judged item: the reply read strictly, or unscored with why its run ended so. */
-export function judgingVerdict(j: ItemRecord, scoredAt: string): { item: string; verdict: Verdict } | null {
-  const ref = judgedRefOf(j);
-  if (!ref || !TERMINAL_STATES.includes(j.state)) return null;
-  const why = j.error ? `: ${oneLine(j.error, 200)}` : '';
-  const reading = j.state === 'completed' ? readVerdict(j.text) : { pass: null, score: null, reason: `the judging run ${j.state === 'error' ? 'was refused' : j.state}${why}` };
-  return { item: ref.item, verdict: { scorer: ref.scorer, version: ref.version, ...reading, scoredAt, by: `agent:${j.runId ?? j.id}` } };
-}
-
-/** Records the verdict of one ended judging on the judged batch; false when it is not one. */
-async function recordJudging(store: Store, parentId: string, j: ItemRecord, clock: Clock): Promise<boolean> {
-  const v = judgingVerdict(j, j.finishedAt ?? isoNow(clock));
-  if (!v) return false;
-  await store.recordVerdicts(parentId, v.item, [v.verdict]);
-  return true;
-}
-
-/** Records the verdicts of every ended judging, in seq order (a later round over an earlier): what a kill -9 left unrecorded. */
-async function recordEnded(store: Store, parentId: string, judge: BatchRecord, clock: Clock): Promise<number> {
-  let n = 0;
-  for (let after = -1; ; ) {
-    const page = await store.listItems(judge.id, { states: TERMINAL_STATES, afterSeq: after, limit: PAGE });
-    if (page.length === 0) return n;
-    // One turn: the SQLite adapter commits a page's verdicts together.
-    for (const ok of await Promise.all(page.map((j) => recordJudging(store, parentId, j, clock)))) if (ok) n++;
-    after = page[page.length - 1]!.seq;
-  }
-}
-
 /**
  * The service as judge: each completed item lacking a verdict of an `agent` scorer's version
  * (all with `rescore`) gets a judging in the companion batch, which then runs as any batch
@@ -91,17 +55,7 @@ export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudging
   const clock = o.clock ?? systemClock;
   let judge = await ensureJudgeBatch(store, parent);
   const round = o.rescore ? `r${clock.now()}` : null;
-  let appended = 0;
-  for (const spec of o.scorers.filter((s) => s.kind === 'agent')) {
-    const ref = { name: spec.name, version: spec.version };
-    for (let after = -1; ; ) {
-      o.signal?.throwIfAborted();
-      const page = await store.itemsToScore(parent.id, ref, { rescore: o.rescore ?? false, afterSeq: after, limit: PAGE });
-      if (page.length === 0) break;
-      appended += await appendJudgings(store, judge, spec, page, round);
-      after = page[page.length - 1]!.seq;
-    }
-  }
+  const appended = await appendLacking(store, parent, judge, o.scorers, { rescore: o.rescore ?? false, round, ...(o.signal ? { signal: o.signal } : {}) });
   judge = (await store.findBatch(judge.id)) ?? judge;
   // Whatever ended before a crash is recorded first.
   let recorded = await recordEnded(store, parent.id, judge, clock);

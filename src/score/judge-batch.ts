@@ -95,29 +95,21 @@ export async function ensureJudgeBatch(store: BatchStore, parent: BatchRecord): 
 
 /**
  * Appends a judging for each item (its question the judging prompt, its meta naming what it
- * judges) in one transaction; judgings the batch has already are kept, not asked again.
- * Returns how many were new.
+ * judges) in one write, which may come while the companion batch's workers run; judgings the
+ * batch has already are kept, not asked again (one whose prompt changed, its answer replaced
+ * without a new attempt, keeps its first asking). Returns how many were new.
  */
-export async function appendJudgings(store: BatchStore, judge: BatchRecord, spec: ScorerSpec, items: readonly ItemRecord[], round: string | null): Promise<number> {
+export async function appendJudgings(store: Pick<BatchStore, 'appendItems'>, judge: BatchRecord, spec: ScorerSpec, items: readonly ItemRecord[], round: string | null): Promise<number> {
   if (items.length === 0) return 0;
   const rubric = String(spec.settings.rubric ?? '');
-  const appender = await store.beginBatchAppend(judge.id);
-  try {
-    const changed = await appender.addColumns({
-      ids: items.map((it) => judgeItemId(it, spec, round)),
-      lines: items.map((it) => it.line),
-      questions: items.map((it) => judgePrompt({ rubric, question: it.question, expected: it.expected, answer: it.text })),
-      threads: items.map(() => null),
-      metas: items.map((it) => JSON.stringify({ judges: { item: it.id, scorer: spec.name, version: spec.version } satisfies JudgedRef })),
-    });
-    // A judging whose prompt changed (its answer replaced without a new attempt) keeps its first asking.
-    void changed;
-    const { appended } = await appender.commit([], '');
-    return appended;
-  } catch (e) {
-    await appender.rollback();
-    throw e;
-  }
+  const { appended } = await store.appendItems(judge.id, {
+    ids: items.map((it) => judgeItemId(it, spec, round)),
+    lines: items.map((it) => it.line),
+    questions: items.map((it) => judgePrompt({ rubric, question: it.question, expected: it.expected, answer: it.text })),
+    threads: items.map(() => null),
+    metas: items.map((it) => JSON.stringify({ judges: { item: it.id, scorer: spec.name, version: spec.version } satisfies JudgedRef })),
+  });
+  return appended;
 }
 
 /** What judging has cost a batch: its companion batch's runs and approved cost; null when it has none. */

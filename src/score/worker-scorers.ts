@@ -16,6 +16,16 @@ export function workerScorers(stored: readonly ScorerSpec[] | undefined, own: re
 }
 
 /**
+ * The `agent` scorers a worker's run judges with as each item completes (score/judge-alongside.ts):
+ * those its own command line gave, else the batch's stored ones; none for an agent judge's own
+ * companion batch (a judging is not judged again).
+ */
+export function agentScorers(batch: { settings: { scorers?: readonly ScorerSpec[] | undefined; judgeOf?: string | undefined } }, own: readonly ScorerSpec[] | null | undefined): ScorerSpec[] {
+  if (batch.settings.judgeOf !== undefined) return [];
+  return (own ?? batch.settings.scorers ?? []).filter((s) => s.kind === 'agent');
+}
+
+/**
  * What judges an item a worker completed and records its verdicts: a scorer's failure is its
  * unscored verdict; a failure to record is left for `resq score` (it judges what lacks a
  * verdict) and never fails the item. Null when there is nothing to judge with.

@@ -2,13 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPolicyFile } from '../../src/config/index.js';
-import { judgeByAgent, judgingVerdict } from '../../src/score/agent-judging.js';
+import { judgeByAgent } from '../../src/score/agent-judging.js';
 import { judgeBatchName, judgeItemId, judgingCost } from '../../src/score/judge-batch.js';
 import { JUDGE_HEADER } from '../../src/score/judge-prompt.js';
 import type { ScorerSpec } from '../../src/score/types.js';
 import { runBatchSession } from '../../src/runner/session.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
-import { openStore, type ItemRecord, type Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { tempDir } from '../support/cli.js';
 import { testClient, testSettings } from '../support/in-process.js';
 import { sharedPgServer, type SharedPg } from '../support/pg-shared.js';
@@ -103,9 +103,4 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
     }
   }, 60_000);
 
-  it('leaves an item unscored with the reason when its judging run failed', () => {
-    const j = { meta: { judges: { item: 'q1', scorer: 'judged', version: 'v' } }, state: 'failed', error: 'boom\u001b[2J', runId: 'run-1', id: 'x', text: null } as unknown as ItemRecord;
-    expect(judgingVerdict(j, 'T')).toEqual({ item: 'q1', verdict: { scorer: 'judged', version: 'v', pass: null, score: null, reason: 'the judging run failed: boom\\x1b[2J', scoredAt: 'T', by: 'agent:run-1' } });
-    expect(judgingVerdict({ ...j, state: 'held' } as ItemRecord, 'T')).toBeNull();
-  });
 });

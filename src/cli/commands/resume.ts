@@ -72,7 +72,7 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
     // A --sim batch resumes on the simulator whose state was kept beside the database; one that
     // sent nothing yet (a dry run) has no runs to lose, and starts its simulator state now.
     const service = { sim: a.sim, baseUrl: a.baseUrl, simStateMustExist: batch.settings.service === 'sim' && !(await sentNothing(store, batch.id)) };
-    const code = await driveSession({
+    return await driveSession({
       store,
       dbPath: a.db,
       json: a.json,
@@ -88,8 +88,6 @@ export async function resumeHandler(a: ResumeArgs & NotifyFlags, io: CliIo): Pro
         scorers,
       },
     });
-    // Agent scorers (given, or stored with the batch) judge once the run has ended.
-    return await (await import('../judge-session.js')).judgeAfterRun({ store, batchName: batch.name, scorers, dbPath: a.db, io, service, code });
   } finally {
     await store.close();
   }

@@ -158,7 +158,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
   const store = await openStore(a.db, { onWait: (m) => io.stderr.write(`${m}\n`), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   try {
     const service = { sim: a.sim ?? (r.sim ? true : undefined), baseUrl: r.baseUrl };
-    const code = await driveSession({
+    return await driveSession({
       store,
       dbPath: a.db,
       json: a.json,
@@ -183,9 +183,6 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
         scorers: r.scorers,
       },
     });
-    // Agent scorers judge once the run has ended, through the judge batch `resq score` uses.
-    if (a.dryRun) return code;
-    return await (await import('../judge-session.js')).judgeAfterRun({ store, batchName: r.name, scorers: r.scorers, dbPath: a.db, io, service, code });
   } catch (e) {
     // A batch of this name from another file, or its file changed: said in the words that fit.
     const { SourceChangedError } = await import('../../runner/load-batch.js');

@@ -105,7 +105,7 @@ export async function scoreHandler(a: ScoreArgs, io: CliIo): Promise<number> {
 
 /** Runs the agent scorers' judgings to their end: what they recorded, and what judging cost. */
 async function judgeAgents(a: ScoreArgs, io: CliIo, o: { store: Store; batch: BatchRecord; scorers: ScorerSpec[]; signal: AbortSignal }): Promise<{ recorded: number; lines: string[] }> {
-  const [{ judgeOnCli, judgingLines }, { judgingCost }] = await Promise.all([import('../judge-session.js'), import('../../score/judge-batch.js')]);
+  const [{ judgeOnCli }, { judgingLines }, { judgingCost }] = await Promise.all([import('../judge-session.js'), import('../text/judging-line.js'), import('../../score/judge-batch.js')]);
   const j = await judgeOnCli({ ...o, rescore: a.rescore ?? false, dbPath: a.db, io, service: { sim: a.sim, baseUrl: a.baseUrl } });
   const cost = (await judgingCost(o.store, o.batch)) ?? { runs: 0, cost: 0 };
   return { recorded: j.recorded, lines: judgingLines(j, cost, a.db) };

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type Clock, isoNow, systemClock } from '../../clock.js';
 import type { StoredRow } from '../common/changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
-import type { BatchAppender } from '../shapes.js';
+import type { BatchAppender, NewItemColumns } from '../shapes.js';
 import { insertItems } from './batch-load.js';
 import { beginSql } from './pool.js';
 import { transactionEnd } from './sql.js';
@@ -62,4 +62,24 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
     },
     rollback: async () => end('ROLLBACK'),
   };
+}
+
+/**
+ * Appends rows to a batch in one transaction holding the batch's row (a judging made as each
+ * answer completes, while the batch's workers run): rows the batch has are kept as they are.
+ * Returns how many were new.
+ */
+export async function appendItems(c: pg.ClientBase, batchId: string, cols: NewItemColumns, clock: Clock = systemClock): Promise<{ appended: number }> {
+  const num = Number((await c.query<{ num: number }>('SELECT num FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0]?.num);
+  // index items_seq
+  const next = Number((await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_num = $1', [num])).rows[0]!.next);
+  // index items_by_id
+  const found = await c.query<StoredRow & { id: string }>('SELECT id, line, question, thread_key AS "threadKey", meta FROM items WHERE batch_num = $1 AND id = ANY($2::text[])', [num, cols.ids]);
+  const stored = new Map(found.rows.map((row) => [row.id, row]));
+  const plan = planAppend(cols, (id) => stored.get(id), next);
+  if (plan.fresh.length === 0) return { appended: 0 };
+  const now = isoNow(clock);
+  if ((await insertItems(c, num, plan.fresh, now)).length > 0) throw duplicateInAppend();
+  await c.query('UPDATE batches SET total_items = total_items + $1, updated_at = $2 WHERE id = $3', [plan.fresh.length, now, batchId]);
+  return { appended: plan.fresh.length };
 }

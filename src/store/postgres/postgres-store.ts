@@ -2,9 +2,9 @@ import { type Clock, isoNow, systemClock } from '../../clock.js';
 import pg from 'pg';
 import type { BatchOverview, Claim, ClaimRequest, FileClaim, FileClaimRequest, FileHolder, ForecastTarget, ItemAggregate, KeptForecast, Lease, Store } from '../port.js';
 import { maskLocation } from '../location.js';
-import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
+import type { AdmittedRun, BatchAppender, BatchLoader, FinishedModelRun, ItemFilter, ItemQuery, ModelBatchRecord, ModelRunReport, NewBatch, NewItemColumns, BudgetGuard, NewDecision, NewModelRow, PauseOutcome, PauseQuery, RunSnapshot } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
-import { beginBatchAppend } from './batch-append.js';
+import { appendItems, beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import * as claims from './claims.js';
 import * as decisions from './decisions.js';
@@ -122,6 +122,9 @@ export class PostgresStore implements Store {
   }
   beginBatchAppend(batchId: string): Promise<BatchAppender> {
     return beginBatchAppend(this.#pool, batchId, this.#clock);
+  }
+  appendItems(batchId: string, cols: NewItemColumns): Promise<{ appended: number }> {
+    return this.#tx((c) => appendItems(c, batchId, cols, this.#clock));
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#tx((c) => load.loadModelBatch(c, batch, model, rows, this.#clock));

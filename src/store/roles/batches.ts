@@ -1,4 +1,4 @@
-import type { BatchAppender, BatchLoader, NewBatch } from '../shapes.js';
+import type { BatchAppender, BatchLoader, NewBatch, NewItemColumns } from '../shapes.js';
 import type { BatchRecord, BatchSettings } from '../types.js';
 
 /** The batches role: a batch created, grown, found, listed and re-set (what loading and opening a batch need). */
@@ -10,6 +10,11 @@ export interface BatchStore {
    * one transaction that other appends of the batch wait for.
    */
   beginBatchAppend(batchId: string): Promise<BatchAppender>;
+  /**
+   * Appends rows to a batch whose workers may be running (an agent judge's judgings, made as
+   * each answer completes), in one write; rows the batch has are kept as they are.
+   */
+  appendItems(batchId: string, cols: NewItemColumns): Promise<{ appended: number }>;
   /** A batch by name or id. */
   findBatch(nameOrId: string): Promise<BatchRecord | null>;
   /** Every batch, newest first (the order `resq batches` and the notebooks show). */

@@ -37,7 +37,7 @@ export type StoreMember = { [N in keyof StoreRoles]: keyof StoreRoles[N] }[keyof
  */
 export const STORE_ROLES = {
   lifecycle: ['location', 'close'],
-  batches: ['beginBatchLoad', 'beginBatchAppend', 'findBatch', 'listBatches', 'latestBatch', 'updateBatchSettings'],
+  batches: ['beginBatchLoad', 'beginBatchAppend', 'appendItems', 'findBatch', 'listBatches', 'latestBatch', 'updateBatchSettings'],
   workers: ['registerWorker', 'heartbeat', 'setCapLimit', 'retireWorker', 'liveWorkers', 'claimItems', 'claimNextInThread', 'releaseItem'],
   transitions: ['markAdmitted', 'markFinished', 'markCancelled', 'markPaused', 'answerHeld', 'redecideHeld', 'markError', 'requeue', 'cancelBatch'],
   reads: [

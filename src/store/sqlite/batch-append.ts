@@ -1,6 +1,6 @@
 import type { StoredRow } from '../common/changed-row.js';
 import { duplicateInAppend, planAppend } from '../common/append-plan.js';
-import type { BatchAppender } from '../shapes.js';
+import type { BatchAppender, NewItemColumns } from '../shapes.js';
 import { isoNow } from '../../clock.js';
 import type { SqliteContext } from './database.js';
 import { batchNumOf } from './statement-cache.js';
@@ -51,4 +51,20 @@ export function beginBatchAppend(cx: SqliteContext, batchId: string): BatchAppen
       if (db.inTransaction) db.exec('ROLLBACK');
     },
   };
+}
+
+/**
+ * Appends rows to a batch in one write of the store's write group (a judging made as each
+ * answer completes, while the batch's workers run): rows the batch has are kept as they are.
+ * Returns how many were new.
+ */
+export function appendItems(cx: SqliteContext, batchId: string, cols: NewItemColumns): { appended: number } {
+  const next = cx.stmt.get(`SELECT coalesce(max(seq), -1) + 1 FROM items INDEXED BY items_for_claim WHERE batch_num = ${batchNumOf()}`).pluck().get(batchId) as number;
+  const find = cx.stmt.get(`SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`);
+  const plan = planAppend(cols, (id) => find.get(batchId, id) as StoredRow | undefined, next);
+  if (plan.fresh.length === 0) return { appended: 0 };
+  const now = isoNow(cx.clock);
+  if (insertItems(cx, batchId, plan.fresh, now).length > 0) throw duplicateInAppend();
+  cx.stmt.get('UPDATE batches SET total_items = total_items + ?, updated_at = ? WHERE id = ?').run(plan.fresh.length, now, batchId);
+  return { appended: plan.fresh.length };
 }

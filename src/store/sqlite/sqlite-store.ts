@@ -10,6 +10,7 @@ import type {
   ModelBatchRecord,
   ModelRunReport,
   NewBatch,
+  NewItemColumns,
   BudgetGuard,
   NewDecision,
   NewModelRow,
@@ -18,7 +19,7 @@ import type {
   PauseQuery,
 } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DownloadedFile, FileStatus, ItemRecord, ItemState, WorkerStart } from '../types.js';
-import { beginBatchAppend } from './batch-append.js';
+import { appendItems, beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
@@ -107,6 +108,9 @@ export class SqliteStore implements Store {
   }
   async beginBatchAppend(batchId: string): Promise<BatchAppender> {
     return retryBusy(() => beginBatchAppend(this.#cx, batchId), this.#wait);
+  }
+  appendItems(batchId: string, cols: NewItemColumns) {
+    return this.#write((cx) => appendItems(cx, batchId, cols));
   }
   loadModelBatch(batch: NewBatch, model: Omit<ModelBatchRecord, 'batchId'>, rows: readonly NewModelRow[]): Promise<void> {
     return this.#write((cx) => load.loadModelBatch(cx, batch, model, rows));
