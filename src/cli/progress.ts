@@ -33,7 +33,7 @@ export interface ProgressKind<E> {
 }
 
 /** Renders a batch's events: a live bar on a TTY, JSON lines with --json, a few plain lines otherwise. */
-export interface ProgressRenderer<E = RunnerEvent> {
+export interface ProgressRenderer<E = RunEvent> {
   onEvent(e: E): void;
   /** A line for the person (e.g. "stopping: …") that must not be drawn over by the bar. */
   note(line: string): void;
@@ -111,8 +111,8 @@ export function agentProgress(): ProgressKind<RunEvent> {
           return { kind: 'notice', line: descriptorLine(e) };
         // While answers run, judgings keep pace with them; what is left after is long work of its own.
         case 'judging':
-          if (!answersOver || e.done >= e.total) return null;
           if (judgingShown) return { kind: 'bar', done: e.done, total: e.total, fields: {} };
+          if (!answersOver || e.done >= e.total) return null;
           judgingShown = true;
           return { kind: 'phase', line: judgingToGo(e), format: 'judgings', total: e.total, done: e.done };
         default:
@@ -151,7 +151,7 @@ export function jsonRenderer<E extends object = RunnerEvent>(out: NodeJS.Writabl
 }
 
 /** A live bar on stderr: done/total and the kind's fields, rate, ETA; notices above it, problems below it. */
-export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, columns: number, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
+export function barRenderer<E = RunEvent>(stream: NodeJS.WritableStream, columns: number, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
   let bar = liveBar(stream, kind.barFormat, columns);
   const problems: string[] = [];
   return {
@@ -179,7 +179,7 @@ export function barRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, colu
 }
 
 /** Not a TTY and no --json: what the batch starts from, notices, problems, and nothing per item. */
-export function plainRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
+export function plainRenderer<E = RunEvent>(stream: NodeJS.WritableStream, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
   return {
     onEvent: (e) => {
       const s = kind.read(e);
@@ -191,7 +191,7 @@ export function plainRenderer<E = RunnerEvent>(stream: NodeJS.WritableStream, ki
 }
 
 /** Picks the renderer for this terminal and flags; agent runs unless another kind is given. */
-export function pickRenderer<E extends object = RunnerEvent>(json: boolean, io: CliIo, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
+export function pickRenderer<E extends object = RunEvent>(json: boolean, io: CliIo, kind: ProgressKind<E> = agentProgress() as ProgressKind<E>): ProgressRenderer<E> {
   if (json) return jsonRenderer<E>(io.stdout, io.stderr);
   if (io.isTTY) return barRenderer(io.stderr, io.columns, kind);
   return plainRenderer(io.stderr, kind);

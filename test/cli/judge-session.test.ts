@@ -95,7 +95,7 @@ describe('resq run --score with an agent scorer', () => {
   });
   afterAll(async () => sim.close());
 
-  it('judges each answer as it completes, through the judge batch under the run'''s cap, and status says what judging cost', async () => {
+  it("judges each answer as it completes, through the judge batch under the run's cap, and status says what judging cost", async () => {
     const dir = tempDir('resq-judge-run-');
     const db = join(dir, 'resq.db');
     const q = join(dir, 'c.jsonl');

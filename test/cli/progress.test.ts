@@ -49,6 +49,33 @@ describe('barRenderer', () => {
     expect(lines.at(-1)).toBe('warning: something odd');
   });
 
+  it('judgings keep pace silently while answers run; those left once the answers end get a bar of their own, said above it', () => {
+    const out = new MemorySink();
+    const r = barRenderer(out, 100);
+    r.onEvent({ type: 'start', batch: 'b', batchId: 'x', total: 4, counts: { ...zero, queued: 4 }, resumed: 0 });
+    r.onEvent({ type: 'judging', batch: 'b.judge', done: 1, total: 2 });
+    r.onEvent({ type: 'end', counts: { ...zero, completed: 4 }, interrupted: false, stalled: 0, fatal: null });
+    r.onEvent({ type: 'judging', batch: 'b\u001b[2J.judge', done: 2, total: 4 });
+    r.onEvent({ type: 'judging', batch: 'b.judge', done: 4, total: 4 });
+    r.stop();
+    const lines = screen(out.text);
+    expect(lines[0]).toMatch(/^\[#+\] 4\/4 \| in flight 0 \| /);
+    // The batch's name comes from the user: its control characters are shown escaped.
+    expect(lines[1]).toBe('judging with the agent: 2 of 4 judgings to go (batch b\\x1b[2J.judge)');
+    expect(lines[2]).toMatch(/^\[#+\] 4\/4 \| judgings \| /);
+    expect(lines).toHaveLength(3);
+  });
+
+  it('plain output says the judgings left once, and nothing per judging', () => {
+    const out = new MemorySink();
+    const r = plainRenderer(out);
+    r.onEvent({ type: 'judging', batch: 'b.judge', done: 0, total: 3 });
+    r.onEvent({ type: 'end', counts: { ...zero, completed: 3 }, interrupted: false, stalled: 0, fatal: null });
+    r.onEvent({ type: 'judging', batch: 'b.judge', done: 1, total: 3 });
+    r.onEvent({ type: 'judging', batch: 'b.judge', done: 2, total: 3 });
+    expect(out.text).toBe('judging with the agent: 2 of 3 judgings to go (batch b.judge)\n');
+  });
+
   it('after a stop the bar counts the runs still in flight, as the summary does', () => {
     const out = new MemorySink();
     const r = barRenderer(out, 80);

@@ -5,6 +5,7 @@ import { ResqError } from '../../src/errors.js';
 import type { ErrorKind } from '../../src/runner/error-kind.js';
 import { processStart } from '../../src/local-process.js';
 import { Scheduler, tryLater, type SchedulerOptions, type Step } from '../../src/runner/scheduler.js';
+import { SharedSlots } from '../../src/runner/shared-slots.js';
 import type { BatchRecord, ItemRecord, Store } from '../../src/store/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
@@ -143,6 +144,60 @@ describe('Scheduler', () => {
     expect(state.seen).toHaveLength(30);
     expect(new Set(state.seen).size).toBe(30);
     expect(state.peak).toBeLessThanOrEqual(4);
+  });
+
+  it('two batches sharing slots stay under one cap together; the first is served first, and the other waits for slots, never ends for want of them', async () => {
+    const store = await open();
+    const answers = await batchOf(store, 12);
+    const judge = await batchOf(store, 6);
+    const { step, state } = gatedStep(store);
+    const clock = virtualClock();
+    const slots = new SharedSlots(() => 3);
+    const order: string[] = [];
+    const tagged: Step = (item, ctx) => {
+      order.push(item.batchId === judge.id ? 'J' : 'A');
+      return step(item, ctx);
+    };
+    const a = scheduler(store, answers, { step: tagged, clock, cap: 3, slots });
+    const j = scheduler(store, judge, { step: tagged, clock, cap: 3, slots, slotsFirst: true });
+    // All six judgings wait for the judge: its slots are kept from the answers.
+    j.more(6);
+    const [ra, rj] = await Promise.all([a.run(), j.run()]);
+    expect(ra.fatal ?? rj.fatal).toBeNull();
+    expect(state.seen).toHaveLength(18);
+    expect(state.peak).toBeLessThanOrEqual(3);
+    expect((await store.itemCounts(answers.id)).completed).toBe(12);
+    expect((await store.itemCounts(judge.id)).completed).toBe(6);
+    // The judge's six went out first, then the answers.
+    expect(order.join('')).toBe('J'.repeat(6) + 'A'.repeat(12));
+  });
+
+  it('stayWhile keeps an idle scheduler for work this process adds; it ends once told, when woken', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 0);
+    const { step, state } = gatedStep(store);
+    let stay = true;
+    let ticks = 0;
+    const s = scheduler(store, batch, {
+      step,
+      clock: virtualClock(),
+      stayWhile: () => stay,
+      onEvent: (e) => {
+        if (e.type !== 'tick') return;
+        ticks++;
+        // Idle a while with nothing to claim, then items come, then the stay is over.
+        if (ticks === 3) void store.appendItems(batch.id, { ids: ['late'], lines: [2], questions: ['q'], threads: [null], metas: ['{}'] }).then(() => s.more(1));
+        if (state.seen.includes('late') && stay) {
+          stay = false;
+          s.wake();
+        }
+      },
+    });
+    const r = await s.run();
+    expect(r.fatal).toBeNull();
+    expect(ticks).toBeGreaterThanOrEqual(3);
+    expect(state.seen).toEqual(['late']);
+    expect(stay).toBe(false);
   });
 
   it('a 429 seen by one worker lowers the cap of the whole batch', async () => {

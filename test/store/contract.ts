@@ -282,6 +282,47 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       });
     });
 
+    // ------------------------------------------------------------------ appending while workers run
+    describe('appendItems', () => {
+      const cols = (ids: string[]) => ({ ids, lines: ids.map((_, k) => k + 1), questions: ids.map((id) => `q ${id}`), threads: ids.map(() => null), metas: ids.map(() => '{}') });
+
+      it('appends new ids after the last item, queued; keeps an id the batch has as it is; counts them in the total', async () => {
+        await load(store, ['a']);
+        expect(await store.appendItems(B, cols(['j1', 'j2']))).toEqual({ appended: 2 });
+        // j1 asked again with another question: kept, not replaced, not counted again.
+        expect(await store.appendItems(B, { ...cols(['j1', 'j3']), questions: ['changed', 'q j3'] })).toEqual({ appended: 1 });
+        expect(await store.appendItems(B, cols([]))).toEqual({ appended: 0 });
+        const items = await store.listItems(B);
+        expect(items.map((i) => [i.id, i.seq, i.state])).toEqual([
+          ['a', 0, 'queued'],
+          ['j1', 1, 'queued'],
+          ['j2', 2, 'queued'],
+          ['j3', 3, 'queued'],
+        ]);
+        expect(items[1]!.question).toBe('q j1');
+        expect((await store.findBatch(B))!.totalItems).toBe(4);
+      });
+
+      it('lands beside a worker\'s writes of the same moment, each whole; the appended items are claimed next', async () => {
+        await load(store, ['a', 'b']);
+        const w = await worker();
+        const [first] = (await claim(w, { max: 1 })).items;
+        // In one turn: the claimed item admitted, an append, and an append that gives one id twice (refused alone).
+        const [admitted, appended, refused] = await Promise.allSettled([
+          store.markAdmitted(first!, { id: 'r-a', status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: first!.pendingKey! }),
+          store.appendItems(B, cols(['z'])),
+          store.appendItems(B, cols(['y', 'y'])),
+        ]);
+        expect(admitted.status).toBe('fulfilled');
+        expect(appended).toEqual({ status: 'fulfilled', value: { appended: 1 } });
+        expect(refused.status).toBe('rejected');
+        expect((await item('a')).state).toBe('running');
+        expect(ids(await store.listItems(B))).toEqual(['a', 'b', 'z']);
+        expect((await store.findBatch(B))!.totalItems).toBe(3);
+        expect(ids((await claim(w, { afterSeq: 0 })).items)).toEqual(['b', 'z']);
+      });
+    });
+
     // ------------------------------------------------------------------ batches
     describe('batches', () => {
       it('findBatch finds by name and by id; null otherwise', async () => {

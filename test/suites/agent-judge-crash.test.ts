@@ -90,4 +90,60 @@ describe('the agent judge killed -9 mid-judging', () => {
       await store.close();
     }
   }, 120_000);
+
+  it('run --score killed -9 with answers and judgings both in flight: resumed, asks each question and each judging once, every verdict recorded', async () => {
+    const dir = tempDir('resq-judge-run-crash-');
+    const db = join(dir, 'resq.db');
+    const questions = join(dir, 'q.jsonl');
+    // Answers take a while too: the kill lands while both are at the service.
+    writeFileSync(questions, rows.map((r) => JSON.stringify({ ...r, id: `r${r.id}`, question: `${r.question.replace('Question', 'Run question')} @duration=400ms` })).join('\n') + '\n');
+    const scorers = join(dir, 'scorers.yaml');
+    writeFileSync(scorers, 'scorers:\n  - name: judged\n    kind: agent\n    rubric: Does the answer name the expected thing?\n');
+    const env = { RESQ_API_KEY: sim.keys[0] };
+    const runsBefore = sim.ledger().runs.length;
+    const mine = () => sim.ledger().runs.slice(runsBefore).filter((r) => r.parentId === null);
+    const isJudging = (r: { input: string }) => r.input.startsWith(JUDGE_HEADER);
+
+    const child = spawnCli(['run', questions, '--db', db, '--batch', 'rb', '--base-url', sim.url, '--no-download', '--concurrency', '4', '--score', scorers], env);
+    const done = collect(child);
+    let atKill: { answers: number; judgingsRunning: number; answersRunning: number } | null = null;
+    const poll = setInterval(() => {
+      const runs = mine();
+      const judgingsRunning = runs.filter((r) => isJudging(r) && r.status === 'running').length;
+      const answersRunning = runs.filter((r) => !isJudging(r) && r.status === 'running').length;
+      if (atKill === null && judgingsRunning > 0 && answersRunning > 0) {
+        child.kill('SIGKILL');
+        atKill = { answers: runs.filter((r) => !isJudging(r)).length, judgingsRunning, answersRunning };
+      }
+    }, 5);
+    const killed = await done;
+    clearInterval(poll);
+    expect(killed.signal).toBe('SIGKILL');
+    // Both were in flight at once at the kill, and answers were still to be sent.
+    expect(atKill!.judgingsRunning).toBeGreaterThan(0);
+    expect(atKill!.answersRunning).toBeGreaterThan(0);
+    expect(atKill!.answers).toBeLessThan(N);
+
+    const again = await runCliChild(['resume', 'rb', '--db', db, '--base-url', sim.url], env);
+    expect(again.stderr).not.toContain('internal error');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/judging: 12 runs, cost 0 \(batch rb\.judge\)/);
+
+    const asked = mine();
+    expect(asked.filter((r) => !isJudging(r))).toHaveLength(N);
+    const judgings = asked.filter(isJudging).map((r) => r.input);
+    expect(judgings).toHaveLength(N);
+    expect(new Set(judgings).size).toBe(N);
+    const store = SqliteStore.open(db);
+    try {
+      const b = (await store.findBatch('rb'))!;
+      for (const [i, r] of rows.entries()) {
+        const verdicts = await store.verdictsOf(b.id, `r${r.id}`);
+        expect(verdicts).toHaveLength(1);
+        expect(verdicts[0]).toMatchObject({ scorer: 'judged', pass: i % 3 !== 0 });
+      }
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });
