@@ -5,12 +5,16 @@ import type { BatchRecord, BatchStore, OutboxClaim, OutboxStore, ReadStore, Scor
 import { UNFINISHED_STATES } from '../store/item-states.js';
 import type { NotifySettings } from '../store/notify-settings.js';
 import { deliver, receiverName, receiversOf, receiverTag } from './deliver.js';
-import { buildEvent } from './events.js';
+import { judgingUnderWay } from '../score/judge-batch.js';
+import { buildEvent, eventId } from './events.js';
 import { SIGNATURE_HEADER, signatureHeader } from './sign.js';
 import { slackText } from './slack.js';
 
 /** The store roles a sender uses. */
 export type NotifierStore = OutboxStore & ReadStore & Pick<BatchStore, 'findBatch' | 'listBatches'> & Pick<WorkerStore, 'liveWorkers'> & Pick<ScoreStore, 'scorersJudged' | 'scoreTotals'>;
+
+/** How soon a `batch.finished` held back for its agent judge looks again. */
+const JUDGING_RECHECK_MS = 1000;
 
 /** Options of {@link Notifier}. */
 export interface NotifierOptions {
@@ -188,6 +192,11 @@ export class Notifier {
     const { store } = this.#o;
     const n = b.settings.notify!;
     try {
+      // The batch's answers are over but its agent judge is still judging them: its pass rates wait for the verdicts.
+      if (c.type === 'batch.finished' && (await judgingUnderWay(store, b, this.#o.staleMs ?? 60_000))) {
+        await store.settleOutbox(c, { sent: false, error: `${c.type} ${eventId(c)}: waiting for the agent judge's verdicts`, retryInMs: JUDGING_RECHECK_MS, delivered: c.delivered });
+        return;
+      }
       const doc = await buildEvent(store, b, n, c, { db: this.#o.db });
       const json = JSON.stringify(doc);
       const body = n.format === 'slack' ? JSON.stringify({ text: slackText(doc) }) : json;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchExistsError, InputError } from '../errors.js';
 import type { Policy } from '../policy/index.js';
-import type { BatchRecord, BatchStore, ItemRecord, ReadStore } from '../store/index.js';
+import type { BatchRecord, BatchStore, ItemRecord, ReadStore, WorkerStore } from '../store/index.js';
 import { judgePrompt } from './judge-prompt.js';
 import type { ScorerSpec } from './types.js';
 
@@ -136,4 +136,22 @@ export async function budgetLessJudging(
   const judging = await judgingCost(store, batch);
   if (!judging || judging.cost === 0) return policy;
   return { ...policy, confirm_scope: { ...scope, batch_budget: Math.max(0, scope.batch_budget - judging.cost) } };
+}
+
+/**
+ * Whether an agent judge is judging `parent` now: its companion batch has judgings not yet
+ * ended (held ones aside: they wait for a person) and a live worker driving them. A batch's
+ * `batch.finished` waits for that, so its pass rates count the last answers' verdicts.
+ */
+export async function judgingUnderWay(
+  store: Pick<ReadStore, 'itemCounts'> & Pick<BatchStore, 'findBatch'> & Pick<WorkerStore, 'liveWorkers'>,
+  parent: BatchRecord,
+  staleMs: number,
+): Promise<boolean> {
+  if (isJudgeBatch(parent) || !(parent.settings.scorers ?? []).some((s) => s.kind === 'agent')) return false;
+  const judge = await store.findBatch(judgeBatchName(parent));
+  if (!judge || judge.settings.judgeOf !== parent.id) return false;
+  const c = await store.itemCounts(judge.id);
+  if (c.queued + c.submitting + c.running + c.waiting === 0) return false;
+  return (await store.liveWorkers(judge.id, staleMs)).length > 0;
 }

@@ -4,7 +4,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Notifier } from '../../src/notify/sender.js';
 import { verifySignature } from '../../src/notify/sign.js';
 import type { EventDoc } from '../../src/notify/events.js';
-import type { NewBatch, NotifySettings } from '../../src/store/index.js';
+import type { BatchSettings, NewBatch, NotifySettings } from '../../src/store/index.js';
+import { appendJudgings, ensureJudgeBatch } from '../../src/score/judge-batch.js';
+import type { ScorerSpec } from '../../src/score/types.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
 import { type Behaviour, startReceiver, type Receiver } from '../support/receiver.js';
@@ -37,13 +39,13 @@ function settings(over: Partial<NotifySettings>): NotifySettings {
 }
 
 /** A batch of `count` items with these receivers; the first `held` of them paused on a costly plan and held. */
-async function batchWithHeld(notify: NotifySettings, count: number, held: number, policy: unknown = null) {
+async function batchWithHeld(notify: NotifySettings, count: number, held: number, policy: unknown = null, over: Partial<BatchSettings> = {}) {
   const clock = virtualClock(T0);
   const store = SqliteStore.open(join(dir, `n${n++}.db`), { clock });
   stores.push(store);
   const batch: NewBatch = {
     id: `b${n}`, name: 'team batch', kind: 'runs', sourcePath: '/q.csv', sourceSha256: 'x', baseUrl: null,
-    settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'sim', notify }, policy,
+    settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 1, out: null }, pipelineFile: null, service: 'sim', notify, ...over }, policy,
   };
   const loader = await store.beginBatchLoad(batch);
   for (let i = 0; i < count; i++) await loader.add({ id: `q${i}`, seq: i, line: i + 2, question: `Secret question ${i}?`, threadKey: null, meta: { owner: 'ana' } });
@@ -205,6 +207,43 @@ describe('the notification sender', () => {
     await finishJudged(settings({ urls: [slack.url], format: 'slack' }));
     const text = slack.requests.map((q) => (JSON.parse(q.body) as { text: string }).text).find((t) => t.includes('finished'));
     expect(text).toContain('; pass rates: mentions 100.0% (95% CI 34.2–100.0%)');
+  });
+
+  it("batch.finished waits while the batch's agent judge is still judging with a live worker, then carries the last verdicts; a judge with no live worker is not waited for", async () => {
+    const judged: ScorerSpec = { name: 'judged', kind: 'agent', version: 'j1', settings: { rubric: 'same?' } };
+    const r = await receiver();
+    const { store, clock, batchId, running } = await batchWithHeld(settings({ urls: [r.url] }), 2, 0, null, { scorers: [judged] });
+    const parent = (await store.findBatch(batchId))!;
+    const judge = await ensureJudgeBatch(store, parent);
+    const done = [];
+    for (let i = 0; i < 2; i++) done.push(await store.markFinished(running[i]!, snap(`r${i}`), 'completed'));
+    await appendJudgings(store, judge, judged, done, null);
+    const jw = (await store.registerWorker(judge.id, { host: 'h', pid: 2 })).id;
+    const sender = new Notifier({ store, batchId, clock });
+    await sender.tick();
+    // Every answer ended, the judging has not: nothing finished is said yet, and why is on record.
+    expect(docs(r).some((d) => d.type === 'batch.finished')).toBe(false);
+    expect((await store.outboxState(batchId)).lastError).toContain("waiting for the agent judge's verdicts");
+    // The judge records its verdicts and leaves.
+    for (let i = 0; i < 2; i++) await store.recordVerdicts(batchId, `q${i}`, [{ scorer: 'judged', version: 'j1', pass: i === 0, score: i === 0 ? 1 : 0, reason: 'r', scoredAt: '2026-01-01T00:00:00.000Z', by: `agent:j${i}` }]);
+    for (const it of (await store.claimItems(judge.id, { workerId: jw, leaseMs: 60_000, max: 2, cap: 2, afterSeq: -1, takeOver: [] })).items) {
+      const a = await store.markAdmitted(it, { id: `jr-${it.seq}`, status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: it.pendingKey! });
+      await store.markFinished(a, snap(`jr-${it.seq}`), 'completed');
+    }
+    await store.retireWorker(jw);
+    clock.advance(1_000);
+    await sender.tick();
+    const fin = docs(r).find((d) => d.type === 'batch.finished');
+    expect(fin?.scores?.[0]).toMatchObject({ name: 'judged', passed: 1, failed: 1, unscored: 0 });
+
+    // A judge whose worker is gone (killed, its judgings left queued) does not hold batch.finished back.
+    const r2 = await receiver();
+    const b2 = await batchWithHeld(settings({ urls: [r2.url] }), 1, 0, null, { scorers: [judged] });
+    const p2 = (await b2.store.findBatch(b2.batchId))!;
+    const j2 = await ensureJudgeBatch(b2.store, p2);
+    await appendJudgings(b2.store, j2, judged, [await b2.store.markFinished(b2.running[0]!, snap('r0'), 'completed')], null);
+    await new Notifier({ store: b2.store, batchId: b2.batchId, clock: b2.clock }).tick();
+    expect(docs(r2).find((d) => d.type === 'batch.finished')?.scores?.[0]).toMatchObject({ name: 'judged', unscored: 1 });
   });
 
   it('batch.stalled when nothing moved for the set time and no worker lives', async () => {
