@@ -236,7 +236,7 @@ async function runWorker(
   // Every worker judges what it completes, as it completes (score/worker-scorers.ts); its
   // agent scorers' judgings run beside the answers, under the same cap (score/judge-alongside.ts).
   const { workerScorers, completedScorer, agentScorers } = await import('../score/worker-scorers.js');
-  const scoreLocally = completedScorer(o.store as Store, batch.id, workerScorers(batch.settings.scorers, o.scorers));
+  const scoreLocally = completedScorer(o.store as Store, batch.id, workerScorers(batch.settings.scorers, o.scorers), { onProblem: (message) => emit({ type: 'warning', message }) });
   const agents = agentScorers(batch, o.scorers);
   let judge: JudgeAlongside | null = null;
   const slots = agents.length > 0 ? new SharedSlots(() => runner.share) : null;

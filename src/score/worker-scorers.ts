@@ -27,17 +27,23 @@ export function agentScorers(batch: { settings: { scorers?: readonly ScorerSpec[
 
 /**
  * What judges an item a worker completed and records its verdicts: a scorer's failure is its
- * unscored verdict; a failure to record is left for `resq score` (it judges what lacks a
- * verdict) and never fails the item. Null when there is nothing to judge with.
+ * unscored verdict; a failure to record is told to `onProblem` and left for `resq score` (it
+ * judges what lacks a verdict); it never fails the item. Null when there is nothing to judge with.
  */
-export function completedScorer(store: Store, batchId: string, specs: readonly ScorerSpec[], clock?: Clock): ((item: ItemRecord) => Promise<void>) | null {
+export function completedScorer(
+  store: Store,
+  batchId: string,
+  specs: readonly ScorerSpec[],
+  o: { clock?: Clock; onProblem?: (message: string) => void } = {},
+): ((item: ItemRecord) => Promise<void>) | null {
   if (specs.length === 0) return null;
   return async (item) => {
     try {
-      const verdicts = await judgeItem(item, specs, { store, batchId, ...(clock ? { clock } : {}) });
+      const verdicts = await judgeItem(item, specs, { store, batchId, ...(o.clock ? { clock: o.clock } : {}) });
       await store.recordVerdicts(batchId, item.id, verdicts);
-    } catch {
+    } catch (e) {
       // The item stays completed; `resq score` judges what lacks a verdict.
+      o.onProblem?.(`item ${item.id}: its verdicts were not recorded (${e instanceof Error ? e.message : String(e)}); \`resq score\` judges it`);
     }
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchSession } from '../../src/runner/session.js';
 import { parseScorers } from '../../src/score/scorers-file.js';
-import { workerScorers } from '../../src/score/worker-scorers.js';
+import { agentScorers, completedScorer, workerScorers } from '../../src/score/worker-scorers.js';
 import type { ScorerSpec } from '../../src/score/types.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -79,5 +79,28 @@ describe('worker scorers', () => {
     expect(workerScorers([includes[0]!], [cmd]).map((s) => s.name)).toEqual(['c']);
     expect(workerScorers(includes, undefined).map((s) => s.name)).toEqual(['mentions']);
     expect(workerScorers(undefined, null)).toEqual([]);
+  });
+
+  it('the agent scorers a run judges beside it: its own file\'s, else the stored ones; none for a judge batch itself', () => {
+    const judged = includes[1]!;
+    expect(agentScorers({ settings: { scorers: includes } }, null).map((s) => s.name)).toEqual(['judged']);
+    expect(agentScorers({ settings: { scorers: includes } }, [includes[0]!])).toEqual([]);
+    expect(agentScorers({ settings: {} }, [judged]).map((s) => s.name)).toEqual(['judged']);
+    expect(agentScorers({ settings: { scorers: includes, judgeOf: 'parent-id' } }, [judged])).toEqual([]);
+  });
+
+  it('a verdict that cannot be recorded is told as a problem, never thrown into the run', async () => {
+    const { store, batchId } = await runWith('unrecorded', [], null);
+    try {
+      const problems: string[] = [];
+      const score = completedScorer(store, batchId, [includes[0]!], { onProblem: (m) => problems.push(m) })!;
+      const [a] = await store.listItems(batchId, { limit: 1 });
+      // The batch has no item of this id: the store refuses the verdicts.
+      await expect(score({ ...a!, id: 'not-in-batch' })).resolves.toBeUndefined();
+      expect(problems).toEqual([expect.stringMatching(/^item not-in-batch: its verdicts were not recorded \(.+\); `resq score` judges it$/)]);
+      expect(completedScorer(store, batchId, [])).toBeNull();
+    } finally {
+      await store.close();
+    }
   });
 });
