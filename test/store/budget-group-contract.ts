@@ -4,7 +4,7 @@ import { decide } from '../../src/policy/decide.js';
 import type { Policy } from '../../src/policy/schema.js';
 import type { Store } from '../../src/store/port.js';
 import type { NewBatch, PauseOutcome } from '../../src/store/shapes.js';
-import type { BatchSettings, ItemRecord } from '../../src/store/types.js';
+import type { BatchSettings, ItemRecord, NotifySettings } from '../../src/store/types.js';
 import { snap } from './snapshot.js';
 
 /**
@@ -116,6 +116,36 @@ export function budgetGroupContract(name: string, open: () => Promise<Store>): v
       expect((await s.redecideHeld('P', 'a', byPolicy('r-P-a', 5, seen))).kind).toBe('hold');
       expect(seen).toEqual([6]);
       expect((await s.getItem('P', 'a'))!.state).toBe('held');
+    });
+
+    it("budget.reached counts the group's spend against the parent's budget and is told to the parent, each share once", async () => {
+      const s = await open();
+      opened.push(s);
+      const notify: NotifySettings = { urls: ['http://127.0.0.1:9/hook'], format: 'json', includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: null, stalledMs: null };
+      for (const [id, spendsWith, settings] of [['P', undefined, { ...SETTINGS, notify }], ['J', 'P', SETTINGS]] as const) {
+        const loader = await s.beginBatchLoad({ ...newBatch(id, spendsWith), settings });
+        for (const [seq, item] of ['a', 'b', 'c'].entries()) await loader.add({ id: item, seq, line: seq + 2, question: `q ${item}`, threadKey: null, meta: {} });
+        await loader.commit([]);
+      }
+      const reached = async (batchId: string) =>
+        (await s.claimOutbox('s1', { leaseMs: 30_000, limit: 50, batchIds: [batchId] }, NOW)).filter((e) => e.type === 'budget.reached').map((e) => e.data);
+      expect(await pause(s, 'P', 'a', 3)).toBe('answer');
+      expect(await reached('P')).toEqual([]);
+      // The judge's 5 takes the group to 8 of 10: the parent is told, though its own spend is 3.
+      expect(await pause(s, 'J', 'a', 5)).toBe('answer');
+      expect(await reached('P')).toEqual([{ share: 80, budget: BUDGET, approved: 8 }]);
+      expect(await reached('J')).toEqual([]);
+      // A person's answer on the judge, with no budget held to, past it: 100%, once.
+      const j = await running(s, 'J', 'b');
+      await s.markPaused(j, planOf('r-J-b', 4), () => ({ kind: 'hold', reason: 'a person decides' }));
+      await s.answerHeld('J', 'b', { runId: 'r-J-b', tool: 'confirm_scope', input: { cost: 4 }, answer: { approved: true }, by: 'person', reason: null, cost: 4 }, 'k');
+      expect(await reached('P')).toEqual([{ share: 100, budget: BUDGET, approved: 12 }]);
+      // Past it again: each share told once.
+      const p = await running(s, 'P', 'b');
+      await s.markPaused(p, planOf('r-P-b', 1), () => ({ kind: 'hold', reason: 'a person decides' }));
+      await s.answerHeld('P', 'b', { runId: 'r-P-b', tool: 'confirm_scope', input: { cost: 1 }, answer: { approved: true }, by: 'person', reason: null, cost: 1 }, 'k');
+      expect(await reached('P')).toEqual([]);
+      expect(await s.budgetSpent('P')).toBe(13);
     });
 
     it('a batch of its own is in no group; one loaded to spend with a member spends with the leader; an unknown one loads nothing', async () => {

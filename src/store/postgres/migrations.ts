@@ -7,6 +7,7 @@ import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { LEAN_ITEMS_019 } from './migrations/019-lean-items.js';
 import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
+import { BUDGET_GROUP_032 } from './migrations/032-budget-group.js';
 
 /**
  * One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a
@@ -221,23 +222,9 @@ export const migrations: readonly Migration[] = [
     sql: CLAIM_WRITES_FLIGHT_030,
   },
   {
-    // Issue 40.4: a batch may spend with another's budget (as the SQLite adapter's 032); settings
-    // that are not JSON (never written so by resq) leave their batch spending alone, never fail the upgrade.
+    // Issue 40.4: a batch may spend with another's budget, an agent judge's with the batch it judges (see migrations/032-budget-group.ts).
     name: '032_budget_group',
-    sql: `
-      ALTER TABLE batches ADD COLUMN spends_with BIGINT REFERENCES batches(num) ON DELETE SET NULL;
-      CREATE FUNCTION pg_temp.judge_of(settings text) RETURNS text LANGUAGE plpgsql AS $$
-      BEGIN
-        RETURN CASE WHEN jsonb_typeof(settings::jsonb -> 'judgeOf') = 'string' THEN settings::jsonb ->> 'judgeOf' END;
-      EXCEPTION WHEN data_exception THEN
-        RETURN NULL;
-      END $$;
-      UPDATE batches b SET spends_with = p.num FROM batches p
-        WHERE b.settings LIKE '%"judgeOf"%' AND p.id = pg_temp.judge_of(b.settings) AND p.num <> b.num;
-      DROP FUNCTION pg_temp.judge_of(text);
-      -- budget-group.ts: the batches that spend with a group's leader.
-      CREATE INDEX batches_spending_with ON batches(spends_with) WHERE spends_with IS NOT NULL;
-    `,
+    sql: BUDGET_GROUP_032,
   },
 ];
 

@@ -130,8 +130,9 @@ export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: stri
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   if (now.runId !== d.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
-  // Only a spending answer takes the group's lock (as a policy's decision does): two people never both spend the last of a budget.
-  const overBudget = budget && d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
+  // A spending answer takes the group's lock first (as a policy's decision does), held to a budget or not: two people
+  // never both spend the last of a budget, and the decision's triggers lock its batch's row after the leader's, as every writer does.
+  const overBudget = d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
   if (!(await answer(c, now, { ...d, overBudget }, nextKey, undefined, clock))) throw new ItemNotHeldError(itemId, 'decided');
   // Delivered at commit: the worker that carries it on wakes at once.
   await c.query('SELECT pg_notify($1, $2)', [ANSWERED_CHANNEL, batchId]);

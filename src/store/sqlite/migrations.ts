@@ -8,6 +8,7 @@ import { leanItems } from './migrations/019-lean-items.js';
 import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 import { FLIGHTS_UNSENT_031 } from './migrations/031-flights-unsent.js';
+import { BUDGET_GROUP_032 } from './migrations/032-budget-group.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -323,21 +324,9 @@ export const migrations: readonly Migration[] = [
     up: (db) => db.exec(FLIGHTS_UNSENT_031),
   },
   {
-    // Issue 40.4: a batch may spend with another's budget (an agent judge's companion batch with
-    // the batch it judges; `spends_with`: that batch's num, NULL: its own budget), so the budget
-    // checks count both. Judge batches made before it are found by their settings' judgeOf.
+    // Issue 40.4: a batch may spend with another's budget, an agent judge's with the batch it judges (see migrations/032-budget-group.ts).
     name: '032_budget_group',
-    up: (db) =>
-      db.exec(`
-        ALTER TABLE batches ADD COLUMN spends_with INTEGER REFERENCES batches(num) ON DELETE SET NULL;
-        UPDATE batches SET spends_with = (
-          SELECT p.num FROM batches p
-          WHERE p.num <> batches.num
-            AND p.id = CASE WHEN json_valid(batches.settings) THEN CASE WHEN json_type(batches.settings, '$.judgeOf') = 'text' THEN json_extract(batches.settings, '$.judgeOf') END END)
-        WHERE settings LIKE '%"judgeOf"%';
-        -- budget-group.ts: the batches that spend with a group's leader.
-        CREATE INDEX batches_spending_with ON batches(spends_with) WHERE spends_with IS NOT NULL;
-      `),
+    up: (db) => db.exec(BUDGET_GROUP_032),
   },
 ];
 

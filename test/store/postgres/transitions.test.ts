@@ -81,4 +81,45 @@ describe('PostgreSQL transitions: a budget group decides under one lock', () => 
       await two.close();
     }
   });
+
+  it("a person's spending answer on the judge, held to no budget, waits for the leader's row before it locks the judge's: every writer locks the two in one order", async () => {
+    const url = await server.createDatabase('transitions_budget_group_order');
+    const store = await PostgresStore.open(url);
+    const admin = new pg.Client({ connectionString: url });
+    const probe = new pg.Client({ connectionString: url });
+    await Promise.all([admin.connect(), probe.connect()]);
+    try {
+      const notify = { urls: ['http://127.0.0.1:9/hook'], format: 'json' as const, includeQuestion: false, pageUrl: null, digestMs: 300_000, remindMs: null, stalledMs: null };
+      for (const [id, spendsWith] of [['P', undefined], ['J', 'P']] as const) {
+        const b = batch(id, spendsWith);
+        // The parent told of its budget: the budget trigger reads (and locks) its row.
+        const loader = await store.beginBatchLoad(id === 'P' ? { ...b, settings: { ...b.settings, notify }, policy: { confirm_scope: { approve_max_cost: 0, batch_budget: BUDGET } } } : b);
+        await loader.add({ id: 'a', seq: 0, line: 2, question: 'q', threadKey: null, meta: {} });
+        await loader.commit([]);
+      }
+      const j = await running(store, 'J');
+      await store.markPaused(j, snap('r-J', { status: 'requires_action' }), () => ({ kind: 'hold', reason: 'a person decides' }));
+      await admin.query('BEGIN');
+      await admin.query("SELECT 1 FROM batches WHERE id = 'P' FOR NO KEY UPDATE");
+      const answered = store.answerHeld('J', 'a', { runId: 'r-J', tool: 'confirm_scope', input: { cost: 4 }, answer: { approved: true }, by: 'person', reason: null, cost: 4 }, 'k');
+      const waiting = async (): Promise<number> =>
+        (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")).rows[0]!.n;
+      let waits = false;
+      for (let i = 0; i < 200 && !waits; i++) {
+        waits = (await waiting()) >= 1;
+        if (!waits) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(waits, "the answer waits for the leader's row").toBe(true);
+      // Waiting, it holds no lock on the judge's row: a lock of it is granted at once.
+      await probe.query('BEGIN');
+      await expect(probe.query("SELECT 1 FROM batches WHERE id = 'J' FOR NO KEY UPDATE NOWAIT")).resolves.toMatchObject({ rowCount: 1 });
+      await probe.query('ROLLBACK');
+      await admin.query('COMMIT');
+      expect(await answered).toEqual({ overBudget: false });
+      expect(await store.budgetSpent('P')).toBe(4);
+    } finally {
+      await Promise.all([admin.end().catch(() => {}), probe.end().catch(() => {})]);
+      await store.close();
+    }
+  });
 });
