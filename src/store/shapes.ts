@@ -13,6 +13,11 @@ export interface NewBatch {
   baseUrl: string | null;
   settings: BatchSettings;
   policy: unknown;
+  /**
+   * The id of a batch whose budget this one spends with (an agent judge's companion batch: the
+   * batch it judges): every budget check of either counts what both approved. Absent: its own budget.
+   */
+  spendsWith?: string;
 }
 
 /** A question row as loaded into a batch. */

@@ -44,6 +44,7 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '029_expected_and_verdicts': '693ca547987dc133f2ce9daa39b05e1de19d3b5c69400c37198831cbb9e81230',
   '030_claim_writes_flight': '0be30ab20d18de9df68bd4da8ea566b44d77ad2a0d90b1a281b18312130989a9',
   '031_flights_unsent': '0be6f1a1af872bf3a5c3ab322dc2f9dd69cb73256cf0933be979e5532494b3ac',
+  '032_budget_group': '87336c951d6527017b6db9e04f7c61e53eb94365e2d8af62cc06915eeaecc65f',
 };
 
 const PG_SHIPPED: Record<string, string> = {
@@ -69,6 +70,7 @@ const PG_SHIPPED: Record<string, string> = {
   '028_forecasts': '63864a634145de00dbe87ee4c40d645f0c58841d5b849e3fd49907e6107e4aa7',
   '029_expected_and_verdicts': 'd5f90ff9d97d04110e153154c11d9a428f4bb58bc3fd20d5266b6d9c7e28ea59',
   '030_claim_writes_flight': 'c976cbbc5fc3456fbd1666f2978e9a4c4e2fe0ad5e939c3e132dba05786de2b3',
+  '032_budget_group': '90c3a3505a4c0969d6aa6e5b26c01c95b60e0a1ee8f8d38d4daeba8a8f7171ac',
 };
 
 /**

@@ -551,6 +551,31 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it("032 puts each judge batch an older resq made in its judged batch's budget group, by its settings' judgeOf; other batches keep budgets of their own", async () => {
+    const path = join(tempDir(), 'before-032.db');
+    const db = new Database(path);
+    migrate(db, before('032_'));
+    expect(columns(db, 'batches')).not.toContain('spends_with');
+    const add = db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, settings, created_at, updated_at) VALUES (?, ?, ?, '/q.csv', 'x', ?, 'now', 'now')");
+    add.run('P', 1, 'parent', JSON.stringify({ concurrency: 2 }));
+    add.run('J', 2, 'parent.judge', JSON.stringify({ concurrency: 2, judgeOf: 'P' }));
+    add.run('O', 3, 'other', JSON.stringify({ concurrency: 2 }));
+    add.run('G', 4, 'ghost.judge', JSON.stringify({ judgeOf: 'no-such-batch' }));
+    add.run('N', 5, 'number.judge', JSON.stringify({ judgeOf: 1 }));
+    add.run('S', 6, 'self.judge', JSON.stringify({ judgeOf: 'S' }));
+    add.run('X', 7, 'broken', '{"judgeOf": "P", not json');
+    db.prepare('INSERT INTO batch_spend (batch_num, approved) VALUES (1, 4), (2, 3), (3, 5)').run();
+    expect(migrate(db)).toEqual(migrations.slice(before('032_').length).map((m) => m.name));
+    expect(db.prepare('SELECT id, spends_with FROM batches ORDER BY num').all()).toEqual(
+      [['P', null], ['J', 1], ['O', null], ['G', null], ['N', null], ['S', null], ['X', null]].map(([id, n]) => ({ id, spends_with: n })),
+    );
+    db.close();
+    const store = SqliteStore.open(path);
+    expect([await store.budgetSpent('P'), await store.budgetSpent('J'), await store.budgetSpent('O')]).toEqual([7, 7, 5]);
+    expect([await store.approvedCost('P'), await store.approvedCost('J')]).toEqual([4, 3]);
+    await store.close();
+  });
+
   it('applies nothing twice', () => {
     const db = new Database(':memory:');
     migrate(db);

@@ -10,6 +10,7 @@ import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { forecastsContract } from './forecasts-contract.js';
 import { scoresContract } from './scores-contract.js';
+import { budgetGroupContract } from './budget-group-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
 
 /** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
@@ -37,6 +38,7 @@ fileClaimsContract('postgres', opened, pgWriteBarrier((store) => urls.get(store)
 webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
 forecastsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 scoresContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+budgetGroupContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

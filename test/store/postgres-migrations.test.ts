@@ -92,6 +92,36 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it("032 puts each judge batch an older resq made in its judged batch's budget group, by its settings' judgeOf; other batches, and settings that are not JSON, keep budgets of their own", async () => {
+    const url = await server.createDatabase('mig_032_budget_group');
+    const c = await client(url);
+    try {
+      await migratePg(c, pgMigrations.slice(0, pgMigrations.findIndex((m) => m.name === '032_budget_group')));
+      const add = "INSERT INTO batches (id, num, name, source_path, source_sha256, settings, created_at, updated_at) VALUES ($1, $2, $3, '/q.csv', 'x', $4, 'now', 'now')";
+      await c.query(add, ['P', 1, 'parent', JSON.stringify({ concurrency: 2 })]);
+      await c.query(add, ['J', 2, 'parent.judge', JSON.stringify({ concurrency: 2, judgeOf: 'P' })]);
+      await c.query(add, ['O', 3, 'other', JSON.stringify({ concurrency: 2 })]);
+      await c.query(add, ['G', 4, 'ghost.judge', JSON.stringify({ judgeOf: 'no-such-batch' })]);
+      await c.query(add, ['N', 5, 'number.judge', JSON.stringify({ judgeOf: 1 })]);
+      await c.query(add, ['S', 6, 'self.judge', JSON.stringify({ judgeOf: 'S' })]);
+      await c.query(add, ['X', 7, 'broken', '{"judgeOf": "P", not json']);
+      await c.query('INSERT INTO batch_spend (batch_num, approved) VALUES (1, 4), (2, 3), (3, 5)');
+      expect(await migratePg(c)).toEqual(pgMigrations.slice(pgMigrations.findIndex((m) => m.name === '032_budget_group')).map((m) => m.name));
+      expect((await c.query('SELECT id, spends_with::int AS n FROM batches ORDER BY num')).rows).toEqual(
+        [['P', null], ['J', 1], ['O', null], ['G', null], ['N', null], ['S', null], ['X', null]].map(([id, n]) => ({ id, n })),
+      );
+    } finally {
+      await c.end();
+    }
+    const store = await PostgresStore.open(url);
+    try {
+      expect([await store.budgetSpent('P'), await store.budgetSpent('J'), await store.budgetSpent('O')]).toEqual([7, 7, 5]);
+      expect([await store.approvedCost('P'), await store.approvedCost('J')]).toEqual([4, 3]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('an open says, once, that it upgrades a database an older resq made, naming the migrations; a new or current one is opened without a word', async () => {
     const url = await server.createDatabase('mig_upgrade_said');
     const said: string[] = [];

@@ -11,6 +11,7 @@ import { outboxContract } from './outbox-contract.js';
 import { webSessionsContract } from './web-sessions-contract.js';
 import { forecastsContract } from './forecasts-contract.js';
 import { scoresContract } from './scores-contract.js';
+import { budgetGroupContract } from './budget-group-contract.js';
 
 /** The store contract on the SQLite adapter: a fresh database file per test. */
 const dir = tempDir('resq-contract-');
@@ -25,3 +26,4 @@ fileClaimsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++
 webSessionsContract('sqlite', async () => join(dir, `store-${n++}.db`), async (path) => SqliteStore.open(path));
 forecastsContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
 scoresContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));
+budgetGroupContract('sqlite', async () => SqliteStore.open(join(dir, `store-${n++}.db`)));

@@ -56,7 +56,7 @@ export async function answerHeldHandler(store: Store, batch: BatchRecord, a: Ans
     const out = [sel.items.length === 0 ? `no held item of ${name} matches` : `${verb} ${sel.items.length} held item(s) of ${name}, total cost ${sel.totalCost}:`];
     // An approval that would go past the budget is said now: the real one needs --over-budget.
     const budget = a.reply?.kind === 'approve' ? budgetOf(batch.policy) : null;
-    const approved = budget === null ? 0 : await store.approvedCost(batch.id);
+    const approved = budget === null ? 0 : await store.budgetSpent(batch.id);
     if (budget !== null && sel.totalCost > 0 && approved + sel.totalCost > budget)
       out.push(`this takes the batch's approved cost from ${approved} to ${approved + sel.totalCost}, past its budget ${budget}: approving needs --over-budget`);
     // The cost at the right, as numbers are.

@@ -100,7 +100,8 @@ async function checkBulkBudget(store: ReadStore, batch: BatchRecord, items: read
   if (budget === null || overBudget) return;
   const cost = items.reduce((n, it) => n + answerFor(it.tool, it.input, reply).cost, 0);
   if (cost <= 0) return;
-  const approved = await store.approvedCost(batch.id);
+  // The budget's group: a batch and its judge spend one budget.
+  const approved = await store.budgetSpent(batch.id);
   if (approved + cost > budget) throw new OverBudgetError(`${items.length} held item(s)`, approved, cost, budget);
 }
 

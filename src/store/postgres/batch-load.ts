@@ -7,6 +7,7 @@ import type { BatchSettings } from '../types.js';
 import type { Queryable } from './pool.js';
 import { beginSql } from './pool.js';
 import { transactionEnd } from './sql.js';
+import { spendsWithNum, spendsWithSql } from '../common/budget-group.js';
 
 const CHUNK = 500;
 
@@ -14,14 +15,18 @@ function metaText(it: NewItem): string {
   return typeof it.meta === 'string' ? it.meta : JSON.stringify(it.meta);
 }
 
-/** Inserts the batch row and returns its integer key; a name taken meanwhile (another process loading it) is a BatchExistsError. */
+/**
+ * Inserts the batch row (spending with the group of `b.spendsWith` when given) and returns its
+ * integer key; a name taken meanwhile (another process loading it) is a BatchExistsError.
+ */
 async function insertBatch(c: pg.ClientBase, b: NewBatch, clock: Clock): Promise<number> {
   const now = isoNow(clock);
+  const spendsWith = b.spendsWith === undefined ? null : spendsWithNum(b.spendsWith, (await c.query<{ n: unknown }>(`SELECT ${spendsWithSql('$1')} AS n`, [b.spendsWith])).rows[0]?.n);
   try {
     const r = await c.query<{ num: number }>(
-      `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING num`,
-      [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, settingsText(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now],
+      `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at, spends_with)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10) RETURNING num`,
+      [b.id, b.name, b.kind, b.sourcePath, b.sourceSha256, b.baseUrl, settingsText(b.settings), b.policy == null ? null : JSON.stringify(b.policy), now, spendsWith],
     );
     return Number(r.rows[0]!.num);
   } catch (e) {

@@ -6,6 +6,7 @@ import type { NewDecision } from '../shapes.js';
 import type { DecisionRecord, ItemRecord } from '../types.js';
 import { all, BATCH_NUM, numOf, prepared } from './sql.js';
 import { keptTotal, recordedCost } from '../../policy/cost.js';
+import { groupSpendSql } from '../common/budget-group.js';
 
 /** Sent prepared: parsed and planned once per connection (sql.ts `hot`). */
 const { exec } = prepared;
@@ -32,9 +33,17 @@ export async function decisionForRun(c: pg.ClientBase, item: ItemRecord, runId: 
   return row ? decisionFromRow(row) : null;
 }
 
-/** The approved cost of a batch: its one batch_spend row, kept by the decisions' triggers (020). */
+/** The approved cost of a batch, its own: its one batch_spend row, kept by the decisions' triggers (020); the budget counts its group's ({@link budgetSpent}). */
 export async function approvedCost(c: Queryable, batchId: string): Promise<number> {
   return keptTotal((await exec(c, `SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${BATCH_NUM('$1')}), 0) AS c`, [batchId])).rows[0]!.c);
+}
+
+/**
+ * What the budget group of a batch has approved (the batch, and every batch that spends with it
+ * or that it spends with): what every budget check counts against batch_budget.
+ */
+export async function budgetSpent(c: Queryable, batchId: string): Promise<number> {
+  return keptTotal((await exec(c, groupSpendSql('id = $1'), [batchId])).rows[0]?.c);
 }
 
 /** An item's decisions in order. */

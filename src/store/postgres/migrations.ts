@@ -7,6 +7,7 @@ import { OUTBOX_017 } from './migrations/017-outbox.js';
 import { LEAN_ITEMS_019 } from './migrations/019-lean-items.js';
 import { BATCH_NUM_KEYS_020 } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
+import { BUDGET_GROUP_032 } from './migrations/032-budget-group.js';
 
 /**
  * One schema change of the PostgreSQL adapter. Shipped migrations are never edited: append a
@@ -219,6 +220,11 @@ export const migrations: readonly Migration[] = [
     // Issue 39.5: a claim writes the item's flight alone (see migrations/030-claim-writes-flight.ts).
     name: '030_claim_writes_flight',
     sql: CLAIM_WRITES_FLIGHT_030,
+  },
+  {
+    // Issue 40.4: a batch may spend with another's budget, an agent judge's with the batch it judges (see migrations/032-budget-group.ts).
+    name: '032_budget_group',
+    sql: BUDGET_GROUP_032,
   },
 ];
 

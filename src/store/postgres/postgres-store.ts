@@ -260,6 +260,9 @@ export class PostgresStore implements Store {
   approvedCost(batchId: string) {
     return decisions.approvedCost(this.#q, batchId);
   }
+  budgetSpent(batchId: string) {
+    return decisions.budgetSpent(this.#q, batchId);
+  }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
     return read.aggregates(this.#q, batchId, afterSeq, limit, states);
   }

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ItemNotHeldError } from '../../errors.js';
 import { type Holding, leaseLost, priorOutcome, stillHeld } from '../common/fencing.js';
 import { checkBudget } from '../common/budget-check.js';
+import { groupLeaderSql, groupSpendSql } from '../common/budget-group.js';
 import type { AdmittedRun, BudgetGuard, NewDecision, PauseOutcome, RunSnapshot } from '../shapes.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
@@ -63,16 +64,18 @@ async function recordRun(c: pg.ClientBase, item: ItemRecord, run: RunSnapshot, c
 }
 
 /**
- * The batch's row locked (FOR NO KEY UPDATE) for the rest of the transaction, then its
- * approved cost read in a statement of its own: decisions of one batch take the row lock
- * first, so two drivers never both spend the last of a budget, and the total read after the
- * lock is granted has every decision committed before it (READ COMMITTED: each statement
+ * The row of the batch's budget group leader locked (FOR NO KEY UPDATE) for the rest of the
+ * transaction, then the group's approved cost read in a statement of its own: decisions of a
+ * batch and of every batch spending with it take that one row lock first, so two drivers (on
+ * a batch and on its judge) never both spend the last of a budget, and the total read after
+ * the lock is granted has every decision committed before it (READ COMMITTED: each statement
  * reads what is committed when it starts; one statement locking and reading would read the
- * total as it was before the wait).
+ * total as it was before the wait). The decision's own triggers lock its batch's row after:
+ * always the leader's first, then a member's.
  */
 async function lockedSpend(c: pg.ClientBase, item: ItemRecord): Promise<number> {
-  await exec(c, 'SELECT 1 FROM batches WHERE num = $1 FOR NO KEY UPDATE', [numOf(item)]);
-  return keptTotal((await exec(c, 'SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = $1), 0) AS c', [numOf(item)])).rows[0]!.c);
+  await exec(c, `SELECT 1 FROM batches WHERE num = ${groupLeaderSql('num = $1')} FOR NO KEY UPDATE`, [numOf(item)]);
+  return keptTotal((await exec(c, groupSpendSql('num = $1'), [numOf(item)])).rows[0]?.c);
 }
 
 export async function markAdmitted(c: pg.ClientBase, item: ItemRecord, run: AdmittedRun, clock: Clock = systemClock): Promise<ItemRecord> {
@@ -112,7 +115,7 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   const prior = await decisionForRun(c, now, run.id);
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   await recordRun(c, now, run, clock);
-  // Decisions of one batch take its row lock: two workers never both spend the last of a budget.
+  // Decisions of one budget group take its leader's row lock: two workers never both spend the last of a budget.
   const outcome = decide(await lockedSpend(c, now));
   const seen = pauseSeen(run);
   const after =
@@ -122,13 +125,14 @@ export async function markPaused(c: pg.ClientBase, item: ItemRecord, run: RunSna
   return { outcome, item: after };
 }
 
-/** A person's answer to the held pause it names (as the SQLite adapter's): held to `budget` under the batch's row lock. */
+/** A person's answer to the held pause it names (as the SQLite adapter's): held to `budget` under the budget group's row lock. */
 export async function answerHeld(c: pg.ClientBase, batchId: string, itemId: string, d: NewDecision, nextKey: string, clock: Clock = systemClock, budget?: BudgetGuard): Promise<{ overBudget: boolean }> {
   const now = await getItem(c, batchId, itemId, true);
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   if (now.runId !== d.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
-  // Only a spending answer takes the batch's lock (as a policy's decision does): two people never both spend the last of a budget.
-  const overBudget = budget && d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
+  // A spending answer takes the group's lock first (as a policy's decision does), held to a budget or not: two people
+  // never both spend the last of a budget, and the decision's triggers lock its batch's row after the leader's, as every writer does.
+  const overBudget = d.cost > 0 ? checkBudget(itemId, await lockedSpend(c, now), d.cost, budget) : false;
   if (!(await answer(c, now, { ...d, overBudget }, nextKey, undefined, clock))) throw new ItemNotHeldError(itemId, 'decided');
   // Delivered at commit: the worker that carries it on wakes at once.
   await c.query('SELECT pg_notify($1, $2)', [ANSWERED_CHANNEL, batchId]);

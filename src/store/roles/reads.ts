@@ -70,8 +70,13 @@ export interface ReadStore {
    * the order they were recorded: what `policy check` replays and how long held items waited.
    */
   batchPauses(batchId: string, q?: PauseQuery): Promise<PauseRecord[]>;
-  /** Cost approved so far in a batch. */
+  /** Cost approved so far in a batch, its own (reports, status, /metrics). */
   approvedCost(batchId: string): Promise<number>;
+  /**
+   * Cost approved so far in a batch's budget group: the batch, and every batch that spends with
+   * it or that it spends with (NewBatch.spendsWith). What its `batch_budget` is held to.
+   */
+  budgetSpent(batchId: string): Promise<number>;
   /** Export rows: items with their runs, decisions and files, a page at a time, in file order; only items in `states` when given. */
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]>;
   /** Every meta key of a batch's items, each once, in the order they first appear (by file order, then within the row). */

@@ -41,7 +41,7 @@ export const STORE_ROLES = {
   workers: ['registerWorker', 'heartbeat', 'setCapLimit', 'retireWorker', 'liveWorkers', 'claimItems', 'claimNextInThread', 'releaseItem'],
   transitions: ['markAdmitted', 'markFinished', 'markCancelled', 'markPaused', 'answerHeld', 'redecideHeld', 'markError', 'requeue', 'cancelBatch'],
   reads: [
-    'overview', 'getItem', 'listItems', 'itemCounts', 'recentFinishes', 'threadWaits', 'getRun', 'runChain', 'decisionsForItem', 'batchPauses', 'approvedCost',
+    'overview', 'getItem', 'listItems', 'itemCounts', 'recentFinishes', 'threadWaits', 'getRun', 'runChain', 'decisionsForItem', 'batchPauses', 'approvedCost', 'budgetSpent',
     'aggregates', 'metaKeys', 'onAnswered', 'itemPage', 'batchLive', 'runMinutes',
   ],
   files: ['markFileDownloaded', 'markFileStatus', 'getFile', 'filesForBatch', 'filesForItem', 'fileCounts', 'filePaths', 'recordFileCopy', 'fileCopies', 'claimFile', 'fileClaimHolder', 'renewFileClaim', 'releaseFileClaim', 'expiryReport'],

@@ -8,14 +8,16 @@ import { isoNow } from '../../clock.js';
 import type { BatchSettings } from '../types.js';
 import { batchNumOf, type StatementCache } from './statement-cache.js';
 import { findBatch } from './reads.js';
+import { spendsWithNum, spendsWithSql } from '../common/budget-group.js';
 
-/** Inserts a batch (call inside the load transaction). */
+/** Inserts a batch (call inside the load transaction), spending with the group of `b.spendsWith` when given. */
 function insertBatch(cx: SqliteContext, b: NewBatch): void {
   const now = isoNow(cx.clock);
+  const spendsWith = b.spendsWith === undefined ? null : spendsWithNum(b.spendsWith, cx.db.prepare(`SELECT ${spendsWithSql('?')}`).pluck().get(b.spendsWith));
   cx.db
     .prepare(
-      `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at, num)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM batches))`,
+      `INSERT INTO batches (id, name, kind, source_path, source_sha256, base_url, settings, policy, created_at, updated_at, spends_with, num)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM batches))`,
     )
     .run(
       b.id,
@@ -28,6 +30,7 @@ function insertBatch(cx: SqliteContext, b: NewBatch): void {
       b.policy == null ? null : JSON.stringify(b.policy),
       now,
       now,
+      spendsWith,
     );
 }
 

@@ -5,6 +5,7 @@ import type { DecisionRecord } from '../types.js';
 import type { SqliteContext } from './database.js';
 import { batchNumOf } from './statement-cache.js';
 import { keptTotal, recordedCost } from '../../policy/cost.js';
+import { groupSpendSql } from '../common/budget-group.js';
 
 // The decisions table: every answer to a pause, by policy or by a person, and the approved
 // cost they add up to.
@@ -43,12 +44,20 @@ export function decisionForRun(cx: SqliteContext, batchId: string, runId: string
 }
 
 /**
- * Total cost approved in a batch (by policy and by people): what counts against batch_budget.
+ * Total cost approved in a batch (by policy and by people), its own: the budget counts its group's ({@link budgetSpent}).
  * One row, batch_spend (migration 020), kept by the triggers on decisions: not a sum of the
  * batch's decisions at every pause.
  */
 export function approvedCost(cx: SqliteContext, batchId: string): number {
   return keptTotal(cx.stmt.get(`SELECT coalesce((SELECT approved FROM batch_spend WHERE batch_num = ${batchNumOf()}), 0)`).pluck().get(batchId));
+}
+
+/**
+ * What the budget group of a batch has approved (the batch, and every batch that spends with it
+ * or that it spends with): what every budget check counts against batch_budget.
+ */
+export function budgetSpent(cx: SqliteContext, batchId: string): number {
+  return keptTotal(cx.stmt.get(groupSpendSql('id = ?')).pluck().get(batchId));
 }
 
 /** An item's decisions in order. */

@@ -8,6 +8,7 @@ import { leanItems } from './migrations/019-lean-items.js';
 import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 import { FLIGHTS_UNSENT_031 } from './migrations/031-flights-unsent.js';
+import { BUDGET_GROUP_032 } from './migrations/032-budget-group.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -321,6 +322,11 @@ export const migrations: readonly Migration[] = [
     // Issue 39.5: the flights' one index is the few answered items no worker sent yet (see migrations/031-flights-unsent.ts).
     name: '031_flights_unsent',
     up: (db) => db.exec(FLIGHTS_UNSENT_031),
+  },
+  {
+    // Issue 40.4: a batch may spend with another's budget, an agent judge's with the batch it judges (see migrations/032-budget-group.ts).
+    name: '032_budget_group',
+    up: (db) => db.exec(BUDGET_GROUP_032),
   },
 ];
 

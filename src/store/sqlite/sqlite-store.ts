@@ -227,6 +227,9 @@ export class SqliteStore implements Store {
   approvedCost(batchId: string) {
     return this.#read((cx) => decisions.approvedCost(cx, batchId));
   }
+  budgetSpent(batchId: string) {
+    return this.#read((cx) => decisions.budgetSpent(cx, batchId));
+  }
   aggregates(batchId: string, afterSeq: number, limit: number, states?: readonly ItemState[]): Promise<ItemAggregate[]> {
     return this.#read((cx) => read.aggregates(cx, batchId, afterSeq, limit, states));
   }

@@ -8,7 +8,7 @@ import { isoNow } from '../../clock.js';
 import type { SqliteContext } from './database.js';
 import { batchNumOf } from './statement-cache.js';
 import { getItem, getItemAgain, type ItemPatch, landFlight, patchFlight, startFlight } from './flights.js';
-import { approvedCost, decisionForRun, insertDecision } from './decisions.js';
+import { budgetSpent, decisionForRun, insertDecision } from './decisions.js';
 import { recordFile } from './files.js';
 import { type RunErrorColumns, runErrorColumns } from '../rows/run-failure.js';
 import type { FlightColumn } from '../common/flights.js';
@@ -189,7 +189,7 @@ export function markPaused(cx: SqliteContext, item: ItemRecord, run: RunSnapshot
   const prior = decisionForRun(cx, now.batchId, run.id);
   if (prior) return { outcome: priorOutcome(prior, now.pendingKey ?? ''), item: now };
   recordRun(cx, now, run);
-  const outcome = decide(approvedCost(cx, now.batchId));
+  const outcome = decide(budgetSpent(cx, now.batchId));
   const seen = pauseSeen(run);
   if (outcome.kind === 'answer') answer(cx, now, outcome.decision, outcome.nextKey, seen);
   else landFlight(cx, now.batchId, now.id, heldPatch(seen, outcome.reason));
@@ -202,7 +202,7 @@ export function answerHeld(cx: SqliteContext, batchId: string, itemId: string, d
   if (!now || now.state !== 'held') throw new ItemNotHeldError(itemId, now?.state ?? null);
   // Paused again since the answer's pause was read: it is not this one's answer.
   if (now.runId !== decision.runId) throw new ItemNotHeldError(itemId, 'held on a later pause');
-  const overBudget = checkBudget(itemId, approvedCost(cx, batchId), decision.cost, budget);
+  const overBudget = checkBudget(itemId, budgetSpent(cx, batchId), decision.cost, budget);
   if (!answer(cx, now, { ...decision, overBudget }, nextKey)) throw new ItemNotHeldError(itemId, 'decided');
   return { overBudget };
 }
@@ -211,7 +211,7 @@ export function answerHeld(cx: SqliteContext, batchId: string, itemId: string, d
 export function redecideHeld(cx: SqliteContext, batchId: string, itemId: string, decide: (approvedCost: number) => PauseOutcome): PauseOutcome {
   const now = getItem(cx, batchId, itemId);
   if (!now || now.state !== 'held') return { kind: 'hold', reason: `item is ${now?.state ?? 'gone'}` };
-  const outcome = decide(approvedCost(cx, batchId));
+  const outcome = decide(budgetSpent(cx, batchId));
   if (outcome.kind === 'answer' && !answer(cx, now, outcome.decision, outcome.nextKey)) return { kind: 'hold', reason: 'decided already' };
   return outcome;
 }

@@ -3,6 +3,8 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../../src/sim/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { spendWith } from '../../support/spending-with.js';
 import { runCliChild, tempDir } from '../../support/cli.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 
@@ -238,5 +240,20 @@ describe('resq answer names the pause it answers, and holds people to the budget
     const declined = await runInProcess(['answer', 'bud', '--held', '--decline', '--db', db]);
     expect(declined.stdout).toContain('answered 1 held item(s) of bud');
     expect(declined.stdout).toContain('their cost 5 is not spent');
+  });
+
+  it("--held --approve --dry-run counts what the batch's judge batch approved against the budget (one budget group)", async () => {
+    const dir = tempDir();
+    const q = join(dir, 'q.csv');
+    writeFileSync(q, 'id,question\na,plan @confirm=60\nb,plan @confirm=70\n');
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, 'confirm_scope:\n  approve_max_cost: 0\n  batch_budget: 150\n');
+    const db = join(dir, 'r.db');
+    expect((await runInProcess(['run', q, '--db', db, '--batch', 'grp', '--policy', policy], env)).code).toBe(3);
+    const store = await openStore(db);
+    await spendWith(store, (await store.findBatch('grp'))!.id, 50);
+    await store.close();
+    const dry = await runInProcess(['answer', 'grp', '--held', '--approve', '--dry-run', '--db', db]);
+    expect(dry.stdout).toContain("this takes the batch's approved cost from 50 to 180, past its budget 150: approving needs --over-budget");
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../../src/config/index.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError, OverBudgetError } from '../../../src/errors.js';
 import { answerWaiting } from '../../support/answer-waiting.js';
 import { answerHeldItems } from '../../../src/runner/operations/answer-bulk.js';
 import { BatchRunner, loadBatch } from '../../../src/runner/index.js';
@@ -13,6 +13,7 @@ import { tempDir } from '../../support/cli.js';
 import { testClient, testSettings } from '../../support/in-process.js';
 import { pgAvailable } from '../../support/pg-server.js';
 import { sharedPgServer } from '../../support/pg-shared.js';
+import { spendWith } from '../../support/spending-with.js';
 
 describe('answerHeldItems: one decision per selected held item', () => {
   let sim: Sim;
@@ -100,6 +101,26 @@ describe('answerHeldItems: one decision per selected held item', () => {
     for (const id of ['a', 'b', 'c', 'twice', 'pick']) expect(await store.decisionsForItem(batch.id, id), id).toEqual([]);
     const r = await answerHeldItems(store, batch, { where: [{ key: 'meta.lab', value: 'x' }], text: 'PICK' }, { kind: 'choose', ids: ['b'] }, { person: 'ana' });
     expect(r.answered.map((a) => [a.id, a.answer])).toEqual([['pick', { decision: 'chosen', chosen: ['b'] }]]);
+    await store.close();
+  });
+
+  it("holds the approvals to what the batch's budget group spent: its judge batch's approvals count, and nothing is recorded when together they go past it", async () => {
+    const dir = tempDir();
+    const questions = join(dir, 'q.csv');
+    writeFileSync(questions, 'id,question\na,plan @confirm=60\nb,plan @confirm=70\n');
+    const store = await openStore(join(dir, 'resq.db'));
+    const policy = parsePolicy({ confirm_scope: { approve_max_cost: 0, batch_budget: 150 } }, 'policy.yaml');
+    const { batch } = await loadBatch({ store, questions, settings: testSettings(2), policy, baseUrl: sim.url });
+    const client = testClient(sim);
+    await new BatchRunner({ store, client, batch, policy }).run();
+    await client.close();
+    // 130 fits the batch's own 0 spent of 150; not with the 50 its judge approved.
+    await spendWith(store, batch.id, 50);
+    const refused = await answerHeldItems(store, batch, { tool: 'confirm_scope' }, { kind: 'approve' }, { person: 'ana' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OverBudgetError);
+    expect(refused).toMatchObject({ approved: 50, cost: 130, budget: 150 });
+    for (const id of ['a', 'b']) expect(await store.decisionsForItem(batch.id, id), id).toEqual([]);
+    expect([await store.approvedCost(batch.id), await store.budgetSpent(batch.id)]).toEqual([0, 50]);
     await store.close();
   });
 });
