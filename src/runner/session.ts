@@ -198,9 +198,7 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     const policy = (batch.policy as Policy | null) ?? null;
     const base = { batch, policy, changes: merged.changes, invalid, existed };
     if (!service) return { ...base, run: null, files: null, judging: null, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint }) };
-    // What an agent judge spent of the batch's budget (in `<name>.judge`) is not the batch's to spend again.
-    const { budgetLessJudging } = await import('../score/judge-batch.js');
-    const { run, files, judging } = await runWorker(o, batch, await budgetLessJudging(store, batch, policy), service, emit);
+    const { run, files, judging } = await runWorker(o, batch, policy, service, emit);
     // Items this worker left queued by its --limit wait for it, as its summary says.
     return { ...base, run, files, judging, status: await readBatchStatus(store, batch, { nowMs: systemClock.now(), hint: o.hint, limit: o.limit }) };
   } finally {

@@ -63,7 +63,7 @@ export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudging
   const counts = await store.itemCounts(judge.id);
   for (const s of TERMINAL_STATES) done += counts[s];
   o.onProgress?.({ done, total: judge.totalItems });
-  const policy = judgePolicy((parent.policy as Policy | null) ?? null, await store.approvedCost(parent.id));
+  const policy = judgePolicy((parent.policy as Policy | null) ?? null);
   const ended: Promise<unknown>[] = [];
   const session = await runBatchSession({
     store,

@@ -95,7 +95,7 @@ export async function startJudgeAlongside(o: JudgeAlongsideOptions): Promise<Jud
     store,
     client: o.client,
     batch: judge,
-    policy: judgePolicy((parent.policy as Policy | null) ?? null, await store.approvedCost(parent.id)),
+    policy: judgePolicy((parent.policy as Policy | null) ?? null),
     slots: o.slots,
     slotsFirst: true,
     stayWhile: () => answering,

@@ -43,16 +43,15 @@ export function judgedRefOf(item: Pick<ItemRecord, 'meta'>): JudgedRef | null {
 
 /**
  * The policy judging runs go by: the judged batch's own rules where it has them, its
- * `batch_budget` less what the batch has spent (so judging counts in the budget), and every
- * pause it has no rule for declined (`unknown` tools, whose answer cannot be guessed, held).
+ * `batch_budget` whole (the judge batch spends with the judged batch's budget: the store holds
+ * each decision of either to what both have spent, at the moment it is made), and every pause
+ * it has no rule for declined (`unknown` tools, whose answer cannot be guessed, held).
  */
-export function judgePolicy(parent: Policy | null, parentSpent: number): Policy {
+export function judgePolicy(parent: Policy | null): Policy {
   const scope = parent?.confirm_scope;
-  const left = (budget: number | undefined): number | undefined => (budget === undefined ? undefined : Math.max(0, budget - parentSpent));
-  const budget = left(scope?.batch_budget);
   return {
     // No rule: only a plan that costs nothing goes ahead; any other is declined.
-    confirm_scope: scope ? { ...scope, ...(budget !== undefined ? { batch_budget: budget } : {}) } : { approve_max_cost: 0, batch_budget: 0, otherwise: 'decline' },
+    confirm_scope: scope ?? { approve_max_cost: 0, batch_budget: 0, otherwise: 'decline' },
     ask_choice: parent?.ask_choice ?? { prefer: [], otherwise: 'decline' },
     request_quality_image: parent?.request_quality_image ?? 'decline',
   };
@@ -80,7 +79,9 @@ export async function ensureJudgeBatch(store: BatchStore, parent: BatchRecord): 
     sourceSha256: '',
     baseUrl: parent.baseUrl,
     settings: { ...parent.settings, download: { ...parent.settings.download, enabled: false }, judgeOf: parent.id, notify: undefined, scorers: undefined },
-    policy: judgePolicy((parent.policy as Policy | null) ?? null, 0),
+    policy: judgePolicy((parent.policy as Policy | null) ?? null),
+    // Its approvals and the judged batch's are held to one budget, together.
+    spendsWith: parent.id,
   });
   try {
     await loader.commit([], '');
@@ -119,23 +120,6 @@ export async function judgingCost(store: Pick<ReadStore, 'itemCounts' | 'approve
   const counts = await store.itemCounts(judge.id);
   const runs = Object.values(counts).reduce((a, b) => a + b, 0) - counts.queued;
   return { runs, cost: await store.approvedCost(judge.id) };
-}
-
-/**
- * A batch's policy with its `batch_budget` less what judging it has cost (the runs of its
- * judge batch): judging counts in the budget both ways. The policy as it is when it has no
- * budget or the batch was never judged.
- */
-export async function budgetLessJudging(
-  store: Pick<ReadStore, 'itemCounts' | 'approvedCost'> & Pick<BatchStore, 'findBatch'>,
-  batch: BatchRecord,
-  policy: Policy | null,
-): Promise<Policy | null> {
-  const scope = policy?.confirm_scope;
-  if (!scope || scope.batch_budget === undefined || isJudgeBatch(batch)) return policy;
-  const judging = await judgingCost(store, batch);
-  if (!judging || judging.cost === 0) return policy;
-  return { ...policy, confirm_scope: { ...scope, batch_budget: Math.max(0, scope.batch_budget - judging.cost) } };
 }
 
 /**

@@ -77,14 +77,15 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
       expect(asked.every((x) => x.input.startsWith(JUDGE_HEADER))).toBe(true);
       expect(new Set(asked.map((x) => x.threadId)).size).toBe(ROWS.length);
 
-      // The parent had 20 - 10 = 10 left: one judging plan of 6 approved, the other declined; the choice (no rule) declined.
-      expect(r.judge.policy).toMatchObject({ confirm_scope: { approve_max_cost: 10, batch_budget: 10, otherwise: 'decline' } });
+      // The parent had 20 - 10 = 10 left of the budget both spend from: one judging plan of 6 approved, the other declined; the choice (no rule) declined.
+      expect(r.judge.policy).toMatchObject({ confirm_scope: { approve_max_cost: 10, batch_budget: 20, otherwise: 'decline' } });
       const decisions = await Promise.all(['costly1', 'costly2', 'choosy'].map(async (id) => (await store.decisionsForItem(r.judge.id, judgeItemId({ id, attempt: 0 }, judged, null)))[0]!));
       expect(decisions.map((d) => d.by)).toEqual(['policy', 'policy', 'policy']);
       expect(decisions.slice(0, 2).map((d) => d.answer.approved).sort()).toEqual([false, true]);
       expect(decisions[2]!.answer).toEqual({ decision: 'declined' });
       expect(await store.approvedCost(parent.id)).toBe(10);
       expect(await judgingCost(store, parent)).toEqual({ runs: ROWS.length, cost: 6 });
+      expect(await store.budgetSpent(parent.id)).toBe(16);
 
       // Started again, nothing is asked again.
       const again = await judgeByAgent({ store, parent, scorers: [judged], service: client });
@@ -95,7 +96,7 @@ describe('judgeByAgent (the service as judge, against the simulator)', () => {
       write([...ROWS, ['later', 'Another plan @confirm=5', 'plan']]);
       await runBatchSession({ store, source: { questions, settings: testSettings(4), policy: null, baseUrl: sim.url, append: true }, service: client });
       const [later] = await store.decisionsForItem(parent.id, 'later');
-      expect(later).toMatchObject({ by: 'policy', answer: { approved: false }, reason: expect.stringContaining('over batch_budget 14') });
+      expect(later).toMatchObject({ by: 'policy', answer: { approved: false }, reason: expect.stringContaining('over batch_budget 20') });
       expect(await store.approvedCost(parent.id)).toBe(10);
     } finally {
       await client.close();

@@ -31,9 +31,10 @@ describe('the agent judge beside a run (one cap, judged as each answer completes
     await pg.stop();
   });
 
+  let dbs = 0;
   const adapters: [string, (dir: string) => Promise<Store>][] = [
     ['SQLite', (dir) => openStore(join(dir, 'resq.db'))],
-    ['PostgreSQL', async () => openStore(await pg.createDatabase('judge_alongside'))],
+    ['PostgreSQL', async () => openStore(await pg.createDatabase(`judge_alongside_${dbs++}`))],
   ];
 
   it.each(adapters)('on %s: judgings start while answers are still being sent, never more runs at the service than the cap, every verdict recorded', async (_name, open) => {
@@ -80,6 +81,32 @@ describe('the agent judge beside a run (one cap, judged as each answer completes
 
       // The summary's status carries the verdicts of the judging done beside the run.
       expect(s.status.scores?.find((x) => x.name === 'judged')).toMatchObject({ passed: N - N / 3, failed: N / 3 });
+    } finally {
+      await client.close();
+      await store.close();
+    }
+  }, 60_000);
+
+  it.each(adapters)('on %s: answers and judgings deciding at the same time spend one budget together, never more', async (_name, open) => {
+    const dir = tempDir();
+    const questions = join(dir, 'q.jsonl');
+    // Every answer and every judging asks to approve a plan of 6; the budget of 20 holds three.
+    writeFileSync(questions, rows.slice(0, 8).map((r) => JSON.stringify({ ...r, question: `${r.question} @confirm=6 @judge_confirm=6` })).join('\n') + '\n');
+    const store = await open(dir);
+    const client = testClient(sim);
+    try {
+      const s = await runBatchSession({
+        store,
+        source: { questions, settings: { ...testSettings(4), scorers: [judged] }, policy: { confirm_scope: { approve_max_cost: 10, batch_budget: 20, otherwise: 'decline' } }, baseUrl: sim.url },
+        service: client,
+      });
+      const judge = s.judging!.judge;
+      // Judgings were deciding while answers were: both batches paused on plans.
+      expect((await store.batchPauses(judge.id)).length).toBeGreaterThan(0);
+      const own = (await store.approvedCost(s.batch.id)) + (await store.approvedCost(judge.id));
+      expect(own).toBe(18);
+      expect(await store.budgetSpent(s.batch.id)).toBe(18);
+      expect(await store.budgetSpent(judge.id)).toBe(18);
     } finally {
       await client.close();
       await store.close();

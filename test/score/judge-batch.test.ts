@@ -19,18 +19,17 @@ describe('the judge batch', () => {
   });
 
   it('declines a judge\'s pause the batch\'s policy has no rule for, and holds an unknown tool\'s', () => {
-    const p = judgePolicy(null, 0);
+    const p = judgePolicy(null);
     expect(decide(p, { tool: 'confirm_scope', input: { cost: 1 } }, { approvedCost: 0 })).toMatchObject({ kind: 'answer', answer: { approved: false } });
     expect(decide(p, { tool: 'ask_choice', input: { options: [{ id: 'a' }] } }, { approvedCost: 0 })).toMatchObject({ kind: 'answer', answer: { decision: 'declined' } });
     expect(decide(p, { tool: 'request_quality_image', input: {} }, { approvedCost: 0 })).toMatchObject({ kind: 'answer', answer: { approved: false } });
     expect(decide(p, { tool: 'fold_more', input: {} }, { approvedCost: 0 }).kind).toBe('hold');
   });
 
-  it('keeps the batch\'s own rules, its budget less what the batch spent', () => {
-    const p = judgePolicy({ confirm_scope: { approve_max_cost: 10, batch_budget: 20, otherwise: 'hold' }, request_quality_image: 'approve' }, 14);
-    expect(p.confirm_scope).toEqual({ approve_max_cost: 10, batch_budget: 6, otherwise: 'hold' });
+  it('keeps the batch\'s own rules and its whole budget (the store holds both batches to it together)', () => {
+    const p = judgePolicy({ confirm_scope: { approve_max_cost: 10, batch_budget: 20, otherwise: 'hold' }, request_quality_image: 'approve' });
+    expect(p.confirm_scope).toEqual({ approve_max_cost: 10, batch_budget: 20, otherwise: 'hold' });
     expect(p.request_quality_image).toBe('approve');
-    expect(judgePolicy({ confirm_scope: { approve_max_cost: 10, batch_budget: 20, otherwise: 'decline' } }, 25).confirm_scope?.batch_budget).toBe(0);
-    expect(judgePolicy({ confirm_scope: { approve_max_cost: 10, otherwise: 'decline' } }, 25).confirm_scope).toEqual({ approve_max_cost: 10, otherwise: 'decline' });
+    expect(judgePolicy({ confirm_scope: { approve_max_cost: 10, otherwise: 'decline' } }).confirm_scope).toEqual({ approve_max_cost: 10, otherwise: 'decline' });
   });
 });
