@@ -27,6 +27,7 @@ emitRows([
   row(name, 'the floor: a new process reads each of them (GET, no state)', fmt(med('floorMs') / 1000, 2, 's'), `resq / floor ${fmt(reattach / med('floorMs'), 2)}`, reattach / med('floorMs'), 'resq/floor <= 1.3', args.quick ? null : reattach / med('floorMs') <= 1.3),
   row(name, 'of the floor: spawn → modules loaded', fmt(med('floorStartMs') / 1000, 2, 's'), 'resq: CLI start → runner start, below'),
   row(name, 'simulator CPU per run read: floor / resq', `${fmt(med('simPerReadFloorMs') * 1000, 0)} / ${fmt(med('simPerReadResqMs') * 1000, 0)} µs`, 'resq: its new admissions meanwhile included'),
+  row(name, 'runs in flight when the first run was killed (SIGKILL)', results.map((r) => String(r.inFlightAtKill)).join(', '), `asked ${inFlight}`),
   row(name, 'first new submission', fmt(med('firstNewMs') / 1000, 2, 's'), `rounds: ${all('firstNewMs')} s`),
   row(name, 'CLI start → runner start event', fmt(med('startMs') / 1000, 2, 's'), 'of the above: node, modules, database'),
 ]);
