@@ -1,9 +1,9 @@
-// Open files for the scenarios at 10,000 runs in flight. `resq run --concurrency 10000` needs
-// about 20,048 descriptors (src/runner/descriptor-fit.ts: 2 per run and 48 reserved) and
-// lowers its cap to what fits, saying so in a `descriptors` event; a hard limit of 20,000
-// (common in containers) then holds it at 9,976, so "10,000 in flight" is never reached. The
-// bench raises its own limit before it spawns anything: the simulator and every client are
-// its children and inherit it (and Node lifts each child's soft limit to the hard one).
+// Open files for the scenarios at 10,000 runs in flight. `resq run` fits its runs in flight to
+// the open files it may hold (src/runner/descriptor-fit.ts: 10,929 for 10,000 runs) and runs
+// fewer when they are short, saying so in a `descriptors` event: then "10,000 in flight" is
+// never reached. The bench raises its own limit before it spawns anything when it may (the
+// simulator and every client are its children and inherit it; Node lifts each child's soft
+// limit to the hard one), and says why not when it may not (no CAP_SYS_RESOURCE).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseProcLimits } from '../../../src/runner/descriptor-limit.js';

@@ -3,7 +3,7 @@
 // them re-attached (its end recorded) within 2 s of the spawn of `resq resume`. Runs last
 // 60 s so the first wave is all in flight before the kill (admitting 10,000 took 8-33 s on
 // a loaded 2-core machine); the kill comes when 10,000 are running at once, the count printed
-// in its row (resq fits 10,000 streams under 20,000 open files: src/runner/descriptor-fit.ts). One round (each takes ~3 minutes); --rounds N for a median.
+// in its row (resq fits 10,000 streams under 20,000 open files: src/runner/descriptor-fit.ts). One round (each takes 1-1.5 minutes); --rounds N for a median.
 // Beside it (issue 23) the floor: a new process that only reads each of those runs once.
 import { benchArgs } from '../lib/args.js';
 import { emitRows, fmt, quantile, row } from '../lib/report.js';
