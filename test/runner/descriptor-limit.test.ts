@@ -3,19 +3,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseProcLimits, parseUlimit, readDescriptorLimit } from '../../src/runner/descriptor-limit.js';
+import { startSim } from '../../src/sim/index.js';
 import { ROOT, collect, tempDir } from '../support/cli.js';
 
 /** The real CLI as a child of `sh`, its open-files limits set first (`ulimit` takes effect for what the shell execs). */
-function cliUnder(limits: string, args: string[], cwd: string): ChildProcess {
+function cliUnder(limits: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   delete env.RESQ_BASE_URL;
   delete env.RESQ_API_KEY;
+  Object.assign(env, extra);
   return spawn('/bin/sh', ['-c', `${limits}; exec "$0" "$@"`, process.execPath, join(ROOT, 'bin/resq.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-function questions(dir: string, n: number): string {
+function questions(dir: string, n: number, directives = ''): string {
   const file = join(dir, 'QUESTIONS.csv');
-  writeFileSync(file, ['id,question', ...Array.from({ length: n }, (_, i) => `q${i + 1},what is ${i + 1}`)].join('\n') + '\n');
+  writeFileSync(file, ['id,question', ...Array.from({ length: n }, (_, i) => `q${i + 1},what is ${i + 1}${directives}`)].join('\n') + '\n');
   return file;
 }
 
@@ -69,4 +71,38 @@ describe('resq run under a low open-files limit', () => {
     expect(r.stdout).toContain('300 completed\n');
     expect(r.code).toBe(0);
   }, 60_000);
+
+  it('with 630 open files and --concurrency 300 against a service in another process, holds all 300 in flight at once (a stream each, the requests sharing their pool): nothing lowered, nothing short', async () => {
+    const sim = await startSim({ port: 0 });
+    try {
+      const dir = tempDir();
+      // Runs of a minute: the child is killed once all 300 are in flight, never waited out.
+      const file = questions(dir, 300, ' @duration=60000ms');
+      const child = cliUnder('ulimit -Sn 630; ulimit -Hn 630', ['run', file, '--base-url', sim.url, '--concurrency', '300', '--no-download', '--json', '--db', join(dir, 'r.db')], dir, { RESQ_API_KEY: sim.keys[0]! });
+      const running = new Set<string>();
+      let most = 0;
+      let pending = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        const lines = (pending + d.toString()).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) {
+          const e = line.startsWith('{') ? (JSON.parse(line) as { type: string; id?: string; state?: string }) : null;
+          // Fewer at once than asked: 300 would never be reached (the expectations below say so).
+          if (e?.type === 'descriptors') child.kill('SIGKILL');
+          if (e?.type !== 'item') continue;
+          if (e.state === 'running') running.add(String(e.id));
+          else running.delete(String(e.id));
+          most = Math.max(most, running.size);
+          if (most === 300 && !child.killed) child.kill('SIGKILL');
+        }
+      });
+      const r = await collect(child);
+      expect(r.stdout).not.toContain('"type":"descriptors"');
+      expect(`${r.stdout}${r.stderr}`).not.toMatch(/EMFILE|too many open files|open files/);
+      expect(most).toBe(300);
+      expect(r.signal).toBe('SIGKILL');
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
 });

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_REQUEST_CONNECTIONS } from '../../../src/api/options.js';
+import { fitDescriptors } from '../../../src/runner/descriptor-fit.js';
 import { atMs, runCli } from './cli-process.js';
+import { ensureDescriptors } from './descriptor-room.js';
 import { writeQuestions } from './questions.js';
 import { startSimProcess } from './sim-process.js';
 
@@ -27,6 +29,8 @@ export interface Round {
   /** Simulator CPU per run read: during the floor, and during resq's re-attaching (new admissions included). */
   simPerReadFloorMs: number;
   simPerReadResqMs: number;
+  /** Runs in flight (reported running, not yet ended) when the first run was killed. */
+  inFlightAtKill: number;
 }
 
 /** Sizes of a round; `cpuProfDir` profiles the resumed process. */
@@ -39,6 +43,9 @@ export interface RoundSpec {
 
 /** Runs one kill-and-resume round against a fresh simulator process. */
 export async function resumeRound({ n, inFlight, runMs, cpuProfDir }: RoundSpec): Promise<Round> {
+  // Room for resq's own estimate of what `inFlight` runs hold, or it would run fewer at once.
+  const room = ensureDescriptors(fitDescriptors(null, { concurrency: inFlight, downloads: 0, sameProcess: false }).needed);
+  if (room.short) throw new Error(`resume round at ${inFlight} in flight: ${room.short}`);
   const dir = mkdtempSync(join(tmpdir(), 'resq-bench-resume-'));
   const sim = await startSimProcess();
   try {
@@ -48,11 +55,19 @@ export async function resumeRound({ n, inFlight, runMs, cpuProfDir }: RoundSpec)
     const common = ['--db', join(dir, 'resq.db'), '--base-url', sim.url, '--json'];
     const attached = new Set<string>();
     const runIds = new Map<string, string>();
+    let inFlightAtKill = 0;
+    let most = 0;
+    let lowered = '';
     const first = await runCli({
       args: ['run', questions, '--batch', 'big', '--concurrency', String(inFlight), '--no-download', ...common],
       env,
       timed: false,
       onEvent: (e, child) => {
+        // resq ran fewer at once than asked (too few open files): the count would never come.
+        if (e.type === 'descriptors' && !child.killed) {
+          lowered = `resq lowered its cap to ${String(e.runs)} (needs ${String(e.needed)} open files, may open ${String(e.limit)})`;
+          child.kill('SIGKILL');
+        }
         // Once killed, later lines are the ones the child wrote before it died: still counted.
         if (e.type === 'item' && e.state === 'running') {
           attached.add(String(e.id));
@@ -60,10 +75,16 @@ export async function resumeRound({ n, inFlight, runMs, cpuProfDir }: RoundSpec)
         }
         // A run that ended before the kill (admitting thousands takes a while) is not in flight.
         else if (e.type === 'item' && typeof e.state === 'string' && FINISHED.has(e.state)) attached.delete(String(e.id));
-        if (attached.size >= inFlight && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+        most = Math.max(most, attached.size);
+        if (attached.size >= inFlight && child.exitCode === null && !child.killed) {
+          child.kill('SIGKILL');
+          inFlightAtKill = attached.size;
+          process.stderr.write(`resume round: resq killed (SIGKILL) with ${inFlightAtKill} runs in flight\n`);
+        }
       },
     });
-    if (first.signal !== 'SIGKILL') throw new Error(`first run was not killed: exit ${first.code} ${first.stderr.slice(-500)}`);
+    if (lowered) throw new Error(`first run: ${lowered}`);
+    if (first.signal !== 'SIGKILL') throw new Error(`first run was not killed: exit ${first.code}, at most ${most} of ${inFlight} in flight at once ${first.stderr.slice(-500)}`);
     // Let the runs that were in flight finish at the service.
     await new Promise((resolve) => setTimeout(resolve, runMs + 500));
     const ids = join(dir, 'run-ids');
@@ -104,6 +125,7 @@ export async function resumeRound({ n, inFlight, runMs, cpuProfDir }: RoundSpec)
       floorStartMs: atMs(floor.events.find((e) => e.type === 'start')) - floor.startedAt,
       simPerReadFloorMs,
       simPerReadResqMs: (simAtReattached - simBeforeResq) / attached.size,
+      inFlightAtKill,
     };
   } finally {
     await sim.stop();
