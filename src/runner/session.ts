@@ -268,20 +268,6 @@ async function runWorker(
       emit(e);
     },
   });
-  if (slots) {
-    const { startJudgeAlongside } = await import('../score/judge-alongside.js');
-    judge = await startJudgeAlongside({
-      store: o.store as Store,
-      parent: batch,
-      scorers: agents,
-      client,
-      slots,
-      wait: o.wait ?? true,
-      ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
-      ...(o.retryLaterMs !== undefined ? { retryLaterMs: o.retryLaterMs } : {}),
-      onEvent: emit,
-    });
-  }
   const stop = (): void => {
     runner.stop();
     judge?.stop();
@@ -291,6 +277,22 @@ async function runWorker(
   o.signal?.addEventListener('abort', stop, { once: true });
   let judged = false;
   try {
+    if (slots) {
+      const { startJudgeAlongside } = await import('../score/judge-alongside.js');
+      judge = await startJudgeAlongside({
+        store: o.store as Store,
+        parent: batch,
+        scorers: agents,
+        client,
+        slots,
+        wait: o.wait ?? true,
+        ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+        ...(o.retryLaterMs !== undefined ? { retryLaterMs: o.retryLaterMs } : {}),
+        onEvent: emit,
+      });
+      // Stopped while the judge was being made: it stops too.
+      if (o.signal?.aborted) judge.stop();
+    }
     const run = await runner.run();
     if (run.interrupted || run.fatal) downloads?.stop();
     // The answers are over: what is left of the judging goes on (all slots are its now), unless the run was stopped.
@@ -299,7 +301,8 @@ async function runWorker(
     const files = (await downloads?.drain()) ?? null;
     return { run, files, judging };
   } finally {
-    // A run that threw leaves no judging going on behind it.
+    // A run that threw (or a judge that could not start) leaves no judging and no downloads going on behind it.
+    if (!judged) downloads?.stop();
     if (judge && !judged) await judge.finish(true).catch(() => {});
     o.signal?.removeEventListener('abort', stop);
     // What this worker caused goes out before it leaves, for a few seconds at most.

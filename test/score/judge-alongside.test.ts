@@ -113,6 +113,28 @@ describe('the agent judge beside a run (one cap, judged as each answer completes
     }
   }, 60_000);
 
+  it('a batch named like the companion that judges another batch: one clear refusal before any answer is sent', async () => {
+    const dir = tempDir();
+    const questions = join(dir, 'q.jsonl');
+    writeFileSync(questions, rows.slice(0, 2).map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, rows.slice(0, 1).map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const store = await openStore(join(dir, 'resq.db'));
+    const client = testClient(sim);
+    try {
+      // A plain batch that happens to be called `q.judge`, run to its end first.
+      await runBatchSession({ store, source: { questions: other, name: 'q.judge', settings: testSettings(2), policy: null, baseUrl: sim.url }, service: client });
+      const runsBefore = sim.ledger().runs.length;
+      await expect(
+        runBatchSession({ store, source: { questions, name: 'q', settings: { ...testSettings(2), scorers: [judged] }, policy: null, baseUrl: sim.url }, service: client }),
+      ).rejects.toThrow('batch "q.judge" exists and does not judge batch "q": rename it to judge this batch with an agent scorer');
+      expect(sim.ledger().runs.length).toBe(runsBefore);
+    } finally {
+      await client.close();
+      await store.close();
+    }
+  }, 60_000);
+
   it('stopped (the signal), the judge stops with the answers; a resume judges what is left, asking nothing twice', async () => {
     const dir = tempDir();
     const questions = join(dir, 'q.jsonl');
