@@ -135,12 +135,12 @@ describe('the agent judge beside a run (one cap, judged as each answer completes
     }
   }, 60_000);
 
-  it('stopped (the signal), the judge stops with the answers; a resume judges what is left, asking nothing twice', async () => {
+  it.each(adapters)('on %s: stopped (the signal), the judge stops with the answers; a resume judges what is left, asking nothing twice', async (_name, open) => {
     const dir = tempDir();
     const questions = join(dir, 'q.jsonl');
     // Answers take a while: the stop lands with answers and judgings in flight.
     writeFileSync(questions, rows.map((r) => JSON.stringify({ ...r, question: `${r.question} @duration=300ms @judge_duration=300ms` })).join('\n') + '\n');
-    const store = await openStore(join(dir, 'resq.db'));
+    const store = await open(dir);
     const client = testClient(sim);
     const runsBefore = sim.ledger().runs.length;
     const stop = new AbortController();
