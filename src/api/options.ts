@@ -1,6 +1,7 @@
 import { type Clock, sleep, systemClock } from '../clock.js';
 import { BASE_URL_HINT, checkBaseUrl } from '../base-url.js';
 import { ConfigError } from '../errors.js';
+import { DEFAULT_REQUEST_CONNECTIONS } from '../request-pool.js';
 import type { ClientLogListener } from './log-events.js';
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './retry-policy.js';
 import { DEFAULT_MAX_EVENT_CHARS } from './sse-decoder.js';
@@ -74,8 +75,7 @@ export interface ResolvedOptions {
   clock: Clock;
 }
 
-/** Most connections per origin for requests other than event streams, unless told otherwise. */
-export const DEFAULT_REQUEST_CONNECTIONS = 256;
+export { DEFAULT_REQUEST_CONNECTIONS };
 
 /** Validates options and fills in defaults; throws `ConfigError` naming the bad option. */
 export function resolveOptions(opts: ClientOptions): ResolvedOptions {

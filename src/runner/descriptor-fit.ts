@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_CONNECTIONS } from '../api/options.js';
+import { DEFAULT_REQUEST_CONNECTIONS } from '../request-pool.js';
 
 /**
  * How many runs fit in the open files this process may hold. Pure: the limit is read by
