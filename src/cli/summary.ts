@@ -66,7 +66,11 @@ export function formatStatus(s: BatchStatus, where: { db: string; out?: string |
     for (const u of unknown.slice(0, 10)) lines.push(`  ${p(u.id)}: finished with status ${p(u.status)}`);
     if (unknown.length > 10) lines.push(`  … and ${unknown.length - 10} more`);
   }
-  if (s.budget !== null) lines.push(`cost approved: ${s.approvedCost} of the batch budget ${s.budget} (${Math.round((s.approvedCost / Math.max(s.budget, 1e-9)) * 100)}%)`);
+  if (s.budget !== null) {
+    // The budget is spent by the batch's agent judge too: the share is of both, the judge's part said.
+    const judged = s.budgetSpent - s.approvedCost;
+    lines.push(`cost approved: ${s.budgetSpent} of the batch budget ${s.budget} (${Math.round((s.budgetSpent / Math.max(s.budget, 1e-9)) * 100)}%)${judged > 0 ? `, ${judged} of it by its agent judge` : ''}`);
+  }
   else if (s.approvedCost > 0) lines.push(`cost approved: ${s.approvedCost}`);
   lines.push(...scoreLines(s.scores));
   if (s.notify) {

@@ -166,6 +166,8 @@ export async function readBatchStatus(store: ReadStore & Pick<ScoreStore, 'score
     failed: failed.map((it) => ({ id: it.id, question: it.question, status: it.state === 'error' ? 'error' : 'failed', errorCode: it.errorCode, error: it.error })),
     failedTotal: countIn(counts, FAILED_STATES),
     budget: budgetOf(batch.policy),
+    // Decisions are held to the budget group's spend (its agent judge's approvals too): so is what status says of it.
+    budgetSpent: await store.budgetSpent(batch.id),
     scores: await readScoreRates(store, batch),
   };
 }

@@ -175,8 +175,13 @@ export const BatchStatusSchema = BatchCardSchema.extend({
   failed: z.array(FailedStatusSchema),
   /** Failed and errored items in all. */
   failedTotal: z.number(),
-  /** The batch budget its policy sets (confirm_scope.batch_budget), against which `approvedCost` runs; null: none. */
+  /** The batch budget its policy sets (confirm_scope.batch_budget), against which `budgetSpent` runs; null: none. */
   budget: z.number().nullable(),
+  /**
+   * What the budget has spent: `approvedCost` and what the batch's agent judge approved (its
+   * `<name>.judge` spends from this budget); `approvedCost` alone for a batch without one.
+   */
+  budgetSpent: z.number(),
   /** Each scorer's pass rate (the batch's scorers, or every scorer with verdicts); empty when none judges it. */
   scores: z.array(ScoreRateSchema),
 });

@@ -75,6 +75,10 @@ describe('resq score with an agent scorer', () => {
     } finally {
       await store.close();
     }
+    // Status holds the budget to what both spent, as the decisions were: the judge's part said.
+    const status = await runInProcess(['status', 'b', '--db', db], env);
+    expect(status.stdout).toContain('cost approved: 16 of the batch budget 20 (80%), 6 of it by its agent judge\n');
+    expect(JSON.parse((await runInProcess(['status', 'b', '--db', db, '--json'], env)).stdout)).toMatchObject({ approvedCost: 10, budgetSpent: 16, budget: 20 });
   }, 60_000);
 
   it('asks nothing again for what has its verdict, and --rescore asks each judging once more', async () => {

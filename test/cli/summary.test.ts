@@ -22,6 +22,7 @@ function status(over: Partial<BatchStatus> = {}): BatchStatus {
     failed: [],
     failedTotal: 0,
     budget: null,
+    budgetSpent: over.approvedCost ?? 0,
     scores: [],
     ...over,
   };
@@ -125,5 +126,10 @@ describe('formatStatus', () => {
   it('says the cost approved against the batch budget when the policy sets one', () => {
     expect(formatStatus(status({ approvedCost: 30, budget: 120 }), { db: 'x.db' })).toContain('cost approved: 30 of the batch budget 120 (25%)');
     expect(formatStatus(status({ approvedCost: 30 }), { db: 'x.db' })).toContain('cost approved: 30\n');
+  });
+
+  it("counts what the batch's agent judge approved against the budget they share, and says its part", () => {
+    const text = formatStatus(status({ approvedCost: 10, budgetSpent: 16, budget: 20 }), { db: 'x.db' });
+    expect(text).toContain('cost approved: 16 of the batch budget 20 (80%), 6 of it by its agent judge\n');
   });
 });

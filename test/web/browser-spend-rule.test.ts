@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerWaiting } from '../support/answer-waiting.js';
+import { spendWith } from '../support/spending-with.js';
 import { launch, screenshot, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -50,6 +51,20 @@ describe('the batch page: spend against the budget, and the rule that would have
     await page.fill('#rule-items', 'plain');
     await page.click('#rule-go');
     await page.waitForSelector('#rule-none');
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("counts what the batch's agent judge approved in the bar: the budget is theirs together", async () => {
+    await spendWith(f.store, f.batch.id, 30);
+    const ctx = await browser.newContext();
+    const { page, dialogs, errors } = await watchedPage(ctx);
+    await page.goto(f.server.loginUrl());
+    await page.goto(`${f.server.origin}/b/spend`);
+    await page.waitForSelector('#spend-bar');
+    expect(await page.textContent('#spend-text')).toBe('spent 80 of the batch budget 120 (67%), 30 of it by its agent judge');
+    expect(await page.getAttribute('#spend-bar', 'value')).toBe('80');
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     await ctx.close();
