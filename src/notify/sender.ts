@@ -194,7 +194,7 @@ export class Notifier {
     try {
       // The batch's answers are over but its agent judge is still judging them: its pass rates wait for the verdicts.
       if (c.type === 'batch.finished' && (await judgingUnderWay(store, b, this.#o.staleMs ?? 60_000))) {
-        await store.settleOutbox(c, { sent: false, error: `${c.type} ${eventId(c)}: waiting for the agent judge's verdicts`, retryInMs: JUDGING_RECHECK_MS, delivered: c.delivered });
+        await store.settleOutbox(c, { sent: false, error: `${c.type} ${eventId(c)}: waiting for the agent judge's verdicts`, retryInMs: JUDGING_RECHECK_MS, delivered: c.delivered, deferred: true });
         return;
       }
       const doc = await buildEvent(store, b, n, c, { db: this.#o.db });

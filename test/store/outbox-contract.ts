@@ -148,6 +148,10 @@ export function outboxContract(name: string, makeStore: () => Promise<Store>, ba
       expect(await claimAll('s1', NOW + 1_000)).toEqual([]);
       const [retry] = await claimAll('s2', NOW + 2_010);
       expect(retry).toMatchObject({ delivered: ['abc'], attempts: 2 });
+      // Put off without a delivery tried (its batch's judge still judging): not counted as an attempt.
+      expect(await store.settleOutbox(retry!, { sent: false, error: 'waiting', retryInMs: 1_000, delivered: ['abc'], deferred: true }, NOW + 2_020)).toBe(true);
+      const [after] = await claimAll('s2', NOW + 3_030);
+      expect(after).toMatchObject({ delivered: ['abc'], attempts: 2 });
     });
 
     it('batch.finished once the last item ends (completed, failed, error or cancelled), and again after a retry ends it anew', async () => {

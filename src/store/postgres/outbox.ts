@@ -97,9 +97,9 @@ export async function settle(c: Queryable, cl: OutboxClaim, out: OutboxOutcome, 
         now, cl.row, cl.owner, cl.fence,
       ])
     : await c.query(
-        `UPDATE outbox SET due_at = ${dbNow('$1')} + $2, last_error = $3, last_error_at = ${dbNow('$1')}, delivered = $4, owner = NULL, lease_until = NULL
+        `UPDATE outbox SET due_at = ${dbNow('$1')} + $2, last_error = $3, last_error_at = ${dbNow('$1')}, delivered = $4, attempts = attempts - $8, owner = NULL, lease_until = NULL
          WHERE id = $5 AND owner = $6 AND fence = $7 AND status = 'pending'`,
-        [now, out.retryInMs, out.error, JSON.stringify(out.delivered), cl.row, cl.owner, cl.fence],
+        [now, out.retryInMs, out.error, JSON.stringify(out.delivered), cl.row, cl.owner, cl.fence, out.deferred ? 1 : 0],
       );
   return r.rowCount === 1;
 }

@@ -86,7 +86,12 @@ export interface OutboxClaim {
 }
 
 /** How a delivery went. */
-export type OutboxOutcome = { sent: true } | { sent: false; error: string; retryInMs: number; delivered: readonly string[] };
+/**
+ * How a claimed event's sending ended: sent, or due again after `retryInMs`. `deferred`: it was
+ * put off without a delivery tried (its claim is not counted among its attempts, so a later
+ * failure's backoff starts from the first step).
+ */
+export type OutboxOutcome = { sent: true } | { sent: false; error: string; retryInMs: number; delivered: readonly string[]; deferred?: boolean };
 
 /** What `status` and the page show of a batch's notifications. */
 export interface OutboxState {

@@ -78,10 +78,10 @@ export function settle(cx: SqliteContext, c: OutboxClaim, out: OutboxOutcome, no
     ? cx.stmt.get(`UPDATE outbox SET status = 'sent', sent_at = ?, owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`).run(now, c.row, c.owner, c.fence)
     : cx.stmt
         .get(
-          `UPDATE outbox SET due_at = ?, last_error = ?, last_error_at = ?, delivered = ?, owner = NULL, lease_until = NULL
+          `UPDATE outbox SET due_at = ?, last_error = ?, last_error_at = ?, delivered = ?, attempts = attempts - ?, owner = NULL, lease_until = NULL
            WHERE id = ? AND owner = ? AND fence = ? AND status = 'pending'`,
         )
-        .run(now + out.retryInMs, out.error, now, JSON.stringify(out.delivered), c.row, c.owner, c.fence);
+        .run(now + out.retryInMs, out.error, now, JSON.stringify(out.delivered), out.deferred ? 1 : 0, c.row, c.owner, c.fence);
   return r.changes === 1;
 }
 
