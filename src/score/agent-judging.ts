@@ -1,11 +1,10 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Policy } from '../policy/index.js';
-import type { RunnerResult } from '../runner/batch-runner.js';
 import { runBatchSession, type SessionEvent, type SessionOptions } from '../runner/session.js';
-import { type BatchRecord, type ItemRecord, type Store, TERMINAL_STATES } from '../store/index.js';
+import { type BatchRecord, type Store, TERMINAL_STATES } from '../store/index.js';
 import type { HintPlace } from '../text/command-hint.js';
 import { ensureJudgeBatch, judgePolicy } from './judge-batch.js';
-import { appendLacking, type JudgingProgress, recordEnded, recordJudging } from './judgings.js';
+import { appendLacking, type JudgingProgress, type JudgingResult, startRecorder } from './judgings.js';
 import type { ScorerSpec } from './types.js';
 
 export type { JudgingProgress } from './judgings.js';
@@ -31,23 +30,13 @@ export interface AgentJudgingOptions {
 }
 
 /** What {@link judgeByAgent} did. */
-export interface AgentJudgingResult {
-  /** The companion batch (`<name>.judge`). */
-  judge: BatchRecord;
-  /** Judgings added now. */
-  appended: number;
-  /** Verdicts recorded on the judged batch. */
-  recorded: number;
-  run: RunnerResult | null;
-  /** Judgings held for a person (its pause, by the policy's rule): `resq answer` on the companion batch. */
-  held: number;
-}
+export type AgentJudgingResult = JudgingResult;
 
 /**
  * The service as judge: each completed item lacking a verdict of an `agent` scorer's version
  * (all with `rescore`) gets a judging in the companion batch, which then runs as any batch
  * (keys stored before each POST, resumable after kill -9, under the cap, by the judged batch's
- * policy with its budget less what that batch spent, pauses without a rule declined). Each
+ * policy, spending from its budget together with it, pauses without a rule declined). Each
  * judging's verdict is recorded on the judged batch as it ends (`by: agent:<run id>`).
  */
 export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudgingResult> {
@@ -58,13 +47,9 @@ export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudging
   const appended = await appendLacking(store, parent, judge, o.scorers, { rescore: o.rescore ?? false, round, ...(o.signal ? { signal: o.signal } : {}) });
   judge = (await store.findBatch(judge.id)) ?? judge;
   // Whatever ended before a crash is recorded first.
-  let recorded = await recordEnded(store, parent.id, judge, clock);
-  let done = 0;
-  const counts = await store.itemCounts(judge.id);
-  for (const s of TERMINAL_STATES) done += counts[s];
-  o.onProgress?.({ done, total: judge.totalItems });
+  const tally = await startRecorder(store, parent.id, judge, clock);
+  o.onProgress?.(tally.progress);
   const policy = judgePolicy((parent.policy as Policy | null) ?? null);
-  const ended: Promise<unknown>[] = [];
   const session = await runBatchSession({
     store,
     batch: judge,
@@ -75,21 +60,14 @@ export async function judgeByAgent(o: AgentJudgingOptions): Promise<AgentJudging
     ...(o.hint ? { hint: o.hint } : {}),
     onEvent: (e) => {
       if (e.type === 'item' && TERMINAL_STATES.includes(e.state)) {
-        done++;
-        o.onProgress?.({ done, total: judge.totalItems });
-        ended.push(
-          store.getItem(judge.id, e.id).then(async (j) => {
-            if (j && (await recordJudging(store, parent.id, j, clock))) recorded++;
-          }),
-        );
+        tally.ended(e.id);
+        o.onProgress?.(tally.progress);
       }
       // The policy given again each time is the judge's own business, not news.
       if (e.type === 'notice' && e.message.startsWith('policy:')) return;
       o.onEvent?.(e);
     },
   });
-  await Promise.all(ended);
-  // Judgings another worker ended meanwhile (each verdict is stamped with its judging's end: recording it again changes nothing).
-  await recordEnded(store, parent.id, judge, clock);
-  return { judge: session.batch, appended, recorded, run: session.run, held: session.status.counts.held };
+  await tally.settle();
+  return { judge: session.batch, appended, recorded: tally.recorded, run: session.run, held: session.status.counts.held };
 }

@@ -6,7 +6,7 @@ import type { RunnerEvent } from '../runner/events.js';
 import type { SharedSlots } from '../runner/shared-slots.js';
 import { type BatchRecord, type ItemRecord, type Store, TERMINAL_STATES } from '../store/index.js';
 import { appendJudgings, ensureJudgeBatch, judgePolicy } from './judge-batch.js';
-import { appendLacking, type JudgingProgress, recordEnded, recordJudging } from './judgings.js';
+import { appendLacking, type JudgingProgress, type JudgingResult, startRecorder } from './judgings.js';
 import type { ScorerSpec } from './types.js';
 
 /** What the judge beside a run reports: its progress, and its runner's warnings (named by its batch). */
@@ -32,18 +32,8 @@ export interface JudgeAlongsideOptions {
   onEvent?: (e: AlongsideEvent) => void;
 }
 
-/** What the judge did once its run ended. */
-export interface AlongsideResult {
-  /** The companion batch (`<name>.judge`). */
-  judge: BatchRecord;
-  /** Judgings added by this process (as answers completed, and those lacking from before). */
-  appended: number;
-  /** Verdicts recorded on the judged batch. */
-  recorded: number;
-  run: RunnerResult;
-  /** Judgings held for a person (`resq answer` on the companion batch). */
-  held: number;
-}
+/** What the judge did once its run ended (its runner always ran). */
+export type AlongsideResult = JudgingResult & { run: RunnerResult };
 
 /** The agent judge beside a run: judgings made as each answer completes, run under the answers' cap. */
 export interface JudgeAlongside {
@@ -71,24 +61,14 @@ export async function startJudgeAlongside(o: JudgeAlongsideOptions): Promise<Jud
   let appended = await appendLacking(store, parent, judge, specs, { rescore: false, round: null });
   judge = (await store.findBatch(judge.id)) ?? judge;
   // Whatever ended before a crash is recorded first.
-  let recorded = await recordEnded(store, parent.id, judge, clock);
-  const counts = await store.itemCounts(judge.id);
-  let done = 0;
-  for (const s of TERMINAL_STATES) done += counts[s];
-  let total = judge.totalItems;
-  const progress = (): void => o.onEvent?.({ type: 'judging', batch: judge.name, done, total });
+  const tally = await startRecorder(store, parent.id, judge, clock);
+  const progress = (): void => o.onEvent?.({ type: 'judging', batch: judge.name, ...tally.progress });
   progress();
-  const ended: Promise<unknown>[] = [];
   let answering = true;
   const onEvent = (e: RunnerEvent): void => {
     if (e.type === 'item' && TERMINAL_STATES.includes(e.state)) {
-      done++;
+      tally.ended(e.id);
       progress();
-      ended.push(
-        store.getItem(judge.id, e.id).then(async (j) => {
-          if (j && (await recordJudging(store, parent.id, j, clock))) recorded++;
-        }),
-      );
     } else if (e.type === 'warning') o.onEvent?.({ type: 'warning', message: `${judge.name}: ${e.message}` });
   };
   const runner = new BatchRunner({
@@ -116,7 +96,7 @@ export async function startJudgeAlongside(o: JudgeAlongsideOptions): Promise<Jud
       for (const spec of specs) n += await appendJudgings(store, judge, spec, [item], null);
       if (n === 0) return;
       appended += n;
-      total += n;
+      tally.total += n;
       runner.more(n);
       progress();
     },
@@ -126,12 +106,10 @@ export async function startJudgeAlongside(o: JudgeAlongsideOptions): Promise<Jud
       if (stop) runner.stop();
       else runner.wake();
       const r = await running;
-      await Promise.all(ended);
+      await tally.settle();
       if (r.error !== null) throw r.error;
-      // Judgings another worker ended meanwhile (recording one again changes nothing).
-      await recordEnded(store, parent.id, judge, clock);
       judge = (await store.findBatch(judge.id)) ?? judge;
-      return { judge, appended, recorded, run: r.run!, held: (await store.itemCounts(judge.id)).held };
+      return { judge, appended, recorded: tally.recorded, run: r.run!, held: (await store.itemCounts(judge.id)).held };
     },
   };
 }

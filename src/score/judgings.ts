@@ -1,4 +1,5 @@
 import { type Clock, isoNow } from '../clock.js';
+import type { RunnerResult } from '../runner/batch-runner.js';
 import { type BatchRecord, type ItemRecord, type Store, TERMINAL_STATES } from '../store/index.js';
 import { oneLine } from '../text/printable.js';
 import { appendJudgings, judgedRefOf } from './judge-batch.js';
@@ -10,6 +11,20 @@ import type { ScorerSpec, Verdict } from './types.js';
 // what lacks a verdict, and each ended judging's verdict recorded on the judged batch.
 
 const PAGE = 1000;
+
+/** What the agent judge did, whoever drove its companion batch. */
+export interface JudgingResult {
+  /** The companion batch (`<name>.judge`). */
+  judge: BatchRecord;
+  /** Judgings added by this process. */
+  appended: number;
+  /** Verdicts recorded on the judged batch. */
+  recorded: number;
+  /** The companion batch's run here; null when none was started. */
+  run: RunnerResult | null;
+  /** Judgings held for a person (its pause, by the policy's rule): `resq answer` on the companion batch. */
+  held: number;
+}
 
 /** What judging has done, as it goes: judgings ended of those the companion batch holds. */
 export interface JudgingProgress {
@@ -70,4 +85,61 @@ export async function appendLacking(
     }
   }
   return appended;
+}
+
+/**
+ * A companion batch's judgings as they end, for whoever drives it: counted for progress, and
+ * each one's verdict recorded on the judged batch. Made once what a kill -9 left unrecorded is
+ * recorded ({@link startRecorder}).
+ */
+export class JudgingRecorder {
+  readonly #store: Store;
+  readonly #parentId: string;
+  readonly #judge: BatchRecord;
+  readonly #clock: Clock;
+  readonly #pending: Promise<unknown>[] = [];
+  /** Judgings ended, of {@link total}. */
+  done: number;
+  total: number;
+  /** Verdicts recorded on the judged batch. */
+  recorded: number;
+
+  constructor(store: Store, parentId: string, judge: BatchRecord, clock: Clock, start: { done: number; recorded: number }) {
+    this.#store = store;
+    this.#parentId = parentId;
+    this.#judge = judge;
+    this.#clock = clock;
+    this.done = start.done;
+    this.total = judge.totalItems;
+    this.recorded = start.recorded;
+  }
+
+  get progress(): JudgingProgress {
+    return { done: this.done, total: this.total };
+  }
+
+  /** A judging of the companion batch ended (this process's runner said so): its verdict is recorded. */
+  ended(itemId: string): void {
+    this.done++;
+    this.#pending.push(
+      this.#store.getItem(this.#judge.id, itemId).then(async (j) => {
+        if (j && (await recordJudging(this.#store, this.#parentId, j, this.#clock))) this.recorded++;
+      }),
+    );
+  }
+
+  /** Every verdict asked for is recorded, and those of judgings another worker ended meanwhile (recording one again changes nothing). */
+  async settle(): Promise<void> {
+    await Promise.all(this.#pending);
+    await recordEnded(this.#store, this.#parentId, this.#judge, this.#clock);
+  }
+}
+
+/** Records what ended before (a kill -9 left unrecorded), then counts from there. */
+export async function startRecorder(store: Store, parentId: string, judge: BatchRecord, clock: Clock): Promise<JudgingRecorder> {
+  const recorded = await recordEnded(store, parentId, judge, clock);
+  const counts = await store.itemCounts(judge.id);
+  let done = 0;
+  for (const s of TERMINAL_STATES) done += counts[s];
+  return new JudgingRecorder(store, parentId, judge, clock, { done, recorded });
 }

@@ -60,6 +60,8 @@ describe('the agent judge beside a run (one cap, judged as each answer completes
       // Answers and judgings took their runs from one cap: the service never saw more than CAP at once…
       const peak = Math.max(...Object.values(sim.counters().peakConcurrentRuns));
       expect(peak).toBeLessThanOrEqual(CAP);
+      // The cap was reached, so the bound above was put to the test.
+      expect(peak).toBe(CAP);
       // …and judgings were asked while answers were still being sent, not after the last one.
       const created = sim.ledger().runs.slice(runsBefore).filter((r) => r.parentId === null);
       const isJudging = (r: { input: string }) => r.input.startsWith(JUDGE_HEADER);
