@@ -301,6 +301,9 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         ]);
         expect(items[1]!.question).toBe('q j1');
         expect((await store.findBatch(B))!.totalItems).toBe(4);
+        // A batch the database lacks: refused, nothing written.
+        await expect(store.appendItems('no-such-batch', cols(['x']))).rejects.toThrow('batch no-such-batch not found');
+        expect((await store.findBatch(B))!.totalItems).toBe(4);
       });
 
       it('lands beside a worker\'s writes of the same moment, each whole; the appended items are claimed next', async () => {

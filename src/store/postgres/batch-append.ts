@@ -70,7 +70,11 @@ export async function beginBatchAppend(pool: pg.Pool, batchId: string, clock: Cl
  * Returns how many were new.
  */
 export async function appendItems(c: pg.ClientBase, batchId: string, cols: NewItemColumns, clock: Clock = systemClock): Promise<{ appended: number }> {
-  const num = Number((await c.query<{ num: number }>('SELECT num FROM batches WHERE id = $1 FOR UPDATE', [batchId])).rows[0]?.num);
+  // Appends of the batch take turns on its row; its workers' writes (rows that reference it take a
+  // key-share lock) are not held up by it, as they would be by FOR UPDATE.
+  const row = (await c.query<{ num: number }>('SELECT num FROM batches WHERE id = $1 FOR NO KEY UPDATE', [batchId])).rows[0];
+  if (!row) throw new Error(`batch ${batchId} not found`);
+  const num = Number(row.num);
   // index items_seq
   const next = Number((await c.query<{ next: number }>('SELECT coalesce(max(seq), -1) + 1 AS next FROM items WHERE batch_num = $1', [num])).rows[0]!.next);
   // index items_by_id

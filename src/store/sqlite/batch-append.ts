@@ -59,6 +59,7 @@ export function beginBatchAppend(cx: SqliteContext, batchId: string): BatchAppen
  * Returns how many were new.
  */
 export function appendItems(cx: SqliteContext, batchId: string, cols: NewItemColumns): { appended: number } {
+  if (cx.stmt.get('SELECT 1 FROM batches WHERE id = ?').pluck().get(batchId) === undefined) throw new Error(`batch ${batchId} not found`);
   const next = cx.stmt.get(`SELECT coalesce(max(seq), -1) + 1 FROM items INDEXED BY items_for_claim WHERE batch_num = ${batchNumOf()}`).pluck().get(batchId) as number;
   const find = cx.stmt.get(`SELECT line, question, thread_key AS threadKey, meta FROM items WHERE batch_num = ${batchNumOf()} AND id = ?`);
   const plan = planAppend(cols, (id) => find.get(batchId, id) as StoredRow | undefined, next);
