@@ -45,6 +45,7 @@ const SQLITE_SHIPPED: Record<string, string> = {
   '030_claim_writes_flight': '0be30ab20d18de9df68bd4da8ea566b44d77ad2a0d90b1a281b18312130989a9',
   '031_flights_unsent': '0be6f1a1af872bf3a5c3ab322dc2f9dd69cb73256cf0933be979e5532494b3ac',
   '032_budget_group': '87336c951d6527017b6db9e04f7c61e53eb94365e2d8af62cc06915eeaecc65f',
+  '033_state_trigger': '3fd4c71dec7017724643ce0a0640d730b7fd273691987e0f3682b766fa21436e',
 };
 
 const PG_SHIPPED: Record<string, string> = {

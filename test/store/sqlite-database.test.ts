@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, pendingMigrations } from '../../src/store/sqlite/database.js';
+import { contextOf, finishBatches, ItemKeys, itemKey, noteEnded, openDatabase, pendingMigrations, takingBackNotes } from '../../src/store/sqlite/database.js';
+import { systemClock } from '../../src/clock.js';
 import { migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/cli.js';
@@ -72,5 +73,109 @@ describe('openDatabase', () => {
     const again = new Database(path, { readonly: true });
     expect(pendingMigrations(again)).toEqual([]);
     again.close();
+  });
+});
+
+/** A migrated database with one batch (num 1, notify set when asked) of `n` queued items, and its context. */
+function batchOf(n: number, notify: boolean) {
+  const db = openDatabase(join(tempDir(), 'cx.db'));
+  const settings = JSON.stringify(notify ? { notify: { urls: ['http://127.0.0.1:9/hook'] } } : {});
+  db.prepare("INSERT INTO batches (id, num, name, source_path, source_sha256, settings, total_items, created_at, updated_at) VALUES ('b', 1, 'b', '/q.csv', 'x', ?, ?, 'now', 'now')").run(settings, n);
+  const add = db.prepare("INSERT INTO items (batch_num, id, seq, line, question, updated_at) VALUES (1, ?, ?, ?, 'q?', 'now')");
+  for (let i = 0; i < n; i++) add.run(`i${i}`, i, i + 2);
+  return { db, cx: contextOf(db, systemClock) };
+}
+
+const finishedEvents = (db: Database.Database): string[] =>
+  db.prepare("SELECT key FROM outbox WHERE type = 'batch.finished' ORDER BY id").pluck().all() as string[];
+
+describe("the connection's item keys", () => {
+  it("itemKey reads an item's key from its row, or gives the kept one; null for an item or a batch the database lacks", () => {
+    const { db, cx } = batchOf(3, false);
+    const key = db.prepare("SELECT key FROM items WHERE id = 'i1'").pluck().get() as number;
+    expect(itemKey(cx, 'b', 'i1')).toBe(key);
+    expect(itemKey(cx, 'b', 'nope')).toBeNull();
+    expect(itemKey(cx, 'other', 'i1')).toBeNull();
+    // A kept key is given without a read: shown by keeping one the row does not have.
+    cx.keys.keep('b', 'i1', 999);
+    expect(itemKey(cx, 'b', 'i1')).toBe(999);
+    cx.keys.drop('b', 'i1');
+    expect(itemKey(cx, 'b', 'i1')).toBe(key);
+    db.close();
+  });
+
+  it('ItemKeys holds at most MOST keys: past it all are let go (and read again as needed), so leftovers never grow without bound', () => {
+    const keys = new ItemKeys();
+    for (let i = 0; i < ItemKeys.MOST; i++) keys.keep('b', `i${i}`, i);
+    expect(keys.size).toBe(ItemKeys.MOST);
+    keys.keep('b', 'i0', 0);
+    expect(keys.size).toBe(ItemKeys.MOST);
+    keys.keep('c', 'x', 7);
+    expect(keys.size).toBe(1);
+    expect(keys.get('b', 'i5')).toBeUndefined();
+    expect(keys.get('c', 'x')).toBe(7);
+    keys.drop('c', 'x');
+    keys.drop('c', 'x');
+    expect(keys.size).toBe(0);
+  });
+});
+
+describe('batch.finished, looked at once per transaction', () => {
+  it('is written when a batch an item of which ended has nothing left queued, in flight or held, once, keyed by how many came before', () => {
+    const { db, cx } = batchOf(2, true);
+    const end = db.prepare("UPDATE items SET state = 'completed' WHERE id = ?");
+    db.transaction(() => {
+      end.run('i0');
+      noteEnded(cx, 1);
+      finishBatches(cx);
+    })();
+    expect(finishedEvents(db)).toEqual([]);
+    db.transaction(() => {
+      end.run('i1');
+      noteEnded(cx, 1);
+      noteEnded(cx, 1);
+      finishBatches(cx);
+    })();
+    expect(finishedEvents(db)).toEqual(['finished:0']);
+    // The notes were used up: another look with none notes nothing.
+    finishBatches(cx);
+    expect(finishedEvents(db)).toEqual(['finished:0']);
+    // Ended again (after a retry): another.
+    db.prepare("UPDATE items SET state = 'queued' WHERE id = 'i1'").run();
+    end.run('i1');
+    noteEnded(cx, 1);
+    finishBatches(cx);
+    expect(finishedEvents(db)).toEqual(['finished:0', 'finished:1']);
+    db.close();
+  });
+
+  it('is not written for a batch with nowhere to notify, nor while an item is in flight (its row queued, its flight counted)', () => {
+    const quiet = batchOf(1, false);
+    quiet.db.prepare("UPDATE items SET state = 'completed'").run();
+    noteEnded(quiet.cx, 1);
+    finishBatches(quiet.cx);
+    expect(finishedEvents(quiet.db)).toEqual([]);
+    quiet.db.close();
+    const { db, cx } = batchOf(2, true);
+    db.prepare("UPDATE items SET state = 'completed' WHERE id = 'i0'").run();
+    db.prepare("UPDATE items SET state = 'completed' WHERE id = 'i1'").run();
+    db.prepare("INSERT INTO flights (item_key, batch_num, state, step, fence, updated_at) SELECT key, 1, 'running', 0, 1, 'now' FROM items WHERE id = 'i1'").run();
+    noteEnded(cx, 1);
+    finishBatches(cx);
+    expect(finishedEvents(db)).toEqual([]);
+    db.close();
+  });
+
+  it('a write that throws takes back the ends it noted (rolled back alone, it ended nothing)', () => {
+    const { cx } = batchOf(1, true);
+    noteEnded(cx, 1);
+    expect(() => takingBackNotes(cx, () => {
+      noteEnded(cx, 2);
+      throw new Error('lease lost');
+    })).toThrow('lease lost');
+    expect(cx.ended).toEqual([1]);
+    expect(takingBackNotes(cx, () => (noteEnded(cx, 3), 'ok'))).toBe('ok');
+    expect(cx.ended).toEqual([1, 3]);
+    cx.db.close();
   });
 });

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
-import { batchNum, type SqliteContext } from './database.js';
-import { batchNumOf, ITEM_KEY, marks } from './statement-cache.js';
+import { batchNum, itemKey, noteEnded, type SqliteContext } from './database.js';
+import { batchNumOf, marks } from './statement-cache.js';
 import { runsInFlight } from './counts.js';
 import { patchFlight, startFlight } from './flights.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows/records.js';
@@ -76,12 +76,10 @@ export function live(cx: SqliteContext, batchId: string, staleMs: number, now: n
 /** How many of these items the store still counts in flight. */
 function stillActive(cx: SqliteContext, batchId: string, ids: readonly string[]): number {
   if (ids.length === 0) return 0;
-  // One primary-key lookup per id: an IN over json_each walked the batch's active items.
-  const one = cx.stmt.get(
-    `SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY} AND ${runGoing()}`,
-  ).pluck();
+  // One primary-key lookup per id (its key kept from its claim, or read): an IN over json_each walked the batch's active items.
+  const one = cx.stmt.get(`SELECT 1 FROM flights WHERE item_key = ? AND ${runGoing()}`).pluck();
   let n = 0;
-  for (const id of ids) if (one.get(batchId, id) !== undefined) n++;
+  for (const id of ids) if (one.get(itemKey(cx, batchId, id)) !== undefined) n++;
   return n;
 }
 
@@ -159,6 +157,8 @@ export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now
         passed++;
         continue;
       }
+      // Its key, read with its row, is what its flight's statements seek by (database.ts itemKey).
+      cx.keys.keep(batchId, it.id, (row as ItemRow & { key: number }).key);
       out.push(submit(cx, it, req, now));
       budget.takeQueued();
     }
@@ -196,16 +196,18 @@ export function claimNextInThread(cx: SqliteContext, batchId: string, threadKey:
 
 /** Gives an item's lease up, while the worker still holds it (by the token of its claim, when given). */
 export function release(cx: SqliteContext, batchId: string, itemId: string, workerId: string, fence?: number): void {
-  const key = ITEM_KEY;
-  if (fence === undefined) cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ?`).run(batchId, itemId, workerId);
-  else cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ${key} AND owner = ? AND fence = ?`).run(batchId, itemId, workerId, fence);
+  const key = itemKey(cx, batchId, itemId);
+  if (fence === undefined) cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ? AND owner = ?`).run(key, workerId);
+  else cx.stmt.get(`UPDATE flights SET owner = NULL, lease_until = 0 WHERE item_key = ? AND owner = ? AND fence = ?`).run(key, workerId, fence);
 }
 
 /** Marks the batch cancelled and ends every queued item; returns how many. */
 export function cancel(cx: SqliteContext, batchId: string, now: number): number {
   cx.stmt.get('UPDATE batches SET cancelled_at = coalesce(cancelled_at, ?) WHERE id = ?').run(new Date(now).toISOString(), batchId);
-  return cx.stmt.get(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND ${queuedRow('items')}`)
+  const ended = cx.stmt.get(`UPDATE items INDEXED BY items_for_claim SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE batch_num = ${batchNumOf()} AND ${queuedRow('items')}`)
     .run(new Date(now).toISOString(), new Date(now).toISOString(), batchId).changes;
+  if (ended > 0) noteEnded(cx, batchNum(cx, batchId));
+  return ended;
 }
 
 /** Puts finished items back to `queued` as a new attempt; returns their ids. */

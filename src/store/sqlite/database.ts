@@ -5,26 +5,130 @@ import { dirname } from 'node:path';
 import { retryBusySync } from './busy.js';
 import { migrate, migrations } from './migrations.js';
 import { StatementCache } from './statement-cache.js';
+import { UNFINISHED_STATES } from '../item-states.js';
 
 /** A better-sqlite3 connection. */
 export type Db = Database.Database;
 
 /**
  * What every operation of the SQLite adapter takes first: one connection, the store's clock
- * (every time the adapter writes), the connection's prepared statements and each batch's
- * integer key by its id (batches are never renumbered).
+ * (every time the adapter writes), the connection's prepared statements, each batch's
+ * integer key by its id (batches are never renumbered), the keys of the items whose
+ * flights this connection carries ({@link itemKey}) and the batches whose items ended in the
+ * open transaction ({@link noteEnded}).
  */
 export interface SqliteContext {
   readonly db: Db;
   readonly clock: Clock;
   readonly stmt: StatementCache;
   readonly nums: Map<string, number>;
+  readonly keys: ItemKeys;
+  /** Nums of the batches an item of which took a finished state in the open transaction ({@link finishBatches}). */
+  readonly ended: number[];
 }
 
 /** The context of one connection. */
 export function contextOf(db: Db, clock: Clock): SqliteContext {
-  return { db, clock, stmt: new StatementCache(db), nums: new Map() };
+  return { db, clock, stmt: new StatementCache(db), nums: new Map(), keys: new ItemKeys(), ended: [] };
 }
+
+/**
+ * Notes that an item of batch `num` took a finished state (completed, failed, error,
+ * cancelled) in the open transaction: before it commits, the outbox looks whether the batch
+ * finished ({@link finishBatches}, run by the store's transaction).
+ */
+export function noteEnded(cx: SqliteContext, num: number): void {
+  if (cx.ended[cx.ended.length - 1] !== num) cx.ended.push(num);
+}
+
+/**
+ * Item keys (`items.key`) by batch id and item id, kept from a flight's start on this
+ * connection until it lands. At most {@link ItemKeys.MOST}: past it (flights other workers
+ * landed leave theirs behind) all are let go and read again as needed.
+ */
+export class ItemKeys {
+  static readonly MOST = 65_536;
+  readonly #byBatch = new Map<string, Map<string, number>>();
+  #size = 0;
+
+  get(batchId: string, id: string): number | undefined {
+    return this.#byBatch.get(batchId)?.get(id);
+  }
+
+  keep(batchId: string, id: string, key: number): void {
+    let batch = this.#byBatch.get(batchId);
+    if (batch?.has(id)) return;
+    if (this.#size >= ItemKeys.MOST) {
+      this.#byBatch.clear();
+      this.#size = 0;
+      batch = undefined;
+    }
+    if (!batch) this.#byBatch.set(batchId, (batch = new Map()));
+    batch.set(id, key);
+    this.#size++;
+  }
+
+  drop(batchId: string, id: string): void {
+    if (this.#byBatch.get(batchId)?.delete(id)) this.#size--;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+}
+
+/**
+ * An item's integer key, the one its flight is keyed by: the kept one while this connection
+ * carries its flight, so a flight's statements seek the flights table by key instead of
+ * looking it up through the batch's and the item's ids each time; else read (a seek in the
+ * items' (batch_num, id) key). Items are never deleted nor re-keyed, so a kept key stays
+ * right. Null for an item the database lacks: a statement bound to it matches nothing, as
+ * the lookup it replaces did.
+ */
+export function itemKey(cx: SqliteContext, batchId: string, id: string): number | null {
+  const kept = cx.keys.get(batchId, id);
+  if (kept !== undefined) return kept;
+  const key = cx.stmt.get('SELECT key FROM items WHERE batch_num = (SELECT num FROM batches WHERE id = ?) AND id = ?').pluck().get(batchId, id) as number | undefined;
+  return key ?? null;
+}
+
+/** Runs one write: one that throws takes back the ends it noted (it is rolled back alone, its savepoint with it). */
+export function takingBackNotes<T>(cx: SqliteContext, fn: () => T): T {
+  const noted = cx.ended.length;
+  try {
+    return fn();
+  } catch (e) {
+    cx.ended.length = noted;
+    throw e;
+  }
+}
+
+/**
+ * `batch.finished` for each batch an item of which took a finished state in the open
+ * transaction ({@link noteEnded}), when none of its items is left queued, in flight or
+ * held and it has somewhere to notify: keyed by how many it had before, so a batch ended
+ * again after a retry gets another. Run once per transaction, just before it commits (the
+ * store's write group), not by a trigger at each count's change: a trigger fires on every
+ * update of item_counts (each flight's start and end moves its row 'flight'), and its firing
+ * cost a run's start and end more than the check (migrations/033-state-trigger.ts).
+ */
+export function finishBatches(cx: SqliteContext): void {
+  if (cx.ended.length === 0) return;
+  const nums = [...new Set(cx.ended)];
+  cx.ended.length = 0;
+  const add = cx.stmt.get(
+    `INSERT OR IGNORE INTO outbox (batch_num, key, type, status, created_at)
+     SELECT b.num, 'finished:' || (SELECT count(*) FROM outbox o WHERE o.batch_num = b.num AND o.type = 'batch.finished'), 'batch.finished', 'pending', ?
+     FROM batches b WHERE b.num = ?
+       AND NOT EXISTS (SELECT 1 FROM item_counts c WHERE c.batch_num = b.num AND c.state IN ${UNFINISHED_COUNTS} AND c.n > 0)
+       AND json_extract(b.settings, '$.notify') IS NOT NULL`,
+  );
+  const now = cx.clock.now();
+  for (const num of nums) add.run(now, num);
+}
+
+/** The item_counts rows of unfinished items: their states, and 'flight' (the batch's flights, migration 030). */
+const UNFINISHED_COUNTS = `(${[...UNFINISHED_STATES, 'flight'].map((s) => `'${s}'`).join(', ')})`;
 
 /** The batch's integer key (migration 019), the one the database keys its flights by; read once per connection. */
 export function batchNum(cx: SqliteContext, id: string): number {

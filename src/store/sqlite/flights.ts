@@ -2,8 +2,9 @@ import { isoNow } from '../../clock.js';
 import { FLIGHT_COLUMNS, type FlightColumn, IN_FLIGHT_MARK, LANDED_COLUMNS } from '../common/flights.js';
 import type { Holding } from '../common/fencing.js';
 import { type ItemRow, itemFromRow } from '../rows/records.js';
-import type { ItemRecord } from '../types.js';
-import { batchNum, type SqliteContext } from './database.js';
+import type { ItemRecord, ItemState } from '../types.js';
+import { batchNum, itemKey, noteEnded, type SqliteContext } from './database.js';
+import { isTerminal } from '../item-states.js';
 import { batchNumOf, ITEM_KEY, ITEM_SELECT } from './statement-cache.js';
 
 /**
@@ -52,6 +53,7 @@ export function updateItem(cx: SqliteContext, batchId: string, id: string, patch
   const updatedAt = isoNow(cx.clock);
   const info = cx.stmt.get(`UPDATE items SET ${sets}, updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...values, updatedAt, batchId, id);
   if (info.changes !== 1) throw new Error(`item ${batchId}/${id} not found`);
+  if (typeof patch.state === 'string' && isTerminal(patch.state as ItemState)) noteEnded(cx, batchNum(cx, batchId));
   return updatedAt;
 }
 
@@ -64,17 +66,21 @@ export function updateItem(cx: SqliteContext, batchId: string, id: string, patch
 export function startFlight(cx: SqliteContext, next: ItemRecord, fromRest?: Partial<Record<'hold_reason', unknown>>): ItemRecord {
   const now = isoNow(cx.clock);
   const num = batchNum(cx, next.batchId);
+  const key = itemKey(cx, next.batchId, next.id);
+  if (key === null) throw new Error(`item ${next.batchId}/${next.id} not found`);
   if (fromRest) {
     const cols = Object.keys(fromRest);
     const sets = cols.map((c) => `, ${c} = ?`).join('');
     const info = cx.stmt
-      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE batch_num = ? AND id = ?`)
-      .run(...cols.map((c) => stored(fromRest[c as keyof typeof fromRest])), now, num, next.id);
+      .get(`UPDATE items SET state = '${IN_FLIGHT_MARK}'${sets}, owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ?`)
+      .run(...cols.map((c) => stored(fromRest[c as keyof typeof fromRest])), now, key);
     if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
   }
-  const info = cx.stmt
-    .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) SELECT key, batch_num, ${FLIGHT_COLUMNS.map(() => '?').join(', ')} FROM items WHERE batch_num = ? AND id = ?`)
+  cx.stmt
+    .get(`INSERT INTO flights (item_key, batch_num, ${FLIGHT_COLUMNS.join(', ')}) VALUES (?, ?, ${FLIGHT_COLUMNS.map(() => '?').join(', ')})`)
     .run(
+      key,
+      num,
       next.state,
       next.step,
       next.pendingKey,
@@ -88,10 +94,8 @@ export function startFlight(cx: SqliteContext, next: ItemRecord, fromRest?: Part
       next.fence,
       next.startedAt,
       now,
-      num,
-      next.id,
     );
-  if (info.changes !== 1) throw new Error(`item ${next.batchId}/${next.id} not found`);
+  cx.keys.keep(next.batchId, next.id, key);
   return { ...next, updatedAt: now };
 }
 
@@ -104,9 +108,10 @@ export function patchFlight(cx: SqliteContext, batchId: string, itemId: string, 
   const now = isoNow(cx.clock);
   const sets = cols.map((c) => `${c} = ?, `).join('');
   const values = cols.map((c) => stored(patch[c]));
+  const key = itemKey(cx, batchId, itemId);
   const info = held
-    ? cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ?`).run(...values, now, batchId, itemId, held.owner, held.fence)
-    : cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ${ITEM_KEY}`).run(...values, now, batchId, itemId);
+    ? cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ? AND owner IS ? AND fence = ?`).run(...values, now, key, held.owner, held.fence)
+    : cx.stmt.get(`UPDATE flights SET ${sets}updated_at = ? WHERE item_key = ?`).run(...values, now, key);
   return info.changes === 1 ? now : null;
 }
 
@@ -118,12 +123,14 @@ export function patchFlight(cx: SqliteContext, batchId: string, itemId: string, 
  * written, or null when not so held.
  */
 export function landFlight(cx: SqliteContext, batchId: string, itemId: string, patch: ItemPatch, held?: Holding): string | null {
+  const key = itemKey(cx, batchId, itemId);
   const row = (
     held
-      ? cx.stmt.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} AND owner IS ? AND fence = ? RETURNING *`).get(batchId, itemId, held.owner, held.fence)
-      : cx.stmt.get(`DELETE FROM flights WHERE item_key = ${ITEM_KEY} RETURNING *`).get(batchId, itemId)
+      ? cx.stmt.get(`DELETE FROM flights WHERE item_key = ? AND owner IS ? AND fence = ? RETURNING *`).get(key, held.owner, held.fence)
+      : cx.stmt.get(`DELETE FROM flights WHERE item_key = ? RETURNING *`).get(key)
   ) as FlightRow | undefined;
   if (!row && held) return null;
+  cx.keys.drop(batchId, itemId);
   const values: Record<string, unknown> = {};
   if (row) for (const c of LANDED_COLUMNS) values[c] = row[c];
   for (const [c, v] of Object.entries(patch)) values[c] = stored(v);
@@ -132,9 +139,8 @@ export function landFlight(cx: SqliteContext, batchId: string, itemId: string, p
   const cols = Object.keys(values);
   const now = isoNow(cx.clock);
   const sets = cols.map((c) => `${c} = ?, `).join('');
-  const info = row
-    ? cx.stmt.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, row.item_key)
-    : cx.stmt.get(`UPDATE items SET ${sets}updated_at = ? WHERE batch_num = ${batchNumOf()} AND id = ?`).run(...cols.map((c) => values[c]), now, batchId, itemId);
+  const info = cx.stmt.get(`UPDATE items SET ${sets}updated_at = ? WHERE key = ?`).run(...cols.map((c) => values[c]), now, key);
   if (info.changes !== 1) throw new Error(`item ${batchId}/${itemId} not found`);
+  if (typeof values.state === 'string' && isTerminal(values.state as ItemState)) noteEnded(cx, batchNum(cx, batchId));
   return now;
 }

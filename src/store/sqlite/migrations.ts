@@ -9,6 +9,7 @@ import { batchNumKeys } from './migrations/020-batch-num-keys.js';
 import { CLAIM_WRITES_FLIGHT_030 } from './migrations/030-claim-writes-flight.js';
 import { FLIGHTS_UNSENT_031 } from './migrations/031-flights-unsent.js';
 import { BUDGET_GROUP_032 } from './migrations/032-budget-group.js';
+import { STATE_TRIGGER_033 } from './migrations/033-state-trigger.js';
 
 /**
  * One schema change. Shipped migrations are never edited: append a new one, its SQL written as
@@ -327,6 +328,11 @@ export const migrations: readonly Migration[] = [
     // Issue 40.4: a batch may spend with another's budget, an agent judge's with the batch it judges (see migrations/032-budget-group.ts).
     name: '032_budget_group',
     up: (db) => db.exec(BUDGET_GROUP_032),
+  },
+  {
+    // Issue 39.6: an item's change of state is one trigger; whether its batch finished is looked at once per write transaction (see migrations/033-state-trigger.ts).
+    name: '033_state_trigger',
+    up: (db) => db.exec(STATE_TRIGGER_033),
   },
 ];
 

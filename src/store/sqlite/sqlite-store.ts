@@ -23,7 +23,7 @@ import { appendItems, beginBatchAppend } from './batch-append.js';
 import * as load from './batch-load.js';
 import { retryBusy } from './busy.js';
 import { DbWait, type DbWaitOptions } from '../db-wait.js';
-import { contextOf, type Db, openDatabase, type SqliteContext } from './database.js';
+import { contextOf, type Db, finishBatches, openDatabase, type SqliteContext, takingBackNotes } from './database.js';
 import * as claims from './claims.js';
 import { itemCounts } from './counts.js';
 import * as decisions from './decisions.js';
@@ -74,8 +74,15 @@ export class SqliteStore implements Store {
     this.#cx = contextOf(db, clock);
     this.location = location;
     // Wrappers made once (making one per call cost a wrapper each time).
-    const tx = db.transaction((fn: () => void) => fn());
-    const savepoint = db.transaction((fn: () => unknown) => fn());
+    const cx = this.#cx;
+    // A group's writes, then the batches they ended looked at once (database.ts finishBatches), then COMMIT.
+    const tx = db.transaction((fn: () => void) => {
+      cx.ended.length = 0;
+      fn();
+      finishBatches(cx);
+    });
+    // A write rolled back alone takes back the ends it noted.
+    const savepoint = db.transaction((fn: () => unknown) => takingBackNotes(cx, fn));
     this.#group = new WriteGroup({ transaction: tx.immediate, savepoint: savepoint as <T>(fn: () => T) => T }, this.#wait);
   }
 
