@@ -25,7 +25,7 @@ const OWNED_BY = `owner = @w`;
  * a second decision for one pause. Read from the flights (the table itself, at most the runs in flight), each
  * joined to its item by key.
  */
-const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id, ${itemColumns()}
+const orphaned = (states: readonly ItemState[]): string => `SELECT ? AS batch_id, f.item_key, ${itemColumns()}
   FROM flights f JOIN items i ON i.key = f.item_key
   WHERE f.batch_num = ? AND f.state IN ${sqlStates(states)}
     AND (f.owner IS NULL OR (f.lease_until < ? AND f.owner <> ?))
@@ -131,7 +131,9 @@ export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now
     : [];
   for (const row of orphans) {
     const it = itemFromRow(row);
-    if (budget.takeOrphan(it)) out.push(own(cx, it, req, now));
+    if (!budget.takeOrphan(it)) continue;
+    cx.keys.keep(batchId, it.id, (row as ItemRow & { item_key: number }).item_key);
+    out.push(own(cx, it, req, now));
   }
   let cursor = req.afterSeq;
   // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a

@@ -5,7 +5,7 @@ import { checkBudget } from '../common/budget-check.js';
 import { isTerminal } from '../item-states.js';
 import type { ItemRecord } from '../types.js';
 import { isoNow } from '../../clock.js';
-import type { SqliteContext } from './database.js';
+import { batchNum, type SqliteContext } from './database.js';
 import { batchNumOf } from './statement-cache.js';
 import { getItem, getItemAgain, type ItemPatch, landFlight, patchFlight, startFlight } from './flights.js';
 import { budgetSpent, decisionForRun, insertDecision } from './decisions.js';
@@ -89,9 +89,9 @@ function landHeld(cx: SqliteContext, item: ItemRecord, patch: ItemPatch): ItemRe
 function insertRun(cx: SqliteContext, batchId: string, itemId: string, run: AdmittedRun): void {
   cx.stmt.get(
       `INSERT INTO runs (id, batch_num, item_id, step, parent_run_id, idempotency_key, status, thread_id, created_at)
-       VALUES (?, ${batchNumOf()}, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
     )
-    .run(run.id, batchId, itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(cx.clock));
+    .run(run.id, batchNum(cx, batchId), itemId, run.step, run.parentRunId, run.idempotencyKey, run.status, run.threadId, isoNow(cx.clock));
 }
 
 /** Records what a finished (or paused) run said. */
