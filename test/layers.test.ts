@@ -247,9 +247,6 @@ describe('the whiteboard', () => {
       // A file claim's lease renewed while its download runs: real time, like the lease it
       // renews (the database's clock ends it), cleared when the download ends.
       'src/files/file-claim.ts',
-      // The write group's gap between two groups (a couple of milliseconds of real time, so
-      // groups share a COMMIT under a stream of writes); tests give their own GapTimer.
-      'src/store/sqlite/write-group.ts',
     ]);
     const bare = sourceFiles('src')
       .filter((f) => !under('src/sim/')(f) && f !== 'src/clock.ts')

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { type GapTimer, MIN_GAP_MS, WriteGroup } from '../../src/store/sqlite/write-group.js';
+import { WriteGroup } from '../../src/store/sqlite/write-group.js';
 import { tempDir } from '../support/cli.js';
 
 /** Group commit on a real SQLite file, watched from a second connection. */
@@ -36,7 +36,7 @@ function heldSleep(): { sleep: (ms: number) => Promise<void>; slept: () => Promi
   };
 }
 
-function setup(held: { sleep: (ms: number) => Promise<void> } = { sleep: () => Promise.resolve() }, gap?: GapTimer): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number; savepoints: () => number } {
+function setup(held: { sleep: (ms: number) => Promise<void> } = { sleep: () => Promise.resolve() }): { db: Database.Database; other: Database.Database; group: WriteGroup; commits: () => number; savepoints: () => number } {
   const path = join(tempDir('resq-group-'), 'g.db');
   const db = open(path);
   db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
@@ -54,52 +54,13 @@ function setup(held: { sleep: (ms: number) => Promise<void> } = { sleep: () => P
       savepoint: sp as <T>(fn: () => T) => T,
     },
     held.sleep,
-    gap,
   );
   return { db, other, group, commits: () => commits, savepoints: () => savepoints };
 }
 
 const count = (db: Database.Database): number => (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
 
-/** The next turn of the event loop (its check phase: after this turn's immediates). */
-const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
-
 describe('WriteGroup', () => {
-  it('holds a write asked for within MIN_GAP_MS of the last group back for the rest of the gap, with the writes of later turns; a write after the gap goes at once', async () => {
-    // The test's clock and timer: a held group runs when the test fires it.
-    let t = 1_000;
-    const held: { fn: () => void; ms: number }[] = [];
-    const gap: GapTimer = { now: () => t, hold: (fn, ms) => (held.push({ fn, ms }), { cancel: () => void held.splice(0, held.length, ...held.filter((h) => h.fn !== fn)) }) };
-    const { db, group, commits } = setup(undefined, gap);
-    const insert = db.prepare('INSERT INTO t VALUES (?, ?)');
-    // The first group: nothing before it, so it goes in the next turn.
-    await group.write(() => insert.run('a', 1));
-    expect(commits()).toBe(1);
-    // A quarter of the gap later: held back for the rest of it; writes of later turns join it.
-    t += MIN_GAP_MS / 4;
-    const b = group.write(() => insert.run('b', 2));
-    expect(held.map((h) => h.ms)).toEqual([(MIN_GAP_MS * 3) / 4]);
-    await nextTurn();
-    await nextTurn();
-    const c = group.write(() => insert.run('c', 3));
-    expect([commits(), group.pending]).toEqual([1, 2]);
-    held.shift()!.fn();
-    await Promise.all([b, c]);
-    expect(commits()).toBe(2);
-    // The gap passed: a write goes in the next turn, held by nothing.
-    t += MIN_GAP_MS * 2;
-    const d = group.write(() => insert.run('d', 4));
-    expect(held).toEqual([]);
-    await d;
-    expect(commits()).toBe(3);
-    // drain runs a held group at once, its timer cancelled.
-    const e = group.write(() => insert.run('e', 5));
-    expect(held).toHaveLength(1);
-    await group.drain();
-    await e;
-    expect([commits(), held.length, count(db)]).toEqual([4, 0, 5]);
-  });
-
   it('puts the writes of one turn in one transaction, and settles each after COMMIT', async () => {
     const { db, other, group, commits, savepoints } = setup();
     const insert = db.prepare('INSERT INTO t VALUES (?, ?)');

@@ -13,34 +13,6 @@ interface Outcome {
   value: unknown;
 }
 
-/**
- * The least time between two groups' starts while writes keep coming. A write asked for when
- * the last group began longer ago than this goes in the next turn of the event loop; one asked
- * for sooner waits for the rest of it, with every write asked for meanwhile. Under a steady
- * stream of writes (hundreds of runs in flight starting and ending) groups then hold a few
- * milliseconds of writes instead of one turn's, and a run's start and end share their
- * COMMIT, its WAL append and its dirtied pages with more of the others: at 400 in flight a
- * third as many transactions (test/bench/store-per-run.ts, docs/performance.md). A write
- * waits at most this long more before it is durable; a lone write none.
- */
-export const MIN_GAP_MS = 2;
-
-/** What measures the gap between groups and holds one back ({@link MIN_GAP_MS}). */
-export interface GapTimer {
-  /** Milliseconds on a monotonic clock. */
-  now(): number;
-  /** Runs `fn` after `ms`, unless cancelled first. */
-  hold(fn: () => void, ms: number): { cancel(): void };
-}
-
-const REAL_GAP: GapTimer = {
-  now: () => performance.now(),
-  hold: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return { cancel: () => clearTimeout(t) };
-  },
-};
-
 /** Thrown out of a plain attempt to roll it back (see WriteGroup.#run). */
 const ONE_THREW = Symbol('one write threw');
 
@@ -68,31 +40,20 @@ export class WriteGroup {
   readonly #sleep: ((ms: number) => Promise<void>) | DbWait;
   #queue: Pending[] = [];
   #scheduled: NodeJS.Immediate | null = null;
-  /** A group held back to {@link MIN_GAP_MS} after the last (a timer, not an immediate). */
-  #held: { cancel(): void } | null = null;
-  /** When the last group was taken (on the gap's clock). */
-  #lastFlush = -Infinity;
   /** Groups taken from the queue and not settled yet (one waiting out a busy file, say). */
   readonly #flushing = new Set<Promise<void>>();
 
   /** `sleep`: the pause between tries of a busy file, or the store's bounded wait (db-wait.ts). */
-  /** The time the gap between groups is measured on, and the timer that holds a group back (tests give their own). */
-  readonly #gap: GapTimer;
-
-  constructor(tx: GroupTx, sleep: ((ms: number) => Promise<void>) | DbWait, gap: GapTimer = REAL_GAP) {
+  constructor(tx: GroupTx, sleep: ((ms: number) => Promise<void>) | DbWait) {
     this.#tx = tx;
     this.#sleep = sleep;
-    this.#gap = gap;
   }
 
   /** Runs `fn` in the next group's transaction; settles with its result after COMMIT. */
   write<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (this.#scheduled || this.#held) return;
-      const wait = this.#lastFlush + MIN_GAP_MS - this.#gap.now();
-      if (wait > 0) this.#held = this.#gap.hold(() => void this.#flush(), wait);
-      else this.#scheduled = setImmediate(() => void this.#flush());
+      this.#scheduled ??= setImmediate(() => void this.#flush());
     });
   }
 
@@ -111,9 +72,7 @@ export class WriteGroup {
 
   #flush(): Promise<void> {
     if (this.#scheduled) clearImmediate(this.#scheduled);
-    this.#held?.cancel();
-    this.#scheduled = this.#held = null;
-    this.#lastFlush = this.#gap.now();
+    this.#scheduled = null;
     const group = this.#queue;
     this.#queue = [];
     if (group.length === 0) return Promise.resolve();
