@@ -9,7 +9,7 @@
 // (test/bench/store-per-run.ts) they were a third of the statements that start and end a run.
 // Now one trigger on items counts the old state down and the new one up and writes the held
 // fact as 020 did; whether a batch finished is looked at once per write transaction, just
-// before it commits, for the batches an item of which ended in it (src/store/sqlite/outbox.ts
+// before it commits, for the batches an item of which ended in it (src/store/sqlite/database.ts
 // finishBatches), with the same rule and key as the triggers had.
 
 /** The statements of 033, in order. */
