@@ -5,7 +5,7 @@ import type { Claim, ClaimRequest, Lease } from '../port.js';
 import { type ItemState, TERMINAL_STATES, sqlStates } from '../item-states.js';
 import type { ItemRecord, WorkerRecord, WorkerStart } from '../types.js';
 import { batchNum, itemKey, noteEnded, type SqliteContext } from './database.js';
-import { batchNumOf, marks } from './statement-cache.js';
+import { batchNumOf, ITEM_KEY, marks } from './statement-cache.js';
 import { runsInFlight } from './counts.js';
 import { patchFlight, startFlight } from './flights.js';
 import { itemFromRow, type ItemRow, workerFromRow, type WorkerRow } from '../rows/records.js';
@@ -76,10 +76,15 @@ export function live(cx: SqliteContext, batchId: string, staleMs: number, now: n
 /** How many of these items the store still counts in flight. */
 function stillActive(cx: SqliteContext, batchId: string, ids: readonly string[]): number {
   if (ids.length === 0) return 0;
-  // One primary-key lookup per id (its key kept from its claim, or read): an IN over json_each walked the batch's active items.
-  const one = cx.stmt.get(`SELECT 1 FROM flights WHERE item_key = ? AND ${runGoing()}`).pluck();
+  // One primary-key lookup per id, by its kept key, or (a flight landed since, its key let go)
+  // by the key looked up in the same statement: an IN over json_each walked the batch's active items.
+  const byKey = cx.stmt.get(`SELECT 1 FROM flights WHERE item_key = ? AND ${runGoing()}`).pluck();
+  const byIds = cx.stmt.get(`SELECT 1 FROM flights WHERE item_key = ${ITEM_KEY} AND ${runGoing()}`).pluck();
   let n = 0;
-  for (const id of ids) if (one.get(itemKey(cx, batchId, id)) !== undefined) n++;
+  for (const id of ids) {
+    const key = cx.keys.get(batchId, id);
+    if ((key === undefined ? byIds.get(batchId, id) : byKey.get(key)) !== undefined) n++;
+  }
   return n;
 }
 
