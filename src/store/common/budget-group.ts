@@ -36,5 +36,8 @@ export const spendsWithSql = (param: string): string => groupLeaderSql(`id = ${p
  */
 export function spendsWithNum(spendsWith: string, leader: unknown): number {
   if (leader === null || leader === undefined) throw new InputError(`batch "${spendsWith}" to spend with is not in the database`);
-  return Number(leader);
+  // A batch's num as the database gives it (PostgreSQL's bigint as text): checked, never trusted.
+  const num = Number(leader);
+  if (!Number.isSafeInteger(num) || num < 0) throw new Error(`the database gave batch "${spendsWith}" a key that is not one: ${String(leader).slice(0, 40)}`);
+  return num;
 }

@@ -32,4 +32,8 @@ describe('budget groups in SQL (both adapters)', () => {
     expect(() => spendsWithNum('gone', null)).toThrow(new InputError('batch "gone" to spend with is not in the database'));
     db.close();
   });
+
+  it('a leader key the database gives that is not a whole number in range is refused, not used', () => {
+    for (const bad of ['x', 1.5, -1, '1e300', 2 ** 60]) expect(() => spendsWithNum('K', bad)).toThrow(/a key that is not one/);
+  });
 });
