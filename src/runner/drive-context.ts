@@ -70,4 +70,12 @@ export class ItemDriveContext implements DriveContext {
   release(): void {
     this.#step.release();
   }
+
+  rereading(): void {
+    this.#step.rereading();
+  }
+
+  reread(): void {
+    this.#step.reread();
+  }
 }

@@ -23,6 +23,10 @@ export interface DriveContext {
    * is recorded: the slot is free, and the scheduler may claim the next item at once.
    */
   release: () => void;
+  /** A run taken over is being read again: new claims wait (see StepContext.rereading). */
+  rereading: () => void;
+  /** That read answered or failed. */
+  reread: () => void;
   /** Judges an item that completed and records its verdicts; never throws, never fails the item. */
   scoreCompleted?: ((item: ItemRecord) => Promise<void>) | undefined;
 }
@@ -44,6 +48,16 @@ const yieldToIo = (): Promise<void> =>
   ));
 /** The wait of {@link yieldToIo} that the transitions of this turn share (two immediates for a burst, not two each). */
 let nextTurn: Promise<void> | null = null;
+
+/** Reads a run taken over at the service, counted as read again while its request is out. */
+async function reread(ctx: DriveContext, runId: string): ReturnType<ServiceClient['getRun']> {
+  ctx.rereading();
+  try {
+    return await ctx.client.getRun(runId, { signal: ctx.signal });
+  } finally {
+    ctx.reread();
+  }
+}
 
 /**
  * Drives one item through the state machine until it is finished, held, or a request
@@ -101,9 +115,9 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
       case 'running': {
         if (!item.runId) throw new Error(`item ${item.id} is running without a run id`);
         // A run taken over may have ended while no worker followed it: read it before following.
-        const first = startedHere ? null : await client.getRun(item.runId, { signal });
+        const first = startedHere ? null : await reread(ctx, item.runId);
         const unwatched = first !== null && isRunFinished(first);
-        const run = unwatched ? first : await client.followRun(item.runId, { mode: ctx.follow, signal });
+        const run = first !== null && unwatched ? first : await client.followRun(item.runId, { mode: ctx.follow, signal });
         // Ended before this look: when it ended is known only from the service's own times.
         const snap = toSnapshot(run, unwatched);
         startedHere = true;

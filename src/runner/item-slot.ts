@@ -8,6 +8,10 @@ export interface SlotHost {
   endedEarly(itemId: string): void;
   /** The slot is free: the next item may be claimed. */
   freed(): void;
+  /** A run taken over is being read again at the service ({@link StepContext.rereading}). */
+  rereading(): void;
+  /** That read answered. */
+  reread(): void;
 }
 
 /**
@@ -25,6 +29,8 @@ export class ItemSlot implements StepContext {
   #released = false;
   /** Released when its run ended, before its outcome was stored. */
   #early = false;
+  /** Its run, taken over, is being read again (counted by the host until read). */
+  #rereading = false;
 
   constructor(host: SlotHost, item: { id: string; threadKey: string | null }, signal: AbortSignal, fresh: boolean) {
     this.#host = host;
@@ -55,8 +61,21 @@ export class ItemSlot implements StepContext {
     this.free();
   }
 
-  /** Frees the slot (once). */
+  rereading(): void {
+    if (this.#rereading) return;
+    this.#rereading = true;
+    this.#host.rereading();
+  }
+
+  reread(): void {
+    if (!this.#rereading) return;
+    this.#rereading = false;
+    this.#host.reread();
+  }
+
+  /** Frees the slot (once); a read again still counted ends with it. */
   free(): void {
+    this.reread();
     if (this.#released) return;
     this.#released = true;
     this.#host.freed();

@@ -10,6 +10,14 @@ export interface StepContext {
   admitted(): void;
   /** The item's run has ended at the service: its slot may go to the next item now. */
   release(): void;
+  /**
+   * The item was taken over and its run is being read again at the service: until it is
+   * read, this worker claims no new items (a resume learns where the runs it paid for
+   * stand before it sends more; their reads do not queue behind new runs' requests).
+   */
+  rereading(): void;
+  /** The run read again has answered (or its drive ended): claims may go on once every one has. */
+  reread(): void;
   /** This worker moved the item out of `queued` (nothing was ever sent for it). */
   fresh: boolean;
 }

@@ -63,6 +63,8 @@ export class Scheduler {
   readonly #ended = new Set<string>();
   /** The last claim found fewer items than free slots: the queue is dry for now. */
   #dry = false;
+  /** Runs taken over being read again at the service: no new claims until they are all read. */
+  #rereading = 0;
   /** This scheduler's part in slots shared with another batch of this process (its agent judge's). */
   readonly #shared: SlotMember | null;
   /** The last look for work found slots of its own but none left by the shared ones: work waits, this worker stays. */
@@ -79,6 +81,10 @@ export class Scheduler {
         this.#driving--;
         this.#wake();
         this.#shared?.freed();
+      },
+      rereading: () => void this.#rereading++,
+      reread: () => {
+        if (--this.#rereading === 0) this.#wake();
       },
     };
     this.#shared = o.slots?.join({ first: o.slotsFirst ?? false, inFlight: () => this.inFlight, wake: () => this.#wake() }) ?? null;
@@ -268,6 +274,9 @@ export class Scheduler {
       this.#sharedFull = false;
       return 0;
     }
+    // Runs taken over are read first: their slots, freed as each turns out ended, are
+    // claimed together once the last has answered (the last one's reread wakes the loop).
+    if (this.#rereading > 0) return 0;
     const free = this.#take();
     if (free <= 0) return 0;
     let r = { got: 0, dry: false };

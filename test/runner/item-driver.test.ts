@@ -28,7 +28,7 @@ interface Bench {
 interface Drive {
   ctx: DriveContext;
   events: RunnerEvent[];
-  calls: { admitted: number; release: number };
+  calls: { admitted: number; release: number; rereading: number; reread: number };
   abort: AbortController;
 }
 
@@ -66,7 +66,7 @@ describe('driveItem (the item state machine)', () => {
 
   function drive(b: Bench, policy: Policy | null = null, onEvent?: (e: RunnerEvent, d: Drive) => void): Drive {
     const events: RunnerEvent[] = [];
-    const calls = { admitted: 0, release: 0 };
+    const calls = { admitted: 0, release: 0, rereading: 0, reread: 0 };
     const abort = new AbortController();
     const d: Drive = {
       events,
@@ -85,6 +85,8 @@ describe('driveItem (the item state machine)', () => {
         },
         admitted: () => void calls.admitted++,
         release: () => void calls.release++,
+        rereading: () => void calls.rereading++,
+        reread: () => void calls.reread++,
       },
     };
     return d;
@@ -133,7 +135,7 @@ describe('driveItem (the item state machine)', () => {
     expect(end).toMatchObject({ state: 'completed', runStatus: 'completed', text: expect.stringContaining('plain question') });
     expect(await b.store.getItem(b.batch.id, 'a')).toMatchObject({ state: 'completed', owner: null });
     expect(states(d)).toEqual(['running', 'completed']);
-    expect(d.calls).toEqual({ admitted: 1, release: 1 });
+    expect(d.calls).toEqual({ admitted: 1, release: 1, rereading: 0, reread: 0 });
     expect(sim.counters().runsAdmitted).toBe(1);
   });
 
@@ -238,6 +240,9 @@ describe('driveItem (the item state machine)', () => {
     expect(end).toMatchObject({ state: 'completed', runId: left!.runId });
     expect(states(second)).toEqual(['completed']);
     expect(second.calls.admitted).toBe(0);
+    // The run taken over was read again once (its GET), counted from before it to its answer.
+    expect([second.calls.rereading, second.calls.reread]).toEqual([1, 1]);
+    expect([first.calls.rereading, first.calls.reread]).toEqual([0, 0]);
     expect(sim.counters().runsAdmitted).toBe(1);
     expect(sim.counters().requestsByRoute['POST /runs']).toBe(1);
   });

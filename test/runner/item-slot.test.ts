@@ -3,7 +3,7 @@ import { ItemSlot, type SlotHost } from '../../src/runner/item-slot.js';
 
 function host(): SlotHost & { log: string[] } {
   const log: string[] = [];
-  return { log, admitted: () => void log.push('admitted'), endedEarly: (id) => void log.push(`ended ${id}`), freed: () => void log.push('freed') };
+  return { log, admitted: () => void log.push('admitted'), endedEarly: (id) => void log.push(`ended ${id}`), freed: () => void log.push('freed'), rereading: () => void log.push('rereading'), reread: () => void log.push('reread') };
 }
 
 describe('ItemSlot', () => {
@@ -28,6 +28,19 @@ describe('ItemSlot', () => {
     slot.free();
     expect(slot.early).toBe(false);
     expect(h.log).toEqual(['freed']);
+  });
+
+  it('counts a read again once with its host, and ends it when the slot is freed first', () => {
+    const h = host();
+    const slot = new ItemSlot(h, { id: 'i4', threadKey: null }, new AbortController().signal, false);
+    slot.rereading();
+    slot.rereading();
+    slot.reread();
+    slot.reread();
+    slot.rereading();
+    slot.free();
+    slot.free();
+    expect(h.log).toEqual(['rereading', 'reread', 'rereading', 'reread', 'freed']);
   });
 
   it('keeps its behaviour on the prototype: its own fields are the signal and freshness, no function per item', () => {

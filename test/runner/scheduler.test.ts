@@ -235,6 +235,45 @@ describe('Scheduler', () => {
     expect((await store.runChain(batch.id, 'i0'))[0]?.idempotencyKey).toBe(claim.items[0]!.pendingKey);
   });
 
+  it('claims no new item while a run taken over is still being read again; the slots freed meanwhile are claimed once the last read answers', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 6);
+    const clock = virtualClock();
+    const dead = await store.registerWorker(batch.id, { host: 'gone', pid: 9 }, clock.now());
+    await store.claimItems(batch.id, { workerId: dead.id, leaseMs: 10_000, max: 3, cap: 3, afterSeq: -1 }, clock.now());
+    const { step: gated } = gatedStep(store);
+    const log: string[] = [];
+    let openSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (openSlow = resolve));
+    const step: Step = async (item, ctx) => {
+      log.push(`start ${item.id}${ctx.fresh ? '' : ' (taken over)'}`);
+      if (!ctx.fresh) {
+        ctx.rereading();
+        // i0 and i1 answer at once and end; i2's read answers only when the test says so.
+        if (item.id === 'i2') await slow;
+        else await new Promise((r) => setImmediate(r));
+        ctx.reread();
+      }
+      const end = await gated(item, ctx);
+      log.push(`end ${item.id}`);
+      if (item.id === 'i1') {
+        // Both quick ones ended (two slots free) and many turns pass: still no claim.
+        for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
+        log.push('slow read answers');
+        openSlow();
+      }
+      return end;
+    };
+    const r = await scheduler(store, batch, { step, clock, leaseMs: 10_000 }).run();
+    expect(r.fatal).toBeNull();
+    expect((await store.itemCounts(batch.id)).completed).toBe(6);
+    const answered = log.indexOf('slow read answers');
+    const firstNew = log.findIndex((l) => l.startsWith('start') && !l.endsWith('(taken over)'));
+    expect(log.slice(0, 3).sort()).toEqual(['start i0 (taken over)', 'start i1 (taken over)', 'start i2 (taken over)']);
+    expect(log.indexOf('end i0')).toBeLessThan(answered);
+    expect(firstNew).toBeGreaterThan(answered);
+  });
+
   it.runIf(process.platform === 'linux')('a worker of this host killed with SIGKILL: its items are taken over at once, while this one is busy, not after its lease', async () => {
     const store = await open();
     const batch = await batchOf(store, 6);
