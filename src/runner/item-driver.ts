@@ -25,7 +25,7 @@ export interface DriveContext {
   release: () => void;
   /** A run taken over is being read again: new claims wait (see StepContext.rereading). */
   rereading: () => void;
-  /** That read answered or failed. */
+  /** It is still going and is followed now (its drive's end ends the wait otherwise). */
   reread: () => void;
   /** Judges an item that completed and records its verdicts; never throws, never fails the item. */
   scoreCompleted?: ((item: ItemRecord) => Promise<void>) | undefined;
@@ -49,14 +49,15 @@ const yieldToIo = (): Promise<void> =>
 /** The wait of {@link yieldToIo} that the transitions of this turn share (two immediates for a burst, not two each). */
 let nextTurn: Promise<void> | null = null;
 
-/** Reads a run taken over at the service, counted as read again while its request is out. */
+/**
+ * Reads a run taken over at the service. Until it is found still going (then it is followed)
+ * or its drive ends (its outcome recorded), it counts as read again: new items wait.
+ */
 async function reread(ctx: DriveContext, runId: string): ReturnType<ServiceClient['getRun']> {
   ctx.rereading();
-  try {
-    return await ctx.client.getRun(runId, { signal: ctx.signal });
-  } finally {
-    ctx.reread();
-  }
+  const run = await ctx.client.getRun(runId, { signal: ctx.signal });
+  if (!isRunFinished(run)) ctx.reread();
+  return run;
 }
 
 /**

@@ -67,15 +67,15 @@ export class ItemSlot implements StepContext {
     this.#host.rereading();
   }
 
+  /** Ends the count of a read again (once); the drive's end calls it too. */
   reread(): void {
     if (!this.#rereading) return;
     this.#rereading = false;
     this.#host.reread();
   }
 
-  /** Frees the slot (once); a read again still counted ends with it. */
+  /** Frees the slot (once). */
   free(): void {
-    this.reread();
     if (this.#released) return;
     this.#released = true;
     this.#host.freed();

@@ -12,11 +12,13 @@ export interface StepContext {
   release(): void;
   /**
    * The item was taken over and its run is being read again at the service: until it is
-   * read, this worker claims no new items (a resume learns where the runs it paid for
-   * stand before it sends more; their reads do not queue behind new runs' requests).
+   * found still going, or the item's drive ends (its outcome recorded), this worker claims
+   * no new items. A resume records what became of the runs it already paid for before it
+   * sends more: their reads do not queue behind new runs' requests, nor their outcomes
+   * behind new runs' claims.
    */
   rereading(): void;
-  /** The run read again has answered (or its drive ended): claims may go on once every one has. */
+  /** The run read again is still going (it is followed now): claims may go on once no other is counted. */
   reread(): void;
   /** This worker moved the item out of `queued` (nothing was ever sent for it). */
   fresh: boolean;

@@ -201,8 +201,9 @@ export class Scheduler {
           lastLook = false;
           continue;
         }
-        // Slots the other batch holds are not an end: they free as its runs end (it wakes this loop).
-        if (this.#driving === 0 && this.#later.size === 0 && !this.#sharedFull) {
+        // Slots the other batch holds are not an end: they free as its runs end (it wakes this
+        // loop); nor are runs taken over whose outcomes are being stored (the last one wakes it).
+        if (this.#driving === 0 && this.#later.size === 0 && !this.#sharedFull && this.#rereading === 0) {
           if (!rescanned && this.#cursor !== -1) {
             // Items behind the cursor may be claimable now (a thread's next item, a retry).
             this.#cursor = -1;
@@ -274,8 +275,8 @@ export class Scheduler {
       this.#sharedFull = false;
       return 0;
     }
-    // Runs taken over are read first: their slots, freed as each turns out ended, are
-    // claimed together once the last has answered (the last one's reread wakes the loop).
+    // Runs taken over are read first and, where they ended, their outcomes stored: the slots
+    // they free meanwhile are claimed together after the last (its reread wakes the loop).
     if (this.#rereading > 0) return 0;
     const free = this.#take();
     if (free <= 0) return 0;
@@ -399,6 +400,8 @@ export class Scheduler {
       await this.#failed(item, err, tries).catch((e: unknown) => void (this.#driveError ??= { error: e }));
     } finally {
       if (ctx.early) this.#ended.delete(item.id);
+      // A run taken over and found ended has its outcome stored now (or its drive failed).
+      ctx.reread();
       ctx.free();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.

@@ -220,7 +220,7 @@ describe('driveItem (the item state machine)', () => {
   });
 
   it('re-attaches a resumed item to its run (a worker that died while it ran) without a second POST', async () => {
-    const b = await bench('id,question\nlong,takes a while @duration=600ms\n');
+    const b = await bench('id,question\nlong,takes a while @duration=1500ms\n');
     const [item] = await claim(b);
     // The first worker stops following as soon as the run is going.
     const first = drive(b, null, (e, d) => {
@@ -240,11 +240,35 @@ describe('driveItem (the item state machine)', () => {
     expect(end).toMatchObject({ state: 'completed', runId: left!.runId });
     expect(states(second)).toEqual(['completed']);
     expect(second.calls.admitted).toBe(0);
-    // The run taken over was read again once (its GET), counted from before it to its answer.
+    // The run taken over was read again once (its GET) and found going: the count of reads
+    // again ended there, and it was followed.
     expect([second.calls.rereading, second.calls.reread]).toEqual([1, 1]);
     expect([first.calls.rereading, first.calls.reread]).toEqual([0, 0]);
     expect(sim.counters().runsAdmitted).toBe(1);
     expect(sim.counters().requestsByRoute['POST /runs']).toBe(1);
+  });
+
+  it('a run taken over that ended while nobody followed it is read once and recorded, still counted as read again until its drive ends', async () => {
+    const b = await bench('id,question\nquick,short one @duration=50ms\n');
+    const [item] = await claim(b);
+    const first = drive(b, null, (e, d) => {
+      if (e.type === 'item' && e.state === 'running') d.abort.abort(new Error('worker killed'));
+    });
+    await expect(driveItem(first.ctx, item!)).rejects.toThrow();
+    const runId = (await b.store.getItem(b.batch.id, 'quick'))!.runId!;
+    // It ends at the service while no worker follows it.
+    for (let i = 0; i < 100 && (await b.client.getRun(runId)).status === 'running'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await b.client.getRun(runId)).status).toBe('completed');
+    const later = Date.now() + LEASE_MS + 1000;
+    const other = await b.store.registerWorker(b.batch.id, { host: 'item-driver-test', pid: 3 }, later);
+    const [taken] = await claim(b, other, later);
+    const streamsBefore = sim.counters().requestsByRoute['GET /runs/:id/events'] ?? 0;
+    const second = drive(b);
+    const end = await driveItem(second.ctx, taken!);
+    expect(end).toMatchObject({ state: 'completed', runId });
+    // Read, found ended, recorded: no stream opened, and the count is left to the drive's end.
+    expect(sim.counters().requestsByRoute['GET /runs/:id/events'] ?? 0).toBe(streamsBefore);
+    expect([second.calls.rereading, second.calls.reread]).toEqual([1, 0]);
   });
 
   it('ends an item whose run was cancelled at the service as cancelled', async () => {

@@ -30,7 +30,7 @@ describe('ItemSlot', () => {
     expect(h.log).toEqual(['freed']);
   });
 
-  it('counts a read again once with its host, and ends it when the slot is freed first', () => {
+  it('counts a read again once with its host, and ends the count once; an early release frees the slot but keeps counting', () => {
     const h = host();
     const slot = new ItemSlot(h, { id: 'i4', threadKey: null }, new AbortController().signal, false);
     slot.rereading();
@@ -38,9 +38,10 @@ describe('ItemSlot', () => {
     slot.reread();
     slot.reread();
     slot.rereading();
+    slot.release();
+    slot.reread();
     slot.free();
-    slot.free();
-    expect(h.log).toEqual(['rereading', 'reread', 'rereading', 'reread', 'freed']);
+    expect(h.log).toEqual(['rereading', 'reread', 'rereading', 'ended i4', 'freed', 'reread']);
   });
 
   it('keeps its behaviour on the prototype: its own fields are the signal and freshness, no function per item', () => {
