@@ -79,7 +79,7 @@ export class Scheduler {
       endedEarly: (id) => void this.#ended.add(id),
       freed: () => {
         this.#driving--;
-        this.#wake();
+        this.#slotFreed();
         this.#shared?.freed();
       },
       rereading: () => void this.#rereading++,
@@ -147,6 +147,15 @@ export class Scheduler {
   more(n: number): void {
     if (this.#shared) this.#shared.want(n);
     else this.#wake();
+  }
+
+  /**
+   * A slot came free: the loop looks for work, unless runs taken over are still being read
+   * again (no claim until the last, whose reread wakes it; ten thousand resumed runs would
+   * otherwise turn the loop ten thousand times for nothing).
+   */
+  #slotFreed(): void {
+    if (this.#rereading === 0) this.#wake();
   }
 
   /** Ends the loop's sleep now, or, when it is busy, skips its next one. */
@@ -405,7 +414,7 @@ export class Scheduler {
       ctx.free();
       // The outcome is stored now: the batch's count of runs in flight has dropped, so a
       // claim that found the cap full a moment ago may succeed.
-      this.#wake();
+      this.#slotFreed();
       if (--this.#drives === 0) this.#drivesOver?.();
     }
   }

@@ -276,6 +276,47 @@ describe('Scheduler', () => {
     expect(firstNew).toBeGreaterThan(answered);
   });
 
+  it('slots freed while runs taken over are being read again do not turn the loop: it wakes once the last is recorded', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 40);
+    const dead = await store.registerWorker(batch.id, { host: 'gone', pid: 9 }, 1_000_000);
+    await store.claimItems(batch.id, { workerId: dead.id, leaseMs: 10_000, max: 20, cap: 20, afterSeq: -1 }, 1_000_000);
+    // Time stands still past the dead worker's lease, and a sleep ends only when the loop is woken.
+    const woken: Clock = { now: () => 1_020_000, sleep: (_ms, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })) };
+    const { step: gated } = gatedStep(store);
+    let phase: 'reading' | 'after' = 'reading';
+    let ticksWhileReading = 0;
+    let takenOverEnded = 0;
+    let openLast!: () => void;
+    const last = new Promise<void>((resolve) => (openLast = resolve));
+    const step: Step = async (item, ctx) => {
+      if (ctx.fresh) return gated(item, ctx);
+      ctx.rereading();
+      // One taken-over run's read answers last; the other nineteen are found ended and recorded first.
+      if (item.id === 'i19') {
+        await last;
+        phase = 'after';
+      } else await new Promise((r) => setImmediate(r));
+      const end = await gated(item, ctx);
+      if (++takenOverEnded === 19) setImmediate(openLast);
+      return end;
+    };
+    const r = await scheduler(store, batch, {
+      step,
+      cap: 20,
+      clock: woken,
+      leaseMs: 10_000,
+      onEvent: (e) => {
+        if (e.type === 'tick' && phase === 'reading') ticksWhileReading++;
+      },
+    }).run();
+    expect(r.fatal).toBeNull();
+    expect((await store.itemCounts(batch.id)).completed).toBe(40);
+    // Nineteen slots came free (two wakes each before) while i19 was read: the loop slept through them.
+    expect(takenOverEnded).toBe(20);
+    expect(ticksWhileReading).toBeLessThanOrEqual(1);
+  });
+
   it.runIf(process.platform === 'linux')('a worker of this host killed with SIGKILL: its items are taken over at once, while this one is busy, not after its lease', async () => {
     const store = await open();
     const batch = await batchOf(store, 6);
