@@ -155,7 +155,19 @@ export class Scheduler {
    * otherwise turn the loop ten thousand times for nothing).
    */
   #slotFreed(): void {
-    if (this.#rereading === 0) this.#wake();
+    if (this.#rereading > 0 || this.#gathering()) return;
+    this.#wake();
+  }
+
+  /**
+   * A claim was put off to gather free slots and they are still fewer than a claim's worth
+   * (or the queue was dry): the loop's sleep ends by itself within gatherMs, and a wake for
+   * each slot freed meanwhile would only put the claim off again (a turn of the loop, its
+   * timer and its tick per run). A thread's next item, slots shared with another batch and
+   * the last run in flight wake it.
+   */
+  #gathering(): boolean {
+    return this.#claimDue && this.#driving > 0 && this.#threads.size === 0 && !this.#shared && (this.#dry || this.#cap.share - this.inFlight < this.#cap.gather);
   }
 
   /** Ends the loop's sleep now, or, when it is busy, skips its next one. */
@@ -408,13 +420,15 @@ export class Scheduler {
       // A drive is not awaited by anyone (counted, not kept): what #failed cannot record is kept for run() to throw.
       await this.#failed(item, err, tries).catch((e: unknown) => void (this.#driveError ??= { error: e }));
     } finally {
-      if (ctx.early) this.#ended.delete(item.id);
+      const early = ctx.early;
+      if (early) this.#ended.delete(item.id);
       // A run taken over and found ended has its outcome stored now (or its drive failed).
       ctx.reread();
+      // Frees the slot, and looks for work (unless it went early: then the look is below).
       ctx.free();
-      // The outcome is stored now: the batch's count of runs in flight has dropped, so a
-      // claim that found the cap full a moment ago may succeed.
-      this.#slotFreed();
+      // Released early, its outcome is stored now: the batch's count of runs in flight has
+      // dropped, so a claim that found the cap full a moment ago may succeed.
+      if (early) this.#slotFreed();
       if (--this.#drives === 0) this.#drivesOver?.();
     }
   }

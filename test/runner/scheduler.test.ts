@@ -134,6 +134,32 @@ describe('Scheduler', () => {
     expect(claims).toBeLessThan(10);
   });
 
+  it('slots freed one at a time while a claim gathers do not each turn the loop: it turns about once per claim, not once per run', async () => {
+    const store = await open();
+    const batch = await batchOf(store, 1200);
+    const { step: gated, state } = gatedStep(store);
+    // Runs end one at a time: item k ends k event-loop turns after it started.
+    const step: Step = async (item, ctx) => {
+      for (let k = Number(item.id.slice(1)) % 400; k > 0; k--) await new Promise((r) => setImmediate(r));
+      return gated(item, ctx);
+    };
+    let claims = 0;
+    const claimItems = store.claimItems.bind(store);
+    store.claimItems = (...a) => (claims++, claimItems(...a));
+    // Frozen time (gatherMs never passes) and a sleep that only a wake ends: every turn of the
+    // loop after the first claims is one a wake asked for.
+    const woken: Clock = { now: () => 1_000_000, sleep: (_ms, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })) };
+    let ticks = 0;
+    const r = await scheduler(store, batch, { step, cap: 400, clock: woken, onEvent: (e) => void (e.type === 'tick' && ticks++) }).run();
+    expect(r).toMatchObject({ interrupted: false, stalled: 0, fatal: null });
+    expect(state.seen).toHaveLength(1200);
+    expect((await store.itemCounts(batch.id)).completed).toBe(1200);
+    // A claim's worth is 6 slots at a cap of 400: 800 slots came free for about 130 claims.
+    expect(claims).toBeLessThan(200);
+    // Before: a turn (and a tick) for nearly every slot freed.
+    expect(ticks).toBeLessThan(300);
+  });
+
   it('two schedulers on one batch share its cap and split its items', async () => {
     const store = await open();
     const batch = await batchOf(store, 30);
