@@ -10,7 +10,7 @@ export interface SlotHost {
   freed(): void;
   /** A run taken over is being read again at the service ({@link StepContext.rereading}). */
   rereading(): void;
-  /** That read answered. */
+  /** That count ended: the run was found still going, or the item's drive ended. */
   reread(): void;
 }
 
@@ -29,7 +29,7 @@ export class ItemSlot implements StepContext {
   #released = false;
   /** Released when its run ended, before its outcome was stored. */
   #early = false;
-  /** Its run, taken over, is being read again (counted by the host until read). */
+  /** Its run, taken over, is being read again (counted by the host until found going or the drive ends). */
   #rereading = false;
 
   constructor(host: SlotHost, item: { id: string; threadKey: string | null }, signal: AbortSignal, fresh: boolean) {
