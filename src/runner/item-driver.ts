@@ -50,14 +50,16 @@ const yieldToIo = (): Promise<void> =>
 let nextTurn: Promise<void> | null = null;
 
 /**
- * Reads a run taken over at the service. Until it is found still going (then it is followed)
- * or its drive ends (its outcome recorded), it counts as read again: new items wait.
+ * Reads a run taken over at the service: the run when it ended while nobody followed it,
+ * else null (it is still going, and is followed). Until it is found going, or the item's
+ * drive ends with its outcome recorded, it counts as read again: new items wait.
  */
-async function reread(ctx: DriveContext, runId: string): ReturnType<ServiceClient['getRun']> {
+async function readTakenOver(ctx: DriveContext, runId: string): Promise<Awaited<ReturnType<ServiceClient['getRun']>> | null> {
   ctx.rereading();
   const run = await ctx.client.getRun(runId, { signal: ctx.signal });
-  if (!isRunFinished(run)) ctx.reread();
-  return run;
+  if (isRunFinished(run)) return run;
+  ctx.reread();
+  return null;
 }
 
 /**
@@ -116,11 +118,10 @@ export async function driveItem(ctx: DriveContext, start: ItemRecord): Promise<I
       case 'running': {
         if (!item.runId) throw new Error(`item ${item.id} is running without a run id`);
         // A run taken over may have ended while no worker followed it: read it before following.
-        const first = startedHere ? null : await reread(ctx, item.runId);
-        const unwatched = first !== null && isRunFinished(first);
-        const run = first !== null && unwatched ? first : await client.followRun(item.runId, { mode: ctx.follow, signal });
+        const ended = startedHere ? null : await readTakenOver(ctx, item.runId);
+        const run = ended ?? (await client.followRun(item.runId, { mode: ctx.follow, signal }));
         // Ended before this look: when it ended is known only from the service's own times.
-        const snap = toSnapshot(run, unwatched);
+        const snap = toSnapshot(run, ended !== null);
         startedHere = true;
         if (run.status === 'requires_action' && snap.requiredAction) {
           const action = snap.requiredAction;
