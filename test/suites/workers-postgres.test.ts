@@ -1,14 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pgClient from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRows, type ExportRow } from '../../src/runner/index.js';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { fixtureItems, writeFixture } from '../support/batch-fixture.js';
-import { collect, runCliChild, spawnCli, tempDir } from '../support/cli.js';
+import { collect, runCliChild, spawnCli, tempDir, type CliResult } from '../support/cli.js';
 import { expectBatchWhole } from '../support/expect-batch.js';
 import { startPgServer, type PgServer } from '../support/pg-server.js';
 import { startPgBouncer } from '../support/pgbouncer.js';
+import { waitUntil } from '../support/wait-until.js';
 
 // Several machines on one batch: real CLI children on one PostgreSQL database (a real server
 // started for the test), each worker with its own --out folder, the simulator over HTTP.
@@ -38,6 +40,9 @@ describe('several workers on one PostgreSQL batch', () => {
     }
   }
 
+  /** The URL of database `db` on the server itself (not through a pooler). */
+  const pgDb = (db: string): string => pg.url.replace(/\/postgres$/, `/${db}`);
+
   async function workersOn(sim: Sim, dbName: string, url: (db: string) => string): Promise<string[]> {
     await pg.createDatabase(dbName);
     const db = url(dbName);
@@ -49,20 +54,36 @@ describe('several workers on one PostgreSQL batch', () => {
     const load = await runCliChild(['run', questions, '--db', db, '--batch', 'shared', '--policy', policy, '--base-url', sim.url, '--concurrency', String(cap), '--dry-run'], env);
     expect(load.code, load.stderr).toBe(0);
     const join_ = (out: string) => ['resume', 'shared', '--db', db, '--out', join(dir, out), '--json'];
-    const victim = spawnCli(join_('out-b'), env);
-    const victimDone = collect(victim);
-    const others = [collect(spawnCli(join_('out-a'), env)), collect(spawnCli(join_('out-c'), env))];
-    let seen = 0;
-    await new Promise<void>((resolve) => {
+    // Which workers' folders hold a recorded download, read straight from the database.
+    const direct = new pgClient.Client({ connectionString: pgDb(dbName) });
+    await direct.connect();
+    const folderOf = (path: string): string => path.slice(dir.length + 1).split('/')[0]!;
+    const landedIn = async (): Promise<Set<string>> => new Set((await direct.query<{ path: string }>(`SELECT path FROM files WHERE status = 'downloaded'`)).rows.map((r) => folderOf(r.path)));
+    let others: Promise<CliResult>[];
+    let killed: CliResult;
+    try {
+      const victim = spawnCli(join_('out-b'), env);
+      const victimDone = collect(victim);
+      let victimEnded = false;
+      void victimDone.then(() => (victimEnded = true));
+      const ended = [false, false];
+      others = ['out-a', 'out-c'].map((out, i) => collect(spawnCli(join_(out), env)).finally(() => (ended[i] = true)));
+      let seen = 0;
       victim.stdout?.on('data', (d: Buffer) => {
         seen += d.toString().split('\n').filter((l) => l.includes('"type":"item"')).length;
-        if (seen >= 6) resolve();
       });
-      victim.on('close', () => resolve());
-    });
-    victim.kill('SIGKILL');
-    const killed = await victimDone;
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      // Killed mid-batch once it has started six items and recorded a file of its own (so its
+      // folder holds one whatever the machine's load did to the others' start).
+      await waitUntil(async () => victimEnded || (seen >= 6 && (await landedIn()).has('out-b')), 'the first worker to record a file', 120_000, 25);
+      victim.kill('SIGKILL');
+      killed = await victimDone;
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      // Restarted once one of the others has recorded a file (or both have ended), so the
+      // batch's files are not all the victim's restarted self's.
+      await waitUntil(async () => ended.every(Boolean) || [...(await landedIn())].some((o) => o !== 'out-b'), 'another worker to record a file', 120_000, 25);
+    } finally {
+      await direct.end();
+    }
     others.push(collect(spawnCli(join_('out-b'), env)));
     const done = await Promise.all(others);
     for (const r of [killed, ...done]) {
@@ -90,7 +111,8 @@ describe('several workers on one PostgreSQL batch', () => {
       // it) with the bytes the simulator serves, as many as each question asks for.
       expectBatchWhole(rows, items, sim.ledger());
       // The files landed in the workers' own folders.
-      const outs = new Set(rows.flatMap((r) => r.files.map((f) => f.path!.slice(dir.length + 1).split('/')[0]!)));
+      const outs = new Set(rows.flatMap((r) => r.files.map((f) => folderOf(f.path!))));
+      expect([...outs].every((o) => ['out-a', 'out-b', 'out-c'].includes(o)), [...outs].join()).toBe(true);
       expect(outs.size).toBeGreaterThan(1);
     } finally {
       await store.close();
@@ -99,7 +121,7 @@ describe('several workers on one PostgreSQL batch', () => {
   }
 
   it('three workers, each with its own --out; one killed with SIGKILL and restarted: every item answered once (its run ids the simulator\'s chain), the cap held, every file on some machine with the bytes the simulator serves', async () => {
-    await threeWorkersOneKilled('workers', (db) => pg.url.replace(/\/postgres$/, `/${db}`));
+    await threeWorkersOneKilled('workers', pgDb);
   }, 240_000);
 
   // Issue 37, point 8: the same through a real PgBouncer 1.18 in transaction pooling (two
