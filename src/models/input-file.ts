@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { InputError, type InputProblem } from '../errors.js';
 import { type QuestionFormat, formatFromName } from '../tables/format.js';
-import type { HashTap } from '../tables/file-chunks.js';
+import { type HashTap, hashFile } from '../tables/file-chunks.js';
 import { type ReadResult, problemsOf } from '../tables/row-schema.js';
-import { hashFile, readTable } from '../tables/table-reader.js';
+import { readTable } from '../tables/table-reader.js';
 import { type InputSpec, type ModelInputRow, modelInputSchema } from './input-file-schema.js';
 
 export { type InputSpec, type ModelInputRow, modelInputSchema } from './input-file-schema.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import type { ServiceClient } from '../api/index.js';
 import { InputError } from '../errors.js';
-import { checkUnchanged } from '../runner/load-batch.js';
+import { checkUnchanged } from '../runner/batch-source.js';
 import type { BatchRecord, BatchSettings, BatchStore, ModelStore } from '../store/index.js';
 import { readModelInputs } from './input-file.js';
 

@@ -1,6 +1,6 @@
 import type { BatchRecord, BatchSettings, NotifySettings } from '../store/index.js';
 import type { ScorerSpec } from '../score/types.js';
-import { scorersForStore } from '../score/scorers-file.js';
+import { scorersForStore } from '../score/scorer-specs.js';
 import { describeReceivers } from '../read/receivers.js';
 import { notifyOver } from '../store/notify-settings.js';
 

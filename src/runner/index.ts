@@ -1,6 +1,7 @@
 export { BatchRunner, type RunnerOptions, type RunnerResult } from './batch-runner.js';
 export type { RunnerEvent, StateCounts } from './events.js';
-export { loadBatch, checkUnchanged, appendToBatch, type AppendResult, defaultBatchName, type LoadOptions } from './load-batch.js';
+export { loadBatch, appendToBatch, type AppendResult, type LoadOptions } from './load-batch.js';
+export { checkUnchanged, defaultBatchName, SourceChangedError } from './batch-source.js';
 export { answerHeldItem, answerFor, pauseWaiting, type PersonReply, type Answerer, type AnswerResult } from './operations/answer.js';
 export { answerHeldItems, answerListedPauses, checkReplyFits, type BulkAnswerResult, type BulkAnswered, type BulkOptions, type BulkSkipped, type ListedPause } from './operations/answer-bulk.js';
 export { exportRows, exportRow, exportFile, runSeconds, FAILED_STATES, type ExportRow, type ExportFile, type ExportStatus, type ExportSelection } from '../read/export-rows.js';
@@ -15,6 +16,5 @@ export { retryItems, retryStates, retrySelection, type RetrySelection, type Retr
 export { exportLines, type ExportOptions } from './operations/export.js';
 export { runBatchSession, type SessionOptions, type SessionResult, type SessionSource, type SessionPlan, type SessionService, type SessionEvent, type SessionStore } from './session.js';
 export { applyOverrides, type Overrides, type Merged } from './batch-overrides.js';
-export { SourceChangedError } from './load-batch.js';
 export { compareBatches, compareSummary, compareSides, countComparison, emptyCounts, hasChanges, type CompareCounts, type CompareSide, type ItemComparison } from './compare.js';
 export { lineDiff, type DiffLine } from './text-diff.js';

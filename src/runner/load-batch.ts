@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { duplicateIdProblem, escapeControls, hashFile, isLarge, readRowBatches } from '../tables/index.js';
+import { duplicateIdProblem, escapeControls, isLarge, readRowBatches } from '../tables/index.js';
+import { hashFile } from '../tables/file-chunks.js';
+import { defaultBatchName } from './batch-source.js';
 import type { BatchRecord, BatchSettings, BatchStore, ChangedRow, DuplicateItem } from '../store/index.js';
 import { commandHint } from '../text/command-hint.js';
 
@@ -21,12 +23,6 @@ export interface LoadOptions {
   skipInvalid?: boolean;
   /** Called each time another 10,000 rows have been read. */
   onRows?: (n: number) => void;
-}
-
-/** The default batch name for a question set. */
-export function defaultBatchName(questionsPath: string): string {
-  const base = basename(questionsPath);
-  return base.slice(0, base.length - extname(base).length) || base;
 }
 
 /**
@@ -93,34 +89,6 @@ export async function loadBatch(o: LoadOptions): Promise<{ batch: BatchRecord; i
   const batch = await o.store.findBatch(id);
   if (!batch) throw new Error('batch vanished after load');
   return { batch, invalid: problems, notices };
-}
-
-/** The question set of a batch changed since it was loaded (a bad input: the CLI exits 2). */
-export class SourceChangedError extends InputError {
-  /** The batch whose question set no longer matches (a caller says whether it came from another file). */
-  readonly batch: BatchRecord;
-  /** The command the message suggests to run only the added rows (`resq run FILE --append`, as words), or null; a caller may add the flags it needs. */
-  readonly appendArgv: string[] | null;
-  constructor(message: string, batch: BatchRecord, appendArgv: string[] | null = null) {
-    super(message);
-    this.batch = batch;
-    this.appendArgv = appendArgv;
-  }
-}
-
-/** Refuses to resume a batch whose question file changed since it was loaded. */
-export async function checkUnchanged(batch: BatchRecord, questionsPath: string): Promise<void> {
-  const sha = await hashFile(questionsPath);
-  const append = batch.kind === 'runs' ? ['resq', 'run', questionsPath, '--append'] : null;
-  if (sha !== batch.sourceSha256)
-    throw new SourceChangedError(
-      `${escapeControls(questionsPath)}: the question set changed since batch "${escapeControls(batch.name)}" was started ` +
-        `(sha256 ${batch.sourceSha256.slice(0, 12)}… then, ${sha.slice(0, 12)}… now). ` +
-        `Restore the original file to resume it, or start a new batch with --batch NEW_NAME` +
-        (append ? `; if you only added rows, this runs the new ones: ${commandHint(append)}` : '.'),
-      batch,
-      append,
-    );
 }
 
 /** What {@link appendToBatch} did. */

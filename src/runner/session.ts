@@ -10,7 +10,7 @@ import type { SendOptions } from '../notify/worker.js';
 import { applyOverrides, type Overrides } from './batch-overrides.js';
 import type { RunnerResult } from './batch-runner.js';
 import type { RunnerEvent } from './events.js';
-import { appendToBatch, checkUnchanged, defaultBatchName, loadBatch } from './load-batch.js';
+import { checkUnchanged, defaultBatchName } from './batch-source.js';
 import { readBatchStatus } from '../read/batch-status.js';
 import type { BatchStatus } from '../read/status-schema.js';
 import { systemClock } from '../clock.js';
@@ -169,6 +169,8 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
     const invalid: InputProblem[] = [];
     if (!batch) {
       try {
+        // The table readers load only for a question set read now (a resume reads none).
+        const { loadBatch } = await import('./load-batch.js');
         const loaded = await loadBatch({ store, ...o.source!, name, policy: o.source!.policy });
         batch = loaded.batch;
         invalid.push(...loaded.invalid);
@@ -180,6 +182,7 @@ export async function runBatchSession(o: SessionOptions): Promise<SessionResult>
         if (!batch) throw e;
       }
     } else if (o.source?.append) {
+      const { appendToBatch } = await import('./load-batch.js');
       const grown = await appendToBatch({ store, batch, questions: o.source.questions, skipInvalid: o.source.skipInvalid ?? false });
       batch = grown.batch;
       invalid.push(...grown.invalid);

@@ -1,5 +1,5 @@
 import { isRawNumber } from '../text/json-text.js';
-import { canonicalJson } from './scorers-file.js';
+import { canonicalJson } from './scorer-specs.js';
 import { judged, type Judgement, type ScoreInput, unscored } from './judgement.js';
 import type { ScorerSpec } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { escapeControls } from '../text/escape-text.js';
@@ -54,4 +54,14 @@ function describeFsError(err: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EISDIR') return 'is a directory';
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * sha256 (hex) of a file's bytes, streamed.
+ * @throws {InputError} when the file cannot be opened or is not a regular file.
+ */
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fileChunks(path)) hash.update(chunk);
+  return hash.digest('hex');
 }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
-import { type HashTap, fileChunks } from './file-chunks.js';
+import { type HashTap, fileChunks, hashFile } from './file-chunks.js';
 import type { QuestionFormat } from './format.js';
 import { questionSchema, type RowResult } from './row.js';
-import { hashFile, readChunks, readTable } from './table-reader.js';
+import { readChunks, readTable } from './table-reader.js';
 
 export { type HashTap } from './file-chunks.js';
-export { hashFile } from './table-reader.js';
+export { hashFile } from './file-chunks.js';
 
 /** Options of {@link readQuestionSet}. */
 export interface ReadOptions {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readCsv } from './csv-reader.js';
 import { fileChunks, type HashTap } from './file-chunks.js';
 import { type QuestionFormat, formatFromName, sniffFormat } from './format.js';
@@ -70,16 +69,6 @@ function once(notify: Notify): Notify {
     said.add(text);
     notify(escapeControls(text));
   };
-}
-
-/**
- * sha256 (hex) of a file's bytes, streamed.
- * @throws {InputError} when the file cannot be opened or is not a regular file.
- */
-export async function hashFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fileChunks(path)) hash.update(chunk);
-  return hash.digest('hex');
 }
 
 async function* readSniffed<R extends KeyedRow>(

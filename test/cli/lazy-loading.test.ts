@@ -127,4 +127,18 @@ describe('lazy loading of commands', () => {
     expect(withSim.code, withSim.stderr).toBe(0);
     expect(withSim.modules).toContain('src/sim/index.ts');
   });
+
+  it('a resume reads no question rows and no config file: no table reader, no YAML, no CSV parser', async () => {
+    const env = { RESQ_API_KEY: sim.keys[0] ?? '' };
+    const db = join(dir, 'resume.db');
+    const first = await runCliChild(['run', csv, '--db', db, '--batch', 'again', '--base-url', sim.url, '--no-download', '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const r = await loaded(['resume', 'again', '--db', db, '--out', join(dir, 'resumed-files'), '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    // Its file is checked unchanged by its hash alone (tables/file-chunks.ts).
+    expect(under(r.modules, 'src/tables/')).toEqual(['src/tables/file-chunks.ts']);
+    expect(under(r.modules, 'src/config/')).toEqual([]);
+    expect(r.modules).not.toContain('src/runner/load-batch.ts');
+    for (const pkg of ['yaml', 'csv-parse']) expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
+  });
 });

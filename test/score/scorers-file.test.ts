@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { canonicalJson, parseScorers, parseScorersFile, scorersForStore, scorersFromStore, scorerVersion } from '../../src/score/scorers-file.js';
+import { parseScorers, parseScorersFile } from '../../src/score/scorers-file.js';
+import { scorerVersion } from '../../src/score/scorer-specs.js';
 
 const ISSUE_FILE = `scorers:
   - name: mentions
@@ -60,13 +61,11 @@ describe('scorers file', () => {
   });
 
   it('gives the same settings the same version however written, and changed settings another', () => {
-    expect(canonicalJson({ b: 1, a: [{ y: 2, x: 1 }] })).toBe('{"a":[{"x":1,"y":2}],"b":1}');
     const [a] = parseScorers('scorers: [{name: v, kind: number}]', 'a.yaml');
     const [b] = parseScorers('{"scorers": [{"kind": "number", "tolerance": 0, "name": "w"}]}', 'b.json');
     const [c] = parseScorers('scorers: [{name: v, kind: number, tolerance: 0.5}]', 'c.yaml');
     expect(a!.version).toBe(b!.version);
     expect(c!.version).not.toBe(a!.version);
-    expect(scorerVersion('includes', {})).not.toBe(scorerVersion('exact', {}));
   });
 
   it('names the file, line and field of a bad scorer in one line', () => {
@@ -91,31 +90,5 @@ describe('scorers file', () => {
     writeFileSync(path, ISSUE_FILE);
     expect((await parseScorersFile(path)).length).toBe(8);
     await expect(parseScorersFile(join(dir, 'none.yaml'))).rejects.toThrow(`${join(dir, 'none.yaml')}: cannot read: no such file`);
-  });
-});
-
-describe('scorers as a batch keeps them', () => {
-  const specs = parseScorers('scorers:\n  - { name: prog, kind: command, command: "./judge.sh" }\n  - { name: pat, kind: regex, pattern: "a+" }\n', 's.yaml');
-
-  it('stores a command scorer without its program, and reads it back without one whatever the row holds', () => {
-    const stored = scorersForStore(specs);
-    expect(JSON.stringify(stored)).not.toContain('judge.sh');
-    expect(stored[0]).toMatchObject({ name: 'prog', kind: 'command', version: specs[0]!.version, settings: { timeout_seconds: 30 } });
-    // A row written by hand with a program in it: the program never comes back.
-    expect(scorersFromStore(specs)).toEqual(stored);
-  });
-
-  it('leaves out a stored entry that does not hold up: a pattern that does not compile, a tolerance that is text, a bad version or kind', () => {
-    const ok = specs[1]!;
-    const back = scorersFromStore([
-      ok,
-      { ...ok, name: 'bad', settings: { pattern: '(' } },
-      { name: 'tol', kind: 'number', version: ok.version, settings: { tolerance: 'huge' } },
-      { ...ok, name: 'v', version: 'DROP TABLE' },
-      { ...ok, name: 'k', kind: 'shell' },
-      null,
-    ]);
-    expect(back?.map((s) => s.name)).toEqual(['pat']);
-    expect(scorersFromStore(undefined)).toBeUndefined();
   });
 });

@@ -100,7 +100,7 @@ async function resolveInputs(a: RunFlags, env: NodeJS.ProcessEnv): Promise<Resol
   const sim = a.sim ?? (a.baseUrl ? false : service?.kind === 'sim');
   const baseUrl = a.baseUrl ?? (service?.kind === 'url' ? service.baseUrl : undefined);
   const outFromPipeline = pipeline?.download.out ?? null;
-  const { defaultBatchName } = await import('../../runner/load-batch.js');
+  const { defaultBatchName } = await import('../../runner/batch-source.js');
   const out = a.out ?? outFromPipeline;
   // Receivers are checked before anything is recorded or sent (a bad URL: one line, exit 2).
   const notifySettings = await import('../notify-settings.js');
@@ -185,7 +185,7 @@ export async function runHandler(a: RunFlags, io: CliIo): Promise<number> {
     });
   } catch (e) {
     // A batch of this name from another file, or its file changed: said in the words that fit.
-    const { SourceChangedError } = await import('../../runner/load-batch.js');
+    const { SourceChangedError } = await import('../../runner/batch-source.js');
     const said = e instanceof SourceChangedError ? (await import('../same-source.js')).sourceMismatch(e.batch, r.questions, e) : e;
     // The suggested `resq run FILE --append` carries what this command line needs to run as pasted.
     if (said === e && e instanceof SourceChangedError && e.appendArgv) {

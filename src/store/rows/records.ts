@@ -1,7 +1,7 @@
 import type { InputProblem } from '../../errors.js';
 import { parseStoredJson } from '../../text/json-text.js';
 import { withoutStoredCommand } from '../notify-settings.js';
-import { scorersForStore, scorersFromStore } from '../../score/scorers-file.js';
+import { scorersForStore, scorersFromStore } from '../../score/scorer-specs.js';
 import type { ModelRunRecord } from '../shapes.js';
 import type { BatchRecord, BatchSettings, DecisionRecord, FileRecord, FileStatus, ItemRecord, ItemState, RunRecord, WorkerRecord } from '../types.js';
 
