@@ -659,6 +659,31 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         expect(await item('a')).toMatchObject({ owner: w2, state: 'running', runId: 'r-a', leaseUntil: NOW + 2 * LEASE_MS + 1 });
       });
 
+      it('takes a dead worker\'s items over together, each with its own next token, the records as stored; the new owner then drives each', async () => {
+        await load(store, ['a', 'b', 'c', 'd']);
+        const w1 = await worker();
+        const w2 = await worker();
+        await claim(w1, { max: 3 });
+        await running(w1, 'a', 'r-a');
+        // b's token one ahead of the others: its own next one is kept apart from theirs.
+        const w0 = await worker();
+        const b = (await claim(w0, { max: 1, takeOver: ['submitting'], skip: ['c'] }, NOW + LEASE_MS + 1)).items[0]!;
+        expect(b.id).toBe('b');
+        const before = new Map((await Promise.all(['a', 'b', 'c'].map((id) => item(id)))).map((i) => [i.id, i.fence]));
+        const later = NOW + 3 * LEASE_MS;
+        const c = await claim(w2, { max: 4 }, later);
+        expect(c.items.map((i) => [i.id, i.owner, i.fence, i.leaseUntil])).toEqual([
+          ['a', w2, before.get('a')! + 1, later + LEASE_MS],
+          ['b', w2, before.get('b')! + 1, later + LEASE_MS],
+          ['c', w2, before.get('c')! + 1, later + LEASE_MS],
+          ['d', w2, 1, later + LEASE_MS],
+        ]);
+        expect(c.fresh).toBe(1);
+        for (const it of c.items.slice(0, 3)) expect(await item(it.id)).toMatchObject({ state: it.state, owner: w2, fence: it.fence, leaseUntil: it.leaseUntil, updatedAt: it.updatedAt });
+        await expect(store.markFinished({ ...c.items[0]!, fence: before.get('a')! }, snap('r-a'), 'completed')).rejects.toBeInstanceOf(LeaseLostError);
+        expect(await store.markFinished(c.items[0]!, snap('r-a'), 'completed')).toMatchObject({ state: 'completed' });
+      });
+
       it('takeOver limits the states taken over', async () => {
         await load(store, ['a', 'b']);
         const w1 = await worker();
