@@ -159,7 +159,7 @@ export async function claim(c: pg.ClientBase, batchId: string, req: ClaimRequest
       [b.num, states, now, req.max + (req.skip?.length ?? 0), req.workerId],
     );
     const taken = pickOrphans(orphans.map((r) => itemFromJoined(r, batchId)), req.skip, req.max).filter((it) => budget.takeOrphan(it));
-    out.push(...(await ownAll(c, taken, req, now)));
+    for (const it of await ownAll(c, taken, req, now)) out.push(it);
   }
   let cursor = req.afterSeq;
   let passed = 0;

@@ -147,7 +147,7 @@ export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now
     cx.keys.keep(batchId, it.id, (row as ItemRow & { item_key: number }).item_key);
     taken.push(it);
   }
-  out.push(...ownAll(cx, taken, req, now));
+  for (const it of ownAll(cx, taken, req, now)) out.push(it);
   let cursor = req.afterSeq;
   // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
   // bound LIMIT makes SQLite prepare the statement again at every call (its value may
