@@ -84,17 +84,16 @@ export async function live(c: Queryable, batchId: string, staleMs: number, now: 
  */
 async function ownAll(c: pg.ClientBase, items: readonly ItemRecord[], lease: Lease, now: number | null): Promise<ItemRecord[]> {
   if (items.length === 0) return [];
-  const rows = await all<{ item_key: string | number; state: string; owner: string; lease_until: string | number; fence: string | number; updated_at: string }>(
+  const rows = await all<Record<string, unknown>>(
     c,
     `UPDATE flights f SET owner = $2, lease_until = ${dbNow('$3')} + $4, fence = f.fence + 1, updated_at = $5
-     FROM unnest($1::bigint[]) AS v(key) WHERE f.item_key = v.key
-     RETURNING f.item_key, f.state, f.owner, f.lease_until, f.fence, f.updated_at`,
+     FROM unnest($1::bigint[]) AS v(key) WHERE f.item_key = v.key RETURNING f.*`,
     [items.map((it) => whereIs(it)!.key), lease.workerId, now, lease.leaseMs, stamp(now)],
   );
   const byKey = new Map(rows.map((f) => [Number(f.item_key), f]));
   return items.map((it) => {
     const f = byKey.get(Number(whereIs(it)!.key))!;
-    return { ...it, state: f.state as ItemRecord['state'], owner: f.owner, leaseUntil: Number(f.lease_until), fence: Number(f.fence), updatedAt: f.updated_at };
+    return { ...it, state: f.state as ItemRecord['state'], owner: f.owner as string, leaseUntil: Number(f.lease_until), fence: Number(f.fence), updatedAt: f.updated_at as string };
   });
 }
 
