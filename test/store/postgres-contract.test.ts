@@ -12,20 +12,26 @@ import { forecastsContract } from './forecasts-contract.js';
 import { scoresContract } from './scores-contract.js';
 import { budgetGroupContract } from './budget-group-contract.js';
 import { pgWriteBarrier } from './write-barrier.js';
+import { migratedTemplate } from '../support/pg-template.js';
 
-/** The store contract on the PostgreSQL adapter: a real server, a fresh database per test. */
+/**
+ * The store contract on the PostgreSQL adapter: a real server, a fresh database per test, each a
+ * copy of one migrated once (postgres-migrations.test.ts migrates empty ones).
+ */
 let pg: SharedPg;
 let n = 0;
+let template: string;
 beforeAll(async () => {
   pg = await sharedPgServer();
+  template = await migratedTemplate(pg, 'contract_template');
 }, 120_000);
 afterAll(async () => pg?.stop());
 
-storeContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+storeContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`, template)));
 /** The URL each store was opened on, for the barrier's own connection. */
 const urls = new WeakMap<object, string>();
 const opened = async (): Promise<PostgresStore> => {
-  const url = await pg.createDatabase(`contract_${n++}`);
+  const url = await pg.createDatabase(`contract_${n++}`, template);
   const store = await PostgresStore.open(url);
   urls.set(store, url);
   return store;
@@ -35,10 +41,10 @@ countsContract('postgres', opened, barrier);
 threadWaitsContract('postgres', opened);
 outboxContract('postgres', opened, barrier);
 fileClaimsContract('postgres', opened, pgWriteBarrier((store) => urls.get(store)!, 'files'));
-webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`), async (url) => PostgresStore.open(url));
-forecastsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
-scoresContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
-budgetGroupContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`)));
+webSessionsContract('postgres', async () => pg.createDatabase(`contract_${n++}`, template), async (url) => PostgresStore.open(url));
+forecastsContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`, template)));
+scoresContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`, template)));
+budgetGroupContract('postgres', async () => PostgresStore.open(await pg.createDatabase(`contract_${n++}`, template)));
 
 // openStore on a postgres:// URL hands back the PostgreSQL adapter with every role (the
 // contract checks the members), the answers listener included; a role-typed view of it works.

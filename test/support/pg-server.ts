@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { waitUntil } from './wait-until.js';
 
 /**
  * A real, throwaway PostgreSQL 15 for tests: its own data directory in a temp dir, a free
@@ -29,8 +30,11 @@ export interface PgServer {
   port: number;
   /** The temp dir holding the data directory, socket and log (removed by stop). */
   dataDir: string;
-  /** Creates a database; returns its URL. */
-  createDatabase(name: string): Promise<string>;
+  /**
+   * Creates a database, empty or as a copy of `template` (a database nobody is connected to:
+   * one a test migrated once, so each test's copy needs no migrations); returns its URL.
+   */
+  createDatabase(name: string, template?: string): Promise<string>;
   /** Runs psql with these arguments against the server (as the `postgres` user); returns stdout. */
   psql(args: readonly string[]): Promise<string>;
   /** Shuts the server down, keeping its data (a restart or an outage). */
@@ -95,13 +99,25 @@ export function pgClientSide(port: number): PgClientSide {
   return {
     url: urlOf('postgres'),
     port,
-    createDatabase: async (name) => {
+    createDatabase: async (name, template) => {
       // Over a connection rather than a createdb process: store suites make one per test.
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`test database name ${JSON.stringify(name)}: use lower-case letters, digits and _`);
+      for (const n of [name, template ?? name])
+        if (!/^[a-z_][a-z0-9_]*$/.test(n)) throw new Error(`test database name ${JSON.stringify(n)}: use lower-case letters, digits and _`);
       const admin = new pg.Client({ connectionString: urlOf('postgres') });
       await admin.connect();
       try {
-        await admin.query(`CREATE DATABASE "${name}"`);
+        const sql = template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`;
+        // A template's last session may still be ending on the server (its client closed
+        // already): PostgreSQL refuses the copy until it is gone (55006), so it is asked again.
+        await waitUntil(async () => {
+          try {
+            await admin.query(sql);
+            return true;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006') throw err;
+            return false;
+          }
+        }, `template ${template} free to copy`, 10_000, 20);
       } finally {
         await admin.end();
       }
