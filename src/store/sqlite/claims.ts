@@ -103,12 +103,12 @@ function cancelled(cx: SqliteContext, batchId: string): boolean {
 
 /**
  * Takes items over under the worker's lease, each with its next fencing token, in one
- * statement: their flights alone are written (a resume takes ten thousand at once).
+ * statement: their flights alone are written (a resume takes ten thousand at once). `keys`:
+ * the items' keys as their rows gave them (not the kept ones: the keep lets all go when full).
  */
-function ownAll(cx: SqliteContext, items: readonly ItemRecord[], lease: Lease, now: number): ItemRecord[] {
+function ownAll(cx: SqliteContext, items: readonly ItemRecord[], keys: readonly number[], lease: Lease, now: number): ItemRecord[] {
   if (items.length === 0) return [];
   const at = isoNow(cx.clock);
-  const keys = items.map((it) => cx.keys.get(it.batchId, it.id));
   cx.stmt.get(`UPDATE flights SET owner = ?, lease_until = ?, fence = fence + 1, updated_at = ? WHERE item_key IN (SELECT value FROM json_each(?))`)
     .run(lease.workerId, now + lease.leaseMs, at, JSON.stringify(keys));
   return items.map((it) => ({ ...it, ...ownedPlan(it, lease, now), updatedAt: at }));
@@ -141,13 +141,16 @@ export function claim(cx: SqliteContext, batchId: string, req: ClaimRequest, now
     ? pickOrphans(cx.stmt.get(orphaned(states)).all(batchId, batchNum(cx, batchId), now, req.workerId, req.max + (req.skip?.length ?? 0)) as ItemRow[], req.skip, req.max)
     : [];
   const taken: ItemRecord[] = [];
+  const keys: number[] = [];
   for (const row of orphans) {
     const it = itemFromRow(row);
     if (!budget.takeOrphan(it)) continue;
-    cx.keys.keep(batchId, it.id, (row as ItemRow & { item_key: number }).item_key);
+    const key = (row as ItemRow & { item_key: number }).item_key;
+    cx.keys.keep(batchId, it.id, key);
     taken.push(it);
+    keys.push(key);
   }
-  for (const it of ownAll(cx, taken, req, now)) out.push(it);
+  for (const it of ownAll(cx, taken, keys, req, now)) out.push(it);
   let cursor = req.afterSeq;
   // The LIMIT is written into the statement (one per size, at most QUEUED_PAGE of them): a
   // bound LIMIT makes SQLite prepare the statement again at every call (its value may

@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/clock.js';
+import { claim } from '../../../src/store/sqlite/claims.js';
+import { contextOf, ItemKeys } from '../../../src/store/sqlite/database.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { NewBatch } from '../../../src/store/shapes.js';
 import { snap } from '../snapshot.js';
@@ -52,5 +55,22 @@ describe('SQLite claims', () => {
     expect(done).toMatchObject({ state: 'completed', startedAt: i0.startedAt });
     expect(store.db.prepare("SELECT state, started_at FROM items WHERE id = 'i0'").get()).toEqual({ state: 'completed', started_at: i0.startedAt });
     expect(entries()).toEqual({ state: ['i0', 'i1'], sort: ['i0', 'i1'], rate: ['i0', 'i1'] });
+  });
+
+  it("takes every orphan over even when the connection's kept keys fill up midway (their keys come from their rows)", async () => {
+    const w1 = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
+    const w2 = (await store.registerWorker(B, { host: 'h', pid: 2 })).id;
+    const now = Date.now();
+    expect((await store.claimItems(B, { workerId: w1, leaseMs: 1_000, max: 4, cap: 4, afterSeq: -1 }, now)).items).toHaveLength(3);
+    // A connection whose kept keys are two short of full: the third orphan's keep lets the first two go.
+    const cx = contextOf(store.db, systemClock);
+    for (let i = 0; i < ItemKeys.MOST - 2; i++) cx.keys.keep('other', `x${i}`, i);
+    const got = claim(cx, B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000);
+    expect(got.items.map((i) => [i.id, i.owner])).toEqual([['i0', w2], ['i2', w2], ['i3', w2]]);
+    expect(store.db.prepare('SELECT owner, fence FROM flights ORDER BY item_key').all()).toEqual([
+      { owner: w2, fence: 2 },
+      { owner: w2, fence: 2 },
+      { owner: w2, fence: 2 },
+    ]);
   });
 });
