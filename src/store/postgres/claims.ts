@@ -90,6 +90,8 @@ async function ownAll(c: pg.ClientBase, items: readonly ItemRecord[], lease: Lea
      FROM unnest($1::bigint[]) AS v(key) WHERE f.item_key = v.key RETURNING f.*`,
     [items.map((it) => whereIs(it)!.key), lease.workerId, now, lease.leaseMs, stamp(now)],
   );
+  // Every flight named was read under this claim's locks; one not written would be an item said taken and not held.
+  if (rows.length !== items.length) throw new Error(`takeover wrote ${rows.length} of ${items.length} flights`);
   const byKey = new Map(rows.map((f) => [Number(f.item_key), f]));
   return items.map((it) => {
     const f = byKey.get(Number(whereIs(it)!.key))!;

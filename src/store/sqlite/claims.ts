@@ -109,8 +109,10 @@ function cancelled(cx: SqliteContext, batchId: string): boolean {
 function ownAll(cx: SqliteContext, items: readonly ItemRecord[], keys: readonly number[], lease: Lease, now: number): ItemRecord[] {
   if (items.length === 0) return [];
   const at = isoNow(cx.clock);
-  cx.stmt.get(`UPDATE flights SET owner = ?, lease_until = ?, fence = fence + 1, updated_at = ? WHERE item_key IN (SELECT value FROM json_each(?))`)
+  const info = cx.stmt.get(`UPDATE flights SET owner = ?, lease_until = ?, fence = fence + 1, updated_at = ? WHERE item_key IN (SELECT value FROM json_each(?))`)
     .run(lease.workerId, now + lease.leaseMs, at, JSON.stringify(keys));
+  // Every flight named was read in this transaction; one not written would be an item said taken and not held.
+  if (info.changes !== items.length) throw new Error(`takeover wrote ${info.changes} of ${items.length} flights`);
   return items.map((it) => ({ ...it, ...ownedPlan(it, lease, now), updatedAt: at }));
 }
 

@@ -53,4 +53,35 @@ describe('PostgreSQL claims', () => {
       await store.close();
     }
   });
+
+  it('a takeover that could not write one of its flights takes none: the claim fails whole, every flight still the dead worker\'s', async () => {
+    const url = await server.createDatabase('claims_takeover_whole');
+    const store = await PostgresStore.open(url);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const loader = await store.beginBatchLoad(BATCH);
+      for (let i = 0; i < 4; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}?`, threadKey: null, meta: {} });
+      await loader.flush();
+      await loader.commit([]);
+      const w1 = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
+      const w2 = (await store.registerWorker(B, { host: 'h', pid: 2 })).id;
+      const now = Date.now();
+      await store.claimItems(B, { workerId: w1, leaseMs: 1_000, max: 4, cap: 4, afterSeq: -1 }, now);
+      // The fault: i2's flight refuses the takeover's write (the statement goes on, that row unwritten).
+      const key = Number((await c.query("SELECT key FROM items WHERE id = 'i2'")).rows[0].key);
+      await c.query('CREATE FUNCTION keep_i2() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
+      await c.query(`CREATE TRIGGER keep_i2 BEFORE UPDATE OF owner ON flights FOR EACH ROW WHEN (old.item_key = ${key}) EXECUTE FUNCTION keep_i2()`);
+      const owners = async (): Promise<unknown[]> => (await c.query('SELECT owner, fence::int FROM flights ORDER BY item_key')).rows;
+      const before = await owners();
+      expect(before).toHaveLength(4);
+      await expect(store.claimItems(B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000)).rejects.toThrow('takeover wrote 3 of 4 flights');
+      expect(await owners()).toEqual(before);
+      await c.query('DROP TRIGGER keep_i2 ON flights');
+      expect((await store.claimItems(B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000)).items.map((i) => i.owner)).toEqual([w2, w2, w2, w2]);
+    } finally {
+      await c.end();
+      await store.close();
+    }
+  });
 });

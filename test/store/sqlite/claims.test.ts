@@ -73,4 +73,21 @@ describe('SQLite claims', () => {
       { owner: w2, fence: 2 },
     ]);
   });
+
+  it('a takeover that could not write one of its flights takes none: the claim fails whole, every flight still the dead worker\'s', async () => {
+    const w1 = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
+    const w2 = (await store.registerWorker(B, { host: 'h', pid: 2 })).id;
+    const now = Date.now();
+    await store.claimItems(B, { workerId: w1, leaseMs: 1_000, max: 4, cap: 4, afterSeq: -1 }, now);
+    // The fault: i2's flight refuses the takeover's write (the statement goes on, that row unwritten).
+    store.db.exec(`CREATE TEMP TRIGGER keep_i2 BEFORE UPDATE OF owner ON flights
+      WHEN old.item_key = (SELECT key FROM items WHERE id = 'i2') BEGIN SELECT RAISE(IGNORE); END`);
+    const owners = (): unknown[] => store.db.prepare('SELECT owner, fence FROM flights ORDER BY item_key').all();
+    const before = owners();
+    expect(before).toHaveLength(3);
+    await expect(store.claimItems(B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000)).rejects.toThrow('takeover wrote 2 of 3 flights');
+    expect(owners()).toEqual(before);
+    store.db.exec('DROP TRIGGER keep_i2');
+    expect((await store.claimItems(B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000)).items.map((i) => i.owner)).toEqual([w2, w2, w2]);
+  });
 });
