@@ -680,8 +680,15 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         ]);
         expect(c.fresh).toBe(1);
         for (const it of c.items.slice(0, 3)) expect(await item(it.id)).toMatchObject({ state: it.state, owner: w2, fence: it.fence, leaseUntil: it.leaseUntil, updatedAt: it.updatedAt });
-        await expect(store.markFinished({ ...c.items[0]!, fence: before.get('a')! }, snap('r-a'), 'completed')).rejects.toBeInstanceOf(LeaseLostError);
-        expect(await store.markFinished(c.items[0]!, snap('r-a'), 'completed')).toMatchObject({ state: 'completed' });
+        // Each taken item is driven with the record the claim gave it; its record of the old token is refused.
+        const [ta, tb, tc] = c.items as [ItemRecord, ItemRecord, ItemRecord];
+        await expect(store.markFinished({ ...ta, fence: before.get('a')! }, snap('r-a'), 'completed')).rejects.toBeInstanceOf(LeaseLostError);
+        expect(await store.markFinished(ta, snap('r-a'), 'completed')).toMatchObject({ state: 'completed' });
+        for (const [t, run] of [[tb, 'r-b'], [tc, 'r-c']] as const) {
+          const admitted = { id: run, status: 'running', threadId: null, step: 0, parentRunId: null, idempotencyKey: t.pendingKey! };
+          await expect(store.markAdmitted({ ...t, fence: before.get(t.id)! }, admitted)).rejects.toBeInstanceOf(LeaseLostError);
+          expect(await store.markAdmitted(t, admitted)).toMatchObject({ state: 'running', runId: run, owner: w2 });
+        }
       });
 
       it('takeOver limits the states taken over', async () => {
