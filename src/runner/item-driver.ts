@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../api/index.js';
+import type { Run, ServiceClient } from '../api/index.js';
 import { isRunFailure, isRunFinished } from '../api/index.js';
 import { decide } from '../policy/decide.js';
 import type { Policy } from '../policy/index.js';
@@ -54,7 +54,7 @@ let nextTurn: Promise<void> | null = null;
  * else null (it is still going, and is followed). Until it is found going, or the item's
  * drive ends with its outcome recorded, it counts as read again: new items wait.
  */
-async function readTakenOver(ctx: DriveContext, runId: string): Promise<Awaited<ReturnType<ServiceClient['getRun']>> | null> {
+async function readTakenOver(ctx: DriveContext, runId: string): Promise<Run | null> {
   ctx.rereading();
   const run = await ctx.client.getRun(runId, { signal: ctx.signal });
   if (isRunFinished(run)) return run;
