@@ -17,17 +17,30 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => server?.stop());
 
+/**
+ * A fresh database with the batch's four items (i0 and i1 one thread when `threaded`), its store
+ * and a plain client on it; `body` runs with both, which are closed after.
+ */
+async function withBatch(db: string, threaded: boolean, body: (store: PostgresStore, c: pg.Client) => Promise<void>): Promise<void> {
+  const url = await server.createDatabase(db);
+  const store = await PostgresStore.open(url);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const loader = await store.beginBatchLoad(BATCH);
+    for (let i = 0; i < 4; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}?`, threadKey: threaded && i < 2 ? 't' : null, meta: {} });
+    await loader.flush();
+    await loader.commit([]);
+    await body(store, c);
+  } finally {
+    await c.end();
+    await store.close();
+  }
+}
+
 describe('PostgreSQL claims', () => {
   it('a claim writes the flight alone: the item rows not written at all (same row versions), the queued readers leave them out, the end lands the start on the row', async () => {
-    const url = await server.createDatabase('claims_writes_flight');
-    const store = await PostgresStore.open(url);
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      const loader = await store.beginBatchLoad(BATCH);
-      for (let i = 0; i < 4; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}?`, threadKey: i < 2 ? 't' : null, meta: {} });
-      await loader.flush();
-      await loader.commit([]);
+    await withBatch('claims_writes_flight', true, async (store, c) => {
       // A row's version (ctid, xmin) changes with any write of it, whatever it writes.
       const versions = async (): Promise<unknown[]> => (await c.query('SELECT id, ctid::text, xmin::text, state FROM items ORDER BY seq')).rows;
       const before = await versions();
@@ -48,22 +61,11 @@ describe('PostgreSQL claims', () => {
       expect(await store.markFinished(ran, snap('r0'), 'completed')).toMatchObject({ state: 'completed', startedAt: i0.startedAt, fence: 1 });
       expect((await c.query("SELECT state, started_at, fence::int FROM items WHERE id = 'i0'")).rows).toEqual([{ state: 'completed', started_at: i0.startedAt, fence: 1 }]);
       expect(await store.itemCounts(B)).toMatchObject({ queued: 0, submitting: 2, completed: 1, cancelled: 1 });
-    } finally {
-      await c.end();
-      await store.close();
-    }
+    });
   });
 
   it('a takeover that could not write one of its flights takes none: the claim fails whole, every flight still the dead worker\'s', async () => {
-    const url = await server.createDatabase('claims_takeover_whole');
-    const store = await PostgresStore.open(url);
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      const loader = await store.beginBatchLoad(BATCH);
-      for (let i = 0; i < 4; i++) await loader.add({ id: `i${i}`, seq: i, line: i + 2, question: `q${i}?`, threadKey: null, meta: {} });
-      await loader.flush();
-      await loader.commit([]);
+    await withBatch('claims_takeover_whole', false, async (store, c) => {
       const w1 = (await store.registerWorker(B, { host: 'h', pid: 1 })).id;
       const w2 = (await store.registerWorker(B, { host: 'h', pid: 2 })).id;
       const now = Date.now();
@@ -79,9 +81,6 @@ describe('PostgreSQL claims', () => {
       expect(await owners()).toEqual(before);
       await c.query('DROP TRIGGER keep_i2 ON flights');
       expect((await store.claimItems(B, { workerId: w2, leaseMs: 60_000, max: 4, cap: 4, afterSeq: 3 }, now + 2_000)).items.map((i) => i.owner)).toEqual([w2, w2, w2, w2]);
-    } finally {
-      await c.end();
-      await store.close();
-    }
+    });
   });
 });
