@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ServiceClient } from '../api/index.js';
 import { InputError } from '../errors.js';
-import { checkUnchanged } from '../runner/batch-source.js';
+import { checkUnchanged, defaultBatchName } from '../runner/batch-source.js';
 import type { BatchRecord, BatchSettings, BatchStore, ModelStore } from '../store/index.js';
 import { readModelInputs } from './input-file.js';
 
@@ -31,8 +31,7 @@ export interface OpenedModelBatch {
 
 /** The default batch name for a model and an input file. */
 export function defaultModelBatchName(modelId: string, file: string): string {
-  const base = basename(file);
-  return `${modelId}-${base.slice(0, base.length - extname(base).length) || base}`;
+  return `${modelId}-${defaultBatchName(file)}`;
 }
 
 /**
