@@ -66,10 +66,14 @@ describe('waitGroups', () => {
 
 describe('the status and item view of a batch whose thread waits for a held item (real SQLite)', () => {
   const dir = tempDir();
-  const NOW = Date.now();
+  // The store stamps a finish with the real clock: the reads look from a second after the
+  // last write (AT), not from when the file was collected, which a loaded machine puts later.
+  let NOW = 0;
+  let AT = 0;
   let store: SqliteStore;
   let batch: BatchRecord;
   beforeAll(async () => {
+    NOW = Date.now();
     store = await SqliteStore.open(join(dir, 'w.db'));
     const loader = await store.beginBatchLoad({
       id: 'bw', name: 'myset', kind: 'runs', sourcePath: '/q.csv', sourceSha256: 'sha', baseUrl: 'http://svc/api/v1', policy: null,
@@ -88,6 +92,7 @@ describe('the status and item view of a batch whose thread waits for a held item
       else await store.markFinished(run, snap(`r-${it.id}`, { createdAt: new Date(NOW - 2000).toISOString() }), 'completed');
     }
     batch = (await store.findBatch('bw'))!;
+    AT = Date.now() + 1000;
   });
   afterAll(async () => {
     await store.close();
@@ -95,7 +100,7 @@ describe('the status and item view of a batch whose thread waits for a held item
   });
 
   it('status counts the two behind q301 and names them; the ETA leaves them out and says how many', async () => {
-    const s = await readBatchStatus(store, batch, { nowMs: NOW + 1000 });
+    const s = await readBatchStatus(store, batch, { nowMs: AT });
     expect(s.liveWorkers).toBe(1);
     expect(s.ratePerS).not.toBeNull();
     expect(s.unfinished).toBe(2);
@@ -118,11 +123,11 @@ describe('the status and item view of a batch whose thread waits for a held item
   });
 
   it('the item view of q302 names its thread and q301, with the command that shows it; an item not queued has no wait', async () => {
-    const v = await readItemView(store, batch, 'q302', { nowMs: NOW + 1000, hint: { db: 'x.db' } });
+    const v = await readItemView(store, batch, 'q302', { nowMs: AT, hint: { db: 'x.db' } });
     expect(v.wait).toEqual({
       id: 'q302', threadKey: 'T-ünï', behindId: 'q301', behindState: 'held', reason: 'thread-held', forPerson: true,
       text: 'waits behind q301 (held) in its thread T-ünï: it starts once a person answers q301 and it ends (see resq show myset q301 --db x.db)',
     });
-    expect((await readItemView(store, batch, 'q301', { nowMs: NOW + 1000 })).wait).toBeNull();
+    expect((await readItemView(store, batch, 'q301', { nowMs: AT })).wait).toBeNull();
   });
 });
