@@ -47,7 +47,9 @@ describe('several workers on one PostgreSQL batch', () => {
     await pg.createDatabase(dbName);
     const db = url(dbName);
     const dir = tempDir();
-    const items = fixtureItems('200ms', 3);
+    // Runs of a second: the batch outlasts the workers' start-up skew on a loaded machine (at
+    // 200 ms one worker could end the batch before the others began), so all three get work.
+    const items = fixtureItems('1s', 3);
     const { questions, policy } = writeFixture(dir, items);
     const cap = 5;
     const env = { RESQ_API_KEY: 'sim-key-bob', RESQ_LEASE_MS: '1500' };
@@ -66,20 +68,15 @@ describe('several workers on one PostgreSQL batch', () => {
       const victimDone = collect(victim);
       let victimEnded = false;
       void victimDone.then(() => (victimEnded = true));
+      const ended = [false, false];
+      others = ['out-a', 'out-c'].map((out, i) => collect(spawnCli(join_(out), env)).finally(() => (ended[i] = true)));
       let seen = 0;
       victim.stdout?.on('data', (d: Buffer) => {
         seen += d.toString().split('\n').filter((l) => l.includes('"type":"item"')).length;
       });
-      // The victim starts alone and records a file of its own first, so its folder holds one
-      // and it is mid-batch when killed, whatever the machine's load does to the others' start.
-      await waitUntil(async () => victimEnded || (await landedIn()).has('out-b'), 'the first worker to record a file', 120_000, 25);
-      expect(victimEnded, 'the first worker ended before it recorded a file').toBe(false);
-      const ended = [false, false];
-      others = ['out-a', 'out-c'].map((out, i) => collect(spawnCli(join_(out), env)).finally(() => (ended[i] = true)));
-      // Killed once it has started six items and the other two have joined the batch (their
-      // rows in the workers table): three workers on it at once.
-      const joined = async () => Number((await direct.query<{ n: string }>('SELECT count(*) AS n FROM workers')).rows[0]!.n);
-      await waitUntil(async () => victimEnded || (seen >= 6 && (await joined()) >= 3), 'the other two workers to join', 120_000, 25);
+      // Killed mid-batch once it has started six items and recorded a file of its own (so its
+      // folder holds one whatever the machine's load did to the others' start).
+      await waitUntil(async () => victimEnded || (seen >= 6 && (await landedIn()).has('out-b')), 'the first worker to record a file', 120_000, 25);
       victim.kill('SIGKILL');
       killed = await victimDone;
       expect(killed.signal, killed.stderr).toBe('SIGKILL');
@@ -118,7 +115,8 @@ describe('several workers on one PostgreSQL batch', () => {
       // The files landed in the workers' own folders.
       const outs = new Set(rows.flatMap((r) => r.files.map((f) => folderOf(f.path!))));
       expect([...outs].every((o) => ['out-a', 'out-b', 'out-c'].includes(o)), [...outs].join()).toBe(true);
-      expect(outs.size).toBeGreaterThan(1);
+      const where = rows.flatMap((r) => r.files.map((f) => `${r.id}:${folderOf(f.path!)}`)).join(' ');
+      expect(outs.size, `${where}\n${[killed, ...done].map((r) => `exit ${r.code ?? r.signal}: ${r.stderr.slice(-600)}`).join('\n')}`).toBeGreaterThan(1);
     } finally {
       await store.close();
     }
