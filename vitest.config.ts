@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import InterleavedSequencer from './test/support/sequencer.js';
+import LongestFirstSequencer from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -17,8 +17,8 @@ export default defineConfig({
     // Files side by side: most of a file's time is spent waiting on child processes, servers
     // and streams, so a 2-core machine runs three at once (vitest's default would be one).
     maxWorkers: Math.max(3, availableParallelism()),
-    // The order files start in: the heavier spread over the run (test/support/sequencer.ts).
-    sequence: { sequencer: InterleavedSequencer },
+    // The longest files first, on a fresh clone too (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     // One PostgreSQL server for the run, shared by the files that only need databases on it.
     globalSetup: ['test/support/pg-global-setup.ts'],
   },

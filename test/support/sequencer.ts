@@ -1,31 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** How many of the longest files start first, side by side, as vitest's own order has them. */
-const HEAD = 3;
-
 /**
- * The order files start in (vitest.config.ts): vitest's own (the longest first by the last
- * run's times, or the largest first on a fresh clone), with its heavier half spread over the
- * run instead of all at its start: after the first few, one file of the heavier half for every
- * two of the lighter. Longest-first alone crowds the files that spend CPU (child processes,
- * browsers, big batches) into the first minutes and leaves the last ones to files that mostly
- * wait (simulated run times, leases), two cores half idle.
+ * The order test files start in (vitest.config.ts): the longest first, so the last minutes are
+ * not one long file running alone. vitest orders so itself by the times of the last run, kept
+ * in node_modules/.vite; a fresh clone has none, and vitest then starts the largest files
+ * first, which says little of how long they take (the package test, 100 s, came 30th). So the
+ * times of a whole run are kept with the tests (file-times.json, written by
+ * `node --import tsx test/support/update-file-times.ts <vitest JSON report>`), and used where vitest has
+ * no time of its own. A file in neither (new since) counts as short.
  */
-export function interleave<T>(ordered: readonly T[], head = HEAD): T[] {
-  const first = ordered.slice(0, head);
-  const rest = ordered.slice(head);
-  const heavy = rest.slice(0, Math.ceil(rest.length / 3));
-  const light = rest.slice(heavy.length);
-  const out = [...first];
-  while (heavy.length > 0 || light.length > 0) {
-    if (heavy.length > 0) out.push(heavy.shift()!);
-    out.push(...light.splice(0, 2));
-  }
-  return out;
+
+/** Seconds per test file, by path from the repository root. */
+export type FileTimes = Record<string, number>;
+
+/** A vitest JSON report's files: path and when each started and ended (ms). */
+interface Report {
+  testResults: { name: string; startTime: number; endTime: number }[];
 }
 
-export default class InterleavedSequencer extends BaseSequencer {
+/** Each file's time in a vitest JSON report, in seconds to a tenth, longest first, paths from `root`. */
+export function timesFromReport(report: Report, root: string): FileTimes {
+  const times = report.testResults.map((f) => [relative(root, f.name), Math.round((f.endTime - f.startTime) / 100) / 10] as const);
+  return Object.fromEntries(times.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+}
+
+/** `files` longest first by `seconds` (unknown: 0); equal times keep their order. */
+export function longestFirst<T>(files: readonly T[], seconds: (f: T) => number | undefined): T[] {
+  return files
+    .map((f, i) => ({ f, i, s: seconds(f) ?? 0 }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.f);
+}
+
+const KEPT = new URL('./file-times.json', import.meta.url);
+
+export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return interleave(await super.sort(files));
+    const kept = JSON.parse(readFileSync(KEPT, 'utf8')) as FileTimes;
+    const cache = this.ctx.cache;
+    const root = this.ctx.config.root;
+    return longestFirst(await super.sort(files), (spec) => {
+      const last = cache.getTestSpecificationResult(spec);
+      return last ? last.duration / 1000 : kept[relative(root, spec.moduleId)];
+    });
   }
 }
