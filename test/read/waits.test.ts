@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBatchStatus, readItemView, waitGroups, waitReason, forPersonCount, forPersonBehindThreads, type WaitContext } from '../../src/read/index.js';
+import { sleep, type Clock } from '../../src/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { BatchRecord } from '../../src/store/index.js';
 import type { ThreadWaits } from '../../src/store/port.js';
@@ -66,15 +67,17 @@ describe('waitGroups', () => {
 
 describe('the status and item view of a batch whose thread waits for a held item (real SQLite)', () => {
   const dir = tempDir();
-  // The store stamps a finish with the real clock: the reads look from a second after the
-  // last write (AT), not from when the file was collected, which a loaded machine puts later.
-  let NOW = 0;
+  const NOW = Date.parse('2026-11-01T00:00:00.000Z');
+  // The store's clock moves 50 ms at each reading, so every run has a length: on the real
+  // clock a warm process admitted and finished a run within one millisecond, and runs with no
+  // length give no rate. The reads look from a second after the last write (AT).
+  let tick = NOW;
+  const clock: Clock = { now: () => (tick += 50), sleep };
   let AT = 0;
   let store: SqliteStore;
   let batch: BatchRecord;
   beforeAll(async () => {
-    NOW = Date.now();
-    store = await SqliteStore.open(join(dir, 'w.db'));
+    store = SqliteStore.open(join(dir, 'w.db'), { clock });
     const loader = await store.beginBatchLoad({
       id: 'bw', name: 'myset', kind: 'runs', sourcePath: '/q.csv', sourceSha256: 'sha', baseUrl: 'http://svc/api/v1', policy: null,
       settings: { concurrency: 4, follow: 'sse', download: { enabled: false, concurrency: 2, out: null }, pipelineFile: null, service: 'sim' },
@@ -92,7 +95,7 @@ describe('the status and item view of a batch whose thread waits for a held item
       else await store.markFinished(run, snap(`r-${it.id}`, { createdAt: new Date(NOW - 2000).toISOString() }), 'completed');
     }
     batch = (await store.findBatch('bw'))!;
-    AT = Date.now() + 1000;
+    AT = tick + 1000;
   });
   afterAll(async () => {
     await store.close();
