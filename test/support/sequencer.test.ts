@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
@@ -28,6 +28,6 @@ describe('the order test files start in', () => {
     const paths = Object.keys(kept);
     expect(paths.length).toBeGreaterThan(300);
     for (const slow of ['test/package/install.test.ts', 'test/suites/partition.test.ts', 'test/report/write-report.test.ts']) expect(kept[slow], slow).toBeGreaterThan(20);
-    for (const p of paths) expect(() => readFileSync(join(ROOT, p)), p).not.toThrow();
+    expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
   });
 });
