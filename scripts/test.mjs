@@ -1,7 +1,7 @@
 // `npm test`: the typecheck and `vitest run` side by side, not one after the other. The
-// typecheck is one process on one core for ~40 s; vitest's files spend much of their time
-// waiting on child processes, servers and streams, so the typecheck fills a core they leave
-// idle instead of adding its time to the run. Arguments go to vitest (`npm test -- <file>`).
+// typecheck (TypeScript 7's native tsc) takes ~7–11 CPU-s; vitest's files spend much of their
+// time waiting on child processes, servers and streams, so the typecheck fills a core they
+// leave idle instead of adding its time to the run. Arguments go to vitest (`npm test -- <file>`).
 // vitest's output streams as it comes; the typecheck's is held and printed once, after it
 // ends, so the two never interleave. Exits non-zero when either fails.
 import { spawn } from 'node:child_process';
