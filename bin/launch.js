@@ -1,8 +1,9 @@
-// Starts the CLI once bin/resq.js has checked the Node version. An installed package runs
-// the compiled JavaScript in dist/ (built by `npm pack`; no loader at start); a checkout,
-// which has src/, runs the TypeScript sources, their types stripped by Node itself
-// (src/run-sources.mjs), so an edit needs no build.
+// Starts the CLI once bin/resq.js has checked the Node version. The CLI runs as a bundle
+// (scripts/cli-bundle.mjs): an installed package ships one in dist/cli-bundle (built by
+// `npm pack`); a checkout, which has src/, builds its own from the sources on first use and
+// again after an edit, so an edit still needs no build step.
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { enableCompileCache } from 'node:module';
 import { heapFlagsFor } from './heap-flags.js';
 
@@ -35,18 +36,12 @@ async function startCli() {
   const cache = enableCompileCache();
   if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
 
-  const sources = new URL('../src/cli/main.ts', import.meta.url);
-  if (existsSync(sources)) {
-    if (!process.features.typescript) {
-      process.stderr.write("resq: this checkout runs its TypeScript sources through Node's type stripping, which is turned off here (--no-experimental-strip-types); run it without that flag, or install the package (npm pack)\n");
-      process.exit(1);
-    }
-    await import('../src/run-sources.mjs');
-    await (await import(sources.href)).main();
-  } else {
-    // Stack traces (an internal error's report) then name the TypeScript lines: the maps carry
-    // the sources. Costs ~5 ms at start.
-    process.setSourceMapsEnabled(true);
-    await (await import('../dist/cli/main.js')).main();
+  // No source maps at start (Node would parse the bundle's maps, tens of milliseconds): an
+  // internal error's report maps its stack itself (src/cli/mapped-stack.ts).
+  let bundle = new URL('../dist/cli-bundle/', import.meta.url);
+  if (existsSync(new URL('../src/cli/main.ts', import.meta.url))) {
+    const { checkoutBundle } = await import('../scripts/cli-bundle.mjs');
+    bundle = pathToFileURL(`${(await checkoutBundle(fileURLToPath(new URL('..', import.meta.url)))).dir}/`);
   }
+  await (await import(new URL('main.mjs', bundle).href)).main();
 }

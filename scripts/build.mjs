@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildCliBundle } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -20,3 +21,6 @@ writeFileSync(
 
 // The web view's page (plain scripts and styles, shipped as they are: nothing is bundled).
 cpSync(new URL('../src/web/static', import.meta.url), new URL('../dist/web/static', import.meta.url), { recursive: true });
+
+// The CLI the bin runs: one bundle of it (scripts/cli-bundle.mjs), its maps carrying the sources.
+await buildCliBundle(root, fileURLToPath(new URL('../dist/cli-bundle', import.meta.url)));

@@ -26,6 +26,7 @@ import { scoreCommand } from './commands/score.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { userMessage } from './error-message.js';
+import { mappedStack } from './mapped-stack.js';
 import { oneLine } from '../text/printable.js';
 import { usageMessage, type UsageContext } from './did-you-mean.js';
 import { isDiskFull, isStoreFault } from '../runner/store-fault.js';
@@ -59,7 +60,7 @@ function report(err: unknown, io: CliIo, argv: readonly string[]): number {
     io.stderr.write(`resq: stopped: database error (${String(code)}): ${oneLine(userMessage(err), 1000)}\n`);
   } else {
     const e = err instanceof Error ? err : new Error(String(err));
-    io.stderr.write(`resq: internal error (a bug — please report it): ${e.stack ?? e.message}\n`);
+    io.stderr.write(`resq: internal error (a bug — please report it): ${e.stack === undefined ? e.message : mappedStack(e.stack)}\n`);
   }
   return exitCodeForError(err);
 }

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../package-root.js';
 import { ITEM_STATES, STATE_COLORS } from '../store/item-states.js';
 import type { Hono } from 'hono';
 import type { WebEnv } from './write-routes.js';
@@ -13,15 +13,19 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-/** Where the page's files are: beside this module (src/web/static, or dist/web/static in the package). */
-export const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+/** Where the page's files are: src/web/static in a checkout, dist/web/static in the package (whether the code runs from there or from a bundle). */
+export function staticDir(): string {
+  const root = packageRoot();
+  const sources = join(root, 'src', 'web', 'static');
+  return existsSync(sources) ? sources : join(root, 'dist', 'web', 'static');
+}
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 /** The page's files, read once: URL path (/static/…) → type and bytes. */
-export function loadStatic(dir = STATIC_DIR): Map<string, { type: string; body: Buffer }> {
+export function loadStatic(dir = staticDir()): Map<string, { type: string; body: Buffer }> {
   const out = new Map<string, { type: string; body: Buffer }>();
   for (const file of walk(dir)) {
     const type = TYPES[extname(file)];
@@ -55,7 +59,7 @@ const PAGE_PATHS = ['/', '/b/*', '/compare'];
 /** Serves the page's document and its scripts and styles (shipped in the package: no CDN, nothing built at install). */
 export function staticRoutes(app: Hono<WebEnv>, files = loadStatic()): void {
   const index = files.get('/static/index.html');
-  if (!index) throw new Error(`the page's files are missing from ${STATIC_DIR}`);
+  if (!index) throw new Error(`the page's files are missing from ${staticDir()}`);
   for (const p of PAGE_PATHS) app.get(p, () => new Response(new Uint8Array(index.body), { headers: { 'Content-Type': index.type, 'Cache-Control': 'no-store' } }));
   app.get('/favicon.ico', () => new Response(null, { status: 204 }));
   app.get('/static/*', (c) => {

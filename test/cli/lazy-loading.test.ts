@@ -1,9 +1,9 @@
 // Start-up cost: each command loads only the modules it uses (cli.ts registers every command,
 // but a command's implementation is imported when it runs). Checked by the set of modules the
 // real CLI process loads, never by timing (timings belong in `npm run bench`).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { ROOT, runCliChild, tempDir } from '../support/cli.js';
@@ -40,19 +40,29 @@ describe('lazy loading of commands', () => {
     csv = join(dir, 'q.csv');
     writeFileSync(csv, 'id,question\n1,What is two and two?\n');
     sim = await startSim({ defaultDurationMs: 20 });
+    // The checkout's bundle is built (after an edit, the first command builds it, with esbuild).
+    expect((await runCliChild(['--help'])).code).toBe(0);
   });
   afterAll(async () => sim.close());
 
   /** Runs the CLI and returns its exit code and the loaded modules, as paths relative to the repo. */
-  async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[]; stderr: string }> {
+  async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[]; files: string[]; stderr: string }> {
     const list = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
     const r = await runCliChild(args, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, RESQ_TEST_LOADED: list });
     const root = pathToFileURL(ROOT).href;
-    const modules = readFileSync(list, 'utf8')
+    const files = readFileSync(list, 'utf8')
       .split('\n')
       .filter((u) => u.startsWith(root))
-      .map((u) => u.slice(root.length).replace(/^\//, ''));
-    return { code: r.code, modules, stderr: r.stderr };
+      .map((u) => fileURLToPath(u));
+    return { code: r.code, modules: files.flatMap(sourcesOf), files: files.map((f) => relative(ROOT, f)), stderr: r.stderr };
+  }
+
+  /** The files a loaded file holds, relative to the repo: itself, or a bundle file's sources (its folder's meta.json). */
+  function sourcesOf(path: string): string[] {
+    const meta = join(dirname(path), 'meta.json');
+    if (!path.includes(`${sep}.cache${sep}resq-cli${sep}`) || !existsSync(meta)) return [relative(ROOT, path)];
+    const { outputs } = JSON.parse(readFileSync(meta, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    return Object.keys(outputs[basename(path)]?.inputs ?? {});
   }
 
   const under = (modules: string[], prefix: string): string[] => modules.filter((m) => m.startsWith(prefix));
@@ -65,8 +75,7 @@ describe('lazy loading of commands', () => {
     // The error classes, the one failure taxonomy and the full-disk check with what its line
     // needs (pure, no dependencies), with the text helpers that make an error printable and
     // the one command-hint builder that quotes the commands messages suggest: errors are
-    // reported from start-up on. And, in a checkout, the hook that lets Node run the TypeScript
-    // sources. And the pooler hint (pure) a database error's line may carry, and the network
+    // reported from start-up on. And the finder of resq's own package.json (its version). And the pooler hint (pure) a database error's line may carry, and the network
     // errors' own classing with this machine's shortages (EMFILE, ENOSPC…; pure) the taxonomy reads,
     // and the one test of a PostgreSQL URL (pure) the hints and the location share.
     expect(src.sort()).toEqual([
@@ -75,7 +84,7 @@ describe('lazy loading of commands', () => {
       'src/api/network-errors.ts',
       'src/errors.ts',
       'src/local-fault.ts',
-      'src/run-sources.mjs',
+      'src/package-root.ts',
       'src/runner/store-fault.ts',
       'src/store/location.ts',
       'src/store/postgres/pooler.ts',
@@ -91,11 +100,14 @@ describe('lazy loading of commands', () => {
       expect(under(r.modules, `node_modules/${pkg}/`), pkg).toEqual([]);
   });
 
-  it('a checkout runs its TypeScript sources with Node stripping the types: no tsx, no warning', async () => {
+  it('a checkout runs a bundle of its TypeScript sources: no tsx, no TypeScript module loaded, no warning', async () => {
     const r = await loaded(['status', '--db', join(dir, 'none.db')]);
     expect(r.code).toBe(2);
     expect(r.modules).toContain('src/cli/main.ts');
     expect(under(r.modules, 'node_modules/tsx/')).toEqual([]);
+    expect(under(r.files, 'node_modules/esbuild/')).toEqual([]);
+    expect(r.files.filter((f) => /\.[mc]?ts$/.test(f))).toEqual([]);
+    expect(r.files).toContainEqual(expect.stringMatching(/^node_modules\/\.cache\/resq-cli\/[0-9a-f]{16}\/main\.mjs$/));
     expect(r.stderr).not.toMatch(/ExperimentalWarning|Type Stripping/);
   });
 

@@ -59,6 +59,8 @@ describe('npm pack', () => {
     expect(files).toContain('package/dist/cli/main.js.map');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files).toContain('package/dist/tables/row-batch-worker.mjs');
+    // The CLI the bin runs: its bundle, with the question reader's entry beside its chunks.
+    for (const f of ['main.mjs', 'main.mjs.map', 'row-batch-worker.mjs', 'meta.json']) expect(files).toContain(`package/dist/cli-bundle/${f}`);
     expect(files).toContain('package/bin/resq.js');
     const outside = files.filter((f) => !/^package\/(dist\/|bin\/(resq|launch|heap-flags)\.js$|package\.json$|README\.md$)/.test(f));
     expect(outside).toEqual([]);

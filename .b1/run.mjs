@@ -1,0 +1,3 @@
+import { enableCompileCache } from 'node:module';
+enableCompileCache();
+await (await import('./main.mjs')).main();
