@@ -6,17 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/report/index.js';
-import { launch, screenshot, watchedPage } from '../web/support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, watchedPage } from '../web/support/browser.js';
 import { webFixture, type WebFixture } from '../web/support/web-fixture.js';
 
 const ID = `x<script>window.__resqPwned='id'</script>\x1b[31m`;
 
 describe('the report in Chromium, from disk, over hostile content', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   let spy: Server;
   let hits: string[];
   let file: string;
@@ -34,7 +33,7 @@ describe('the report in Chromium, from disk, over hostile content', () => {
       `link,"[click](javascript:window.__resqPwned='qlink') ![p](${bait}/pic.png) <link rel=stylesheet href=${bait}/css> \x07bell\u202eevil"`,
       'plain,Plain @files=md',
     ].join('\n');
-    [f, browser] = await Promise.all([webFixture({ csv, name: 'hostile' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv, name: 'hostile' }), sharedBrowser()]);
     const v = (scorer: string, pass: boolean, reason: string) => ({ scorer, version: 'v1', pass, score: null, reason, scoredAt: '2026-01-01T00:00:00.000Z', by: 'includes' });
     await f.store.recordVerdicts(f.batch.id, ID, [v(`<img src=${bait}/scorer onerror=alert(1)>`, false, `<script>window.__resqPwned='reason'</script><iframe src="${bait}/frame"></iframe>`)]);
     await f.store.recordVerdicts(f.batch.id, 'plain', [v('mentions', true, 'fine')]);
@@ -42,7 +41,7 @@ describe('the report in Chromium, from disk, over hostile content', () => {
     await writeReport(f.store, f.batch, { output: file, serveUrl: bait });
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
     await new Promise((r) => spy?.close(r));
   });

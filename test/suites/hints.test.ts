@@ -1,6 +1,5 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventHint, type EventDoc } from '../../src/notify/events.js';
 import { slackText } from '../../src/notify/slack.js';
@@ -11,7 +10,7 @@ import { tempDir } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { shSplit } from '../support/sh-split.js';
-import { launch, watchedPage } from '../web/support/browser.js';
+import { sharedBrowser, type SharedBrowser, watchedPage } from '../web/support/browser.js';
 
 // Every command resq suggests, walked with a batch named `two words;x` in a database whose path
 // holds a space: each hint, as the CLI prints it, the JSON API sends it, the page shows it and a
@@ -41,7 +40,7 @@ describe('every suggested command is pasteable: a batch named `two words;x`, a d
   let receiver: Receiver;
   let store: Store;
   let server: WebServer;
-  let browser: Browser;
+  let browser: SharedBrowser;
   const run: { stdout: string; code: number } = { stdout: '', code: -1 };
   const resume = () => ['resq', 'resume', BATCH, '--db', db];
 
@@ -51,13 +50,13 @@ describe('every suggested command is pasteable: a batch named `two words;x`, a d
     db = join(root, 'my dir', 'hints.db');
     csv = join(root, 'my dir', 'questions.csv');
     writeFileSync(csv, ['id,question', 'plan,Costly plan @confirm=30', `"${ODD_ITEM}",Another plan @confirm=40`, 'doomed,Doomed @fail', 'fine,Plain question'].join('\n'));
-    [receiver, browser] = await Promise.all([startReceiver(), launch()]);
+    [receiver, browser] = await Promise.all([startReceiver(), sharedBrowser()]);
     const r = await runInProcess(['run', csv, '--db', db, '--batch', BATCH, '--sim', '--out', join(root, 'out'), '--notify', receiver.url]);
     Object.assign(run, { stdout: r.stdout, code: r.code });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await server?.close();
     await store?.close();
     await receiver?.close();

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/index.js';
 import { openResults, planCostChart } from '../../src/notebook/index.js';
@@ -15,7 +14,7 @@ import { tempDir } from '../support/cli.js';
 import { testClient, testSettings } from '../support/in-process.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { launch, watchedPage } from '../web/support/browser.js';
+import { sharedBrowser, type SharedBrowser, watchedPage } from '../web/support/browser.js';
 import { bearer } from '../web/support/web-fixture.js';
 
 // A simulator that sends what a careless or compromised service may: costs of 1e308 (two: their
@@ -224,9 +223,9 @@ describe('hostile numbers and lists from the service, in every window', () => {
   });
 
   it('the page: batches, the batch and each item show, the cost as sent and marked, a repeated option once', async () => {
-    let browser: Browser | undefined;
+    let browser: SharedBrowser | undefined;
     try {
-      browser = await launch();
+      browser = await sharedBrowser();
       const { page, errors } = await watchedPage(await browser.newContext());
       await page.goto(server.loginUrl());
       await page.waitForSelector('#batches');
@@ -246,7 +245,7 @@ describe('hostile numbers and lists from the service, in every window', () => {
       expect(await page.locator('form.answer input[name="option"]').evaluateAll((xs) => xs.map((x) => (x as unknown as { value: string }).value))).toEqual(['a', 'b', 'c']);
       expect(errors).toEqual([]);
     } finally {
-      await browser?.close();
+      await browser?.release();
     }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // Two questions that fail at once, and three long ones that keep every slot of the cap (3) busy
@@ -10,16 +10,16 @@ const CSV = ['id,question', `f1,${FAILING[0]}`, `f2,${FAILING[1]}`, 'l1,Long one
 
 describe('retry and cancel from the batch page, with confirmation (real browser)', () => {
   let b: RunningBatch;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'acts', concurrency: 3 }), launch()]);
+    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'acts', concurrency: 3 }), sharedBrowser()]);
     await until(async () => {
       const c = await b.store.itemCounts(b.batch.id);
       return c.failed === 2 && c.running === 3;
     }, 30_000, 'two failed items and three running');
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await b?.close();
   });
 

@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRows } from '../../src/runner/index.js';
-import { launch, screenshot, signedInPage, until } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, signedInPage, until } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // Three pauses for a person, and a long question that keeps the worker attached while they answer.
@@ -9,13 +8,13 @@ const CSV = ['id,question', 'plan,Costly plan @confirm=50', 'multi,Pick routes @
 
 describe('answering pauses in a real browser', () => {
   let b: RunningBatch;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'answers', concurrency: 4 }), launch()]);
+    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'answers', concurrency: 4 }), sharedBrowser()]);
     await until(async () => (await b.store.itemCounts(b.batch.id)).held === 3, 30_000, 'three held pauses');
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await b?.close();
   });
 

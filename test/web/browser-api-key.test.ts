@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { serveChild, type ServeChild } from './support/serve-child.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
@@ -24,13 +23,13 @@ const RECORD_EVENTS = `
 describe('the API key never reaches the browser', () => {
   let f: WebFixture;
   let serve: ServeChild;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ name: 'keyed', keys: { [KEY]: 'carol' } }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ name: 'keyed', keys: { [KEY]: 'carol' } }), sharedBrowser()]);
     serve = await serveChild(['--db', join(f.dir, 'resq.db'), '--port', '0'], { RESQ_API_KEY: KEY });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await serve?.stop();
     await f?.close();
   });

@@ -1,9 +1,9 @@
 // The batch page of a 360-question batch in Chromium at a laptop's 1,366×768: the live overview,
 // the held queue (listed once, one table with its bulk answer) and the first page of items fit
 // two screens; the items page by Next / Previous links that work with JavaScript off too.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 const N = 360;
@@ -31,12 +31,12 @@ const showsRows = (page: Page, want: string[], what: string) =>
 
 describe('the batch page of a 360-item batch in a real browser', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'set360', policy: { confirm_scope: { approve_max_cost: 10 } } }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'set360', policy: { confirm_scope: { approve_max_cost: 10 } } }), sharedBrowser()]);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 

@@ -1,6 +1,5 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // Ten plans costing 60…150 held by a policy that approves up to 50; three cheap ones it
@@ -22,13 +21,13 @@ const TEN_COST = 1050;
 
 describe('decisions in bulk in a real browser', () => {
   let b: RunningBatch;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'bulk', concurrency: 6, policy: { confirm_scope: { approve_max_cost: 50 } } }), launch()]);
+    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'bulk', concurrency: 6, policy: { confirm_scope: { approve_max_cost: 50 } } }), sharedBrowser()]);
     await until(async () => (await b.store.itemCounts(b.batch.id)).held === 12, 30_000, 'twelve held pauses');
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await b?.close();
   });
 

@@ -2,14 +2,13 @@
 // lines (-) come before new (+), decisions read as words, the batches are picked from a list,
 // and a changed question is said as such. Two real batches run against the simulator.
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { tempDir } from '../support/cli.js';
 import { runCsvBatch } from '../support/two-batches.js';
-import { launch, screenshot, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, watchedPage } from './support/browser.js';
 
 const LONG = `a long question whose answer quotes it ${'word '.repeat(60)}and one unbroken token ${'x'.repeat(300)}`;
 const BEFORE = `id,question\nsame,plain\nplan,plan @confirm=5\npick,pick @choice\nlong,"${LONG}"\nasked,What is the boiling point of water?\n`;
@@ -19,17 +18,17 @@ describe('the compare page in a real browser', () => {
   let sim: Sim;
   let store: Store;
   let server: WebServer;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
     sim = await startSim({ defaultDurationMs: 20 });
     const dir = tempDir('resq-web-compare-');
     store = await openStore(join(dir, 'resq.db'));
     await runCsvBatch(sim, store, dir, 'before', BEFORE, { confirm_scope: { approve_max_cost: 10 }, ask_choice: { prefer: ['b'] } });
     await runCsvBatch(sim, store, dir, 'after', AFTER, { confirm_scope: { approve_max_cost: 1, otherwise: 'decline' }, ask_choice: { prefer: ['a'] } });
-    [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), sharedBrowser()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await server?.close();
     await store?.close();
     await sim?.close();
@@ -112,7 +111,7 @@ describe('the compare page with fewer than two batches (real browser)', () => {
     const sim = await startSim({ defaultDurationMs: 20 });
     const dir = tempDir('resq-web-compare-one-');
     const store = await openStore(join(dir, 'resq.db'));
-    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), sharedBrowser()]);
     try {
       const { page, errors } = await watchedPage(await browser.newContext({ viewport: { width: 1366, height: 768 } }));
       await page.goto(server.loginUrl());
@@ -127,7 +126,7 @@ describe('the compare page with fewer than two batches (real browser)', () => {
       expect(await page.locator('#compare-form select[name=b] option').allTextContents()).toEqual([expect.stringMatching(/^only — 1 items, /)]);
       expect(errors).toEqual([]);
     } finally {
-      await browser.close();
+      await browser.release();
       await server.close();
       await store.close();
       await sim.close();
@@ -148,7 +147,7 @@ describe('the compare page with verdicts (real browser)', () => {
       await store.recordVerdicts(a.id, id, [v('mentions', inA, `before: ${inA}`), v('exact', true, 'same')]);
       await store.recordVerdicts(b.id, id, [v('mentions', inB, `after <b>${inB}</b>`), v('exact', true, 'same', 'v2')]);
     }
-    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    const [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), sharedBrowser()]);
     try {
       const { page, errors } = await watchedPage(await browser.newContext({ viewport: { width: 1366, height: 768 } }));
       await page.goto(server.loginUrl());
@@ -169,7 +168,7 @@ describe('the compare page with verdicts (real browser)', () => {
       expect(await page.locator('#compare-regressed tr[data-id="r1"] a').getAttribute('href')).toBe('/b/after/i/r1');
       expect(errors).toEqual([]);
     } finally {
-      await browser.close();
+      await browser.release();
       await server.close();
       await store.close();
       await sim.close();

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemViewSchema } from '../../src/web/api-schemas.js';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { bearer, webFixture, type WebFixture } from './support/web-fixture.js';
 
 // Hostile answers, pauses, file names and files from the simulator (@hostile); hostile ids, meta
@@ -19,11 +18,11 @@ const pwned = () => (globalThis as unknown as { __resqPwned?: string }).__resqPw
 
 describe('hostile content in a real browser', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   let evil: Server;
   let evilUrl: string;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'hostile' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'hostile' }), sharedBrowser()]);
     // A page on another origin (another loopback port) that tries to write with the person's cookie.
     evil = createServer((req, res) => {
       const target = `${f.server.origin}/api/batches/hostile/items/pick/answer`;
@@ -35,7 +34,7 @@ describe('hostile content in a real browser', () => {
     evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}/`;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await new Promise((r) => evil?.close(r));
     await f?.close();
   });

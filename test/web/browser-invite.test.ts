@@ -1,27 +1,26 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { tempDir } from '../support/cli.js';
-import { launch, screenshot, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, watchedPage } from './support/browser.js';
 import { onNewConnection } from './support/fresh-connection.js';
 
 const TOKEN = 'c0ffee5e7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d';
 
 
 describe('the Invite button and sign-out for good (Chromium, a real SQLite file)', () => {
-  let browser: Browser;
+  let browser: SharedBrowser;
   let path: string;
   let store: SqliteStore;
   let server: WebServer;
   beforeAll(async () => {
     path = join(tempDir('resq-invite-'), 'resq.db');
     store = SqliteStore.open(path);
-    [server, browser] = await Promise.all([startWebServer({ store, port: 0, token: TOKEN }), launch()]);
+    [server, browser] = await Promise.all([startWebServer({ store, port: 0, token: TOKEN }), sharedBrowser()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await server?.close();
     await store?.close();
   });

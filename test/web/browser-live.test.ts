@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 import { loadBatch } from '../../src/runner/index.js';
 import { processStart } from '../../src/local-process.js';
@@ -19,12 +18,12 @@ const CSV = ['id,question,lab', ...Array.from({ length: 12 }, (_, i) => `q${i},"
 
 describe('the batch page in a real browser (live)', () => {
   let b: RunningBatch;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'live' }), launch()]);
+    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'live' }), sharedBrowser()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await b?.close();
   });
 
@@ -93,7 +92,7 @@ describe('the batch page in a real browser: a worker of this host killed with SI
     const victim = spawn('sleep', ['60'], { stdio: 'ignore' });
     await new Promise((r) => victim.once('spawn', r));
     const server = await startWebServer({ store, port: 0, tickMs: 250 });
-    const browser = await launch();
+    const browser = await sharedBrowser();
     try {
       const w = await store.registerWorker(batch.id, { host: hostname(), pid: victim.pid!, pidStart: processStart(victim.pid!) });
       await store.claimItems(batch.id, { workerId: w.id, leaseMs: 600_000, max: 2, cap: 2, afterSeq: -1 });
@@ -121,7 +120,7 @@ describe('the batch page in a real browser: a worker of this host killed with SI
       expect(list.batches[0]!.liveWorkers).toBe(0);
     } finally {
       victim.kill('SIGKILL');
-      await browser.close();
+      await browser.release();
       await server.close();
       await store.close();
     }

@@ -1,17 +1,16 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 // The page says what happens next: a finished batch with pauses held and no worker running it.
 describe('the page with no worker running the batch, in a real browser', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ name: 'idle' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ name: 'idle' }), sharedBrowser()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 

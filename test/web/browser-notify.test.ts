@@ -1,23 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from '../../src/sim/index.js';
 import { runCliChild, tempDir } from '../support/cli.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { serveChild, type ServeChild } from './support/serve-child.js';
 
 // The batch page says who the batch tells, what is not delivered yet and the last error; once
 // the receiver takes the event (sent by resq serve itself), it says all is delivered.
 describe('the page shows the batch\'s notifications, in a real browser', () => {
   let sim: Sim;
-  let browser: Browser;
+  let browser: SharedBrowser;
   let receiver: Receiver;
   let serve: ServeChild;
   let up = false;
   beforeAll(async () => {
-    [sim, browser, receiver] = await Promise.all([startSim({ defaultDurationMs: 50 }), launch(), startReceiver(() => (up ? 200 : 500))]);
+    [sim, browser, receiver] = await Promise.all([startSim({ defaultDurationMs: 50 }), sharedBrowser(), startReceiver(() => (up ? 200 : 500))]);
     const dir = tempDir();
     writeFileSync(join(dir, 'q.csv'), 'id,question\nplan,Costly plan @confirm=50\nplain,Plain question\n');
     const db = join(dir, 'x.db');
@@ -27,7 +26,7 @@ describe('the page shows the batch\'s notifications, in a real browser', () => {
   }, 90_000);
   afterAll(async () => {
     await serve?.stop();
-    await browser?.close();
+    await browser?.release();
     await receiver?.close();
     await sim?.close();
   });

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { tempDir } from '../support/cli.js';
 import { testSettings } from '../support/in-process.js';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 
 const N = 100_000;
 const id = (i: number) => `item-${String(i).padStart(6, '0')}`;
@@ -35,14 +34,14 @@ async function loadBig(store: Store): Promise<void> {
 describe('a 100,000-item batch in a real browser', () => {
   let store: Store;
   let server: WebServer;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
     store = await openStore(join(tempDir('resq-web-big-'), 'resq.db'));
     await loadBig(store);
-    [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), launch()]);
+    [server, browser] = await Promise.all([startWebServer({ store, port: 0 }), sharedBrowser()]);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await server?.close();
     await store?.close();
   });

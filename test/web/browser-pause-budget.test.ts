@@ -1,6 +1,5 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, signedInPage, until } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, signedInPage, until } from './support/browser.js';
 import { runningBatch, type RunningBatch } from './support/running-batch.js';
 
 // t1 pauses on a plan costing 1, then (once answered) on one costing 99,999; two plans under a
@@ -9,13 +8,13 @@ const CSV = ['id,question', 't1,plan @confirm=1 @confirm=99999', 'p100,plan @con
 
 describe('a decision for the pause the person saw, and the budget, in a real browser', () => {
   let b: RunningBatch;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'seen', concurrency: 4, policy: { confirm_scope: { approve_max_cost: 0, batch_budget: 150 } } }), launch()]);
+    [b, browser] = await Promise.all([runningBatch(CSV, { name: 'seen', concurrency: 4, policy: { confirm_scope: { approve_max_cost: 0, batch_budget: 150 } } }), sharedBrowser()]);
     await until(async () => (await b.store.itemCounts(b.batch.id)).held === 3, 30_000, 'three held plans');
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await b?.close();
   });
 

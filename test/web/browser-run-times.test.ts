@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedInPage } from './support/browser.js';
+import { sharedBrowser, type SharedBrowser, signedInPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 import { runCliChild } from '../support/cli.js';
 
@@ -10,16 +9,16 @@ const CSV = ['id,question', 'plain,Plain @duration=40', 'late,Late @duration=40'
 
 describe("the item page's run times in a real browser", () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'times' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'times' }), sharedBrowser()]);
     // As a resume records a run it found ended with no service times (the simulator sends them; this batch's run is marked so).
     const db = new Database(join(f.dir, 'resq.db'));
     db.prepare("UPDATE runs SET seconds = NULL, unwatched = 1 WHERE item_id = 'late'").run();
     db.close();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 

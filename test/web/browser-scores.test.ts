@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wilson } from '../../src/score/stats.js';
 import type { Verdict } from '../../src/score/types.js';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 // A batch run against the simulator, its verdicts recorded as a scorer records them; the page
@@ -16,15 +15,15 @@ const verdict = (pass: boolean | null, reason: string): Verdict => ({ scorer: 'm
 
 describe('the pass rates, the verdict filter and an item’s verdicts in a real browser', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'judged' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ csv: CSV, name: 'judged' }), sharedBrowser()]);
     for (const id of ['a', 'b', 'c']) await f.store.recordVerdicts(f.batch.id, id, [verdict(true, `mentions the answer of ${id}`)]);
     await f.store.recordVerdicts(f.batch.id, 'd', [verdict(false, HOSTILE)]);
     await f.store.recordVerdicts(f.batch.id, 'e', [verdict(null, 'no expected answer')]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 

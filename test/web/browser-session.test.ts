@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli.js';
-import { CHROMIUM, launch, screenshot, until, watchedPage } from './support/browser.js';
+import { CHROMIUM, screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 /** A plain web server on another port of the same host (a dev server, a notebook): records the Cookie header of every request. */
@@ -27,13 +27,13 @@ function filesUnder(dir: string): string[] {
 
 describe('the browser holds a session, never the token (Chromium)', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   let other: Awaited<ReturnType<typeof otherApp>>;
   beforeAll(async () => {
-    [f, browser, other] = await Promise.all([webFixture(), launch(), otherApp()]);
+    [f, browser, other] = await Promise.all([webFixture(), sharedBrowser(), otherApp()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     other?.server.close();
     await f?.close();
   });

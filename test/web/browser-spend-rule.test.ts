@@ -1,24 +1,23 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerWaiting } from '../support/answer-waiting.js';
 import { spendWith } from '../support/spending-with.js';
-import { launch, screenshot, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 const pwned = () => (globalThis as unknown as { __resqPwned?: string }).__resqPwned ?? null;
 
 describe('the batch page: spend against the budget, and the rule that would have decided these (real browser)', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ name: 'spend' }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ name: 'spend' }), sharedBrowser()]);
     const policy = { confirm_scope: { approve_max_cost: 10, batch_budget: 120, otherwise: 'hold' } };
     await f.store.updateBatchSettings(f.batch.id, f.batch.settings, policy, f.batch.baseUrl);
     await answerWaiting(f.store, f.batch, 'plan', { kind: 'approve' }, { person: 'ann' });
     await answerWaiting(f.store, f.batch, 'image', { kind: 'decline' }, { person: 'ann' });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 

@@ -1,6 +1,5 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, until, watchedPage } from './support/browser.js';
+import { screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 // Why queued items wait, on the page (issue 38): q302 and q303 wait behind q301, held, in
@@ -19,12 +18,12 @@ const CSV = [
 
 describe('the page says why queued items wait, in a real browser', () => {
   let f: WebFixture;
-  let browser: Browser;
+  let browser: SharedBrowser;
   beforeAll(async () => {
-    [f, browser] = await Promise.all([webFixture({ name: 'myset', csv: CSV }), launch()]);
+    [f, browser] = await Promise.all([webFixture({ name: 'myset', csv: CSV }), sharedBrowser()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.release();
     await f?.close();
   });
 
