@@ -92,8 +92,12 @@ export function inputsFingerprint(root) {
 export async function checkoutBundle(root, cache = join(root, 'node_modules', '.cache', 'resq-cli')) {
   const dir = join(cache, inputsFingerprint(root));
   if (existsSync(join(dir, 'main.mjs'))) {
-    const now = new Date();
-    utimesSync(dir, now, now);
+    try {
+      const now = new Date();
+      utimesSync(dir, now, now);
+    } catch {
+      // A checkout that cannot be written still runs its bundle; only its age goes unrecorded.
+    }
     return { dir, built: false };
   }
   mkdirSync(cache, { recursive: true });
