@@ -18,7 +18,11 @@ const ENTRIES = [
 /** Packages left to Node: native addons, and pg's optional native binding. */
 const EXTERNAL = ['better-sqlite3', 'pg-native'];
 
-/** A bundle not used for this long is removed when another is built (a checkout's old ones, after edits). */
+/**
+ * A bundle not used for this long is removed when another is built (a checkout's old ones, after
+ * edits). Each start marks its bundle used; a process started from one more than a week ago, and
+ * still running when nobody has started it since, would find its lazily loaded files gone.
+ */
 const KEEP_UNUSED_MS = 7 * 24 * 3600 * 1000;
 
 /**

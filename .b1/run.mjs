@@ -1,3 +1,0 @@
-import { enableCompileCache } from 'node:module';
-enableCompileCache();
-await (await import('./main.mjs')).main();
