@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli.js';
-import { CHROMIUM, screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
+import { DESKTOP_CHROMIUM, screenshot, sharedBrowser, type SharedBrowser, until, watchedPage } from './support/browser.js';
 import { webFixture, type WebFixture } from './support/web-fixture.js';
 
 /** A plain web server on another port of the same host (a dev server, a notebook): records the Cookie header of every request. */
@@ -113,7 +113,7 @@ describe('the browser holds a session, never the token (Chromium)', () => {
 
   it("after the visit the profile's history, top sites and sessions hold no live secret", async () => {
     const profile = tempDir('resq-chromium-profile-');
-    const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const ctx = await chromium.launchPersistentContext(profile, { executablePath: DESKTOP_CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     const link = f.server.loginUrl();
     try {
       const page = ctx.pages()[0] ?? (await ctx.newPage());

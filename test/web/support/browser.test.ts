@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../support/cli.js';
-import { alive, browserPid, sharedBrowser, until } from './browser.js';
+import { alive, browserPid, processGroup, sharedBrowser, until } from './browser.js';
 
 /** A process that takes the shared browser, prints Chromium's pid, and waits (as a vitest worker does between files). */
 const HOLDER = `
@@ -46,7 +46,7 @@ describe('sharedBrowser', () => {
     const gone = (await before.newContext()).browser()!;
     const pid = await browserPid(gone);
     const disconnected = new Promise((r) => gone.once('disconnected', r));
-    process.kill(-pid, 'SIGKILL'); // a crash: Chromium and its helpers
+    process.kill(-processGroup(pid), 'SIGKILL'); // a crash: Chromium and its helpers
     await disconnected;
     await before.release();
     const after = await sharedBrowser();
