@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePgTarget, poolerHint } from '../../src/store/postgres/pooler.js';
@@ -176,25 +176,36 @@ describe('PostgresStore behind PgBouncer in transaction pooling', () => {
   }, 60_000);
 
   it('a transaction left idle behind the pooler is ended by the server after the bound (SET LOCAL in its BEGIN), its row locks freed', async () => {
+    // Timed out twice in ~12 full runs, never alone: a failure names the step it was in.
+    let step = 'creating the database';
+    onTestFailed(() => console.error(`idle-transaction case: failed while ${step}`));
     const url = await pooled('idle_tx', 'pooler=transaction');
+    step = 'opening the store';
     const store = await PostgresStore.open(url, { poolSize: 1, leaseMs: 1 });
     try {
+      step = 'loading the batch';
       await loaded(store, 1);
+      step = 'beginning the append';
       const loader = await store.beginBatchAppend('b1');
+      step = 'connecting the second writer';
       // The append holds the batch row in an open transaction and sends nothing more: the
       // server ends it after the bound (5 s, the least), so another writer gets the row.
       const admin = new pg.Client({ connectionString: server.url.replace(/\/postgres$/, '/idle_tx') });
       await admin.connect();
       try {
         await admin.query(`SET lock_timeout = '20s'`);
+        step = "the second writer's update (the server ending the idle transaction)";
         // Without the timeout this waits for the lock until lock_timeout refuses it.
         await admin.query(`UPDATE batches SET updated_at = 'x' WHERE id = 'b1'`);
         expect((await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = 'idle_tx'`)).rows[0].n).toBe(0);
       } finally {
+        step = "ending the second writer's connection";
         await admin.end();
       }
+      step = "rolling back the append whose session the server ended";
       await loader.rollback().catch(() => {});
     } finally {
+      step = 'closing the store';
       await store.close();
     }
   }, 60_000);
