@@ -22,5 +22,5 @@ writeFileSync(
 // The web view's page (plain scripts and styles, shipped as they are: nothing is bundled).
 cpSync(new URL('../src/web/static', import.meta.url), new URL('../dist/web/static', import.meta.url), { recursive: true });
 
-// The CLI the bin runs: one bundle of it (scripts/cli-bundle.mjs), its maps carrying the sources.
+// The CLI the bin runs: one bundle of it (scripts/cli-bundle.mjs).
 await buildCliBundle(root, fileURLToPath(new URL('../dist/cli-bundle', import.meta.url)));

@@ -30,7 +30,7 @@ const KEEP_UNUSED_MS = 7 * 24 * 3600 * 1000;
  * `row-batch-worker.mjs`, their shared chunks, source maps, and `meta.json` (esbuild's
  * metafile: which sources each file holds, files named relative to the bundle's folder).
  */
-export async function buildCliBundle(root, outdir, { sourcesContent = true } = {}) {
+export async function buildCliBundle(root, outdir) {
   const esbuild = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true });
   const result = await esbuild.build({
@@ -47,7 +47,10 @@ export async function buildCliBundle(root, outdir, { sourcesContent = true } = {
     // CommonJS dependencies (undici, pg) call require(): an ES module has none of its own.
     banner: { js: "import { createRequire as __resqRequire } from 'node:module'; const require = __resqRequire(import.meta.url);" },
     sourcemap: 'linked',
-    sourcesContent,
+    // Positions only: an internal error's stack is said in the sources' files and lines
+    // (src/cli/mapped-stack.ts), which needs no copy of their text. The library's own maps in
+    // dist/ carry the sources; a second copy here would add ~5 MB to the package.
+    sourcesContent: false,
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
@@ -107,8 +110,7 @@ export async function checkoutBundle(root, cache = join(root, 'node_modules', '.
   mkdirSync(cache, { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
-    // The sources are in the checkout: the maps point at them instead of carrying them.
-    await buildCliBundle(root, tmp, { sourcesContent: false });
+    await buildCliBundle(root, tmp);
     try {
       renameSync(tmp, dir);
     } catch (err) {
