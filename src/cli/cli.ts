@@ -24,7 +24,7 @@ import { policyCommand } from './commands/policy.js';
 import { forecastCommand } from './commands/forecast.js';
 import { scoreCommand } from './commands/score.js';
 import { EXIT, exitCodeForError } from './exit-codes.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../package-root.js';
 import { userMessage } from './error-message.js';
 import { mappedStack } from './mapped-stack.js';
 import { oneLine } from '../text/printable.js';
